@@ -1,0 +1,648 @@
+//! The container: header, offset table and parts, validated on parse.
+//!
+//! Layout (layouts.md §1): 32-byte header (`DXBC`, 16-byte digest, u16 major,
+//! u16 minor, u32 FileSize, u32 PartCount), then PartCount u32 absolute part
+//! offsets; each part is a 4-byte name, a u32 size and `size` bytes of data.
+
+use crate::cursor::Cursor;
+use crate::digest::{self, DigestKind};
+use crate::error::{PartRef, ReadError, ReadErrorKind, Result};
+use crate::name::PartName;
+
+/// Size of the fixed container header.
+pub const HEADER_SIZE: u64 = 32;
+/// Size of a part header (name + size).
+pub const PART_HEADER_SIZE: u64 = 8;
+
+/// The fixed 32-byte container header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Header {
+    /// The 16-byte digest at bytes 4..20.
+    pub digest: [u8; 16],
+    /// Container format major version (1 in practice).
+    pub major: u16,
+    /// Container format minor version (0 in practice).
+    pub minor: u16,
+    /// FileSize as stored (may differ from the real length; see [`Finding`]).
+    pub file_size: u32,
+    /// Number of parts.
+    pub part_count: u32,
+}
+
+impl Header {
+    /// End of header + offset table.
+    pub fn table_end(&self) -> u64 {
+        HEADER_SIZE + 4 * u64::from(self.part_count)
+    }
+}
+
+/// One part: a borrowed view of its data.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Part<'data> {
+    /// Index in the offset table.
+    pub index: u32,
+    /// Four-byte name.
+    pub name: PartName,
+    /// Absolute offset of the part header.
+    pub offset: u64,
+    /// The part's data (after the 8-byte part header).
+    pub data: &'data [u8],
+}
+
+impl<'data> Part<'data> {
+    /// Size field of the part header (= data length).
+    pub fn size(&self) -> u32 {
+        self.data.len() as u32
+    }
+
+    /// Absolute offset of the first data byte.
+    pub fn data_offset(&self) -> u64 {
+        self.offset + PART_HEADER_SIZE
+    }
+
+    /// A bounds-checked cursor over the data, reporting absolute offsets.
+    pub fn cursor(&self) -> Cursor<'data> {
+        Cursor::new(self.data, self.data_offset())
+    }
+
+    /// The reference used in error messages.
+    pub fn part_ref(&self) -> PartRef {
+        PartRef {
+            index: self.index,
+            name: self.name,
+            offset: self.offset,
+        }
+    }
+
+    /// CRC-32 (IEEE) of the data, for listings.
+    pub fn crc32(&self) -> u32 {
+        crc32fast::hash(self.data)
+    }
+}
+
+/// A parsed, validated container that borrows its input.
+///
+/// Parsing allocates nothing proportional to the part count unless the offset
+/// table is unsorted, and then at most 8 bytes per part (the table itself is
+/// 4 bytes per part and every valid part needs 8 more).
+#[derive(Debug, Clone, Copy)]
+pub struct Container<'data> {
+    data: &'data [u8],
+    header: Header,
+}
+
+/// Severity of a [`Finding`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    /// Worth knowing; the container is fine (e.g. unaligned parts written by older dxc).
+    Note,
+    /// Something is wrong or non-conforming.
+    Warning,
+}
+
+/// A non-fatal observation made by [`Container::check`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Finding {
+    /// Header FileSize differs from the real length.
+    FileSizeMismatch {
+        /// Stored FileSize.
+        stored: u32,
+        /// Real length of the input.
+        actual: u64,
+    },
+    /// Bytes that belong to no part between the offset table, parts and FileSize.
+    Gap {
+        /// Absolute offset of the first unused byte.
+        offset: u64,
+        /// Number of unused bytes.
+        len: u64,
+    },
+    /// Offsets in the table are not in ascending file order.
+    UnsortedOffsets {
+        /// First part whose offset is below its predecessor's.
+        index: u32,
+    },
+    /// A part name appears more than once.
+    DuplicateName {
+        /// The repeated part.
+        part: PartRef,
+        /// The first part of that name.
+        first: u32,
+    },
+    /// A PRIV part that is not the last part in the file.
+    PrivNotLast {
+        /// The PRIV part.
+        part: PartRef,
+    },
+    /// More than one PRIV part.
+    MultiplePriv {
+        /// The second (or later) PRIV part.
+        part: PartRef,
+    },
+    /// A part name that no known compiler writes.
+    UnknownPart {
+        /// The part.
+        part: PartRef,
+    },
+    /// A part header not at a 4-byte-aligned offset (older dxc writes these).
+    Misaligned {
+        /// The part.
+        part: PartRef,
+    },
+    /// The stored digest is neither a valid retail/debug digest nor a known sentinel.
+    DigestInvalid {
+        /// The stored digest.
+        stored: [u8; 16],
+    },
+}
+
+impl Finding {
+    /// How serious the finding is.
+    pub fn severity(&self) -> Severity {
+        match self {
+            Finding::Misaligned { .. } => Severity::Note,
+            Finding::Gap { len, .. } if *len < 4 => Severity::Note,
+            _ => Severity::Warning,
+        }
+    }
+}
+
+impl std::fmt::Display for Finding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let p = |p: &PartRef| format!("part {} '{}' at offset {:#x}", p.index, p.name, p.offset);
+        match self {
+            Finding::FileSizeMismatch { stored, actual } if u64::from(*stored) < *actual => write!(
+                f,
+                "header FileSize {stored:#x} is less than the file length {actual:#x} ({} trailing bytes)",
+                actual - u64::from(*stored)
+            ),
+            Finding::FileSizeMismatch { stored, actual } => write!(
+                f,
+                "header FileSize {stored:#x} is more than the file length {actual:#x} (file is short)"
+            ),
+            Finding::Gap { offset, len } => {
+                write!(f, "{len} unused bytes at offset {offset:#x} belong to no part")
+            }
+            Finding::UnsortedOffsets { index } => write!(
+                f,
+                "part {index}: offset table is not in ascending file order"
+            ),
+            Finding::DuplicateName { part, first } => {
+                write!(f, "{}: duplicate name (first seen as part {first})", p(part))
+            }
+            Finding::PrivNotLast { part } => write!(f, "{}: PRIV is not the last part", p(part)),
+            Finding::MultiplePriv { part } => write!(f, "{}: more than one PRIV part", p(part)),
+            Finding::UnknownPart { part } => write!(f, "{}: unknown part name", p(part)),
+            Finding::Misaligned { part } => write!(f, "{}: not 4-byte aligned", p(part)),
+            Finding::DigestInvalid { stored } => write!(
+                f,
+                "header digest {} is not a valid retail or debug digest of the container",
+                digest::to_hex(stored)
+            ),
+        }
+    }
+}
+
+impl<'data> Container<'data> {
+    /// Parses and validates `data`.
+    ///
+    /// Fatal errors: bad magic, a file shorter than the header, an offset table
+    /// past the end, a part (8-byte header or data) past the end, a part that
+    /// starts inside the header/table or inside another part. All arithmetic is
+    /// done in u64.
+    pub fn parse(data: &'data [u8]) -> Result<Container<'data>> {
+        let file_len = data.len() as u64;
+        let c = Cursor::new(data, 0);
+        let magic = c.rest(0);
+        if magic.len() < 4 || &magic[..4] != b"DXBC" {
+            return Err(ReadError::new(
+                0,
+                ReadErrorKind::BadMagic {
+                    found: magic[..magic.len().min(4)].to_vec(),
+                },
+            ));
+        }
+        if file_len < HEADER_SIZE {
+            return Err(ReadError::new(0, ReadErrorKind::FileTooShort { file_len }));
+        }
+        let header = Header {
+            digest: c.array(4, "digest")?,
+            major: c.u16(20, "version")?,
+            minor: c.u16(22, "version")?,
+            file_size: c.u32(24, "FileSize")?,
+            part_count: c.u32(28, "PartCount")?,
+        };
+        let table_end = header.table_end();
+        if table_end > file_len {
+            return Err(ReadError::new(
+                HEADER_SIZE,
+                ReadErrorKind::OffsetTablePastEnd {
+                    part_count: header.part_count,
+                    file_len,
+                },
+            ));
+        }
+        let container = Container { data, header };
+        // Per-part bounds; remember whether offsets ascend so overlap checking
+        // stays linear and allocation-free in the common case.
+        let mut sorted = true;
+        let mut prev: Option<Part<'data>> = None;
+        for index in 0..header.part_count {
+            let part = container.read_part(index)?;
+            if let Some(p) = prev {
+                if part.offset < p.offset {
+                    sorted = false;
+                } else if part.offset < p.data_offset() + p.data.len() as u64 {
+                    return Err(overlap(part, p));
+                }
+            }
+            prev = Some(part);
+        }
+        if !sorted {
+            container.check_overlaps_unsorted()?;
+        }
+        Ok(container)
+    }
+
+    fn read_part(&self, index: u32) -> Result<Part<'data>> {
+        let file_len = self.data.len() as u64;
+        let c = Cursor::new(self.data, 0);
+        let entry = HEADER_SIZE + 4 * u64::from(index);
+        let offset = u64::from(c.u32(entry, "part offset")?);
+        if offset < self.header.table_end() {
+            return Err(ReadError::new(
+                offset,
+                ReadErrorKind::PartInsideHeader {
+                    index,
+                    header_end: self.header.table_end(),
+                },
+            ));
+        }
+        if offset + PART_HEADER_SIZE > file_len {
+            return Err(ReadError::new(
+                offset,
+                ReadErrorKind::PartHeaderPastEnd { index, file_len },
+            ));
+        }
+        let name = PartName(c.array(offset, "part name")?);
+        let size = c.u32(offset + 4, "part size")?;
+        let data_offset = offset + PART_HEADER_SIZE;
+        let part_ref = PartRef {
+            index,
+            name,
+            offset,
+        };
+        let data = c
+            .bytes(data_offset, u64::from(size), "part data")
+            .map_err(|_| {
+                ReadError::new(
+                    offset,
+                    ReadErrorKind::PartDataPastEnd {
+                        part: part_ref,
+                        size,
+                        file_len,
+                    },
+                )
+            })?;
+        Ok(Part {
+            index,
+            name,
+            offset,
+            data,
+        })
+    }
+
+    fn check_overlaps_unsorted(&self) -> Result<()> {
+        // At most 8 bytes per part; each valid part occupies 12 bytes of the file.
+        let mut starts: Vec<(u32, u32)> =
+            self.parts().map(|p| (p.offset as u32, p.index)).collect();
+        starts.sort_unstable();
+        for pair in starts.windows(2) {
+            let a = self.part(pair[0].1).expect("validated");
+            let b = self.part(pair[1].1).expect("validated");
+            if b.offset < a.data_offset() + a.data.len() as u64 {
+                return Err(overlap(b, a));
+            }
+        }
+        Ok(())
+    }
+
+    /// The input bytes.
+    pub fn data(&self) -> &'data [u8] {
+        self.data
+    }
+
+    /// The header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// Number of parts.
+    pub fn part_count(&self) -> u32 {
+        self.header.part_count
+    }
+
+    /// Part `index` in offset-table order.
+    pub fn part(&self, index: u32) -> Option<Part<'data>> {
+        if index < self.header.part_count {
+            self.read_part(index).ok()
+        } else {
+            None
+        }
+    }
+
+    /// All parts in offset-table order.
+    pub fn parts(&self) -> impl Iterator<Item = Part<'data>> + '_ {
+        (0..self.header.part_count).filter_map(move |i| self.read_part(i).ok())
+    }
+
+    /// The first part named `name`.
+    pub fn find(&self, name: PartName) -> Option<Part<'data>> {
+        self.parts().find(|p| p.name == name)
+    }
+
+    /// The first part named `name`, or a `PartNotFound` error.
+    pub fn require(&self, name: PartName) -> Result<Part<'data>> {
+        self.find(name).ok_or_else(|| {
+            ReadError::new(
+                0,
+                ReadErrorKind::PartNotFound {
+                    name: name.to_string(),
+                },
+            )
+        })
+    }
+
+    /// Classifies the stored digest (retail, debug, zero, bypass, preview or invalid).
+    pub fn digest_kind(&self) -> DigestKind {
+        digest::classify(self.data)
+    }
+
+    /// Whether the parts are laid out back to back right after the offset table,
+    /// in table order, ending exactly at FileSize = file length. A no-op rewrite
+    /// of such a container is byte-identical.
+    pub fn is_contiguous(&self) -> bool {
+        let mut next = self.header.table_end();
+        for p in self.parts() {
+            if p.offset != next {
+                return false;
+            }
+            next = p.data_offset() + p.data.len() as u64;
+        }
+        next == self.data.len() as u64 && u64::from(self.header.file_size) == next
+    }
+
+    /// Non-fatal findings: FileSize, gaps, order, duplicates, PRIV rules,
+    /// unknown names, alignment and digest validity.
+    pub fn check(&self) -> Vec<Finding> {
+        let mut out = Vec::new();
+        let len = self.data.len() as u64;
+        if u64::from(self.header.file_size) != len {
+            out.push(Finding::FileSizeMismatch {
+                stored: self.header.file_size,
+                actual: len,
+            });
+        }
+        // Gaps in file order.
+        let mut order: Vec<(u64, u64)> = self
+            .parts()
+            .map(|p| (p.offset, p.data_offset() + p.data.len() as u64))
+            .collect();
+        if let Some(i) = order.windows(2).position(|w| w[1].0 < w[0].0) {
+            out.push(Finding::UnsortedOffsets {
+                index: i as u32 + 1,
+            });
+            order.sort_unstable();
+        }
+        let mut cursor = self.header.table_end();
+        let end = len.min(u64::from(self.header.file_size)).max(cursor);
+        for (start, stop) in order.iter().copied().chain(std::iter::once((end, end))) {
+            if start > cursor {
+                out.push(Finding::Gap {
+                    offset: cursor,
+                    len: start - cursor,
+                });
+            }
+            cursor = cursor.max(stop);
+        }
+        let mut seen: Vec<(PartName, u32)> = Vec::new();
+        let mut priv_seen = false;
+        for p in self.parts() {
+            if let Some(&(_, first)) = seen.iter().find(|(n, _)| *n == p.name) {
+                out.push(Finding::DuplicateName {
+                    part: p.part_ref(),
+                    first,
+                });
+            } else {
+                seen.push((p.name, p.index));
+            }
+            if p.name == PartName::PRIV {
+                if priv_seen {
+                    out.push(Finding::MultiplePriv { part: p.part_ref() });
+                }
+                priv_seen = true;
+                if p.index + 1 != self.header.part_count {
+                    out.push(Finding::PrivNotLast { part: p.part_ref() });
+                }
+            }
+            if !p.name.is_known() {
+                out.push(Finding::UnknownPart { part: p.part_ref() });
+            }
+            if p.offset % 4 != 0 {
+                out.push(Finding::Misaligned { part: p.part_ref() });
+            }
+        }
+        if self.digest_kind() == DigestKind::Invalid {
+            out.push(Finding::DigestInvalid {
+                stored: self.header.digest,
+            });
+        }
+        out
+    }
+}
+
+fn overlap(part: Part<'_>, other: Part<'_>) -> ReadError {
+    ReadError::new(
+        part.offset,
+        ReadErrorKind::PartOverlap {
+            part: part.part_ref(),
+            other: other.part_ref(),
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testutil::{build, raw_container};
+
+    #[test]
+    fn parses_parts_in_table_order() {
+        let bytes = build(&[(b"SFI0", &[1, 0, 0, 0, 0, 0, 0, 0]), (b"FKE0", b"abc")]);
+        let c = Container::parse(&bytes).unwrap();
+        assert_eq!(c.part_count(), 2);
+        let parts: Vec<_> = c.parts().collect();
+        assert_eq!(parts[0].name, PartName::SFI0);
+        assert_eq!(parts[0].offset, 40);
+        assert_eq!(parts[1].offset, 56);
+        assert_eq!(parts[1].data, b"abc");
+        assert_eq!(c.find(PartName(*b"FKE0")).unwrap().index, 1);
+        assert!(c.find(PartName::DXIL).is_none());
+        assert!(c.is_contiguous());
+        assert_eq!(c.header().file_size as usize, bytes.len());
+    }
+
+    #[test]
+    fn empty_container_is_valid() {
+        let bytes = build(&[]);
+        let c = Container::parse(&bytes).unwrap();
+        assert_eq!(c.part_count(), 0);
+        assert!(c.is_contiguous());
+    }
+
+    fn err(bytes: &[u8]) -> ReadError {
+        Container::parse(bytes).unwrap_err()
+    }
+
+    #[test]
+    fn fatal_errors() {
+        assert!(matches!(err(b"").kind, ReadErrorKind::BadMagic { .. }));
+        assert!(matches!(
+            err(b"DXBX00000000000000000000000000000000").kind,
+            ReadErrorKind::BadMagic { .. }
+        ));
+        assert!(matches!(
+            err(b"DXBC").kind,
+            ReadErrorKind::FileTooShort { file_len: 4 }
+        ));
+        // PartCount 2, no table.
+        let bytes = raw_container(2, &[], &[]);
+        assert!(matches!(
+            err(&bytes).kind,
+            ReadErrorKind::OffsetTablePastEnd { part_count: 2, .. }
+        ));
+        // PartCount huge.
+        let bytes = raw_container(0xffff_ffff, &[], &[0; 8]);
+        assert!(matches!(
+            err(&bytes).kind,
+            ReadErrorKind::OffsetTablePastEnd { .. }
+        ));
+        // Offset into table.
+        let bytes = raw_container(1, &[32], &[b'A', b'B', b'C', b'D', 0, 0, 0, 0]);
+        let e = err(&bytes);
+        assert_eq!(e.offset, 32);
+        assert!(matches!(
+            e.kind,
+            ReadErrorKind::PartInsideHeader {
+                index: 0,
+                header_end: 36
+            }
+        ));
+        // Part header past end.
+        let bytes = raw_container(1, &[36], b"ABCD");
+        assert!(matches!(
+            err(&bytes).kind,
+            ReadErrorKind::PartHeaderPastEnd { index: 0, .. }
+        ));
+        // Offset far past end.
+        let bytes = raw_container(1, &[0xffff_fff0], b"ABCD");
+        assert!(matches!(
+            err(&bytes).kind,
+            ReadErrorKind::PartHeaderPastEnd { .. }
+        ));
+        // Data past end, with the message format of the issue.
+        let mut body = b"PSV0".to_vec();
+        body.extend_from_slice(&0x7fff_ffffu32.to_le_bytes());
+        let bytes = raw_container(1, &[36], &body);
+        let e = err(&bytes);
+        assert!(matches!(
+            e.kind,
+            ReadErrorKind::PartDataPastEnd {
+                size: 0x7fff_ffff,
+                ..
+            }
+        ));
+        assert_eq!(
+            e.to_string(),
+            "part 0 'PSV0' at offset 0x24: size 0x7fffffff runs past the end of the file (0x2c bytes)"
+        );
+    }
+
+    #[test]
+    fn overlap_counts_part_header() {
+        // Part 0 at 40 with 8 data bytes ends at 56; part 1 at 52 starts in its
+        // last 4 data bytes (LLVM accepts this: it ignores the part header).
+        let body = b"AAAA\x08\0\0\0xxxxBBBB\0\0\0\0".to_vec();
+        let bytes = raw_container(2, &[40, 52], &body);
+        let e = err(&bytes);
+        assert!(matches!(e.kind, ReadErrorKind::PartOverlap { .. }), "{e:?}");
+        assert_eq!(e.offset, 52);
+        // Same parts, unsorted table: still detected.
+        let bytes = raw_container(2, &[52, 40], &body);
+        assert!(matches!(
+            err(&bytes).kind,
+            ReadErrorKind::PartOverlap { .. }
+        ));
+        // Same offset twice.
+        let bytes = raw_container(2, &[40, 40], &body);
+        assert!(matches!(
+            err(&bytes).kind,
+            ReadErrorKind::PartOverlap { .. }
+        ));
+    }
+
+    #[test]
+    fn unsorted_disjoint_is_valid_with_finding() {
+        let body = b"AAAA\0\0\0\0BBBB\0\0\0\0".to_vec();
+        let mut bytes = raw_container(2, &[48, 40], &body);
+        let len = bytes.len() as u32;
+        bytes[24..28].copy_from_slice(&len.to_le_bytes());
+        let c = Container::parse(&bytes).unwrap();
+        let f = c.check();
+        assert!(f.contains(&Finding::UnsortedOffsets { index: 1 }), "{f:?}");
+        assert!(!f.iter().any(|x| matches!(x, Finding::Gap { .. })));
+    }
+
+    #[test]
+    fn findings() {
+        let mut bytes = build(&[(b"PRIV", b"x"), (b"FKE0", b"abcd"), (b"PRIV", b"y")]);
+        bytes.extend_from_slice(&[0, 0]); // trailing bytes
+        bytes[4] = 7; // neither zero nor a valid digest
+        let c = Container::parse(&bytes).unwrap();
+        let f = c.check();
+        let len = bytes.len() as u64;
+        assert!(f.contains(&Finding::FileSizeMismatch {
+            stored: (len - 2) as u32,
+            actual: len
+        }));
+        assert!(f
+            .iter()
+            .any(|x| matches!(x, Finding::PrivNotLast { part } if part.index == 0)));
+        assert!(f
+            .iter()
+            .any(|x| matches!(x, Finding::MultiplePriv { part } if part.index == 2)));
+        assert!(f
+            .iter()
+            .any(|x| matches!(x, Finding::DuplicateName { part, first: 0 } if part.index == 2)));
+        assert!(f
+            .iter()
+            .any(|x| matches!(x, Finding::UnknownPart { part } if part.name.0 == *b"FKE0")));
+        // PRIV of 1 byte makes the next part unaligned.
+        assert!(f
+            .iter()
+            .any(|x| matches!(x, Finding::Misaligned { part } if part.index == 1)));
+        assert!(f.iter().any(|x| matches!(x, Finding::DigestInvalid { .. })));
+        assert!(!c.is_contiguous());
+    }
+
+    #[test]
+    fn gap_between_parts_is_reported() {
+        let body = b"AAAA\0\0\0\0\xee\xee\xee\xee\xee\xeeBBBB\0\0\0\0".to_vec();
+        let mut bytes = raw_container(2, &[40, 54], &body);
+        let len = bytes.len() as u32;
+        bytes[24..28].copy_from_slice(&len.to_le_bytes());
+        let c = Container::parse(&bytes).unwrap();
+        assert!(c.check().contains(&Finding::Gap { offset: 48, len: 6 }));
+    }
+}

@@ -1,0 +1,118 @@
+//! Four-character part names.
+
+use std::fmt;
+
+/// A part's four-byte name (FourCC). Any byte value is possible in a file;
+/// `Display` escapes non-printable bytes as `\xNN`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PartName(pub [u8; 4]);
+
+impl PartName {
+    /// `DXIL`: the DXIL program.
+    pub const DXIL: PartName = PartName(*b"DXIL");
+    /// `ILDB`: the DXIL program with debug info.
+    pub const ILDB: PartName = PartName(*b"ILDB");
+    /// `ILDN`: the debug name (PDB file name).
+    pub const ILDN: PartName = PartName(*b"ILDN");
+    /// `HASH`: the shader hash.
+    pub const HASH: PartName = PartName(*b"HASH");
+    /// `PRIV`: private data; always last and unpadded.
+    pub const PRIV: PartName = PartName(*b"PRIV");
+    /// `STAT`: statistics (dxc: a reflection program part; fxc: counters).
+    pub const STAT: PartName = PartName(*b"STAT");
+    /// `SRCI`: source info.
+    pub const SRCI: PartName = PartName(*b"SRCI");
+    /// `VERS`: compiler version.
+    pub const VERS: PartName = PartName(*b"VERS");
+    /// `SFI0`: shader feature flags.
+    pub const SFI0: PartName = PartName(*b"SFI0");
+    /// `PSV0`: pipeline state validation.
+    pub const PSV0: PartName = PartName(*b"PSV0");
+    /// `RTS0`: root signature.
+    pub const RTS0: PartName = PartName(*b"RTS0");
+    /// `RDEF`: fxc resource definitions (reflection).
+    pub const RDEF: PartName = PartName(*b"RDEF");
+    /// `RDAT`: runtime data.
+    pub const RDAT: PartName = PartName(*b"RDAT");
+    /// `PDBI`: PDB information.
+    pub const PDBI: PartName = PartName(*b"PDBI");
+    /// `SDBG`: fxc debug info.
+    pub const SDBG: PartName = PartName(*b"SDBG");
+    /// `SPDB`: fxc embedded PDB.
+    pub const SPDB: PartName = PartName(*b"SPDB");
+
+    /// Builds a name from a string of exactly four bytes.
+    pub fn from_str_exact(s: &str) -> Option<PartName> {
+        <[u8; 4]>::try_from(s.as_bytes()).ok().map(PartName)
+    }
+
+    /// The raw bytes.
+    pub fn as_bytes(&self) -> &[u8; 4] {
+        &self.0
+    }
+
+    /// The name as a string when it is valid UTF-8 (lossy otherwise) — used for matching.
+    pub fn to_lossy_string(&self) -> String {
+        String::from_utf8_lossy(&self.0).into_owned()
+    }
+
+    /// Whether this is a part name documented by DXC, FXC or LLVM.
+    pub fn is_known(&self) -> bool {
+        KNOWN_PART_NAMES.contains(&&self.0)
+    }
+}
+
+/// Every part name written by dxc, fxc, clang-dxc or the Effects compiler that
+/// this project knows (DXContainer.md "Part Formats", plus Effects and fxc extras).
+pub const KNOWN_PART_NAMES: &[&[u8; 4]] = &[
+    b"DXIL", b"HASH", b"ILDB", b"ILDN", b"ISG1", b"ISGN", b"OSG1", b"OSG5", b"OSGN", b"PCSG",
+    b"PDBI", b"PRIV", b"PSG1", b"PSV0", b"RDAT", b"RDEF", b"RTS0", b"SFI0", b"SHDR", b"SHEX",
+    b"DXBC", b"SRCI", b"STAT", b"VERS", b"Aon9", b"SDBG", b"SPDB", b"IFCE", b"FX10", b"XNAS",
+    b"XNAP", b"LIBF", b"LIBH", b"LFS0", b"CTAB",
+];
+
+/// Escapes bytes for messages: printable ASCII as is, everything else as `\xNN`.
+pub fn escape_bytes(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len());
+    for &b in bytes {
+        if (0x20..0x7f).contains(&b) && b != b'\\' && b != b'\'' {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    out
+}
+
+impl fmt::Display for PartName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&escape_bytes(&self.0))
+    }
+}
+
+impl fmt::Debug for PartName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "PartName('{self}')")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_escapes_non_printable() {
+        assert_eq!(PartName(*b"DXIL").to_string(), "DXIL");
+        assert_eq!(PartName([0xff, 0, b'a', b' ']).to_string(), "\\xff\\x00a ");
+        assert_eq!(PartName(*b"a'b\\").to_string(), "a\\x27b\\x5c");
+    }
+
+    #[test]
+    fn known_names() {
+        assert!(PartName::DXIL.is_known());
+        assert!(PartName(*b"Aon9").is_known());
+        assert!(!PartName(*b"FKE0").is_known());
+        assert_eq!(PartName::from_str_exact("PRIV"), Some(PartName::PRIV));
+        assert_eq!(PartName::from_str_exact("PRI"), None);
+    }
+}

@@ -1,0 +1,1 @@
+//! dxinfo views over the decoded parts: text, JSON and obj2yaml-compatible YAML.

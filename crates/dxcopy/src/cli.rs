@@ -57,7 +57,9 @@ fn parse_hash(s: &str) -> Result<HashPolicy, String> {
 }
 
 /// Parses `NAME=FILE`.
-pub fn name_eq_file(option: &'static str) -> impl Fn(&str) -> Result<(String, PathBuf), String> + Clone {
+pub fn name_eq_file(
+    option: &'static str,
+) -> impl Fn(&str) -> Result<(String, PathBuf), String> + Clone {
     move |s: &str| match s.split_once('=') {
         Some((name, file)) if !name.is_empty() && !file.is_empty() => {
             Ok((name.to_string(), PathBuf::from(file)))
@@ -117,17 +119,35 @@ const UNSUPPORTED: &[(&str, &str)] = &[
     ("-x", "DirectX containers have no symbols"),
     ("-X", "DirectX containers have no symbols"),
     ("--discard-locals", "DirectX containers have no symbols"),
-    ("--strip-sections", "a container without part headers cannot be read"),
-    ("--strip-non-alloc", "parts have no alloc flag; use -R or a --strip-* class"),
+    (
+        "--strip-sections",
+        "a container without part headers cannot be read",
+    ),
+    (
+        "--strip-non-alloc",
+        "parts have no alloc flag; use -R or a --strip-* class",
+    ),
     ("--only-keep-debug", "use --split-debug or -j ILDB"),
     ("--strip-dwo", "there is no DWARF; use --strip-debug"),
-    ("--extract-dwo", "there is no DWARF; use --dump-section=ILDB=FILE"),
-    ("--split-dwo", "there is no DWARF; use --dump-section=ILDB=FILE"),
+    (
+        "--extract-dwo",
+        "there is no DWARF; use --dump-section=ILDB=FILE",
+    ),
+    (
+        "--split-dwo",
+        "there is no DWARF; use --dump-section=ILDB=FILE",
+    ),
     ("--add-gnu-debuglink", "ILDN names the PDB of a container"),
-    ("--rename-section", "part names identify their format; add and remove instead"),
+    (
+        "--rename-section",
+        "part names identify their format; add and remove instead",
+    ),
     ("--set-section-flags", "parts have no flags"),
     ("--set-section-type", "parts have no types"),
-    ("--set-section-alignment", "part alignment is fixed by the format (4 bytes, PRIV unpadded)"),
+    (
+        "--set-section-alignment",
+        "part alignment is fixed by the format (4 bytes, PRIV unpadded)",
+    ),
     ("--prefix-alloc-sections", "parts have no alloc flag"),
     ("--change-section-lma", "parts have no addresses"),
     ("--change-section-address", "parts have no addresses"),
@@ -137,11 +157,17 @@ const UNSUPPORTED: &[(&str, &str)] = &[
     ("--compress-debug-sections", "parts are not compressed"),
     ("--decompress-debug-sections", "parts are not compressed"),
     ("--compress-sections", "parts are not compressed"),
-    ("--output-target", "the output is always a DirectX container"),
+    (
+        "--output-target",
+        "the output is always a DirectX container",
+    ),
     ("-O", "the output is always a DirectX container"),
     ("--input-target", "the input is always a DirectX container"),
     ("-I", "the input is always a DirectX container"),
-    ("--binary-architecture", "the input is always a DirectX container"),
+    (
+        "--binary-architecture",
+        "the input is always a DirectX container",
+    ),
     ("-B", "the input is always a DirectX container"),
     ("--set-start", "containers have no entry address"),
     ("--extract-partition", "containers have no partitions"),
@@ -202,22 +228,36 @@ mod tests {
 
     #[test]
     fn rejects_unsupported_with_reason() {
-        let args: Vec<OsString> = ["dxcopy", "--strip-unneeded", "a"].iter().map(Into::into).collect();
+        let args: Vec<OsString> = ["dxcopy", "--strip-unneeded", "a"]
+            .iter()
+            .map(Into::into)
+            .collect();
         let e = reject_unsupported("dxcopy", &args).unwrap_err();
         assert_eq!(
             e,
             "dxcopy: error: option '--strip-unneeded' is not supported for DirectX containers: DirectX containers have no symbols"
         );
-        let args: Vec<OsString> = ["dxcopy", "--pad-to=4", "a"].iter().map(Into::into).collect();
-        assert!(reject_unsupported("dxcopy", &args).unwrap_err().contains("'--pad-to'"));
-        let args: Vec<OsString> = ["dxcopy", "-R", "STAT", "--", "-x"].iter().map(Into::into).collect();
+        let args: Vec<OsString> = ["dxcopy", "--pad-to=4", "a"]
+            .iter()
+            .map(Into::into)
+            .collect();
+        assert!(reject_unsupported("dxcopy", &args)
+            .unwrap_err()
+            .contains("'--pad-to'"));
+        let args: Vec<OsString> = ["dxcopy", "-R", "STAT", "--", "-x"]
+            .iter()
+            .map(Into::into)
+            .collect();
         assert!(reject_unsupported("dxcopy", &args).is_ok());
     }
 
     #[test]
     fn name_eq_file_parses() {
         let p = name_eq_file("--dump-section");
-        assert_eq!(p("DXIL=a=b").unwrap(), ("DXIL".to_string(), PathBuf::from("a=b")));
+        assert_eq!(
+            p("DXIL=a=b").unwrap(),
+            ("DXIL".to_string(), PathBuf::from("a=b"))
+        );
         assert_eq!(
             p("DXIL").unwrap_err(),
             "bad format for --dump-section, expected NAME=FILE"

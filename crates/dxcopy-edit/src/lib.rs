@@ -31,6 +31,7 @@ pub mod error;
 pub mod file;
 pub mod matcher;
 pub mod output;
+pub mod pdb;
 pub mod plan;
 pub mod policy;
 pub mod strip;

@@ -22,6 +22,7 @@
 
 pub mod container;
 pub mod cursor;
+pub mod debug_name;
 pub mod digest;
 pub mod error;
 pub mod hash;
@@ -33,6 +34,7 @@ pub mod program;
 pub(crate) mod testutil;
 
 pub use container::{Container, Finding, Header, Part, Severity};
+pub use debug_name::DebugName;
 pub use digest::DigestKind;
 pub use error::{MsfBlockOwner, PartRef, ReadError, ReadErrorKind};
 pub use hash::{HashStatus, ShaderHash};

@@ -26,6 +26,9 @@
 //! ```
 
 pub mod builder;
+pub mod config;
+#[cfg(test)]
+mod config_tests;
 pub mod dump;
 pub mod error;
 pub mod file;
@@ -39,6 +42,7 @@ pub mod strip;
 mod tests;
 
 pub use builder::ContainerBuilder;
+pub use config::{Config, DumpSpec, Report};
 pub use dump::{dump, extract, DumpMode};
 pub use error::{EditError, Result};
 pub use file::{write_atomic, write_bytes_atomic, FileOptions};

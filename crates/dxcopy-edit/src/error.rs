@@ -47,6 +47,21 @@ pub enum EditError {
     /// A value given for an option is not valid.
     #[error("{0}")]
     Invalid(String),
+    /// `--split-debug` / `--pdb-in-private` on a container with nothing to split off.
+    #[error("nothing to split: the container has no ILDB or SRCI part, so a PDB would hold no debug info (the shader was compiled without /Zi, or its debug info was already stripped or split off)")]
+    NoDebugInfo,
+    /// `--add-debug-from` with a PDB (or PDB container) holding no ILDB or SRCI.
+    #[error("the PDB holds no ILDB or SRCI part to add")]
+    PdbWithoutDebugInfo,
+    /// `--add-debug-from` with a PDB that does not belong to the shader.
+    #[error("the PDB does not belong to this shader: {reason}; use --force to add its debug info anyway")]
+    PdbMismatch {
+        /// What was compared, as a sentence fragment.
+        reason: String,
+    },
+    /// `--extract-private-pdb` on a PRIV part that is not an MSF file.
+    #[error("the PRIV part does not hold a PDB: it does not start with the MSF 7.00 magic")]
+    PrivNotPdb,
     /// An I/O error on a named file.
     #[error("'{}': {source}", path.display())]
     Io {

@@ -29,6 +29,9 @@ pub mod builder;
 pub mod config;
 #[cfg(test)]
 mod config_tests;
+pub mod debug;
+#[cfg(test)]
+mod debug_tests;
 pub mod dump;
 pub mod error;
 pub mod file;

@@ -187,14 +187,12 @@ pub fn build_pdb_container(main: &Container<'_>, digest: [u8; 16]) -> Result<Vec
 
 /// Lays out `parts` (already selected and ordered) as a version-1.0
 /// container carrying `digest` unchanged.
-pub(crate) fn pdb_container_from_parts(
-    parts: Vec<PlanPart<'_>>,
+pub(crate) fn pdb_container_from_parts<'data>(
+    parts: Vec<PlanPart<'data>>,
     digest: [u8; 16],
 ) -> Result<Vec<u8>> {
     let mut plan = EditPlan::new();
-    for part in parts {
-        plan.add_raw(part.name, part.bytes().to_vec());
-    }
+    *plan.parts_mut() = parts;
     plan.version = (1, 0);
     plan.hash_policy = HashPolicy::Keep;
     plan.digest_policy = DigestPolicy::Zero;

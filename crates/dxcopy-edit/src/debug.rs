@@ -149,9 +149,10 @@ pub fn ensure_hash(plan: &mut EditPlan<'_>) -> Result<(ShaderHash, Option<PartNa
         ));
     };
     let data = plan.find(source).map(PlanPart::bytes).unwrap_or_default();
-    let program = Program::parse_data(data, 0).map_err(|e| EditError::NotAProgram {
-        name: source,
-        source: e,
+    let program = Program::parse_data(data, 0).map_err(|e| {
+        EditError::Invalid(format!(
+            "cannot compute a HASH part: the {source} part is not a DXIL program ({e})"
+        ))
     })?;
     let hash = ShaderHash {
         flags,

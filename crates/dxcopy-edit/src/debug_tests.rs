@@ -527,3 +527,77 @@ fn extract_private_pdb_checks_magic() {
     let e = extract_private_pdb(&Container::parse(&not_pdb).unwrap()).unwrap_err();
     assert!(matches!(e, EditError::PrivNotPdb));
 }
+
+// --- driver (Config) ------------------------------------------------------
+
+#[test]
+fn config_splits_reads_pdbs_and_refuses_pdb_in_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.dxil");
+    std::fs::write(&input, full_shader(&[])).unwrap();
+    let pdb_path = dir.path().join("x.pdb");
+    let split = Config {
+        split_debug: Some(pdb_path.to_string_lossy().into_owned()),
+        ..Config::default()
+    };
+    assert!(split.modifies());
+    let out = dir.path().join("out.dxil");
+    let r = split.run(&input, Some(&out)).unwrap();
+    assert_eq!(r.pdb_written.as_deref(), Some(pdb_path.as_path()));
+    assert!(!r.input_is_pdb);
+    let pdb = std::fs::read(&pdb_path).unwrap();
+    assert!(Pdb::parse(&pdb).is_ok());
+    // Read-only on the PDB: works on stream 5 and says so.
+    let dumped = dir.path().join("ildb.bc");
+    let dump = Config {
+        dumps: vec![DumpSpec {
+            pattern: "ILDB".into(),
+            path: dumped.clone(),
+            mode: DumpMode::Bitcode,
+        }],
+        ..Config::default()
+    };
+    let r = dump.run(&pdb_path, None).unwrap();
+    assert!(r.input_is_pdb && !r.wrote_output);
+    assert_eq!(std::fs::read(&dumped).unwrap(), BC_DEBUG);
+    // In place on a PDB is refused before anything is written; to a file it is a container.
+    let e = Config::default().run(&pdb_path, None).unwrap_err();
+    assert!(matches!(e, EditError::PdbInPlace));
+    assert_eq!(std::fs::read(&pdb_path).unwrap(), pdb);
+    let copy = dir.path().join("stream5.dxil");
+    Config::default().run(&pdb_path, Some(&copy)).unwrap();
+    assert_eq!(
+        std::fs::read(&copy).unwrap(),
+        Pdb::parse(&pdb)
+            .unwrap()
+            .container_bytes()
+            .unwrap()
+            .to_vec()
+    );
+    // Errors about the stream-5 container say where they come from.
+    let missing = Config {
+        dumps: vec![DumpSpec {
+            pattern: "RTS0".into(),
+            path: dir.path().join("rts0.bin"),
+            mode: DumpMode::Raw,
+        }],
+        ..Config::default()
+    };
+    let e = missing.run(&pdb_path, None).unwrap_err();
+    assert!(matches!(e, EditError::InPdbStream(_)), "{e}");
+    assert!(
+        e.to_string()
+            .starts_with("in the container in PDB stream 5"),
+        "{e}"
+    );
+    // Join through the driver restores ILDB and SRCI.
+    let join = Config {
+        add_debug_from: Some(pdb_path.clone()),
+        ..Config::default()
+    };
+    let joined = dir.path().join("joined.dxil");
+    let r = join.run(&out, Some(&joined)).unwrap();
+    assert!(r.warnings.is_empty(), "{:?}", r.warnings);
+    let joined = std::fs::read(&joined).unwrap();
+    assert!(has(&joined, PartName::ILDB) && has(&joined, PartName::SRCI));
+}

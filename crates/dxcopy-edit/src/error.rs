@@ -62,6 +62,12 @@ pub enum EditError {
     /// `--extract-private-pdb` on a PRIV part that is not an MSF file.
     #[error("the PRIV part does not hold a PDB: it does not start with the MSF 7.00 magic")]
     PrivNotPdb,
+    /// A PDB input would be edited in place.
+    #[error("the input is a PDB: the container in its stream 5 can be read or written to another file, but editing in place would replace the PDB with a container; give an output file")]
+    PdbInPlace,
+    /// An error about the container found in a PDB's stream 5.
+    #[error("in the container in PDB stream 5: {0}")]
+    InPdbStream(Box<EditError>),
     /// An I/O error on a named file.
     #[error("'{}': {source}", path.display())]
     Io {

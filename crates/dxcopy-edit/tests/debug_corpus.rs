@@ -4,39 +4,26 @@
 //! GUID = HASH digest; joining the PDB back gives a container that decodes to
 //! the same parts as the original (same bytes), apart from an ILDN or HASH
 //! the split had to add. The PDB is named as the original ILDN names it, so
-//! the joined container is expected to be byte-identical to the original. A container whose HASH
-//! cannot be computed (no HASH, no DXIL, and an ILDB that is not a program)
-//! must be refused with a clear error, and is counted.
+//! the joined container is expected to be byte-identical to the original.
+//! A container whose HASH cannot be computed (no HASH, no DXIL, and an ILDB
+//! that is not a program) must be refused with a clear error, and is counted.
 //!
 //! The corpus is found at `$DXCOPY_SHARED/corpus`, else
 //! `CARGO_MANIFEST_DIR/../../../shared/corpus`; the test says so and passes when it is missing.
+
+mod common;
 
 use dxcopy_edit::debug::{add_debug_from, split_debug, Pairing, PdbTarget, SplitOptions};
 use dxcopy_edit::EditPlan;
 use dxcopy_read::hash::ShaderHash;
 use dxcopy_read::pdb::Pdb;
 use dxcopy_read::{Container, DebugName, PartName, Program};
-use std::path::PathBuf;
-
-fn corpus() -> Option<PathBuf> {
-    let shared = std::env::var_os("DXCOPY_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"));
-    let corpus = shared.join("corpus");
-    if corpus.is_dir() {
-        Some(corpus)
-    } else {
-        println!(
-            "skipping: corpus not found at {} (set DXCOPY_SHARED)",
-            corpus.display()
-        );
-        None
-    }
-}
 
 #[test]
 fn split_join_round_trip_on_corpus_containers_with_ildb() {
-    let Some(corpus) = corpus() else { return };
+    let Some(corpus) = common::corpus() else {
+        return;
+    };
     let manifest = std::fs::read_to_string(corpus.join("MANIFEST.tsv")).unwrap();
     let (mut round_trips, mut byte_identical, mut hash_added) = (0, 0, 0);
     let mut refused = Vec::new();

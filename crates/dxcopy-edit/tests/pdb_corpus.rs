@@ -10,6 +10,8 @@
 //! The corpus is found at `$DXCOPY_SHARED/corpus`, else
 //! `CARGO_MANIFEST_DIR/../../../shared/corpus`; the tests say so and pass when it is missing.
 
+mod common;
+
 use dxcopy_edit::pdb::{build_pdb_container, write_companion_pdb};
 use dxcopy_read::pdb::{Pdb, PdbInfo};
 use dxcopy_read::Container;
@@ -17,22 +19,6 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 const LLVM_PDBUTIL: &str = "/usr/lib/llvm-22/bin/llvm-pdbutil";
-
-fn corpus() -> Option<PathBuf> {
-    let shared = std::env::var_os("DXCOPY_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"));
-    let corpus = shared.join("corpus");
-    if corpus.is_dir() {
-        Some(corpus)
-    } else {
-        println!(
-            "skipping: corpus not found at {} (set DXCOPY_SHARED)",
-            corpus.display()
-        );
-        None
-    }
-}
 
 fn corpus_pdbs(corpus: &Path) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(corpus.join("pdb/DoerriesT_VEngine2"))
@@ -87,7 +73,9 @@ fn check_with_pdbutil(tool: &str, pdb_path: &Path, container: &[u8], info: &PdbI
 
 #[test]
 fn pdb_containers_relayout_byte_for_byte() {
-    let Some(corpus) = corpus() else { return };
+    let Some(corpus) = common::corpus() else {
+        return;
+    };
     let parts_dir = corpus.join("bin/DoerriesT_VEngine2_pdbparts");
     let mut identical = 0;
     for path in corpus_pdbs(&corpus) {
@@ -105,7 +93,9 @@ fn pdb_containers_relayout_byte_for_byte() {
 
 #[test]
 fn companion_pdbs_rewrite_byte_for_byte() {
-    let Some(corpus) = corpus() else { return };
+    let Some(corpus) = common::corpus() else {
+        return;
+    };
     let tool = pdbutil();
     let dir = tempfile::tempdir().unwrap();
     let (mut identical, mut pdbutil_checked) = (0, 0);

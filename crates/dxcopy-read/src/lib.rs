@@ -24,12 +24,17 @@ pub mod container;
 pub mod cursor;
 pub mod debug_name;
 pub mod digest;
+mod enums;
 pub mod error;
 pub mod hash;
 pub mod mapped;
 pub mod name;
 pub mod pdb;
 pub mod program;
+pub mod psv0;
+pub mod rts0;
+pub mod sfi0;
+pub mod signature;
 #[cfg(test)]
 pub(crate) mod testutil;
 

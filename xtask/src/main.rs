@@ -6,9 +6,11 @@
 //! - `sweep`: the mutation sweep over the corpus (`--quick` for CI's bounded sample)
 //! - `fuzz`: list, seed and run the cargo-fuzz targets in fuzz/
 //! - `kill-test`: SIGKILL dxcopy/dxstrip during in-place edits of 64 MiB files (release)
+//! - `dist [DIR]`: man pages and shell completions
 //! - `gen-example`: rebuild examples/sample.dxil from examples/sample.ll (needs llvm-as 22)
 
 mod cases;
+mod dist;
 mod example;
 mod fuzz;
 mod sweep;
@@ -80,6 +82,11 @@ fn main() -> Result<()> {
             "--nocapture",
             "kill_during_in_place_edit",
         ])),
+        "dist" => dist::write(
+            &rest
+                .first()
+                .map_or_else(|| root().join("target/dist"), PathBuf::from),
+        ),
         _ => {
             eprintln!(
                 "usage: cargo xtask <task>\n\n\
@@ -92,7 +99,8 @@ fn main() -> Result<()> {
                  kill-test     SIGKILL dxcopy/dxstrip during in-place edits of 64 MiB files, 50 trials each\n  \
                  fuzz [TARGET [SECONDS] | seed | keep TARGET ARTIFACT NAME]\n\
                  \x20               list the cargo-fuzz targets, seed fuzz/corpus, run one, keep a crash input\n  \
-                 gen-example   rebuild examples/sample.dxil from examples/sample.ll (llvm-as 22)"
+                 gen-example   rebuild examples/sample.dxil from examples/sample.ll (llvm-as 22)\n  \
+                 dist [DIR]    man pages and shell completions (default target/dist)"
             );
             if task == "help" {
                 Ok(())

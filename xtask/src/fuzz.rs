@@ -10,6 +10,7 @@
 //!   where the regression test replays it for ever.
 
 use anyhow::{bail, Context, Result};
+use dxcopy_read::{Container, PartName, Program};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -22,6 +23,14 @@ const TARGETS: &[(&str, &str)] = &[
     (
         "edit_roundtrip",
         "random edit scripts -> write -> re-parse -> layout, PRIV, padding, digest and identity invariants",
+    ),
+    (
+        "decode",
+        "every part decoder, dispatched by part name (strict and LLVM-compatible readers)",
+    ),
+    (
+        "pdb",
+        "the PDB (MSF) reader: directory, streams, stream-5 container, then the parse target's work",
     ),
 ];
 
@@ -68,6 +77,25 @@ pub fn seed() -> Result<Vec<(&'static str, usize)>> {
             let bytes = std::fs::read(path)?;
             let seed = match *target {
                 "parse" if !is_pdb => bytes,
+                "pdb" if is_pdb => bytes,
+                "decode" if !is_pdb => {
+                    // One seed per decodable part of the container.
+                    let Ok(c) = Container::parse(&bytes) else {
+                        continue;
+                    };
+                    let kind = c
+                        .find(PartName::DXIL)
+                        .and_then(|p| Program::parse(&p).ok())
+                        .map(|p| p.shader_kind);
+                    for part in c.parts() {
+                        if let Some(seed) = dxcopy_harness::decode_seed(part.name, kind, part.data)
+                        {
+                            std::fs::write(dir.join(file_hash(&seed)), &seed)?;
+                            n += 1;
+                        }
+                    }
+                    continue;
+                }
                 "edit_roundtrip" if !is_pdb => {
                     let script = SCRIPTS[i % SCRIPTS.len()];
                     let mut v = vec![script.len() as u8];

@@ -11,12 +11,18 @@
 //!     block fields) set to 0, 1, size-1, size, 0x7fffffff or 0xffffffff —
 //!     50 (quick: 10).
 //!
-//! In process, every mutant goes through [`dxcopy_harness::exercise`] inside
-//! `catch_unwind`, watched for hangs. Through the release binaries, a sample
-//! per file (20 truncations and 40 changes; quick: a few files' worth) runs
-//! dxcopy/dxstrip/dxinfo with a per-call timeout and checks exit codes, stderr,
-//! temp files, the input and the outputs. Failing mutants are saved under
-//! target/sweep-failures/ for replay.
+//! In process, every mutant goes through [`dxcopy_harness::exercise`] (parse
+//! and check, every decoder, the PDB reader, the obj2yaml view, strip-debug,
+//! remove STAT, set-private, dump DXIL, extract, split-debug; outputs written
+//! to memory and verified) inside `catch_unwind`, watched for hangs. Through
+//! the binaries, a sample per file (20 truncations and 40 changes; quick:
+//! every 25th file, 4 and 8) runs dxcopy/dxstrip/dxinfo with a per-call
+//! timeout and checks exit codes, stderr, temp files, the input and the
+//! outputs. Failing mutants are saved under target/sweep-failures/.
+//!
+//! The task re-runs itself under the `sweep` cargo profile (release without
+//! LTO, overflow checks and debug assertions on); the quick sweep also uses
+//! that profile's binaries, the full sweep the release binaries.
 
 use anyhow::{bail, Context, Result};
 use dxcopy_edit::{dump, DumpMode, NameMatcher};
@@ -27,6 +33,9 @@ use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+
+/// Set in the environment of the re-run under the sweep profile.
+const INNER: &str = "DXCOPY_SWEEP_INNER";
 
 /// Boundary values for header fields, offsets and sizes (`size` = file length).
 fn boundary_values(size: u32) -> [u32; 6] {
@@ -313,6 +322,7 @@ pub fn corpus_files(corpus: &Path) -> Result<Vec<(String, PathBuf)>> {
 struct Counts {
     mutants: [u64; 3],
     parsed: u64,
+    pdbs_parsed: u64,
     written: u64,
     edit_errors: u64,
     failures: Vec<String>,
@@ -373,6 +383,7 @@ fn in_process(files: &[(String, PathBuf)], o: &Options) -> Result<Counts> {
                         let problem = match r {
                             Ok(Ok(s)) => {
                                 c.parsed += u64::from(s.parsed);
+                                c.pdbs_parsed += u64::from(s.pdb_parsed);
                                 c.written += s.written as u64;
                                 c.edit_errors += s.edit_errors as u64;
                                 None
@@ -400,6 +411,7 @@ fn in_process(files: &[(String, PathBuf)], o: &Options) -> Result<Counts> {
                     t.mutants[k] += c.mutants[k];
                 }
                 t.parsed += c.parsed;
+                t.pdbs_parsed += c.pdbs_parsed;
                 t.written += c.written;
                 t.edit_errors += c.edit_errors;
                 t.failures.extend(c.failures);
@@ -621,7 +633,9 @@ fn check_run(
         }
         Output::Dump(name) => {
             let got = std::fs::read(dir.join(name)).map_err(|e| format!("no {name}: {e}"))?;
-            let want = Container::parse(mutant).ok().and_then(|c| {
+            // A PDB input is read through its stream-5 container.
+            let want = dxcopy_read::container_input(mutant).ok().and_then(|input| {
+                let c = Container::parse(&input.bytes).ok()?;
                 dump(
                     &c,
                     &NameMatcher::exact(PartName::DXIL),
@@ -731,6 +745,30 @@ fn binaries(files: &[(String, PathBuf)], o: &Options, bin: &Path) -> Result<Vec<
 /// `cargo xtask sweep [--quick] [--seed N] [--only SUBSTRING] [--no-bins] [--jobs N]`.
 pub fn run(args: &[String]) -> Result<()> {
     let o = parse_args(args)?;
+    // The in-process phase runs the libraries optimised (profile `sweep`:
+    // release without LTO, with overflow checks): re-run this task under it.
+    if std::env::var_os(INNER).is_none() {
+        let status = crate::cargo()
+            .env(INNER, "1")
+            .current_dir(crate::root())
+            .args([
+                "run",
+                "--quiet",
+                "--profile",
+                "sweep",
+                "-p",
+                "xtask",
+                "--",
+                "sweep",
+            ])
+            .args(args)
+            .status()
+            .context("running the sweep under the sweep profile")?;
+        if !status.success() {
+            bail!("sweep failed");
+        }
+        return Ok(());
+    }
     let corpus = match corpus_dir() {
         Ok(c) => c,
         Err(why) => {
@@ -754,16 +792,19 @@ pub fn run(args: &[String]) -> Result<()> {
         o.jobs
     );
     let _ = std::fs::remove_dir_all(failure_dir());
-    let bin = crate::root().join("target/release");
+    // Quick: the binaries of the sweep profile (optimised, overflow checks on,
+    // built in a fraction of the LTO time); full: the release binaries.
+    let profile = if o.quick { "sweep" } else { "release" };
+    let bin = crate::root().join("target").join(profile);
     if o.bins {
-        crate::run(crate::cargo().args(["build", "--release", "-p", "dxcopy", "--bins"]))?;
+        crate::run(crate::cargo().args(["build", "--profile", profile, "-p", "dxcopy", "--bins"]))?;
     }
 
     let t = Instant::now();
     let c = in_process(&files, &o)?;
     let total: u64 = c.mutants.iter().sum();
     println!(
-        "in-process: {total} mutants ({}: {}, {}: {}, {}: {}); parsed {}, edit outputs written and verified {}, refused edits/dumps {}; failures {} ({:.1} s)",
+        "in-process: {total} mutants ({}: {}, {}: {}, {}: {}); containers parsed {} (PDBs parsed {}), edit outputs written and verified {}, refused edits/dumps {}; failures {} ({:.1} s)",
         CLASS_NAMES[0],
         c.mutants[0],
         CLASS_NAMES[1],
@@ -771,6 +812,7 @@ pub fn run(args: &[String]) -> Result<()> {
         CLASS_NAMES[2],
         c.mutants[2],
         c.parsed,
+        c.pdbs_parsed,
         c.written,
         c.edit_errors,
         c.failures.len(),

@@ -5,9 +5,12 @@
 //! in `fuzz/` and the regression tests replaying their crash inputs all run the
 //! same code paths with the same checks:
 //!
-//! - [`exercise`]: parse + check, every part decoder, the fixed edit plans the
-//!   sweep uses (strip-debug, remove STAT, set-private, dump DXIL, extract),
-//!   each written to memory and verified.
+//! - [`exercise`]: parse + check, every part decoder, the obj2yaml view, the
+//!   fixed edit plans the sweep uses (strip-debug, remove STAT, set-private,
+//!   dump DXIL, extract, split-debug into a companion PDB), each written to
+//!   memory and verified; an MSF PDB goes through the PDB reader
+//!   ([`exercise_pdb`]) and then its stream-5 container through the rest.
+//! - [`decode_named`]: every part decoder, dispatched by part name.
 //! - [`roundtrip`]: an edit script decoded from bytes ([`Script`]) applied to a
 //!   container, written, re-parsed and checked against the layout invariants.
 //! - [`verify_output`]: the invariants every written container must satisfy.
@@ -16,10 +19,12 @@
 //! [`Violation`]. The harness itself never panics on purpose; a panic comes
 //! from the library under test.
 
+mod decode;
 mod exercise;
 mod script;
 mod verify;
 
-pub use exercise::{exercise, Summary};
+pub use decode::{decode_input, decode_named, decode_part_compat, decode_seed, DECODE_NAMES};
+pub use exercise::{exercise, exercise_pdb, Summary};
 pub use script::{roundtrip, Op, Script};
 pub use verify::{verify_output, Violation};

@@ -42,3 +42,19 @@ fn edit_roundtrip_regressions() {
         }
     }
 }
+
+#[test]
+fn decode_regressions() {
+    for (_name, bytes) in inputs("decode") {
+        dxcopy_harness::decode_input(&bytes);
+    }
+}
+
+#[test]
+fn pdb_regressions() {
+    for (name, bytes) in inputs("pdb") {
+        if let Err(v) = dxcopy_harness::exercise_pdb(&bytes) {
+            panic!("pdb/{name}: {v}");
+        }
+    }
+}

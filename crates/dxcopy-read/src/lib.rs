@@ -20,20 +20,34 @@
 //! # Ok::<(), dxcopy_read::ReadError>(())
 //! ```
 
+pub mod aon9;
 pub mod container;
 pub mod cursor;
+pub mod debug_name;
+pub mod decode;
 pub mod digest;
+pub mod dxbc;
 pub mod error;
+pub mod fields;
 pub mod hash;
 pub mod mapped;
 pub mod name;
+pub mod private;
 pub mod program;
+pub mod rdat;
+pub mod rdef;
+pub mod source_info;
+pub mod spdb;
+pub mod stat;
 #[cfg(test)]
 pub(crate) mod testutil;
+pub mod version;
 
 pub use container::{Container, Finding, Header, Part, Severity};
+pub use decode::{decode_all, decode_part, Decoded};
 pub use digest::DigestKind;
 pub use error::{PartRef, ReadError, ReadErrorKind};
+pub use fields::Issue;
 pub use hash::{HashStatus, ShaderHash};
 pub use mapped::MappedFile;
 pub use name::PartName;

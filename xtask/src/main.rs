@@ -1,1 +1,87 @@
-fn main() {}
+//! Project tasks: `cargo xtask <task>`.
+//!
+//! - `test`: build, unit/integration/doc tests, then the data-driven cases in tests/
+//! - `cases`: only the data-driven cases (against the debug binaries)
+//! - `conformance`: the obj2yaml conformance test, with its counts
+//! - `dist [DIR]`: man pages and shell completions
+//! - `gen-example`: rebuild examples/sample.dxil from examples/sample.ll (needs llvm-as 22)
+
+mod cases;
+mod dist;
+mod example;
+
+use anyhow::{bail, Context, Result};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The workspace root.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives in the workspace")
+        .to_path_buf()
+}
+
+/// Runs a command in the workspace root, failing on a non-zero exit.
+pub fn run(cmd: &mut Command) -> Result<()> {
+    let status = cmd
+        .current_dir(root())
+        .status()
+        .with_context(|| format!("running {cmd:?}"))?;
+    if !status.success() {
+        bail!("{cmd:?} failed with {status}");
+    }
+    Ok(())
+}
+
+fn cargo() -> Command {
+    Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+}
+
+fn main() -> Result<()> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let task = args.first().map(String::as_str).unwrap_or("help");
+    let rest = &args[args.len().min(1)..];
+    match task {
+        "test" => {
+            run(cargo().args(["build", "--workspace", "--bins"]))?;
+            run(cargo().args(["test", "--workspace", "--all-targets"]))?;
+            run(cargo().args(["test", "--workspace", "--doc"]))?;
+            cases::run_all(&root().join("target/debug"), rest)
+        }
+        "cases" => {
+            run(cargo().args(["build", "--workspace", "--bins"]))?;
+            cases::run_all(&root().join("target/debug"), rest)
+        }
+        "conformance" => run(cargo().args([
+            "test",
+            "-p",
+            "dxcopy",
+            "--test",
+            "conformance",
+            "--",
+            "--nocapture",
+        ])),
+        "gen-example" => example::generate(),
+        "dist" => dist::write(
+            &rest
+                .first()
+                .map_or_else(|| root().join("target/dist"), PathBuf::from),
+        ),
+        _ => {
+            eprintln!(
+                "usage: cargo xtask <task>\n\n\
+                 tasks:\n  test          build, run every test (unit, integration, doc, tests/ cases)\n  \
+                 cases [NAME]  run the data-driven cases in tests/ (optionally only those containing NAME)\n  \
+                 conformance   compare dxinfo --yaml with obj2yaml 22 over samples and corpus\n  \
+                 gen-example   rebuild examples/sample.dxil from examples/sample.ll (llvm-as 22)\n  \
+                 dist [DIR]    man pages and shell completions (default target/dist)"
+            );
+            if task == "help" {
+                Ok(())
+            } else {
+                bail!("unknown task '{task}'")
+            }
+        }
+    }
+}

@@ -1,1 +1,52 @@
-//! x
+//! Editing DirectX Container files: an edit plan over a parsed container
+//! (remove, keep, add, update, set-private, replace-bitcode, strip classes),
+//! a layout engine (offsets, 4-byte padding of new parts, PRIV last and
+//! unpadded, FileSize), digest and HASH upkeep, and writers that never leave a
+//! partial file.
+//!
+//! ```
+//! use dxcopy_edit::{ContainerBuilder, DigestPolicy, EditPlan, StripClass};
+//! use dxcopy_read::{program::ShaderKind, Container, DigestKind, PartName};
+//!
+//! let input = ContainerBuilder::new()
+//!     .program(b"DXIL", ShaderKind::Vertex, (6, 0), (1, 0), b"BC\xc0\xderetail")
+//!     .program(b"ILDB", ShaderKind::Vertex, (6, 0), (1, 0), b"BC\xc0\xdedebug")
+//!     .digest(DigestPolicy::Retail)
+//!     .build()?;
+//! let container = Container::parse(&input)?;
+//! let mut plan = EditPlan::from_container(&container);
+//! plan.strip(StripClass::Debug);
+//! plan.set_private(b"build 42".to_vec());
+//! let output = plan.finish()?; // digest policy auto: re-signed as retail
+//! let bytes = output.to_vec();
+//! let edited = Container::parse(&bytes)?;
+//! assert!(edited.find(PartName::ILDB).is_none());
+//! assert_eq!(edited.digest_kind(), DigestKind::Retail);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+pub mod builder;
+pub mod config;
+#[cfg(test)]
+mod config_tests;
+pub mod dump;
+pub mod error;
+pub mod file;
+pub mod matcher;
+pub mod output;
+pub mod plan;
+pub mod policy;
+pub mod strip;
+#[cfg(test)]
+mod tests;
+
+pub use builder::ContainerBuilder;
+pub use config::{Config, DumpSpec, Report};
+pub use dump::{dump, extract, DumpMode};
+pub use error::{EditError, Result};
+pub use file::{write_atomic, write_bytes_atomic, FileOptions};
+pub use matcher::{MatchStyle, NameMatcher};
+pub use output::Output;
+pub use plan::{EditPlan, EditWarning, PartData, PlanPart};
+pub use policy::{DigestPolicy, HashPolicy};
+pub use strip::StripClass;

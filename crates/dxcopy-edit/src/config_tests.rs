@@ -1,0 +1,180 @@
+//! Driver tests on real files in a temp directory.
+
+use crate::*;
+use dxcopy_read::program::ShaderKind;
+use dxcopy_read::{Container, DigestKind, PartName};
+use std::fs;
+use std::path::PathBuf;
+
+const BC: &[u8] = b"BC\xc0\xde\x35\x14\0\0\x05\0\0\0";
+
+fn sample() -> Vec<u8> {
+    ContainerBuilder::new()
+        .part(b"SFI0", &[0; 8])
+        .hash_of_dxil()
+        .program(b"DXIL", ShaderKind::Pixel, (6, 0), (1, 0), BC)
+        .program(b"ILDB", ShaderKind::Pixel, (6, 0), (1, 0), b"BC\xc0\xdedbg")
+        .part(b"STAT", b"stat")
+        .digest(DigestPolicy::Retail)
+        .build()
+        .unwrap()
+}
+
+fn setup() -> (tempfile::TempDir, PathBuf, Vec<u8>) {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.dxil");
+    let bytes = sample();
+    fs::write(&input, &bytes).unwrap();
+    (dir, input, bytes)
+}
+
+fn names(bytes: &[u8]) -> Vec<String> {
+    Container::parse(bytes)
+        .unwrap()
+        .parts()
+        .map(|p| p.name.to_string())
+        .collect()
+}
+
+#[test]
+fn dumps_only_do_not_rewrite_input() {
+    let (dir, input, bytes) = setup();
+    let before = fs::metadata(&input).unwrap().modified().unwrap();
+    let out = dir.path().join("x.bc");
+    let cfg = Config {
+        dumps: vec![DumpSpec {
+            pattern: "DXIL".into(),
+            path: out.clone(),
+            mode: DumpMode::Bitcode,
+        }],
+        ..Config::default()
+    };
+    assert!(cfg.is_read_only());
+    let r = cfg.run(&input, None).unwrap();
+    assert!(!r.wrote_output);
+    assert_eq!(fs::read(&out).unwrap(), BC);
+    assert_eq!(fs::read(&input).unwrap(), bytes);
+    assert_eq!(fs::metadata(&input).unwrap().modified().unwrap(), before);
+}
+
+#[test]
+fn in_place_strip_keeps_digest_kind() {
+    let (_dir, input, _) = setup();
+    let cfg = Config {
+        strip: vec![StripClass::Debug, StripClass::Reflect],
+        ..Config::default()
+    };
+    let r = cfg.run(&input, None).unwrap();
+    assert!(r.wrote_output);
+    assert_eq!((r.parts_before, r.parts_after), (5, 3));
+    let out = fs::read(&input).unwrap();
+    assert_eq!(names(&out), ["SFI0", "HASH", "DXIL"]);
+    assert_eq!(
+        Container::parse(&out).unwrap().digest_kind(),
+        DigestKind::Retail
+    );
+}
+
+#[test]
+fn dump_reads_input_before_removal_and_only_overrides_remove() {
+    let (dir, input, _) = setup();
+    let output = dir.path().join("out.dxil");
+    let dumped = dir.path().join("ildb.bc");
+    let cfg = Config {
+        dumps: vec![DumpSpec {
+            pattern: "ILDB".into(),
+            path: dumped.clone(),
+            mode: DumpMode::Bitcode,
+        }],
+        remove: vec!["DXIL".into()],
+        only: vec!["DXIL".into(), "HASH".into()],
+        ..Config::default()
+    };
+    cfg.run(&input, Some(&output)).unwrap();
+    assert_eq!(fs::read(&dumped).unwrap(), b"BC\xc0\xdedbg");
+    assert_eq!(names(&fs::read(&output).unwrap()), ["HASH", "DXIL"]);
+}
+
+#[test]
+fn errors_write_nothing() {
+    let (dir, input, bytes) = setup();
+    let output = dir.path().join("out.dxil");
+    let dumped = dir.path().join("d.bin");
+    let blob = dir.path().join("blob");
+    fs::write(&blob, b"1234").unwrap();
+    let cfg = Config {
+        dumps: vec![DumpSpec {
+            pattern: "SFI0".into(),
+            path: dumped.clone(),
+            mode: DumpMode::Raw,
+        }],
+        add: vec![("DXIL".into(), blob.clone())],
+        ..Config::default()
+    };
+    let e = cfg.run(&input, Some(&output)).unwrap_err();
+    assert!(matches!(e, EditError::AlreadyExists(n) if n == PartName::DXIL));
+    assert!(!output.exists());
+    assert!(!dumped.exists());
+    // Same with in-place: input untouched.
+    assert!(cfg.run(&input, None).is_err());
+    assert_eq!(fs::read(&input).unwrap(), bytes);
+    // A missing add file names itself.
+    let cfg = Config {
+        add: vec![("FKE0".into(), dir.path().join("missing"))],
+        ..Config::default()
+    };
+    let e = cfg.run(&input, Some(&output)).unwrap_err();
+    assert!(e.to_string().contains("missing"), "{e}");
+    // Bad part name.
+    let cfg = Config {
+        add: vec![("TOOLONG".into(), blob)],
+        ..Config::default()
+    };
+    assert!(matches!(
+        cfg.run(&input, Some(&output)),
+        Err(EditError::BadName(_))
+    ));
+    // Only the input and the blob: no output, dump or temp file.
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 2);
+}
+
+#[test]
+fn add_update_set_private_and_extract() {
+    let (dir, input, _) = setup();
+    let output = dir.path().join("out.dxil");
+    let priv_blob = dir.path().join("priv.bin");
+    fs::write(&priv_blob, b"\x01\x02\x03").unwrap();
+    let sfi = dir.path().join("sfi.bin");
+    fs::write(&sfi, [1u8, 0, 0, 0, 0, 0, 0, 0]).unwrap();
+    let extracted = dir.path().join("sfi0.dxbc");
+    let cfg = Config {
+        update: vec![("SFI0".into(), sfi)],
+        add: vec![("PRIV".into(), priv_blob)],
+        extracts: vec![("SFI0".into(), extracted.clone())],
+        ..Config::default()
+    };
+    cfg.run(&input, Some(&output)).unwrap();
+    let out = fs::read(&output).unwrap();
+    let c = Container::parse(&out).unwrap();
+    assert_eq!(
+        names(&out),
+        ["SFI0", "HASH", "DXIL", "ILDB", "STAT", "PRIV"]
+    );
+    assert_eq!(
+        c.find(PartName::SFI0).unwrap().data,
+        [1, 0, 0, 0, 0, 0, 0, 0]
+    );
+    assert_eq!(c.find(PartName::PRIV).unwrap().data, [1, 2, 3]);
+    assert_eq!(c.digest_kind(), DigestKind::Retail);
+    // The extract reads the input, not the updated SFI0.
+    let one = fs::read(&extracted).unwrap();
+    assert_eq!(names(&one), ["SFI0"]);
+    assert_eq!(
+        Container::parse(&one)
+            .unwrap()
+            .find(PartName::SFI0)
+            .unwrap()
+            .data,
+        [0; 8]
+    );
+}

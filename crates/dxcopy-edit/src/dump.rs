@@ -1,0 +1,79 @@
+//! Reading parts out: `--dump-section` (part data, or the bitcode of program
+//! parts) and `--extract-section` (a one-part container).
+
+use crate::error::{EditError, Result};
+use crate::matcher::NameMatcher;
+use crate::plan::{EditPlan, PartData, PlanPart};
+use dxcopy_read::{program, Container, Part, PartName, Program};
+
+/// What `dump` returns for a part.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DumpMode {
+    /// Program parts (DXIL, ILDB, and a STAT that is a program part) give their
+    /// LLVM bitcode, located by the bitcode header; other parts their data.
+    #[default]
+    Bitcode,
+    /// The exact part data.
+    Raw,
+}
+
+/// Whether `part` is dumped as bitcode in [`DumpMode::Bitcode`].
+pub fn dumps_as_bitcode(part: &Part<'_>) -> bool {
+    part.name == PartName::DXIL
+        || part.name == PartName::ILDB
+        || (part.name == PartName::STAT && program::is_program_data(part.data))
+}
+
+/// The first part matching `matcher` (`what` names it in the not-found error).
+pub fn first_match<'data>(
+    container: &Container<'data>,
+    matcher: &NameMatcher,
+    what: &str,
+) -> Result<Part<'data>> {
+    container
+        .parts()
+        .find(|p| matcher.matches(&p.name))
+        .ok_or_else(|| EditError::NotFound(what.to_string()))
+}
+
+/// The bytes `--dump-section` writes for the first part matching `matcher`.
+/// Zero-copy: a slice of the input. An empty result is an error, as in llvm-objcopy.
+pub fn dump<'data>(
+    container: &Container<'data>,
+    matcher: &NameMatcher,
+    what: &str,
+    mode: DumpMode,
+) -> Result<&'data [u8]> {
+    let part = first_match(container, matcher, what)?;
+    let bytes = if mode == DumpMode::Bitcode && dumps_as_bitcode(&part) {
+        Program::parse(&part)?.bitcode
+    } else {
+        part.data
+    };
+    if bytes.is_empty() {
+        return Err(EditError::EmptyPart(part.name));
+    }
+    Ok(bytes)
+}
+
+/// A plan for a one-part container holding the first part matching `matcher`,
+/// with the input's version; the digest follows the plan's policy (auto:
+/// re-signed with the input's kind; keep: llvm-objcopy's copied digest).
+pub fn extract<'data>(
+    container: &Container<'data>,
+    matcher: &NameMatcher,
+    what: &str,
+) -> Result<EditPlan<'data>> {
+    let part = first_match(container, matcher, what)?;
+    let mut plan = EditPlan::from_container(container);
+    let keep = PlanPart {
+        name: part.name,
+        data: PartData::Borrowed(part.data),
+        source: Some(part.index),
+        kept: false,
+    };
+    let parts = plan.parts_mut();
+    parts.clear();
+    parts.push(keep);
+    Ok(plan)
+}

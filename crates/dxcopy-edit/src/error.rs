@@ -1,0 +1,71 @@
+//! Typed editing errors.
+
+use dxcopy_read::{PartName, ReadError};
+use std::path::PathBuf;
+
+/// An error from building, laying out or writing an edit.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum EditError {
+    /// The input could not be read.
+    #[error(transparent)]
+    Read(#[from] ReadError),
+    /// `add` of a name that is already present.
+    #[error("part '{0}' already exists; use --update-section to replace it")]
+    AlreadyExists(PartName),
+    /// `update`/`dump`/`extract` of a name that is absent.
+    #[error("part '{0}' not found")]
+    NotFound(String),
+    /// A dump of an empty part (or empty bitcode).
+    #[error("part '{0}' is empty")]
+    EmptyPart(PartName),
+    /// More than one PRIV part would be written.
+    #[error("more than one PRIV part ({0}); remove them with --strip-priv or replace them with --set-private")]
+    MultiplePriv(usize),
+    /// The output would exceed the u32 FileSize.
+    #[error("output of {0:#x} bytes exceeds the 4 GiB limit of a container")]
+    TooLarge(u64),
+    /// A part name that is not exactly four bytes.
+    #[error("part name '{0}' is not exactly 4 bytes")]
+    BadName(String),
+    /// A bad pattern for --regex or a glob.
+    #[error("invalid pattern '{pattern}': {message}")]
+    BadPattern {
+        /// The pattern as given.
+        pattern: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// Replacing bitcode requires a decodable program part.
+    #[error("cannot replace the bitcode of part '{name}': {source}")]
+    NotAProgram {
+        /// DXIL or ILDB.
+        name: PartName,
+        /// Why the existing part does not decode.
+        source: ReadError,
+    },
+    /// A value given for an option is not valid.
+    #[error("{0}")]
+    Invalid(String),
+    /// An I/O error on a named file.
+    #[error("'{}': {source}", path.display())]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
+}
+
+impl EditError {
+    /// Wraps an I/O error with its path.
+    pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
+        EditError::Io {
+            path: path.into(),
+            source,
+        }
+    }
+}
+
+/// Result type of the editing library.
+pub type Result<T, E = EditError> = std::result::Result<T, E>;

@@ -1,0 +1,5 @@
+//! `dxcopy` binary: see [`dxcopy::cmd::dxcopy`].
+
+fn main() {
+    dxcopy::cmd::dxcopy::main()
+}

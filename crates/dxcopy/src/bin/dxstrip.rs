@@ -1,0 +1,5 @@
+//! `dxstrip` binary: see [`dxcopy::cmd::dxstrip`].
+
+fn main() {
+    dxcopy::cmd::dxstrip::main()
+}

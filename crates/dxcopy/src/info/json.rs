@@ -1,0 +1,235 @@
+//! `--json`: one JSON document per container, schema 1 (docs/dxinfo-json.md).
+//!
+//! ```text
+//! { "schema": 1, "file": "...",
+//!   "header": { "version": "1.0", "major": 1, "minor": 0, "file_size": N, "file_length": N,
+//!               "part_count": N, "digest": "hex", "digest_kind": "retail" },
+//!   "parts": [ { "index": 0, "name": "DXIL", "offset": N, "data_offset": N, "size": N,
+//!                "crc32": N, "alignment": null | "unaligned offset" | …,
+//!                "decoded": { "kind": "program", … } | null, "error": null | "…" } ],
+//!   "verify": { "digest": "retail", "hash": "valid", "decode_errors": 0, "clean": true,
+//!               "checks": [ { "level": "note" | "warning" | "error", "message": "…" } ] } }
+//! ```
+//!
+//! Adding fields keeps the schema number; renaming or removing one bumps it.
+
+use super::verify::{verify, Verification};
+use super::{alignment_note, Inspection};
+use dxcopy_read::digest;
+use dxcopy_read::{Decoded, PartName};
+use serde::Serialize;
+use std::io::{self, Write};
+
+/// The schema version written in every document.
+pub const SCHEMA: u32 = 1;
+
+/// The container header.
+#[derive(Debug, Serialize)]
+pub struct HeaderDoc {
+    /// `major.minor`.
+    pub version: String,
+    /// Format major version.
+    pub major: u16,
+    /// Format minor version.
+    pub minor: u16,
+    /// FileSize as stored.
+    pub file_size: u32,
+    /// Real length of the input.
+    pub file_length: u64,
+    /// Number of parts.
+    pub part_count: u32,
+    /// Stored digest, lower-case hex.
+    pub digest: String,
+    /// retail, debug, zero, bypass, preview or invalid.
+    pub digest_kind: &'static str,
+}
+
+/// One part.
+#[derive(Debug, Serialize)]
+pub struct PartDoc<'a> {
+    /// Index in the offset table.
+    pub index: u32,
+    /// Name, non-printable bytes as `\xNN`.
+    pub name: PartName,
+    /// Offset of the part header.
+    pub offset: u64,
+    /// Offset of the data.
+    pub data_offset: u64,
+    /// Data size.
+    pub size: u32,
+    /// CRC-32 (IEEE) of the data.
+    pub crc32: u32,
+    /// Layout remark, if any.
+    pub alignment: Option<&'static str>,
+    /// Decoded value (`kind` names the decoder; `unknown` when there is none).
+    pub decoded: Option<&'a Decoded<'a>>,
+    /// Decode error, when the decoder failed.
+    pub error: Option<String>,
+}
+
+/// Verification results plus the overall verdict.
+#[derive(Debug, Serialize)]
+pub struct VerifyDoc {
+    /// Digest, HASH, decode error count, checks.
+    #[serde(flatten)]
+    pub verification: Verification,
+    /// No warnings or errors.
+    pub clean: bool,
+}
+
+/// One container.
+#[derive(Debug, Serialize)]
+pub struct FileDoc<'a> {
+    /// [`SCHEMA`].
+    pub schema: u32,
+    /// The path as given on the command line (`-` for stdin).
+    pub file: &'a str,
+    /// Header fields.
+    pub header: HeaderDoc,
+    /// Parts in offset-table order.
+    pub parts: Vec<PartDoc<'a>>,
+    /// What `--verify` checks.
+    pub verify: VerifyDoc,
+}
+
+/// Builds the document for `insp`.
+pub fn document<'a>(file: &'a str, insp: &'a Inspection<'a>) -> FileDoc<'a> {
+    let c = &insp.container;
+    let h = c.header();
+    let verification = verify(insp);
+    FileDoc {
+        schema: SCHEMA,
+        file,
+        header: HeaderDoc {
+            version: format!("{}.{}", h.major, h.minor),
+            major: h.major,
+            minor: h.minor,
+            file_size: h.file_size,
+            file_length: c.data().len() as u64,
+            part_count: h.part_count,
+            digest: digest::to_hex(&h.digest),
+            digest_kind: verification.digest.as_str(),
+        },
+        parts: insp
+            .parts
+            .iter()
+            .map(|p| PartDoc {
+                index: p.part.index,
+                name: p.part.name,
+                offset: p.part.offset,
+                data_offset: p.part.data_offset(),
+                size: p.part.size(),
+                crc32: p.part.crc32(),
+                alignment: alignment_note(&p.part),
+                decoded: p.decoded.as_ref().ok(),
+                error: p.decoded.as_ref().err().map(|e| e.to_string()),
+            })
+            .collect(),
+        verify: VerifyDoc {
+            clean: verification.is_clean(),
+            verification,
+        },
+    }
+}
+
+/// Writes `doc` followed by a newline: indented when `pretty`, else on one line.
+pub fn write_json(w: &mut dyn Write, doc: &FileDoc<'_>, pretty: bool) -> io::Result<()> {
+    if pretty {
+        serde_json::to_writer_pretty(&mut *w, doc)?;
+    } else {
+        serde_json::to_writer(&mut *w, doc)?;
+    }
+    writeln!(w)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::info::testutil::{build, sign};
+    use dxcopy_read::debug_name::build_debug_name;
+    use dxcopy_read::program::{build_program_data, ShaderKind};
+    use dxcopy_read::source_info::build_source_info;
+    use serde_json::Value;
+
+    fn json_of(bytes: &[u8]) -> Value {
+        let insp = Inspection::parse(bytes).unwrap();
+        let doc = document("in.dxil", &insp);
+        let mut out = Vec::new();
+        write_json(&mut out, &doc, false).unwrap();
+        assert_eq!(out.iter().filter(|&&b| b == b'\n').count(), 1);
+        serde_json::from_slice(&out).unwrap()
+    }
+
+    #[test]
+    fn schema_and_values_round_trip() {
+        let dxil = build_program_data(6, 5, ShaderKind::Compute, 1, 5, b"BC\xc0\xde");
+        let srci = build_source_info(&[(b"a.hlsl", b"void main() {}")], &[(b"E", b"main")], true);
+        let bytes = sign(build(&[
+            (b"DXIL", &dxil),
+            (b"ILDN", &build_debug_name(b"abc.pdb")),
+            (b"SRCI", &srci),
+            (b"SHEX", &[0; 4]),
+            (b"\x00/..", b"x"),
+        ]));
+        let v = json_of(&bytes);
+        assert_eq!(v["schema"], 1);
+        assert_eq!(v["file"], "in.dxil");
+        assert_eq!(v["header"]["version"], "1.0");
+        assert_eq!(v["header"]["digest_kind"], "retail");
+        assert_eq!(v["header"]["part_count"], 5);
+        assert_eq!(v["header"]["file_length"], bytes.len());
+        let parts = v["parts"].as_array().unwrap();
+        assert_eq!(parts[0]["decoded"]["kind"], "program");
+        assert_eq!(parts[0]["decoded"]["shader_kind"], "Compute");
+        assert_eq!(parts[0]["decoded"]["model_minor"], 5);
+        assert_eq!(parts[0]["offset"], 52);
+        assert_eq!(parts[0]["data_offset"], 60);
+        let first = dxcopy_read::Container::parse(&bytes)
+            .unwrap()
+            .part(0)
+            .unwrap();
+        assert_eq!(parts[0]["crc32"], first.crc32());
+        assert_eq!(parts[1]["decoded"]["name"], "abc.pdb");
+        assert_eq!(parts[2]["decoded"]["contents"]["compression"], "Zlib");
+        assert_eq!(
+            parts[2]["decoded"]["contents"]["entries"][0]["content"],
+            "void main() {}"
+        );
+        assert_eq!(parts[2]["decoded"]["args"]["args"][0]["value"], "main");
+        assert!(parts[3]["decoded"].is_null());
+        assert!(parts[3]["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("part 3 'SHEX'"));
+        assert_eq!(parts[4]["name"], "\\x00/..");
+        assert_eq!(parts[4]["decoded"]["kind"], "unknown");
+        assert_eq!(parts[4]["alignment"], "unpadded size");
+        assert_eq!(v["verify"]["clean"], false);
+        assert_eq!(v["verify"]["decode_errors"], 1);
+        assert_eq!(v["verify"]["hash"], "absent");
+        assert!(v["verify"]["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["level"] == "error"));
+    }
+
+    #[test]
+    fn pretty_output_is_the_same_document() {
+        let bytes = build(&[(b"HASH", &[0; 20])]);
+        let insp = Inspection::parse(&bytes).unwrap();
+        let doc = document("-", &insp);
+        let mut pretty = Vec::new();
+        write_json(&mut pretty, &doc, true).unwrap();
+        let mut compact = Vec::new();
+        write_json(&mut compact, &doc, false).unwrap();
+        let a: Value = serde_json::from_slice(&pretty).unwrap();
+        let b: Value = serde_json::from_slice(&compact).unwrap();
+        assert_eq!(a, b);
+        assert_eq!(
+            a["parts"][0]["decoded"]["digest"],
+            "00000000000000000000000000000000"
+        );
+        assert_eq!(a["verify"]["digest"], "zero");
+    }
+}

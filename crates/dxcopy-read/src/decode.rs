@@ -170,7 +170,7 @@ pub fn decode_all<'data>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::debug_name::build_debug_name;
+    use crate::debug_name::encode as build_debug_name;
     use crate::private::build_debug_path;
     use crate::program::{build_program_data, ShaderKind};
     use crate::rdat::build_rdat;
@@ -190,13 +190,13 @@ mod tests {
         let bytes = build(&[
             (b"DXIL", &dxil),
             (b"STAT", &dxil),
-            (b"ILDN", &build_debug_name(b"x.pdb")),
+            (b"ILDN", &build_debug_name(b"x.pdb").unwrap()),
             (b"HASH", &[0; 20]),
             (b"SHEX", &shex),
             (b"RDAT", &build_rdat(&[(1, b"\0".to_vec())])),
             (b"SRCI", &srci),
             (b"VERS", &vers),
-            (b"SPDB", &build_msf(512, 2, 2)),
+            (b"SPDB", &build_msf(512, 6, 6)),
             (b"SDBG", b"zz"),
             (b"Aon9", &[0; 8]),
             (b"FKE0", b"??"),
@@ -241,8 +241,7 @@ mod tests {
 
     #[test]
     fn issues_are_collected() {
-        let mut msf = build_msf(512, 4, 1);
-        msf.truncate(2048);
+        let msf = build_msf(512, 6, 1);
         let bytes = build(&[(b"ILDN", &[1, 0, 0, 0, 0, 0, 0, 0]), (b"PRIV", &msf)]);
         let c = Container::parse(&bytes).unwrap();
         let all = decode_all(&c);

@@ -10,7 +10,8 @@
 use crate::container::Part;
 use crate::error::Result;
 use crate::fields::Issue;
-use crate::spdb::{is_msf, MsfSuperblock};
+use crate::pdb::is_msf;
+use crate::spdb::MsfSuperblock;
 
 /// RenderDoc's shader-debug magic GUID as bytes (x86 memory order).
 pub const RENDERDOC_DEBUG_GUID: [u8; 16] = [

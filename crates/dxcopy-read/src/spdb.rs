@@ -13,16 +13,7 @@ use crate::cursor::Cursor;
 use crate::error::Result;
 use crate::fields::Issue;
 use crate::name::PartName;
-
-/// The MSF 7.00 ("big MSF") magic that starts every modern PDB file.
-pub const MSF7_MAGIC: &[u8; 32] = b"Microsoft C/C++ MSF 7.00\r\n\x1aDS\0\0\0";
-/// Size of the MSF 7.00 superblock.
-pub const MSF_SUPERBLOCK_SIZE: u64 = 56;
-
-/// Whether `data` starts with the MSF 7.00 magic.
-pub fn is_msf(data: &[u8]) -> bool {
-    data.starts_with(MSF7_MAGIC)
-}
+use crate::pdb::{is_msf, Pdb, BLOCK_SIZES, CONTAINER_STREAM, MSF_MAGIC};
 
 /// The superblock of an embedded MSF 7.00 file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -41,7 +32,14 @@ pub struct MsfSuperblock {
     /// Whether NumBlocks is exactly one less than the blocks the data holds
     /// (dxc's known off-by-one; readers recompute it).
     pub dxc_block_count_quirk: bool,
-    /// Inconsistencies: odd block size, block counts that disagree with the size.
+    /// Number of streams, when the stream directory reads (see [`Pdb`]).
+    pub streams: Option<u32>,
+    /// The PDB GUID in registry format, when the info stream reads.
+    pub guid: Option<String>,
+    /// Size of stream 5, where dxc keeps a companion PDB's DXIL container.
+    pub container_stream_size: Option<u32>,
+    /// Inconsistencies: odd block size, block counts that disagree with the
+    /// size, a stream directory that does not read.
     pub issues: Vec<Issue>,
 }
 
@@ -60,7 +58,7 @@ impl MsfSuperblock {
         let block_map_addr = c.u32(52, "MSF superblock")?;
         let mut issues = Vec::new();
         let mut dxc_block_count_quirk = false;
-        if !matches!(block_size, 512 | 1024 | 2048 | 4096) {
+        if !BLOCK_SIZES.contains(&block_size) {
             issues.push(Issue::new(
                 c.abs(32),
                 format!("block size {block_size} is not 512, 1024, 2048 or 4096"),
@@ -92,6 +90,18 @@ impl MsfSuperblock {
                 ));
             }
         }
+        let (mut streams, mut guid, mut container_stream_size) = (None, None, None);
+        match Pdb::parse(data) {
+            Ok(pdb) => {
+                streams = Some(pdb.stream_count());
+                guid = Some(pdb.info().guid_string());
+                container_stream_size = pdb.stream_size(CONTAINER_STREAM);
+            }
+            Err(e) => issues.push(Issue::new(
+                base.saturating_add(e.offset),
+                format!("the PDB does not read: {e}"),
+            )),
+        }
         Ok(MsfSuperblock {
             block_size,
             free_block_map_block,
@@ -99,6 +109,9 @@ impl MsfSuperblock {
             num_directory_bytes,
             block_map_addr,
             dxc_block_count_quirk,
+            streams,
+            guid,
+            container_stream_size,
             issues,
         })
     }
@@ -139,15 +152,39 @@ impl DebugBlob {
 }
 
 /// Test helper: an MSF file of `blocks` blocks of `block_size` bytes whose
-/// superblock stores `num_blocks`.
+/// superblock stores `num_blocks`. With at least 6 blocks it is a readable
+/// PDB: block map in block 3, directory (streams 0 and 1) in block 4, the
+/// 28-byte info stream (VC70, GUID 00 01 … 0f) in block 5.
 pub fn build_msf(block_size: u32, blocks: u32, num_blocks: u32) -> Vec<u8> {
-    let mut out = vec![0u8; (block_size as usize) * (blocks as usize)];
-    let mut head = MSF7_MAGIC.to_vec();
-    for v in [block_size, 1, num_blocks, 0x40, 0, 3] {
-        head.extend_from_slice(&v.to_le_bytes());
+    let size = block_size as usize;
+    let mut out = vec![0u8; size * (blocks as usize)];
+    let mut put = |at: usize, words: &[u32]| {
+        for (i, w) in words.iter().enumerate() {
+            let o = at + 4 * i;
+            if let Some(dst) = out.get_mut(o..o + 4) {
+                dst.copy_from_slice(&w.to_le_bytes());
+            }
+        }
+    };
+    put(32, &[block_size, 1, num_blocks, 16, 0, 3]);
+    if blocks >= 6 {
+        put(3 * size, &[4]);
+        put(4 * size, &[2, 0, 28, 5]);
+        put(
+            5 * size,
+            &[
+                20_000_404,
+                0,
+                1,
+                0x0302_0100,
+                0x0706_0504,
+                0x0b0a_0908,
+                0x0f0e_0d0c,
+            ],
+        );
     }
-    let n = head.len().min(out.len());
-    out[..n].copy_from_slice(&head[..n]);
+    let n = MSF_MAGIC.len().min(out.len());
+    out[..n].copy_from_slice(&MSF_MAGIC[..n]);
     out
 }
 
@@ -163,8 +200,9 @@ mod tests {
             (build_msf(512, 8, 8), false, 0),
             (build_msf(512, 8, 7), true, 0),
             (build_msf(512, 8, 5), false, 1),
-            (build_msf(4096, 4, 4), false, 0),
-            (build_msf(300, 4, 4), false, 1),
+            (build_msf(4096, 6, 6), false, 0),
+            (build_msf(4096, 4, 4), false, 1), // no directory: does not read
+            (build_msf(300, 6, 6), false, 2),  // bad block size, does not read
         ];
         for (data, quirk, issues) in rows {
             let s = MsfSuperblock::parse_data(&data, 0).unwrap();
@@ -175,14 +213,22 @@ mod tests {
         let mut data = build_msf(512, 2, 2);
         data.push(0);
         let s = MsfSuperblock::parse_data(&data, 0).unwrap();
-        assert_eq!(s.issues.len(), 2, "{:?}", s.issues);
+        assert_eq!(s.issues.len(), 3, "{:?}", s.issues);
+        // A readable PDB reports streams, GUID and stream 5 (absent here).
+        let s = MsfSuperblock::parse_data(&build_msf(512, 6, 5), 0).unwrap();
+        assert_eq!(s.streams, Some(2));
+        assert_eq!(
+            s.guid.as_deref(),
+            Some("{03020100-0504-0706-0809-0A0B0C0D0E0F}")
+        );
+        assert_eq!(s.container_stream_size, None);
     }
 
     #[test]
     fn spdb_and_sdbg() {
-        let msf = build_msf(512, 4, 3);
+        let msf = build_msf(512, 6, 5);
         let d = DebugBlob::parse_data(PartName::SPDB, &msf, 0).unwrap();
-        assert_eq!(d.size, 2048);
+        assert_eq!(d.size, 3072);
         assert!(d.msf.unwrap().dxc_block_count_quirk);
         let e = DebugBlob::parse_data(PartName::SPDB, b"not a pdb", 0x30).unwrap_err();
         assert!(matches!(e.kind, ReadErrorKind::Invalid { .. }));

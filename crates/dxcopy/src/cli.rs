@@ -220,6 +220,8 @@ pub enum Level {
     Error,
     /// `tool: warning: …`
     Warning,
+    /// `tool: note: …`
+    Note,
 }
 
 /// Whether diagnostics are coloured: stderr is a terminal and `NO_COLOR` is unset or empty.
@@ -228,11 +230,13 @@ pub fn use_color() -> bool {
     std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stderr().is_terminal()
 }
 
-/// Formats `tool: error: message` / `tool: warning: message`, with ANSI colour when asked.
+/// Formats `tool: error: message` / `tool: warning: message` / `tool: note: message`,
+/// with ANSI colour when asked.
 pub fn diagnostic(tool: &str, level: Level, message: &str, color: bool) -> String {
     let (word, code) = match level {
         Level::Error => ("error", "1;31"),
         Level::Warning => ("warning", "1;33"),
+        Level::Note => ("note", "1;36"),
     };
     if color {
         format!("{tool}: \x1b[{code}m{word}:\x1b[0m {message}")

@@ -14,7 +14,12 @@ Examples:
   dxcopy --add-section=PRIV=blob.bin in.dxil out.dxil   add private data (last, unpadded)
   dxcopy --update-section=DXIL=new.bc in.dxil out.dxil  swap the bitcode, keep the program header
   dxcopy --extract-section=RTS0=rs.dxbc shader.dxil     write a one-part container
-  cat in.dxil | dxcopy -j DXIL -j HASH - - > out.dxil   stdin to stdout";
+  cat in.dxil | dxcopy -j DXIL -j HASH - - > out.dxil   stdin to stdout
+  dxcopy --split-debug=pdb/ in.dxil out.dxil            ILDB/SRCI to pdb/<hash>.pdb, ILDN names it
+  dxcopy --split-debug=a.pdb --pdb-in-private in.dxil   also embed the PDB in PRIV
+  dxcopy --add-debug-from=a.pdb out.dxil full.dxil      put the debug info back (checked)
+  dxcopy --extract-private-pdb=a.pdb shader.dxil        write the PDB held in PRIV
+  dxcopy --dump-section=ILDB=dbg.bc shader.pdb          read-only options accept a PDB";
 
 /// Copy and edit DirectX containers (DXBC/DXIL), like llvm-objcopy.
 ///
@@ -24,7 +29,7 @@ Examples:
 #[derive(Debug, Parser)]
 #[command(name = "dxcopy", version = crate::VERSION, after_help = EXAMPLES)]
 pub struct Opts {
-    /// Input container (`-` for stdin)
+    /// Input container (`-` for stdin), or a dxc companion PDB (its stream-5 container is used)
     pub input: PathBuf,
     /// Output container (`-` for stdout); default: edit the input in place
     pub output: Option<PathBuf>,
@@ -49,6 +54,24 @@ pub struct Opts {
     /// Add or replace the PRIV part with FILE (last, unpadded)
     #[arg(long = "set-private", value_name = "FILE")]
     pub set_private: Option<PathBuf>,
+    /// Move ILDB and SRCI into a companion PDB at PATH, named in ILDN (PATH ending in / or \ means <hash>.pdb in that directory)
+    #[arg(long = "split-debug", value_name = "PATH")]
+    pub split_debug: Option<String>,
+    /// Split the debug info off into a PDB and embed it as the PRIV part (last, unpadded)
+    #[arg(long = "pdb-in-private")]
+    pub pdb_in_private: bool,
+    /// Write the PDB held in the PRIV part to FILE (checks the MSF magic)
+    #[arg(long = "extract-private-pdb", value_name = "FILE")]
+    pub extract_private_pdb: Option<PathBuf>,
+    /// Put ILDB and SRCI from PDB (a .pdb or its stream-5 container) back, after checking it belongs to the shader
+    #[arg(long = "add-debug-from", value_name = "PDB")]
+    pub add_debug_from: Option<PathBuf>,
+    /// With --add-debug-from: add the debug info even when the PDB does not match the shader
+    #[arg(long, requires = "add_debug_from")]
+    pub force: bool,
+    /// Set the ILDN part: the debug name (companion PDB file name) debuggers look for
+    #[arg(long = "set-debug-name", value_name = "NAME")]
+    pub set_debug_name: Option<String>,
     #[allow(missing_docs)] // flattened: its fields carry the help text
     #[command(flatten)]
     pub strip: StripArgs,
@@ -75,6 +98,12 @@ fn config(opts: &Opts) -> Config {
     c.add = opts.add.clone();
     c.update = opts.update.clone();
     c.set_private = opts.set_private.clone();
+    c.split_debug = opts.split_debug.clone();
+    c.pdb_in_private = opts.pdb_in_private;
+    c.extract_private_pdb = opts.extract_private_pdb.clone();
+    c.add_debug_from = opts.add_debug_from.clone();
+    c.force = opts.force;
+    c.set_debug_name = opts.set_debug_name.clone();
     c
 }
 
@@ -84,6 +113,16 @@ pub fn main() {
     let cfg = config(&opts);
     match cfg.run(&opts.input, opts.output.as_deref()) {
         Ok(report) => {
+            if !opts.quiet && report.input_is_pdb {
+                cli::emit(
+                    "dxcopy",
+                    cli::Level::Note,
+                    &format!(
+                        "'{}' is a PDB: working on the DXIL container in its stream 5",
+                        opts.input.display()
+                    ),
+                );
+            }
             if !opts.quiet {
                 for w in &report.warnings {
                     cli::emit(

@@ -146,7 +146,7 @@ pub fn write_json(w: &mut dyn Write, doc: &FileDoc<'_>, pretty: bool) -> io::Res
 mod tests {
     use super::*;
     use crate::info::testutil::{build, sign};
-    use dxcopy_read::debug_name::build_debug_name;
+    use dxcopy_read::debug_name::encode as build_debug_name;
     use dxcopy_read::program::{build_program_data, ShaderKind};
     use dxcopy_read::source_info::build_source_info;
     use serde_json::Value;
@@ -166,7 +166,7 @@ mod tests {
         let srci = build_source_info(&[(b"a.hlsl", b"void main() {}")], &[(b"E", b"main")], true);
         let bytes = sign(build(&[
             (b"DXIL", &dxil),
-            (b"ILDN", &build_debug_name(b"abc.pdb")),
+            (b"ILDN", &build_debug_name(b"abc.pdb").unwrap()),
             (b"SRCI", &srci),
             (b"SHEX", &[0; 4]),
             (b"\x00/..", b"x"),

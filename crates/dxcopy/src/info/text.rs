@@ -482,7 +482,20 @@ fn write_msf(out: &mut Out<'_>, msf: &MsfSuperblock) -> io::Result<()> {
         ),
     )?;
     out.field("DirectoryBytes", msf.num_directory_bytes)?;
-    out.field("BlockMapBlock", msf.block_map_addr)
+    out.field("BlockMapBlock", msf.block_map_addr)?;
+    if let Some(n) = msf.streams {
+        out.field("Streams", n)?;
+    }
+    if let Some(g) = &msf.guid {
+        out.field("GUID", g)?;
+    }
+    if let Some(n) = msf.container_stream_size {
+        out.field(
+            "Stream5",
+            format_args!("{n} bytes (dxc keeps the DXIL container here)"),
+        )?;
+    }
+    Ok(())
 }
 
 /// HLSL-like spelling of a type: `float4`, `float4x4`, `uint`, a struct name.
@@ -538,7 +551,7 @@ fn write_member(
 mod tests {
     use super::*;
     use crate::info::testutil::{build, sign};
-    use dxcopy_read::debug_name::build_debug_name;
+    use dxcopy_read::debug_name::encode as build_debug_name;
     use dxcopy_read::hash::md5_of;
     use dxcopy_read::private::build_debug_path;
     use dxcopy_read::program::{build_program_data, ShaderKind};
@@ -563,7 +576,7 @@ mod tests {
             false,
         );
         let bytes = sign(build(&[
-            (b"ILDN", &build_debug_name(b"a.pdb")),
+            (b"ILDN", &build_debug_name(b"a.pdb").unwrap()),
             (b"HASH", &hash),
             (b"DXIL", &dxil),
             (b"SRCI", &srci),

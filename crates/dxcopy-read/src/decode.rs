@@ -12,16 +12,20 @@ use crate::fields::Issue;
 use crate::hash::ShaderHash;
 use crate::name::PartName;
 use crate::private::{PrivateContent, PrivateData};
-use crate::program::{is_program_data, Program};
+use crate::program::{is_program_data, Program, ShaderKind};
+use crate::psv0::Psv0;
 use crate::rdat::RuntimeData;
 use crate::rdef::ResourceDefinitions;
+use crate::rts0::RootSignature;
+use crate::sfi0::Sfi0;
+use crate::signature::Signature;
 use crate::source_info::SourceInfo;
 use crate::spdb::DebugBlob;
 use crate::stat::Statistics;
 use crate::version::CompilerVersion;
 
 /// A decoded part, one variant per part family.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 #[cfg_attr(
     feature = "serde",
     derive(serde::Serialize),
@@ -32,6 +36,14 @@ pub enum Decoded<'data> {
     Program(Program<'data>),
     /// HASH: flags and MD5 of the bitcode.
     Hash(ShaderHash),
+    /// ISG1 / OSG1 / PSG1 (dxc) and ISGN / OSGN / OSG5 / PCSG (fxc): signature elements.
+    Signature(Signature<'data>),
+    /// PSV0: pipeline state validation (decoded with the program's shader kind).
+    Psv0(Box<Psv0<'data>>),
+    /// RTS0: root signature.
+    RootSignature(RootSignature),
+    /// SFI0: shader feature flags.
+    FeatureFlags(Sfi0),
     /// ILDN: the debug (PDB) name.
     DebugName(DebugName<'data>),
     /// VERS: the compiler version.
@@ -62,6 +74,10 @@ impl<'data> Decoded<'data> {
         match self {
             Decoded::Program(_) => "program",
             Decoded::Hash(_) => "hash",
+            Decoded::Signature(_) => "signature",
+            Decoded::Psv0(_) => "psv0",
+            Decoded::RootSignature(_) => "root_signature",
+            Decoded::FeatureFlags(_) => "feature_flags",
             Decoded::DebugName(_) => "debug_name",
             Decoded::Version(_) => "version",
             Decoded::SourceInfo(_) => "source_info",
@@ -95,23 +111,48 @@ impl<'data> Decoded<'data> {
             Decoded::Aon9(d) => &d.issues,
             Decoded::Rdat(d) => &d.issues,
             Decoded::DebugBlob(d) => return d.msf.iter().flat_map(|m| m.issues.iter()).collect(),
-            Decoded::Program(_) | Decoded::Hash(_) | Decoded::Unknown => &[],
+            Decoded::Program(_)
+            | Decoded::Hash(_)
+            | Decoded::Signature(_)
+            | Decoded::Psv0(_)
+            | Decoded::RootSignature(_)
+            | Decoded::FeatureFlags(_)
+            | Decoded::Unknown => &[],
         };
         list.iter().collect()
     }
 }
 
+/// The shader kind of the container's program: the DXIL part's, else the ILDB
+/// part's (PSV0 needs it to decode its stage-dependent fields).
+pub fn program_kind(container: &Container<'_>) -> Option<ShaderKind> {
+    [PartName::DXIL, PartName::ILDB].iter().find_map(|name| {
+        container
+            .find(*name)
+            .and_then(|p| Program::parse(&p).ok())
+            .map(|p| p.shader_kind)
+    })
+}
+
 /// Decodes `part` of `container`, choosing the decoder by part name.
 ///
 /// `container` supplies context some parts need (the shader kind of the
-/// program for pipeline-state data). Unknown names decode to
-/// [`Decoded::Unknown`]; errors carry the part they belong to.
+/// program for PSV0). Unknown names decode to [`Decoded::Unknown`]; errors
+/// carry the part they belong to.
 pub fn decode_part<'data>(
     container: &Container<'data>,
     part: &Part<'data>,
 ) -> Result<Decoded<'data>, ReadError> {
-    let _ = container;
     let decoded = match &part.name.0 {
+        b"ISG1" | b"OSG1" | b"PSG1" | b"ISGN" | b"OSGN" | b"OSG5" | b"PCSG" => {
+            match Signature::parse(part)? {
+                Some(s) => Decoded::Signature(s),
+                None => Decoded::Unknown,
+            }
+        }
+        b"PSV0" => Decoded::Psv0(Box::new(Psv0::parse(part, program_kind(container))?)),
+        b"RTS0" => Decoded::RootSignature(RootSignature::parse(part)?),
+        b"SFI0" => Decoded::FeatureFlags(Sfi0::parse(part)?),
         b"DXIL" | b"ILDB" => Decoded::Program(Program::parse(part)?),
         b"STAT" if is_program_data(part.data) => Decoded::Program(Program::parse(part)?),
         b"STAT" => Decoded::Stat(Statistics::parse(part)?),
@@ -134,7 +175,17 @@ pub fn decode_part<'data>(
 pub fn has_decoder(name: PartName) -> bool {
     matches!(
         &name.0,
-        b"DXIL"
+        b"ISG1"
+            | b"OSG1"
+            | b"PSG1"
+            | b"ISGN"
+            | b"OSGN"
+            | b"OSG5"
+            | b"PCSG"
+            | b"PSV0"
+            | b"RTS0"
+            | b"SFI0"
+            | b"DXIL"
             | b"ILDB"
             | b"STAT"
             | b"HASH"
@@ -236,7 +287,49 @@ mod tests {
         assert_eq!(d.kind(), "stat");
         assert!(d.issues().is_empty());
         assert!(has_decoder(PartName::SRCI));
+        assert!(has_decoder(PartName::PSV0));
         assert!(!has_decoder(PartName(*b"FKE0")));
+    }
+
+    #[test]
+    fn helper_a_families_and_psv0_kind() {
+        let words = |w: &[u32]| -> Vec<u8> { w.iter().flat_map(|v| v.to_le_bytes()).collect() };
+        let dxil = build_program_data(6, 0, ShaderKind::Vertex, 1, 0, b"BC\xc0\xde");
+        let mut psv0 = words(&[24]);
+        psv0.extend_from_slice(&[0; 24]);
+        psv0.extend_from_slice(&words(&[0]));
+        let bytes = build(&[
+            (b"SFI0", &[1, 0, 0, 0, 0, 0, 0, 0]),
+            (b"ISG1", &words(&[0, 8])),
+            (b"OSGN", &words(&[0, 8])),
+            (b"RTS0", &words(&[2, 0, 24, 0, 24, 0])),
+            (b"PSV0", &psv0),
+            (b"DXIL", &dxil),
+        ]);
+        let c = Container::parse(&bytes).unwrap();
+        assert_eq!(program_kind(&c), Some(ShaderKind::Vertex));
+        let kinds: Vec<&str> = decode_all(&c)
+            .iter()
+            .map(|(_, d)| d.as_ref().map(|d| d.kind()).unwrap())
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                "feature_flags",
+                "signature",
+                "signature",
+                "root_signature",
+                "psv0",
+                "program"
+            ]
+        );
+        match decode_part(&c, &c.part(4).unwrap()).unwrap() {
+            Decoded::Psv0(p) => assert_eq!(p.stage, Some(ShaderKind::Vertex)),
+            other => panic!("{other:?}"),
+        }
+        let no_program = build(&[(b"PSV0", &psv0)]);
+        let c = Container::parse(&no_program).unwrap();
+        assert_eq!(program_kind(&c), None);
     }
 
     #[test]

@@ -9,6 +9,7 @@ use crate::info::hexdump::write_hex;
 use crate::info::json::{document, write_json};
 use crate::info::text::{write_parts, write_text, TextOptions};
 use crate::info::verify::{verify, Level};
+use crate::info::yaml::{to_obj2yaml, YamlOptions};
 use crate::info::{parse_part_name, Inspection};
 use clap::Parser;
 use dxcopy_read::{Container, MappedFile, PartName};
@@ -22,6 +23,7 @@ Examples:
   dxinfo --parts shaders/*.cso           one line per part, a header line per file
   dxinfo --json a.dxil b.dxil > out.jsonl   one JSON document per file (schema 1)
   dxinfo --verify shaders/*.dxil         digest, HASH, structure, decoders; exit 1 on problems
+  dxinfo --yaml shader.dxil              the same YAML as LLVM's obj2yaml
   dxinfo --hex=PSV0 shader.dxil          hex dump of a part
   dxinfo --dump-all=parts shader.dxil    parts/00-SFI0.bin, parts/01-ISG1.bin, ...
   cat shader.dxil | dxinfo -             read standard input";
@@ -44,8 +46,14 @@ pub struct Opts {
     /// JSON, schema 1 (docs/dxinfo-json.md): indented for one file, one line per file otherwise
     #[arg(long, group = "view")]
     pub json: bool,
+    /// YAML identical to LLVM 22's obj2yaml (`--- !dxcontainer`)
+    #[arg(long, group = "view")]
+    pub yaml: bool,
+    /// With --yaml: also print the keys upstream LLVM prints for ILDB, ILDN, VERS, SRCI and PRIV
+    #[arg(long, requires = "yaml")]
+    pub upstream_keys: bool,
     /// Check the digest, HASH, structure and every part; exit 1 when anything is wrong
-    #[arg(long, conflicts_with_all = ["parts", "hex", "dump_all"])]
+    #[arg(long, conflicts_with_all = ["parts", "yaml", "hex", "dump_all"])]
     pub verify: bool,
     /// With --verify: print only warnings, errors and the summary line
     #[arg(short, long, requires = "verify")]
@@ -57,7 +65,7 @@ pub struct Opts {
     #[arg(long, value_name = "DIR", group = "view")]
     pub dump_all: Option<PathBuf>,
     /// Text view: also print the source files stored in SRCI parts
-    #[arg(long, conflicts_with_all = ["parts", "json", "hex", "dump_all", "verify"])]
+    #[arg(long, conflicts_with_all = ["parts", "json", "yaml", "hex", "dump_all", "verify"])]
     pub sources: bool,
 }
 
@@ -154,6 +162,8 @@ pub fn run(opts: &Opts, io: &mut Io<'_>) -> i32 {
         };
         let result = if opts.parts {
             show_parts(io, &shown, &container, many)
+        } else if opts.yaml {
+            show_yaml(io, &shown, &container, opts.upstream_keys)
         } else if let Some(name) = hex_name {
             show_hex(io, &shown, &container, name, many)
         } else if let Some(dir) = &opts.dump_all {
@@ -196,6 +206,19 @@ fn show_parts(io: &mut Io<'_>, shown: &str, c: &Container<'_>, many: bool) -> Sh
     }
     write_parts(io.out, c)?;
     Ok(true)
+}
+
+fn show_yaml(io: &mut Io<'_>, shown: &str, c: &Container<'_>, upstream_keys: bool) -> Shown {
+    match to_obj2yaml(c, &YamlOptions { upstream_keys }) {
+        Ok(text) => {
+            io.out.write_all(text.as_bytes())?;
+            Ok(true)
+        }
+        Err(e) => {
+            io.error(&format!("'{shown}': {e}"));
+            Ok(false)
+        }
+    }
 }
 
 fn show_text(
@@ -310,6 +333,9 @@ mod tests {
         assert_eq!(parse(args(&[])).unwrap_err().1, 1);
         assert_eq!(parse(args(&["--json", "--parts", "a"])).unwrap_err().1, 1);
         assert_eq!(parse(args(&["--quiet", "a"])).unwrap_err().1, 1);
+        assert_eq!(parse(args(&["--upstream-keys", "a"])).unwrap_err().1, 1);
+        assert_eq!(parse(args(&["--yaml", "--json", "a"])).unwrap_err().1, 1);
+        assert!(parse(args(&["--yaml", "--upstream-keys", "a"])).is_ok());
         assert_eq!(parse(args(&["--bogus", "a"])).unwrap_err().1, 1);
         assert_eq!(
             parse(args(&["--verify", "--hex=DXIL", "a"])).unwrap_err().1,
@@ -394,6 +420,39 @@ mod tests {
         assert!(out.contains("\"clean\": false"));
         let (status, _, _) = dxinfo(&["--json", s]);
         assert_eq!(status, 0);
+    }
+
+    #[test]
+    fn yaml_view_and_its_errors() {
+        let tmp = tempfile::tempdir().unwrap();
+        let file = tmp.path().join("a.dxbc");
+        let mut vers = vec![1, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0];
+        vers.extend_from_slice(b"a\0b\0");
+        std::fs::write(
+            &file,
+            build(&[(b"SFI0", &[1, 0, 0, 0, 0, 0, 0, 0]), (b"VERS", &vers)]),
+        )
+        .unwrap();
+        let f = file.to_str().unwrap();
+        let (status, out, err) = dxinfo(&["--yaml", f]);
+        assert_eq!((status, err.as_str()), (0, ""));
+        assert!(out.starts_with("--- !dxcontainer\n"), "{out}");
+        assert!(out.contains("Doubles:"), "{out}");
+        assert!(!out.contains("CompilerVersion"));
+        let (_, out, _) = dxinfo(&["--yaml", "--upstream-keys", f]);
+        assert!(out.contains("CompilerVersion"), "{out}");
+        // PSV0 v0 without a program: obj2yaml refuses, so does the view.
+        let psv = tmp.path().join("psv.dxbc");
+        let mut psv0 = 24u32.to_le_bytes().to_vec();
+        psv0.extend_from_slice(&[0; 28]);
+        std::fs::write(&psv, build(&[(b"PSV0", &psv0)])).unwrap();
+        let p = psv.to_str().unwrap();
+        let (status, _, err) = dxinfo(&["--yaml", p, f]);
+        assert_eq!(status, 1);
+        assert!(
+            err.starts_with(&format!("dxinfo: error: '{p}': part 0 'PSV0'")),
+            "{err}"
+        );
     }
 
     #[test]

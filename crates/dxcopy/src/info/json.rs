@@ -215,6 +215,36 @@ mod tests {
     }
 
     #[test]
+    fn psv0_stage_and_rts0_parameters_round_trip() {
+        let words = |w: &[u32]| -> Vec<u8> { w.iter().flat_map(|v| v.to_le_bytes()).collect() };
+        let dxil = build_program_data(6, 0, ShaderKind::Vertex, 1, 0, b"BC\xc0\xde");
+        let mut psv0 = words(&[24]);
+        psv0.extend_from_slice(&[0; 24]);
+        psv0.extend_from_slice(&words(&[0]));
+        // RTS0 1.1: one root-constants parameter (b3, 4 values), no samplers.
+        let rts0 = words(&[2, 1, 24, 0, 48, 0, 1, 0, 36, 3, 0, 4]);
+        let bytes = sign(build(&[
+            (b"PSV0", &psv0),
+            (b"RTS0", &rts0),
+            (b"DXIL", &dxil),
+        ]));
+        let v = json_of(&bytes);
+        let parts = v["parts"].as_array().unwrap();
+        assert_eq!(parts[0]["decoded"]["kind"], "psv0");
+        assert_eq!(parts[0]["decoded"]["stage"], "Vertex");
+        assert_eq!(parts[1]["decoded"]["kind"], "root_signature");
+        assert_eq!(parts[1]["decoded"]["num_parameters"], 1);
+        let params = parts[1]["decoded"]["parameters"].as_array().unwrap();
+        assert_eq!(params.len(), 1);
+        assert!(
+            params[0].to_string().contains("\"num_32bit_values\":4"),
+            "{}",
+            params[0]
+        );
+        assert_eq!(v["verify"]["clean"], true, "{}", v["verify"]);
+    }
+
+    #[test]
     fn pretty_output_is_the_same_document() {
         let bytes = build(&[(b"HASH", &[0; 20])]);
         let insp = Inspection::parse(&bytes).unwrap();

@@ -7,6 +7,7 @@ pub mod hexdump;
 pub mod json;
 pub mod text;
 pub mod verify;
+pub mod yaml;
 
 use dxcopy_read::{decode_part, Container, Decoded, Part, PartName, ReadError};
 
@@ -149,6 +150,6 @@ mod tests {
         );
         let i = Inspection::new(c);
         assert_eq!(i.parts.len(), 3);
-        assert_eq!(i.decode_errors(), 1); // "abcd" is no program
+        assert_eq!(i.decode_errors(), 2); // "abc" is no signature, "abcd" no program
     }
 }

@@ -206,6 +206,165 @@ fn write_decoded(
             };
             out.field("Status", status)?;
         }
+        Decoded::Signature(sig) => {
+            out.field("Format", format_args!("{:?}", sig.format))?;
+            out.open(format_args!("Elements ({}) [", sig.elements.len()))?;
+            for e in &sig.elements {
+                let stream = e
+                    .stream
+                    .map(|s| format!(", stream {s}"))
+                    .unwrap_or_default();
+                let precision = e
+                    .min_precision
+                    .map(|p| format!(", min precision {p}"))
+                    .unwrap_or_default();
+                let register = if e.register == u32::MAX {
+                    "no register".to_string()
+                } else {
+                    format!("register {}", e.register)
+                };
+                out.line(format_args!(
+                    "{}{}: {}, {}, {register}, mask {}, rw {}{precision}{stream}",
+                    e.name_lossy(),
+                    e.semantic_index,
+                    e.system_value,
+                    e.component_type,
+                    mask_letters(e.mask),
+                    mask_letters(e.rw_mask)
+                ))?;
+            }
+            out.close("]")?;
+        }
+        Decoded::Psv0(p) => {
+            out.field("Version", p.version)?;
+            out.field("RuntimeInfoSize", p.runtime_info_size)?;
+            if let Some(stage) = p.stage {
+                out.field("Stage", stage.name())?;
+            }
+            out.field("StageInfo", format_args!("{:?}", p.runtime_info.stage_info))?;
+            out.field(
+                "WaveLaneCount",
+                format_args!(
+                    "{}..{}",
+                    p.runtime_info.minimum_wave_lane_count, p.runtime_info.maximum_wave_lane_count
+                ),
+            )?;
+            if let Some(n) = p
+                .runtime_info
+                .num_threads
+                .filter(|n| n.iter().any(|&x| x != 0))
+            {
+                out.field("NumThreads", format_args!("{} {} {}", n[0], n[1], n[2]))?;
+            }
+            if let Some(name) = p.entry_name {
+                out.field("EntryName", quoted(name))?;
+            }
+            out.open(format_args!("Resources ({}) [", p.resources.len()))?;
+            for r in &p.resources {
+                let kind = r.kind.map(|k| format!(" {k}")).unwrap_or_default();
+                out.line(format_args!(
+                    "{}{kind}: space {} [{}..{}]",
+                    r.resource_type,
+                    r.space,
+                    r.lower_bound,
+                    if r.upper_bound == u32::MAX {
+                        "unbounded".to_string()
+                    } else {
+                        r.upper_bound.to_string()
+                    }
+                ))?;
+            }
+            out.close("]")?;
+            for (title, list) in [
+                ("InputElements", &p.input_elements),
+                ("OutputElements", &p.output_elements),
+                ("PatchOrPrimElements", &p.patch_or_prim_elements),
+            ] {
+                if list.is_empty() {
+                    continue;
+                }
+                out.open(format_args!("{title} ({}) [", list.len()))?;
+                for e in list {
+                    out.line(format_args!(
+                        "{} {:?}: {} {}, rows {} from {}, cols {} from {}, {}",
+                        lossy(e.name),
+                        e.indices,
+                        e.kind,
+                        e.component_type,
+                        e.rows,
+                        e.start_row,
+                        e.cols,
+                        e.start_col,
+                        e.interpolation
+                    ))?;
+                }
+                out.close("]")?;
+            }
+        }
+        Decoded::RootSignature(rs) => {
+            out.field("Version", rs.version)?;
+            out.field("Flags", rs.flags)?;
+            out.open(format_args!("Parameters ({}) [", rs.parameters.len()))?;
+            for (i, param) in rs.parameters.iter().enumerate() {
+                let payload = match &param.payload {
+                    dxcopy_read::rts0::ParameterPayload::Constants(c) => format!(
+                        "{} values at b{} space {}",
+                        c.num_32bit_values, c.shader_register, c.register_space
+                    ),
+                    dxcopy_read::rts0::ParameterPayload::Descriptor(d) => format!(
+                        "register {} space {}{}",
+                        d.shader_register,
+                        d.register_space,
+                        d.flags.map(|f| format!(", {f}")).unwrap_or_default()
+                    ),
+                    dxcopy_read::rts0::ParameterPayload::Table(t) => {
+                        let ranges: Vec<String> = t
+                            .ranges
+                            .iter()
+                            .map(|r| {
+                                format!(
+                                    "{} x{} from {} space {}",
+                                    r.range_type,
+                                    r.num_descriptors as i32,
+                                    r.base_shader_register,
+                                    r.register_space
+                                )
+                            })
+                            .collect();
+                        format!("table [{}]", ranges.join("; "))
+                    }
+                };
+                out.line(format_args!(
+                    "{i}: {} ({}): {payload}",
+                    param.parameter_type, param.visibility
+                ))?;
+            }
+            out.close("]")?;
+            out.open(format_args!(
+                "StaticSamplers ({}) [",
+                rs.static_samplers.len()
+            ))?;
+            for sm in &rs.static_samplers {
+                out.line(format_args!(
+                    "s{} space {} ({}): {}, address {}/{}/{}, {}",
+                    sm.shader_register,
+                    sm.register_space,
+                    sm.visibility,
+                    sm.filter,
+                    sm.address_u,
+                    sm.address_v,
+                    sm.address_w,
+                    sm.comparison_func
+                ))?;
+            }
+            out.close("]")?;
+        }
+        Decoded::FeatureFlags(f) => {
+            out.field("Flags", format_args!("{:#x}", f.flags.0))?;
+            for name in f.flags.names() {
+                out.line(format_args!("  {name}"))?;
+            }
+        }
         Decoded::DebugName(d) => {
             out.field("Flags", d.flags)?;
             out.field("NameLength", d.name_length)?;
@@ -496,6 +655,19 @@ fn write_msf(out: &mut Out<'_>, msf: &MsfSuperblock) -> io::Result<()> {
         )?;
     }
     Ok(())
+}
+
+/// Component mask as letters: `xyzw` with `-` for clear bits, `-` for 0.
+pub fn mask_letters(mask: u8) -> String {
+    if mask & 0xf == 0 {
+        return "-".to_string();
+    }
+    "xyzw"
+        .chars()
+        .enumerate()
+        .filter(|(i, _)| mask & (1 << i) != 0)
+        .map(|(_, c)| c)
+        .collect()
 }
 
 /// HLSL-like spelling of a type: `float4`, `float4x4`, `uint`, a struct name.

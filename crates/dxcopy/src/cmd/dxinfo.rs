@@ -12,6 +12,7 @@ use crate::info::verify::{verify, Level};
 use crate::info::yaml::{to_obj2yaml, YamlOptions};
 use crate::info::{parse_part_name, Inspection};
 use clap::Parser;
+use dxcopy_read::pdb::{container_input, ContainerSource};
 use dxcopy_read::{Container, MappedFile, PartName};
 use std::ffi::OsString;
 use std::io::{self, Write};
@@ -152,7 +153,19 @@ pub fn run(opts: &Opts, io: &mut Io<'_>) -> i32 {
                 continue;
             }
         };
-        let container = match Container::parse(&bytes) {
+        let input = match container_input(&bytes) {
+            Ok(i) => i,
+            Err(e) => {
+                io.error(&format!("'{shown}': {e}"));
+                status = 1;
+                continue;
+            }
+        };
+        let pdb_info = match &input.source {
+            ContainerSource::PdbStream5 { info } => Some(*info),
+            ContainerSource::Container => None,
+        };
+        let container = match Container::parse(&input.bytes) {
             Ok(c) => c,
             Err(e) => {
                 io.error(&format!("'{shown}': {e}"));
@@ -174,7 +187,10 @@ pub fn run(opts: &Opts, io: &mut Io<'_>) -> i32 {
             };
             show_dump(io, &shown, &container, &dir)
         } else {
-            let insp = Inspection::new(container);
+            let mut insp = Inspection::new(container);
+            if let Some(info) = pdb_info {
+                insp = insp.from_pdb(info);
+            }
             if opts.json {
                 show_json(io, &shown, &insp, many, opts.verify)
             } else if opts.verify {

@@ -88,8 +88,28 @@ pub struct FileDoc<'a> {
     pub header: HeaderDoc,
     /// Parts in offset-table order.
     pub parts: Vec<PartDoc<'a>>,
+    /// Present when the input is a dxc companion PDB (the container is its stream 5).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pdb: Option<PdbDoc>,
     /// What `--verify` checks.
     pub verify: VerifyDoc,
+}
+
+/// The PDB info stream of a PDB input.
+#[derive(Debug, Serialize)]
+pub struct PdbDoc {
+    /// GUID bytes in stored order, as hex (= the HASH digest for dxc PDBs).
+    pub guid: String,
+    /// GUID in registry format, as llvm-pdbutil prints it.
+    pub guid_string: String,
+    /// Age.
+    pub age: u32,
+    /// Signature.
+    pub signature: u32,
+    /// Info stream version (20000404 = VC70).
+    pub version: u32,
+    /// Whether the GUID equals the HASH digest (`null` without a HASH part).
+    pub guid_matches_hash: Option<bool>,
 }
 
 /// Builds the document for `insp`.
@@ -125,6 +145,14 @@ pub fn document<'a>(file: &'a str, insp: &'a Inspection<'a>) -> FileDoc<'a> {
                 error: p.decoded.as_ref().err().map(|e| e.to_string()),
             })
             .collect(),
+        pdb: insp.pdb.as_ref().map(|info| PdbDoc {
+            guid: digest::to_hex(&info.guid),
+            guid_string: info.guid_string(),
+            age: info.age,
+            signature: info.signature,
+            version: info.version,
+            guid_matches_hash: insp.pdb_guid_matches_hash(),
+        }),
         verify: VerifyDoc {
             clean: verification.is_clean(),
             verification,

@@ -9,6 +9,7 @@ pub mod text;
 pub mod verify;
 pub mod yaml;
 
+use dxcopy_read::pdb::PdbInfo;
 use dxcopy_read::{decode_part, Container, Decoded, Part, PartName, ReadError};
 
 /// One part and the outcome of decoding it.
@@ -27,6 +28,8 @@ pub struct Inspection<'data> {
     pub container: Container<'data>,
     /// Every part in offset-table order.
     pub parts: Vec<Inspected<'data>>,
+    /// The PDB info stream when the container came from a dxc companion PDB's stream 5.
+    pub pdb: Option<PdbInfo>,
 }
 
 impl<'data> Inspection<'data> {
@@ -39,7 +42,26 @@ impl<'data> Inspection<'data> {
                 part,
             })
             .collect();
-        Inspection { container, parts }
+        Inspection {
+            container,
+            parts,
+            pdb: None,
+        }
+    }
+
+    /// Records that the container is stream 5 of a PDB with this info stream.
+    pub fn from_pdb(mut self, info: PdbInfo) -> Inspection<'data> {
+        self.pdb = Some(info);
+        self
+    }
+
+    /// For a PDB input: whether its GUID equals the container's HASH digest
+    /// (dxc writes the HASH digest as the GUID). `None` without a PDB or a HASH.
+    pub fn pdb_guid_matches_hash(&self) -> Option<bool> {
+        let info = self.pdb.as_ref()?;
+        let hash = self.container.find(PartName::HASH)?;
+        let h = dxcopy_read::ShaderHash::parse(&hash).ok()?;
+        Some(h.digest == info.guid)
     }
 
     /// Parses `data` and decodes every part.

@@ -129,6 +129,21 @@ pub fn write_text(
         format_args!("{} ({})", digest::to_hex(&h.digest), c.digest_kind()),
     )?;
     out.field("PartCount", h.part_count)?;
+    if let Some(info) = &insp.pdb {
+        out.open("PDB {")?;
+        out.line("Source: dxc companion PDB (MSF 7.00); the container above is its stream 5")?;
+        out.field("GUID", info.guid_string())?;
+        let matches = match insp.pdb_guid_matches_hash() {
+            Some(true) => "yes",
+            Some(false) => "NO",
+            None => "no HASH part",
+        };
+        out.field("GUID = HASH digest", matches)?;
+        out.field("Age", info.age)?;
+        out.field("Signature", info.signature)?;
+        out.field("Version", info.version)?;
+        out.close("}")?;
+    }
     out.open("Parts [")?;
     out.line("#   Name  Offset          Size  CRC32     Note")?;
     for p in &insp.parts {

@@ -138,6 +138,11 @@ pub fn verify(insp: &Inspection<'_>) -> Verification {
         DigestKind::Zero => push(Level::Note, "header digest is zero: the container is not signed".into()),
         DigestKind::Bypass => push(Level::Note, "header digest is the BYPASS sentinel (01…01)".into()),
         DigestKind::Preview => push(Level::Note, "header digest is the PREVIEW sentinel (02…02)".into()),
+        // dxc copies the main shader's digest into its PDB's container.
+        DigestKind::Invalid if insp.pdb.is_some() => push(
+            Level::Note,
+            format!("header digest {stored} is not this container's own: dxc copies the main shader's digest into the PDB's container"),
+        ),
         DigestKind::Invalid => push(
             Level::Error,
             match digest::container_digests(data) {
@@ -184,6 +189,26 @@ pub fn verify(insp: &Inspection<'_>) -> Verification {
             },
             _ => HashCheck::Undecodable,
         };
+    }
+
+    if let Some(info) = &insp.pdb {
+        match insp.pdb_guid_matches_hash() {
+            Some(true) => push(
+                Level::Note,
+                format!("PDB GUID {} equals the HASH digest", info.guid_string()),
+            ),
+            Some(false) => push(
+                Level::Error,
+                format!(
+                    "PDB GUID {} differs from the HASH digest: the PDB will not be found by its shader",
+                    info.guid_string()
+                ),
+            ),
+            None => push(
+                Level::Warning,
+                "PDB container has no decodable HASH part to check the GUID against".into(),
+            ),
+        }
     }
 
     for finding in container.check() {

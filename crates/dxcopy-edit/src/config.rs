@@ -160,6 +160,14 @@ impl Config {
             parts_before: container.part_count() as usize,
             ..Report::default()
         };
+        // Only --digest=auto needs the input's digest kind; it hashes the whole
+        // input, so classify it once for the extracts and the main output.
+        let input_kind = std::cell::OnceCell::new();
+        let classify = |plan: &mut EditPlan<'_>| {
+            if plan.digest_policy == DigestPolicy::Auto {
+                plan.set_input_digest_kind(*input_kind.get_or_init(|| container.digest_kind()));
+            }
+        };
         // 1. Resolve every dump and extract first: nothing is written if one fails.
         let mut dumps = Vec::new();
         for d in &self.dumps {
@@ -172,12 +180,15 @@ impl Config {
             let mut plan = dump::extract(container, &m, pattern)?;
             plan.digest_policy = self.digest;
             plan.hash_policy = HashPolicy::Keep;
+            classify(&mut plan);
             extracts.push((plan.finish()?, path));
         }
         // 2. The main edit.
         let write_main = output.is_some() || !self.is_read_only();
         let main = if write_main {
-            let out = self.plan(container)?.finish()?;
+            let mut plan = self.plan(container)?;
+            classify(&mut plan);
+            let out = plan.finish()?;
             report.parts_after = out.parts().len();
             Some(out)
         } else {

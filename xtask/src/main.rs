@@ -3,9 +3,11 @@
 //! - `test`: build, unit/integration/doc tests, then the data-driven cases in tests/
 //! - `cases`: only the data-driven cases (against the debug binaries)
 //! - `conformance`: the obj2yaml conformance test, with its counts
+//! - `dist [DIR]`: man pages and shell completions
 //! - `gen-example`: rebuild examples/sample.dxil from examples/sample.ll (needs llvm-as 22)
 
 mod cases;
+mod dist;
 mod example;
 
 use anyhow::{bail, Context, Result};
@@ -61,13 +63,19 @@ fn main() -> Result<()> {
             "--nocapture",
         ])),
         "gen-example" => example::generate(),
+        "dist" => dist::write(
+            &rest
+                .first()
+                .map_or_else(|| root().join("target/dist"), PathBuf::from),
+        ),
         _ => {
             eprintln!(
                 "usage: cargo xtask <task>\n\n\
                  tasks:\n  test          build, run every test (unit, integration, doc, tests/ cases)\n  \
                  cases [NAME]  run the data-driven cases in tests/ (optionally only those containing NAME)\n  \
                  conformance   compare dxinfo --yaml with obj2yaml 22 over samples and corpus\n  \
-                 gen-example   rebuild examples/sample.dxil from examples/sample.ll (llvm-as 22)"
+                 gen-example   rebuild examples/sample.dxil from examples/sample.ll (llvm-as 22)\n  \
+                 dist [DIR]    man pages and shell completions (default target/dist)"
             );
             if task == "help" {
                 Ok(())

@@ -29,11 +29,15 @@ pub mod builder;
 pub mod config;
 #[cfg(test)]
 mod config_tests;
+pub mod debug;
+#[cfg(test)]
+mod debug_tests;
 pub mod dump;
 pub mod error;
 pub mod file;
 pub mod matcher;
 pub mod output;
+pub mod pdb;
 pub mod plan;
 pub mod policy;
 pub mod strip;

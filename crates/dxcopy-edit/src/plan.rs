@@ -66,6 +66,20 @@ pub enum EditWarning {
     HashUpdated,
     /// PRIV was not last in the input and was moved to the end.
     PrivMovedLast,
+    /// A split needed a HASH part (it names and pairs the PDB) and one was added.
+    HashAdded {
+        /// The digest, as 32 lower-case hex digits.
+        digest: String,
+        /// The part whose bitcode it covers (DXIL, or ILDB when there is no DXIL).
+        source: PartName,
+    },
+    /// `--pdb-in-private` replaced an existing PRIV part.
+    PrivateReplacedByPdb,
+    /// `--force` added debug info from a PDB that does not belong to the shader.
+    PdbMismatchForced {
+        /// What did not match.
+        reason: String,
+    },
 }
 
 impl std::fmt::Display for EditWarning {
@@ -80,6 +94,17 @@ impl std::fmt::Display for EditWarning {
             EditWarning::HashNotUpdated { reason } => write!(f, "HASH part not updated: {reason}"),
             EditWarning::HashUpdated => f.write_str("HASH part recomputed from the new bitcode"),
             EditWarning::PrivMovedLast => f.write_str("PRIV part moved to the end of the container"),
+            EditWarning::HashAdded { digest, source } => write!(
+                f,
+                "the container had no HASH part; added one ({digest}, MD5 of the {source} bitcode) to name and pair the PDB"
+            ),
+            EditWarning::PrivateReplacedByPdb => {
+                f.write_str("the existing PRIV part was replaced by the PDB (--pdb-in-private)")
+            }
+            EditWarning::PdbMismatchForced { reason } => write!(
+                f,
+                "the PDB does not belong to this shader ({reason}); its debug info was added anyway (--force)"
+            ),
         }
     }
 }

@@ -22,19 +22,28 @@
 
 pub mod container;
 pub mod cursor;
+pub mod debug_name;
 pub mod digest;
+mod enums;
 pub mod error;
 pub mod hash;
 pub mod mapped;
 pub mod name;
+pub mod pdb;
 pub mod program;
+pub mod psv0;
+pub mod rts0;
+pub mod sfi0;
+pub mod signature;
 #[cfg(test)]
 pub(crate) mod testutil;
 
 pub use container::{Container, Finding, Header, Part, Severity};
+pub use debug_name::DebugName;
 pub use digest::DigestKind;
-pub use error::{PartRef, ReadError, ReadErrorKind};
+pub use error::{MsfBlockOwner, PartRef, ReadError, ReadErrorKind};
 pub use hash::{HashStatus, ShaderHash};
 pub use mapped::MappedFile;
 pub use name::PartName;
+pub use pdb::{container_input, is_msf, ContainerInput, ContainerSource, Pdb, PdbInfo};
 pub use program::{Program, ShaderKind};

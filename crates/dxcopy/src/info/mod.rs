@@ -1,1 +1,3 @@
 //! dxinfo views over the decoded parts: text, JSON and obj2yaml-compatible YAML.
+
+pub mod yaml;

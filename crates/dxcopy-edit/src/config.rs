@@ -227,6 +227,14 @@ impl Config {
             parts_before: container.part_count() as usize,
             ..Report::default()
         };
+        // Only --digest=auto needs the input's digest kind; it hashes the whole
+        // input, so classify it once for the extracts and the main output.
+        let input_kind = std::cell::OnceCell::new();
+        let classify = |plan: &mut EditPlan<'_>| {
+            if plan.digest_policy == DigestPolicy::Auto {
+                plan.set_input_digest_kind(*input_kind.get_or_init(|| container.digest_kind()));
+            }
+        };
         // 1. Resolve every dump and extract first: nothing is written if one fails.
         let mut dumps = Vec::new();
         for d in &self.dumps {
@@ -239,6 +247,7 @@ impl Config {
             let mut plan = dump::extract(container, &m, pattern)?;
             plan.digest_policy = self.digest;
             plan.hash_policy = HashPolicy::Keep;
+            classify(&mut plan);
             extracts.push((plan.finish()?, path));
         }
         let private_pdb = match &self.extract_private_pdb {
@@ -249,7 +258,8 @@ impl Config {
         let write_main = output.is_some() || !self.is_read_only();
         let mut companion = None;
         let main = if write_main {
-            let plan = self.plan_with_warnings(container, &mut report.warnings)?;
+            let mut plan = self.plan_with_warnings(container, &mut report.warnings)?;
+            classify(&mut plan);
             let out = if self.split_debug.is_some() || self.pdb_in_private {
                 let options = SplitOptions {
                     target: self.split_debug.as_deref().map(PdbTarget::parse),

@@ -8,7 +8,7 @@ use crate::output::Output;
 use crate::policy::{DigestPolicy, HashPolicy};
 use crate::strip::StripClass;
 use dxcopy_read::program::{self, Program};
-use dxcopy_read::{Container, PartName};
+use dxcopy_read::{Container, DigestKind, PartName};
 
 /// A part's bytes: borrowed from the input, or owned new data.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -120,6 +120,8 @@ pub struct EditPlan<'data> {
     pub digest_policy: DigestPolicy,
     /// What to do with the HASH part.
     pub hash_policy: HashPolicy,
+    /// The input's digest kind, when the caller already classified it.
+    input_digest_kind: Option<DigestKind>,
 }
 
 fn pad4(mut data: Vec<u8>) -> Vec<u8> {
@@ -147,6 +149,7 @@ impl<'data> EditPlan<'data> {
             parts: Vec::new(),
             digest_policy: DigestPolicy::Auto,
             hash_policy: HashPolicy::Auto,
+            input_digest_kind: None,
         }
     }
 
@@ -167,7 +170,16 @@ impl<'data> EditPlan<'data> {
                 .collect(),
             digest_policy: DigestPolicy::Auto,
             hash_policy: HashPolicy::Auto,
+            input_digest_kind: None,
         }
+    }
+
+    /// Records the input's digest kind, so that `finish` does not hash the
+    /// whole input again to classify it. For callers that make several plans
+    /// over one input (dumps, extracts and the main output); only
+    /// [`DigestPolicy::Auto`] uses it. `kind` must be the input's real kind.
+    pub fn set_input_digest_kind(&mut self, kind: DigestKind) {
+        self.input_digest_kind = Some(kind);
     }
 
     /// The input container, if the plan was made from one.
@@ -324,9 +336,13 @@ impl<'data> EditPlan<'data> {
         }
         crate::policy::upkeep_hash(&mut self, &mut warnings)?;
         let dxil_changed = self.program_changed(PartName::DXIL);
-        let input_kind = self.input.map(|c| c.digest_kind());
-        let input_digest = self.input.map(|c| c.header().digest).unwrap_or([0; 16]);
-        let digest = crate::policy::resolve_digest(self.digest_policy, input_kind, input_digest);
+        let input = self.input;
+        let known_kind = self.input_digest_kind;
+        let digest = crate::policy::resolve_digest(
+            self.digest_policy,
+            input.map(|c| c.header().digest),
+            || known_kind.or_else(|| input.map(|c| c.digest_kind())),
+        );
         if digest.kind_is_invalid_kept {
             warnings.push(EditWarning::InvalidDigestKept);
         }

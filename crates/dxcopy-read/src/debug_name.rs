@@ -1,42 +1,77 @@
 //! The ILDN part (layouts.md §3.3, DXContainer.md "ILDN Part"): the name of
 //! the companion PDB. `u16 Flags` (0), `u16 NameLength` (without the NUL),
-//! the UTF-8 name, a NUL, zero padding to a multiple of 4.
+//! the UTF-8 name, a NUL, zero padding to a multiple of 4. fxc's
+//! `D3D_BLOB_DEBUG_NAME` has the same layout.
+//!
+//! Decoding is lenient where it can be: a NUL before `NameLength`, a missing
+//! NUL and non-zero flags are reported as [`Issue`]s next to the name; only a
+//! name that runs past the part is an error.
 
 use crate::container::Part;
 use crate::cursor::Cursor;
-use crate::error::{ReadError, Result};
+use crate::error::Result;
+use crate::fields::Issue;
+
+/// Size of the ILDN header.
+pub const DEBUG_NAME_HEADER_SIZE: u64 = 4;
 
 /// A decoded ILDN part.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct DebugName<'data> {
     /// Reserved flags (0 in every known file).
     pub flags: u16,
-    /// The name bytes, without the NUL (UTF-8 in practice).
+    /// NameLength as stored (bytes, without the NUL).
+    pub name_length: u16,
+    /// The name bytes without the NUL (UTF-8 in practice): up to the first
+    /// NUL, or `name_length` bytes when no NUL follows.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::fields::ser::text"))]
     pub name: &'data [u8],
+    /// Rule violations: flags ≠ 0, a NUL before `name_length`, no NUL after the name.
+    pub issues: Vec<Issue>,
 }
 
 impl<'data> DebugName<'data> {
-    /// Decodes ILDN part data at absolute offset `base`: the name must be
-    /// `NameLength` bytes followed by a NUL inside the part.
+    /// Decodes ILDN part data at absolute offset `base`.
+    ///
+    /// Fatal: fewer than 4 bytes, or fewer than `NameLength` name bytes.
     pub fn parse_data(data: &'data [u8], base: u64) -> Result<DebugName<'data>> {
         let c = Cursor::new(data, base);
         let flags = c.u16(0, "ILDN flags")?;
-        let len = c.u16(2, "ILDN name length")?;
-        let with_nul = c.bytes(4, u64::from(len) + 1, "ILDN name and its NUL")?;
-        let (name, nul) = with_nul.split_at(usize::from(len));
-        if nul != [0] {
-            return Err(c.invalid(
-                4 + u64::from(len),
-                format!("ILDN name of length {len} is not followed by a NUL"),
+        let name_length = c.u16(2, "ILDN name length")?;
+        let mut issues = Vec::new();
+        if flags != 0 {
+            issues.push(Issue::new(
+                c.abs(0),
+                format!("reserved flags are {flags:#x}, not 0"),
             ));
         }
-        if let Some(at) = name.iter().position(|&b| b == 0) {
-            return Err(ReadError::invalid(
-                base + 4 + at as u64,
-                format!("ILDN name has a NUL at byte {at}, before its length {len}"),
-            ));
-        }
-        Ok(DebugName { flags, name })
+        let rest = c.rest(DEBUG_NAME_HEADER_SIZE);
+        let len = usize::from(name_length);
+        let name = match rest.iter().position(|&b| b == 0) {
+            Some(nul) if nul == len => &rest[..len],
+            Some(nul) if nul < len => {
+                issues.push(Issue::new(
+                    c.abs(DEBUG_NAME_HEADER_SIZE + nul as u64),
+                    format!("name length is {name_length} but the name ends after {nul} bytes"),
+                ));
+                &rest[..nul]
+            }
+            _ => {
+                let name = c.bytes(DEBUG_NAME_HEADER_SIZE, u64::from(name_length), "ILDN name")?;
+                issues.push(Issue::new(
+                    c.abs(DEBUG_NAME_HEADER_SIZE + u64::from(name_length)),
+                    "name is not NUL-terminated",
+                ));
+                name
+            }
+        };
+        Ok(DebugName {
+            flags,
+            name_length,
+            name,
+            issues,
+        })
     }
 
     /// Decodes an ILDN part.
@@ -95,6 +130,7 @@ mod tests {
             let parsed = DebugName::parse_data(&data, 0).unwrap();
             assert_eq!(parsed.name, *name);
             assert_eq!(parsed.flags, 0);
+            assert!(parsed.issues.is_empty());
         }
         assert!(encode(b"a\0b").is_none());
         assert!(encode(&vec![b'x'; 65536]).is_none());
@@ -102,26 +138,50 @@ mod tests {
     }
 
     #[test]
+    fn lenient_decoding_reports_issues() {
+        // (data, expected name, number of issues, issue text fragment)
+        let rows: &[(&[u8], &[u8], usize, &str)] = &[
+            (b"\x01\0\x03\0abc\0", b"abc", 1, "reserved flags"),
+            (b"\0\0\x05\0abc\0\0\0\0\0", b"abc", 1, "ends after 3 bytes"),
+            (b"\0\0\x03\0a\0c\0", b"a", 1, "ends after 1 bytes"),
+            (b"\0\0\x03\0abcd", b"abc", 1, "not NUL-terminated"),
+            (b"\0\0\x03\0abc", b"abc", 1, "not NUL-terminated"),
+            (b"\x07\0\x02\0a\0\0\0", b"a", 2, "ends after 1 bytes"),
+        ];
+        for (data, name, n, text) in rows {
+            let d = DebugName::parse_data(data, 0x100).unwrap();
+            assert_eq!(d.name, *name, "{data:?}");
+            assert_eq!(d.issues.len(), *n, "{data:?}: {:?}", d.issues);
+            assert!(
+                d.issues.iter().any(|i| i.message.contains(text)),
+                "{:?}",
+                d.issues
+            );
+            assert!(d.issues.iter().all(|i| i.offset >= 0x100));
+        }
+    }
+
+    #[test]
     fn parse_errors() {
         let table: &[&[u8]] = &[
             b"",
             b"\0\0",
-            b"\0\0\x05\0abc",    // name past the part
-            b"\0\0\x03\0abcd",   // no NUL after the name
-            b"\0\0\x03\0a\0c\0", // NUL inside the name
-            b"\0\0\x03\0abc",    // NUL missing at the very end
+            b"\0\0\x05\0abc", // name past the part
         ];
         for data in table {
             let e = DebugName::parse_data(data, 100).unwrap_err();
             assert!(
-                matches!(
-                    e.kind,
-                    ReadErrorKind::Truncated { .. } | ReadErrorKind::Invalid { .. }
-                ),
+                matches!(e.kind, ReadErrorKind::Truncated { .. }),
                 "{data:?}: {e}"
             );
             assert!(e.offset >= 100);
         }
+        let e = DebugName::parse_data(b"\0\0\x0a\0abc", 0x20).unwrap_err();
+        assert!(matches!(
+            e.kind,
+            ReadErrorKind::Truncated { needed: 10, .. }
+        ));
+        assert_eq!(e.offset, 0x24);
     }
 
     #[test]

@@ -20,28 +20,41 @@
 //! # Ok::<(), dxcopy_read::ReadError>(())
 //! ```
 
+pub mod aon9;
 pub mod container;
 pub mod cursor;
 pub mod debug_name;
+pub mod decode;
 pub mod digest;
+pub mod dxbc;
 mod enums;
 pub mod error;
+pub mod fields;
 pub mod hash;
 pub mod mapped;
 pub mod name;
 pub mod pdb;
+pub mod private;
 pub mod program;
 pub mod psv0;
+pub mod rdat;
+pub mod rdef;
 pub mod rts0;
 pub mod sfi0;
 pub mod signature;
+pub mod source_info;
+pub mod spdb;
+pub mod stat;
 #[cfg(test)]
 pub(crate) mod testutil;
+pub mod version;
 
 pub use container::{Container, Finding, Header, Part, Severity};
 pub use debug_name::DebugName;
+pub use decode::{decode_all, decode_part, Decoded};
 pub use digest::DigestKind;
 pub use error::{MsfBlockOwner, PartRef, ReadError, ReadErrorKind};
+pub use fields::Issue;
 pub use hash::{HashStatus, ShaderHash};
 pub use mapped::MappedFile;
 pub use name::PartName;

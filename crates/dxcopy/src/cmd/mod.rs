@@ -3,4 +3,5 @@
 //! completions from the same definitions.
 
 pub mod dxcopy;
+pub mod dxinfo;
 pub mod dxstrip;

@@ -1,8 +1,12 @@
 //! Everything the tools do to an input, in process, on one byte string.
 
-use crate::decode::{decode_named, decode_part_compat};
+use crate::decode::{decode_named, decode_one, decode_part_compat};
 use crate::verify::{ensure, verify_output, Violation};
+use dxcopy::info::json::{self, write_json};
+use dxcopy::info::text::{write_parts, write_text, TextOptions};
+use dxcopy::info::verify::verify;
 use dxcopy::info::yaml::{to_obj2yaml, YamlOptions};
+use dxcopy::info::Inspection;
 use dxcopy_edit::debug::{extract_private_pdb, split_debug, PdbTarget, SplitOptions};
 use dxcopy_edit::{dump, DumpMode, EditPlan, NameMatcher, StripClass};
 use dxcopy_read::{container_input, is_msf, Container, PartName, Pdb, Program, ShaderHash};
@@ -40,7 +44,7 @@ pub fn exercise(bytes: &[u8]) -> Result<Summary, Violation> {
 /// The PDB reader on `bytes`: parse, info, every stream, the stream-5
 /// container (which then goes through everything [`exercise`] does).
 pub fn exercise_pdb(bytes: &[u8]) -> Result<Summary, Violation> {
-    let mut sink = String::new();
+    let mut sink = crate::Discard::default();
     let pdb = match Pdb::parse(bytes) {
         Ok(p) => p,
         Err(e) => {
@@ -96,7 +100,7 @@ pub fn exercise_pdb(bytes: &[u8]) -> Result<Summary, Violation> {
 
 fn exercise_container(bytes: &[u8]) -> Result<Summary, Violation> {
     let mut summary = Summary::default();
-    let mut sink = String::new();
+    let mut sink = crate::Discard::default();
     let container = match Container::parse(bytes) {
         Ok(c) => c,
         Err(e) => {
@@ -119,6 +123,7 @@ fn exercise_container(bytes: &[u8]) -> Result<Summary, Violation> {
     for part in container.parts() {
         let _ = part.crc32();
         summary.decodes += decode_named(part.name, part.data, part.data_offset(), kind, &mut sink);
+        summary.decodes += decode_one(&container, &part, &mut sink);
         summary.decodes += decode_part_compat(&part, kind, &mut sink);
         if matches!(part.name, PartName::DXIL | PartName::ILDB | PartName::STAT) {
             if let Ok(p) = Program::parse(&part) {
@@ -132,9 +137,22 @@ fn exercise_container(bytes: &[u8]) -> Result<Summary, Violation> {
             }
         }
     }
+    // dxinfo's views: text (with sources), JSON, --verify, --parts.
+    let inspection = Inspection::new(container);
+    // Streamed to a sink, as dxinfo streams to stdout: what is measured is
+    // the views' own memory, not the size of their output.
+    let mut view = std::io::sink();
+    let _ = write_text(&mut view, "in", &inspection, TextOptions { sources: true });
+    let _ = write_parts(&mut view, &container);
+    let _ = write_json(&mut view, &json::document("in", &inspection), true);
+    let verification = verify(&inspection);
+    let _ = (
+        verification.summary(container.part_count() as usize),
+        verification.is_clean(),
+    );
     for upstream_keys in [false, true] {
         match to_obj2yaml(&container, &YamlOptions { upstream_keys }) {
-            Ok(yaml) => sink.push_str(&yaml),
+            Ok(yaml) => drop(yaml),
             Err(e) => {
                 let _ = write!(sink, "{e:?}");
             }

@@ -10,7 +10,8 @@
 //!   dump DXIL, extract, split-debug into a companion PDB), each written to
 //!   memory and verified; an MSF PDB goes through the PDB reader
 //!   ([`exercise_pdb`]) and then its stream-5 container through the rest.
-//! - [`decode_named`]: every part decoder, dispatched by part name.
+//! - [`decode_one`] / [`decode_input`]: every part decoder, through the
+//!   library's dispatch by part name.
 //! - [`roundtrip`]: an edit script decoded from bytes ([`Script`]) applied to a
 //!   container, written, re-parsed and checked against the layout invariants.
 //! - [`verify_output`]: the invariants every written container must satisfy.
@@ -24,7 +25,25 @@ mod exercise;
 mod script;
 mod verify;
 
-pub use decode::{decode_input, decode_named, decode_part_compat, decode_seed, DECODE_NAMES};
+pub use decode::{
+    decode_input, decode_named, decode_one, decode_part_compat, decode_seed, DECODE_NAMES,
+};
 pub use exercise::{exercise, exercise_pdb, Summary};
 pub use script::{roundtrip, Op, Script};
 pub use verify::{verify_output, Violation};
+
+/// Where formatted output goes: counted and dropped, so that formatting runs
+/// in full (Display, Debug, JSON) but memory measurements see only what the
+/// library itself keeps.
+#[derive(Debug, Default)]
+pub struct Discard {
+    /// Bytes formatted so far.
+    pub bytes: u64,
+}
+
+impl std::fmt::Write for Discard {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        self.bytes += s.len() as u64;
+        Ok(())
+    }
+}

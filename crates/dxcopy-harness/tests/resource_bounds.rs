@@ -139,7 +139,83 @@ fn hostile() -> Vec<(&'static str, Vec<u8>)> {
     v.extend_from_slice(b"PRIV");
     v.extend_from_slice(&((SIZE - 88) as u32).to_le_bytes());
     out.push(("program header with 4 GiB of bitcode", finish(v)));
+    // Deeply counted tables: PSV0, RTS0 and RDAT whose counts, sizes and
+    // offsets are all 0xffffffff (or 0x7fffffff) after a plausible start,
+    // with a DXIL part so PSV0 decodes with a shader kind.
+    for (name, start, fill) in [
+        (b"PSV0", &[24u8, 0, 0, 0][..], 0xffu8),
+        (b"PSV0", &[52u8, 0, 0, 0][..], 0x7f),
+        (b"RTS0", &[2u8, 0, 0, 0][..], 0xff),
+        (
+            b"RTS0",
+            &[1u8, 0, 0, 0, 0xff, 0xff, 0xff, 0x7f, 24, 0, 0, 0][..],
+            0x01,
+        ),
+        (b"RDAT", &[0x10u8, 0, 0, 0][..], 0xff),
+        (b"SRCI", &[0xf0u8, 0x0f, 0, 0][..], 0xff),
+    ] {
+        let dxil = dxcopy_read::program::build_program_data(
+            6,
+            5,
+            dxcopy_read::ShaderKind::Mesh,
+            1,
+            5,
+            b"BC\xc0\xde",
+        );
+        let mut data = start.to_vec();
+        data.resize(SIZE - 120, fill);
+        let bytes = dxcopy_edit::ContainerBuilder::new()
+            .part(b"DXIL", &dxil)
+            .part(name, &data)
+            .build()
+            .unwrap();
+        assert!(bytes.len() <= SIZE);
+        out.push(("deeply counted table", finish(bytes)));
+    }
     out
+}
+
+/// A SRCI part whose zlib contents inflate ~1000-fold (what zlib allows at
+/// most), in a 4 KiB file: decompression is capped by the declared size and a
+/// hard limit, so the memory is the inflated text and no more. `declared`
+/// overrides the declared uncompressed size (a lie is an error).
+fn zlib_bomb(declared: Option<u32>) -> Vec<u8> {
+    let text = vec![b'x'; 3 << 20];
+    let srci = dxcopy_read::source_info::build_source_info(&[(b"a.hlsl", &text)], &[], true);
+    let mut bytes = dxcopy_edit::ContainerBuilder::new()
+        .part(b"SRCI", &srci)
+        .build()
+        .unwrap();
+    assert!(bytes.len() <= SIZE, "bomb is {} bytes", bytes.len());
+    if let Some(declared) = declared {
+        // The contents header (…, u32 uncompressed size, u32 count) ends
+        // where the zlib stream (0x78 0x9c) starts.
+        let stream = bytes
+            .windows(2)
+            .position(|w| w == [0x78, 0x9c])
+            .expect("zlib stream");
+        let at = stream - 8;
+        bytes[at..at + 4].copy_from_slice(&declared.to_le_bytes());
+    }
+    bytes.resize(SIZE, 0);
+    bytes
+}
+
+#[test]
+fn srci_zlib_bomb_is_bounded() {
+    for (what, declared, limit) in [
+        ("honest 3 MiB", None, 16 << 20),
+        ("declares 64 MiB", Some(64 << 20), 16 << 20),
+        ("declares 4 GiB", Some(u32::MAX), 2 << 20),
+        ("declares 100 bytes", Some(100), 2 << 20),
+    ] {
+        let bytes = zlib_bomb(declared);
+        let (peak, total) = measure(|| {
+            dxcopy_harness::exercise(&bytes).unwrap();
+        });
+        println!("SRCI zlib bomb, {what}: peak {peak} bytes live, {total} bytes allocated");
+        assert!(peak <= limit, "{what}: peak {peak} bytes live");
+    }
 }
 
 #[test]
@@ -195,14 +271,24 @@ fn memory_grows_with_the_input_not_with_claims() {
         v.resize(size as usize, 0);
         v
     };
+    let mut peaks = Vec::new();
     for size in [4096u32, 65536] {
         let bytes = make(size);
         let (peak, _) = measure(|| {
             dxcopy_harness::exercise(&bytes).unwrap();
         });
+        println!("{size}-byte input of 12-byte parts: peak {peak} bytes live");
+        // Every part costs its decoded form in dxinfo's inspection and a plan
+        // entry per edit: a constant factor of the input, never a claim.
         assert!(
-            peak <= 64 * size as usize,
+            peak <= 128 * size as usize,
             "{size}-byte input: peak {peak} bytes live"
         );
+        peaks.push(peak);
     }
+    // 16 times the input, at most 16 times the memory (plus slack): linear.
+    assert!(
+        peaks[1] <= 20 * peaks[0],
+        "memory grows faster than the input: {peaks:?}"
+    );
 }

@@ -238,6 +238,8 @@ pub struct Options {
     only: Option<String>,
     jobs: usize,
     hang_limit: Duration,
+    /// Binaries phase: every Nth file (default: 25 quick, 1 full).
+    bin_stride: Option<usize>,
 }
 
 fn parse_args(args: &[String]) -> Result<Options> {
@@ -248,6 +250,7 @@ fn parse_args(args: &[String]) -> Result<Options> {
         only: None,
         jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
         hang_limit: Duration::from_secs(20),
+        bin_stride: None,
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -268,8 +271,9 @@ fn parse_args(args: &[String]) -> Result<Options> {
             }
             "--only" => o.only = Some(value("--only")?),
             "--jobs" => o.jobs = value("--jobs")?.parse()?,
+            "--bin-stride" => o.bin_stride = Some(value("--bin-stride")?.parse::<usize>()?.max(1)),
             other => bail!(
-                "unknown sweep option '{other}' (--quick, --seed N, --only SUBSTRING, --no-bins, --jobs N)"
+                "unknown sweep option '{other}' (--quick, --seed N, --only SUBSTRING, --no-bins, --bin-stride N, --jobs N)"
             ),
         }
     }
@@ -670,7 +674,15 @@ fn binaries(files: &[(String, PathBuf)], o: &Options, bin: &Path) -> Result<Vec<
     let scratch = tempfile::Builder::new().prefix("dxcopy-sweep-").tempdir()?;
     // Quick: every 25th file, 4 truncations and 8 changes each.
     let (stride, truncs, changes) = if o.quick { (25, 4, 8) } else { (1, 20, 40) };
+    let stride = o.bin_stride.unwrap_or(stride);
     let picked: Vec<&(String, PathBuf)> = files.iter().step_by(stride).collect();
+    println!(
+        "binaries ({}): every {}file ({} files), up to {truncs} truncations and {changes} changes each, {} tool runs per mutant",
+        bin.display(),
+        if stride == 1 { "".to_string() } else { format!("{stride}th ") },
+        picked.len(),
+        runs.len()
+    );
     let timeout = Duration::from_secs(10);
     let next = AtomicUsize::new(0);
     let counts = Mutex::new(vec![ToolCounts::default(); runs.len()]);
@@ -742,7 +754,7 @@ fn binaries(files: &[(String, PathBuf)], o: &Options, bin: &Path) -> Result<Vec<
     Ok(labelled)
 }
 
-/// `cargo xtask sweep [--quick] [--seed N] [--only SUBSTRING] [--no-bins] [--jobs N]`.
+/// `cargo xtask sweep [--quick] [--seed N] [--only SUBSTRING] [--no-bins] [--bin-stride N] [--jobs N]`.
 pub fn run(args: &[String]) -> Result<()> {
     let o = parse_args(args)?;
     // The in-process phase runs the libraries optimised (profile `sweep`:

@@ -54,7 +54,7 @@ pub struct Opts {
     /// Add or replace the PRIV part with FILE (last, unpadded)
     #[arg(long = "set-private", value_name = "FILE")]
     pub set_private: Option<PathBuf>,
-    /// Move ILDB and SRCI into a companion PDB at PATH, named in ILDN (PATH ending in / or \ means <hash>.pdb in that directory)
+    /// Move ILDB and SRCI into a companion PDB at PATH, named in ILDN (PATH ending in / or \ means HASH.pdb in that directory, HASH = the 32 hex digits of the HASH part)
     #[arg(long = "split-debug", value_name = "PATH")]
     pub split_debug: Option<String>,
     /// Split the debug info off into a PDB and embed it as the PRIV part (last, unpadded)

@@ -113,26 +113,13 @@ pub(crate) mod testutil {
 
     /// A contiguous container with a zero digest, version 1.0 and a true FileSize.
     pub fn build(parts: &[(&[u8; 4], &[u8])]) -> Vec<u8> {
-        let table_end = 32 + 4 * parts.len();
-        let mut offsets = Vec::new();
-        let mut body = Vec::new();
-        for (name, data) in parts {
-            offsets.push((table_end + body.len()) as u32);
-            body.extend_from_slice(*name);
-            body.extend_from_slice(&(data.len() as u32).to_le_bytes());
-            body.extend_from_slice(data);
-        }
-        let mut out = b"DXBC".to_vec();
-        out.extend_from_slice(&[0; 16]);
-        out.extend_from_slice(&[1, 0, 0, 0]);
-        let len = (table_end + body.len()) as u32;
-        out.extend_from_slice(&len.to_le_bytes());
-        out.extend_from_slice(&(parts.len() as u32).to_le_bytes());
-        for o in offsets {
-            out.extend_from_slice(&o.to_le_bytes());
-        }
-        out.extend_from_slice(&body);
-        out
+        parts
+            .iter()
+            .fold(dxcopy_edit::ContainerBuilder::new(), |b, (name, data)| {
+                b.part(name, data)
+            })
+            .build()
+            .expect("test containers have at most one PRIV")
     }
 
     /// Signs `bytes` with the retail digest.

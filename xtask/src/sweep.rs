@@ -235,6 +235,7 @@ pub struct Options {
     quick: bool,
     seed: u64,
     bins: bool,
+    in_process: bool,
     only: Option<String>,
     jobs: usize,
     hang_limit: Duration,
@@ -247,6 +248,7 @@ fn parse_args(args: &[String]) -> Result<Options> {
         quick: false,
         seed: 0x5eed,
         bins: true,
+        in_process: true,
         only: None,
         jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
         hang_limit: Duration::from_secs(20),
@@ -262,6 +264,7 @@ fn parse_args(args: &[String]) -> Result<Options> {
         match a.as_str() {
             "--quick" => o.quick = true,
             "--no-bins" => o.bins = false,
+            "--bins-only" => o.in_process = false,
             "--seed" => {
                 let v = value("--seed")?;
                 o.seed = match v.strip_prefix("0x") {
@@ -273,7 +276,7 @@ fn parse_args(args: &[String]) -> Result<Options> {
             "--jobs" => o.jobs = value("--jobs")?.parse()?,
             "--bin-stride" => o.bin_stride = Some(value("--bin-stride")?.parse::<usize>()?.max(1)),
             other => bail!(
-                "unknown sweep option '{other}' (--quick, --seed N, --only SUBSTRING, --no-bins, --bin-stride N, --jobs N)"
+                "unknown sweep option '{other}' (--quick, --seed N, --only SUBSTRING, --no-bins, --bins-only, --bin-stride N, --jobs N)"
             ),
         }
     }
@@ -754,7 +757,7 @@ fn binaries(files: &[(String, PathBuf)], o: &Options, bin: &Path) -> Result<Vec<
     Ok(labelled)
 }
 
-/// `cargo xtask sweep [--quick] [--seed N] [--only SUBSTRING] [--no-bins] [--bin-stride N] [--jobs N]`.
+/// `cargo xtask sweep [--quick] [--seed N] [--only SUBSTRING] [--no-bins | --bins-only] [--bin-stride N] [--jobs N]`.
 pub fn run(args: &[String]) -> Result<()> {
     let o = parse_args(args)?;
     // The in-process phase runs the libraries optimised (profile `sweep`:
@@ -812,25 +815,28 @@ pub fn run(args: &[String]) -> Result<()> {
         crate::run(crate::cargo().args(["build", "--profile", profile, "-p", "dxcopy", "--bins"]))?;
     }
 
-    let t = Instant::now();
-    let c = in_process(&files, &o)?;
-    let total: u64 = c.mutants.iter().sum();
-    println!(
-        "in-process: {total} mutants ({}: {}, {}: {}, {}: {}); containers parsed {} (PDBs parsed {}), edit outputs written and verified {}, refused edits/dumps {}; failures {} ({:.1} s)",
-        CLASS_NAMES[0],
-        c.mutants[0],
-        CLASS_NAMES[1],
-        c.mutants[1],
-        CLASS_NAMES[2],
-        c.mutants[2],
-        c.parsed,
-        c.pdbs_parsed,
-        c.written,
-        c.edit_errors,
-        c.failures.len(),
-        t.elapsed().as_secs_f64()
-    );
-    let mut failures = c.failures;
+    let mut failures = Vec::new();
+    if o.in_process {
+        let t = Instant::now();
+        let c = in_process(&files, &o)?;
+        let total: u64 = c.mutants.iter().sum();
+        println!(
+            "in-process: {total} mutants ({}: {}, {}: {}, {}: {}); containers parsed {} (PDBs parsed {}), edit outputs written and verified {}, refused edits/dumps {}; failures {} ({:.1} s)",
+            CLASS_NAMES[0],
+            c.mutants[0],
+            CLASS_NAMES[1],
+            c.mutants[1],
+            CLASS_NAMES[2],
+            c.mutants[2],
+            c.parsed,
+            c.pdbs_parsed,
+            c.written,
+            c.edit_errors,
+            c.failures.len(),
+            t.elapsed().as_secs_f64()
+        );
+        failures.extend(c.failures);
+    }
 
     if o.bins {
         let t = Instant::now();

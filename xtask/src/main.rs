@@ -93,9 +93,9 @@ fn main() -> Result<()> {
                  tasks:\n  test          build, run every test (unit, integration, doc, tests/ cases)\n  \
                  cases [NAME]  run the data-driven cases in tests/ (optionally only those containing NAME)\n  \
                  conformance   compare dxinfo --yaml with obj2yaml 22 over samples and corpus\n  \
-                 sweep [--quick] [--seed N] [--only SUBSTRING] [--no-bins]\n\
-                 \x20               mutation sweep over ../shared/corpus: in process and through the\n\
-                 \x20               release binaries (--quick: CI's bounded sample)\n  \
+                 sweep [--quick] [--seed N] [--only SUBSTRING] [--no-bins | --bins-only] [--bin-stride N]\n\
+                 \x20               mutation sweep over ../shared/corpus, in process and through the\n\
+                 \x20               binaries (--quick: CI's bounded sample; docs/hardening.md)\n  \
                  kill-test     SIGKILL dxcopy/dxstrip during in-place edits of 64 MiB files, 50 trials each\n  \
                  fuzz [TARGET [SECONDS] | seed | keep TARGET ARTIFACT NAME]\n\
                  \x20               list the cargo-fuzz targets, seed fuzz/corpus, run one, keep a crash input\n  \

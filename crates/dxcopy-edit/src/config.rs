@@ -8,10 +8,12 @@
 //! layout, HASH and digest upkeep. Everything is checked before the first file
 //! is written, so an error leaves no output and never touches the input.
 
+use crate::copy;
 use crate::dump::{self, DumpMode};
 use crate::error::{EditError, Result};
-use crate::file::{write_atomic, write_bytes_atomic, FileOptions};
+use crate::file::{write_atomic, FileOptions};
 use crate::matcher::{MatchStyle, NameMatcher};
+use crate::output::Output;
 use crate::plan::{EditPlan, EditWarning};
 use crate::policy::{DigestPolicy, HashPolicy};
 use crate::strip::StripClass;
@@ -143,16 +145,30 @@ impl Config {
     /// Runs the invocation on `input` (a path, or `-` for stdin). `output`
     /// `None` edits in place (or writes to stdout when the input is stdin);
     /// read-only invocations write no container at all.
+    ///
+    /// A regular input file is memory-mapped and its kept bytes are copied
+    /// file to file in the kernel (dumps too); bytes that are not kept are
+    /// never read.
     pub fn run(&self, input: &Path, output: Option<&Path>) -> Result<Report> {
         let file = MappedFile::open(input).map_err(|e| EditError::io(input, e))?;
         let container = Container::parse(&file)?;
-        self.run_on(&container, input, output)
+        self.run_with(&container, Some(&file), input, output)
     }
 
     /// [`run`](Self::run) on an already parsed container read from `input`.
     pub fn run_on(
         &self,
         container: &Container<'_>,
+        input: &Path,
+        output: Option<&Path>,
+    ) -> Result<Report> {
+        self.run_with(container, None, input, output)
+    }
+
+    fn run_with(
+        &self,
+        container: &Container<'_>,
+        mapped: Option<&MappedFile>,
         input: &Path,
         output: Option<&Path>,
     ) -> Result<Report> {
@@ -185,6 +201,10 @@ impl Config {
         };
         // 3. Write: dumps, extracts, then the container.
         let fresh = FileOptions::default();
+        let write_output = |out: &Output<'_>, f: &mut std::fs::File| match mapped {
+            Some(m) => out.write_file_from(m, f),
+            None => out.write_to_seekable(f),
+        };
         for (bytes, path) in dumps {
             if path.as_os_str() == "-" {
                 std::io::stdout()
@@ -192,18 +212,19 @@ impl Config {
                     .write_all(bytes)
                     .map_err(|e| EditError::io(path, e))?;
             } else {
-                write_bytes_atomic(path, bytes, &fresh)?;
+                write_atomic(path, &fresh, |f| match mapped {
+                    Some(m) => copy::write_from_input(m, bytes, f),
+                    None => f.write_all(bytes),
+                })?;
             }
             report.dumped.push(path.clone());
         }
         for (out, path) in extracts {
+            write_atomic(path, &fresh, |f| write_output(&out, f))?;
             report.warnings.extend(out.warnings().iter().cloned());
-            write_atomic(path, &fresh, |f| out.write_to_seekable(f))?;
             report.dumped.push(path.clone());
         }
         if let Some(out) = main {
-            report.warnings.extend(out.warnings().iter().cloned());
-            report.output_digest = Some(out.digest_kind());
             let stdin = input.as_os_str() == "-";
             let dest = output.unwrap_or(input);
             if dest.as_os_str() == "-" || (stdin && output.is_none()) {
@@ -214,11 +235,18 @@ impl Config {
                 let options = if stdin {
                     FileOptions::default()
                 } else {
-                    let meta = std::fs::metadata(input).map_err(|e| EditError::io(input, e))?;
+                    let meta = match mapped.and_then(MappedFile::file) {
+                        Some(f) => f.metadata(),
+                        None => std::fs::metadata(input),
+                    };
+                    let meta = meta.map_err(|e| EditError::io(input, e))?;
                     FileOptions::like(&meta, self.preserve_dates)
                 };
-                write_atomic(dest, &options, |f| out.write_to_seekable(f))?;
+                write_atomic(dest, &options, |f| write_output(&out, f))?;
             }
+            // After writing: the writer may have classified the input's digest.
+            report.warnings.extend(out.warnings().iter().cloned());
+            report.output_digest = Some(out.digest_kind());
             report.wrote_output = true;
         }
         Ok(report)

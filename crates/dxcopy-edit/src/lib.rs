@@ -29,11 +29,14 @@ pub mod builder;
 pub mod config;
 #[cfg(test)]
 mod config_tests;
+pub mod copy;
 pub mod dump;
 pub mod error;
 pub mod file;
 pub mod matcher;
 pub mod output;
+#[cfg(test)]
+mod output_tests;
 pub mod plan;
 pub mod policy;
 pub mod strip;

@@ -4,11 +4,12 @@
 
 use crate::error::{EditError, Result};
 use crate::matcher::NameMatcher;
-use crate::output::Output;
+use crate::output::{DigestDecision, Output};
 use crate::policy::{DigestPolicy, HashPolicy};
 use crate::strip::StripClass;
+use dxcopy_read::digest;
 use dxcopy_read::program::{self, Program};
-use dxcopy_read::{Container, PartName};
+use dxcopy_read::{Container, DigestKind, PartName};
 
 /// A part's bytes: borrowed from the input, or owned new data.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -299,16 +300,33 @@ impl<'data> EditPlan<'data> {
         }
         crate::policy::upkeep_hash(&mut self, &mut warnings)?;
         let dxil_changed = self.program_changed(PartName::DXIL);
-        let input_kind = self.input.map(|c| c.digest_kind());
-        let input_digest = self.input.map(|c| c.header().digest).unwrap_or([0; 16]);
-        let digest = crate::policy::resolve_digest(self.digest_policy, input_kind, input_digest);
-        if digest.kind_is_invalid_kept {
-            warnings.push(EditWarning::InvalidDigestKept);
-        }
-        if dxil_changed && digest.recompute.is_some() {
-            warnings.push(EditWarning::ResignedWithoutValidation);
-        }
-        Output::new(self.version, self.parts, digest, warnings)
+        let stored = self.input.map(|c| c.header().digest);
+        let decision = match (self.digest_policy, stored) {
+            // Whether a signed input verifies is left to the writer, which
+            // hashes the input beside its own work (see output.rs).
+            (DigestPolicy::Auto, Some(s)) if digest::sentinel_kind(&s).is_none() => {
+                DigestDecision::ClassifyInput { stored: s }
+            }
+            (policy, stored) => {
+                // No other policy needs to know whether a signed input verifies:
+                // `keep` reports any copied non-sentinel digest as invalid.
+                let kind = stored.map(|s| digest::sentinel_kind(&s).unwrap_or(DigestKind::Invalid));
+                DigestDecision::Resolved(crate::policy::resolve_digest(
+                    policy,
+                    kind,
+                    stored.unwrap_or(digest::ZERO),
+                ))
+            }
+        };
+        let input = self.input.map(|c| c.data());
+        Output::new(
+            self.version,
+            self.parts,
+            input,
+            decision,
+            dxil_changed,
+            warnings,
+        )
     }
 
     /// Whether the plan's `name` program part differs from the input's.

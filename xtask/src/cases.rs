@@ -106,7 +106,7 @@ struct Expect {
 
 fn unhex(s: &str) -> Result<Vec<u8>> {
     let clean: String = s.chars().filter(|c| !c.is_whitespace()).collect();
-    if clean.len() % 2 != 0 {
+    if !clean.len().is_multiple_of(2) {
         bail!("odd number of hex digits");
     }
     (0..clean.len())

@@ -4,7 +4,9 @@
 //! - `cases`: only the data-driven cases (against the debug binaries)
 //! - `conformance`: the obj2yaml conformance test, with its counts
 //! - `gen-example`: rebuild examples/sample.dxil from examples/sample.ll (needs llvm-as 22)
+//! - `bench`: the performance benchmark (see bench.rs); writes docs/bench.md
 
+mod bench;
 mod cases;
 mod example;
 
@@ -61,13 +63,18 @@ fn main() -> Result<()> {
             "--nocapture",
         ])),
         "gen-example" => example::generate(),
+        "bench" => bench::run(rest),
+        "bench-probe" => bench::probe_main(rest),
         _ => {
             eprintln!(
                 "usage: cargo xtask <task>\n\n\
                  tasks:\n  test          build, run every test (unit, integration, doc, tests/ cases)\n  \
                  cases [NAME]  run the data-driven cases in tests/ (optionally only those containing NAME)\n  \
                  conformance   compare dxinfo --yaml with obj2yaml 22 over samples and corpus\n  \
-                 gen-example   rebuild examples/sample.dxil from examples/sample.ll (llvm-as 22)"
+                 gen-example   rebuild examples/sample.dxil from examples/sample.ll (llvm-as 22)\n  \
+                 bench [OPTS]  performance targets against cp, md5sum and llvm-objcopy 22; writes docs/bench.md\n                \
+                 --reps N (5)  --calls N (W3 calls per round, 40)  --files N (W4, 2000)  --w4-reps N (3)\n                \
+                 --size-mib N (200)  --no-llvm  --no-callgrind  --compare-profiles  --quick  --keep (the inputs)  --out PATH"
             );
             if task == "help" {
                 Ok(())

@@ -270,3 +270,29 @@ fn big_dumps_and_extracts_are_byte_identical() {
     // The input is untouched.
     assert!(std::fs::read(&path).unwrap() == input);
 }
+
+#[test]
+fn config_run_writes_big_outputs_like_to_vec() {
+    for policy in [DigestPolicy::Retail, DigestPolicy::Zero] {
+        let input = big(policy);
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("in.dxbc");
+        std::fs::write(&path, &input).unwrap();
+        let c = Container::parse(&input).unwrap();
+        let mut plan = EditPlan::from_container(&c);
+        plan.strip(StripClass::Debug);
+        let want = plan.finish().unwrap().to_vec();
+        let cfg = Config {
+            strip: vec![StripClass::Debug],
+            ..Config::default()
+        };
+        // To a new path, then in place: both give the in-memory writer's bytes.
+        let out = dir.path().join("out.dxbc");
+        let report = cfg.run(&path, Some(&out)).unwrap();
+        assert!(std::fs::read(&out).unwrap() == want, "{policy:?}");
+        assert_eq!(report.output_digest, Some(c.digest_kind()));
+        assert_eq!(report.parts_after, 5);
+        cfg.run(&path, None).unwrap();
+        assert!(std::fs::read(&path).unwrap() == want, "{policy:?} in place");
+    }
+}

@@ -1097,6 +1097,19 @@ fn profiles(opts: &Options, bins: &Bins, dir: &Path, report: &mut Report) -> Res
         );
     }
     m.extend(measure(&big, opts.reps)?);
+    if opts.callgrind {
+        let mut counts = Vec::new();
+        for c in cs.iter().filter(|c| c.label.starts_with("W3")) {
+            (c.before)()?;
+            if let Some(n) = instructions(&c.cmd)? {
+                counts.push(format!("{}: {}", c.label, group_digits(n)));
+            }
+        }
+        report.note(format!(
+            "Build profile, instructions of one W3 call (callgrind): {}",
+            counts.join("; ")
+        ));
+    }
     let sizes = [&bins.dxcopy, &alt]
         .iter()
         .map(|b| fs::metadata(b).map(|m| m.len() / 1024))

@@ -385,7 +385,8 @@ impl<'data> Output<'data> {
     /// is hashed from the mapping in this thread while another copies; under
     /// `--digest=auto` the input's own digest is checked beside them, and
     /// when the signed bytes are unchanged that one pass gives both answers.
-    /// The digest is then written at offset 4.
+    /// The digest is then written at offset 4, so `out` must not be opened
+    /// for appending.
     pub fn write_file_from(&self, input: &MappedFile, out: &mut File) -> io::Result<[u8; 16]> {
         let source = input
             .file()

@@ -262,6 +262,8 @@ struct Memory {
     peak_rss_kib: u64,
     heap_peak_kib: u64,
     samples: u64,
+    /// User + system CPU time of the probed run, in microseconds.
+    cpu_us: u64,
 }
 
 /// Runs `cmd` under `xtask bench-probe`.
@@ -277,18 +279,19 @@ fn probe(cmd: &Cmd) -> Result<Memory> {
         .split_whitespace()
         .map(|w| w.parse().unwrap_or(0))
         .collect();
-    if !out.status.success() || f.len() != 4 {
+    if !out.status.success() || f.len() != 5 {
         bail!("probing {} failed: {text}", cmd.shown());
     }
     Ok(Memory {
         peak_rss_kib: f[1],
         heap_peak_kib: f[2],
         samples: f[3],
+        cpu_us: f[4],
     })
 }
 
 /// `xtask bench-probe CMD...`: runs CMD as this process's only child and
-/// prints `ok peak_rss_kib heap_peak_kib samples`.
+/// prints `ok peak_rss_kib heap_peak_kib samples cpu_us`.
 pub fn probe_main(args: &[String]) -> Result<()> {
     let Some((prog, rest)) = args.split_first() else {
         bail!("bench-probe needs a command");
@@ -316,10 +319,12 @@ pub fn probe_main(args: &[String]) -> Result<()> {
         std::thread::sleep(Duration::from_micros(100));
     };
     let usage = nix::sys::resource::getrusage(nix::sys::resource::UsageWho::RUSAGE_CHILDREN)?;
+    let micros = |t: nix::sys::time::TimeVal| t.tv_sec() as u64 * 1_000_000 + t.tv_usec() as u64;
     println!(
-        "{} {} {anon} {samples}",
+        "{} {} {anon} {samples} {}",
         u8::from(status.success()),
-        usage.max_rss()
+        usage.max_rss(),
+        micros(usage.user_time()) + micros(usage.system_time())
     );
     Ok(())
 }
@@ -618,8 +623,7 @@ fn w2(opts: &Options, bins: &Bins, dir: &Path, report: &mut Report) -> Result<()
                     "md5sum (stripped size)",
                     Cmd::new([&stripped]).with("md5sum"),
                     fresh,
-                )
-                .no_probe(),
+                ),
             );
             cs.push(Contender::new(
                 "dxcopy --strip-debug --digest=retail",
@@ -1073,15 +1077,12 @@ fn profiles(opts: &Options, bins: &Bins, dir: &Path, report: &mut Report) -> Res
     let mut cs = Vec::new();
     for (label, bin) in [("lto, 1 unit", &bins.dxcopy), ("no lto, 16 units", &alt)] {
         if small.exists() {
-            cs.push(
-                Contender::new(
-                    &format!("W3 call, {label}"),
-                    Cmd::new([bin.as_os_str(), OsStr::new("-R"), OsStr::new("STAT")])
-                        .with_args([&small, &out]),
-                    fresh,
-                )
-                .no_probe(),
-            );
+            cs.push(Contender::new(
+                &format!("W3 call, {label}"),
+                Cmd::new([bin.as_os_str(), OsStr::new("-R"), OsStr::new("STAT")])
+                    .with_args([&small, &out]),
+                fresh,
+            ));
         }
     }
     let mut m = measure(&cs, opts.reps * opts.calls)?;
@@ -1097,6 +1098,9 @@ fn profiles(opts: &Options, bins: &Bins, dir: &Path, report: &mut Report) -> Res
         );
     }
     m.extend(measure(&big, opts.reps)?);
+    for x in &mut m {
+        x.command = format!("{}` — {}`", x.command, x.label);
+    }
     if opts.callgrind {
         let mut counts = Vec::new();
         for c in cs.iter().filter(|c| c.label.starts_with("W3")) {
@@ -1176,9 +1180,9 @@ impl Report {
              - reference: {llvm}; cp and md5sum from the system\n\
              - method: warm page cache; one warm-up run each, then the commands of a workload take \
              turns ({} rounds; W3 {} calls each; W4 {} rounds); wall time around spawn and wait; \
-             peak RSS from getrusage(RUSAGE_CHILDREN) of one more run; heap peak = largest \
-             RssAnon sampled from /proc every 0.1 ms during that run (a mapped input's pages are \
-             page cache, not heap)\n",
+             CPU (user + system), peak RSS from getrusage(RUSAGE_CHILDREN) of one more run; heap \
+             peak = largest RssAnon sampled from /proc every 0.1 ms during that run (a mapped \
+             input's pages are page cache, not heap)\n",
             utc_now(),
             opts.reps,
             opts.reps * opts.calls,
@@ -1197,11 +1201,12 @@ impl Report {
         let _ = writeln!(s, "\n## {title}\n");
         let _ = writeln!(
             s,
-            "| command | median | min – max | peak RSS | heap peak |\n|---|---:|---:|---:|---:|"
+            "| command | median | min – max | CPU | peak RSS | heap peak |\n|---|---:|---:|---:|---:|---:|"
         );
         for m in rows {
-            let (rss, heap) = match m.memory {
+            let (cpu, rss, heap) = match m.memory {
                 Some(mem) => (
+                    ms(Duration::from_micros(mem.cpu_us)),
                     format!("{:.1} MiB", mem.peak_rss_kib as f64 / 1024.0),
                     if mem.samples == 0 {
                         "(too short to sample)".to_string()
@@ -1209,11 +1214,11 @@ impl Report {
                         format!("{:.1} MiB", mem.heap_peak_kib as f64 / 1024.0)
                     },
                 ),
-                None => ("–".into(), "–".into()),
+                None => ("–".into(), "–".into(), "–".into()),
             };
             let _ = writeln!(
                 s,
-                "| `{}` | {} | {} – {} | {rss} | {heap} |",
+                "| `{}` | {} | {} – {} | {cpu} | {rss} | {heap} |",
                 m.command,
                 ms(m.median()),
                 ms(m.min()),

@@ -299,21 +299,35 @@ impl<'data> Output<'data> {
         segs
     }
 
-    /// Hashes the output's signed bytes (20..end) from memory.
-    fn hash_segments(segs: &[Segment<'_>]) -> DigestHasher {
+    /// Hashes the output's signed bytes (20..end) from memory; input runs are
+    /// first mapped in from `mapped` in one call each (no page faults).
+    fn hash_segments(segs: &[Segment<'_>], mapped: Option<&MappedFile>) -> DigestHasher {
         let mut h = DigestHasher::new();
         for (i, s) in segs.iter().enumerate() {
             let b = s.bytes();
+            if let (Some(m), Segment::Input { .. }) = (mapped, s) {
+                m.populate(b);
+            }
             h.update(if i == 0 { &b[SIGNED_FROM..] } else { b });
         }
         h
+    }
+
+    /// The input's digests, its pages mapped in first.
+    fn input_digests_from(&self, mapped: &MappedFile) -> Option<([u8; 16], [u8; 16])> {
+        if let Some(input) = self.input {
+            mapped.populate(input);
+        }
+        self.input_digests()
     }
 
     /// The digest the container will carry (computed when the policy says so).
     pub fn digest(&self) -> [u8; 16] {
         match self.digest_work(self.resolution()) {
             DigestWork::Known(d) => d,
-            DigestWork::Hash(variant) => Self::hash_segments(&self.segments()).finish(variant),
+            DigestWork::Hash(variant) => {
+                Self::hash_segments(&self.segments(), None).finish(variant)
+            }
         }
     }
 
@@ -388,12 +402,9 @@ impl<'data> Output<'data> {
     /// The digest is then written at offset 4, so `out` must not be opened
     /// for appending.
     pub fn write_file_from(&self, input: &MappedFile, out: &mut File) -> io::Result<[u8; 16]> {
-        let source = input
-            .file()
-            .zip(self.input.and_then(|i| input.file_offset_of(i)));
-        let Some((in_file, base)) = source else {
+        if self.input.and_then(|i| input.file_offset_of(i)).is_none() {
             return self.write_to_seekable(out);
-        };
+        }
         if u64::from(self.file_size) <= SMALL_OUTPUT {
             let bytes = self.to_vec();
             out.write_all(&bytes)?;
@@ -404,7 +415,7 @@ impl<'data> Output<'data> {
         let start = out.stream_position()?;
         let segs = self.segments();
         let out: &File = out;
-        let copy = |head: &[u8]| copy_segments(&segs, head, in_file, base, out);
+        let copy = |head: &[u8]| copy_segments(&segs, head, input, out, start);
         let (written, digest) = match self.resolution.get().map(|r| self.digest_work(r)) {
             Some(DigestWork::Known(d)) => {
                 copy(&self.head_with(&d))?;
@@ -414,7 +425,7 @@ impl<'data> Output<'data> {
                 let head = self.head_with(&[0; 16]);
                 let hasher = std::thread::scope(|s| {
                     let copier = s.spawn(|| copy(&head));
-                    let h = Self::hash_segments(&segs);
+                    let h = Self::hash_segments(&segs, Some(input));
                     join(copier).map(|()| h)
                 })?;
                 ([0; 16], hasher.finish(variant))
@@ -431,10 +442,10 @@ impl<'data> Output<'data> {
                 let (input_digests, hasher) = std::thread::scope(|s| {
                     let copier = s.spawn(|| copy(&head));
                     let result = if same {
-                        (self.input_digests(), None)
+                        (self.input_digests_from(input), None)
                     } else {
-                        let classifier = s.spawn(|| Ok(self.input_digests()));
-                        let h = Self::hash_segments(&segs);
+                        let classifier = s.spawn(|| Ok(self.input_digests_from(input)));
+                        let h = Self::hash_segments(&segs, Some(input));
                         (join(classifier)?, Some(h))
                     };
                     join(copier).map(|()| result)
@@ -445,7 +456,9 @@ impl<'data> Output<'data> {
                 let digest = match (self.digest_work(r), hasher) {
                     (DigestWork::Known(d), _) => d,
                     (DigestWork::Hash(variant), Some(h)) => h.finish(variant),
-                    (DigestWork::Hash(variant), None) => Self::hash_segments(&segs).finish(variant),
+                    (DigestWork::Hash(variant), None) => {
+                        Self::hash_segments(&segs, Some(input)).finish(variant)
+                    }
                 };
                 (stored, digest)
             }
@@ -463,26 +476,29 @@ fn join<T>(handle: std::thread::ScopedJoinHandle<'_, io::Result<T>>) -> io::Resu
         .unwrap_or_else(|e| std::panic::resume_unwind(e))
 }
 
-/// Writes `head` (the header and table) and the remaining segments to the
-/// current position of `out`: memory runs through a small buffer, long input
-/// runs file to file in the kernel.
+/// Writes `head` (the header and table) and the remaining segments to `out`,
+/// positioned at `start`: memory runs through a small buffer, long input runs
+/// file to file (see the copy module).
 fn copy_segments(
     segs: &[Segment<'_>],
     head: &[u8],
-    input: &File,
-    base: u64,
+    input: &MappedFile,
     out: &File,
+    start: u64,
 ) -> io::Result<()> {
     let mut w = io::BufWriter::with_capacity(KERNEL_COPY_MIN, out);
     w.write_all(head)?;
+    let mut position = start + head.len() as u64;
     for s in &segs[1..] {
+        let bytes = s.bytes();
         match *s {
-            Segment::Input { offset, bytes } if bytes.len() >= KERNEL_COPY_MIN => {
+            Segment::Input { .. } if bytes.len() >= KERNEL_COPY_MIN => {
                 w.flush()?;
-                copy::copy_range(input, base + offset, bytes, out)?;
+                copy::write_run(input, bytes, out, position)?;
             }
-            _ => w.write_all(s.bytes())?,
+            _ => w.write_all(bytes)?,
         }
+        position += bytes.len() as u64;
     }
     w.flush()
 }

@@ -78,6 +78,21 @@ impl MappedFile {
         }
     }
 
+    /// Maps the pages of `bytes`, a sub-slice of this mapping, into the
+    /// process ahead of one sequential read of them (`MADV_POPULATE_READ` on
+    /// Linux 5.14+: one call instead of a page fault per few pages). Pages
+    /// come from the page cache, so they count as resident file pages, not
+    /// heap. Does nothing for other bytes, other systems or older kernels.
+    pub fn populate(&self, bytes: &[u8]) {
+        #[cfg(target_os = "linux")]
+        if let (Inner::Map(map, _), Some(offset)) = (&self.inner, offset_within(self, bytes)) {
+            // Only a hint: an error (an older kernel) leaves the pages to fault in.
+            let _ = map.advise_range(memmap2::Advice::PopulateRead, offset as usize, bytes.len());
+        }
+        #[cfg(not(target_os = "linux"))]
+        let _ = bytes;
+    }
+
     /// Where `bytes` lies in the mapped file: the file offset of its first
     /// byte, when `bytes` is a sub-slice of this mapping (found by address,
     /// so no byte is read). `None` for bytes held in memory or borrowed from
@@ -149,6 +164,10 @@ mod tests {
         assert_eq!(m.file_offset_of(&m[4..]), Some(4));
         assert_eq!(m.file_offset_of(&m[8..]), Some(8));
         assert_eq!(m.file_offset_of(b"1234"), None);
+        // A hint only: any sub-slice, empty or not, and foreign bytes are fine.
+        m.populate(&m[2..]);
+        m.populate(&m[8..]);
+        m.populate(b"elsewhere");
         let e = dir.join("empty.bin");
         std::fs::write(&e, b"").unwrap();
         let m = MappedFile::open(&e).unwrap();

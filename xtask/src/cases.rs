@@ -60,6 +60,8 @@ struct PartSpec {
 struct Run {
     tool: String,
     args: Vec<String>,
+    /// A file of the case to pipe to the tool's stdin.
+    stdin: Option<String>,
     #[serde(default)]
     exit: i32,
     /// Exact stderr.
@@ -330,9 +332,13 @@ fn run_case(bin: &Path, path: &Path) -> Result<()> {
         created.insert(f.name.clone(), bytes);
     }
     for (i, r) in case.run.iter().enumerate() {
-        let out = Command::new(bin.join(&r.tool))
-            .args(&r.args)
-            .current_dir(dir.path())
+        let mut cmd = Command::new(bin.join(&r.tool));
+        cmd.args(&r.args).current_dir(dir.path());
+        match &r.stdin {
+            Some(f) => cmd.stdin(std::fs::File::open(dir.path().join(f))?),
+            None => cmd.stdin(std::process::Stdio::null()),
+        };
+        let out = cmd
             .output()
             .with_context(|| format!("running {}", r.tool))?;
         let stderr = String::from_utf8_lossy(&out.stderr);

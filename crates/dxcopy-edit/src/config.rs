@@ -4,20 +4,25 @@
 //!
 //! Order of work, whatever the order of options (as llvm-objcopy):
 //! dumps and extracts read the *input*; then keep marks, `-j` (which
-//! overrides `-R`) or `-R`, strip classes, updates, adds, set-private; then
+//! overrides `-R`) or `-R`, strip classes, updates, adds, set-private,
+//! add-debug-from, set-debug-name; then split-debug / pdb-in-private; then
 //! layout, HASH and digest upkeep. Everything is checked before the first file
 //! is written, so an error leaves no output and never touches the input.
+//!
+//! A PDB input (MSF magic) is read as the container in its stream 5; it can
+//! be read from or written to another file, never edited in place.
 
 use crate::copy;
+use crate::debug::{self, PdbTarget, SplitOptions};
 use crate::dump::{self, DumpMode};
 use crate::error::{EditError, Result};
-use crate::file::{write_atomic, FileOptions};
+use crate::file::{write_atomic, write_bytes_atomic, FileOptions};
 use crate::matcher::{MatchStyle, NameMatcher};
 use crate::output::Output;
 use crate::plan::{EditPlan, EditWarning};
 use crate::policy::{DigestPolicy, HashPolicy};
 use crate::strip::StripClass;
-use dxcopy_read::{Container, DigestKind, MappedFile, PartName};
+use dxcopy_read::{container_input, Container, ContainerSource, DigestKind, MappedFile, PartName};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -61,6 +66,19 @@ pub struct Config {
     pub hash: HashPolicy,
     /// `-p`: keep the input's access and modification times on the output.
     pub preserve_dates: bool,
+    /// `--split-debug=PATH`: move ILDB and SRCI to a companion PDB at PATH
+    /// (a trailing `/` or `\` means `<hash>.pdb` in that directory).
+    pub split_debug: Option<String>,
+    /// `--pdb-in-private`: split the debug info off and embed the PDB as PRIV.
+    pub pdb_in_private: bool,
+    /// `--extract-private-pdb=FILE`: write the PDB held in PRIV to FILE.
+    pub extract_private_pdb: Option<PathBuf>,
+    /// `--add-debug-from=PDB`: put the PDB's ILDB and SRCI back.
+    pub add_debug_from: Option<PathBuf>,
+    /// `--force`: add debug info from a PDB that does not match the shader.
+    pub force: bool,
+    /// `--set-debug-name=NAME`: write the ILDN part.
+    pub set_debug_name: Option<String>,
 }
 
 /// What a run did, for the caller to report.
@@ -78,6 +96,10 @@ pub struct Report {
     pub parts_before: usize,
     /// Number of parts written (0 when no container was written).
     pub parts_after: usize,
+    /// The input was a PDB: the run worked on the container in its stream 5.
+    pub input_is_pdb: bool,
+    /// The companion PDB written by `--split-debug`.
+    pub pdb_written: Option<PathBuf>,
 }
 
 /// Parses a four-byte part name given on the command line.
@@ -92,7 +114,8 @@ fn read_file(path: &Path) -> Result<Vec<u8>> {
 impl Config {
     /// Whether the invocation only reads (dumps/extracts) and writes no container.
     pub fn is_read_only(&self) -> bool {
-        (!self.dumps.is_empty() || !self.extracts.is_empty()) && !self.modifies()
+        (!self.dumps.is_empty() || !self.extracts.is_empty() || self.extract_private_pdb.is_some())
+            && !self.modifies()
     }
 
     /// Whether any option changes the container.
@@ -104,7 +127,11 @@ impl Config {
             && self.strip.is_empty()
             && self.set_private.is_none()
             && self.digest == DigestPolicy::Auto
-            && self.hash == HashPolicy::Auto)
+            && self.hash == HashPolicy::Auto
+            && self.split_debug.is_none()
+            && !self.pdb_in_private
+            && self.add_debug_from.is_none()
+            && self.set_debug_name.is_none())
     }
 
     fn matcher(&self, patterns: &[String]) -> Result<NameMatcher> {
@@ -112,8 +139,17 @@ impl Config {
     }
 
     /// Builds the edit plan for `container` (reads the files named by add,
-    /// update and set-private).
+    /// update, set-private and add-debug-from). Split-debug is applied by
+    /// [`run_on`](Self::run_on), after the plan.
     pub fn plan<'data>(&self, container: &Container<'data>) -> Result<EditPlan<'data>> {
+        self.plan_with_warnings(container, &mut Vec::new())
+    }
+
+    fn plan_with_warnings<'data>(
+        &self,
+        container: &Container<'data>,
+        warnings: &mut Vec<EditWarning>,
+    ) -> Result<EditPlan<'data>> {
         let mut plan = EditPlan::from_container(container);
         plan.digest_policy = self.digest;
         plan.hash_policy = self.hash;
@@ -139,6 +175,23 @@ impl Config {
         if let Some(path) = &self.set_private {
             plan.set_private(read_file(path)?);
         }
+        if let Some(path) = &self.add_debug_from {
+            let bytes = read_file(path)?;
+            let found = container_input(&bytes)?;
+            let guid = match found.source {
+                ContainerSource::PdbStream5 { info } => Some(info.guid),
+                ContainerSource::Container => None,
+            };
+            let pdb = Container::parse(&found.bytes)?;
+            if let debug::Pairing::Forced { reason } =
+                debug::add_debug_from(&mut plan, &pdb, guid, self.force)?
+            {
+                warnings.push(EditWarning::PdbMismatchForced { reason });
+            }
+        }
+        if let Some(name) = &self.set_debug_name {
+            debug::set_debug_name(&mut plan, name)?;
+        }
         Ok(plan)
     }
 
@@ -146,13 +199,27 @@ impl Config {
     /// `None` edits in place (or writes to stdout when the input is stdin);
     /// read-only invocations write no container at all.
     ///
-    /// A regular input file is memory-mapped and its kept bytes are copied
-    /// file to file in the kernel (dumps too); bytes that are not kept are
-    /// never read.
+    /// A regular input file is memory-mapped and the kept bytes of a
+    /// container file go from it straight to the output (dumps too); bytes
+    /// that are not kept are never read.
     pub fn run(&self, input: &Path, output: Option<&Path>) -> Result<Report> {
         let file = MappedFile::open(input).map_err(|e| EditError::io(input, e))?;
-        let container = Container::parse(&file)?;
-        self.run_with(&container, Some(&file), input, output)
+        let found = container_input(&file)?;
+        if !found.is_from_pdb() {
+            let container = Container::parse(&file)?;
+            return self.run_with(&container, Some(&file), input, output);
+        }
+        let in_stream = |e: EditError| match e {
+            EditError::Io { .. } => e,
+            other => EditError::InPdbStream(Box::new(other)),
+        };
+        if output.is_none() && !self.is_read_only() {
+            return Err(EditError::PdbInPlace);
+        }
+        let container = Container::parse(&found.bytes).map_err(|e| in_stream(e.into()))?;
+        let mut report = self.run_on(&container, input, output).map_err(in_stream)?;
+        report.input_is_pdb = true;
+        Ok(report)
     }
 
     /// [`run`](Self::run) on an already parsed container read from `input`.
@@ -165,6 +232,8 @@ impl Config {
         self.run_with(container, None, input, output)
     }
 
+    /// [`run_on`](Self::run_on), with the file `container` was parsed from
+    /// when it is a mapped file.
     fn run_with(
         &self,
         container: &Container<'_>,
@@ -175,6 +244,15 @@ impl Config {
         let mut report = Report {
             parts_before: container.part_count() as usize,
             ..Report::default()
+        };
+        // Only --digest=auto needs the input's digest kind, and it hashes the
+        // whole input. With extracts, classify it once for every output; a lone
+        // output leaves it to its writer, which hashes beside the copy.
+        let input_kind = std::cell::OnceCell::new();
+        let classify = |plan: &mut EditPlan<'_>| {
+            if plan.digest_policy == DigestPolicy::Auto && !self.extracts.is_empty() {
+                plan.set_input_digest_kind(*input_kind.get_or_init(|| container.digest_kind()));
+            }
         };
         // 1. Resolve every dump and extract first: nothing is written if one fails.
         let mut dumps = Vec::new();
@@ -188,12 +266,31 @@ impl Config {
             let mut plan = dump::extract(container, &m, pattern)?;
             plan.digest_policy = self.digest;
             plan.hash_policy = HashPolicy::Keep;
+            classify(&mut plan);
             extracts.push((plan.finish()?, path));
         }
-        // 2. The main edit.
+        let private_pdb = match &self.extract_private_pdb {
+            Some(path) => Some((debug::extract_private_pdb(container)?, path)),
+            None => None,
+        };
+        // 2. The main edit, then the debug split (which needs the final parts).
         let write_main = output.is_some() || !self.is_read_only();
+        let mut companion = None;
         let main = if write_main {
-            let out = self.plan(container)?.finish()?;
+            let mut plan = self.plan_with_warnings(container, &mut report.warnings)?;
+            classify(&mut plan);
+            let out = if self.split_debug.is_some() || self.pdb_in_private {
+                let options = SplitOptions {
+                    target: self.split_debug.as_deref().map(PdbTarget::parse),
+                    pdb_in_private: self.pdb_in_private,
+                };
+                let split = debug::split_debug(plan, &options)?;
+                report.warnings.extend(split.warnings);
+                companion = split.pdb_path.map(|path| (path, split.pdb));
+                split.main
+            } else {
+                plan.finish()?
+            };
             report.parts_after = out.parts().len();
             Some(out)
         } else {
@@ -223,6 +320,14 @@ impl Config {
             write_atomic(path, &fresh, |f| write_output(&out, f))?;
             report.warnings.extend(out.warnings().iter().cloned());
             report.dumped.push(path.clone());
+        }
+        if let Some((bytes, path)) = private_pdb {
+            write_bytes_atomic(path, bytes, &fresh)?;
+            report.dumped.push(path.clone());
+        }
+        if let Some((path, bytes)) = companion {
+            write_bytes_atomic(&path, &bytes, &fresh)?;
+            report.pdb_written = Some(path);
         }
         if let Some(out) = main {
             let stdin = input.as_os_str() == "-";

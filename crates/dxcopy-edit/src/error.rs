@@ -47,6 +47,27 @@ pub enum EditError {
     /// A value given for an option is not valid.
     #[error("{0}")]
     Invalid(String),
+    /// `--split-debug` / `--pdb-in-private` on a container with nothing to split off.
+    #[error("nothing to split: the container has no ILDB or SRCI part, so a PDB would hold no debug info (the shader was compiled without /Zi, or its debug info was already stripped or split off)")]
+    NoDebugInfo,
+    /// `--add-debug-from` with a PDB (or PDB container) holding no ILDB or SRCI.
+    #[error("the PDB holds no ILDB or SRCI part to add")]
+    PdbWithoutDebugInfo,
+    /// `--add-debug-from` with a PDB that does not belong to the shader.
+    #[error("the PDB does not belong to this shader: {reason}; use --force to add its debug info anyway")]
+    PdbMismatch {
+        /// What was compared, as a sentence fragment.
+        reason: String,
+    },
+    /// `--extract-private-pdb` on a PRIV part that is not an MSF file.
+    #[error("the PRIV part does not hold a PDB: it does not start with the MSF 7.00 magic")]
+    PrivNotPdb,
+    /// A PDB input would be edited in place.
+    #[error("the input is a PDB: the container in its stream 5 can be read or written to another file, but editing in place would replace the PDB with a container; give an output file")]
+    PdbInPlace,
+    /// An error about the container found in a PDB's stream 5.
+    #[error("in the container in PDB stream 5: {0}")]
+    InPdbStream(Box<EditError>),
     /// An I/O error on a named file.
     #[error("'{}': {source}", path.display())]
     Io {

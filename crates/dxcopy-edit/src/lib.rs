@@ -30,6 +30,9 @@ pub mod config;
 #[cfg(test)]
 mod config_tests;
 pub mod copy;
+pub mod debug;
+#[cfg(test)]
+mod debug_tests;
 pub mod dump;
 pub mod error;
 pub mod file;
@@ -37,6 +40,7 @@ pub mod matcher;
 pub mod output;
 #[cfg(test)]
 mod output_tests;
+pub mod pdb;
 pub mod plan;
 pub mod policy;
 pub mod strip;

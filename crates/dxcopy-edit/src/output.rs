@@ -211,7 +211,7 @@ impl<'data> Output<'data> {
             DigestDecision::Resolved(d) => self.resolution_for(d, None),
             DigestDecision::ClassifyInput { stored } => {
                 let kind = digest::kind_from_digests(&stored, input_digests);
-                let d = resolve_digest(DigestPolicy::Auto, Some(kind), stored);
+                let d = resolve_digest(DigestPolicy::Auto, Some(stored), || Some(kind));
                 self.resolution_for(d, input_digests)
             }
         }

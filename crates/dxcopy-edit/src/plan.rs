@@ -67,6 +67,20 @@ pub enum EditWarning {
     HashUpdated,
     /// PRIV was not last in the input and was moved to the end.
     PrivMovedLast,
+    /// A split needed a HASH part (it names and pairs the PDB) and one was added.
+    HashAdded {
+        /// The digest, as 32 lower-case hex digits.
+        digest: String,
+        /// The part whose bitcode it covers (DXIL, or ILDB when there is no DXIL).
+        source: PartName,
+    },
+    /// `--pdb-in-private` replaced an existing PRIV part.
+    PrivateReplacedByPdb,
+    /// `--force` added debug info from a PDB that does not belong to the shader.
+    PdbMismatchForced {
+        /// What did not match.
+        reason: String,
+    },
 }
 
 impl std::fmt::Display for EditWarning {
@@ -81,6 +95,17 @@ impl std::fmt::Display for EditWarning {
             EditWarning::HashNotUpdated { reason } => write!(f, "HASH part not updated: {reason}"),
             EditWarning::HashUpdated => f.write_str("HASH part recomputed from the new bitcode"),
             EditWarning::PrivMovedLast => f.write_str("PRIV part moved to the end of the container"),
+            EditWarning::HashAdded { digest, source } => write!(
+                f,
+                "the container had no HASH part; added one ({digest}, MD5 of the {source} bitcode) to name and pair the PDB"
+            ),
+            EditWarning::PrivateReplacedByPdb => {
+                f.write_str("the existing PRIV part was replaced by the PDB (--pdb-in-private)")
+            }
+            EditWarning::PdbMismatchForced { reason } => write!(
+                f,
+                "the PDB does not belong to this shader ({reason}); its debug info was added anyway (--force)"
+            ),
         }
     }
 }
@@ -96,6 +121,8 @@ pub struct EditPlan<'data> {
     pub digest_policy: DigestPolicy,
     /// What to do with the HASH part.
     pub hash_policy: HashPolicy,
+    /// The input's digest kind, when the caller already classified it.
+    input_digest_kind: Option<DigestKind>,
 }
 
 fn pad4(mut data: Vec<u8>) -> Vec<u8> {
@@ -123,6 +150,7 @@ impl<'data> EditPlan<'data> {
             parts: Vec::new(),
             digest_policy: DigestPolicy::Auto,
             hash_policy: HashPolicy::Auto,
+            input_digest_kind: None,
         }
     }
 
@@ -143,7 +171,16 @@ impl<'data> EditPlan<'data> {
                 .collect(),
             digest_policy: DigestPolicy::Auto,
             hash_policy: HashPolicy::Auto,
+            input_digest_kind: None,
         }
+    }
+
+    /// Records the input's digest kind, so that `finish` does not hash the
+    /// whole input again to classify it. For callers that make several plans
+    /// over one input (dumps, extracts and the main output); only
+    /// [`DigestPolicy::Auto`] uses it. `kind` must be the input's real kind.
+    pub fn set_input_digest_kind(&mut self, kind: DigestKind) {
+        self.input_digest_kind = Some(kind);
     }
 
     /// The input container, if the plan was made from one.
@@ -301,28 +338,23 @@ impl<'data> EditPlan<'data> {
         crate::policy::upkeep_hash(&mut self, &mut warnings)?;
         let dxil_changed = self.program_changed(PartName::DXIL);
         let stored = self.input.map(|c| c.header().digest);
-        let decision = match (self.digest_policy, stored) {
+        let known_kind = self
+            .input_digest_kind
+            .or_else(|| stored.and_then(|s| digest::sentinel_kind(&s)));
+        let decision = match (self.digest_policy, stored, known_kind) {
             // Whether a signed input verifies is left to the writer, which
             // hashes the input beside its own work (see output.rs).
-            (DigestPolicy::Auto, Some(s)) if digest::sentinel_kind(&s).is_none() => {
-                DigestDecision::ClassifyInput { stored: s }
-            }
-            (policy, stored) => {
-                // No other policy needs to know whether a signed input verifies:
-                // `keep` reports any copied non-sentinel digest as invalid.
-                let kind = stored.map(|s| digest::sentinel_kind(&s).unwrap_or(DigestKind::Invalid));
-                DigestDecision::Resolved(crate::policy::resolve_digest(
-                    policy,
-                    kind,
-                    stored.unwrap_or(digest::ZERO),
-                ))
+            (DigestPolicy::Auto, Some(s), None) => DigestDecision::ClassifyInput { stored: s },
+            (policy, stored, known_kind) => {
+                DigestDecision::Resolved(crate::policy::resolve_digest(policy, stored, || {
+                    known_kind
+                }))
             }
         };
-        let input = self.input.map(|c| c.data());
         Output::new(
             self.version,
             self.parts,
-            input,
+            self.input.map(|c| c.data()),
             decision,
             dxil_changed,
             warnings,

@@ -82,10 +82,14 @@ pub struct ResolvedDigest {
     pub kind_is_invalid_kept: bool,
 }
 
+/// Decides the output digest. `classify_input` hashes the whole input, so it
+/// is called only by [`DigestPolicy::Auto`], the one policy that depends on
+/// whether the input's digest verifies; `input_digest` is the input's stored
+/// digest (`None` for a new container).
 pub(crate) fn resolve_digest(
     policy: DigestPolicy,
-    input_kind: Option<DigestKind>,
-    input_digest: [u8; 16],
+    input_digest: Option<[u8; 16]>,
+    classify_input: impl FnOnce() -> Option<DigestKind>,
 ) -> ResolvedDigest {
     let fixed = |bytes: [u8; 16], kind| ResolvedDigest {
         fixed: bytes,
@@ -109,16 +113,20 @@ pub(crate) fn resolve_digest(
         DigestPolicy::Zero => fixed(digest::ZERO, DigestKind::Zero),
         DigestPolicy::Bypass => fixed(digest::BYPASS, DigestKind::Bypass),
         DigestPolicy::Preview => fixed(digest::PREVIEW, DigestKind::Preview),
-        DigestPolicy::Keep => fixed(
-            input_digest,
-            input_kind.map_or(DigestKind::Zero, |k| match k {
-                // Kept bytes of a signed input no longer match once parts change;
-                // the writer reports what was kept, not whether it still verifies.
-                DigestKind::Retail | DigestKind::Debug => DigestKind::Invalid,
-                other => other,
-            }),
-        ),
-        DigestPolicy::Auto => match input_kind {
+        DigestPolicy::Keep => {
+            let kept = input_digest.unwrap_or(digest::ZERO);
+            // Kept bytes of a signed input no longer match once parts change;
+            // the writer reports what was kept, not whether it still verifies,
+            // so only the sentinels are named and nothing is hashed.
+            let kind = match kept {
+                digest::ZERO => DigestKind::Zero,
+                digest::BYPASS => DigestKind::Bypass,
+                digest::PREVIEW => DigestKind::Preview,
+                _ => DigestKind::Invalid,
+            };
+            fixed(kept, kind)
+        }
+        DigestPolicy::Auto => match classify_input() {
             None | Some(DigestKind::Zero) => fixed(digest::ZERO, DigestKind::Zero),
             Some(DigestKind::Retail) => compute(Variant::Retail),
             Some(DigestKind::Debug) => compute(Variant::Debug),
@@ -126,7 +134,7 @@ pub(crate) fn resolve_digest(
             Some(DigestKind::Preview) => fixed(digest::PREVIEW, DigestKind::Preview),
             Some(DigestKind::Invalid) => ResolvedDigest {
                 kind_is_invalid_kept: true,
-                ..fixed(input_digest, DigestKind::Invalid)
+                ..fixed(input_digest.unwrap_or(digest::ZERO), DigestKind::Invalid)
             },
         },
     }
@@ -224,4 +232,51 @@ pub(crate) fn upkeep_hash(plan: &mut EditPlan<'_>, warnings: &mut Vec<EditWarnin
     }
     warnings.push(EditWarning::HashUpdated);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_auto_classifies_the_input() {
+        let stored = Some([7; 16]);
+        for policy in [
+            DigestPolicy::Retail,
+            DigestPolicy::Debug,
+            DigestPolicy::Zero,
+            DigestPolicy::Keep,
+            DigestPolicy::Bypass,
+            DigestPolicy::Preview,
+        ] {
+            resolve_digest(policy, stored, || panic!("{policy:?} hashed the input"));
+        }
+        let calls = std::cell::Cell::new(0);
+        let auto = resolve_digest(DigestPolicy::Auto, stored, || {
+            calls.set(calls.get() + 1);
+            Some(DigestKind::Debug)
+        });
+        assert_eq!(calls.get(), 1);
+        assert_eq!(auto.recompute, Some(Variant::Debug));
+    }
+
+    #[test]
+    fn keep_names_the_kept_bytes_without_hashing() {
+        let table = [
+            (None, [0; 16], DigestKind::Zero),
+            (Some(digest::ZERO), digest::ZERO, DigestKind::Zero),
+            (Some(digest::BYPASS), digest::BYPASS, DigestKind::Bypass),
+            (Some(digest::PREVIEW), digest::PREVIEW, DigestKind::Preview),
+            (Some([7; 16]), [7; 16], DigestKind::Invalid),
+        ];
+        for (stored, bytes, kind) in table {
+            let r = resolve_digest(DigestPolicy::Keep, stored, || unreachable!());
+            assert_eq!(
+                (r.fixed, r.recompute, r.kind),
+                (bytes, None, kind),
+                "{stored:?}"
+            );
+            assert!(!r.kind_is_invalid_kept);
+        }
+    }
 }

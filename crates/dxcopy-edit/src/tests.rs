@@ -383,6 +383,37 @@ fn digest_policies() {
 }
 
 #[test]
+fn finish_uses_a_digest_kind_the_caller_already_knows() {
+    let retail = signed_shader();
+    let c = Container::parse(&retail).unwrap();
+    let finish = |kind: Option<DigestKind>, policy| {
+        let mut plan = EditPlan::from_container(&c);
+        plan.digest_policy = policy;
+        if let Some(kind) = kind {
+            plan.set_input_digest_kind(kind);
+        }
+        Container::parse(&plan.finish().unwrap().to_vec())
+            .unwrap()
+            .digest_kind()
+    };
+    assert_eq!(finish(None, DigestPolicy::Auto), DigestKind::Retail);
+    // A deliberately different kind shows that finish did not classify the input itself.
+    assert_eq!(
+        finish(Some(DigestKind::Debug), DigestPolicy::Auto),
+        DigestKind::Debug
+    );
+    // Other policies do not depend on the input's kind.
+    assert_eq!(
+        finish(Some(DigestKind::Debug), DigestPolicy::Retail),
+        DigestKind::Retail
+    );
+    assert_eq!(
+        finish(Some(DigestKind::Zero), DigestPolicy::Keep),
+        DigestKind::Retail
+    );
+}
+
+#[test]
 fn seekable_and_plain_writers_agree() {
     let c_bytes = signed_shader();
     let c = Container::parse(&c_bytes).unwrap();

@@ -279,16 +279,17 @@ mod tests {
 
     #[test]
     fn vkd3d_proton_vectors() {
-        // code[i] = i; checksum over code[20..size].
+        // code[i] = i; checksum over code[20..size] for every size 21..=256.
         let code: Vec<u8> = (0..=255u8).collect();
-        let cases = [
-            (21, "b056e814 63f1ae31 32241b97 6f09f7cb"),
-            (22, "9c13f928 2e55bd04 34e240ca cce18d5c"),
-            (256, "3f7f7574 2725bea2 174966ce 45a2e63e"),
-        ];
-        for (size, want) in cases {
-            assert_eq!(to_words(&retail(&code[20..size])), want, "size {size}");
+        let text = include_str!("../tests/data/vkd3d-checksum-vectors.txt");
+        let mut sizes = Vec::new();
+        for line in text.lines().filter(|l| l.starts_with("size=")) {
+            let (size, words) = line[5..].split_once(' ').unwrap();
+            let size: usize = size.parse().unwrap();
+            assert_eq!(to_words(&retail(&code[20..size])), words, "size {size}");
+            sizes.push(size);
         }
+        assert_eq!(sizes, (21..=256).collect::<Vec<_>>());
     }
 
     #[test]

@@ -101,6 +101,44 @@ pub enum ReadErrorKind {
         /// The name looked for.
         name: String,
     },
+    /// The input does not start with the MSF 7.00 magic (`pdb.rs`).
+    NotMsf {
+        /// The first bytes found (up to 32).
+        found: Vec<u8>,
+    },
+    /// An MSF block index points past the end of the file (`pdb.rs`).
+    MsfBlockPastEnd {
+        /// What the block belongs to: the directory, or stream `N`.
+        owner: MsfBlockOwner,
+        /// The block index found.
+        block: u32,
+        /// Blocks the file really holds (its length over the block size, rounded up).
+        file_blocks: u64,
+    },
+    /// The PDB's stream 5 is missing, empty or not a DXBC container: fxc
+    /// PDBs and ordinary program PDBs hold no DXIL container (`pdb.rs`).
+    PdbNoContainer {
+        /// Length of stream 5 (0 when the PDB has fewer than six streams).
+        stream_len: u64,
+    },
+}
+
+/// The owner of an MSF block, for [`ReadErrorKind::MsfBlockPastEnd`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MsfBlockOwner {
+    /// The stream directory (listed in the block map).
+    Directory,
+    /// Stream `n` (listed in the directory).
+    Stream(u32),
+}
+
+impl fmt::Display for MsfBlockOwner {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MsfBlockOwner::Directory => f.write_str("the stream directory"),
+            MsfBlockOwner::Stream(n) => write!(f, "stream {n}"),
+        }
+    }
 }
 
 impl ReadError {
@@ -207,6 +245,23 @@ impl fmt::Display for ReadError {
                 write!(f, "{message} (at offset {:#x})", self.offset)
             }
             PartNotFound { name } => write!(f, "part '{name}' not found"),
+            NotMsf { found } => write!(
+                f,
+                "not an MSF 7.00 PDB: expected 'Microsoft C/C++ MSF 7.00' at offset 0x0, found '{}'",
+                crate::name::escape_bytes(found)
+            ),
+            MsfBlockPastEnd {
+                owner,
+                block,
+                file_blocks,
+            } => write!(
+                f,
+                "PDB block {block} of {owner} (listed at offset {:#x}) is past the end of the file, which holds {file_blocks} blocks",
+                self.offset
+            ),
+            PdbNoContainer { .. } => {
+                f.write_str("PDB has no DXIL container in stream 5 (an fxc PDB?)")
+            }
         }
     }
 }

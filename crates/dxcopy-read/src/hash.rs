@@ -16,10 +16,12 @@ pub const FLAG_INCLUDES_SOURCE: u32 = 1;
 
 /// A decoded HASH part.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct ShaderHash {
     /// Flags (0 = None, 1 = IncludesSource).
     pub flags: u32,
     /// The 16-byte MD5 digest.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::fields::ser::hex"))]
     pub digest: [u8; 16],
 }
 

@@ -90,6 +90,13 @@ impl fmt::Display for PartName {
     }
 }
 
+#[cfg(feature = "serde")]
+impl serde::Serialize for PartName {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(self)
+    }
+}
+
 impl fmt::Debug for PartName {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "PartName('{self}')")

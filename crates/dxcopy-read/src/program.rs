@@ -131,8 +131,16 @@ impl ShaderKind {
     }
 }
 
+#[cfg(feature = "serde")]
+impl serde::Serialize for ShaderKind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.name())
+    }
+}
+
 /// The decoded program header plus the located bitcode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Program<'data> {
     /// Shader model major (high nibble of byte 0).
     pub model_major: u8,
@@ -143,6 +151,7 @@ pub struct Program<'data> {
     /// Size of the whole program in 32-bit words, as stored.
     pub size_in_words: u32,
     /// Bitcode header magic (`DXIL`).
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub bitcode_magic: [u8; 4],
     /// DXIL version major.
     pub dxil_major: u8,
@@ -153,6 +162,7 @@ pub struct Program<'data> {
     /// Bitcode size in bytes.
     pub bitcode_size: u32,
     /// The bitcode bytes.
+    #[cfg_attr(feature = "serde", serde(skip))]
     pub bitcode: &'data [u8],
     /// Absolute file offset of the bitcode.
     pub bitcode_file_offset: u64,

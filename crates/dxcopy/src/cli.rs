@@ -179,7 +179,7 @@ const UNSUPPORTED: &[(&str, &str)] = &[
 ];
 
 /// Rejects llvm-objcopy options that do not apply, naming the option and why.
-pub fn reject_unsupported(tool: &str, args: &[OsString]) -> Result<(), String> {
+pub fn reject_unsupported(args: &[OsString]) -> Result<(), String> {
     for a in args.iter().skip(1) {
         let Some(a) = a.to_str() else { continue };
         if a == "--" {
@@ -188,7 +188,7 @@ pub fn reject_unsupported(tool: &str, args: &[OsString]) -> Result<(), String> {
         let key = a.split_once('=').map_or(a, |(k, _)| k);
         if let Some((opt, why)) = UNSUPPORTED.iter().find(|(o, _)| *o == key) {
             return Err(format!(
-                "{tool}: error: option '{opt}' is not supported for DirectX containers: {why}"
+                "option '{opt}' is not supported for DirectX containers: {why}"
             ));
         }
     }
@@ -199,8 +199,8 @@ pub fn reject_unsupported(tool: &str, args: &[OsString]) -> Result<(), String> {
 /// version with 0), and unsupported llvm-objcopy options are named.
 pub fn parse_or_exit<T: clap::Parser>(tool: &str) -> T {
     let args: Vec<OsString> = std::env::args_os().collect();
-    if let Err(msg) = reject_unsupported(tool, &args) {
-        eprintln!("{msg}");
+    if let Err(msg) = reject_unsupported(&args) {
+        emit(tool, Level::Error, &msg);
         std::process::exit(1);
     }
     match T::try_parse_from(&args) {
@@ -211,6 +211,43 @@ pub fn parse_or_exit<T: clap::Parser>(tool: &str) -> T {
             std::process::exit(code);
         }
     }
+}
+
+/// Severity of a diagnostic line.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    /// `tool: error: …`
+    Error,
+    /// `tool: warning: …`
+    Warning,
+    /// `tool: note: …`
+    Note,
+}
+
+/// Whether diagnostics are coloured: stderr is a terminal and `NO_COLOR` is unset or empty.
+pub fn use_color() -> bool {
+    use std::io::IsTerminal;
+    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stderr().is_terminal()
+}
+
+/// Formats `tool: error: message` / `tool: warning: message` / `tool: note: message`,
+/// with ANSI colour when asked.
+pub fn diagnostic(tool: &str, level: Level, message: &str, color: bool) -> String {
+    let (word, code) = match level {
+        Level::Error => ("error", "1;31"),
+        Level::Warning => ("warning", "1;33"),
+        Level::Note => ("note", "1;36"),
+    };
+    if color {
+        format!("{tool}: \x1b[{code}m{word}:\x1b[0m {message}")
+    } else {
+        format!("{tool}: {word}: {message}")
+    }
+}
+
+/// Prints a diagnostic line on stderr.
+pub fn emit(tool: &str, level: Level, message: &str) {
+    eprintln!("{}", diagnostic(tool, level, message, use_color()));
 }
 
 /// One-line message for an error about `file`: `'file': message`, without
@@ -232,23 +269,39 @@ mod tests {
             .iter()
             .map(Into::into)
             .collect();
-        let e = reject_unsupported("dxcopy", &args).unwrap_err();
+        let e = reject_unsupported(&args).unwrap_err();
         assert_eq!(
             e,
-            "dxcopy: error: option '--strip-unneeded' is not supported for DirectX containers: DirectX containers have no symbols"
+            "option '--strip-unneeded' is not supported for DirectX containers: DirectX containers have no symbols"
         );
         let args: Vec<OsString> = ["dxcopy", "--pad-to=4", "a"]
             .iter()
             .map(Into::into)
             .collect();
-        assert!(reject_unsupported("dxcopy", &args)
+        assert!(reject_unsupported(&args)
             .unwrap_err()
             .contains("'--pad-to'"));
         let args: Vec<OsString> = ["dxcopy", "-R", "STAT", "--", "-x"]
             .iter()
             .map(Into::into)
             .collect();
-        assert!(reject_unsupported("dxcopy", &args).is_ok());
+        assert!(reject_unsupported(&args).is_ok());
+    }
+
+    #[test]
+    fn diagnostics_prefix_and_colour() {
+        assert_eq!(
+            diagnostic("dxcopy", Level::Error, "'a': bad", false),
+            "dxcopy: error: 'a': bad"
+        );
+        assert_eq!(
+            diagnostic("dxstrip", Level::Warning, "w", false),
+            "dxstrip: warning: w"
+        );
+        assert_eq!(
+            diagnostic("dxcopy", Level::Error, "x", true),
+            "dxcopy: \x1b[1;31merror:\x1b[0m x"
+        );
     }
 
     #[test]

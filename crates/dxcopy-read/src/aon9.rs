@@ -1,0 +1,218 @@
+//! Aon9 (and the Xbox XNAS / XNAP parts, which share its layout): the
+//! shader-model 2 program fxc embeds in `*_4_0_level_9_x` shaders so feature
+//! level 9 hardware can run them.
+//!
+//! Layout, as fxc writes it (all offsets relative to the part data):
+//!
+//! | off | size | field |
+//! |---|---|---|
+//! | 0 | 4 | size of the part data |
+//! | 4 | 4 | SM2 version token (`0xFFFE0200` vs_2_0, `0xFFFF0200` ps_2_0) |
+//! | 8 | 4 | size of the SM2 program in bytes |
+//! | 12 | 4 | offset of the SM2 program |
+//! | 16 | 5 × (u16 count, u16 offset) | mapping tables: constant buffers, loop registers, a third kind, samplers, runtime constants |
+//!
+//! The mapping tables and the SM2 program follow; only their counts and
+//! locations are reported.
+
+use crate::container::Part;
+use crate::cursor::Cursor;
+use crate::error::Result;
+use crate::fields::Issue;
+use crate::name::PartName;
+
+/// Size of the fixed Aon9 header.
+pub const AON9_HEADER_SIZE: u64 = 36;
+
+/// Names of the five mapping tables, in header order.
+pub const MAPPING_TABLES: [&str; 5] = [
+    "ConstantBuffers",
+    "LoopRegisters",
+    "Unknown",
+    "Samplers",
+    "RuntimeConstants",
+];
+
+/// One mapping table's location.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct MappingTable {
+    /// Which table (see [`MAPPING_TABLES`]).
+    pub name: &'static str,
+    /// Number of entries.
+    pub count: u16,
+    /// Offset in the part data.
+    pub offset: u16,
+}
+
+/// A decoded Aon9 / XNAS / XNAP part.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Level9Shader {
+    /// The part name (Aon9, XNAS or XNAP).
+    pub part: PartName,
+    /// Size field of the header.
+    pub size: u32,
+    /// SM2 version token from the header.
+    pub version_token: u32,
+    /// `vs` or `ps` (from the version token's high half: 0xFFFE / 0xFFFF).
+    pub shader_type: &'static str,
+    /// Shader model major.
+    pub major: u8,
+    /// Shader model minor.
+    pub minor: u8,
+    /// Size of the SM2 program.
+    pub program_size: u32,
+    /// Offset of the SM2 program in the part.
+    pub program_offset: u32,
+    /// Version token at the start of the SM2 program. fxc may write a newer
+    /// minor version here than in the header (`ps_2_x` code under a `ps_2_0` header).
+    pub program_version_token: Option<u32>,
+    /// The five mapping tables.
+    pub mappings: Vec<MappingTable>,
+    /// Disagreements between sizes, offsets and tokens.
+    pub issues: Vec<Issue>,
+}
+
+impl Level9Shader {
+    /// Decodes Aon9-layout data located at absolute offset `base`.
+    pub fn parse_data(part: PartName, data: &[u8], base: u64) -> Result<Level9Shader> {
+        let c = Cursor::new(data, base);
+        let size = c.u32(0, "Aon9 header")?;
+        let version_token = c.u32(4, "Aon9 header")?;
+        let program_size = c.u32(8, "Aon9 header")?;
+        let program_offset = c.u32(12, "Aon9 header")?;
+        let mut mappings = Vec::with_capacity(MAPPING_TABLES.len());
+        for (i, name) in MAPPING_TABLES.iter().enumerate() {
+            let at = 16 + 4 * i as u64;
+            mappings.push(MappingTable {
+                name,
+                count: c.u16(at, "Aon9 mapping table")?,
+                offset: c.u16(at + 2, "Aon9 mapping table")?,
+            });
+        }
+        let mut issues = Vec::new();
+        if u64::from(size) != c.len() {
+            issues.push(Issue::new(
+                c.abs(0),
+                format!("size field {size} differs from the part size {}", c.len()),
+            ));
+        }
+        let shader_type = match version_token >> 16 {
+            0xfffe => "vs",
+            0xffff => "ps",
+            _ => {
+                issues.push(Issue::new(
+                    c.abs(4),
+                    format!("version token {version_token:#010x} is not a vs/ps token"),
+                ));
+                "??"
+            }
+        };
+        let program_version_token = match c.bytes(
+            u64::from(program_offset),
+            u64::from(program_size),
+            "Aon9 program",
+        ) {
+            Ok(program) => Cursor::new(program, c.abs(u64::from(program_offset)))
+                .u32(0, "Aon9 program version token")
+                .ok(),
+            Err(_) => {
+                issues.push(Issue::new(
+                    c.abs(8),
+                    format!(
+                        "program of {program_size} bytes at offset {program_offset} runs past the part"
+                    ),
+                ));
+                None
+            }
+        };
+        for m in &mappings {
+            if m.count != 0 && u64::from(m.offset) >= c.len() {
+                issues.push(Issue::new(
+                    c.abs(16),
+                    format!(
+                        "{} mapping table offset {} is past the part",
+                        m.name, m.offset
+                    ),
+                ));
+            }
+        }
+        Ok(Level9Shader {
+            part,
+            size,
+            version_token,
+            shader_type,
+            major: ((version_token >> 8) & 0xff) as u8,
+            minor: (version_token & 0xff) as u8,
+            program_size,
+            program_offset,
+            program_version_token,
+            mappings,
+            issues,
+        })
+    }
+
+    /// Decodes an Aon9, XNAS or XNAP part.
+    pub fn parse(part: &Part<'_>) -> Result<Level9Shader> {
+        Level9Shader::parse_data(part.name, part.data, part.data_offset())
+            .map_err(|e| e.in_part(part.part_ref()))
+    }
+
+    /// `ps_2_0`-style profile of the embedded program.
+    pub fn profile(&self) -> String {
+        format!("{}_{}_{}", self.shader_type, self.major, self.minor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Aon9 with one sampler mapping, one constant-buffer mapping and a
+    /// 3-word SM2 program, laid out as fxc does.
+    fn sample(version: u32) -> Vec<u8> {
+        let mut v = Vec::new();
+        for x in [64u32, version, 12, 52] {
+            v.extend_from_slice(&x.to_le_bytes());
+        }
+        for (count, offset) in [(1u16, 40u16), (0, 52), (0, 52), (1, 36), (0, 52)] {
+            v.extend_from_slice(&count.to_le_bytes());
+            v.extend_from_slice(&offset.to_le_bytes());
+        }
+        v.extend_from_slice(&[0; 4]); // sampler mapping at 36
+        v.extend_from_slice(&[0; 12]); // constant-buffer mapping at 40
+        v.extend_from_slice(&version.to_le_bytes()); // SM2 program at 52
+        v.extend_from_slice(&[0xff; 8]);
+        v
+    }
+
+    #[test]
+    fn fxc_layout() {
+        let data = sample(0xffff_0200);
+        assert_eq!(data.len(), 64);
+        let s = Level9Shader::parse_data(PartName(*b"Aon9"), &data, 0).unwrap();
+        assert!(s.issues.is_empty(), "{:?}", s.issues);
+        assert_eq!(s.profile(), "ps_2_0");
+        assert_eq!(s.program_version_token, Some(0xffff_0200));
+        assert_eq!(s.mappings[3].name, "Samplers");
+        assert_eq!(s.mappings[3].count, 1);
+        let s = Level9Shader::parse_data(PartName(*b"XNAS"), &sample(0xfffe_0201), 0).unwrap();
+        assert_eq!(s.profile(), "vs_2_1");
+    }
+
+    #[test]
+    fn issues() {
+        let mut data = sample(0xffff_0200);
+        data[0] = 99; // size field
+        data[6] = 0x12; // token type
+        data[18] = 200; // cb table offset past the part (count is 1)
+        let s = Level9Shader::parse_data(PartName(*b"Aon9"), &data, 0).unwrap();
+        assert_eq!(s.shader_type, "??");
+        assert_eq!(s.issues.len(), 3, "{:?}", s.issues); // size, token, table
+        data[8] = 200; // program size past the part
+        let s = Level9Shader::parse_data(PartName(*b"Aon9"), &data, 0).unwrap();
+        assert!(s.program_version_token.is_none());
+        assert!(Level9Shader::parse_data(PartName(*b"Aon9"), &data[..30], 0).is_err());
+    }
+}

@@ -1,0 +1,1423 @@
+//! PSV0: pipeline state validation (layouts.md §5).
+//!
+//! The part starts with the size of a `RuntimeInfo` record whose version
+//! (0–3) follows from that size alone (24 / 36 / 48 / 52 bytes or more). The
+//! first 16 bytes of the record are a union selected by the shader stage. Then
+//! come the resource bindings and, from version 1 on, a string table, a
+//! semantic index table, the signature elements and the ViewID / input-output
+//! dependency tables whose sizes are computed from the vector counts in the
+//! record (layouts.md §5.5).
+//!
+//! The stage is not stored in a version-0 record, and LLVM takes it from the
+//! DXIL program header for every version. [`Psv0::parse`] therefore takes the
+//! program's [`ShaderKind`] as a parameter; without one it falls back to the
+//! record's own `ShaderStage` byte (version 1 and later) and, for version 0,
+//! decodes everything except the stage union ([`StageInfo::Unknown`]).
+//!
+//! Two decoding modes exist. [`Psv0::parse`] is the strict reader: every table
+//! must lie inside the part, names and index ranges must resolve, and strides
+//! must cover the version-0 records. [`Psv0::parse_llvm_compat`] reproduces
+//! what LLVM 22's `PSVRuntimeInfo::parse` and obj2yaml read, including their
+//! quirks, so that the obj2yaml view can match obj2yaml byte for byte.
+
+use crate::container::Part;
+use crate::cursor::Cursor;
+use crate::enums::{flag_set, open_enum};
+use crate::error::Result;
+use crate::program::ShaderKind;
+use crate::signature::ComponentType;
+
+/// Size of a version-0 `RuntimeInfo` record.
+pub const RUNTIME_INFO_V0_SIZE: u32 = 24;
+/// Size of a version-1 `RuntimeInfo` record.
+pub const RUNTIME_INFO_V1_SIZE: u32 = 36;
+/// Size of a version-2 `RuntimeInfo` record.
+pub const RUNTIME_INFO_V2_SIZE: u32 = 48;
+/// Size of a version-3 `RuntimeInfo` record.
+pub const RUNTIME_INFO_V3_SIZE: u32 = 52;
+/// Size of a version-0/1 resource binding record.
+pub const RESOURCE_V0_SIZE: u32 = 16;
+/// Size of a version-2 resource binding record (adds kind and flags).
+pub const RESOURCE_V2_SIZE: u32 = 24;
+/// Size of a PSV signature element record.
+pub const ELEMENT_SIZE: u32 = 16;
+
+open_enum! {
+    /// Resource type of a PSV resource binding (layouts.md §8.11).
+    pub enum ResourceType: u32 {
+        /// 0
+        Invalid = 0 => "Invalid",
+        /// 1
+        Sampler = 1 => "Sampler",
+        /// 2
+        Cbv = 2 => "CBV",
+        /// 3
+        SrvTyped = 3 => "SRVTyped",
+        /// 4
+        SrvRaw = 4 => "SRVRaw",
+        /// 5
+        SrvStructured = 5 => "SRVStructured",
+        /// 6
+        UavTyped = 6 => "UAVTyped",
+        /// 7
+        UavRaw = 7 => "UAVRaw",
+        /// 8
+        UavStructured = 8 => "UAVStructured",
+        /// 9
+        UavStructuredWithCounter = 9 => "UAVStructuredWithCounter",
+    }
+}
+
+open_enum! {
+    /// Resource kind (dimension) of a version-2 PSV resource binding (layouts.md §8.12).
+    pub enum ResourceKind: u32 {
+        /// 0
+        Invalid = 0 => "Invalid",
+        /// 1
+        Texture1D = 1 => "Texture1D",
+        /// 2
+        Texture2D = 2 => "Texture2D",
+        /// 3
+        Texture2DMS = 3 => "Texture2DMS",
+        /// 4
+        Texture3D = 4 => "Texture3D",
+        /// 5
+        TextureCube = 5 => "TextureCube",
+        /// 6
+        Texture1DArray = 6 => "Texture1DArray",
+        /// 7
+        Texture2DArray = 7 => "Texture2DArray",
+        /// 8
+        Texture2DMSArray = 8 => "Texture2DMSArray",
+        /// 9
+        TextureCubeArray = 9 => "TextureCubeArray",
+        /// 10
+        TypedBuffer = 10 => "TypedBuffer",
+        /// 11
+        RawBuffer = 11 => "RawBuffer",
+        /// 12
+        StructuredBuffer = 12 => "StructuredBuffer",
+        /// 13
+        CBuffer = 13 => "CBuffer",
+        /// 14
+        Sampler = 14 => "Sampler",
+        /// 15
+        TBuffer = 15 => "TBuffer",
+        /// 16
+        RTAccelerationStructure = 16 => "RTAccelerationStructure",
+        /// 17
+        FeedbackTexture2D = 17 => "FeedbackTexture2D",
+        /// 18
+        FeedbackTexture2DArray = 18 => "FeedbackTexture2DArray",
+    }
+}
+
+flag_set! {
+    /// Flags of a version-2 PSV resource binding (layouts.md §8.5).
+    pub struct ResourceFlags: u32 {
+        /// Bit 0: the resource is used by 64-bit atomics.
+        USED_BY_ATOMIC64 = 0x1 => "UsedByAtomic64",
+    }
+}
+
+open_enum! {
+    /// Semantic kind of a PSV signature element (layouts.md §8.7).
+    pub enum SemanticKind: u8 {
+        /// 0
+        Arbitrary = 0 => "Arbitrary",
+        /// 1
+        VertexId = 1 => "VertexID",
+        /// 2
+        InstanceId = 2 => "InstanceID",
+        /// 3
+        Position = 3 => "Position",
+        /// 4
+        RenderTargetArrayIndex = 4 => "RenderTargetArrayIndex",
+        /// 5
+        ViewPortArrayIndex = 5 => "ViewPortArrayIndex",
+        /// 6
+        ClipDistance = 6 => "ClipDistance",
+        /// 7
+        CullDistance = 7 => "CullDistance",
+        /// 8
+        OutputControlPointId = 8 => "OutputControlPointID",
+        /// 9
+        DomainLocation = 9 => "DomainLocation",
+        /// 10
+        PrimitiveId = 10 => "PrimitiveID",
+        /// 11
+        GsInstanceId = 11 => "GSInstanceID",
+        /// 12
+        SampleIndex = 12 => "SampleIndex",
+        /// 13
+        IsFrontFace = 13 => "IsFrontFace",
+        /// 14
+        Coverage = 14 => "Coverage",
+        /// 15
+        InnerCoverage = 15 => "InnerCoverage",
+        /// 16
+        Target = 16 => "Target",
+        /// 17
+        Depth = 17 => "Depth",
+        /// 18
+        DepthLessEqual = 18 => "DepthLessEqual",
+        /// 19
+        DepthGreaterEqual = 19 => "DepthGreaterEqual",
+        /// 20
+        StencilRef = 20 => "StencilRef",
+        /// 21
+        DispatchThreadId = 21 => "DispatchThreadID",
+        /// 22
+        GroupId = 22 => "GroupID",
+        /// 23
+        GroupIndex = 23 => "GroupIndex",
+        /// 24
+        GroupThreadId = 24 => "GroupThreadID",
+        /// 25
+        TessFactor = 25 => "TessFactor",
+        /// 26
+        InsideTessFactor = 26 => "InsideTessFactor",
+        /// 27
+        ViewId = 27 => "ViewID",
+        /// 28
+        Barycentrics = 28 => "Barycentrics",
+        /// 29
+        ShadingRate = 29 => "ShadingRate",
+        /// 30 (also LLVM's `Invalid`, which shares the value; the first name is used)
+        CullPrimitive = 30 => "CullPrimitive",
+    }
+}
+
+open_enum! {
+    /// Interpolation mode of a PSV signature element (layouts.md §8.6).
+    pub enum InterpolationMode: u8 {
+        /// 0
+        Undefined = 0 => "Undefined",
+        /// 1
+        Constant = 1 => "Constant",
+        /// 2
+        Linear = 2 => "Linear",
+        /// 3
+        LinearCentroid = 3 => "LinearCentroid",
+        /// 4
+        LinearNoperspective = 4 => "LinearNoperspective",
+        /// 5
+        LinearNoperspectiveCentroid = 5 => "LinearNoperspectiveCentroid",
+        /// 6
+        LinearSample = 6 => "LinearSample",
+        /// 7
+        LinearNoperspectiveSample = 7 => "LinearNoperspectiveSample",
+        /// 8
+        Invalid = 8 => "Invalid",
+    }
+}
+
+/// The stage-specific first 16 bytes of `RuntimeInfo` (layouts.md §5.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub enum StageInfo {
+    /// Pixel shader.
+    Pixel {
+        /// Whether the shader writes depth.
+        depth_output: u8,
+        /// Whether the shader runs at sample frequency.
+        sample_frequency: u8,
+    },
+    /// Vertex shader.
+    Vertex {
+        /// Whether SV_Position is written.
+        output_position_present: u8,
+    },
+    /// Geometry shader.
+    Geometry {
+        /// Input primitive.
+        input_primitive: u32,
+        /// Output topology.
+        output_topology: u32,
+        /// Mask of the output streams in use.
+        output_stream_mask: u32,
+        /// Whether SV_Position is written.
+        output_position_present: u8,
+    },
+    /// Hull shader.
+    Hull {
+        /// Input control points.
+        input_control_point_count: u32,
+        /// Output control points.
+        output_control_point_count: u32,
+        /// Tessellator domain.
+        tessellator_domain: u32,
+        /// Tessellator output primitive.
+        tessellator_output_primitive: u32,
+    },
+    /// Domain shader.
+    Domain {
+        /// Input control points.
+        input_control_point_count: u32,
+        /// Whether SV_Position is written.
+        output_position_present: u8,
+        /// Tessellator domain.
+        tessellator_domain: u32,
+    },
+    /// Mesh shader.
+    Mesh {
+        /// Group shared memory used.
+        group_shared_bytes_used: u32,
+        /// Group shared memory that depends on the view ID.
+        group_shared_bytes_dependent_on_view_id: u32,
+        /// Payload size.
+        payload_size_in_bytes: u32,
+        /// Maximum output vertices.
+        max_output_vertices: u16,
+        /// Maximum output primitives.
+        max_output_primitives: u16,
+    },
+    /// Amplification shader.
+    Amplification {
+        /// Payload size.
+        payload_size_in_bytes: u32,
+    },
+    /// A stage without stage-specific data (compute, library, ray tracing, node, …).
+    None,
+    /// The stage is not known (a version-0 record decoded without a program part).
+    Unknown,
+}
+
+impl StageInfo {
+    /// Decodes the 16-byte union for `stage`.
+    pub fn decode(raw: &[u8; 16], stage: Option<ShaderKind>) -> StageInfo {
+        let u32_at = |o: usize| u32::from_le_bytes([raw[o], raw[o + 1], raw[o + 2], raw[o + 3]]);
+        let u16_at = |o: usize| u16::from_le_bytes([raw[o], raw[o + 1]]);
+        match stage {
+            None => StageInfo::Unknown,
+            Some(ShaderKind::Pixel) => StageInfo::Pixel {
+                depth_output: raw[0],
+                sample_frequency: raw[1],
+            },
+            Some(ShaderKind::Vertex) => StageInfo::Vertex {
+                output_position_present: raw[0],
+            },
+            Some(ShaderKind::Geometry) => StageInfo::Geometry {
+                input_primitive: u32_at(0),
+                output_topology: u32_at(4),
+                output_stream_mask: u32_at(8),
+                output_position_present: raw[12],
+            },
+            Some(ShaderKind::Hull) => StageInfo::Hull {
+                input_control_point_count: u32_at(0),
+                output_control_point_count: u32_at(4),
+                tessellator_domain: u32_at(8),
+                tessellator_output_primitive: u32_at(12),
+            },
+            Some(ShaderKind::Domain) => StageInfo::Domain {
+                input_control_point_count: u32_at(0),
+                output_position_present: raw[4],
+                tessellator_domain: u32_at(8),
+            },
+            Some(ShaderKind::Mesh) => StageInfo::Mesh {
+                group_shared_bytes_used: u32_at(0),
+                group_shared_bytes_dependent_on_view_id: u32_at(4),
+                payload_size_in_bytes: u32_at(8),
+                max_output_vertices: u16_at(12),
+                max_output_primitives: u16_at(14),
+            },
+            Some(ShaderKind::Amplification) => StageInfo::Amplification {
+                payload_size_in_bytes: u32_at(0),
+            },
+            Some(_) => StageInfo::None,
+        }
+    }
+}
+
+/// The `RuntimeInfo` record; fields that a version lacks are `None`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct RuntimeInfo {
+    /// The stage union as stored.
+    pub stage_info_raw: [u8; 16],
+    /// The stage union decoded for [`Psv0::stage`].
+    pub stage_info: StageInfo,
+    /// Minimum wave lane count (0 if unused).
+    pub minimum_wave_lane_count: u32,
+    /// Maximum wave lane count (0xFFFFFFFF if unused).
+    pub maximum_wave_lane_count: u32,
+    /// v1+: the PSV's own shader stage byte (ShaderKind numbering).
+    pub shader_stage: Option<u8>,
+    /// v1+: whether the shader uses the view ID.
+    pub uses_view_id: Option<u8>,
+    /// v1+: the 16-bit union at offset 26: geometry `MaxVertexCount`; hull and
+    /// domain `SigPatchConstOrPrimVectors` (low byte); mesh `SigPrimVectors`
+    /// (low byte) and `MeshOutputTopology` (high byte).
+    pub geometry_data: Option<u16>,
+    /// v1+: number of input signature elements.
+    pub sig_input_elements: Option<u8>,
+    /// v1+: number of output signature elements.
+    pub sig_output_elements: Option<u8>,
+    /// v1+: number of patch-constant (hull/domain) or primitive (mesh) elements.
+    pub sig_patch_or_prim_elements: Option<u8>,
+    /// v1+: number of packed input vectors.
+    pub sig_input_vectors: Option<u8>,
+    /// v1+: number of packed output vectors per stream.
+    pub sig_output_vectors: Option<[u8; 4]>,
+    /// v2+: thread group size X, Y, Z.
+    pub num_threads: Option<[u32; 3]>,
+    /// v3: offset of the entry point name in the string table.
+    pub entry_name_offset: Option<u32>,
+}
+
+impl RuntimeInfo {
+    /// Geometry shaders: the maximum vertex count (the whole 16-bit union).
+    pub fn max_vertex_count(&self) -> Option<u16> {
+        self.geometry_data
+    }
+
+    /// The low byte of the union at offset 26: hull/domain patch-constant
+    /// vectors, mesh primitive vectors (what LLVM uses for table sizes).
+    pub fn sig_patch_const_or_prim_vectors(&self) -> Option<u8> {
+        self.geometry_data.map(|g| g as u8)
+    }
+
+    /// Mesh shaders: the output topology (high byte of the union at offset 26).
+    pub fn mesh_output_topology(&self) -> Option<u8> {
+        self.geometry_data.map(|g| (g >> 8) as u8)
+    }
+}
+
+/// One resource binding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct ResourceBinding {
+    /// Resource type.
+    pub resource_type: ResourceType,
+    /// Register space.
+    pub space: u32,
+    /// First register.
+    pub lower_bound: u32,
+    /// Last register (0xFFFFFFFF = unbounded).
+    pub upper_bound: u32,
+    /// Resource kind (records of 20 bytes or more).
+    pub kind: Option<ResourceKind>,
+    /// Resource flags (records of 24 bytes or more).
+    pub flags: Option<ResourceFlags>,
+}
+
+/// One PSV signature element (layouts.md §5.4).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct PsvElement<'data> {
+    /// Offset of the name in the string table.
+    pub name_offset: u32,
+    /// The semantic name (without its NUL).
+    #[cfg_attr(
+        feature = "serde",
+        serde(serialize_with = "crate::enums::serialize_lossy")
+    )]
+    pub name: &'data [u8],
+    /// Index (in entries) of the first semantic index in the semantic index table.
+    pub indices_offset: u32,
+    /// Number of rows (= number of semantic indices).
+    pub rows: u8,
+    /// The semantic indices (`rows` entries of the semantic index table).
+    pub indices: Vec<u32>,
+    /// First row.
+    pub start_row: u8,
+    /// Number of columns (4 bits).
+    pub cols: u8,
+    /// First column (2 bits).
+    pub start_col: u8,
+    /// Whether the element is allocated to registers.
+    pub allocated: bool,
+    /// Semantic kind.
+    pub kind: SemanticKind,
+    /// Component type (stored as a byte).
+    pub component_type: ComponentType,
+    /// Interpolation mode.
+    pub interpolation: InterpolationMode,
+    /// Dynamically indexed components (4 bits).
+    pub dynamic_mask: u8,
+    /// Output stream (2 bits).
+    pub stream: u8,
+    /// The reserved byte 15 as stored.
+    pub reserved: u8,
+}
+
+impl PsvElement<'_> {
+    /// The semantic name as text (lossy for bytes that are not UTF-8).
+    pub fn name_lossy(&self) -> std::borrow::Cow<'_, str> {
+        String::from_utf8_lossy(self.name)
+    }
+}
+
+/// A decoded PSV0 part.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Psv0<'data> {
+    /// The `RuntimeInfo` size prefix.
+    pub runtime_info_size: u32,
+    /// Record version 0–3, derived from `runtime_info_size`.
+    pub version: u8,
+    /// The stage used to decode the union and the stage-dependent tables: the
+    /// program's shader kind when given, else the record's `ShaderStage` (v1+),
+    /// else `None`.
+    #[cfg_attr(
+        feature = "serde",
+        serde(serialize_with = "crate::enums::serialize_shader_kind_opt")
+    )]
+    pub stage: Option<ShaderKind>,
+    /// The runtime info record.
+    pub runtime_info: RuntimeInfo,
+    /// v3: the entry point name.
+    #[cfg_attr(
+        feature = "serde",
+        serde(serialize_with = "crate::enums::serialize_lossy_opt")
+    )]
+    pub entry_name: Option<&'data [u8]>,
+    /// Number of resource bindings as stored.
+    pub resource_count: u32,
+    /// Resource record stride as stored (24 when there are no resources, as LLVM reports).
+    pub resource_stride: u32,
+    /// The resource bindings.
+    pub resources: Vec<ResourceBinding>,
+    /// v1+: the string table (NUL-separated names, padded to 4 bytes).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub string_table: &'data [u8],
+    /// v1+: the semantic index table.
+    pub semantic_index_table: Vec<u32>,
+    /// v1+: the element record stride (0 when there are no elements).
+    pub element_stride: u32,
+    /// v1+: input signature elements.
+    pub input_elements: Vec<PsvElement<'data>>,
+    /// v1+: output signature elements.
+    pub output_elements: Vec<PsvElement<'data>>,
+    /// v1+: patch-constant or primitive signature elements.
+    pub patch_or_prim_elements: Vec<PsvElement<'data>>,
+    /// v1+ with ViewID: per stream, the output components that depend on the view ID.
+    pub output_vector_masks: [Vec<u32>; 4],
+    /// v1+ with ViewID, hull (and, in strict mode, mesh): patch-constant or
+    /// primitive components that depend on the view ID.
+    pub patch_or_prim_masks: Vec<u32>,
+    /// v1+: per stream, for each input component the output components it affects.
+    pub input_output_maps: [Vec<u32>; 4],
+    /// v1+, hull: for each input component the patch-constant components it affects.
+    pub input_patch_map: Vec<u32>,
+    /// v1+, domain: for each patch-constant component the output components it affects.
+    pub patch_output_map: Vec<u32>,
+    /// Bytes after the last table.
+    pub trailing_bytes: u32,
+}
+
+/// Which reader's rules to follow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Strict,
+    LlvmCompat,
+}
+
+/// Record version for a `RuntimeInfo` size (layouts.md §5.5).
+pub fn version_for_size(size: u32) -> u8 {
+    if size >= RUNTIME_INFO_V3_SIZE {
+        3
+    } else if size >= RUNTIME_INFO_V2_SIZE {
+        2
+    } else if size >= RUNTIME_INFO_V1_SIZE {
+        1
+    } else {
+        0
+    }
+}
+
+/// Number of u32 words in a ViewID mask over `vectors` 4-component vectors.
+pub fn mask_dwords(vectors: u8) -> u32 {
+    (u32::from(vectors) + 7) >> 3
+}
+
+/// Number of u32 words in a dependency table from `inputs` to `outputs` vectors.
+pub fn map_table_dwords(inputs: u8, outputs: u8) -> u32 {
+    mask_dwords(outputs) * u32::from(inputs) * 4
+}
+
+impl<'data> Psv0<'data> {
+    /// Decodes a PSV0 part strictly. `kind` is the shader kind of the DXIL (or
+    /// ILDB) program part, if there is one.
+    pub fn parse(part: &Part<'data>, kind: Option<ShaderKind>) -> Result<Self> {
+        Psv0::parse_data(part.data, part.data_offset(), kind)
+            .map_err(|e| e.in_part(part.part_ref()))
+    }
+
+    /// Decodes PSV0 part data located at absolute offset `base`, strictly.
+    pub fn parse_data(data: &'data [u8], base: u64, kind: Option<ShaderKind>) -> Result<Self> {
+        decode(Cursor::new(data, base), kind, Mode::Strict)
+    }
+
+    /// Decodes a PSV0 part the way LLVM 22's reader does, for the obj2yaml view:
+    ///
+    /// * the string table is aligned to 4 bytes in *file* offsets (LLVM aligns
+    ///   the absolute pointer), so a part at an odd offset is misread, exactly as
+    ///   obj2yaml misreads it;
+    /// * dependency tables cut short by the end of the part are shortened
+    ///   instead of being an error;
+    /// * names and entry names resolve like `StringRef::substr`/`find`
+    ///   (an offset past the table gives an empty name, a missing NUL runs to
+    ///   the end of the table) and index lists are clamped to the table;
+    /// * strides below the record size read zero-filled records, and a zero
+    ///   stride reads no records;
+    /// * mesh shaders have no primitive ViewID mask.
+    pub fn parse_llvm_compat(part: &Part<'data>, kind: Option<ShaderKind>) -> Result<Self> {
+        decode(part.cursor(), kind, Mode::LlvmCompat).map_err(|e| e.in_part(part.part_ref()))
+    }
+
+    /// The signature elements of all three lists, in file order.
+    pub fn elements(&self) -> impl Iterator<Item = &PsvElement<'data>> {
+        self.input_elements
+            .iter()
+            .chain(&self.output_elements)
+            .chain(&self.patch_or_prim_elements)
+    }
+}
+
+fn align4(v: u64) -> u64 {
+    (v + 3) & !3
+}
+
+/// Reads `count` records of `stride` bytes starting at `p`, each through
+/// `read` on a zero-filled 24-byte buffer holding `min(stride, 24)` bytes.
+fn read_records<T>(
+    c: &Cursor<'_>,
+    p: u64,
+    count: u64,
+    stride: u32,
+    what: &'static str,
+    mut read: impl FnMut(&[u8; 24], u64) -> Result<T>,
+) -> Result<Vec<T>> {
+    let stride = u64::from(stride);
+    if stride == 0 {
+        return Ok(Vec::new());
+    }
+    // The caller has checked count * stride <= remaining bytes.
+    let mut out = Vec::with_capacity(count as usize);
+    for i in 0..count {
+        let at = p + i * stride;
+        let bytes = c.bytes(at, stride.min(24), what)?;
+        let mut record = [0u8; 24];
+        record[..bytes.len()].copy_from_slice(bytes);
+        out.push(read(&record, at)?);
+    }
+    Ok(out)
+}
+
+fn le32(b: &[u8; 24], o: usize) -> u32 {
+    u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]])
+}
+
+fn decode<'data>(c: Cursor<'data>, kind: Option<ShaderKind>, mode: Mode) -> Result<Psv0<'data>> {
+    let strict = mode == Mode::Strict;
+    let size = c.u32(0, "PSV0 RuntimeInfo size")?;
+    let version = version_for_size(size);
+    let info = c.sub(4, u64::from(size), "PSV0 RuntimeInfo").map_err(|_| {
+        c.invalid(
+            0,
+            format!(
+                "pipeline state data of {size:#x} bytes extends beyond the {}-byte part",
+                c.len()
+            ),
+        )
+    })?;
+    let min_size = [
+        RUNTIME_INFO_V0_SIZE,
+        RUNTIME_INFO_V1_SIZE,
+        RUNTIME_INFO_V2_SIZE,
+        RUNTIME_INFO_V3_SIZE,
+    ][version as usize];
+    // A record shorter than 24 bytes cannot hold the version-0 fields.
+    info.bytes(0, u64::from(min_size), "PSV0 RuntimeInfo")?;
+    let stage_info_raw: [u8; 16] = info.array(0, "PSV0 stage info")?;
+    let v1 = version >= 1;
+    let opt_u8 = |o: u64, what| -> Result<Option<u8>> {
+        if v1 {
+            info.u8(o, what).map(Some)
+        } else {
+            Ok(None)
+        }
+    };
+    let shader_stage = opt_u8(24, "PSV0 ShaderStage")?;
+    let stage = kind.or_else(|| shader_stage.map(|s| ShaderKind::from_u16(u16::from(s))));
+    let runtime_info = RuntimeInfo {
+        stage_info_raw,
+        stage_info: StageInfo::decode(&stage_info_raw, stage),
+        minimum_wave_lane_count: info.u32(16, "PSV0 MinimumWaveLaneCount")?,
+        maximum_wave_lane_count: info.u32(20, "PSV0 MaximumWaveLaneCount")?,
+        shader_stage,
+        uses_view_id: opt_u8(25, "PSV0 UsesViewID")?,
+        geometry_data: if v1 {
+            Some(info.u16(26, "PSV0 geometry data")?)
+        } else {
+            None
+        },
+        sig_input_elements: opt_u8(28, "PSV0 SigInputElements")?,
+        sig_output_elements: opt_u8(29, "PSV0 SigOutputElements")?,
+        sig_patch_or_prim_elements: opt_u8(30, "PSV0 SigPatchOrPrimElements")?,
+        sig_input_vectors: opt_u8(31, "PSV0 SigInputVectors")?,
+        sig_output_vectors: if v1 {
+            Some(info.array(32, "PSV0 SigOutputVectors")?)
+        } else {
+            None
+        },
+        num_threads: if version >= 2 {
+            Some([
+                info.u32(36, "PSV0 NumThreadsX")?,
+                info.u32(40, "PSV0 NumThreadsY")?,
+                info.u32(44, "PSV0 NumThreadsZ")?,
+            ])
+        } else {
+            None
+        },
+        entry_name_offset: if version >= 3 {
+            Some(info.u32(48, "PSV0 EntryNameOffset")?)
+        } else {
+            None
+        },
+    };
+
+    let mut p = 4 + u64::from(size);
+    let resource_count = c.u32(p, "PSV0 resource count")?;
+    p += 4;
+    let mut resource_stride = RESOURCE_V2_SIZE;
+    let mut resources = Vec::new();
+    if resource_count > 0 {
+        resource_stride = c.u32(p, "PSV0 resource stride")?;
+        p += 4;
+        if strict && resource_stride < RESOURCE_V0_SIZE {
+            return Err(c.invalid(
+                p - 4,
+                format!("resource stride {resource_stride} is smaller than the 16-byte record"),
+            ));
+        }
+        let bytes = u64::from(resource_count) * u64::from(resource_stride);
+        c.bytes(p, bytes, "PSV0 resource bindings")?;
+        resources = read_records(
+            &c,
+            p,
+            u64::from(resource_count),
+            resource_stride,
+            "PSV0 resource binding",
+            |r, _| {
+                Ok(ResourceBinding {
+                    resource_type: ResourceType::from_raw(le32(r, 0)),
+                    space: le32(r, 4),
+                    lower_bound: le32(r, 8),
+                    upper_bound: le32(r, 12),
+                    kind: (!strict || resource_stride >= 20)
+                        .then(|| ResourceKind::from_raw(le32(r, 16))),
+                    flags: (!strict || resource_stride >= 24).then(|| ResourceFlags(le32(r, 20))),
+                })
+            },
+        )?;
+        p += bytes;
+    }
+
+    let mut psv = Psv0 {
+        runtime_info_size: size,
+        version,
+        stage,
+        runtime_info,
+        entry_name: None,
+        resource_count,
+        resource_stride,
+        resources,
+        string_table: &[],
+        semantic_index_table: Vec::new(),
+        element_stride: 0,
+        input_elements: Vec::new(),
+        output_elements: Vec::new(),
+        patch_or_prim_elements: Vec::new(),
+        output_vector_masks: Default::default(),
+        patch_or_prim_masks: Vec::new(),
+        input_output_maps: Default::default(),
+        input_patch_map: Vec::new(),
+        patch_output_map: Vec::new(),
+        trailing_bytes: 0,
+    };
+    if version == 0 {
+        psv.trailing_bytes = c.len().saturating_sub(p) as u32;
+        return Ok(psv);
+    }
+
+    // layouts.md §5.5: the string table starts 4-byte aligned. LLVM aligns the
+    // absolute address; within a part laid out by dxc the offset is aligned already.
+    p = match mode {
+        Mode::Strict => align4(p),
+        Mode::LlvmCompat => align4(c.base() + p) - c.base(),
+    };
+    let table_size = c.u32(p, "PSV0 string table size")?;
+    if table_size % 4 != 0 {
+        return Err(c.invalid(
+            p,
+            format!("string table size {table_size} is not a multiple of 4"),
+        ));
+    }
+    p += 4;
+    psv.string_table = c.bytes(p, u64::from(table_size), "PSV0 string table")?;
+    p += u64::from(table_size);
+
+    let index_count = c.u32(p, "PSV0 semantic index count")?;
+    p += 4;
+    let index_bytes = c.bytes(p, u64::from(index_count) * 4, "PSV0 semantic index table")?;
+    psv.semantic_index_table = index_bytes
+        .chunks_exact(4)
+        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+        .collect();
+    p += u64::from(index_count) * 4;
+
+    let counts = [
+        psv.runtime_info.sig_input_elements.unwrap_or(0),
+        psv.runtime_info.sig_output_elements.unwrap_or(0),
+        psv.runtime_info.sig_patch_or_prim_elements.unwrap_or(0),
+    ];
+    let element_count: u64 = counts.iter().map(|&n| u64::from(n)).sum();
+    if element_count > 0 {
+        let stride = c.u32(p, "PSV0 signature element stride")?;
+        p += 4;
+        if strict && stride < ELEMENT_SIZE {
+            return Err(c.invalid(
+                p - 4,
+                format!("signature element stride {stride} is smaller than the 16-byte record"),
+            ));
+        }
+        psv.element_stride = stride;
+        c.bytes(
+            p,
+            element_count * u64::from(stride),
+            "PSV0 signature elements",
+        )?;
+        let table = psv.string_table;
+        let index_table = &psv.semantic_index_table;
+        let mut lists: [Vec<PsvElement<'data>>; 3] = Default::default();
+        for (list, &count) in lists.iter_mut().zip(&counts) {
+            *list = read_records(
+                &c,
+                p,
+                u64::from(count),
+                stride,
+                "PSV0 signature element",
+                |r, at| decode_element(&c, r, at, table, index_table, mode),
+            )?;
+            p += u64::from(count) * u64::from(stride);
+        }
+        let [inputs, outputs, patch] = lists;
+        psv.input_elements = inputs;
+        psv.output_elements = outputs;
+        psv.patch_or_prim_elements = patch;
+    }
+
+    if let Some(offset) = psv.runtime_info.entry_name_offset {
+        psv.entry_name = Some(resolve_name(
+            &c,
+            psv.string_table,
+            offset,
+            4 + 48,
+            mode,
+            "entry name",
+        )?);
+    }
+
+    // Dependency tables (layouts.md §5.5).
+    let ri = psv.runtime_info;
+    let outputs = ri.sig_output_vectors.unwrap_or([0; 4]);
+    let inputs = ri.sig_input_vectors.unwrap_or(0);
+    let patch = ri.sig_patch_const_or_prim_vectors().unwrap_or(0);
+    let hull = stage == Some(ShaderKind::Hull);
+    let mesh = stage == Some(ShaderKind::Mesh);
+    let domain = stage == Some(ShaderKind::Domain);
+    let mut table = |words: u32, what: &'static str| -> Result<Vec<u32>> {
+        let want = u64::from(words) * 4;
+        let bytes = match mode {
+            Mode::Strict => c.bytes(p, want, what)?,
+            Mode::LlvmCompat => {
+                let rest = c.rest(p);
+                let take = rest.len().min(usize::try_from(want).unwrap_or(usize::MAX));
+                &rest[..take / 4 * 4]
+            }
+        };
+        p += want;
+        Ok(bytes
+            .chunks_exact(4)
+            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+            .collect())
+    };
+    if ri.uses_view_id.unwrap_or(0) != 0 {
+        for (mask, &count) in psv.output_vector_masks.iter_mut().zip(&outputs) {
+            *mask = table(mask_dwords(count), "PSV0 ViewID output mask")?;
+        }
+        if (hull || (strict && mesh)) && patch > 0 {
+            psv.patch_or_prim_masks =
+                table(mask_dwords(patch), "PSV0 ViewID patch/primitive mask")?;
+        }
+    }
+    for (map, &count) in psv.input_output_maps.iter_mut().zip(&outputs) {
+        if inputs > 0 && count > 0 {
+            *map = table(map_table_dwords(inputs, count), "PSV0 input-output map")?;
+        }
+    }
+    if hull && patch > 0 && inputs > 0 {
+        psv.input_patch_map = table(map_table_dwords(inputs, patch), "PSV0 input-patch map")?;
+    }
+    if domain && patch > 0 && outputs[0] > 0 {
+        psv.patch_output_map = table(map_table_dwords(patch, outputs[0]), "PSV0 patch-output map")?;
+    }
+    psv.trailing_bytes = c.len().saturating_sub(p) as u32;
+    Ok(psv)
+}
+
+/// Resolves a NUL-terminated name at `offset` in the string table.
+fn resolve_name<'data>(
+    c: &Cursor<'data>,
+    table: &'data [u8],
+    offset: u32,
+    at: u64,
+    mode: Mode,
+    what: &'static str,
+) -> Result<&'data [u8]> {
+    let rest = table.get(offset as usize..);
+    match (mode, rest) {
+        (Mode::LlvmCompat, None) => Ok(&[]),
+        (Mode::LlvmCompat, Some(rest)) => {
+            Ok(&rest[..rest.iter().position(|&b| b == 0).unwrap_or(rest.len())])
+        }
+        (Mode::Strict, Some(rest)) if !rest.is_empty() => match rest.iter().position(|&b| b == 0) {
+            Some(end) => Ok(&rest[..end]),
+            None => Err(c.invalid(
+                at,
+                format!("{what} at string table offset {offset} is not NUL-terminated"),
+            )),
+        },
+        (Mode::Strict, _) => Err(c.invalid(
+            at,
+            format!(
+                "{what} offset {offset} is outside the {}-byte string table",
+                table.len()
+            ),
+        )),
+    }
+}
+
+fn decode_element<'data>(
+    c: &Cursor<'data>,
+    r: &[u8; 24],
+    at: u64,
+    table: &'data [u8],
+    index_table: &[u32],
+    mode: Mode,
+) -> Result<PsvElement<'data>> {
+    let name_offset = le32(r, 0);
+    let indices_offset = le32(r, 4);
+    let rows = r[8];
+    let name = resolve_name(c, table, name_offset, at, mode, "semantic name")?;
+    let start = indices_offset as usize;
+    let indices = match index_table.get(start..start.saturating_add(usize::from(rows))) {
+        Some(slice) => slice.to_vec(),
+        None if mode == Mode::LlvmCompat => index_table
+            .get(start.min(index_table.len())..)
+            .map(|s| s[..s.len().min(usize::from(rows))].to_vec())
+            .unwrap_or_default(),
+        None => {
+            return Err(c.invalid(
+                at + 4,
+                format!(
+                    "semantic indices {indices_offset}..{} are outside the {}-entry index table",
+                    u64::from(indices_offset) + u64::from(rows),
+                    index_table.len()
+                ),
+            ))
+        }
+    };
+    Ok(PsvElement {
+        name_offset,
+        name,
+        indices_offset,
+        rows,
+        indices,
+        start_row: r[9],
+        cols: r[10] & 0xf,
+        start_col: (r[10] >> 4) & 0x3,
+        allocated: (r[10] >> 6) & 1 != 0,
+        kind: SemanticKind::from_raw(r[11]),
+        component_type: ComponentType::from_raw(u32::from(r[12])),
+        interpolation: InterpolationMode::from_raw(r[13]),
+        dynamic_mask: r[14] & 0xf,
+        stream: (r[14] >> 4) & 0x3,
+        reserved: r[15],
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::ReadErrorKind;
+
+    /// Builds PSV0 part data from its pieces (layouts.md §5.5 writer order).
+    #[derive(Clone)]
+    struct PsvBuilder {
+        info: Vec<u8>,
+        resource_stride: u32,
+        resources: Vec<[u32; 6]>,
+        strings: Vec<u8>,
+        indices: Vec<u32>,
+        element_stride: u32,
+        elements: Vec<[u8; 16]>,
+        tables: Vec<u32>,
+    }
+
+    impl PsvBuilder {
+        /// A record of `size` bytes with the stage union `stage` (zero-padded) and,
+        /// for v1+, `shader_stage` and the counts given.
+        fn new(size: u32, stage: &[u8]) -> Self {
+            let mut info = vec![0u8; size as usize];
+            info[..stage.len()].copy_from_slice(stage);
+            if size >= 24 {
+                info[20..24].copy_from_slice(&u32::MAX.to_le_bytes());
+            }
+            PsvBuilder {
+                info,
+                resource_stride: 24,
+                resources: Vec::new(),
+                strings: Vec::new(),
+                indices: Vec::new(),
+                element_stride: 16,
+                elements: Vec::new(),
+                tables: Vec::new(),
+            }
+        }
+
+        fn set(mut self, offset: usize, bytes: &[u8]) -> Self {
+            self.info[offset..offset + bytes.len()].copy_from_slice(bytes);
+            self
+        }
+
+        fn build(&self) -> Vec<u8> {
+            let mut out = Vec::new();
+            out.extend_from_slice(&(self.info.len() as u32).to_le_bytes());
+            out.extend_from_slice(&self.info);
+            out.extend_from_slice(&(self.resources.len() as u32).to_le_bytes());
+            if !self.resources.is_empty() {
+                out.extend_from_slice(&self.resource_stride.to_le_bytes());
+                for r in &self.resources {
+                    for v in r {
+                        out.extend_from_slice(&v.to_le_bytes());
+                    }
+                    out.truncate(out.len() - 24 + self.resource_stride.min(24) as usize);
+                    out.resize(
+                        out.len() + self.resource_stride.saturating_sub(24) as usize,
+                        0,
+                    );
+                }
+            }
+            if self.info.len() < 36 {
+                return out;
+            }
+            out.extend_from_slice(&(self.strings.len() as u32).to_le_bytes());
+            out.extend_from_slice(&self.strings);
+            out.extend_from_slice(&(self.indices.len() as u32).to_le_bytes());
+            for i in &self.indices {
+                out.extend_from_slice(&i.to_le_bytes());
+            }
+            if !self.elements.is_empty() {
+                out.extend_from_slice(&self.element_stride.to_le_bytes());
+                for e in &self.elements {
+                    out.extend_from_slice(&e[..self.element_stride.min(16) as usize]);
+                    out.resize(
+                        out.len() + self.element_stride.saturating_sub(16) as usize,
+                        0,
+                    );
+                }
+            }
+            for t in &self.tables {
+                out.extend_from_slice(&t.to_le_bytes());
+            }
+            out
+        }
+    }
+
+    fn element(name_offset: u32, indices_offset: u32, rows: u8, packed: [u8; 8]) -> [u8; 16] {
+        let mut e = [0u8; 16];
+        e[0..4].copy_from_slice(&name_offset.to_le_bytes());
+        e[4..8].copy_from_slice(&indices_offset.to_le_bytes());
+        e[8] = rows;
+        e[9..16].copy_from_slice(&packed[..7]);
+        e
+    }
+
+    fn u32s(values: &[u32]) -> Vec<u8> {
+        values.iter().flat_map(|v| v.to_le_bytes()).collect()
+    }
+
+    #[test]
+    fn version_from_size_and_table_sizes() {
+        let rows = [
+            (0, 0),
+            (23, 0),
+            (24, 0),
+            (35, 0),
+            (36, 1),
+            (47, 1),
+            (48, 2),
+            (51, 2),
+            (52, 3),
+            (200, 3),
+        ];
+        for (size, version) in rows {
+            assert_eq!(version_for_size(size), version, "size {size}");
+        }
+        assert_eq!(mask_dwords(0), 0);
+        assert_eq!(mask_dwords(1), 1);
+        assert_eq!(mask_dwords(8), 1);
+        assert_eq!(mask_dwords(9), 2);
+        assert_eq!(map_table_dwords(2, 1), 8);
+        assert_eq!(map_table_dwords(1, 9), 8);
+        assert_eq!(map_table_dwords(0, 9), 0);
+    }
+
+    #[test]
+    fn v0_stage_union_for_every_stage() {
+        let stage = u32s(&[1, 2, 3, 4]);
+        let data = PsvBuilder::new(24, &stage).build();
+        let rows: Vec<(Option<ShaderKind>, StageInfo)> = vec![
+            (
+                Some(ShaderKind::Pixel),
+                StageInfo::Pixel {
+                    depth_output: 1,
+                    sample_frequency: 0,
+                },
+            ),
+            (
+                Some(ShaderKind::Vertex),
+                StageInfo::Vertex {
+                    output_position_present: 1,
+                },
+            ),
+            (
+                Some(ShaderKind::Geometry),
+                StageInfo::Geometry {
+                    input_primitive: 1,
+                    output_topology: 2,
+                    output_stream_mask: 3,
+                    output_position_present: 4,
+                },
+            ),
+            (
+                Some(ShaderKind::Hull),
+                StageInfo::Hull {
+                    input_control_point_count: 1,
+                    output_control_point_count: 2,
+                    tessellator_domain: 3,
+                    tessellator_output_primitive: 4,
+                },
+            ),
+            (
+                Some(ShaderKind::Domain),
+                StageInfo::Domain {
+                    input_control_point_count: 1,
+                    output_position_present: 2,
+                    tessellator_domain: 3,
+                },
+            ),
+            (
+                Some(ShaderKind::Mesh),
+                StageInfo::Mesh {
+                    group_shared_bytes_used: 1,
+                    group_shared_bytes_dependent_on_view_id: 2,
+                    payload_size_in_bytes: 3,
+                    max_output_vertices: 4,
+                    max_output_primitives: 0,
+                },
+            ),
+            (
+                Some(ShaderKind::Amplification),
+                StageInfo::Amplification {
+                    payload_size_in_bytes: 1,
+                },
+            ),
+            (Some(ShaderKind::Compute), StageInfo::None),
+            (Some(ShaderKind::Library), StageInfo::None),
+            (None, StageInfo::Unknown),
+        ];
+        for (kind, want) in rows {
+            let psv = Psv0::parse_data(&data, 0, kind).unwrap();
+            assert_eq!(psv.version, 0);
+            assert_eq!(psv.stage, kind);
+            assert_eq!(psv.runtime_info.stage_info, want, "{kind:?}");
+            assert_eq!(psv.runtime_info.maximum_wave_lane_count, u32::MAX);
+            assert_eq!(psv.runtime_info.shader_stage, None);
+            assert_eq!(psv.resource_stride, 24);
+            assert!(psv.resources.is_empty());
+            assert_eq!(psv.trailing_bytes, 0);
+        }
+    }
+
+    #[test]
+    fn v1_geometry_without_program_uses_own_stage() {
+        let mut b = PsvBuilder::new(36, &u32s(&[1, 2, 3]))
+            .set(24, &[2, 0])
+            .set(26, &1024u16.to_le_bytes());
+        b.resource_stride = 16;
+        b.resources = vec![[1, 1, 2, 3, 0, 0]];
+        b.strings = vec![0; 4];
+        let data = b.build();
+        let psv = Psv0::parse_data(&data, 0, None).unwrap();
+        assert_eq!(psv.version, 1);
+        assert_eq!(psv.stage, Some(ShaderKind::Geometry));
+        assert_eq!(psv.runtime_info.max_vertex_count(), Some(1024));
+        assert_eq!(psv.runtime_info.num_threads, None);
+        assert_eq!(psv.resource_stride, 16);
+        let r = psv.resources[0];
+        assert_eq!(
+            (r.resource_type, r.space, r.lower_bound, r.upper_bound),
+            (ResourceType::Sampler, 1, 2, 3)
+        );
+        assert_eq!((r.kind, r.flags), (None, None));
+        // Compat mode reads zero-filled v2 fields.
+        let part_bytes = crate::testutil::build(&[(b"PSV0", &data)]);
+        let c = crate::Container::parse(&part_bytes).unwrap();
+        let compat = Psv0::parse_llvm_compat(&c.part(0).unwrap(), None).unwrap();
+        assert_eq!(compat.resources[0].kind, Some(ResourceKind::Invalid));
+        assert_eq!(compat.resources[0].flags, Some(ResourceFlags(0)));
+    }
+
+    /// A v2 pixel shader: resources, one input and one output element, an input-output map.
+    fn pixel_v2() -> PsvBuilder {
+        let mut b = PsvBuilder::new(48, &[7, 96])
+            .set(24, &[0, 0])
+            .set(28, &[1, 1, 0, 2, 1, 0, 0, 0]);
+        b.resources = vec![[2, 0, 0, 0, 13, 0], [7, 2, 3, u32::MAX, 11, 1]];
+        b.strings = b"\0SV_Target\0TEXCOORD\0\0\0\0\0".to_vec();
+        b.indices = vec![0, 1];
+        // cols 4, start col 0, allocated; kind Arbitrary; Float32; Linear
+        b.elements = vec![
+            element(11, 0, 2, [0, 0x44, 0, 3, 2, 0, 0, 0]),
+            element(1, 0, 1, [0, 0x44, 16, 3, 0, 0x1f, 0, 0]),
+        ];
+        b.tables = (1..=8).collect();
+        b
+    }
+
+    #[test]
+    fn v2_pixel_elements_and_maps() {
+        let data = pixel_v2().build();
+        let psv = Psv0::parse_data(&data, 0, Some(ShaderKind::Pixel)).unwrap();
+        assert_eq!(psv.version, 2);
+        assert_eq!(
+            psv.runtime_info.stage_info,
+            StageInfo::Pixel {
+                depth_output: 7,
+                sample_frequency: 96
+            }
+        );
+        assert_eq!(psv.runtime_info.num_threads, Some([0, 0, 0]));
+        assert_eq!(psv.resources.len(), 2);
+        assert_eq!(psv.resources[1].kind, Some(ResourceKind::RawBuffer));
+        assert!(psv.resources[1]
+            .flags
+            .unwrap()
+            .contains(ResourceFlags::USED_BY_ATOMIC64));
+        let input = &psv.input_elements[0];
+        assert_eq!(input.name, b"TEXCOORD");
+        assert_eq!(input.indices, vec![0, 1]);
+        assert_eq!((input.cols, input.start_col, input.allocated), (4, 0, true));
+        assert_eq!(input.interpolation, InterpolationMode::Linear);
+        assert_eq!(input.component_type, ComponentType::Float32);
+        let output = &psv.output_elements[0];
+        assert_eq!(output.name_lossy(), "SV_Target");
+        assert_eq!(output.kind, SemanticKind::Target);
+        assert_eq!((output.dynamic_mask, output.stream), (0xf, 1));
+        assert_eq!(psv.input_output_maps[0], (1..=8).collect::<Vec<_>>());
+        assert!(psv.input_output_maps[1].is_empty());
+        assert!(psv.output_vector_masks.iter().all(Vec::is_empty));
+        assert_eq!(psv.elements().count(), 2);
+        assert_eq!(psv.trailing_bytes, 0);
+    }
+
+    /// A v3 hull shader with ViewID: output masks, patch masks, IO map, input-patch map.
+    fn hull_v3(uses_view_id: u8) -> PsvBuilder {
+        let mut b = PsvBuilder::new(52, &u32s(&[1024, 4096, 2, 3]))
+            .set(24, &[3, uses_view_id, 2, 0, 0, 1, 1, 1, 9, 0, 0, 0])
+            .set(48, &14u32.to_le_bytes());
+        b.strings = b"\0ControlPoint\0HSMain\0\0\0\0".to_vec();
+        b.indices = vec![0, 1, 2, 3];
+        b.elements = vec![
+            element(1, 0, 1, [0, 0x53, 3, 3, 7, 0x12, 0, 0]),
+            element(1, 0, 4, [0, 0x71, 25, 6, 0, 0, 0, 0]),
+        ];
+        if uses_view_id != 0 {
+            b.tables.extend([0x1234_5678, 0xffff_ffff, 0xab_cdef]);
+        }
+        b.tables.extend(1..=8);
+        b.tables.extend([0x10, 0x20, 0x30, 0x40]);
+        b
+    }
+
+    #[test]
+    fn v3_hull_view_id_tables() {
+        for uses_view_id in [0, 1] {
+            let data = hull_v3(uses_view_id).build();
+            let psv = Psv0::parse_data(&data, 0, Some(ShaderKind::Hull)).unwrap();
+            assert_eq!(psv.version, 3);
+            assert_eq!(psv.entry_name, Some(&b"HSMain"[..]));
+            assert_eq!(psv.runtime_info.sig_patch_const_or_prim_vectors(), Some(2));
+            assert_eq!(psv.output_elements[0].start_col, 1);
+            assert_eq!(psv.patch_or_prim_elements[0].indices, vec![0, 1, 2, 3]);
+            if uses_view_id != 0 {
+                assert_eq!(psv.output_vector_masks[0], vec![0x1234_5678, 0xffff_ffff]);
+                assert_eq!(psv.patch_or_prim_masks, vec![0xab_cdef]);
+            } else {
+                assert!(psv.output_vector_masks[0].is_empty());
+                assert!(psv.patch_or_prim_masks.is_empty());
+            }
+            assert_eq!(psv.input_output_maps[0], (1..=8).collect::<Vec<_>>());
+            assert_eq!(psv.input_patch_map, vec![0x10, 0x20, 0x30, 0x40]);
+            assert!(psv.patch_output_map.is_empty());
+            assert_eq!(psv.trailing_bytes, 0);
+        }
+    }
+
+    #[test]
+    fn domain_patch_output_map_and_mesh_prim_masks() {
+        // Domain: 2 patch-constant vectors, 1 output vector, no inputs.
+        let mut b =
+            PsvBuilder::new(36, &u32s(&[3, 1, 2])).set(24, &[4, 0, 2, 0, 0, 0, 0, 0, 1, 0, 0, 0]);
+        b.strings = vec![0; 4];
+        b.tables = vec![5, 6, 7, 8, 9, 10, 11, 12];
+        let data = b.build();
+        let psv = Psv0::parse_data(&data, 0, Some(ShaderKind::Domain)).unwrap();
+        assert_eq!(psv.patch_output_map, vec![5, 6, 7, 8, 9, 10, 11, 12]);
+        assert!(matches!(
+            psv.runtime_info.stage_info,
+            StageInfo::Domain {
+                tessellator_domain: 2,
+                ..
+            }
+        ));
+
+        // Mesh with ViewID: dxc writes a primitive mask; LLVM does not read it.
+        let mut b = PsvBuilder::new(36, &[]).set(24, &[13, 1, 3, 5, 0, 0, 0, 0, 1, 0, 0, 0]);
+        b.strings = vec![0; 4];
+        b.tables = vec![0xaa, 0xbb];
+        let data = b.build();
+        let psv = Psv0::parse_data(&data, 0, Some(ShaderKind::Mesh)).unwrap();
+        assert_eq!(psv.runtime_info.mesh_output_topology(), Some(5));
+        assert_eq!(psv.output_vector_masks[0], vec![0xaa]);
+        assert_eq!(psv.patch_or_prim_masks, vec![0xbb]);
+        assert_eq!(psv.trailing_bytes, 0);
+        let bytes = crate::testutil::build(&[(b"PSV0", &data)]);
+        let c = crate::Container::parse(&bytes).unwrap();
+        let compat = Psv0::parse_llvm_compat(&c.part(0).unwrap(), Some(ShaderKind::Mesh)).unwrap();
+        assert!(compat.patch_or_prim_masks.is_empty());
+        assert_eq!(compat.trailing_bytes, 4);
+    }
+
+    #[test]
+    fn program_kind_wins_over_own_stage() {
+        // The record says hull, the program says pixel: tables follow the program.
+        let data = hull_v3(0).build();
+        let psv = Psv0::parse_data(&data, 0, Some(ShaderKind::Pixel)).unwrap();
+        assert_eq!(psv.stage, Some(ShaderKind::Pixel));
+        assert_eq!(psv.runtime_info.shader_stage, Some(3));
+        assert!(psv.input_patch_map.is_empty());
+        assert_eq!(psv.trailing_bytes, 16);
+    }
+
+    #[test]
+    fn strict_errors() {
+        type Mutation = fn(&mut PsvBuilder) -> Option<Vec<u8>>;
+        let rows: &[(&str, Mutation)] = &[
+            ("size past part", |_| Some(u32s(&[100, 0]))),
+            ("record too short", |_| {
+                Some([u32s(&[20]), vec![0; 24]].concat())
+            }),
+            ("resources cut", |b| {
+                let mut d = b.build();
+                d.truncate(4 + 48 + 8 + 30);
+                Some(d)
+            }),
+            ("resource stride < 16", |b| {
+                b.resource_stride = 8;
+                None
+            }),
+            ("string table misaligned", |b| {
+                b.strings.push(0);
+                None
+            }),
+            ("element stride < 16", |b| {
+                b.element_stride = 12;
+                None
+            }),
+            ("name outside table", |b| {
+                b.elements[0][0..4].copy_from_slice(&400u32.to_le_bytes());
+                None
+            }),
+            ("name without NUL", |b| {
+                b.strings = b"\0SV_Target\0TEXCOORD".to_vec();
+                b.strings.push(b'X');
+                None
+            }),
+            ("indices outside table", |b| {
+                b.elements[0][4..8].copy_from_slice(&1u32.to_le_bytes());
+                None
+            }),
+            ("map cut", |b| {
+                b.tables.pop();
+                None
+            }),
+        ];
+        for (what, mutate) in rows {
+            let mut b = pixel_v2();
+            let data = mutate(&mut b).unwrap_or_else(|| b.build());
+            let err = Psv0::parse_data(&data, 0x100, Some(ShaderKind::Pixel)).unwrap_err();
+            assert!(err.offset >= 0x100, "{what}: {err}");
+            assert!(
+                matches!(
+                    err.kind,
+                    ReadErrorKind::Truncated { .. } | ReadErrorKind::Invalid { .. }
+                ),
+                "{what}"
+            );
+        }
+    }
+
+    #[test]
+    fn compat_mode_quirks() {
+        // A truncated map is shortened instead of failing.
+        let mut b = pixel_v2();
+        b.tables.truncate(5);
+        let bytes = crate::testutil::build(&[(b"PSV0", &b.build())]);
+        let c = crate::Container::parse(&bytes).unwrap();
+        let part = c.part(0).unwrap();
+        assert!(Psv0::parse(&part, Some(ShaderKind::Pixel)).is_err());
+        let psv = Psv0::parse_llvm_compat(&part, Some(ShaderKind::Pixel)).unwrap();
+        assert_eq!(psv.input_output_maps[0], vec![1, 2, 3, 4, 5]);
+
+        // Zero strides read no records; names past the table are empty.
+        let mut b = pixel_v2();
+        b.element_stride = 0;
+        let bytes = crate::testutil::build(&[(b"PSV0", &b.build())]);
+        let c = crate::Container::parse(&bytes).unwrap();
+        let psv = Psv0::parse_llvm_compat(&c.part(0).unwrap(), Some(ShaderKind::Pixel)).unwrap();
+        assert!(psv.input_elements.is_empty());
+        let mut b = pixel_v2();
+        b.elements[0][0..4].copy_from_slice(&400u32.to_le_bytes());
+        b.elements[0][4..8].copy_from_slice(&1u32.to_le_bytes());
+        let bytes = crate::testutil::build(&[(b"PSV0", &b.build())]);
+        let c = crate::Container::parse(&bytes).unwrap();
+        let psv = Psv0::parse_llvm_compat(&c.part(0).unwrap(), Some(ShaderKind::Pixel)).unwrap();
+        assert_eq!(psv.input_elements[0].name, b"");
+        assert_eq!(psv.input_elements[0].indices, vec![1]);
+
+        // A part at an odd file offset: LLVM aligns the absolute address and
+        // misreads the string table size; strict mode aligns within the part.
+        let data = pixel_v2().build();
+        let bytes = crate::testutil::build(&[(b"ODD0", b"x"), (b"PSV0", &data)]);
+        let c = crate::Container::parse(&bytes).unwrap();
+        let part = c.part(1).unwrap();
+        assert_eq!(part.data_offset() % 4, 1);
+        assert!(Psv0::parse(&part, Some(ShaderKind::Pixel)).is_ok());
+        assert!(Psv0::parse_llvm_compat(&part, Some(ShaderKind::Pixel)).is_err());
+    }
+}

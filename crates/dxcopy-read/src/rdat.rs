@@ -1,0 +1,560 @@
+//! RDAT, dxc's runtime data for libraries (DXC `DxilRuntimeReflection.h`).
+//!
+//! Layout: `u32 Version` (0x10), `u32 PartCount`, PartCount u32 offsets
+//! (relative to the RDAT start). Each RDAT part is `u32 Type`, `u32 Size`,
+//! then Size bytes. Types 1 (string buffer: NUL-terminated UTF-8 strings),
+//! 2 (index arrays: u32 rows, each a count followed by that many values) and
+//! 5 (raw bytes) are buffers; every other type is a record table:
+//! `u32 RecordCount`, `u32 RecordStride`, then the records.
+//!
+//! Resource records (32 bytes): class, kind, id, space, lower bound, upper
+//! bound, name (string offset), flags. Function records (44 bytes, larger
+//! strides extend them): name, unmangled name (string offsets), resources and
+//! dependencies (index-array rows), shader kind, payload size, attribute
+//! size, feature flags (two u32), shader stage flags, minimum shader target.
+
+use crate::container::Part;
+use crate::cursor::Cursor;
+use crate::error::Result;
+use crate::fields::{named_code, Flags, Issue};
+
+/// The only RDAT version dxc writes.
+pub const RDAT_VERSION_10: u32 = 0x10;
+/// Minimum resource record size.
+pub const RESOURCE_RECORD_SIZE: u32 = 32;
+/// Minimum function record size.
+pub const FUNCTION_RECORD_SIZE: u32 = 44;
+/// "No row" marker for index-array references.
+pub const NULL_REF: u32 = u32::MAX;
+
+named_code!(
+    /// RDAT part type (`RuntimeDataPartType`).
+    RdatPartType: u32 {
+        0 => "Invalid", 1 => "StringBuffer", 2 => "IndexArrays", 3 => "ResourceTable",
+        4 => "FunctionTable", 5 => "RawBytes", 6 => "SubobjectTable", 7 => "NodeIDTable",
+        8 => "NodeShaderIOAttribTable", 9 => "NodeShaderFuncAttribTable", 10 => "IONodeTable",
+        11 => "NodeShaderInfoTable", 13 => "SignatureElementTable", 14 => "VSInfoTable",
+        15 => "PSInfoTable", 16 => "HSInfoTable", 17 => "DSInfoTable", 18 => "GSInfoTable",
+        19 => "CSInfoTable", 20 => "MSInfoTable", 21 => "ASInfoTable",
+        0x10001 => "DxilPdbInfoTable", 0x10002 => "DxilPdbInfoSourceTable",
+        0x10003 => "DxilPdbInfoLibraryTable",
+    }
+);
+
+impl RdatPartType {
+    /// Whether parts of this type are record tables (count, stride, records).
+    pub fn is_table(self) -> bool {
+        !matches!(self.0, 0 | 1 | 2 | 5)
+    }
+}
+
+named_code!(
+    /// `DXIL::ResourceClass`.
+    ResourceClass: u32 { 0 => "SRV", 1 => "UAV", 2 => "CBuffer", 3 => "Sampler", 4 => "Invalid" }
+);
+
+named_code!(
+    /// `DXIL::ResourceKind` (layouts.md §8.12).
+    ResourceKind: u32 {
+        0 => "Invalid", 1 => "Texture1D", 2 => "Texture2D", 3 => "Texture2DMS", 4 => "Texture3D",
+        5 => "TextureCube", 6 => "Texture1DArray", 7 => "Texture2DArray",
+        8 => "Texture2DMSArray", 9 => "TextureCubeArray", 10 => "TypedBuffer",
+        11 => "RawBuffer", 12 => "StructuredBuffer", 13 => "CBuffer", 14 => "Sampler",
+        15 => "TBuffer", 16 => "RTAccelerationStructure", 17 => "FeedbackTexture2D",
+        18 => "FeedbackTexture2DArray",
+    }
+);
+
+named_code!(
+    /// `DXIL::ShaderKind` as RDAT stores it (16 = Invalid).
+    FunctionKind: u32 {
+        0 => "Pixel", 1 => "Vertex", 2 => "Geometry", 3 => "Hull", 4 => "Domain", 5 => "Compute",
+        6 => "Library", 7 => "RayGeneration", 8 => "Intersection", 9 => "AnyHit",
+        10 => "ClosestHit", 11 => "Miss", 12 => "Callable", 13 => "Mesh", 14 => "Amplification",
+        15 => "Node", 16 => "Invalid",
+    }
+);
+
+/// RDAT resource flags (`DxilResourceFlag`).
+pub const RESOURCE_FLAGS: &[(u64, &str)] = &[
+    (1, "UAVGloballyCoherent"),
+    (2, "UAVCounter"),
+    (4, "UAVRasterizerOrderedView"),
+    (8, "DynamicIndexing"),
+    (16, "Atomics64Use"),
+];
+
+/// One RDAT part as laid out.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct RdatPart {
+    /// Absolute offset of the RDAT part header.
+    pub offset: u64,
+    /// Part type.
+    pub part_type: RdatPartType,
+    /// Size of the part data.
+    pub size: u32,
+    /// Tables: record count.
+    pub record_count: Option<u32>,
+    /// Tables: record stride.
+    pub record_stride: Option<u32>,
+}
+
+/// A resource record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct RdatResource<'data> {
+    /// Class.
+    pub class: ResourceClass,
+    /// Kind.
+    pub kind: ResourceKind,
+    /// Id within its class.
+    pub id: u32,
+    /// Register space.
+    pub space: u32,
+    /// First register.
+    pub lower_bound: u32,
+    /// Last register (0xFFFFFFFF for unbounded).
+    pub upper_bound: u32,
+    /// Name.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::fields::ser::text"))]
+    pub name: &'data [u8],
+    /// Flags.
+    pub flags: Flags,
+}
+
+/// A function record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct RdatFunction<'data> {
+    /// Mangled name.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::fields::ser::text"))]
+    pub name: &'data [u8],
+    /// Unmangled name.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::fields::ser::text"))]
+    pub unmangled_name: &'data [u8],
+    /// Shader kind.
+    pub shader_kind: FunctionKind,
+    /// Indices into the resource table.
+    pub resources: Vec<u32>,
+    /// Names of the functions this one depends on.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "ser_texts"))]
+    pub dependencies: Vec<&'data [u8]>,
+    /// Payload (hit/miss) or parameter (callable) size.
+    pub payload_size: u32,
+    /// Attribute size (hit shaders).
+    pub attribute_size: u32,
+    /// Shader feature flags (FeatureInfo2 << 32 | FeatureInfo1).
+    pub feature_flags: u64,
+    /// Stages the function may run in (bit n = shader kind n).
+    pub shader_stage_flags: u32,
+    /// Minimum target: kind << 16 | major << 4 | minor.
+    pub min_shader_target: u32,
+}
+
+#[cfg(feature = "serde")]
+fn ser_texts<S: serde::Serializer>(v: &[&[u8]], s: S) -> std::result::Result<S::Ok, S::Error> {
+    s.collect_seq(v.iter().map(|b| crate::fields::lossy(b)))
+}
+
+/// A decoded RDAT part.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct RuntimeData<'data> {
+    /// Version (0x10).
+    pub version: u32,
+    /// Parts, in offset-table order.
+    pub parts: Vec<RdatPart>,
+    /// Strings of the string buffer.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "ser_texts"))]
+    pub strings: Vec<&'data [u8]>,
+    /// Size of the index arrays in u32 words.
+    pub index_words: u32,
+    /// Size of the raw-bytes buffer.
+    pub raw_bytes_size: u32,
+    /// Resource table records.
+    pub resources: Vec<RdatResource<'data>>,
+    /// Function table records.
+    pub functions: Vec<RdatFunction<'data>>,
+    /// Broken references, short strides, duplicate parts.
+    pub issues: Vec<Issue>,
+}
+
+struct Table<'data> {
+    records: Cursor<'data>,
+    count: u32,
+    stride: u32,
+}
+
+impl<'data> RuntimeData<'data> {
+    /// Decodes RDAT data located at absolute offset `base`.
+    pub fn parse_data(data: &'data [u8], base: u64) -> Result<RuntimeData<'data>> {
+        let c = Cursor::new(data, base);
+        let version = c.u32(0, "RDAT header")?;
+        let part_count = c.u32(4, "RDAT header")?;
+        if version != RDAT_VERSION_10 {
+            return Err(c.invalid(
+                0,
+                format!("RDAT version {version:#x} is not 0x10 (a prerelease layout)"),
+            ));
+        }
+        let mut out = RuntimeData {
+            version,
+            parts: Vec::new(),
+            strings: Vec::new(),
+            index_words: 0,
+            raw_bytes_size: 0,
+            resources: Vec::new(),
+            functions: Vec::new(),
+            issues: Vec::new(),
+        };
+        let mut string_buffer: Option<Cursor<'data>> = None;
+        let mut index: Option<Cursor<'data>> = None;
+        let mut resource_table = None;
+        let mut function_table = None;
+        for i in 0..u64::from(part_count) {
+            let at = u64::from(c.u32(8 + 4 * i, "RDAT part offset")?);
+            let part_type = RdatPartType(c.u32(at, "RDAT part header")?);
+            let size = c.u32(at + 4, "RDAT part header")?;
+            let body = c.sub(at + 8, u64::from(size), "RDAT part")?;
+            if at % 4 != 0 || size % 4 != 0 {
+                out.issues.push(Issue::new(
+                    c.abs(at),
+                    format!("{part_type} part at {at:#x} with size {size} is not 4-byte aligned"),
+                ));
+            }
+            let mut part = RdatPart {
+                offset: c.abs(at),
+                part_type,
+                size,
+                record_count: None,
+                record_stride: None,
+            };
+            let duplicate = |issues: &mut Vec<Issue>| {
+                issues.push(Issue::new(
+                    c.abs(at),
+                    format!("second {part_type} part ignored"),
+                ));
+            };
+            match part_type.0 {
+                1 if string_buffer.is_none() => string_buffer = Some(body),
+                2 if index.is_none() => index = Some(body),
+                5 if out.raw_bytes_size == 0 => out.raw_bytes_size = size,
+                1 | 2 | 5 => duplicate(&mut out.issues),
+                0 => out
+                    .issues
+                    .push(Issue::new(c.abs(at), "part of type Invalid (0)")),
+                _ => {
+                    let count = body.u32(0, "RDAT table header")?;
+                    let stride = body.u32(4, "RDAT table header")?;
+                    let bytes = u64::from(count) * u64::from(stride);
+                    let records = body.sub(8, bytes, "RDAT table records")?;
+                    if stride % 4 != 0 {
+                        out.issues.push(Issue::new(
+                            body.abs(4),
+                            format!("{part_type} stride {stride} is not a multiple of 4"),
+                        ));
+                    }
+                    part.record_count = Some(count);
+                    part.record_stride = Some(stride);
+                    let table = Table {
+                        records,
+                        count,
+                        stride,
+                    };
+                    match part_type.0 {
+                        3 if resource_table.is_none() => resource_table = Some(table),
+                        4 if function_table.is_none() => function_table = Some(table),
+                        3 | 4 => duplicate(&mut out.issues),
+                        _ => {}
+                    }
+                }
+            }
+            out.parts.push(part);
+        }
+        if let Some(s) = string_buffer {
+            let bytes = s.data();
+            if !bytes.is_empty() && bytes.last() != Some(&0) {
+                out.issues.push(Issue::new(
+                    s.abs(s.len() - 1),
+                    "string buffer does not end with a NUL",
+                ));
+            }
+            out.strings = bytes
+                .split(|&b| b == 0)
+                .take(bytes.iter().filter(|&&b| b == 0).count())
+                .collect();
+        }
+        if let Some(ix) = index {
+            out.index_words = (ix.len() / 4) as u32;
+        }
+        let refs = Refs {
+            strings: string_buffer,
+            index,
+        };
+        if let Some(t) = resource_table {
+            out.resources = read_resources(&t, &refs, &mut out.issues)?;
+        }
+        if let Some(t) = function_table {
+            out.functions = read_functions(&t, &refs, &mut out.issues)?;
+        }
+        Ok(out)
+    }
+
+    /// Decodes an RDAT part.
+    pub fn parse(part: &Part<'data>) -> Result<RuntimeData<'data>> {
+        RuntimeData::parse_data(part.data, part.data_offset())
+            .map_err(|e| e.in_part(part.part_ref()))
+    }
+}
+
+/// Lookups into the string buffer and index arrays.
+struct Refs<'data> {
+    strings: Option<Cursor<'data>>,
+    index: Option<Cursor<'data>>,
+}
+
+impl<'data> Refs<'data> {
+    fn string(&self, offset: u32, at: u64, issues: &mut Vec<Issue>) -> &'data [u8] {
+        match self
+            .strings
+            .and_then(|s| s.cstr(u64::from(offset), s.len(), "RDAT string").ok())
+        {
+            Some(s) => s,
+            None => {
+                issues.push(Issue::new(
+                    at,
+                    format!("string offset {offset:#x} is outside the string buffer"),
+                ));
+                &[]
+            }
+        }
+    }
+
+    /// Row `row` of the index arrays (empty for the null reference).
+    fn row(&self, row: u32, at: u64, issues: &mut Vec<Issue>) -> Vec<u32> {
+        if row == NULL_REF {
+            return Vec::new();
+        }
+        let read = || -> Option<Vec<u32>> {
+            let ix = self.index?;
+            let start = u64::from(row) * 4;
+            let count = ix.u32(start, "RDAT index row").ok()?;
+            let values = ix
+                .bytes(start + 4, u64::from(count) * 4, "RDAT index row")
+                .ok()?;
+            Some(
+                values
+                    .chunks_exact(4)
+                    .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+                    .collect(),
+            )
+        };
+        read().unwrap_or_else(|| {
+            issues.push(Issue::new(
+                at,
+                format!("index row {row} is outside the index arrays"),
+            ));
+            Vec::new()
+        })
+    }
+}
+
+fn read_resources<'data>(
+    t: &Table<'data>,
+    refs: &Refs<'data>,
+    issues: &mut Vec<Issue>,
+) -> Result<Vec<RdatResource<'data>>> {
+    let mut out = Vec::new();
+    if t.stride < RESOURCE_RECORD_SIZE {
+        if t.count > 0 {
+            issues.push(Issue::new(
+                t.records.abs(0),
+                format!(
+                    "resource stride {} is below {RESOURCE_RECORD_SIZE}",
+                    t.stride
+                ),
+            ));
+        }
+        return Ok(out);
+    }
+    for i in 0..u64::from(t.count) {
+        let r = t.records.sub(
+            i * u64::from(t.stride),
+            u64::from(t.stride),
+            "RDAT resource",
+        )?;
+        out.push(RdatResource {
+            class: ResourceClass(r.u32(0, "RDAT resource")?),
+            kind: ResourceKind(r.u32(4, "RDAT resource")?),
+            id: r.u32(8, "RDAT resource")?,
+            space: r.u32(12, "RDAT resource")?,
+            lower_bound: r.u32(16, "RDAT resource")?,
+            upper_bound: r.u32(20, "RDAT resource")?,
+            name: refs.string(r.u32(24, "RDAT resource")?, r.abs(24), issues),
+            flags: Flags::new(u64::from(r.u32(28, "RDAT resource")?), RESOURCE_FLAGS),
+        });
+    }
+    Ok(out)
+}
+
+fn read_functions<'data>(
+    t: &Table<'data>,
+    refs: &Refs<'data>,
+    issues: &mut Vec<Issue>,
+) -> Result<Vec<RdatFunction<'data>>> {
+    let mut out = Vec::new();
+    if t.stride < FUNCTION_RECORD_SIZE {
+        if t.count > 0 {
+            issues.push(Issue::new(
+                t.records.abs(0),
+                format!(
+                    "function stride {} is below {FUNCTION_RECORD_SIZE}",
+                    t.stride
+                ),
+            ));
+        }
+        return Ok(out);
+    }
+    for i in 0..u64::from(t.count) {
+        let f = t.records.sub(
+            i * u64::from(t.stride),
+            u64::from(t.stride),
+            "RDAT function",
+        )?;
+        let dependencies = refs
+            .row(f.u32(12, "RDAT function")?, f.abs(12), issues)
+            .into_iter()
+            .map(|s| refs.string(s, f.abs(12), issues))
+            .collect();
+        out.push(RdatFunction {
+            name: refs.string(f.u32(0, "RDAT function")?, f.abs(0), issues),
+            unmangled_name: refs.string(f.u32(4, "RDAT function")?, f.abs(4), issues),
+            resources: refs.row(f.u32(8, "RDAT function")?, f.abs(8), issues),
+            dependencies,
+            shader_kind: FunctionKind(f.u32(16, "RDAT function")?),
+            payload_size: f.u32(20, "RDAT function")?,
+            attribute_size: f.u32(24, "RDAT function")?,
+            feature_flags: u64::from(f.u32(28, "RDAT function")?)
+                | u64::from(f.u32(32, "RDAT function")?) << 32,
+            shader_stage_flags: f.u32(36, "RDAT function")?,
+            min_shader_target: f.u32(40, "RDAT function")?,
+        });
+    }
+    Ok(out)
+}
+
+/// Test helper: RDAT bytes from (type, part data) pairs.
+pub fn build_rdat(parts: &[(u32, Vec<u8>)]) -> Vec<u8> {
+    let mut out = RDAT_VERSION_10.to_le_bytes().to_vec();
+    out.extend_from_slice(&(parts.len() as u32).to_le_bytes());
+    let mut at = 8 + 4 * parts.len();
+    for (_, data) in parts {
+        out.extend_from_slice(&(at as u32).to_le_bytes());
+        at += 8 + data.len();
+    }
+    for (ty, data) in parts {
+        out.extend_from_slice(&ty.to_le_bytes());
+        out.extend_from_slice(&(data.len() as u32).to_le_bytes());
+        out.extend_from_slice(data);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::ReadErrorKind;
+
+    fn words(values: &[u32]) -> Vec<u8> {
+        values.iter().flat_map(|v| v.to_le_bytes()).collect()
+    }
+
+    fn library() -> Vec<u8> {
+        // strings: 0 "", 1 "tex", 5 "\x01?main@@YAXXZ", 19 "main"
+        let mut strings = b"\0tex\0\x01?main@@YAXXZ\0main\0".to_vec();
+        strings.resize(28, 0);
+        // index rows: at 0: [1: 0]; at 2: [1: 19]
+        let index = words(&[1, 0, 1, 19]);
+        let mut resources = words(&[1, 32]);
+        resources.extend(words(&[0, 2, 0, 0, 3, 3, 1, 8]));
+        let mut functions = words(&[1, 48]);
+        functions.extend(words(&[5, 19, 0, 2, 7, 0, 0, 1, 0, 1 << 7, 0x7_0063, 0]));
+        build_rdat(&[
+            (1, strings),
+            (3, resources),
+            (4, functions),
+            (2, index),
+            (5, vec![0; 8]),
+            (6, words(&[0, 24])),
+        ])
+    }
+
+    #[test]
+    fn decodes_library() {
+        let data = library();
+        let r = RuntimeData::parse_data(&data, 0).unwrap();
+        assert!(r.issues.is_empty(), "{:?}", r.issues);
+        assert_eq!(r.parts.len(), 6);
+        assert_eq!(r.parts[1].part_type.to_string(), "ResourceTable");
+        assert_eq!(
+            (r.parts[1].record_count, r.parts[1].record_stride),
+            (Some(1), Some(32))
+        );
+        assert_eq!(r.parts[5].record_count, Some(0));
+        assert_eq!(r.strings.len(), 8);
+        assert_eq!(r.strings[1], b"tex");
+        assert_eq!((r.index_words, r.raw_bytes_size), (4, 8));
+        let res = &r.resources[0];
+        assert_eq!(
+            (res.name, res.class.to_string().as_str()),
+            (&b"tex"[..], "SRV")
+        );
+        assert_eq!(res.kind.to_string(), "Texture2D");
+        assert_eq!(res.flags.names(), vec!["DynamicIndexing"]);
+        let f = &r.functions[0];
+        assert_eq!(f.name, b"\x01?main@@YAXXZ");
+        assert_eq!(f.unmangled_name, b"main");
+        assert_eq!(f.resources, vec![0]);
+        assert_eq!(f.dependencies, vec![&b"main"[..]]);
+        assert_eq!(f.shader_kind.to_string(), "RayGeneration");
+        assert_eq!(f.feature_flags, 1);
+    }
+
+    #[test]
+    fn issues_and_errors() {
+        // Bad string offset and index row → issues.
+        let mut data = library();
+        let funcs_at = u32::from_le_bytes(data[16..20].try_into().unwrap()) as usize + 16;
+        data[funcs_at..funcs_at + 4].copy_from_slice(&500u32.to_le_bytes());
+        data[funcs_at + 8..funcs_at + 12].copy_from_slice(&77u32.to_le_bytes());
+        let r = RuntimeData::parse_data(&data, 0).unwrap();
+        assert_eq!(r.issues.len(), 2, "{:?}", r.issues);
+        // Null reference is not an issue.
+        data[funcs_at + 8..funcs_at + 12].copy_from_slice(&NULL_REF.to_le_bytes());
+        let r = RuntimeData::parse_data(&data, 0).unwrap();
+        assert_eq!(r.issues.len(), 1);
+        // Short stride, duplicate part, invalid part, unaligned size.
+        let data = build_rdat(&[
+            (3, words(&[1, 8, 0, 0])),
+            (1, b"a\0".to_vec()),
+            (1, b"b\0".to_vec()),
+            (0, vec![]),
+        ]);
+        let r = RuntimeData::parse_data(&data, 0).unwrap();
+        assert_eq!(r.issues.len(), 5, "{:?}", r.issues);
+        // Wrong version, table past its part, truncated offsets.
+        let mut bad = library();
+        bad[0] = 0x11;
+        assert!(matches!(
+            RuntimeData::parse_data(&bad, 0).unwrap_err().kind,
+            ReadErrorKind::Invalid { .. }
+        ));
+        let data = build_rdat(&[(4, words(&[100, 44]))]);
+        assert!(matches!(
+            RuntimeData::parse_data(&data, 0).unwrap_err().kind,
+            ReadErrorKind::Truncated { .. }
+        ));
+        assert!(RuntimeData::parse_data(&words(&[0x10, 3]), 0).is_err());
+    }
+}

@@ -1,0 +1,812 @@
+//! RDEF, fxc's resource definitions (the data behind ID3D11ShaderReflection).
+//!
+//! Header (28 bytes): `u32 ConstantBufferCount`, `u32 ConstantBufferOffset`,
+//! `u32 BoundResourceCount`, `u32 BoundResourceOffset`, `u8 Minor`, `u8 Major`,
+//! `u16 ProgramType` (0xFFFF ps, 0xFFFE vs, "GS", "HS", "DS", "CS"),
+//! `u32 CompileFlags`, `u32 CreatorOffset`. Shader model 5 adds a 32-byte
+//! `RD11` header (the magic, reversed for 5.1, then the header size and the
+//! sizes of the constant-buffer, binding, variable, type and member records
+//! and an interface slot count). All offsets are relative to the part data.
+//!
+//! Records: constant buffer (24 bytes: name, variable count, variable
+//! offset, size, flags, type); variable (24 bytes: name, start offset, size,
+//! flags, type offset, default value offset; SM5 adds start texture, texture
+//! size, start sampler, sampler size); type (16 bytes: u16 class, type, rows,
+//! columns, elements, member count, u32 member offset; SM5 adds four
+//! reserved u32 and a name offset); member (12 bytes: name, type offset,
+//! offset); bound resource (32 bytes: name, input type, return type,
+//! dimension, sample count, bind point, bind count, flags; SM 5.1 adds space
+//! and id).
+
+use crate::container::Part;
+use crate::cursor::Cursor;
+use crate::error::Result;
+use crate::fields::{named_code, Flags, Issue};
+
+/// Size of the RDEF header before the optional RD11 header.
+pub const RDEF_HEADER_SIZE: u64 = 28;
+/// Size of the RD11 header.
+pub const RD11_HEADER_SIZE: u64 = 32;
+/// Most type records decoded for one part (all variables' type trees together).
+pub const MAX_TYPE_NODES: usize = 200_000;
+/// Deepest struct nesting followed.
+pub const MAX_TYPE_DEPTH: usize = 64;
+
+named_code!(
+    /// RDEF program type (high half of the target version).
+    TargetType: u16 {
+        0xffff => "Pixel", 0xfffe => "Vertex", 0x4753 => "Geometry", 0x4853 => "Hull",
+        0x4453 => "Domain", 0x4353 => "Compute",
+    }
+);
+
+impl TargetType {
+    /// Profile prefix (`ps`, `vs`, …).
+    pub fn profile_prefix(self) -> &'static str {
+        match self.0 {
+            0xffff => "ps",
+            0xfffe => "vs",
+            0x4753 => "gs",
+            0x4853 => "hs",
+            0x4453 => "ds",
+            0x4353 => "cs",
+            _ => "??",
+        }
+    }
+}
+
+named_code!(
+    /// `D3D_SHADER_VARIABLE_CLASS`.
+    VariableClass: u16 {
+        0 => "Scalar", 1 => "Vector", 2 => "MatrixRows", 3 => "MatrixColumns", 4 => "Object",
+        5 => "Struct", 6 => "InterfaceClass", 7 => "InterfacePointer",
+    }
+);
+
+named_code!(
+    /// `D3D_SHADER_VARIABLE_TYPE`.
+    VariableType: u16 {
+        0 => "void", 1 => "bool", 2 => "int", 3 => "float", 4 => "string", 5 => "texture",
+        6 => "Texture1D", 7 => "Texture2D", 8 => "Texture3D", 9 => "TextureCube", 10 => "sampler",
+        11 => "sampler1D", 12 => "sampler2D", 13 => "sampler3D", 14 => "samplerCUBE",
+        15 => "PixelShader", 16 => "VertexShader", 17 => "PixelFragment", 18 => "VertexFragment",
+        19 => "uint", 20 => "uint8", 21 => "GeometryShader", 22 => "RasterizerState",
+        23 => "DepthStencilState", 24 => "BlendState", 25 => "Buffer", 26 => "cbuffer",
+        27 => "tbuffer", 28 => "Texture1DArray", 29 => "Texture2DArray", 30 => "RenderTargetView",
+        31 => "DepthStencilView", 32 => "Texture2DMS", 33 => "Texture2DMSArray",
+        34 => "TextureCubeArray", 35 => "HullShader", 36 => "DomainShader",
+        37 => "InterfacePointer", 38 => "ComputeShader", 39 => "double", 40 => "RWTexture1D",
+        41 => "RWTexture1DArray", 42 => "RWTexture2D", 43 => "RWTexture2DArray",
+        44 => "RWTexture3D", 45 => "RWBuffer", 46 => "ByteAddressBuffer",
+        47 => "RWByteAddressBuffer", 48 => "StructuredBuffer", 49 => "RWStructuredBuffer",
+        50 => "AppendStructuredBuffer", 51 => "ConsumeStructuredBuffer", 52 => "min8float",
+        53 => "min10float", 54 => "min16float", 55 => "min12int", 56 => "min16int",
+        57 => "min16uint", 58 => "int16_t", 59 => "uint16_t", 60 => "float16_t", 61 => "int64_t",
+        62 => "uint64_t",
+    }
+);
+
+named_code!(
+    /// `D3D_SHADER_INPUT_TYPE` of a bound resource.
+    InputType: u32 {
+        0 => "cbuffer", 1 => "tbuffer", 2 => "texture", 3 => "sampler", 4 => "UAVTyped",
+        5 => "structured", 6 => "UAVStructured", 7 => "byteaddress", 8 => "UAVByteAddress",
+        9 => "UAVAppendStructured", 10 => "UAVConsumeStructured",
+        11 => "UAVStructuredWithCounter", 12 => "RTAccelerationStructure",
+        13 => "UAVFeedbackTexture",
+    }
+);
+
+named_code!(
+    /// `D3D_RESOURCE_RETURN_TYPE` (0 for resources without one).
+    ReturnType: u32 {
+        0 => "NA", 1 => "unorm", 2 => "snorm", 3 => "sint", 4 => "uint", 5 => "float",
+        6 => "mixed", 7 => "double", 8 => "continued",
+    }
+);
+
+named_code!(
+    /// `D3D_SRV_DIMENSION` of a bound resource.
+    Dimension: u32 {
+        0 => "NA", 1 => "buf", 2 => "1d", 3 => "1darray", 4 => "2d", 5 => "2darray", 6 => "2dMS",
+        7 => "2dMSarray", 8 => "3d", 9 => "cube", 10 => "cubearray", 11 => "bufex",
+    }
+);
+
+named_code!(
+    /// `D3D_CBUFFER_TYPE`.
+    CBufferType: u32 {
+        0 => "cbuffer", 1 => "tbuffer", 2 => "InterfacePointers", 3 => "ResourceBindInfo",
+    }
+);
+
+/// `D3D_SHADER_INPUT_FLAGS`.
+pub const INPUT_FLAGS: &[(u64, &str)] = &[
+    (1, "UserPacked"),
+    (2, "ComparisonSampler"),
+    (4, "TextureComponent0"),
+    (8, "TextureComponent1"),
+    (0x10, "Unused"),
+];
+/// `D3D_SHADER_VARIABLE_FLAGS`.
+pub const VARIABLE_FLAGS: &[(u64, &str)] = &[
+    (1, "UserPacked"),
+    (2, "Used"),
+    (4, "InterfacePointer"),
+    (8, "InterfaceParameter"),
+];
+/// `D3D_SHADER_CBUFFER_FLAGS`.
+pub const CBUFFER_FLAGS: &[(u64, &str)] = &[(1, "UserPacked")];
+/// `D3DCOMPILE_*` flags recorded in the header (optimization level 2 is both level bits).
+pub const COMPILE_FLAGS: &[(u64, &str)] = &[
+    (0x1, "Debug"),
+    (0x2, "SkipValidation"),
+    (0x4, "SkipOptimization"),
+    (0x8, "PackMatrixRowMajor"),
+    (0x10, "PackMatrixColumnMajor"),
+    (0x20, "PartialPrecision"),
+    (0x40, "ForceVSSoftwareNoOpt"),
+    (0x80, "ForcePSSoftwareNoOpt"),
+    (0x100, "NoPreshader"),
+    (0x200, "AvoidFlowControl"),
+    (0x400, "PreferFlowControl"),
+    (0x800, "EnableStrictness"),
+    (0x1000, "EnableBackwardsCompatibility"),
+    (0x2000, "IEEEStrictness"),
+    (0xc000, "OptimizationLevel2"),
+    (0x4000, "OptimizationLevel0"),
+    (0x8000, "OptimizationLevel3"),
+    (0x40000, "WarningsAreErrors"),
+    (0x80000, "ResourcesMayAlias"),
+    (0x100000, "EnableUnboundedDescriptorTables"),
+    (0x200000, "AllResourcesBound"),
+    (0x400000, "DebugNameForSource"),
+    (0x800000, "DebugNameForBinary"),
+];
+
+/// The SM5 RD11 header: record sizes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Rd11Header {
+    /// `RD11` (SM 5.0) or its byte-reversed form (SM 5.1).
+    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::fields::ser::hex"))]
+    pub magic: [u8; 4],
+    /// Size of RDEF header + RD11 header (60).
+    pub header_size: u32,
+    /// Constant buffer record size (24).
+    pub cbuffer_size: u32,
+    /// Bound resource record size (32, or 40 with space and id).
+    pub binding_size: u32,
+    /// Variable record size (40).
+    pub variable_size: u32,
+    /// Type record size (36).
+    pub type_size: u32,
+    /// Member record size (12).
+    pub member_size: u32,
+    /// Interface slot count.
+    pub interface_slots: u32,
+}
+
+/// A variable's or member's type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct ShaderType<'data> {
+    /// Offset of the type record in the part (types are shared by offset).
+    pub offset: u32,
+    /// Class (scalar, vector, matrix, struct, …).
+    pub class: VariableClass,
+    /// Base type.
+    pub base_type: VariableType,
+    /// Rows.
+    pub rows: u16,
+    /// Columns.
+    pub columns: u16,
+    /// Array elements (0 when not an array).
+    pub elements: u16,
+    /// Member count.
+    pub member_count: u16,
+    /// Type name (SM5 records only).
+    #[cfg_attr(
+        feature = "serde",
+        serde(serialize_with = "crate::fields::ser::opt_text")
+    )]
+    pub name: Option<&'data [u8]>,
+    /// Struct members.
+    pub members: Vec<TypeMember<'data>>,
+}
+
+/// A struct member.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct TypeMember<'data> {
+    /// Member name.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::fields::ser::text"))]
+    pub name: &'data [u8],
+    /// Byte offset in the struct.
+    pub offset: u32,
+    /// Member type.
+    pub member_type: ShaderType<'data>,
+}
+
+/// A constant-buffer variable.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Variable<'data> {
+    /// Name.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::fields::ser::text"))]
+    pub name: &'data [u8],
+    /// Offset in the buffer.
+    pub start_offset: u32,
+    /// Size in bytes.
+    pub size: u32,
+    /// `D3D_SHADER_VARIABLE_FLAGS`.
+    pub flags: Flags,
+    /// Type.
+    pub var_type: ShaderType<'data>,
+    /// Default value bytes.
+    #[cfg_attr(
+        feature = "serde",
+        serde(serialize_with = "crate::fields::ser::opt_hex")
+    )]
+    pub default_value: Option<&'data [u8]>,
+    /// SM5: first texture slot (0xFFFFFFFF when none).
+    pub start_texture: Option<u32>,
+    /// SM5: texture slots used.
+    pub texture_size: Option<u32>,
+    /// SM5: first sampler slot (0xFFFFFFFF when none).
+    pub start_sampler: Option<u32>,
+    /// SM5: sampler slots used.
+    pub sampler_size: Option<u32>,
+}
+
+/// A constant buffer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct ConstantBuffer<'data> {
+    /// Name.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::fields::ser::text"))]
+    pub name: &'data [u8],
+    /// Kind (cbuffer, tbuffer, …).
+    pub kind: CBufferType,
+    /// Size in bytes.
+    pub size: u32,
+    /// `D3D_SHADER_CBUFFER_FLAGS`.
+    pub flags: Flags,
+    /// Variables.
+    pub variables: Vec<Variable<'data>>,
+}
+
+/// A bound resource.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct ResourceBinding<'data> {
+    /// Name.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::fields::ser::text"))]
+    pub name: &'data [u8],
+    /// Input type.
+    pub input_type: InputType,
+    /// Return type.
+    pub return_type: ReturnType,
+    /// Dimension.
+    pub dimension: Dimension,
+    /// Sample count (0xFFFFFFFF when not multisampled).
+    pub sample_count: u32,
+    /// First register.
+    pub bind_point: u32,
+    /// Registers used.
+    pub bind_count: u32,
+    /// `D3D_SHADER_INPUT_FLAGS`.
+    pub flags: Flags,
+    /// SM 5.1: register space.
+    pub space: Option<u32>,
+    /// SM 5.1: resource id.
+    pub id: Option<u32>,
+}
+
+/// A decoded RDEF part.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct ResourceDefinitions<'data> {
+    /// Target shader model major.
+    pub major: u8,
+    /// Target shader model minor.
+    pub minor: u8,
+    /// Target program type.
+    pub target: TargetType,
+    /// `D3DCOMPILE_*` flags.
+    pub compile_flags: Flags,
+    /// Creator string (e.g. "Microsoft (R) HLSL Shader Compiler 10.1").
+    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::fields::ser::text"))]
+    pub creator: &'data [u8],
+    /// SM5 record-size header.
+    pub rd11: Option<Rd11Header>,
+    /// Constant buffers.
+    pub constant_buffers: Vec<ConstantBuffer<'data>>,
+    /// Bound resources.
+    pub resources: Vec<ResourceBinding<'data>>,
+    /// Unusual record sizes, default values out of range.
+    pub issues: Vec<Issue>,
+}
+
+/// Record sizes in effect.
+#[derive(Clone, Copy)]
+struct Sizes {
+    cbuffer: u64,
+    binding: u64,
+    variable: u64,
+    type_record: u64,
+    member: u64,
+}
+
+struct Reader<'data> {
+    c: Cursor<'data>,
+    sizes: Sizes,
+    type_nodes: usize,
+    issues: Vec<Issue>,
+}
+
+impl<'data> Reader<'data> {
+    fn string(&self, offset: u32, what: &'static str) -> Result<&'data [u8]> {
+        self.c.cstr(u64::from(offset), self.c.len(), what)
+    }
+
+    fn shader_type(&mut self, offset: u32, depth: usize) -> Result<ShaderType<'data>> {
+        if depth > MAX_TYPE_DEPTH {
+            return Err(self.c.invalid(
+                u64::from(offset),
+                format!("type nesting is deeper than {MAX_TYPE_DEPTH}"),
+            ));
+        }
+        self.type_nodes += 1;
+        if self.type_nodes > MAX_TYPE_NODES {
+            return Err(self.c.invalid(
+                u64::from(offset),
+                format!("more than {MAX_TYPE_NODES} type records"),
+            ));
+        }
+        let rec = self
+            .c
+            .sub(u64::from(offset), self.sizes.type_record, "RDEF type")?;
+        let member_count = rec.u16(10, "RDEF type")?;
+        let members_offset = rec.u32(12, "RDEF type")?;
+        let name = if self.sizes.type_record >= 36 {
+            match rec.u32(32, "RDEF type name")? {
+                0 => None,
+                n => Some(self.string(n, "RDEF type name")?),
+            }
+        } else {
+            None
+        };
+        let mut members = Vec::new();
+        for i in 0..u64::from(member_count) {
+            let at = u64::from(members_offset) + i * self.sizes.member;
+            let m = self.c.sub(at, self.sizes.member, "RDEF struct member")?;
+            let member_name = self.string(m.u32(0, "RDEF member")?, "RDEF member name")?;
+            let member_type = self.shader_type(m.u32(4, "RDEF member")?, depth + 1)?;
+            members.push(TypeMember {
+                name: member_name,
+                offset: m.u32(8, "RDEF member")?,
+                member_type,
+            });
+        }
+        Ok(ShaderType {
+            offset,
+            class: VariableClass(rec.u16(0, "RDEF type")?),
+            base_type: VariableType(rec.u16(2, "RDEF type")?),
+            rows: rec.u16(4, "RDEF type")?,
+            columns: rec.u16(6, "RDEF type")?,
+            elements: rec.u16(8, "RDEF type")?,
+            member_count,
+            name,
+            members,
+        })
+    }
+
+    fn variable(&mut self, at: u64) -> Result<Variable<'data>> {
+        let v = self.c.sub(at, self.sizes.variable, "RDEF variable")?;
+        let name = self.string(v.u32(0, "RDEF variable")?, "RDEF variable name")?;
+        let start_offset = v.u32(4, "RDEF variable")?;
+        let size = v.u32(8, "RDEF variable")?;
+        let flags = Flags::new(u64::from(v.u32(12, "RDEF variable")?), VARIABLE_FLAGS);
+        let type_offset = v.u32(16, "RDEF variable")?;
+        let default_offset = v.u32(20, "RDEF variable")?;
+        let default_value = match default_offset {
+            0 => None,
+            off => match self
+                .c
+                .bytes(u64::from(off), u64::from(size), "RDEF default value")
+            {
+                Ok(b) => Some(b),
+                Err(_) => {
+                    self.issues.push(Issue::new(
+                        v.abs(20),
+                        format!(
+                            "default value of '{}' ({size} bytes at {off:#x}) runs past the part",
+                            String::from_utf8_lossy(name)
+                        ),
+                    ));
+                    None
+                }
+            },
+        };
+        let sm5 = |i: u64| -> Result<Option<u32>> {
+            if self.sizes.variable >= 40 {
+                Ok(Some(v.u32(i, "RDEF variable")?))
+            } else {
+                Ok(None)
+            }
+        };
+        let (start_texture, texture_size, start_sampler, sampler_size) =
+            (sm5(24)?, sm5(28)?, sm5(32)?, sm5(36)?);
+        let var_type = self.shader_type(type_offset, 0)?;
+        Ok(Variable {
+            name,
+            start_offset,
+            size,
+            flags,
+            var_type,
+            default_value,
+            start_texture,
+            texture_size,
+            start_sampler,
+            sampler_size,
+        })
+    }
+
+    fn constant_buffer(&mut self, at: u64) -> Result<ConstantBuffer<'data>> {
+        let b = self.c.sub(at, self.sizes.cbuffer, "RDEF constant buffer")?;
+        let name = self.string(
+            b.u32(0, "RDEF constant buffer")?,
+            "RDEF constant buffer name",
+        )?;
+        let var_count = b.u32(4, "RDEF constant buffer")?;
+        let var_offset = b.u32(8, "RDEF constant buffer")?;
+        let mut variables = Vec::new();
+        for i in 0..u64::from(var_count) {
+            variables.push(self.variable(u64::from(var_offset) + i * self.sizes.variable)?);
+        }
+        Ok(ConstantBuffer {
+            name,
+            kind: CBufferType(b.u32(20, "RDEF constant buffer")?),
+            size: b.u32(12, "RDEF constant buffer")?,
+            flags: Flags::new(u64::from(b.u32(16, "RDEF constant buffer")?), CBUFFER_FLAGS),
+            variables,
+        })
+    }
+
+    fn binding(&self, at: u64) -> Result<ResourceBinding<'data>> {
+        let r = self.c.sub(at, self.sizes.binding, "RDEF bound resource")?;
+        let extended = self.sizes.binding >= 40;
+        Ok(ResourceBinding {
+            name: self.string(r.u32(0, "RDEF bound resource")?, "RDEF resource name")?,
+            input_type: InputType(r.u32(4, "RDEF bound resource")?),
+            return_type: ReturnType(r.u32(8, "RDEF bound resource")?),
+            dimension: Dimension(r.u32(12, "RDEF bound resource")?),
+            sample_count: r.u32(16, "RDEF bound resource")?,
+            bind_point: r.u32(20, "RDEF bound resource")?,
+            bind_count: r.u32(24, "RDEF bound resource")?,
+            flags: Flags::new(u64::from(r.u32(28, "RDEF bound resource")?), INPUT_FLAGS),
+            space: if extended {
+                Some(r.u32(32, "RDEF bound resource")?)
+            } else {
+                None
+            },
+            id: if extended {
+                Some(r.u32(36, "RDEF bound resource")?)
+            } else {
+                None
+            },
+        })
+    }
+}
+
+impl<'data> ResourceDefinitions<'data> {
+    /// Decodes RDEF data located at absolute offset `base`.
+    pub fn parse_data(data: &'data [u8], base: u64) -> Result<ResourceDefinitions<'data>> {
+        let c = Cursor::new(data, base);
+        let cb_count = c.u32(0, "RDEF header")?;
+        let cb_offset = c.u32(4, "RDEF header")?;
+        let binding_count = c.u32(8, "RDEF header")?;
+        let binding_offset = c.u32(12, "RDEF header")?;
+        let minor = c.u8(16, "RDEF header")?;
+        let major = c.u8(17, "RDEF header")?;
+        let target = TargetType(c.u16(18, "RDEF header")?);
+        let compile_flags = Flags::new(u64::from(c.u32(20, "RDEF header")?), COMPILE_FLAGS);
+        let creator_offset = c.u32(24, "RDEF header")?;
+        let mut issues = Vec::new();
+        let mut sizes = Sizes {
+            cbuffer: 24,
+            binding: 32,
+            variable: 24,
+            type_record: 16,
+            member: 12,
+        };
+        let rd11 = if major >= 5 {
+            let r = c.sub(RDEF_HEADER_SIZE, RD11_HEADER_SIZE, "RD11 header")?;
+            let h = Rd11Header {
+                magic: r.array(0, "RD11 header")?,
+                header_size: r.u32(4, "RD11 header")?,
+                cbuffer_size: r.u32(8, "RD11 header")?,
+                binding_size: r.u32(12, "RD11 header")?,
+                variable_size: r.u32(16, "RD11 header")?,
+                type_size: r.u32(20, "RD11 header")?,
+                member_size: r.u32(24, "RD11 header")?,
+                interface_slots: r.u32(28, "RD11 header")?,
+            };
+            if &h.magic != b"RD11" && h.magic != [0x13, 0x13, 0x44, 0x25] {
+                issues.push(Issue::new(
+                    r.abs(0),
+                    format!("RD11 magic is '{}'", crate::name::escape_bytes(&h.magic)),
+                ));
+            }
+            let checks: [(&str, u32, u64, u64); 5] = [
+                ("constant buffer", h.cbuffer_size, 24, 8),
+                ("bound resource", h.binding_size, 32, 12),
+                ("variable", h.variable_size, 24, 16),
+                ("type", h.type_size, 16, 20),
+                ("member", h.member_size, 12, 24),
+            ];
+            for (what, size, minimum, at) in checks {
+                if u64::from(size) < minimum {
+                    return Err(r.invalid(
+                        at,
+                        format!("RD11 {what} record size {size} is below the minimum {minimum}"),
+                    ));
+                }
+            }
+            if h.header_size != 60 {
+                issues.push(Issue::new(
+                    r.abs(4),
+                    format!("RD11 header size is {}, not 60", h.header_size),
+                ));
+            }
+            sizes = Sizes {
+                cbuffer: u64::from(h.cbuffer_size),
+                binding: u64::from(h.binding_size),
+                variable: u64::from(h.variable_size),
+                type_record: u64::from(h.type_size),
+                member: u64::from(h.member_size),
+            };
+            Some(h)
+        } else {
+            None
+        };
+        let mut reader = Reader {
+            c,
+            sizes,
+            type_nodes: 0,
+            issues,
+        };
+        let creator = reader.string(creator_offset, "RDEF creator")?;
+        let mut constant_buffers = Vec::new();
+        for i in 0..u64::from(cb_count) {
+            constant_buffers
+                .push(reader.constant_buffer(u64::from(cb_offset) + i * sizes.cbuffer)?);
+        }
+        let mut resources = Vec::new();
+        for i in 0..u64::from(binding_count) {
+            resources.push(reader.binding(u64::from(binding_offset) + i * sizes.binding)?);
+        }
+        Ok(ResourceDefinitions {
+            major,
+            minor,
+            target,
+            compile_flags,
+            creator,
+            rd11,
+            constant_buffers,
+            resources,
+            issues: reader.issues,
+        })
+    }
+
+    /// Decodes an RDEF part.
+    pub fn parse(part: &Part<'data>) -> Result<ResourceDefinitions<'data>> {
+        ResourceDefinitions::parse_data(part.data, part.data_offset())
+            .map_err(|e| e.in_part(part.part_ref()))
+    }
+
+    /// `ps_5_0`-style target profile.
+    pub fn profile(&self) -> String {
+        format!(
+            "{}_{}_{}",
+            self.target.profile_prefix(),
+            self.major,
+            self.minor
+        )
+    }
+}
+
+/// Test helpers: a tiny RDEF writer.
+#[cfg(test)]
+pub(crate) mod build {
+    /// Appends u32s.
+    pub fn words(out: &mut Vec<u8>, values: &[u32]) {
+        for v in values {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+
+    /// An RDEF with one cbuffer "CB" holding `float4 color` and a struct
+    /// `S { float a; }` variable, plus one texture binding. `sm5` selects the
+    /// RD11 layout (with `binding_size` 32 or 40).
+    pub fn sample(sm5: bool, binding_size: u32) -> Vec<u8> {
+        let header_end: u32 = if sm5 { 60 } else { 28 };
+        let (var_size, type_size) = if sm5 { (40u32, 36u32) } else { (24, 16) };
+        // Layout: header, cbuffer, 2 variables, 3 types, 1 member, binding, strings.
+        let cb_at = header_end;
+        let vars_at = cb_at + 24;
+        let float4_at = vars_at + 2 * var_size;
+        let struct_at = float4_at + type_size;
+        let float_at = struct_at + type_size;
+        let member_at = float_at + type_size;
+        let binding_at = member_at + 12;
+        let strings_at = binding_at + binding_size;
+        let mut strings = Vec::new();
+        let mut s = |text: &str| {
+            let at = strings_at + strings.len() as u32;
+            strings.extend_from_slice(text.as_bytes());
+            strings.push(0);
+            at
+        };
+        let creator = s("test compiler");
+        let cb_name = s("CB");
+        let color = s("color");
+        let sv = s("sv");
+        let a = s("a");
+        let tex = s("tex");
+        let float4_name = s("float4");
+        let default_at = strings_at + strings.len() as u32;
+        strings.extend_from_slice(&[0u8; 16]);
+        let mut out = Vec::new();
+        let target: u32 = if sm5 { 0xffff_0500 } else { 0xfffe_0400 };
+        words(
+            &mut out,
+            &[1, cb_at, 1, binding_at, target, 0xc001, creator],
+        );
+        if sm5 {
+            out.extend_from_slice(b"RD11");
+            words(&mut out, &[60, 24, binding_size, 40, 36, 12, 0]);
+        }
+        words(&mut out, &[cb_name, 2, vars_at, 32, 0, 0]);
+        let var = |out: &mut Vec<u8>, name: u32, off: u32, size: u32, ty: u32, default: u32| {
+            words(out, &[name, off, size, 2, ty, default]);
+            if sm5 {
+                words(out, &[u32::MAX, 0, u32::MAX, 0]);
+            }
+        };
+        var(&mut out, color, 0, 16, float4_at, default_at);
+        var(&mut out, sv, 16, 4, struct_at, 0);
+        let ty = |out: &mut Vec<u8>, class: u16, base: u16, cols: u16, members: u16, name: u32| {
+            for v in [class, base, 1, cols, 0, members] {
+                out.extend_from_slice(&v.to_le_bytes());
+            }
+            words(out, &[if members > 0 { member_at } else { 0 }]);
+            if sm5 {
+                words(out, &[0, 0, 0, 0, name]);
+            }
+        };
+        ty(&mut out, 1, 3, 4, 0, float4_name);
+        ty(&mut out, 5, 0, 1, 1, 0);
+        ty(&mut out, 0, 3, 1, 0, 0);
+        words(&mut out, &[a, float_at, 0]);
+        words(&mut out, &[tex, 2, 5, 4, u32::MAX, 3, 1, 0xc]);
+        if binding_size >= 40 {
+            words(&mut out, &[2, 7]);
+        }
+        out.extend_from_slice(&strings);
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::build::{sample, words};
+    use super::*;
+    use crate::error::ReadErrorKind;
+
+    #[test]
+    fn decodes_sm4_and_sm5() {
+        for (sm5, binding_size) in [(false, 32), (true, 32), (true, 40)] {
+            let data = sample(sm5, binding_size);
+            let r = ResourceDefinitions::parse_data(&data, 0).unwrap();
+            assert!(r.issues.is_empty(), "{:?}", r.issues);
+            assert_eq!(r.creator, b"test compiler");
+            assert_eq!(r.profile(), if sm5 { "ps_5_0" } else { "vs_4_0" });
+            assert_eq!(r.rd11.is_some(), sm5);
+            assert_eq!(r.compile_flags.names(), vec!["Debug", "OptimizationLevel2"]);
+            let cb = &r.constant_buffers[0];
+            assert_eq!(
+                (cb.name, cb.size, cb.kind.to_string().as_str()),
+                (&b"CB"[..], 32, "cbuffer")
+            );
+            let color = &cb.variables[0];
+            assert_eq!(color.var_type.class.to_string(), "Vector");
+            assert_eq!(color.var_type.base_type.to_string(), "float");
+            assert_eq!(color.var_type.columns, 4);
+            assert_eq!(color.default_value.map(|d| d.len()), Some(16));
+            assert_eq!(color.flags.names(), vec!["Used"]);
+            assert_eq!(
+                color.var_type.name,
+                if sm5 { Some(&b"float4"[..]) } else { None }
+            );
+            assert_eq!(color.start_texture, if sm5 { Some(u32::MAX) } else { None });
+            let sv = &cb.variables[1];
+            assert_eq!(sv.var_type.class.to_string(), "Struct");
+            assert_eq!(sv.var_type.members[0].name, b"a");
+            assert_eq!(
+                sv.var_type.members[0].member_type.class.to_string(),
+                "Scalar"
+            );
+            let tex = &r.resources[0];
+            assert_eq!(tex.name, b"tex");
+            assert_eq!(tex.input_type.to_string(), "texture");
+            assert_eq!(tex.return_type.to_string(), "float");
+            assert_eq!(tex.dimension.to_string(), "2d");
+            assert_eq!((tex.bind_point, tex.bind_count), (3, 1));
+            assert_eq!(
+                tex.flags.names(),
+                vec!["TextureComponent0", "TextureComponent1"]
+            );
+            assert_eq!(tex.space, if binding_size == 40 { Some(2) } else { None });
+        }
+    }
+
+    #[test]
+    fn issues_and_errors() {
+        // Default value out of range → issue.
+        let mut data = sample(false, 32);
+        let var0 = 28 + 24;
+        data[var0 + 20..var0 + 24].copy_from_slice(&0xfff0u32.to_le_bytes());
+        let r = ResourceDefinitions::parse_data(&data, 0).unwrap();
+        assert!(r.issues[0].message.contains("default value"));
+        assert!(r.constant_buffers[0].variables[0].default_value.is_none());
+
+        // Bad RD11 magic / header size → issues; tiny record size → error.
+        let mut data = sample(true, 32);
+        data[28] = b'X';
+        data[32] = 61;
+        let r = ResourceDefinitions::parse_data(&data, 0).unwrap();
+        assert_eq!(r.issues.len(), 2, "{:?}", r.issues);
+        data[44] = 4;
+        assert!(matches!(
+            ResourceDefinitions::parse_data(&data, 0).unwrap_err().kind,
+            ReadErrorKind::Invalid { .. }
+        ));
+
+        // Creator string without NUL, counts past the end, truncated header.
+        let mut data = Vec::new();
+        words(&mut data, &[0, 0, 0, 0, 0xffff_0400, 0, 28]);
+        data.extend_from_slice(b"abc");
+        assert!(ResourceDefinitions::parse_data(&data, 0).is_err());
+        data.push(0);
+        let r = ResourceDefinitions::parse_data(&data, 0).unwrap();
+        assert_eq!(r.creator, b"abc");
+        data[0] = 200; // 200 cbuffers at offset 28: the table runs past the part
+        data[4] = 28;
+        assert!(matches!(
+            ResourceDefinitions::parse_data(&data, 0).unwrap_err().kind,
+            ReadErrorKind::Truncated { .. }
+        ));
+        assert!(ResourceDefinitions::parse_data(&data[..20], 0).is_err());
+    }
+
+    #[test]
+    fn cyclic_types_stop() {
+        // A struct type whose only member has the struct's own type.
+        let mut data = Vec::new();
+        // header: 1 cbuffer at 28, 0 bindings, vs_4_0, creator at 112
+        words(&mut data, &[1, 28, 0, 0, 0xfffe_0400, 0, 112]);
+        words(&mut data, &[112, 1, 52, 16, 0, 0]); // cbuffer at 28
+        words(&mut data, &[112, 0, 16, 0, 76, 0]); // variable at 52 → type 76
+        for v in [5u16, 0, 1, 1, 0, 1] {
+            data.extend_from_slice(&v.to_le_bytes()); // type at 76
+        }
+        words(&mut data, &[92]);
+        words(&mut data, &[112, 76, 0]); // member at 92 → type 76 again
+        data.resize(112, 0);
+        data.extend_from_slice(b"x\0");
+        let e = ResourceDefinitions::parse_data(&data, 0).unwrap_err();
+        assert!(e.to_string().contains("deeper than"), "{e}");
+    }
+}

@@ -1,0 +1,1040 @@
+//! RTS0: serialized root signature, versions 1.0, 1.1 and 1.2 (layouts.md §6).
+//!
+//! A 24-byte header (version, parameter count and offset, static sampler count
+//! and offset, flags) is followed by 12-byte parameter headers, each pointing
+//! at a payload (root constants, a root descriptor or a descriptor table with
+//! ranges), and by the static samplers. Every offset is relative to the start
+//! of the part. Record sizes depend on the version:
+//!
+//! | record | 1.0 | 1.1 | 1.2 |
+//! |---|---|---|---|
+//! | root descriptor | 8 | 12 (+ flags) | 12 |
+//! | descriptor range | 20 | 24 (+ flags before the offset) | 24 |
+//! | static sampler | 52 | 52 | 56 (+ flags) |
+//!
+//! [`RootSignature::parse`] is the strict reader: ranges are read at the
+//! table's `RangesOffset`, every array must lie inside the part and the
+//! version must be 1, 2 or 3. [`RootSignature::parse_llvm_compat`] follows
+//! LLVM 22's reader for the obj2yaml view (see its documentation).
+
+use crate::container::Part;
+use crate::cursor::Cursor;
+use crate::enums::{flag_set, open_enum};
+use crate::error::Result;
+
+/// Size of the RTS0 header.
+pub const HEADER_SIZE: u32 = 24;
+/// Size of a root parameter header.
+pub const PARAMETER_HEADER_SIZE: u32 = 12;
+/// Size of root constants.
+pub const ROOT_CONSTANTS_SIZE: u32 = 12;
+/// Size of a descriptor table header (range count and ranges offset).
+pub const TABLE_HEADER_SIZE: u32 = 8;
+
+open_enum! {
+    /// Root signature version (`RootSignatureVersion`).
+    pub enum RootSignatureVersion: u32 {
+        /// Root signature 1.0.
+        V1_0 = 1 => "1.0",
+        /// Root signature 1.1 (descriptor and range flags).
+        V1_1 = 2 => "1.1",
+        /// Root signature 1.2 (static sampler flags).
+        V1_2 = 3 => "1.2",
+    }
+}
+
+impl RootSignatureVersion {
+    /// Size of a root descriptor payload in this version.
+    pub fn root_descriptor_size(self) -> Option<u32> {
+        match self {
+            RootSignatureVersion::V1_0 => Some(8),
+            RootSignatureVersion::V1_1 | RootSignatureVersion::V1_2 => Some(12),
+            RootSignatureVersion::Unknown(_) => None,
+        }
+    }
+
+    /// Size of a descriptor range in this version.
+    pub fn descriptor_range_size(self) -> Option<u32> {
+        match self {
+            RootSignatureVersion::V1_0 => Some(20),
+            RootSignatureVersion::V1_1 | RootSignatureVersion::V1_2 => Some(24),
+            RootSignatureVersion::Unknown(_) => None,
+        }
+    }
+
+    /// Size of a static sampler in this version (LLVM: 52 up to 1.1, 56 after).
+    pub fn static_sampler_size(self) -> u32 {
+        if self.raw() <= 2 {
+            52
+        } else {
+            56
+        }
+    }
+}
+
+flag_set! {
+    /// Root signature flags (layouts.md §8.13).
+    pub struct RootFlags: u32 {
+        /// 0x1
+        ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT = 0x1 => "AllowInputAssemblerInputLayout",
+        /// 0x2
+        DENY_VERTEX_SHADER_ROOT_ACCESS = 0x2 => "DenyVertexShaderRootAccess",
+        /// 0x4
+        DENY_HULL_SHADER_ROOT_ACCESS = 0x4 => "DenyHullShaderRootAccess",
+        /// 0x8
+        DENY_DOMAIN_SHADER_ROOT_ACCESS = 0x8 => "DenyDomainShaderRootAccess",
+        /// 0x10
+        DENY_GEOMETRY_SHADER_ROOT_ACCESS = 0x10 => "DenyGeometryShaderRootAccess",
+        /// 0x20
+        DENY_PIXEL_SHADER_ROOT_ACCESS = 0x20 => "DenyPixelShaderRootAccess",
+        /// 0x40
+        ALLOW_STREAM_OUTPUT = 0x40 => "AllowStreamOutput",
+        /// 0x80
+        LOCAL_ROOT_SIGNATURE = 0x80 => "LocalRootSignature",
+        /// 0x100
+        DENY_AMPLIFICATION_SHADER_ROOT_ACCESS = 0x100 => "DenyAmplificationShaderRootAccess",
+        /// 0x200
+        DENY_MESH_SHADER_ROOT_ACCESS = 0x200 => "DenyMeshShaderRootAccess",
+        /// 0x400
+        CBV_SRV_UAV_HEAP_DIRECTLY_INDEXED = 0x400 => "CBVSRVUAVHeapDirectlyIndexed",
+        /// 0x800
+        SAMPLER_HEAP_DIRECTLY_INDEXED = 0x800 => "SamplerHeapDirectlyIndexed",
+    }
+}
+
+flag_set! {
+    /// Root descriptor flags, version 1.1+ (layouts.md §8.18).
+    pub struct RootDescriptorFlags: u32 {
+        /// 0x2
+        DATA_VOLATILE = 0x2 => "DATA_VOLATILE",
+        /// 0x4
+        DATA_STATIC_WHILE_SET_AT_EXECUTE = 0x4 => "DATA_STATIC_WHILE_SET_AT_EXECUTE",
+        /// 0x8
+        DATA_STATIC = 0x8 => "DATA_STATIC",
+    }
+}
+
+flag_set! {
+    /// Descriptor range flags, version 1.1+ (layouts.md §8.17).
+    pub struct DescriptorRangeFlags: u32 {
+        /// 0x1
+        DESCRIPTORS_VOLATILE = 0x1 => "DESCRIPTORS_VOLATILE",
+        /// 0x2
+        DATA_VOLATILE = 0x2 => "DATA_VOLATILE",
+        /// 0x4
+        DATA_STATIC_WHILE_SET_AT_EXECUTE = 0x4 => "DATA_STATIC_WHILE_SET_AT_EXECUTE",
+        /// 0x8
+        DATA_STATIC = 0x8 => "DATA_STATIC",
+        /// 0x10000
+        DESCRIPTORS_STATIC_KEEPING_BUFFER_BOUNDS_CHECKS = 0x1_0000 => "DESCRIPTORS_STATIC_KEEPING_BUFFER_BOUNDS_CHECKS",
+    }
+}
+
+flag_set! {
+    /// Static sampler flags, version 1.2 (layouts.md §8.19).
+    pub struct StaticSamplerFlags: u32 {
+        /// 0x1
+        UINT_BORDER_COLOR = 0x1 => "SAMPLER_FLAG_UINT_BORDER_COLOR",
+        /// 0x2
+        NON_NORMALIZED_COORDINATES = 0x2 => "SAMPLER_FLAG_NON_NORMALIZED_COORDINATES",
+    }
+}
+
+open_enum! {
+    /// Root parameter type (layouts.md §8.14).
+    pub enum ParameterType: u32 {
+        /// 0
+        DescriptorTable = 0 => "DescriptorTable",
+        /// 1
+        Constants32Bit = 1 => "Constants32Bit",
+        /// 2
+        Cbv = 2 => "CBV",
+        /// 3
+        Srv = 3 => "SRV",
+        /// 4
+        Uav = 4 => "UAV",
+    }
+}
+
+open_enum! {
+    /// Shader visibility of a parameter or static sampler (layouts.md §8.15).
+    pub enum ShaderVisibility: u32 {
+        /// 0
+        All = 0 => "All",
+        /// 1
+        Vertex = 1 => "Vertex",
+        /// 2
+        Hull = 2 => "Hull",
+        /// 3
+        Domain = 3 => "Domain",
+        /// 4
+        Geometry = 4 => "Geometry",
+        /// 5
+        Pixel = 5 => "Pixel",
+        /// 6
+        Amplification = 6 => "Amplification",
+        /// 7
+        Mesh = 7 => "Mesh",
+    }
+}
+
+open_enum! {
+    /// Descriptor range type (`dxil::ResourceClass`; layouts.md §8.16).
+    pub enum RangeType: u32 {
+        /// 0
+        Srv = 0 => "SRV",
+        /// 1
+        Uav = 1 => "UAV",
+        /// 2
+        CBuffer = 2 => "CBuffer",
+        /// 3
+        Sampler = 3 => "Sampler",
+    }
+}
+
+open_enum! {
+    /// Static sampler filter (`D3D12_FILTER`; layouts.md §8.20).
+    pub enum Filter: u32 {
+        /// 0x0
+        MinMagMipPoint = 0x0 => "MinMagMipPoint",
+        /// 0x1
+        MinMagPointMipLinear = 0x1 => "MinMagPointMipLinear",
+        /// 0x4
+        MinPointMagLinearMipPoint = 0x4 => "MinPointMagLinearMipPoint",
+        /// 0x5
+        MinPointMagMipLinear = 0x5 => "MinPointMagMipLinear",
+        /// 0x10
+        MinLinearMagMipPoint = 0x10 => "MinLinearMagMipPoint",
+        /// 0x11
+        MinLinearMagPointMipLinear = 0x11 => "MinLinearMagPointMipLinear",
+        /// 0x14
+        MinMagLinearMipPoint = 0x14 => "MinMagLinearMipPoint",
+        /// 0x15
+        MinMagMipLinear = 0x15 => "MinMagMipLinear",
+        /// 0x55
+        Anisotropic = 0x55 => "Anisotropic",
+        /// 0x80
+        ComparisonMinMagMipPoint = 0x80 => "ComparisonMinMagMipPoint",
+        /// 0x81
+        ComparisonMinMagPointMipLinear = 0x81 => "ComparisonMinMagPointMipLinear",
+        /// 0x84
+        ComparisonMinPointMagLinearMipPoint = 0x84 => "ComparisonMinPointMagLinearMipPoint",
+        /// 0x85
+        ComparisonMinPointMagMipLinear = 0x85 => "ComparisonMinPointMagMipLinear",
+        /// 0x90
+        ComparisonMinLinearMagMipPoint = 0x90 => "ComparisonMinLinearMagMipPoint",
+        /// 0x91
+        ComparisonMinLinearMagPointMipLinear = 0x91 => "ComparisonMinLinearMagPointMipLinear",
+        /// 0x94
+        ComparisonMinMagLinearMipPoint = 0x94 => "ComparisonMinMagLinearMipPoint",
+        /// 0x95
+        ComparisonMinMagMipLinear = 0x95 => "ComparisonMinMagMipLinear",
+        /// 0xD5
+        ComparisonAnisotropic = 0xd5 => "ComparisonAnisotropic",
+        /// 0x100
+        MinimumMinMagMipPoint = 0x100 => "MinimumMinMagMipPoint",
+        /// 0x101
+        MinimumMinMagPointMipLinear = 0x101 => "MinimumMinMagPointMipLinear",
+        /// 0x104
+        MinimumMinPointMagLinearMipPoint = 0x104 => "MinimumMinPointMagLinearMipPoint",
+        /// 0x105
+        MinimumMinPointMagMipLinear = 0x105 => "MinimumMinPointMagMipLinear",
+        /// 0x110
+        MinimumMinLinearMagMipPoint = 0x110 => "MinimumMinLinearMagMipPoint",
+        /// 0x111
+        MinimumMinLinearMagPointMipLinear = 0x111 => "MinimumMinLinearMagPointMipLinear",
+        /// 0x114
+        MinimumMinMagLinearMipPoint = 0x114 => "MinimumMinMagLinearMipPoint",
+        /// 0x115
+        MinimumMinMagMipLinear = 0x115 => "MinimumMinMagMipLinear",
+        /// 0x155
+        MinimumAnisotropic = 0x155 => "MinimumAnisotropic",
+        /// 0x180
+        MaximumMinMagMipPoint = 0x180 => "MaximumMinMagMipPoint",
+        /// 0x181
+        MaximumMinMagPointMipLinear = 0x181 => "MaximumMinMagPointMipLinear",
+        /// 0x184
+        MaximumMinPointMagLinearMipPoint = 0x184 => "MaximumMinPointMagLinearMipPoint",
+        /// 0x185
+        MaximumMinPointMagMipLinear = 0x185 => "MaximumMinPointMagMipLinear",
+        /// 0x190
+        MaximumMinLinearMagMipPoint = 0x190 => "MaximumMinLinearMagMipPoint",
+        /// 0x191
+        MaximumMinLinearMagPointMipLinear = 0x191 => "MaximumMinLinearMagPointMipLinear",
+        /// 0x194
+        MaximumMinMagLinearMipPoint = 0x194 => "MaximumMinMagLinearMipPoint",
+        /// 0x195
+        MaximumMinMagMipLinear = 0x195 => "MaximumMinMagMipLinear",
+        /// 0x1D5
+        MaximumAnisotropic = 0x1d5 => "MaximumAnisotropic",
+    }
+}
+
+open_enum! {
+    /// Texture address mode (layouts.md §8.21).
+    pub enum TextureAddressMode: u32 {
+        /// 1
+        Wrap = 1 => "Wrap",
+        /// 2
+        Mirror = 2 => "Mirror",
+        /// 3
+        Clamp = 3 => "Clamp",
+        /// 4
+        Border = 4 => "Border",
+        /// 5
+        MirrorOnce = 5 => "MirrorOnce",
+    }
+}
+
+open_enum! {
+    /// Comparison function (layouts.md §8.22).
+    pub enum ComparisonFunc: u32 {
+        /// 1
+        Never = 1 => "Never",
+        /// 2
+        Less = 2 => "Less",
+        /// 3
+        Equal = 3 => "Equal",
+        /// 4
+        LessEqual = 4 => "LessEqual",
+        /// 5
+        Greater = 5 => "Greater",
+        /// 6
+        NotEqual = 6 => "NotEqual",
+        /// 7
+        GreaterEqual = 7 => "GreaterEqual",
+        /// 8
+        Always = 8 => "Always",
+    }
+}
+
+open_enum! {
+    /// Static border color (layouts.md §8.23).
+    pub enum StaticBorderColor: u32 {
+        /// 0
+        TransparentBlack = 0 => "TransparentBlack",
+        /// 1
+        OpaqueBlack = 1 => "OpaqueBlack",
+        /// 2
+        OpaqueWhite = 2 => "OpaqueWhite",
+        /// 3
+        OpaqueBlackUint = 3 => "OpaqueBlackUint",
+        /// 4
+        OpaqueWhiteUint = 4 => "OpaqueWhiteUint",
+    }
+}
+
+/// Root constants (parameter type `Constants32Bit`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct RootConstants {
+    /// Shader register (`b` register).
+    pub shader_register: u32,
+    /// Register space.
+    pub register_space: u32,
+    /// Number of 32-bit values.
+    pub num_32bit_values: u32,
+}
+
+/// A root descriptor (parameter types CBV, SRV, UAV).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct RootDescriptor {
+    /// Shader register.
+    pub shader_register: u32,
+    /// Register space.
+    pub register_space: u32,
+    /// Flags (version 1.1+).
+    pub flags: Option<RootDescriptorFlags>,
+}
+
+/// One descriptor range of a descriptor table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct DescriptorRange {
+    /// Range type.
+    pub range_type: RangeType,
+    /// Number of descriptors (0xFFFFFFFF = unbounded).
+    pub num_descriptors: u32,
+    /// First shader register.
+    pub base_shader_register: u32,
+    /// Register space.
+    pub register_space: u32,
+    /// Flags (version 1.1+; stored before the offset).
+    pub flags: Option<DescriptorRangeFlags>,
+    /// Offset in descriptors from the table start (0xFFFFFFFF = append).
+    pub offset_in_descriptors_from_table_start: u32,
+}
+
+/// A descriptor table.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct DescriptorTable {
+    /// Number of ranges as stored.
+    pub num_ranges: u32,
+    /// Offset of the first range from the start of the part, as stored.
+    pub ranges_offset: u32,
+    /// The ranges.
+    pub ranges: Vec<DescriptorRange>,
+}
+
+/// The payload of a root parameter, by parameter type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub enum ParameterPayload {
+    /// Root constants.
+    Constants(RootConstants),
+    /// A root CBV, SRV or UAV.
+    Descriptor(RootDescriptor),
+    /// A descriptor table.
+    Table(DescriptorTable),
+}
+
+/// One root parameter.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct RootParameter {
+    /// Parameter type.
+    pub parameter_type: ParameterType,
+    /// Shader visibility.
+    pub visibility: ShaderVisibility,
+    /// Offset of the payload from the start of the part.
+    pub payload_offset: u32,
+    /// The payload.
+    pub payload: ParameterPayload,
+}
+
+/// One static sampler.
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct StaticSampler {
+    /// Filter.
+    pub filter: Filter,
+    /// Address mode U.
+    pub address_u: TextureAddressMode,
+    /// Address mode V.
+    pub address_v: TextureAddressMode,
+    /// Address mode W.
+    pub address_w: TextureAddressMode,
+    /// Mip LOD bias.
+    pub mip_lod_bias: f32,
+    /// Maximum anisotropy.
+    pub max_anisotropy: u32,
+    /// Comparison function.
+    pub comparison_func: ComparisonFunc,
+    /// Border color.
+    pub border_color: StaticBorderColor,
+    /// Minimum LOD.
+    pub min_lod: f32,
+    /// Maximum LOD.
+    pub max_lod: f32,
+    /// Shader register (`s` register).
+    pub shader_register: u32,
+    /// Register space.
+    pub register_space: u32,
+    /// Shader visibility.
+    pub visibility: ShaderVisibility,
+    /// Flags (version 1.2).
+    pub flags: Option<StaticSamplerFlags>,
+}
+
+/// A decoded RTS0 part.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct RootSignature {
+    /// Version.
+    pub version: RootSignatureVersion,
+    /// Number of parameters as stored.
+    pub num_parameters: u32,
+    /// Offset of the parameter headers.
+    pub parameters_offset: u32,
+    /// Number of static samplers as stored.
+    pub num_static_samplers: u32,
+    /// Offset of the static samplers.
+    pub static_samplers_offset: u32,
+    /// Flags.
+    pub flags: RootFlags,
+    /// The parameters (in compat mode, the ones whose headers lie in the part).
+    pub parameters: Vec<RootParameter>,
+    /// The static samplers (in compat mode, the ones that lie in the part).
+    pub static_samplers: Vec<StaticSampler>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Strict,
+    LlvmCompat,
+}
+
+impl RootSignature {
+    /// Decodes an RTS0 part strictly.
+    pub fn parse(part: &Part<'_>) -> Result<RootSignature> {
+        decode(part.cursor(), Mode::Strict).map_err(|e| e.in_part(part.part_ref()))
+    }
+
+    /// Decodes RTS0 part data located at absolute offset `base`, strictly.
+    pub fn parse_data(data: &[u8], base: u64) -> Result<RootSignature> {
+        decode(Cursor::new(data, base), Mode::Strict)
+    }
+
+    /// Decodes an RTS0 part the way LLVM 22's reader and obj2yaml do:
+    ///
+    /// * the parameter header and sampler arrays are cut to the whole records
+    ///   that lie in the part (no error);
+    /// * descriptor ranges are read right after the 8-byte table header
+    ///   (`RangesOffset` is reported but not followed);
+    /// * a parameter payload must end before the static samplers when there
+    ///   are any (else before the end of the part);
+    /// * a root descriptor in a version other than 1 or 2 is an error
+    ///   ("Invalid Root Signature version"), as are descriptor tables in an
+    ///   unknown version, and parameter types, visibilities, range types and
+    ///   static sampler enumerations without a name;
+    /// * other versions are accepted for the header, constants and samplers.
+    pub fn parse_llvm_compat(part: &Part<'_>) -> Result<RootSignature> {
+        decode(part.cursor(), Mode::LlvmCompat).map_err(|e| e.in_part(part.part_ref()))
+    }
+}
+
+fn decode(c: Cursor<'_>, mode: Mode) -> Result<RootSignature> {
+    let strict = mode == Mode::Strict;
+    c.bytes(0, u64::from(HEADER_SIZE), "RTS0 header")?;
+    let version = RootSignatureVersion::from_raw(c.u32(0, "RTS0 version")?);
+    if strict && version.known_name().is_none() {
+        return Err(c.invalid(
+            0,
+            format!("unsupported root signature version {}", version.raw()),
+        ));
+    }
+    let num_parameters = c.u32(4, "RTS0 NumParameters")?;
+    let parameters_offset = c.u32(8, "RTS0 ParametersOffset")?;
+    let num_static_samplers = c.u32(12, "RTS0 NumStaticSamplers")?;
+    let static_samplers_offset = c.u32(16, "RTS0 StaticSamplersOffset")?;
+    let flags = RootFlags(c.u32(20, "RTS0 flags")?);
+
+    // Number of whole records of `size` bytes available for a declared count.
+    let available = |offset: u32, count: u32, size: u32, what: &'static str| -> Result<u64> {
+        let want = u64::from(count) * u64::from(size);
+        if strict {
+            c.bytes(u64::from(offset), want, what)?;
+            Ok(u64::from(count))
+        } else {
+            Ok(u64::from(count).min(c.rest(u64::from(offset)).len() as u64 / u64::from(size)))
+        }
+    };
+
+    let header_count = available(
+        parameters_offset,
+        num_parameters,
+        PARAMETER_HEADER_SIZE,
+        "RTS0 parameter headers",
+    )?;
+    let end_of_params = if num_static_samplers == 0 || strict {
+        c.len()
+    } else {
+        u64::from(static_samplers_offset).min(c.len())
+    };
+    let mut parameters = Vec::with_capacity(header_count as usize);
+    for i in 0..header_count {
+        let at = u64::from(parameters_offset) + i * u64::from(PARAMETER_HEADER_SIZE);
+        let raw_type = c.u32(at, "RTS0 parameter type")?;
+        let parameter_type = ParameterType::from_raw(raw_type);
+        let visibility = ShaderVisibility::from_raw(c.u32(at + 4, "RTS0 parameter visibility")?);
+        let payload_offset = c.u32(at + 8, "RTS0 parameter offset")?;
+        if parameter_type.known_name().is_none() {
+            return Err(c.invalid(at, format!("invalid root parameter type {raw_type}")));
+        }
+        if !strict && visibility.known_name().is_none() {
+            return Err(c.invalid(
+                at + 4,
+                format!("invalid shader visibility {}", visibility.raw()),
+            ));
+        }
+        let payload = decode_payload(
+            &c,
+            mode,
+            version,
+            parameter_type,
+            payload_offset,
+            end_of_params,
+        )?;
+        parameters.push(RootParameter {
+            parameter_type,
+            visibility,
+            payload_offset,
+            payload,
+        });
+    }
+
+    let sampler_size = version.static_sampler_size();
+    let sampler_count = available(
+        static_samplers_offset,
+        num_static_samplers,
+        sampler_size,
+        "RTS0 static samplers",
+    )?;
+    let mut static_samplers = Vec::with_capacity(sampler_count as usize);
+    for i in 0..sampler_count {
+        let s = c.sub(
+            u64::from(static_samplers_offset) + i * u64::from(sampler_size),
+            u64::from(sampler_size),
+            "RTS0 static sampler",
+        )?;
+        let sampler = StaticSampler {
+            filter: Filter::from_raw(s.u32(0, "sampler filter")?),
+            address_u: TextureAddressMode::from_raw(s.u32(4, "sampler AddressU")?),
+            address_v: TextureAddressMode::from_raw(s.u32(8, "sampler AddressV")?),
+            address_w: TextureAddressMode::from_raw(s.u32(12, "sampler AddressW")?),
+            mip_lod_bias: s.f32(16, "sampler MipLODBias")?,
+            max_anisotropy: s.u32(20, "sampler MaxAnisotropy")?,
+            comparison_func: ComparisonFunc::from_raw(s.u32(24, "sampler ComparisonFunc")?),
+            border_color: StaticBorderColor::from_raw(s.u32(28, "sampler BorderColor")?),
+            min_lod: s.f32(32, "sampler MinLOD")?,
+            max_lod: s.f32(36, "sampler MaxLOD")?,
+            shader_register: s.u32(40, "sampler ShaderRegister")?,
+            register_space: s.u32(44, "sampler RegisterSpace")?,
+            visibility: ShaderVisibility::from_raw(s.u32(48, "sampler ShaderVisibility")?),
+            flags: if sampler_size >= 56 {
+                Some(StaticSamplerFlags(s.u32(52, "sampler flags")?))
+            } else {
+                None
+            },
+        };
+        if !strict {
+            // LLVM 22's obj2yaml rejects sampler fields without a name.
+            let checks = [
+                ("filter", sampler.filter.known_name().is_some()),
+                ("AddressU", sampler.address_u.known_name().is_some()),
+                ("AddressV", sampler.address_v.known_name().is_some()),
+                ("AddressW", sampler.address_w.known_name().is_some()),
+                (
+                    "ComparisonFunc",
+                    sampler.comparison_func.known_name().is_some(),
+                ),
+                ("BorderColor", sampler.border_color.known_name().is_some()),
+                (
+                    "ShaderVisibility",
+                    sampler.visibility.known_name().is_some(),
+                ),
+            ];
+            if let Some((field, _)) = checks.iter().find(|(_, ok)| !ok) {
+                return Err(s.invalid(0, format!("Invalid value for static sampler {field}")));
+            }
+        }
+        static_samplers.push(sampler);
+    }
+
+    Ok(RootSignature {
+        version,
+        num_parameters,
+        parameters_offset,
+        num_static_samplers,
+        static_samplers_offset,
+        flags,
+        parameters,
+        static_samplers,
+    })
+}
+
+fn decode_payload(
+    c: &Cursor<'_>,
+    mode: Mode,
+    version: RootSignatureVersion,
+    parameter_type: ParameterType,
+    offset: u32,
+    end_of_params: u64,
+) -> Result<ParameterPayload> {
+    let strict = mode == Mode::Strict;
+    let at = u64::from(offset);
+    // Compat: LLVM requires the payload to end before the samplers (if any).
+    let section = if strict {
+        *c
+    } else {
+        c.sub(0, end_of_params, "RTS0 parameter section")?
+    };
+    match parameter_type {
+        ParameterType::Constants32Bit => {
+            let p = section.sub(at, u64::from(ROOT_CONSTANTS_SIZE), "RTS0 root constants")?;
+            Ok(ParameterPayload::Constants(RootConstants {
+                shader_register: p.u32(0, "root constants ShaderRegister")?,
+                register_space: p.u32(4, "root constants RegisterSpace")?,
+                num_32bit_values: p.u32(8, "root constants Num32BitValues")?,
+            }))
+        }
+        ParameterType::Cbv | ParameterType::Srv | ParameterType::Uav => {
+            let size = match (mode, version) {
+                (Mode::LlvmCompat, RootSignatureVersion::V1_2)
+                | (_, RootSignatureVersion::Unknown(_)) => {
+                    return Err(c.invalid(
+                        at,
+                        format!("Invalid Root Signature version: {}", version.raw()),
+                    ))
+                }
+                (_, v) => v.root_descriptor_size().unwrap_or(12),
+            };
+            let p = section.sub(at, u64::from(size), "RTS0 root descriptor")?;
+            Ok(ParameterPayload::Descriptor(RootDescriptor {
+                shader_register: p.u32(0, "root descriptor ShaderRegister")?,
+                register_space: p.u32(4, "root descriptor RegisterSpace")?,
+                flags: if size >= 12 {
+                    Some(RootDescriptorFlags(p.u32(8, "root descriptor flags")?))
+                } else {
+                    None
+                },
+            }))
+        }
+        ParameterType::DescriptorTable => {
+            let range_size = version.descriptor_range_size().ok_or_else(|| {
+                c.invalid(
+                    at,
+                    format!(
+                        "descriptor table in unsupported root signature version {}",
+                        version.raw()
+                    ),
+                )
+            })?;
+            let num_ranges = section.u32(at, "RTS0 descriptor table range count")?;
+            let ranges_offset = section.u32(at + 4, "RTS0 descriptor table ranges offset")?;
+            let ranges_bytes = u64::from(num_ranges) * u64::from(range_size);
+            let ranges_at = match mode {
+                Mode::Strict => u64::from(ranges_offset),
+                Mode::LlvmCompat => at + u64::from(TABLE_HEADER_SIZE),
+            };
+            // Checked before allocating: the whole range array must be in the part.
+            let ranges_data = section.sub(ranges_at, ranges_bytes, "RTS0 descriptor ranges")?;
+            let mut ranges = Vec::with_capacity(num_ranges as usize);
+            for i in 0..u64::from(num_ranges) {
+                let r = ranges_data.sub(
+                    i * u64::from(range_size),
+                    u64::from(range_size),
+                    "descriptor range",
+                )?;
+                let v11 = range_size >= 24;
+                let range_type = RangeType::from_raw(r.u32(0, "range type")?);
+                if !strict && range_type.known_name().is_none() {
+                    return Err(r.invalid(0, "Invalid value for descriptor range type"));
+                }
+                ranges.push(DescriptorRange {
+                    range_type,
+                    num_descriptors: r.u32(4, "range NumDescriptors")?,
+                    base_shader_register: r.u32(8, "range BaseShaderRegister")?,
+                    register_space: r.u32(12, "range RegisterSpace")?,
+                    flags: if v11 {
+                        Some(DescriptorRangeFlags(r.u32(16, "range flags")?))
+                    } else {
+                        None
+                    },
+                    offset_in_descriptors_from_table_start: r
+                        .u32(if v11 { 20 } else { 16 }, "range offset")?,
+                });
+            }
+            Ok(ParameterPayload::Table(DescriptorTable {
+                num_ranges,
+                ranges_offset,
+                ranges,
+            }))
+        }
+        ParameterType::Unknown(raw) => {
+            Err(c.invalid(at, format!("invalid root parameter type {raw}")))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::ReadErrorKind;
+
+    enum Param {
+        Constants(u32, [u32; 3]),
+        Descriptor(u32, u32, [u32; 3]),
+        Table(u32, Vec<[u32; 6]>),
+    }
+
+    /// Lays out an RTS0 part the way dxc and yaml2obj do: header, parameter
+    /// headers, payloads in parameter order, then the samplers.
+    fn build(version: u32, flags: u32, params: &[Param], samplers: usize) -> Vec<u8> {
+        let v = RootSignatureVersion::from_raw(version);
+        let mut payloads = Vec::new();
+        let payload_start = 24 + 12 * params.len();
+        let mut headers = Vec::new();
+        for p in params {
+            let offset = (payload_start + payloads.len()) as u32;
+            let (ty, vis) = match p {
+                Param::Constants(vis, values) => {
+                    payloads.extend(values.iter().flat_map(|x| x.to_le_bytes()));
+                    (1, *vis)
+                }
+                Param::Descriptor(ty, vis, values) => {
+                    let size = v.root_descriptor_size().unwrap_or(12) as usize / 4;
+                    payloads.extend(values[..size].iter().flat_map(|x| x.to_le_bytes()));
+                    (*ty, *vis)
+                }
+                Param::Table(vis, ranges) => {
+                    payloads.extend((ranges.len() as u32).to_le_bytes());
+                    payloads.extend((offset + 8).to_le_bytes());
+                    for r in ranges {
+                        let fields: Vec<u32> = if version == 1 {
+                            vec![r[0], r[1], r[2], r[3], r[5]]
+                        } else {
+                            r.to_vec()
+                        };
+                        payloads.extend(fields.iter().flat_map(|x| x.to_le_bytes()));
+                    }
+                    (0, *vis)
+                }
+            };
+            headers.extend([ty, vis, offset].iter().flat_map(|x| x.to_le_bytes()));
+        }
+        let sampler_offset = (payload_start + payloads.len()) as u32;
+        let mut out = Vec::new();
+        for x in [
+            version,
+            params.len() as u32,
+            24,
+            samplers as u32,
+            sampler_offset,
+            flags,
+        ] {
+            out.extend(x.to_le_bytes());
+        }
+        out.extend(headers);
+        out.extend(payloads);
+        for i in 0..samplers {
+            let mut s: Vec<u32> = vec![0x55, 1, 4, 3];
+            s.push((-1.5f32).to_bits());
+            s.extend([16, 1, 2]);
+            s.push(0f32.to_bits());
+            s.push(f32::MAX.to_bits());
+            s.extend([i as u32, 7, 5]);
+            if v.static_sampler_size() == 56 {
+                s.push(3);
+            }
+            out.extend(s.iter().flat_map(|x| x.to_le_bytes()));
+        }
+        out
+    }
+
+    fn sample_params() -> Vec<Param> {
+        vec![
+            Param::Constants(0, [15, 14, 16]),
+            Param::Descriptor(2, 5, [31, 32, 4]),
+            Param::Table(
+                3,
+                vec![[0, u32::MAX, 42, 43, 3, 41], [3, 3, 0, 0, 0, u32::MAX]],
+            ),
+        ]
+    }
+
+    #[test]
+    fn decodes_every_version() {
+        for version in [1u32, 2, 3] {
+            let data = build(version, 0x821, &sample_params(), 2);
+            let rs = RootSignature::parse_data(&data, 0).unwrap();
+            assert_eq!(rs.version.raw(), version);
+            assert_eq!(
+                rs.flags.names(),
+                [
+                    "AllowInputAssemblerInputLayout",
+                    "DenyPixelShaderRootAccess",
+                    "SamplerHeapDirectlyIndexed"
+                ]
+            );
+            assert_eq!(rs.parameters.len(), 3);
+            let p = &rs.parameters;
+            assert_eq!(p[0].parameter_type, ParameterType::Constants32Bit);
+            assert_eq!(
+                p[0].payload,
+                ParameterPayload::Constants(RootConstants {
+                    shader_register: 15,
+                    register_space: 14,
+                    num_32bit_values: 16
+                })
+            );
+            assert_eq!(p[1].visibility, ShaderVisibility::Pixel);
+            let ParameterPayload::Descriptor(d) = &p[1].payload else {
+                panic!()
+            };
+            assert_eq!((d.shader_register, d.register_space), (31, 32));
+            assert_eq!(d.flags, (version > 1).then_some(RootDescriptorFlags(4)));
+            let ParameterPayload::Table(t) = &p[2].payload else {
+                panic!()
+            };
+            assert_eq!(t.num_ranges, 2);
+            assert_eq!(t.ranges_offset, p[2].payload_offset + 8);
+            let r = t.ranges[0];
+            assert_eq!(r.range_type, RangeType::Srv);
+            assert_eq!(r.num_descriptors, u32::MAX);
+            assert_eq!((r.base_shader_register, r.register_space), (42, 43));
+            assert_eq!(r.offset_in_descriptors_from_table_start, 41);
+            assert_eq!(
+                r.flags.map(|f| f.names()),
+                (version > 1).then(|| vec!["DESCRIPTORS_VOLATILE", "DATA_VOLATILE"])
+            );
+            assert_eq!(t.ranges[1].range_type.name(), "Sampler");
+            assert_eq!(t.ranges[1].offset_in_descriptors_from_table_start, u32::MAX);
+            assert_eq!(rs.static_samplers.len(), 2);
+            let s = rs.static_samplers[1];
+            assert_eq!(s.filter, Filter::Anisotropic);
+            assert_eq!(
+                (s.address_u, s.address_v, s.address_w),
+                (
+                    TextureAddressMode::Wrap,
+                    TextureAddressMode::Border,
+                    TextureAddressMode::Clamp
+                )
+            );
+            assert_eq!(s.mip_lod_bias, -1.5);
+            assert_eq!(s.comparison_func, ComparisonFunc::Never);
+            assert_eq!(s.border_color, StaticBorderColor::OpaqueWhite);
+            assert_eq!(s.max_lod, f32::MAX);
+            assert_eq!(
+                (s.shader_register, s.register_space, s.visibility),
+                (1, 7, ShaderVisibility::Pixel)
+            );
+            assert_eq!(
+                s.flags.map(|f| f.names()),
+                (version == 3).then(|| vec![
+                    "SAMPLER_FLAG_UINT_BORDER_COLOR",
+                    "SAMPLER_FLAG_NON_NORMALIZED_COORDINATES"
+                ])
+            );
+        }
+    }
+
+    #[test]
+    fn empty_signature() {
+        let data = build(2, 0, &[], 0);
+        let rs = RootSignature::parse_data(&data, 0).unwrap();
+        assert!(rs.parameters.is_empty() && rs.static_samplers.is_empty());
+        assert_eq!(rs.static_samplers_offset, 24);
+        assert_eq!(rs.flags.to_string(), "0");
+    }
+
+    #[test]
+    fn strict_errors() {
+        type Mutation = fn(&mut Vec<u8>);
+        let rows: &[(&str, Mutation)] = &[
+            ("short header", |d| d.truncate(20)),
+            ("version 0", |d| {
+                d[0..4].copy_from_slice(&0u32.to_le_bytes())
+            }),
+            ("version 4", |d| {
+                d[0..4].copy_from_slice(&4u32.to_le_bytes())
+            }),
+            ("parameter headers past end", |d| {
+                d[4..8].copy_from_slice(&1000u32.to_le_bytes())
+            }),
+            ("samplers past end", |d| {
+                d[12..16].copy_from_slice(&3u32.to_le_bytes())
+            }),
+            ("bad parameter type", |d| {
+                d[24..28].copy_from_slice(&9u32.to_le_bytes())
+            }),
+            ("payload past end", |d| {
+                d[32..36].copy_from_slice(&0xffff_fff0u32.to_le_bytes())
+            }),
+            ("too many ranges", |d| {
+                let at = u32::from_le_bytes(d[56..60].try_into().unwrap()) as usize;
+                d[at..at + 4].copy_from_slice(&0x4000_0000u32.to_le_bytes());
+            }),
+        ];
+        for (what, mutate) in rows {
+            let mut data = build(2, 0, &sample_params(), 1);
+            mutate(&mut data);
+            let err = RootSignature::parse_data(&data, 0x50).unwrap_err();
+            assert!(err.offset >= 0x50, "{what}");
+            assert!(
+                matches!(
+                    err.kind,
+                    ReadErrorKind::Truncated { .. } | ReadErrorKind::Invalid { .. }
+                ),
+                "{what}"
+            );
+        }
+        // Unknown visibility is kept in strict mode.
+        let mut data = build(2, 0, &sample_params(), 1);
+        data[28..32].copy_from_slice(&9u32.to_le_bytes());
+        let rs = RootSignature::parse_data(&data, 0).unwrap();
+        assert_eq!(rs.parameters[0].visibility, ShaderVisibility::Unknown(9));
+    }
+
+    fn compat(data: &[u8]) -> Result<RootSignature> {
+        let bytes = crate::testutil::build(&[(b"RTS0", data)]);
+        let c = crate::Container::parse(&bytes).unwrap();
+        RootSignature::parse_llvm_compat(&c.part(0).unwrap())
+    }
+
+    #[test]
+    fn compat_mode_quirks() {
+        // Root descriptors in 1.2 are rejected by LLVM 22 (strict mode reads them).
+        let data = build(3, 0, &sample_params(), 0);
+        assert!(RootSignature::parse_data(&data, 0).is_ok());
+        let err = compat(&data).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("Invalid Root Signature version: 3"),
+            "{err}"
+        );
+        // A 1.2 signature without root descriptors is fine.
+        let params = vec![Param::Constants(4, [2, 3, 1])];
+        assert!(compat(&build(3, 0, &params, 1)).is_ok());
+        // Truncated parameter and sampler arrays are cut to what fits.
+        let mut data = build(2, 0, &params, 1);
+        let len = data.len() as u32;
+        data[8..12].copy_from_slice(&len.to_le_bytes());
+        data[12..16].copy_from_slice(&9u32.to_le_bytes());
+        assert!(RootSignature::parse_data(&data, 0).is_err());
+        let rs = compat(&data).unwrap();
+        assert_eq!(rs.num_parameters, 1);
+        assert!(rs.parameters.is_empty());
+        assert_eq!(rs.static_samplers.len(), 1);
+        // Ranges are read after the table header, not at RangesOffset.
+        let table = vec![Param::Table(0, vec![[1, 1, 2, 3, 0, 4]])];
+        let mut data = build(2, 0, &table, 0);
+        data[40..44].copy_from_slice(&0u32.to_le_bytes());
+        assert!(compat(&data).is_ok());
+        assert_eq!(
+            RootSignature::parse_data(&data, 0).unwrap().parameters[0].payload,
+            {
+                let r = &data[0..24];
+                let w = |i: usize| u32::from_le_bytes(r[i * 4..i * 4 + 4].try_into().unwrap());
+                ParameterPayload::Table(DescriptorTable {
+                    num_ranges: 1,
+                    ranges_offset: 0,
+                    ranges: vec![DescriptorRange {
+                        range_type: RangeType::from_raw(w(0)),
+                        num_descriptors: w(1),
+                        base_shader_register: w(2),
+                        register_space: w(3),
+                        flags: Some(DescriptorRangeFlags(w(4))),
+                        offset_in_descriptors_from_table_start: w(5),
+                    }],
+                })
+            }
+        );
+        // A payload that runs into the samplers is an error for LLVM.
+        let mut data = build(2, 0, &params, 1);
+        let sampler_offset = u32::from_le_bytes(data[16..20].try_into().unwrap());
+        data[16..20].copy_from_slice(&(sampler_offset - 4).to_le_bytes());
+        assert!(compat(&data).is_err());
+        // Unknown visibility, range type or sampler enumeration is an error for LLVM.
+        let mut data = build(2, 0, &params, 0);
+        data[28..32].copy_from_slice(&8u32.to_le_bytes());
+        assert!(compat(&data).is_err());
+        let mut data = build(2, 0, &table, 0);
+        data[44..48].copy_from_slice(&4u32.to_le_bytes());
+        assert!(RootSignature::parse_data(&data, 0).is_ok());
+        assert!(compat(&data).is_err());
+        for field in [0usize, 4, 8, 12, 24, 28, 48] {
+            let mut data = build(2, 0, &params, 1);
+            let at = data.len() - 52 + field;
+            data[at..at + 4].copy_from_slice(&0x99u32.to_le_bytes());
+            assert!(RootSignature::parse_data(&data, 0).is_ok());
+            let err = compat(&data).unwrap_err();
+            assert!(
+                err.to_string().contains("Invalid value for static sampler"),
+                "{err}"
+            );
+        }
+    }
+}

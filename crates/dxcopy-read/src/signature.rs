@@ -1,0 +1,528 @@
+//! Signature parts: the DXIL-era ISG1 / OSG1 / PSG1 (layouts.md §4) and the
+//! DXBC-era ISGN / OSGN / PCSG / OSG5 written by fxc.
+//!
+//! Every signature part is an 8-byte header (`u32 ParamCount`,
+//! `u32 FirstParamOffset` from the start of the part), `ParamCount` fixed-size
+//! elements and a table of NUL-terminated semantic names that the elements
+//! point into with offsets from the start of the part. The element layout
+//! depends on the part:
+//!
+//! | part | bytes | layout |
+//! |---|---|---|
+//! | ISGN, OSGN, PCSG | 24 | name offset, semantic index, system value, component type, register, mask u8, rw mask u8, 2 pad |
+//! | OSG5 | 28 | stream u32, then the 24-byte layout |
+//! | ISG1, OSG1, PSG1 | 32 | stream u32, the 24-byte layout, min precision u32 |
+
+use crate::container::Part;
+use crate::cursor::Cursor;
+use crate::enums::open_enum;
+use crate::error::Result;
+use crate::name::PartName;
+
+/// Size of the signature part header.
+pub const SIGNATURE_HEADER_SIZE: u64 = 8;
+
+/// Which element layout a signature part uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub enum SignatureFormat {
+    /// ISGN / OSGN / PCSG (fxc, shader model 4–5.0): 24-byte elements.
+    Dxbc,
+    /// OSG5 (fxc geometry-shader output with streams): 28-byte elements.
+    DxbcStream,
+    /// ISG1 / OSG1 / PSG1 (dxc, and fxc 5.1): 32-byte elements with stream
+    /// and minimum precision.
+    Dxil,
+}
+
+impl SignatureFormat {
+    /// The format of a part by its name, or `None` when it is not a signature part.
+    pub fn for_part(name: PartName) -> Option<SignatureFormat> {
+        match &name.0 {
+            b"ISGN" | b"OSGN" | b"PCSG" => Some(SignatureFormat::Dxbc),
+            b"OSG5" => Some(SignatureFormat::DxbcStream),
+            b"ISG1" | b"OSG1" | b"PSG1" => Some(SignatureFormat::Dxil),
+            _ => None,
+        }
+    }
+
+    /// Size of one element in bytes.
+    pub fn element_size(self) -> u32 {
+        match self {
+            SignatureFormat::Dxbc => 24,
+            SignatureFormat::DxbcStream => 28,
+            SignatureFormat::Dxil => 32,
+        }
+    }
+
+    /// Whether elements start with a stream index.
+    pub fn has_stream(self) -> bool {
+        !matches!(self, SignatureFormat::Dxbc)
+    }
+
+    /// Whether elements end with a minimum precision.
+    pub fn has_min_precision(self) -> bool {
+        matches!(self, SignatureFormat::Dxil)
+    }
+}
+
+open_enum! {
+    /// `D3D_NAME` / `D3DSystemValue`: the system value of a signature element (layouts.md §8.9).
+    pub enum SystemValue: u32 {
+        /// 0
+        Undefined = 0 => "Undefined",
+        /// 1
+        Position = 1 => "Position",
+        /// 2
+        ClipDistance = 2 => "ClipDistance",
+        /// 3
+        CullDistance = 3 => "CullDistance",
+        /// 4
+        RenderTargetArrayIndex = 4 => "RenderTargetArrayIndex",
+        /// 5
+        ViewPortArrayIndex = 5 => "ViewPortArrayIndex",
+        /// 6
+        VertexId = 6 => "VertexID",
+        /// 7
+        PrimitiveId = 7 => "PrimitiveID",
+        /// 8
+        InstanceId = 8 => "InstanceID",
+        /// 9
+        IsFrontFace = 9 => "IsFrontFace",
+        /// 10
+        SampleIndex = 10 => "SampleIndex",
+        /// 11
+        FinalQuadEdgeTessfactor = 11 => "FinalQuadEdgeTessfactor",
+        /// 12
+        FinalQuadInsideTessfactor = 12 => "FinalQuadInsideTessfactor",
+        /// 13
+        FinalTriEdgeTessfactor = 13 => "FinalTriEdgeTessfactor",
+        /// 14
+        FinalTriInsideTessfactor = 14 => "FinalTriInsideTessfactor",
+        /// 15
+        FinalLineDetailTessfactor = 15 => "FinalLineDetailTessfactor",
+        /// 16
+        FinalLineDensityTessfactor = 16 => "FinalLineDensityTessfactor",
+        /// 23
+        Barycentrics = 23 => "Barycentrics",
+        /// 24
+        ShadingRate = 24 => "ShadingRate",
+        /// 25
+        CullPrimitive = 25 => "CullPrimitive",
+        /// 64
+        Target = 64 => "Target",
+        /// 65
+        Depth = 65 => "Depth",
+        /// 66
+        Coverage = 66 => "Coverage",
+        /// 67
+        DepthGreaterEqual = 67 => "DepthGE",
+        /// 68
+        DepthLessEqual = 68 => "DepthLE",
+        /// 69
+        StencilRef = 69 => "StencilRef",
+        /// 70
+        InnerCoverage = 70 => "InnerCoverage",
+    }
+}
+
+open_enum! {
+    /// Register component type (`D3D_REGISTER_COMPONENT_TYPE` / LLVM `SigComponentType`,
+    /// also the PSV element `ComponentType`; layouts.md §8.8).
+    pub enum ComponentType: u32 {
+        /// 0
+        Unspecified = 0 => "Unknown",
+        /// 1
+        UInt32 = 1 => "UInt32",
+        /// 2
+        SInt32 = 2 => "SInt32",
+        /// 3
+        Float32 = 3 => "Float32",
+        /// 4
+        UInt16 = 4 => "UInt16",
+        /// 5
+        SInt16 = 5 => "SInt16",
+        /// 6
+        Float16 = 6 => "Float16",
+        /// 7
+        UInt64 = 7 => "UInt64",
+        /// 8
+        SInt64 = 8 => "SInt64",
+        /// 9
+        Float64 = 9 => "Float64",
+    }
+}
+
+open_enum! {
+    /// Minimum precision of a signature element (`D3D_MIN_PRECISION`; layouts.md §8.10).
+    pub enum MinPrecision: u32 {
+        /// 0
+        Default = 0 => "Default",
+        /// 1
+        Float16 = 1 => "Float16",
+        /// 2
+        Float2_8 = 2 => "Float2_8",
+        /// 3
+        Reserved = 3 => "Reserved",
+        /// 4
+        SInt16 = 4 => "SInt16",
+        /// 5
+        UInt16 = 5 => "UInt16",
+        /// 0xF0
+        Any16 = 0xf0 => "Any16",
+        /// 0xF1
+        Any10 = 0xf1 => "Any10",
+    }
+}
+
+/// One signature element.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct SignatureElement<'data> {
+    /// Stream index (OSG5 and ISG1/OSG1/PSG1 only).
+    pub stream: Option<u32>,
+    /// Offset of the semantic name from the start of the part.
+    pub name_offset: u32,
+    /// The semantic name (without its NUL).
+    #[cfg_attr(
+        feature = "serde",
+        serde(serialize_with = "crate::enums::serialize_lossy")
+    )]
+    pub name: &'data [u8],
+    /// Semantic index.
+    pub semantic_index: u32,
+    /// System value.
+    pub system_value: SystemValue,
+    /// Component type.
+    pub component_type: ComponentType,
+    /// Register (row); `0xFFFFFFFF` for elements that have no register (e.g. `SV_Depth`).
+    pub register: u32,
+    /// Component mask (bit 0 = x).
+    pub mask: u8,
+    /// Read/write mask: for outputs the components never written, for inputs the
+    /// components always read (LLVM's `ExclusiveMask`).
+    pub rw_mask: u8,
+    /// Minimum precision (ISG1/OSG1/PSG1 only).
+    pub min_precision: Option<MinPrecision>,
+}
+
+impl SignatureElement<'_> {
+    /// The semantic name as text (lossy for bytes that are not UTF-8).
+    pub fn name_lossy(&self) -> std::borrow::Cow<'_, str> {
+        String::from_utf8_lossy(self.name)
+    }
+}
+
+/// A decoded signature part.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Signature<'data> {
+    /// The element layout.
+    pub format: SignatureFormat,
+    /// `ParamCount` from the header.
+    pub param_count: u32,
+    /// `FirstParamOffset` from the header (from the start of the part; normally 8).
+    pub first_param_offset: u32,
+    /// The elements in file order.
+    pub elements: Vec<SignatureElement<'data>>,
+}
+
+impl<'data> Signature<'data> {
+    /// Decodes signature part data of the given format located at absolute offset `base`.
+    ///
+    /// Errors: a header or element array past the end of the data, and a name
+    /// offset outside the part or a name without a NUL inside the part. Name
+    /// offsets may point anywhere in the part (fxc and dxc place the names
+    /// after the elements; LLVM requires that, this decoder does not).
+    pub fn parse_data(data: &'data [u8], base: u64, format: SignatureFormat) -> Result<Self> {
+        let c = Cursor::new(data, base);
+        let param_count = c.u32(0, "signature ParamCount")?;
+        let first_param_offset = c.u32(4, "signature FirstParamOffset")?;
+        let elem_size = u64::from(format.element_size());
+        // Checked before allocating: the whole element array must be in the part.
+        let array = c.sub(
+            u64::from(first_param_offset),
+            u64::from(param_count) * elem_size,
+            "signature elements",
+        )?;
+        let mut elements = Vec::with_capacity(param_count as usize);
+        for i in 0..u64::from(param_count) {
+            let e = array.sub(i * elem_size, elem_size, "signature element")?;
+            let (stream, rest) = if format.has_stream() {
+                (Some(e.u32(0, "element stream")?), 4)
+            } else {
+                (None, 0)
+            };
+            let name_offset = e.u32(rest, "element name offset")?;
+            let name = if u64::from(name_offset) >= c.len() {
+                return Err(e.invalid(
+                    rest,
+                    format!(
+                        "semantic name offset {name_offset:#x} is outside the {}-byte part",
+                        c.len()
+                    ),
+                ));
+            } else {
+                c.cstr(u64::from(name_offset), u64::MAX, "semantic name")?
+            };
+            let min_precision = if format.has_min_precision() {
+                Some(MinPrecision::from_raw(e.u32(28, "element min precision")?))
+            } else {
+                None
+            };
+            elements.push(SignatureElement {
+                stream,
+                name_offset,
+                name,
+                semantic_index: e.u32(rest + 4, "element semantic index")?,
+                system_value: SystemValue::from_raw(e.u32(rest + 8, "element system value")?),
+                component_type: ComponentType::from_raw(
+                    e.u32(rest + 12, "element component type")?,
+                ),
+                register: e.u32(rest + 16, "element register")?,
+                mask: e.u8(rest + 20, "element mask")?,
+                rw_mask: e.u8(rest + 21, "element rw mask")?,
+                min_precision,
+            });
+        }
+        Ok(Signature {
+            format,
+            param_count,
+            first_param_offset,
+            elements,
+        })
+    }
+
+    /// Decodes a signature part; the format comes from the part name.
+    /// Returns `Ok(None)` for parts that are not signature parts.
+    pub fn parse(part: &Part<'data>) -> Result<Option<Self>> {
+        match SignatureFormat::for_part(part.name) {
+            Some(format) => Signature::parse_data(part.data, part.data_offset(), format)
+                .map(Some)
+                .map_err(|e| e.in_part(part.part_ref())),
+            None => Ok(None),
+        }
+    }
+
+    /// Offset (from the start of the part) where the element array ends, i.e.
+    /// where LLVM expects the name table to begin.
+    pub fn elements_end(&self) -> u64 {
+        u64::from(self.first_param_offset)
+            + u64::from(self.param_count) * u64::from(self.format.element_size())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::ReadErrorKind;
+
+    /// (stream, name, index, system value, component type, register, mask, rw mask, min precision)
+    type ElementRow = (u32, &'static str, u32, u32, u32, u32, u8, u8, u32);
+
+    /// Builds signature part data: header, elements, then the names.
+    struct SigBuilder {
+        format: SignatureFormat,
+        elems: Vec<ElementRow>,
+    }
+
+    impl SigBuilder {
+        fn new(format: SignatureFormat) -> Self {
+            SigBuilder {
+                format,
+                elems: Vec::new(),
+            }
+        }
+
+        #[allow(clippy::too_many_arguments)]
+        fn elem(
+            mut self,
+            stream: u32,
+            name: &'static str,
+            index: u32,
+            sv: u32,
+            ct: u32,
+            reg: u32,
+            mask: u8,
+            rw: u8,
+            mp: u32,
+        ) -> Self {
+            self.elems
+                .push((stream, name, index, sv, ct, reg, mask, rw, mp));
+            self
+        }
+
+        fn build(&self) -> Vec<u8> {
+            let size = self.format.element_size() as usize;
+            let names_start = 8 + size * self.elems.len();
+            let mut names = Vec::new();
+            let mut out = Vec::new();
+            out.extend_from_slice(&(self.elems.len() as u32).to_le_bytes());
+            out.extend_from_slice(&8u32.to_le_bytes());
+            for &(stream, name, index, sv, ct, reg, mask, rw, mp) in &self.elems {
+                let name_offset = (names_start + names.len()) as u32;
+                names.extend_from_slice(name.as_bytes());
+                names.push(0);
+                if self.format.has_stream() {
+                    out.extend_from_slice(&stream.to_le_bytes());
+                }
+                for v in [name_offset, index, sv, ct, reg] {
+                    out.extend_from_slice(&v.to_le_bytes());
+                }
+                out.extend_from_slice(&[mask, rw, 0, 0]);
+                if self.format.has_min_precision() {
+                    out.extend_from_slice(&mp.to_le_bytes());
+                }
+            }
+            out.extend_from_slice(&names);
+            out
+        }
+    }
+
+    #[test]
+    fn formats_by_part_name() {
+        let rows: &[(&[u8; 4], Option<SignatureFormat>, u32)] = &[
+            (b"ISGN", Some(SignatureFormat::Dxbc), 24),
+            (b"OSGN", Some(SignatureFormat::Dxbc), 24),
+            (b"PCSG", Some(SignatureFormat::Dxbc), 24),
+            (b"OSG5", Some(SignatureFormat::DxbcStream), 28),
+            (b"ISG1", Some(SignatureFormat::Dxil), 32),
+            (b"OSG1", Some(SignatureFormat::Dxil), 32),
+            (b"PSG1", Some(SignatureFormat::Dxil), 32),
+            (b"DXIL", None, 0),
+        ];
+        for (name, format, size) in rows {
+            let got = SignatureFormat::for_part(PartName(**name));
+            assert_eq!(got, *format, "{name:?}");
+            if let Some(f) = got {
+                assert_eq!(f.element_size(), *size);
+            }
+        }
+    }
+
+    #[test]
+    fn decodes_every_format() {
+        for format in [
+            SignatureFormat::Dxbc,
+            SignatureFormat::DxbcStream,
+            SignatureFormat::Dxil,
+        ] {
+            let data = SigBuilder::new(format)
+                .elem(1, "POSITION", 0, 1, 3, 0, 0xf, 0x3, 1)
+                .elem(2, "TEXCOORD", 5, 0, 6, 0xffff_ffff, 0x3, 0x0, 0xf0)
+                .build();
+            let sig = Signature::parse_data(&data, 0x40, format).unwrap();
+            assert_eq!(sig.param_count, 2);
+            assert_eq!(sig.first_param_offset, 8);
+            let e = &sig.elements;
+            assert_eq!(e[0].name, b"POSITION");
+            assert_eq!(e[1].name_lossy(), "TEXCOORD");
+            assert_eq!(e[0].system_value, SystemValue::Position);
+            assert_eq!(e[0].component_type, ComponentType::Float32);
+            assert_eq!((e[0].mask, e[0].rw_mask), (0xf, 0x3));
+            assert_eq!(e[1].semantic_index, 5);
+            assert_eq!(e[1].register, 0xffff_ffff);
+            assert_eq!(e[1].component_type.name(), "Float16");
+            match format {
+                SignatureFormat::Dxbc => {
+                    assert_eq!(e[0].stream, None);
+                    assert_eq!(e[0].min_precision, None);
+                }
+                SignatureFormat::DxbcStream => {
+                    assert_eq!(e[1].stream, Some(2));
+                    assert_eq!(e[1].min_precision, None);
+                }
+                SignatureFormat::Dxil => {
+                    assert_eq!(e[1].stream, Some(2));
+                    assert_eq!(e[0].min_precision, Some(MinPrecision::Float16));
+                    assert_eq!(e[1].min_precision, Some(MinPrecision::Any16));
+                }
+            }
+            assert_eq!(sig.elements_end(), 8 + 2 * u64::from(format.element_size()));
+        }
+    }
+
+    #[test]
+    fn empty_signature_and_unknown_values() {
+        let data = SigBuilder::new(SignatureFormat::Dxil).build();
+        assert!(Signature::parse_data(&data, 0, SignatureFormat::Dxil)
+            .unwrap()
+            .elements
+            .is_empty());
+        let data = SigBuilder::new(SignatureFormat::Dxil)
+            .elem(0, "", 0, 17, 42, 0, 1, 0, 7)
+            .build();
+        let sig = Signature::parse_data(&data, 0, SignatureFormat::Dxil).unwrap();
+        let e = &sig.elements[0];
+        assert_eq!(e.name, b"");
+        assert_eq!(e.system_value, SystemValue::Unknown(17));
+        assert_eq!(e.system_value.raw(), 17);
+        assert_eq!(e.system_value.name(), "Unknown");
+        assert_eq!(e.component_type.to_string(), "Unknown(42)");
+        assert_eq!(e.min_precision.unwrap().known_name(), None);
+        assert_eq!(SystemValue::from_raw(67).name(), "DepthGE");
+    }
+
+    #[test]
+    fn malformed() {
+        let good = SigBuilder::new(SignatureFormat::Dxil)
+            .elem(0, "A", 0, 0, 3, 0, 1, 0, 0)
+            .build();
+        // (description, mutation, expect truncated?)
+        type Mutation = fn(&mut Vec<u8>);
+        let rows: &[(&str, Mutation, bool)] = &[
+            ("header cut", |d| d.truncate(6), true),
+            (
+                "count too big",
+                |d| d[0..4].copy_from_slice(&0x1000_0000u32.to_le_bytes()),
+                true,
+            ),
+            (
+                "first offset past end",
+                |d| d[4..8].copy_from_slice(&0xffff_fff0u32.to_le_bytes()),
+                true,
+            ),
+            (
+                "name offset past end",
+                |d| d[12..16].copy_from_slice(&0x100u32.to_le_bytes()),
+                false,
+            ),
+            (
+                "name without NUL",
+                |d| {
+                    d.pop();
+                },
+                false,
+            ),
+        ];
+        for (what, mutate, truncated) in rows {
+            let mut data = good.clone();
+            mutate(&mut data);
+            let err = Signature::parse_data(&data, 0x100, SignatureFormat::Dxil).unwrap_err();
+            assert_eq!(
+                matches!(err.kind, ReadErrorKind::Truncated { .. }),
+                *truncated,
+                "{what}: {err}"
+            );
+            assert!(err.offset >= 0x100, "{what}");
+        }
+    }
+
+    #[test]
+    fn parse_part_attaches_part_and_skips_others() {
+        let data = SigBuilder::new(SignatureFormat::Dxbc)
+            .elem(0, "SV_Target", 0, 64, 3, 0, 0xf, 0, 0)
+            .build();
+        let bytes = crate::testutil::build(&[(b"OSGN", &data), (b"SHEX", b"")]);
+        let c = crate::Container::parse(&bytes).unwrap();
+        let sig = Signature::parse(&c.part(0).unwrap()).unwrap().unwrap();
+        assert_eq!(sig.elements[0].system_value, SystemValue::Target);
+        assert!(Signature::parse(&c.part(1).unwrap()).unwrap().is_none());
+        let mut bad = data.clone();
+        bad.truncate(10);
+        let bytes = crate::testutil::build(&[(b"OSGN", &bad)]);
+        let c = crate::Container::parse(&bytes).unwrap();
+        let err = Signature::parse(&c.part(0).unwrap()).unwrap_err();
+        assert!(err.to_string().contains("'OSGN'"), "{err}");
+    }
+}

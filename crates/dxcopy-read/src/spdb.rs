@@ -1,0 +1,241 @@
+//! Debug-information blobs inside containers: fxc's `SPDB` (a complete MSF
+//! 7.00 PDB file), fxc's `SDBG` (legacy D3D10 debug info, reported by size),
+//! and the MSF superblock reader that `PRIV` (dxc `-Qpdb_in_private`) uses too.
+//!
+//! MSF superblock (digest-hash-pdb.md §D): the 32-byte magic
+//! `Microsoft C/C++ MSF 7.00\r\n\x1aDS\0\0\0`, then `u32 BlockSize`,
+//! `u32 FreeBlockMapBlock`, `u32 NumBlocks`, `u32 NumDirectoryBytes`,
+//! `u32 Unknown`, `u32 BlockMapAddr`. dxc writes NumBlocks one less than the
+//! real count, so the block count is reported, not trusted.
+
+use crate::container::Part;
+use crate::cursor::Cursor;
+use crate::error::Result;
+use crate::fields::Issue;
+use crate::name::PartName;
+use crate::pdb::{is_msf, Pdb, BLOCK_SIZES, CONTAINER_STREAM, MSF_MAGIC};
+
+/// The superblock of an embedded MSF 7.00 file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct MsfSuperblock {
+    /// Block (page) size in bytes: 512 for dxc, 512–4096 in general.
+    pub block_size: u32,
+    /// Block holding the active free-block map (1 or 2).
+    pub free_block_map_block: u32,
+    /// NumBlocks as stored.
+    pub num_blocks: u32,
+    /// Size of the stream directory in bytes.
+    pub num_directory_bytes: u32,
+    /// Block holding the directory's block map.
+    pub block_map_addr: u32,
+    /// Whether NumBlocks is exactly one less than the blocks the data holds
+    /// (dxc's known off-by-one; readers recompute it).
+    pub dxc_block_count_quirk: bool,
+    /// Number of streams, when the stream directory reads (see [`Pdb`]).
+    pub streams: Option<u32>,
+    /// The PDB GUID in registry format, when the info stream reads.
+    pub guid: Option<String>,
+    /// Size of stream 5, where dxc keeps a companion PDB's DXIL container.
+    pub container_stream_size: Option<u32>,
+    /// Inconsistencies: odd block size, block counts that disagree with the
+    /// size, a stream directory that does not read.
+    pub issues: Vec<Issue>,
+}
+
+impl MsfSuperblock {
+    /// Reads the superblock of the MSF file in `data` (absolute offset `base`).
+    /// Fails when the magic is missing or the superblock is truncated.
+    pub fn parse_data(data: &[u8], base: u64) -> Result<MsfSuperblock> {
+        let c = Cursor::new(data, base);
+        if !is_msf(data) {
+            return Err(c.invalid(0, "data does not start with the MSF 7.00 magic"));
+        }
+        let block_size = c.u32(32, "MSF superblock")?;
+        let free_block_map_block = c.u32(36, "MSF superblock")?;
+        let num_blocks = c.u32(40, "MSF superblock")?;
+        let num_directory_bytes = c.u32(44, "MSF superblock")?;
+        let block_map_addr = c.u32(52, "MSF superblock")?;
+        let mut issues = Vec::new();
+        let mut dxc_block_count_quirk = false;
+        if !BLOCK_SIZES.contains(&block_size) {
+            issues.push(Issue::new(
+                c.abs(32),
+                format!("block size {block_size} is not 512, 1024, 2048 or 4096"),
+            ));
+        } else {
+            let size = u64::from(block_size);
+            let held = c.len() / size;
+            if !c.len().is_multiple_of(size) {
+                issues.push(Issue::new(
+                    c.abs(0),
+                    format!(
+                        "{} bytes are not a whole number of {block_size}-byte blocks",
+                        c.len()
+                    ),
+                ));
+            }
+            if held == u64::from(num_blocks) + 1 {
+                dxc_block_count_quirk = true;
+            } else if held != u64::from(num_blocks) {
+                issues.push(Issue::new(
+                    c.abs(40),
+                    format!("NumBlocks is {num_blocks} but the data holds {held} blocks"),
+                ));
+            }
+            if u64::from(block_map_addr) >= held.max(u64::from(num_blocks)) {
+                issues.push(Issue::new(
+                    c.abs(52),
+                    format!("block map address {block_map_addr} is past the last block"),
+                ));
+            }
+        }
+        let (mut streams, mut guid, mut container_stream_size) = (None, None, None);
+        match Pdb::parse(data) {
+            Ok(pdb) => {
+                streams = Some(pdb.stream_count());
+                guid = Some(pdb.info().guid_string());
+                container_stream_size = pdb.stream_size(CONTAINER_STREAM);
+            }
+            Err(e) => issues.push(Issue::new(
+                base.saturating_add(e.offset),
+                format!("the PDB does not read: {e}"),
+            )),
+        }
+        Ok(MsfSuperblock {
+            block_size,
+            free_block_map_block,
+            num_blocks,
+            num_directory_bytes,
+            block_map_addr,
+            dxc_block_count_quirk,
+            streams,
+            guid,
+            container_stream_size,
+            issues,
+        })
+    }
+}
+
+/// A decoded SPDB or SDBG part.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct DebugBlob {
+    /// The part name (SPDB or SDBG).
+    pub part: PartName,
+    /// Size of the part data.
+    pub size: u32,
+    /// The MSF superblock (always present for SPDB).
+    pub msf: Option<MsfSuperblock>,
+}
+
+impl DebugBlob {
+    /// Decodes SPDB (must be an MSF 7.00 file) or SDBG (opaque) data.
+    pub fn parse_data(name: PartName, data: &[u8], base: u64) -> Result<DebugBlob> {
+        let msf = if name == PartName::SPDB || is_msf(data) {
+            Some(MsfSuperblock::parse_data(data, base)?)
+        } else {
+            None
+        };
+        Ok(DebugBlob {
+            part: name,
+            size: data.len() as u32,
+            msf,
+        })
+    }
+
+    /// Decodes an SPDB or SDBG part.
+    pub fn parse(part: &Part<'_>) -> Result<DebugBlob> {
+        DebugBlob::parse_data(part.name, part.data, part.data_offset())
+            .map_err(|e| e.in_part(part.part_ref()))
+    }
+}
+
+/// Test helper: an MSF file of `blocks` blocks of `block_size` bytes whose
+/// superblock stores `num_blocks`. With at least 6 blocks it is a readable
+/// PDB: block map in block 3, directory (streams 0 and 1) in block 4, the
+/// 28-byte info stream (VC70, GUID 00 01 … 0f) in block 5.
+pub fn build_msf(block_size: u32, blocks: u32, num_blocks: u32) -> Vec<u8> {
+    let size = block_size as usize;
+    let mut out = vec![0u8; size * (blocks as usize)];
+    let mut put = |at: usize, words: &[u32]| {
+        for (i, w) in words.iter().enumerate() {
+            let o = at + 4 * i;
+            if let Some(dst) = out.get_mut(o..o + 4) {
+                dst.copy_from_slice(&w.to_le_bytes());
+            }
+        }
+    };
+    put(32, &[block_size, 1, num_blocks, 16, 0, 3]);
+    if blocks >= 6 {
+        put(3 * size, &[4]);
+        put(4 * size, &[2, 0, 28, 5]);
+        put(
+            5 * size,
+            &[
+                20_000_404,
+                0,
+                1,
+                0x0302_0100,
+                0x0706_0504,
+                0x0b0a_0908,
+                0x0f0e_0d0c,
+            ],
+        );
+    }
+    let n = MSF_MAGIC.len().min(out.len());
+    out[..n].copy_from_slice(&MSF_MAGIC[..n]);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::ReadErrorKind;
+
+    #[test]
+    fn superblock_table() {
+        // (file, quirk, issue count)
+        let rows = [
+            (build_msf(512, 8, 8), false, 0),
+            (build_msf(512, 8, 7), true, 0),
+            (build_msf(512, 8, 5), false, 1),
+            (build_msf(4096, 6, 6), false, 0),
+            (build_msf(4096, 4, 4), false, 1), // no directory: does not read
+            (build_msf(300, 6, 6), false, 2),  // bad block size, does not read
+        ];
+        for (data, quirk, issues) in rows {
+            let s = MsfSuperblock::parse_data(&data, 0).unwrap();
+            assert_eq!(s.dxc_block_count_quirk, quirk);
+            assert_eq!(s.issues.len(), issues, "{:?}", s.issues);
+        }
+        // Not whole blocks, block map past the end.
+        let mut data = build_msf(512, 2, 2);
+        data.push(0);
+        let s = MsfSuperblock::parse_data(&data, 0).unwrap();
+        assert_eq!(s.issues.len(), 3, "{:?}", s.issues);
+        // A readable PDB reports streams, GUID and stream 5 (absent here).
+        let s = MsfSuperblock::parse_data(&build_msf(512, 6, 5), 0).unwrap();
+        assert_eq!(s.streams, Some(2));
+        assert_eq!(
+            s.guid.as_deref(),
+            Some("{03020100-0504-0706-0809-0A0B0C0D0E0F}")
+        );
+        assert_eq!(s.container_stream_size, None);
+    }
+
+    #[test]
+    fn spdb_and_sdbg() {
+        let msf = build_msf(512, 6, 5);
+        let d = DebugBlob::parse_data(PartName::SPDB, &msf, 0).unwrap();
+        assert_eq!(d.size, 3072);
+        assert!(d.msf.unwrap().dxc_block_count_quirk);
+        let e = DebugBlob::parse_data(PartName::SPDB, b"not a pdb", 0x30).unwrap_err();
+        assert!(matches!(e.kind, ReadErrorKind::Invalid { .. }));
+        assert_eq!(e.offset, 0x30);
+        let e = DebugBlob::parse_data(PartName::SPDB, &msf[..40], 0).unwrap_err();
+        assert!(matches!(e.kind, ReadErrorKind::Truncated { .. }));
+        let d = DebugBlob::parse_data(PartName::SDBG, &[1, 2, 3], 0).unwrap();
+        assert_eq!((d.size, d.msf.is_none()), (3, true));
+    }
+}

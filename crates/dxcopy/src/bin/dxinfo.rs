@@ -1,0 +1,5 @@
+//! `dxinfo` binary: see [`dxcopy::cmd::dxinfo`].
+
+fn main() {
+    dxcopy::cmd::dxinfo::main()
+}

@@ -1,0 +1,145 @@
+//! The `dxcopy` command: llvm-objcopy for DirectX containers.
+
+use crate::cli::{self, name_eq_file, StripArgs};
+use clap::Parser;
+use dxcopy_edit::{Config, DumpMode, DumpSpec};
+use std::path::PathBuf;
+
+const EXAMPLES: &str = "\
+Examples:
+  dxcopy --dump-section=ILDB=shader.bc shader.dxil      dump the debug bitcode (input untouched)
+  dxcopy --dump-section-raw=PSV0=psv0.bin shader.dxil   dump the exact part bytes
+  dxcopy --strip-debug in.dxil out.dxil                 drop ILDB/SRCI…, re-sign, keep HASH
+  dxcopy -R STAT -R 'PRIV' shader.dxil                  remove parts in place
+  dxcopy --add-section=PRIV=blob.bin in.dxil out.dxil   add private data (last, unpadded)
+  dxcopy --update-section=DXIL=new.bc in.dxil out.dxil  swap the bitcode, keep the program header
+  dxcopy --extract-section=RTS0=rs.dxbc shader.dxil     write a one-part container
+  cat in.dxil | dxcopy -j DXIL -j HASH - - > out.dxil   stdin to stdout
+  dxcopy --split-debug=pdb/ in.dxil out.dxil            ILDB/SRCI to pdb/<hash>.pdb, ILDN names it
+  dxcopy --split-debug=a.pdb --pdb-in-private in.dxil   also embed the PDB in PRIV
+  dxcopy --add-debug-from=a.pdb out.dxil full.dxil      put the debug info back (checked)
+  dxcopy --extract-private-pdb=a.pdb shader.dxil        write the PDB held in PRIV
+  dxcopy --dump-section=ILDB=dbg.bc shader.pdb          read-only options accept a PDB";
+
+/// Copy and edit DirectX containers (DXBC/DXIL), like llvm-objcopy.
+///
+/// Without OUTPUT the input is edited in place (safely: a temp file is renamed
+/// over it), except when the options only read (dumps, extracts). `-` is
+/// stdin / stdout. The digest and the HASH part are kept valid.
+#[derive(Debug, Parser)]
+#[command(name = "dxcopy", version = crate::VERSION, after_help = EXAMPLES)]
+pub struct Opts {
+    /// Input container (`-` for stdin), or a dxc companion PDB (its stream-5 container is used)
+    pub input: PathBuf,
+    /// Output container (`-` for stdout); default: edit the input in place
+    pub output: Option<PathBuf>,
+    /// Write the first part matching NAME to FILE (DXIL/ILDB/STAT: the raw bitcode)
+    #[arg(long = "dump-section", value_name = "NAME=FILE", value_parser = name_eq_file("--dump-section"))]
+    pub dump: Vec<(String, PathBuf)>,
+    /// Write the exact data of the first part matching NAME to FILE
+    #[arg(long = "dump-section-raw", value_name = "NAME=FILE", value_parser = name_eq_file("--dump-section-raw"))]
+    pub dump_raw: Vec<(String, PathBuf)>,
+    /// Write a one-part container holding the first part matching NAME to FILE
+    #[arg(long = "extract-section", value_name = "NAME=FILE", value_parser = name_eq_file("--extract-section"))]
+    pub extract: Vec<(String, PathBuf)>,
+    /// Keep only parts matching PATTERN (overrides -R; repeatable)
+    #[arg(short = 'j', long = "only-section", value_name = "PATTERN")]
+    pub only: Vec<String>,
+    /// Add part NAME with the contents of FILE (error if it exists)
+    #[arg(long = "add-section", value_name = "NAME=FILE", value_parser = name_eq_file("--add-section"))]
+    pub add: Vec<(String, PathBuf)>,
+    /// Replace part NAME with FILE (raw bitcode for DXIL/ILDB keeps the program header)
+    #[arg(long = "update-section", value_name = "NAME=FILE", value_parser = name_eq_file("--update-section"))]
+    pub update: Vec<(String, PathBuf)>,
+    /// Add or replace the PRIV part with FILE (last, unpadded)
+    #[arg(long = "set-private", value_name = "FILE")]
+    pub set_private: Option<PathBuf>,
+    /// Move ILDB and SRCI into a companion PDB at PATH, named in ILDN (PATH ending in / or \ means HASH.pdb in that directory, HASH = the 32 hex digits of the HASH part)
+    #[arg(long = "split-debug", value_name = "PATH")]
+    pub split_debug: Option<String>,
+    /// Split the debug info off into a PDB and embed it as the PRIV part (last, unpadded)
+    #[arg(long = "pdb-in-private")]
+    pub pdb_in_private: bool,
+    /// Write the PDB held in the PRIV part to FILE (checks the MSF magic)
+    #[arg(long = "extract-private-pdb", value_name = "FILE")]
+    pub extract_private_pdb: Option<PathBuf>,
+    /// Put ILDB and SRCI from PDB (a .pdb or its stream-5 container) back, after checking it belongs to the shader
+    #[arg(long = "add-debug-from", value_name = "PDB")]
+    pub add_debug_from: Option<PathBuf>,
+    /// With --add-debug-from: add the debug info even when the PDB does not match the shader
+    #[arg(long, requires = "add_debug_from")]
+    pub force: bool,
+    /// Set the ILDN part: the debug name (companion PDB file name) debuggers look for
+    #[arg(long = "set-debug-name", value_name = "NAME")]
+    pub set_debug_name: Option<String>,
+    #[allow(missing_docs)] // flattened: its fields carry the help text
+    #[command(flatten)]
+    pub strip: StripArgs,
+    /// Do not print warnings
+    #[arg(short = 'q', long)]
+    pub quiet: bool,
+}
+
+fn config(opts: &Opts) -> Config {
+    let mut c = Config::default();
+    opts.strip.apply(&mut c);
+    let dumps = opts.dump.iter().map(|d| (d, DumpMode::Bitcode));
+    let raw = opts.dump_raw.iter().map(|d| (d, DumpMode::Raw));
+    c.dumps = dumps
+        .chain(raw)
+        .map(|((pattern, path), mode)| DumpSpec {
+            pattern: pattern.clone(),
+            path: path.clone(),
+            mode,
+        })
+        .collect();
+    c.extracts = opts.extract.clone();
+    c.only = opts.only.clone();
+    c.add = opts.add.clone();
+    c.update = opts.update.clone();
+    c.set_private = opts.set_private.clone();
+    c.split_debug = opts.split_debug.clone();
+    c.pdb_in_private = opts.pdb_in_private;
+    c.extract_private_pdb = opts.extract_private_pdb.clone();
+    c.add_debug_from = opts.add_debug_from.clone();
+    c.force = opts.force;
+    c.set_debug_name = opts.set_debug_name.clone();
+    c
+}
+
+/// Runs the command with the process arguments and exits.
+pub fn main() {
+    let opts: Opts = cli::parse_or_exit("dxcopy");
+    let cfg = config(&opts);
+    match cfg.run(&opts.input, opts.output.as_deref()) {
+        Ok(report) => {
+            if !opts.quiet && report.input_is_pdb {
+                cli::emit(
+                    "dxcopy",
+                    cli::Level::Note,
+                    &format!(
+                        "'{}' is a PDB: working on the DXIL container in its stream 5",
+                        opts.input.display()
+                    ),
+                );
+            }
+            if !opts.quiet {
+                for w in &report.warnings {
+                    cli::emit(
+                        "dxcopy",
+                        cli::Level::Warning,
+                        &format!("'{}': {w}", opts.input.display()),
+                    );
+                }
+            }
+        }
+        Err(e) => {
+            cli::emit(
+                "dxcopy",
+                cli::Level::Error,
+                &cli::file_message(&opts.input, &e),
+            );
+            std::process::exit(1);
+        }
+    }
+}

@@ -1,0 +1,514 @@
+//! The `dxinfo` command: show, verify, hex-dump or unpack DirectX containers.
+//!
+//! Every view is a library module in [`crate::info`]; this module only maps
+//! options to them, turns errors into one line each, and picks the exit code.
+
+use crate::cli;
+use crate::info::dump::{dump_all, per_file_dir};
+use crate::info::hexdump::write_hex;
+use crate::info::json::{document, write_json};
+use crate::info::text::{write_parts, write_text, TextOptions};
+use crate::info::verify::{verify, Level};
+use crate::info::yaml::{to_obj2yaml, YamlOptions};
+use crate::info::{parse_part_name, Inspection};
+use clap::Parser;
+use dxcopy_read::pdb::{container_input, ContainerSource};
+use dxcopy_read::{Container, MappedFile, PartName};
+use std::ffi::OsString;
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+const EXAMPLES: &str = "\
+Examples:
+  dxinfo shader.dxil                     header, parts table, every part decoded
+  dxinfo --parts shaders/*.cso           one line per part, a header line per file
+  dxinfo --json a.dxil b.dxil > out.jsonl   one JSON document per file (schema 1)
+  dxinfo --verify shaders/*.dxil         digest, HASH, structure, decoders; exit 1 on problems
+  dxinfo --yaml shader.dxil              the same YAML as LLVM's obj2yaml
+  dxinfo --hex=PSV0 shader.dxil          hex dump of a part
+  dxinfo --dump-all=parts shader.dxil    parts/00-SFI0.bin, parts/01-ISG1.bin, ...
+  cat shader.dxil | dxinfo -             read standard input";
+
+/// Show what a DirectX container (DXBC / DXIL) holds.
+///
+/// Without options, prints the header, a table of parts and every part
+/// decoded, like llvm-readobj. A file that cannot be read is reported on
+/// stderr and the others are still shown; the exit status is 1 when any file
+/// failed (or, with --verify, when any problem was found).
+#[derive(Debug, Parser)]
+#[command(name = "dxinfo", version = crate::VERSION, after_help = EXAMPLES)]
+pub struct Opts {
+    /// Containers to read; `-` reads standard input
+    #[arg(required = true, value_name = "FILE")]
+    pub files: Vec<PathBuf>,
+    /// One line per part: index, name, offset, size, CRC-32, alignment note
+    #[arg(long, group = "view")]
+    pub parts: bool,
+    /// JSON, schema 1 (docs/dxinfo-json.md): indented for one file, one line per file otherwise
+    #[arg(long, group = "view")]
+    pub json: bool,
+    /// YAML identical to LLVM 22's obj2yaml (`--- !dxcontainer`)
+    #[arg(long, group = "view")]
+    pub yaml: bool,
+    /// With --yaml: also print the keys upstream LLVM prints for ILDB, ILDN, VERS, SRCI and PRIV
+    #[arg(long, requires = "yaml")]
+    pub upstream_keys: bool,
+    /// Check the digest, HASH, structure and every part; exit 1 when anything is wrong
+    #[arg(long, conflicts_with_all = ["parts", "yaml", "hex", "dump_all"])]
+    pub verify: bool,
+    /// With --verify: print only warnings, errors and the summary line
+    #[arg(short, long, requires = "verify")]
+    pub quiet: bool,
+    /// Hex dump of the parts named NAME (four bytes; `\xNN` stands for any byte)
+    #[arg(long, value_name = "NAME", group = "view")]
+    pub hex: Option<String>,
+    /// Write every part to DIR as NN-NAME.bin (a subdirectory per file when several)
+    #[arg(long, value_name = "DIR", group = "view")]
+    pub dump_all: Option<PathBuf>,
+    /// Text view: also print the source files stored in SRCI parts
+    #[arg(long, conflicts_with_all = ["parts", "json", "yaml", "hex", "dump_all", "verify"])]
+    pub sources: bool,
+}
+
+/// Where output and diagnostics go.
+pub struct Io<'a> {
+    /// Standard output.
+    pub out: &'a mut dyn Write,
+    /// Standard error.
+    pub err: &'a mut dyn Write,
+    /// Colour diagnostics.
+    pub color: bool,
+}
+
+impl Io<'_> {
+    fn error(&mut self, message: &str) {
+        let _ = writeln!(
+            self.err,
+            "{}",
+            cli::diagnostic("dxinfo", cli::Level::Error, message, self.color)
+        );
+    }
+}
+
+/// Parses `args` (program name first): usage errors are `Err((text, 1))`,
+/// help and version `Err((text, 0))`.
+pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Opts, (String, i32)> {
+    Opts::try_parse_from(args).map_err(|e| {
+        let code = if e.use_stderr() { 1 } else { 0 };
+        (e.render().to_string(), code)
+    })
+}
+
+/// Runs the command with the process arguments and exits.
+pub fn main() {
+    let opts = match parse(std::env::args_os()) {
+        Ok(o) => o,
+        Err((text, code)) => {
+            if code == 0 {
+                print!("{text}");
+            } else {
+                eprint!("{text}");
+            }
+            std::process::exit(code);
+        }
+    };
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let mut err = io::stderr();
+    let code = run(
+        &opts,
+        &mut Io {
+            out: &mut out,
+            err: &mut err,
+            color: cli::use_color(),
+        },
+    );
+    let flushed = out.flush();
+    std::process::exit(if flushed.is_err() { 1 } else { code });
+}
+
+/// Runs dxinfo over every file; returns the exit status.
+pub fn run(opts: &Opts, io: &mut Io<'_>) -> i32 {
+    let hex_name = match &opts.hex {
+        Some(text) => match parse_part_name(text) {
+            Some(n) => Some(n),
+            None => {
+                io.error(&format!(
+                    "--hex: '{text}' is not a four-byte part name (use \\xNN for other bytes)"
+                ));
+                return 1;
+            }
+        },
+        None => None,
+    };
+    let many = opts.files.len() > 1;
+    let mut status = 0;
+    for (index, path) in opts.files.iter().enumerate() {
+        let shown = path.display().to_string();
+        let bytes = match MappedFile::open(path) {
+            Ok(b) => b,
+            Err(e) => {
+                io.error(&format!("'{shown}': {e}"));
+                status = 1;
+                continue;
+            }
+        };
+        let input = match container_input(&bytes) {
+            Ok(i) => i,
+            Err(e) => {
+                io.error(&format!("'{shown}': {e}"));
+                status = 1;
+                continue;
+            }
+        };
+        let pdb_info = match &input.source {
+            ContainerSource::PdbStream5 { info } => Some(*info),
+            ContainerSource::Container => None,
+        };
+        let container = match Container::parse(&input.bytes) {
+            Ok(c) => c,
+            Err(e) => {
+                io.error(&format!("'{shown}': {e}"));
+                status = 1;
+                continue;
+            }
+        };
+        let result = if opts.parts {
+            show_parts(io, &shown, &container, many)
+        } else if opts.yaml {
+            show_yaml(io, &shown, &container, opts.upstream_keys)
+        } else if let Some(name) = hex_name {
+            show_hex(io, &shown, &container, name, many)
+        } else if let Some(dir) = &opts.dump_all {
+            let dir = if many {
+                per_file_dir(dir, index, path)
+            } else {
+                dir.clone()
+            };
+            show_dump(io, &shown, &container, &dir)
+        } else {
+            let mut insp = Inspection::new(container);
+            if let Some(info) = pdb_info {
+                insp = insp.from_pdb(info);
+            }
+            if opts.json {
+                show_json(io, &shown, &insp, many, opts.verify)
+            } else if opts.verify {
+                show_verify(io, &shown, &insp, opts.quiet)
+            } else {
+                show_text(io, &shown, &insp, index, opts.sources)
+            }
+        };
+        match result {
+            Ok(true) => {}
+            Ok(false) => status = 1,
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return status,
+            Err(e) => {
+                io.error(&format!("writing output: {e}"));
+                return 1;
+            }
+        }
+    }
+    status
+}
+
+/// `Ok(true)` when the file passed, `Ok(false)` when it failed (already
+/// reported), `Err` for output errors.
+type Shown = io::Result<bool>;
+
+fn show_parts(io: &mut Io<'_>, shown: &str, c: &Container<'_>, many: bool) -> Shown {
+    if many {
+        writeln!(io.out, "{shown}:")?;
+    }
+    write_parts(io.out, c)?;
+    Ok(true)
+}
+
+fn show_yaml(io: &mut Io<'_>, shown: &str, c: &Container<'_>, upstream_keys: bool) -> Shown {
+    match to_obj2yaml(c, &YamlOptions { upstream_keys }) {
+        Ok(text) => {
+            io.out.write_all(text.as_bytes())?;
+            Ok(true)
+        }
+        Err(e) => {
+            io.error(&format!("'{shown}': {e}"));
+            Ok(false)
+        }
+    }
+}
+
+fn show_text(
+    io: &mut Io<'_>,
+    shown: &str,
+    insp: &Inspection<'_>,
+    index: usize,
+    sources: bool,
+) -> Shown {
+    if index > 0 {
+        writeln!(io.out)?;
+    }
+    write_text(io.out, shown, insp, TextOptions { sources })?;
+    Ok(true)
+}
+
+fn show_json(
+    io: &mut Io<'_>,
+    shown: &str,
+    insp: &Inspection<'_>,
+    many: bool,
+    verify: bool,
+) -> Shown {
+    let doc = document(shown, insp);
+    write_json(io.out, &doc, !many)?;
+    Ok(!verify || doc.verify.clean)
+}
+
+fn show_verify(io: &mut Io<'_>, shown: &str, insp: &Inspection<'_>, quiet: bool) -> Shown {
+    let v = verify(insp);
+    for check in &v.checks {
+        if quiet && check.level == Level::Note {
+            continue;
+        }
+        writeln!(io.out, "{shown}: {}: {}", check.level, check.message)?;
+    }
+    writeln!(io.out, "{shown}: {}", v.summary(insp.parts.len()))?;
+    Ok(v.is_clean())
+}
+
+fn show_hex(io: &mut Io<'_>, shown: &str, c: &Container<'_>, name: PartName, many: bool) -> Shown {
+    let mut found = false;
+    for p in c.parts().filter(|p| p.name == name) {
+        if many {
+            write!(io.out, "{shown}: ")?;
+        }
+        writeln!(
+            io.out,
+            "part {} '{}': {} bytes at offset {:#x}",
+            p.index,
+            p.name,
+            p.size(),
+            p.data_offset()
+        )?;
+        write_hex(io.out, p.data, p.data_offset())?;
+        found = true;
+    }
+    if !found {
+        io.error(&format!("'{shown}': part '{name}' not found"));
+    }
+    Ok(found)
+}
+
+fn show_dump(io: &mut Io<'_>, shown: &str, c: &Container<'_>, dir: &std::path::Path) -> Shown {
+    match dump_all(dir, c) {
+        Ok(written) => {
+            for d in written {
+                writeln!(io.out, "{}: {} bytes", d.path.display(), d.size)?;
+            }
+            Ok(true)
+        }
+        Err(e) => {
+            io.error(&format!("'{shown}': --dump-all: {e}"));
+            Ok(false)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::info::testutil::{build, sign};
+
+    fn args(list: &[&str]) -> Vec<OsString> {
+        std::iter::once("dxinfo")
+            .chain(list.iter().copied())
+            .map(Into::into)
+            .collect()
+    }
+
+    /// Runs dxinfo; returns (status, stdout, stderr).
+    fn dxinfo(list: &[&str]) -> (i32, String, String) {
+        let opts = parse(args(list)).unwrap();
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        let status = run(
+            &opts,
+            &mut Io {
+                out: &mut out,
+                err: &mut err,
+                color: false,
+            },
+        );
+        (
+            status,
+            String::from_utf8(out).unwrap(),
+            String::from_utf8(err).unwrap(),
+        )
+    }
+
+    #[test]
+    fn usage_errors_exit_1_help_exits_0() {
+        assert_eq!(parse(args(&[])).unwrap_err().1, 1);
+        assert_eq!(parse(args(&["--json", "--parts", "a"])).unwrap_err().1, 1);
+        assert_eq!(parse(args(&["--quiet", "a"])).unwrap_err().1, 1);
+        assert_eq!(parse(args(&["--upstream-keys", "a"])).unwrap_err().1, 1);
+        assert_eq!(parse(args(&["--yaml", "--json", "a"])).unwrap_err().1, 1);
+        assert!(parse(args(&["--yaml", "--upstream-keys", "a"])).is_ok());
+        assert_eq!(parse(args(&["--bogus", "a"])).unwrap_err().1, 1);
+        assert_eq!(
+            parse(args(&["--verify", "--hex=DXIL", "a"])).unwrap_err().1,
+            1
+        );
+        assert_eq!(parse(args(&["--help"])).unwrap_err().1, 0);
+        assert_eq!(parse(args(&["--version"])).unwrap_err().1, 0);
+        assert!(parse(args(&["--verify", "--json", "a"])).is_ok());
+    }
+
+    #[test]
+    fn many_files_errors_continue() {
+        let tmp = tempfile::tempdir().unwrap();
+        let good = tmp.path().join("good.dxbc");
+        std::fs::write(&good, sign(build(&[(b"SFI0", &[0; 8])]))).unwrap();
+        let bad = tmp.path().join("bad.dxbc");
+        std::fs::write(&bad, b"DXBX0000000000000000000000000000").unwrap();
+        let missing = tmp.path().join("missing.dxbc");
+        let (g, b, m) = (
+            good.to_str().unwrap(),
+            bad.to_str().unwrap(),
+            missing.to_str().unwrap(),
+        );
+        let (status, out, err) = dxinfo(&["--parts", b, g, m]);
+        assert_eq!(status, 1);
+        assert_eq!(out.lines().filter(|l| l.ends_with(".dxbc:")).count(), 1);
+        assert!(out.contains("SFI0"));
+        let errs: Vec<&str> = err.lines().collect();
+        assert_eq!(errs.len(), 2);
+        assert_eq!(
+            errs[0],
+            format!("dxinfo: error: '{b}': not a DirectX container: expected magic 'DXBC' at offset 0x0, found 'DXBX'")
+        );
+        assert!(errs[1].starts_with(&format!("dxinfo: error: '{m}': ")));
+
+        let (status, out, err) = dxinfo(&[g]);
+        assert_eq!((status, err.as_str()), (0, ""));
+        assert!(out.starts_with(&format!("File: {g}\n")));
+
+        let (status, out, _) = dxinfo(&["--json", g, g]);
+        assert_eq!(status, 0);
+        assert_eq!(out.lines().count(), 2);
+        for line in out.lines() {
+            let v: serde_json::Value = serde_json::from_str(line).unwrap();
+            assert_eq!(v["schema"], 1);
+        }
+    }
+
+    #[test]
+    fn verify_exit_status() {
+        let tmp = tempfile::tempdir().unwrap();
+        let good = tmp.path().join("good.dxbc");
+        std::fs::write(&good, sign(build(&[(b"SFI0", &[0; 8])]))).unwrap();
+        let stale = tmp.path().join("stale.dxbc");
+        let mut bytes = sign(build(&[(b"SFI0", &[0; 8])]));
+        bytes[50] = 1;
+        std::fs::write(&stale, &bytes).unwrap();
+        let unsigned = tmp.path().join("unsigned.dxbc");
+        std::fs::write(&unsigned, build(&[(b"SFI0", &[0; 8])])).unwrap();
+        let (g, s, u) = (
+            good.to_str().unwrap(),
+            stale.to_str().unwrap(),
+            unsigned.to_str().unwrap(),
+        );
+        let (status, out, _) = dxinfo(&["--verify", g]);
+        assert_eq!(status, 0);
+        assert_eq!(
+            out,
+            format!("{g}: OK (digest retail, HASH absent, 1 of 1 parts decoded)\n")
+        );
+        let (status, out, _) = dxinfo(&["--verify", g, s]);
+        assert_eq!(status, 1);
+        assert!(out.contains(&format!("{s}: error: header digest")));
+        assert!(out.contains(&format!("{s}: FAILED (1 problem;")));
+        let (status, out, _) = dxinfo(&["--verify", u]);
+        assert_eq!(status, 0);
+        assert!(out.contains("note: header digest is zero"));
+        let (_, out, _) = dxinfo(&["--verify", "-q", u]);
+        assert!(!out.contains("note:"));
+        let (status, out, _) = dxinfo(&["--verify", "--json", s]);
+        assert_eq!(status, 1);
+        assert!(out.contains("\"clean\": false"));
+        let (status, _, _) = dxinfo(&["--json", s]);
+        assert_eq!(status, 0);
+    }
+
+    #[test]
+    fn yaml_view_and_its_errors() {
+        let tmp = tempfile::tempdir().unwrap();
+        let file = tmp.path().join("a.dxbc");
+        let mut vers = vec![1, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0];
+        vers.extend_from_slice(b"a\0b\0");
+        std::fs::write(
+            &file,
+            build(&[(b"SFI0", &[1, 0, 0, 0, 0, 0, 0, 0]), (b"VERS", &vers)]),
+        )
+        .unwrap();
+        let f = file.to_str().unwrap();
+        let (status, out, err) = dxinfo(&["--yaml", f]);
+        assert_eq!((status, err.as_str()), (0, ""));
+        assert!(out.starts_with("--- !dxcontainer\n"), "{out}");
+        assert!(out.contains("Doubles:"), "{out}");
+        assert!(!out.contains("CompilerVersion"));
+        let (_, out, _) = dxinfo(&["--yaml", "--upstream-keys", f]);
+        assert!(out.contains("CompilerVersion"), "{out}");
+        // PSV0 v0 without a program: obj2yaml refuses, so does the view.
+        let psv = tmp.path().join("psv.dxbc");
+        let mut psv0 = 24u32.to_le_bytes().to_vec();
+        psv0.extend_from_slice(&[0; 28]);
+        std::fs::write(&psv, build(&[(b"PSV0", &psv0)])).unwrap();
+        let p = psv.to_str().unwrap();
+        let (status, _, err) = dxinfo(&["--yaml", p, f]);
+        assert_eq!(status, 1);
+        assert!(
+            err.starts_with(&format!("dxinfo: error: '{p}': part 0 'PSV0'")),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn hex_and_dump_all() {
+        let tmp = tempfile::tempdir().unwrap();
+        let file = tmp.path().join("a.dxbc");
+        std::fs::write(&file, build(&[(b"SFI0", b"\x01\x02"), (b"a/..", b"zz")])).unwrap();
+        let f = file.to_str().unwrap();
+        let (status, out, _) = dxinfo(&["--hex=SFI0", f]);
+        assert_eq!(status, 0);
+        assert!(
+            out.starts_with("part 0 'SFI0': 2 bytes at offset 0x30\n00000030  01 02"),
+            "{out}"
+        );
+        let (status, out, _) = dxinfo(&["--hex=a/..", f]);
+        assert_eq!(status, 0);
+        assert!(out.contains("|zz|"));
+        let (status, _, err) = dxinfo(&["--hex=DXIL", f]);
+        assert_eq!(status, 1);
+        assert_eq!(
+            err,
+            format!("dxinfo: error: '{f}': part 'DXIL' not found\n")
+        );
+        let (status, _, err) = dxinfo(&["--hex=TOOLONG", f]);
+        assert_eq!(status, 1);
+        assert!(err.contains("not a four-byte part name"));
+
+        let dir = tmp.path().join("out");
+        let d = dir.to_str().unwrap();
+        let (status, out, _) = dxinfo(&[&format!("--dump-all={d}"), f]);
+        assert_eq!(status, 0, "{out}");
+        assert_eq!(std::fs::read(dir.join("00-SFI0.bin")).unwrap(), b"\x01\x02");
+        assert_eq!(std::fs::read(dir.join("01-a_2f_2e_2e.bin")).unwrap(), b"zz");
+        assert_eq!(out.lines().count(), 2);
+        let (status, _, _) = dxinfo(&[&format!("--dump-all={d}"), f, f]);
+        assert_eq!(status, 0);
+        assert!(dir.join("1-a_2edxbc").join("01-a_2f_2e_2e.bin").is_file());
+        // DIR that is a file.
+        let (status, _, err) = dxinfo(&[&format!("--dump-all={f}"), f]);
+        assert_eq!(status, 1);
+        assert!(err.contains("--dump-all"));
+    }
+}

@@ -1,0 +1,143 @@
+//! The `dxstrip` command: strip parts from many DirectX containers in place, in parallel.
+
+use crate::cli::{self, StripArgs};
+use clap::Parser;
+use dxcopy_edit::{Config, StripClass};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
+
+const EXAMPLES: &str = "\
+Examples:
+  dxstrip build/shaders/*.dxil                  strip debug parts in place (default class)
+  dxstrip --strip-all -j 8 shaders/*.cso        everything not needed at run time, 8 workers
+  dxstrip --strip-reflect --keep-section=STAT a.dxil
+  dxstrip -o shipped.dxil debug.dxil            one file to a new output";
+
+/// Batches at least this long show a progress bar when stderr is a terminal.
+const PROGRESS_MIN_FILES: usize = 100;
+
+/// Strip parts from DirectX containers, like llvm-strip.
+///
+/// Every FILE is edited in place (a temp file renamed over it); the default is
+/// --strip-debug when no class and no -R is given. Files are processed in
+/// parallel; a bad file is reported and the others still processed. Long
+/// batches show a progress bar when stderr is a terminal.
+#[derive(Debug, Parser)]
+#[command(name = "dxstrip", version = crate::VERSION, after_help = EXAMPLES)]
+pub struct Opts {
+    /// Containers to strip
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Write to OUT instead of in place (one input file only)
+    #[arg(short = 'o', value_name = "OUT")]
+    pub output: Option<PathBuf>,
+    #[allow(missing_docs)] // flattened: its fields carry the help text
+    #[command(flatten)]
+    pub strip: StripArgs,
+    /// Worker threads (default: the number of cores)
+    #[arg(short = 'j', long = "jobs", value_name = "N")]
+    pub jobs: Option<usize>,
+    /// Do not print warnings, the summary or a progress bar
+    #[arg(short = 'q', long)]
+    pub quiet: bool,
+}
+
+/// A progress bar on stderr for long batches, when stderr is a terminal.
+fn progress_bar(total: usize, quiet: bool) -> Option<ProgressBar> {
+    if quiet || total < PROGRESS_MIN_FILES || !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let style = ProgressStyle::with_template("{bar:40} {pos}/{len} files, {eta} left")
+        .unwrap_or_else(|_| ProgressStyle::default_bar());
+    Some(ProgressBar::new(total as u64).with_style(style))
+}
+
+/// Runs the command with the process arguments and exits.
+pub fn main() {
+    let opts: Opts = cli::parse_or_exit("dxstrip");
+    if opts.output.is_some() && opts.files.len() != 1 {
+        cli::emit(
+            "dxstrip",
+            cli::Level::Error,
+            "-o takes exactly one input file",
+        );
+        std::process::exit(1);
+    }
+    let mut cfg = Config::default();
+    opts.strip.apply(&mut cfg);
+    if cfg.strip.is_empty() && cfg.remove.is_empty() {
+        cfg.strip.push(StripClass::Debug);
+    }
+    let jobs = opts
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .clamp(1, opts.files.len());
+    let progress = progress_bar(opts.files.len(), opts.quiet);
+    // Messages go around the bar so it is redrawn below them.
+    let say = |level: cli::Level, msg: &str| match &progress {
+        Some(bar) => bar.suspend(|| cli::emit("dxstrip", level, msg)),
+        None => cli::emit("dxstrip", level, msg),
+    };
+    let next = AtomicUsize::new(0);
+    let (tx, rx) = mpsc::channel();
+    let mut failed = 0usize;
+    let mut removed = 0usize;
+    std::thread::scope(|s| {
+        for _ in 0..jobs {
+            let tx = tx.clone();
+            let (next, cfg, opts) = (&next, &cfg, &opts);
+            s.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some(file) = opts.files.get(i) else { break };
+                let r = cfg.run(file, opts.output.as_deref());
+                if tx.send((i, r)).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        // Report in input order as results arrive.
+        let mut pending = std::collections::BTreeMap::new();
+        let mut printed = 0usize;
+        for (i, r) in rx {
+            if let Some(bar) = &progress {
+                bar.inc(1);
+            }
+            pending.insert(i, r);
+            while let Some(r) = pending.remove(&printed) {
+                let file = &opts.files[printed];
+                match r {
+                    Ok(report) => {
+                        removed += report.parts_before.saturating_sub(report.parts_after);
+                        if !opts.quiet {
+                            for w in &report.warnings {
+                                say(cli::Level::Warning, &format!("'{}': {w}", file.display()));
+                            }
+                        }
+                    }
+                    Err(e) => {
+                        failed += 1;
+                        say(cli::Level::Error, &cli::file_message(file, &e));
+                    }
+                }
+                printed += 1;
+            }
+        }
+    });
+    if let Some(bar) = progress {
+        bar.finish_and_clear();
+    }
+    let total = opts.files.len();
+    if !opts.quiet && (total > 1 || failed > 0) {
+        eprintln!(
+            "dxstrip: {} of {total} files stripped ({removed} parts removed), {failed} failed",
+            total - failed
+        );
+    }
+    if failed > 0 {
+        std::process::exit(1);
+    }
+}

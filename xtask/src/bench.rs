@@ -366,6 +366,8 @@ impl<'a> Contender<'a> {
 struct Measured {
     label: String,
     command: String,
+    /// Shown after the command.
+    note: Option<String>,
     times: Vec<Duration>,
     memory: Option<Memory>,
 }
@@ -390,17 +392,22 @@ impl Measured {
 }
 
 /// A warm-up run each, then `rounds` rounds in which every contender runs
-/// once, then one probed run each.
+/// once, then one probed run each. Each round starts one contender further
+/// on, so none always runs right after the same other one (a big process
+/// slows the start of the next).
 fn measure(contenders: &[Contender<'_>], rounds: usize) -> Result<Vec<Measured>> {
     for c in contenders {
         (c.before)()?;
         c.cmd.time(c.allow_fail)?;
     }
-    let mut times = vec![Vec::with_capacity(rounds); contenders.len()];
-    for _ in 0..rounds {
-        for (c, t) in contenders.iter().zip(&mut times) {
+    let n = contenders.len();
+    let mut times = vec![Vec::with_capacity(rounds); n];
+    for round in 0..rounds {
+        for k in 0..n {
+            let i = (round + k) % n;
+            let c = &contenders[i];
             (c.before)()?;
-            t.push(c.cmd.time(c.allow_fail)?);
+            times[i].push(c.cmd.time(c.allow_fail)?);
         }
     }
     let mut out = Vec::new();
@@ -414,6 +421,7 @@ fn measure(contenders: &[Contender<'_>], rounds: usize) -> Result<Vec<Measured>>
         out.push(Measured {
             label: c.label.clone(),
             command: c.cmd.shown(),
+            note: None,
             times,
             memory,
         });
@@ -614,8 +622,7 @@ fn w2(opts: &Options, bins: &Bins, dir: &Path, report: &mut Report) -> Result<()
                     "md5sum (no-op size)",
                     Cmd::new([&input]).with("md5sum"),
                     fresh,
-                )
-                .no_probe(),
+                ),
             );
             cs.insert(
                 4,
@@ -949,6 +956,7 @@ fn w4(opts: &Options, bins: &Bins, dir: &Path, corpus: &Path, report: &mut Repor
         }
         m.push(Measured {
             label: "loop of llvm-objcopy".into(),
+            note: None,
             command: format!(
                 "for f in FILES…: llvm-objcopy {} $f",
                 DEBUG_PARTS
@@ -1088,18 +1096,15 @@ fn profiles(opts: &Options, bins: &Bins, dir: &Path, report: &mut Report) -> Res
     let mut m = measure(&cs, opts.reps * opts.calls)?;
     let mut big = Vec::new();
     for (label, bin) in [("lto, 1 unit", &bins.dxcopy), ("no lto, 16 units", &alt)] {
-        big.push(
-            Contender::new(
-                &format!("W2b no-op, {label}"),
-                Cmd::new([bin.as_os_str()]).with_args([&signed, &out]),
-                fresh,
-            )
-            .no_probe(),
-        );
+        big.push(Contender::new(
+            &format!("W2b no-op, {label}"),
+            Cmd::new([bin.as_os_str()]).with_args([&signed, &out]),
+            fresh,
+        ));
     }
     m.extend(measure(&big, opts.reps)?);
     for x in &mut m {
-        x.command = format!("{}` — {}`", x.command, x.label);
+        x.note = Some(x.label.clone());
     }
     if opts.callgrind {
         let mut counts = Vec::new();
@@ -1176,14 +1181,15 @@ impl Report {
             "# dxcopy benchmark\n\n\
              - command: `{command}`\n\
              - date: {} UTC\n\
-             - machine: {cores} cores ({cpu}), Linux {kernel}\n\
+             - machine: {cores} cores ({cpu}), Linux {kernel}; load average at the start: {}\n\
              - reference: {llvm}; cp and md5sum from the system\n\
              - method: warm page cache; one warm-up run each, then the commands of a workload take \
-             turns ({} rounds; W3 {} calls each; W4 {} rounds); wall time around spawn and wait; \
+             turns in a rotating order ({} rounds; W3 {} calls each; W4 {} rounds); wall time around spawn and wait; \
              CPU (user + system), peak RSS from getrusage(RUSAGE_CHILDREN) of one more run; heap \
              peak = largest RssAnon sampled from /proc every 0.1 ms during that run (a mapped \
              input's pages are page cache, not heap)\n",
             utc_now(),
+            load_average(),
             opts.reps,
             opts.reps * opts.calls,
             opts.w4_reps
@@ -1216,9 +1222,10 @@ impl Report {
                 ),
                 None => ("–".into(), "–".into(), "–".into()),
             };
+            let note = m.note.as_ref().map_or(String::new(), |n| format!(" ({n})"));
             let _ = writeln!(
                 s,
-                "| `{}` | {} | {} – {} | {cpu} | {rss} | {heap} |",
+                "| `{}`{note} | {} | {} – {} | {cpu} | {rss} | {heap} |",
                 m.command,
                 ms(m.median()),
                 ms(m.min()),
@@ -1254,6 +1261,7 @@ impl Report {
 
     fn render(&self) -> String {
         let mut s = self.header.clone();
+        let _ = writeln!(s, "- load average at the end: {}", load_average());
         s.push_str("\n## Targets\n\n| | target | measured | goal | |\n|---|---|---:|---|---|\n");
         for t in &self.targets {
             s.push_str(t);
@@ -1268,6 +1276,13 @@ impl Report {
         }
         s
     }
+}
+
+/// The 1-, 5- and 15-minute load averages (other work on the machine).
+fn load_average() -> String {
+    fs::read_to_string("/proc/loadavg")
+        .map(|t| t.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "unknown".into())
 }
 
 fn times(r: f64) -> String {

@@ -5,7 +5,9 @@
 //! - `conformance`: the obj2yaml conformance test, with its counts
 //! - `dist [DIR]`: man pages and shell completions
 //! - `gen-example`: rebuild examples/sample.dxil from examples/sample.ll (needs llvm-as 22)
+//! - `bench`: the performance benchmark (see bench.rs); writes docs/bench.md
 
+mod bench;
 mod cases;
 mod dist;
 mod example;
@@ -68,6 +70,8 @@ fn main() -> Result<()> {
                 .first()
                 .map_or_else(|| root().join("target/dist"), PathBuf::from),
         ),
+        "bench" => bench::run(rest),
+        "bench-probe" => bench::probe_main(rest),
         _ => {
             eprintln!(
                 "usage: cargo xtask <task>\n\n\
@@ -75,7 +79,10 @@ fn main() -> Result<()> {
                  cases [NAME]  run the data-driven cases in tests/ (optionally only those containing NAME)\n  \
                  conformance   compare dxinfo --yaml with obj2yaml 22 over samples and corpus\n  \
                  gen-example   rebuild examples/sample.dxil from examples/sample.ll (llvm-as 22)\n  \
-                 dist [DIR]    man pages and shell completions (default target/dist)"
+                 dist [DIR]    man pages and shell completions (default target/dist)\n  \
+                 bench [OPTS]  performance targets against cp, md5sum and llvm-objcopy 22; writes docs/bench.md\n                \
+                 --reps N (5)  --calls N (W3 calls per round, 40)  --files N (W4, 2000)  --w4-reps N (3)\n                \
+                 --size-mib N (200)  --no-llvm  --no-callgrind  --compare-profiles  --quick  --keep (the inputs)\n                --only w1,w2,w3,w4,w5  --out PATH"
             );
             if task == "help" {
                 Ok(())

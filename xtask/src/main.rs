@@ -3,6 +3,9 @@
 //! - `test`: build, unit/integration/doc tests, then the data-driven cases in tests/
 //! - `cases`: only the data-driven cases (against the debug binaries)
 //! - `conformance`: the obj2yaml conformance test, with its counts
+//! - `sweep`: the mutation sweep over the corpus (`--quick` for CI's bounded sample)
+//! - `fuzz`: list, seed and run the cargo-fuzz targets in fuzz/
+//! - `kill-test`: SIGKILL dxcopy/dxstrip during in-place edits of 64 MiB files (release)
 //! - `dist [DIR]`: man pages and shell completions
 //! - `gen-example`: rebuild examples/sample.dxil from examples/sample.ll (needs llvm-as 22)
 //! - `bench`: the performance benchmark (see bench.rs); writes docs/bench.md
@@ -11,6 +14,8 @@ mod bench;
 mod cases;
 mod dist;
 mod example;
+mod fuzz;
+mod sweep;
 
 use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
@@ -65,6 +70,20 @@ fn main() -> Result<()> {
             "--nocapture",
         ])),
         "gen-example" => example::generate(),
+        "sweep" => sweep::run(rest),
+        "fuzz" => fuzz::run(rest),
+        "kill-test" => run(cargo().args([
+            "test",
+            "--release",
+            "-p",
+            "dxcopy",
+            "--test",
+            "crash_safety",
+            "--",
+            "--ignored",
+            "--nocapture",
+            "kill_during_in_place_edit",
+        ])),
         "dist" => dist::write(
             &rest
                 .first()
@@ -78,6 +97,12 @@ fn main() -> Result<()> {
                  tasks:\n  test          build, run every test (unit, integration, doc, tests/ cases)\n  \
                  cases [NAME]  run the data-driven cases in tests/ (optionally only those containing NAME)\n  \
                  conformance   compare dxinfo --yaml with obj2yaml 22 over samples and corpus\n  \
+                 sweep [--quick] [--seed N] [--only SUBSTRING] [--no-bins | --bins-only] [--bin-stride N]\n\
+                 \x20               mutation sweep over ../shared/corpus, in process and through the\n\
+                 \x20               binaries (--quick: CI's bounded sample; docs/hardening.md)\n  \
+                 kill-test     SIGKILL dxcopy/dxstrip during in-place edits of 64 MiB files, 50 trials each\n  \
+                 fuzz [TARGET [SECONDS] | seed | keep TARGET ARTIFACT NAME]\n\
+                 \x20               list the cargo-fuzz targets, seed fuzz/corpus, run one, keep a crash input\n  \
                  gen-example   rebuild examples/sample.dxil from examples/sample.ll (llvm-as 22)\n  \
                  dist [DIR]    man pages and shell completions (default target/dist)\n  \
                  bench [OPTS]  performance targets against cp, md5sum and llvm-objcopy 22; writes docs/bench.md\n                \

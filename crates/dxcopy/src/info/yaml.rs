@@ -694,6 +694,7 @@ fn set_flags(out: &mut Emitter, col: usize, bits: u32, known: &[(u32, &str)]) {
 mod upstream {
     use super::{field_at, Emitter, YamlError};
     use dxcopy_read::cursor::Cursor;
+    use dxcopy_read::source_info::MAX_SOURCE_CONTENTS;
     use dxcopy_read::{Part, ReadError};
     use std::io::Read;
 
@@ -985,6 +986,16 @@ mod upstream {
         let data: Vec<u8> = match kind {
             0 => blob.to_vec(),
             1 => {
+                // The same hard cap as the SRCI decoder: the declared size
+                // alone must not let a small hostile part inflate to 4 GiB.
+                if u64::from(uncompressed_size) > MAX_SOURCE_CONTENTS {
+                    return Err(body.invalid(
+                        12,
+                        format!(
+                            "SRCI contents declare {uncompressed_size} uncompressed bytes, more than the {MAX_SOURCE_CONTENTS}-byte limit"
+                        ),
+                    ));
+                }
                 let mut decoded = Vec::new();
                 flate2::read::ZlibDecoder::new(blob)
                     .take(u64::from(uncompressed_size))
@@ -1751,6 +1762,24 @@ Parts:           []
         out.extend([0, 0, 3, 0]);
         out.extend(sections);
         out
+    }
+
+    #[test]
+    fn srci_zlib_declared_size_is_capped() {
+        // Declared uncompressed size past the hard limit: refused before any
+        // inflating (it was capped only by the declared size, up to 4 GiB).
+        let mut bomb = srci(true);
+        let stream = bomb.windows(2).position(|w| w == [0x78, 0xda]).unwrap();
+        let at = stream - 8;
+        assert_eq!(&bomb[at..at + 4], &52u32.to_le_bytes());
+        let limit = dxcopy_read::source_info::MAX_SOURCE_CONTENTS as u32;
+        bomb[at..at + 4].copy_from_slice(&(limit + 1).to_le_bytes());
+        let bytes = container(&[(b"SRCI", &bomb)]);
+        let r = yaml(&bytes, true);
+        assert!(format!("{r:?}").contains("-byte limit"), "{r:?}");
+        // The honest part still prints its decompressed contents.
+        let bytes = container(&[(b"SRCI", &srci(true))]);
+        assert!(parts(&bytes, true).contains("float4 main"));
     }
 
     #[test]

@@ -1,0 +1,260 @@
+//! Everything the tools do to an input, in process, on one byte string.
+
+use crate::decode::{decode_named, decode_one, decode_part_compat};
+use crate::verify::{ensure, verify_output, Violation};
+use dxcopy::info::json::{self, write_json};
+use dxcopy::info::text::{write_parts, write_text, TextOptions};
+use dxcopy::info::verify::verify;
+use dxcopy::info::yaml::{to_obj2yaml, YamlOptions};
+use dxcopy::info::Inspection;
+use dxcopy_edit::debug::{extract_private_pdb, split_debug, PdbTarget, SplitOptions};
+use dxcopy_edit::{dump, DumpMode, EditPlan, NameMatcher, StripClass};
+use dxcopy_read::{container_input, is_msf, Container, PartName, Pdb, Program, ShaderHash};
+use std::fmt::Write as _;
+
+/// What [`exercise`] got through, for the sweep's counts.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// The container parsed (for a PDB: its stream-5 container).
+    pub parsed: bool,
+    /// The input was an MSF PDB that the PDB reader accepted.
+    pub pdb_parsed: bool,
+    /// Part decodes attempted (program, HASH, and the part decoders).
+    pub decodes: usize,
+    /// Edit plans that finished and were written and verified.
+    pub written: usize,
+    /// Edit plans or dumps that ended in an error (a pass: hostile input).
+    pub edit_errors: usize,
+}
+
+/// Parse + check, every decoder, the obj2yaml view, then the sweep's edit
+/// plans (strip-debug, remove STAT, set-private, dump DXIL bitcode and raw,
+/// extract DXIL, split-debug), each written to memory and checked with
+/// [`verify_output`]. An MSF PDB goes through [`exercise_pdb`].
+///
+/// Errors from the library are a pass and are counted; a [`Violation`] is a
+/// bug. Panics propagate (the sweep catches them, the fuzzer reports them).
+pub fn exercise(bytes: &[u8]) -> Result<Summary, Violation> {
+    if is_msf(bytes) {
+        return exercise_pdb(bytes);
+    }
+    exercise_container(bytes)
+}
+
+/// The PDB reader on `bytes`: parse, info, every stream, the stream-5
+/// container (which then goes through everything [`exercise`] does).
+pub fn exercise_pdb(bytes: &[u8]) -> Result<Summary, Violation> {
+    let mut sink = crate::Discard::default();
+    let pdb = match Pdb::parse(bytes) {
+        Ok(p) => p,
+        Err(e) => {
+            let _ = write!(sink, "{e} {e:?}");
+            let _ = container_input(bytes).map(|c| c.is_from_pdb());
+            return Ok(Summary::default());
+        }
+    };
+    let info = pdb.info();
+    let _ = write!(
+        sink,
+        "{} {info:?} {}",
+        info.guid_string(),
+        pdb.file_blocks()
+    );
+    for i in 0..pdb.stream_count() {
+        let size = pdb.stream_size(i);
+        let _ = (
+            pdb.is_nil_stream(i),
+            pdb.stream_offset(i),
+            pdb.is_contiguous(i),
+        );
+        let blocks = pdb.stream_blocks(i).count();
+        if let Some(stream) = pdb.stream(i) {
+            ensure!(
+                size.is_some_and(|s| s as usize == stream.len()),
+                "PDB stream {i}: {} bytes read, size says {size:?}",
+                stream.len()
+            );
+            ensure!(
+                stream.len() <= bytes.len() && blocks as u64 <= pdb.file_blocks(),
+                "PDB stream {i} is larger than the file"
+            );
+        }
+    }
+    let input = container_input(bytes);
+    let mut summary = match pdb.container_bytes() {
+        Ok(container) => {
+            ensure!(
+                input.as_ref().is_ok_and(|i| i.bytes == container),
+                "container_input and container_bytes disagree"
+            );
+            exercise_container(&container)?
+        }
+        Err(e) => {
+            let _ = write!(sink, "{e}");
+            Summary::default()
+        }
+    };
+    summary.pdb_parsed = true;
+    Ok(summary)
+}
+
+fn exercise_container(bytes: &[u8]) -> Result<Summary, Violation> {
+    let mut summary = Summary::default();
+    let mut sink = crate::Discard::default();
+    let container = match Container::parse(bytes) {
+        Ok(c) => c,
+        Err(e) => {
+            // Formatting must not panic either.
+            let _ = write!(sink, "{e}");
+            return Ok(summary);
+        }
+    };
+    summary.parsed = true;
+    for finding in container.check() {
+        let _ = write!(sink, "{finding} {:?}", finding.severity());
+    }
+    let _ = container.is_contiguous();
+    let _ = container.digest_kind();
+    let kind = [PartName::DXIL, PartName::ILDB]
+        .iter()
+        .find_map(|&n| container.find(n))
+        .and_then(|p| Program::parse(&p).ok())
+        .map(|p| p.shader_kind);
+    for part in container.parts() {
+        let _ = part.crc32();
+        summary.decodes += decode_named(part.name, part.data, part.data_offset(), kind, &mut sink);
+        summary.decodes += decode_one(&container, &part, &mut sink);
+        summary.decodes += decode_part_compat(&part, kind, &mut sink);
+        if matches!(part.name, PartName::DXIL | PartName::ILDB | PartName::STAT) {
+            if let Ok(p) = Program::parse(&part) {
+                let _ = (p.has_bitcode_magic(), p.size_matches(part.size()));
+                let _ = write!(sink, "{}", p.shader_kind.name());
+            }
+        }
+        if part.name == PartName::HASH {
+            if let Ok(h) = ShaderHash::parse(&part) {
+                let _ = h.verify(&container);
+            }
+        }
+    }
+    // dxinfo's views: text (with sources), JSON, --verify, --parts.
+    let inspection = Inspection::new(container);
+    // Streamed to a sink, as dxinfo streams to stdout: what is measured is
+    // the views' own memory, not the size of their output.
+    let mut view = std::io::sink();
+    let _ = write_text(&mut view, "in", &inspection, TextOptions { sources: true });
+    let _ = write_parts(&mut view, &container);
+    let _ = write_json(&mut view, &json::document("in", &inspection), true);
+    let verification = verify(&inspection);
+    let _ = (
+        verification.summary(container.part_count() as usize),
+        verification.is_clean(),
+    );
+    for upstream_keys in [false, true] {
+        match to_obj2yaml(&container, &YamlOptions { upstream_keys }) {
+            Ok(yaml) => drop(yaml),
+            Err(e) => {
+                let _ = write!(sink, "{e:?}");
+            }
+        }
+    }
+
+    type Edit = fn(&mut EditPlan<'_>);
+    let plans: [(&str, Edit); 3] = [
+        ("strip-debug", |p| {
+            p.strip(StripClass::Debug);
+        }),
+        ("remove STAT", |p| {
+            p.remove(&NameMatcher::exact(PartName::STAT));
+        }),
+        ("set-private", |p| p.set_private(b"dxcopy sweep".to_vec())),
+    ];
+    for (what, edit) in plans {
+        let mut plan = EditPlan::from_container(&container);
+        edit(&mut plan);
+        match plan.finish() {
+            Ok(out) => {
+                let written = out.to_vec();
+                verify_output(Some(&container), &out, &written)
+                    .map_err(|v| Violation(format!("{what}: {v}")))?;
+                summary.written += 1;
+            }
+            Err(e) => {
+                let _ = write!(sink, "{e}");
+                summary.edit_errors += 1;
+            }
+        }
+    }
+
+    let dxil = NameMatcher::exact(PartName::DXIL);
+    for mode in [DumpMode::Bitcode, DumpMode::Raw] {
+        match dump(&container, &dxil, "DXIL", mode) {
+            Ok(bytes) => {
+                // The dump is a slice of the input (zero-copy), never more.
+                let inside = container.data().as_ptr_range();
+                let range = bytes.as_ptr_range();
+                crate::verify::ensure!(
+                    inside.start <= range.start && range.end <= inside.end,
+                    "dump DXIL ({mode:?}) is not a slice of the input"
+                );
+            }
+            Err(e) => {
+                let _ = write!(sink, "{e}");
+                summary.edit_errors += 1;
+            }
+        }
+    }
+    match dxcopy_edit::extract(&container, &dxil, "DXIL").and_then(|p| p.finish()) {
+        Ok(out) => {
+            let written = out.to_vec();
+            verify_output(Some(&container), &out, &written)
+                .map_err(|v| Violation(format!("extract DXIL: {v}")))?;
+            summary.written += 1;
+        }
+        Err(e) => {
+            let _ = write!(sink, "{e}");
+            summary.edit_errors += 1;
+        }
+    }
+    for (target, pdb_in_private) in [(None, true), (Some(PdbTarget::parse("out/")), false)] {
+        let options = SplitOptions {
+            target,
+            pdb_in_private,
+        };
+        match split_debug(EditPlan::from_container(&container), &options) {
+            Ok(split) => {
+                let written = split.main.to_vec();
+                verify_output(Some(&container), &split.main, &written)
+                    .map_err(|v| Violation(format!("split-debug: {v}")))?;
+                let pdb = Pdb::parse(&split.pdb)
+                    .map_err(|e| Violation(format!("split-debug PDB does not parse: {e}")))?;
+                ensure!(
+                    pdb.info().guid == split.hash.digest,
+                    "split-debug PDB GUID is not the HASH digest"
+                );
+                let inner = pdb
+                    .container_bytes()
+                    .map_err(|e| Violation(format!("split-debug PDB has no container: {e}")))?;
+                Container::parse(&inner)
+                    .map_err(|e| Violation(format!("split-debug PDB container: {e}")))?;
+                let main = Container::parse(&written).map_err(|e| Violation(e.to_string()))?;
+                ensure!(
+                    main.find(PartName::ILDB).is_none() && main.find(PartName::SRCI).is_none(),
+                    "split-debug left debug parts in the main container"
+                );
+                if pdb_in_private {
+                    ensure!(
+                        extract_private_pdb(&main).is_ok_and(|p| p == split.pdb),
+                        "--pdb-in-private: PRIV is not the PDB"
+                    );
+                }
+                summary.written += 1;
+            }
+            Err(e) => {
+                let _ = write!(sink, "{e}");
+                summary.edit_errors += 1;
+            }
+        }
+    }
+    Ok(summary)
+}

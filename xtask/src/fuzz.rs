@@ -1,0 +1,198 @@
+//! `cargo xtask fuzz`: the cargo-fuzz targets in fuzz/ (their own workspace).
+//!
+//! - `cargo xtask fuzz` lists the targets and how to run them;
+//! - `cargo xtask fuzz seed` fills fuzz/corpus/<target>/ from ../shared/corpus
+//!   (gitignored: corpus files are never committed);
+//! - `cargo xtask fuzz <target> [seconds]` seeds, then runs one target with
+//!   cargo fuzz (`RUSTC_BOOTSTRAP=1`; `cargo install cargo-fuzz` first);
+//! - `cargo xtask fuzz keep <target> <artifact> <name>` copies a crash input
+//!   into crates/dxcopy-harness/tests/data/fuzz-regressions/<target>/<name>,
+//!   where the regression test replays it for ever.
+
+use anyhow::{bail, Context, Result};
+use dxcopy_read::{Container, PartName, Program};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Each target, what it covers, and which corpus files seed it.
+const TARGETS: &[(&str, &str)] = &[
+    (
+        "parse",
+        "container parse + check, every part decoder, the sweep's edit plans written and verified",
+    ),
+    (
+        "edit_roundtrip",
+        "random edit scripts -> write -> re-parse -> layout, PRIV, padding, digest and identity invariants",
+    ),
+    (
+        "decode",
+        "every part decoder, dispatched by part name (strict and LLVM-compatible readers)",
+    ),
+    (
+        "pdb",
+        "the PDB (MSF) reader: directory, streams, stream-5 container, then the parse target's work",
+    ),
+];
+
+/// Edit scripts put in front of the corpus containers to seed `edit_roundtrip`
+/// (format: dxcopy_harness::Script).
+const SCRIPTS: &[&[u8]] = &[
+    &[4, 0],                                           // strip debug
+    &[7, 3, b'a', b'b', b'c'],                         // set-private "abc"
+    &[9, 1, 10, 2, 11, 4, 1, 2, 3, 4],                 // retail, hash update, new DXIL bitcode
+    &[5, 0x85, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9],          // add a part of 10 bytes
+    &[0, 0, 1, 1, 4, 4],                               // remove, glob remove, strip all
+    &[3, 0, 4, 0x84, 6, 0x81, b'z', b'z', b'z', b'z'], // keep, strip, update
+];
+
+fn fuzz_dir() -> PathBuf {
+    crate::root().join("fuzz")
+}
+
+fn file_hash(bytes: &[u8]) -> String {
+    // FNV-1a, 64 bits: names only need to be stable and distinct enough.
+    let h = bytes.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    format!("{h:016x}-{}", bytes.len())
+}
+
+/// Fills fuzz/corpus/<target> from the shared corpus. Returns the seed count per target.
+pub fn seed() -> Result<Vec<(&'static str, usize)>> {
+    let corpus = match crate::sweep::corpus_dir() {
+        Ok(c) => c,
+        Err(why) => {
+            println!("fuzz: not seeding: {why}");
+            return Ok(Vec::new());
+        }
+    };
+    let files = crate::sweep::corpus_files(&corpus)?;
+    let mut counts = Vec::new();
+    for (target, _) in TARGETS {
+        let dir = fuzz_dir().join("corpus").join(target);
+        std::fs::create_dir_all(&dir)?;
+        let mut n = 0;
+        for (i, (rel, path)) in files.iter().enumerate() {
+            let is_pdb = rel.starts_with("pdb/");
+            let bytes = std::fs::read(path)?;
+            let seed = match *target {
+                "parse" if !is_pdb => bytes,
+                "pdb" if is_pdb => bytes,
+                "decode" if !is_pdb => {
+                    // One seed per decodable part of the container.
+                    let Ok(c) = Container::parse(&bytes) else {
+                        continue;
+                    };
+                    let kind = c
+                        .find(PartName::DXIL)
+                        .and_then(|p| Program::parse(&p).ok())
+                        .map(|p| p.shader_kind);
+                    for part in c.parts() {
+                        if let Some(seed) = dxcopy_harness::decode_seed(part.name, kind, part.data)
+                        {
+                            std::fs::write(dir.join(file_hash(&seed)), &seed)?;
+                            n += 1;
+                        }
+                    }
+                    continue;
+                }
+                "edit_roundtrip" if !is_pdb => {
+                    let script = SCRIPTS[i % SCRIPTS.len()];
+                    let mut v = vec![script.len() as u8];
+                    v.extend_from_slice(script);
+                    v.extend_from_slice(&bytes);
+                    v
+                }
+                _ => continue,
+            };
+            std::fs::write(dir.join(file_hash(&seed)), &seed)?;
+            n += 1;
+        }
+        counts.push((*target, n));
+    }
+    Ok(counts)
+}
+
+fn keep(target: &str, artifact: &Path, name: &str) -> Result<()> {
+    if !TARGETS.iter().any(|(t, _)| *t == target) {
+        bail!("unknown fuzz target '{target}'");
+    }
+    let dir = crate::root()
+        .join("crates/dxcopy-harness/tests/data/fuzz-regressions")
+        .join(target);
+    std::fs::create_dir_all(&dir)?;
+    let dest = dir.join(name);
+    std::fs::copy(artifact, &dest)
+        .with_context(|| format!("copying {} to {}", artifact.display(), dest.display()))?;
+    println!(
+        "kept {} as {} (replayed by `cargo test -p dxcopy-harness --test fuzz_regressions`)",
+        artifact.display(),
+        dest.display()
+    );
+    Ok(())
+}
+
+/// `cargo xtask fuzz [TARGET [SECONDS] | seed | keep TARGET ARTIFACT NAME]`.
+pub fn run(args: &[String]) -> Result<()> {
+    match args.first().map(String::as_str) {
+        None | Some("list") => {
+            println!("fuzz targets (fuzz/fuzz_targets/*.rs):");
+            for (t, what) in TARGETS {
+                println!("  {t:<16} {what}");
+            }
+            println!(
+                "\nrun one:   cargo xtask fuzz <target> [seconds]   (default 600; needs `cargo install cargo-fuzz`)\n\
+                 directly:  RUSTC_BOOTSTRAP=1 cargo fuzz run <target> fuzz/corpus/<target> -- -jobs=1 -max_total_time=<s>\n\
+                 seed only: cargo xtask fuzz seed\n\
+                 a crash:   fix it in the library with a unit test, then\n           \
+                 cargo xtask fuzz keep <target> fuzz/artifacts/<target>/crash-… <descriptive-name>"
+            );
+            Ok(())
+        }
+        Some("seed") => {
+            for (t, n) in seed()? {
+                println!("fuzz: {n} seeds in fuzz/corpus/{t}");
+            }
+            Ok(())
+        }
+        Some("keep") => match args {
+            [_, target, artifact, name] => keep(target, Path::new(artifact), name),
+            _ => bail!("usage: cargo xtask fuzz keep <target> <artifact> <name>"),
+        },
+        Some(target) => {
+            if !TARGETS.iter().any(|(t, _)| *t == target) {
+                bail!("unknown fuzz target '{target}' (cargo xtask fuzz lists them)");
+            }
+            let seconds: u64 = match args.get(1) {
+                Some(s) => s.parse().context("seconds")?,
+                None => 600,
+            };
+            let has_cargo_fuzz = Command::new("cargo")
+                .args(["fuzz", "--version"])
+                .output()
+                .is_ok_and(|o| o.status.success());
+            if !has_cargo_fuzz {
+                bail!("cargo-fuzz is not installed: run `cargo install cargo-fuzz`");
+            }
+            for (t, n) in seed()? {
+                println!("fuzz: {n} seeds in fuzz/corpus/{t}");
+            }
+            let corpus = fuzz_dir().join("corpus").join(target);
+            std::fs::create_dir_all(&corpus)?;
+            crate::run(
+                Command::new("cargo")
+                    .env("RUSTC_BOOTSTRAP", "1")
+                    .args(["fuzz", "run", "-O", target])
+                    .arg(&corpus)
+                    .args([
+                        "--",
+                        &format!("-max_total_time={seconds}"),
+                        "-timeout=10",
+                        "-rss_limit_mb=2048",
+                        "-max_len=150000",
+                        "-print_final_stats=1",
+                    ]),
+            )
+        }
+    }
+}

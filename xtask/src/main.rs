@@ -1,6 +1,6 @@
 //! Project tasks: `cargo xtask <task>`.
 //!
-//! - `test`: build, unit/integration/doc tests, then the data-driven cases in tests/
+//! - `test`: build, unit/integration/doc tests, the data-driven cases in tests/, and `sweep --quick`
 //! - `cases`: only the data-driven cases (against the debug binaries)
 //! - `conformance`: the obj2yaml conformance test, with its counts
 //! - `sweep`: the mutation sweep over the corpus (`--quick` for CI's bounded sample)
@@ -54,7 +54,9 @@ fn main() -> Result<()> {
             run(cargo().args(["build", "--workspace", "--bins"]))?;
             run(cargo().args(["test", "--workspace", "--all-targets"]))?;
             run(cargo().args(["test", "--workspace", "--doc"]))?;
-            cases::run_all(&root().join("target/debug"), rest)
+            cases::run_all(&root().join("target/debug"), rest)?;
+            // The bounded mutation sweep (skips itself without ../shared/corpus).
+            sweep::run(&["--quick".to_string()])
         }
         "cases" => {
             run(cargo().args(["build", "--workspace", "--bins"]))?;

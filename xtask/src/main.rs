@@ -1,6 +1,6 @@
 //! Project tasks: `cargo xtask <task>`.
 //!
-//! - `test`: build, unit/integration/doc tests, then the data-driven cases in tests/
+//! - `test`: build, unit/integration/doc tests, the data-driven cases in tests/, and `sweep --quick`
 //! - `cases`: only the data-driven cases (against the debug binaries)
 //! - `conformance`: the obj2yaml conformance test, with its counts
 //! - `sweep`: the mutation sweep over the corpus (`--quick` for CI's bounded sample)
@@ -8,7 +8,9 @@
 //! - `kill-test`: SIGKILL dxcopy/dxstrip during in-place edits of 64 MiB files (release)
 //! - `dist [DIR]`: man pages and shell completions
 //! - `gen-example`: rebuild examples/sample.dxil from examples/sample.ll (needs llvm-as 22)
+//! - `bench`: the performance benchmark (see bench.rs); writes docs/bench.md
 
+mod bench;
 mod cases;
 mod dist;
 mod example;
@@ -52,7 +54,9 @@ fn main() -> Result<()> {
             run(cargo().args(["build", "--workspace", "--bins"]))?;
             run(cargo().args(["test", "--workspace", "--all-targets"]))?;
             run(cargo().args(["test", "--workspace", "--doc"]))?;
-            cases::run_all(&root().join("target/debug"), rest)
+            cases::run_all(&root().join("target/debug"), rest)?;
+            // The bounded mutation sweep (skips itself without ../shared/corpus).
+            sweep::run(&["--quick".to_string()])
         }
         "cases" => {
             run(cargo().args(["build", "--workspace", "--bins"]))?;
@@ -87,6 +91,8 @@ fn main() -> Result<()> {
                 .first()
                 .map_or_else(|| root().join("target/dist"), PathBuf::from),
         ),
+        "bench" => bench::run(rest),
+        "bench-probe" => bench::probe_main(rest),
         _ => {
             eprintln!(
                 "usage: cargo xtask <task>\n\n\
@@ -100,7 +106,10 @@ fn main() -> Result<()> {
                  fuzz [TARGET [SECONDS] | seed | keep TARGET ARTIFACT NAME]\n\
                  \x20               list the cargo-fuzz targets, seed fuzz/corpus, run one, keep a crash input\n  \
                  gen-example   rebuild examples/sample.dxil from examples/sample.ll (llvm-as 22)\n  \
-                 dist [DIR]    man pages and shell completions (default target/dist)"
+                 dist [DIR]    man pages and shell completions (default target/dist)\n  \
+                 bench [OPTS]  performance targets against cp, md5sum and llvm-objcopy 22; writes docs/bench.md\n                \
+                 --reps N (5)  --calls N (W3 calls per round, 40)  --files N (W4, 2000)  --w4-reps N (3)\n                \
+                 --size-mib N (200)  --no-llvm  --no-callgrind  --compare-profiles  --quick  --keep (the inputs)\n                --only w1,w2,w3,w4,w5  --out PATH"
             );
             if task == "help" {
                 Ok(())

@@ -12,11 +12,13 @@
 //! A PDB input (MSF magic) is read as the container in its stream 5; it can
 //! be read from or written to another file, never edited in place.
 
+use crate::copy;
 use crate::debug::{self, PdbTarget, SplitOptions};
 use crate::dump::{self, DumpMode};
 use crate::error::{EditError, Result};
 use crate::file::{write_atomic, write_bytes_atomic, FileOptions};
 use crate::matcher::{MatchStyle, NameMatcher};
+use crate::output::Output;
 use crate::plan::{EditPlan, EditWarning};
 use crate::policy::{DigestPolicy, HashPolicy};
 use crate::strip::StripClass;
@@ -196,12 +198,16 @@ impl Config {
     /// Runs the invocation on `input` (a path, or `-` for stdin). `output`
     /// `None` edits in place (or writes to stdout when the input is stdin);
     /// read-only invocations write no container at all.
+    ///
+    /// A regular input file is memory-mapped and the kept bytes of a
+    /// container file go from it straight to the output (dumps too); bytes
+    /// that are not kept are never read.
     pub fn run(&self, input: &Path, output: Option<&Path>) -> Result<Report> {
         let file = MappedFile::open(input).map_err(|e| EditError::io(input, e))?;
         let found = container_input(&file)?;
         if !found.is_from_pdb() {
             let container = Container::parse(&file)?;
-            return self.run_on(&container, input, output);
+            return self.run_with(&container, Some(&file), input, output);
         }
         let in_stream = |e: EditError| match e {
             EditError::Io { .. } => e,
@@ -223,15 +229,28 @@ impl Config {
         input: &Path,
         output: Option<&Path>,
     ) -> Result<Report> {
+        self.run_with(container, None, input, output)
+    }
+
+    /// [`run_on`](Self::run_on), with the file `container` was parsed from
+    /// when it is a mapped file.
+    fn run_with(
+        &self,
+        container: &Container<'_>,
+        mapped: Option<&MappedFile>,
+        input: &Path,
+        output: Option<&Path>,
+    ) -> Result<Report> {
         let mut report = Report {
             parts_before: container.part_count() as usize,
             ..Report::default()
         };
-        // Only --digest=auto needs the input's digest kind; it hashes the whole
-        // input, so classify it once for the extracts and the main output.
+        // Only --digest=auto needs the input's digest kind, and it hashes the
+        // whole input. With extracts, classify it once for every output; a lone
+        // output leaves it to its writer, which hashes beside the copy.
         let input_kind = std::cell::OnceCell::new();
         let classify = |plan: &mut EditPlan<'_>| {
-            if plan.digest_policy == DigestPolicy::Auto {
+            if plan.digest_policy == DigestPolicy::Auto && !self.extracts.is_empty() {
                 plan.set_input_digest_kind(*input_kind.get_or_init(|| container.digest_kind()));
             }
         };
@@ -279,6 +298,10 @@ impl Config {
         };
         // 3. Write: dumps, extracts, then the container.
         let fresh = FileOptions::default();
+        let write_output = |out: &Output<'_>, f: &mut std::fs::File| match mapped {
+            Some(m) => out.write_file_from(m, f),
+            None => out.write_to_seekable(f),
+        };
         for (bytes, path) in dumps {
             if path.as_os_str() == "-" {
                 std::io::stdout()
@@ -286,13 +309,16 @@ impl Config {
                     .write_all(bytes)
                     .map_err(|e| EditError::io(path, e))?;
             } else {
-                write_bytes_atomic(path, bytes, &fresh)?;
+                write_atomic(path, &fresh, |f| match mapped {
+                    Some(m) => copy::write_from_input(m, bytes, f),
+                    None => f.write_all(bytes),
+                })?;
             }
             report.dumped.push(path.clone());
         }
         for (out, path) in extracts {
+            write_atomic(path, &fresh, |f| write_output(&out, f))?;
             report.warnings.extend(out.warnings().iter().cloned());
-            write_atomic(path, &fresh, |f| out.write_to_seekable(f))?;
             report.dumped.push(path.clone());
         }
         if let Some((bytes, path)) = private_pdb {
@@ -304,8 +330,6 @@ impl Config {
             report.pdb_written = Some(path);
         }
         if let Some(out) = main {
-            report.warnings.extend(out.warnings().iter().cloned());
-            report.output_digest = Some(out.digest_kind());
             let stdin = input.as_os_str() == "-";
             let dest = output.unwrap_or(input);
             if dest.as_os_str() == "-" || (stdin && output.is_none()) {
@@ -316,11 +340,18 @@ impl Config {
                 let options = if stdin {
                     FileOptions::default()
                 } else {
-                    let meta = std::fs::metadata(input).map_err(|e| EditError::io(input, e))?;
+                    let meta = match mapped.and_then(MappedFile::file) {
+                        Some(f) => f.metadata(),
+                        None => std::fs::metadata(input),
+                    };
+                    let meta = meta.map_err(|e| EditError::io(input, e))?;
                     FileOptions::like(&meta, self.preserve_dates)
                 };
-                write_atomic(dest, &options, |f| out.write_to_seekable(f))?;
+                write_atomic(dest, &options, |f| write_output(&out, f))?;
             }
+            // After writing: the writer may have classified the input's digest.
+            report.warnings.extend(out.warnings().iter().cloned());
+            report.output_digest = Some(out.digest_kind());
             report.wrote_output = true;
         }
         Ok(report)

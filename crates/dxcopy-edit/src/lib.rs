@@ -29,6 +29,7 @@ pub mod builder;
 pub mod config;
 #[cfg(test)]
 mod config_tests;
+pub mod copy;
 pub mod debug;
 #[cfg(test)]
 mod debug_tests;
@@ -37,6 +38,8 @@ pub mod error;
 pub mod file;
 pub mod matcher;
 pub mod output;
+#[cfg(test)]
+mod output_tests;
 pub mod pdb;
 pub mod plan;
 pub mod policy;

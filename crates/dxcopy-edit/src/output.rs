@@ -4,22 +4,97 @@
 //! order; each part is its 8-byte header plus its data (input parts keep their
 //! exact bytes and size, so odd sizes give unaligned successors as in the
 //! input); FileSize, PartCount and the offsets are recomputed.
+//!
+//! Writing streams the output as a list of segments: the header, offset table,
+//! part headers and new parts from memory, input parts from the input. No
+//! writer but [`Output::to_vec`] holds the whole output in memory, and parts
+//! that are not kept are never read. [`Output::write_file_from`] copies runs
+//! of input bytes file to file in the kernel and hashes beside the copy.
+//!
+//! With `--digest=auto`, whether a signed input's digest is retail, debug or
+//! invalid is only known after hashing the input. That pass is deferred to the
+//! writer, which runs it beside the copy and the output's own hash, or reuses
+//! it as the output's digest when the output's signed bytes are the input's.
 
+use crate::copy::{self, KERNEL_COPY_MIN};
 use crate::error::{EditError, Result};
 use crate::plan::{EditWarning, PlanPart};
-use crate::policy::ResolvedDigest;
-use dxcopy_read::digest::DigestHasher;
-use dxcopy_read::DigestKind;
+use crate::policy::{resolve_digest, DigestPolicy, ResolvedDigest};
+use dxcopy_read::digest::{self, DigestHasher, Variant};
+use dxcopy_read::mapped::offset_within;
+use dxcopy_read::{DigestKind, MappedFile};
+use std::fs::File;
 use std::io::{self, Seek, SeekFrom, Write};
+use std::sync::OnceLock;
+
+/// Outputs up to this size are assembled in memory and written with one call.
+const SMALL_OUTPUT: u64 = 64 << 10;
+
+/// Bytes 20.. of the header: what the digest covers from the header on.
+const SIGNED_FROM: usize = 20;
+
+/// How the digest of an output is decided.
+#[derive(Debug, Clone)]
+pub(crate) enum DigestDecision {
+    /// Known when the plan is finished.
+    Resolved(ResolvedDigest),
+    /// `--digest=auto` on an input whose stored digest is neither zero nor a
+    /// sentinel: re-sign if it verifies as retail or debug, else keep it.
+    ClassifyInput {
+        /// The input's stored digest.
+        stored: [u8; 16],
+    },
+}
+
+/// The digest decision with the warnings that depend on it.
+#[derive(Debug, Clone)]
+struct Resolution {
+    digest: ResolvedDigest,
+    warnings: Vec<EditWarning>,
+    /// The input's `(retail, debug)` digests, when they were computed to classify it.
+    input_digests: Option<([u8; 16], [u8; 16])>,
+}
+
+/// See [`Output::digest_work`].
+#[derive(Debug, Clone, Copy)]
+enum DigestWork {
+    Known([u8; 16]),
+    Hash(Variant),
+}
+
+/// A run of output bytes and where they come from.
+#[derive(Debug, Clone, Copy)]
+enum Segment<'a> {
+    /// Bytes in memory: header, offset table, part headers, new parts.
+    Memory(&'a [u8]),
+    /// Bytes of the input container at `offset` (also readable as `bytes`).
+    Input { offset: u64, bytes: &'a [u8] },
+}
+
+impl<'a> Segment<'a> {
+    fn bytes(&self) -> &'a [u8] {
+        match *self {
+            Segment::Memory(b) | Segment::Input { bytes: b, .. } => b,
+        }
+    }
+}
 
 /// A finished edit: everything needed to write the container.
 #[derive(Debug, Clone)]
 pub struct Output<'data> {
+    /// Header and offset table; bytes 4..20 hold the fixed digest, zeros for
+    /// a computed one, or the input's stored digest while undecided.
     prefix: Vec<u8>,
     offsets: Vec<u32>,
+    part_headers: Vec<[u8; 8]>,
     parts: Vec<PlanPart<'data>>,
-    digest: ResolvedDigest,
-    warnings: Vec<EditWarning>,
+    /// The input container's bytes, to locate borrowed parts in the input.
+    input: Option<&'data [u8]>,
+    decision: DigestDecision,
+    resolution: OnceLock<Resolution>,
+    /// Warnings that do not depend on the digest decision.
+    plan_warnings: Vec<EditWarning>,
+    dxil_changed: bool,
     file_size: u32,
 }
 
@@ -27,25 +102,37 @@ impl<'data> Output<'data> {
     pub(crate) fn new(
         version: (u16, u16),
         parts: Vec<PlanPart<'data>>,
-        digest: ResolvedDigest,
-        warnings: Vec<EditWarning>,
+        input: Option<&'data [u8]>,
+        decision: DigestDecision,
+        dxil_changed: bool,
+        plan_warnings: Vec<EditWarning>,
     ) -> Result<Self> {
         let table_end = 32 + 4 * parts.len() as u64;
         let mut offsets = Vec::with_capacity(parts.len());
+        let mut part_headers = Vec::with_capacity(parts.len());
         let mut next = table_end;
         for p in &parts {
             if next > u64::from(u32::MAX) {
                 return Err(EditError::TooLarge(next));
             }
             offsets.push(next as u32);
-            next += 8 + p.bytes().len() as u64;
+            let size = p.bytes().len() as u64;
+            let mut head = [0u8; 8];
+            head[..4].copy_from_slice(&p.name.0);
+            head[4..].copy_from_slice(&(size as u32).to_le_bytes());
+            part_headers.push(head);
+            next += 8 + size;
         }
         if next > u64::from(u32::MAX) {
             return Err(EditError::TooLarge(next));
         }
+        let stored = match &decision {
+            DigestDecision::Resolved(d) => d.fixed,
+            DigestDecision::ClassifyInput { stored } => *stored,
+        };
         let mut prefix = Vec::with_capacity(table_end as usize);
         prefix.extend_from_slice(b"DXBC");
-        prefix.extend_from_slice(&digest.fixed);
+        prefix.extend_from_slice(&stored);
         prefix.extend_from_slice(&version.0.to_le_bytes());
         prefix.extend_from_slice(&version.1.to_le_bytes());
         prefix.extend_from_slice(&(next as u32).to_le_bytes());
@@ -53,14 +140,22 @@ impl<'data> Output<'data> {
         for o in &offsets {
             prefix.extend_from_slice(&o.to_le_bytes());
         }
-        Ok(Output {
+        let out = Output {
             prefix,
             offsets,
+            part_headers,
             parts,
-            digest,
-            warnings,
+            input,
+            decision,
+            resolution: OnceLock::new(),
+            plan_warnings,
+            dxil_changed,
             file_size: next as u32,
-        })
+        };
+        if let DigestDecision::Resolved(d) = out.decision {
+            let _ = out.resolution.set(out.resolution_for(d, None));
+        }
+        Ok(out)
     }
 
     /// Total size of the container (its FileSize).
@@ -78,49 +173,169 @@ impl<'data> Output<'data> {
         &self.offsets
     }
 
-    /// Warnings gathered while finishing the plan.
+    /// Warnings gathered while finishing the plan. Under `--digest=auto` with
+    /// a signed input this classifies the input's digest (one pass over it)
+    /// unless a writer has done so already.
     pub fn warnings(&self) -> &[EditWarning] {
-        &self.warnings
+        &self.resolution().warnings
     }
 
-    /// The kind of digest the written container carries.
+    /// The kind of digest the written container carries (may classify the
+    /// input, as [`warnings`](Self::warnings)).
     pub fn digest_kind(&self) -> DigestKind {
-        self.digest.kind
+        self.resolution().digest.kind
     }
 
-    fn feed(&self, mut sink: impl FnMut(&[u8]) -> io::Result<()>) -> io::Result<()> {
-        sink(&self.prefix)?;
-        for p in &self.parts {
-            let data = p.bytes();
-            let mut head = [0u8; 8];
-            head[..4].copy_from_slice(&p.name.0);
-            head[4..].copy_from_slice(&(data.len() as u32).to_le_bytes());
-            sink(&head)?;
-            sink(data)?;
+    fn resolution_for(
+        &self,
+        digest: ResolvedDigest,
+        input_digests: Option<([u8; 16], [u8; 16])>,
+    ) -> Resolution {
+        let mut warnings = self.plan_warnings.clone();
+        if digest.kind_is_invalid_kept {
+            warnings.push(EditWarning::InvalidDigestKept);
         }
-        Ok(())
+        if self.dxil_changed && digest.recompute.is_some() {
+            warnings.push(EditWarning::ResignedWithoutValidation);
+        }
+        Resolution {
+            digest,
+            warnings,
+            input_digests,
+        }
     }
 
-    fn hash_all(&self) -> Option<[u8; 16]> {
-        let variant = self.digest.recompute?;
-        let mut h = DigestHasher::new();
-        let mut first = true;
-        self.feed(|b| {
-            if first {
-                h.update(&b[20..]);
-                first = false;
-            } else {
-                h.update(b);
+    /// The decision once the input's digests are known (for `ClassifyInput`).
+    fn resolve_with(&self, input_digests: Option<([u8; 16], [u8; 16])>) -> Resolution {
+        match self.decision {
+            DigestDecision::Resolved(d) => self.resolution_for(d, None),
+            DigestDecision::ClassifyInput { stored } => {
+                let kind = digest::kind_from_digests(&stored, input_digests);
+                let d = resolve_digest(DigestPolicy::Auto, Some(stored), || Some(kind));
+                self.resolution_for(d, input_digests)
             }
-            Ok(())
+        }
+    }
+
+    fn input_digests(&self) -> Option<([u8; 16], [u8; 16])> {
+        self.input.and_then(digest::container_digests)
+    }
+
+    fn resolution(&self) -> &Resolution {
+        self.resolution
+            .get_or_init(|| self.resolve_with(self.input_digests()))
+    }
+
+    /// What it takes to know the output's digest: nothing for a fixed one or
+    /// for the input's own when the signed bytes are the same, else a hash.
+    fn digest_work(&self, r: &Resolution) -> DigestWork {
+        let Some(variant) = r.digest.recompute else {
+            return DigestWork::Known(r.digest.fixed);
+        };
+        match r.input_digests {
+            Some((retail, debug)) if self.same_signed_bytes_as_input() => {
+                DigestWork::Known(match variant {
+                    Variant::Retail => retail,
+                    Variant::Debug => debug,
+                })
+            }
+            _ => DigestWork::Hash(variant),
+        }
+    }
+
+    /// Whether bytes 20..FileSize of the output are those of the input, so
+    /// their digests are the same: same header fields and offset table, and
+    /// every part borrowed from the input at the offset it will have.
+    fn same_signed_bytes_as_input(&self) -> bool {
+        let Some(input) = self.input else {
+            return false;
+        };
+        if input.get(SIGNED_FROM..self.prefix.len()) != Some(&self.prefix[SIGNED_FROM..]) {
+            return false;
+        }
+        let layout = self.parts.iter().zip(&self.offsets).zip(&self.part_headers);
+        layout.into_iter().all(|((p, &offset), head)| {
+            let offset = offset as usize;
+            offset_within(input, p.bytes()) == Some(offset as u64 + 8)
+                && input.get(offset..offset + 8) == Some(&head[..])
         })
-        .expect("hashing does not fail");
-        Some(h.finish(variant))
+    }
+
+    /// The output as segments, merging runs of input bytes that stay
+    /// contiguous (an input part header is reused when it equals the new one).
+    fn segments(&self) -> Vec<Segment<'_>> {
+        let mut segs = Vec::with_capacity(1 + 2 * self.parts.len());
+        segs.push(Segment::Memory(&self.prefix));
+        for (p, head) in self.parts.iter().zip(&self.part_headers) {
+            let data = p.bytes();
+            let located = self
+                .input
+                .and_then(|input| Some((input, offset_within(input, data)? as usize)));
+            let Some((input, data_offset)) = located else {
+                segs.push(Segment::Memory(head));
+                segs.push(Segment::Memory(data));
+                continue;
+            };
+            let end = data_offset + data.len();
+            let start = match data_offset.checked_sub(8) {
+                Some(h) if input.get(h..data_offset) == Some(&head[..]) => h,
+                _ => {
+                    segs.push(Segment::Memory(head));
+                    data_offset
+                }
+            };
+            if let Some(Segment::Input { offset, bytes }) = segs.last_mut() {
+                let prev_start = *offset as usize;
+                if prev_start + bytes.len() == start {
+                    *bytes = &input[prev_start..end];
+                    continue;
+                }
+            }
+            segs.push(Segment::Input {
+                offset: start as u64,
+                bytes: &input[start..end],
+            });
+        }
+        segs
+    }
+
+    /// Hashes the output's signed bytes (20..end) from memory; input runs are
+    /// first mapped in from `mapped` in one call each (no page faults).
+    fn hash_segments(segs: &[Segment<'_>], mapped: Option<&MappedFile>) -> DigestHasher {
+        let mut h = DigestHasher::new();
+        for (i, s) in segs.iter().enumerate() {
+            let b = s.bytes();
+            if let (Some(m), Segment::Input { .. }) = (mapped, s) {
+                m.populate(b);
+            }
+            h.update(if i == 0 { &b[SIGNED_FROM..] } else { b });
+        }
+        h
+    }
+
+    /// The input's digests, its pages mapped in first.
+    fn input_digests_from(&self, mapped: &MappedFile) -> Option<([u8; 16], [u8; 16])> {
+        if let Some(input) = self.input {
+            mapped.populate(input);
+        }
+        self.input_digests()
     }
 
     /// The digest the container will carry (computed when the policy says so).
     pub fn digest(&self) -> [u8; 16] {
-        self.hash_all().unwrap_or(self.digest.fixed)
+        match self.digest_work(self.resolution()) {
+            DigestWork::Known(d) => d,
+            DigestWork::Hash(variant) => {
+                Self::hash_segments(&self.segments(), None).finish(variant)
+            }
+        }
+    }
+
+    /// The header and table with `digest` at bytes 4..20.
+    fn head_with(&self, digest: &[u8; 16]) -> Vec<u8> {
+        let mut head = self.prefix.clone();
+        head[4..SIGNED_FROM].copy_from_slice(digest);
+        head
     }
 
     /// Writes the container to any writer. A computed digest takes a first
@@ -128,17 +343,10 @@ impl<'data> Output<'data> {
     /// for files to hash while writing.
     pub fn write_to<W: Write>(&self, mut w: W) -> io::Result<[u8; 16]> {
         let digest = self.digest();
-        let mut first = true;
-        self.feed(|b| {
-            if first {
-                first = false;
-                w.write_all(&b[..4])?;
-                w.write_all(&digest)?;
-                w.write_all(&b[20..])
-            } else {
-                w.write_all(b)
-            }
-        })?;
+        w.write_all(&self.head_with(&digest))?;
+        for s in &self.segments()[1..] {
+            w.write_all(s.bytes())?;
+        }
         w.flush()?;
         Ok(digest)
     }
@@ -148,25 +356,27 @@ impl<'data> Output<'data> {
     pub fn write_to_seekable<W: Write + Seek>(&self, w: W) -> io::Result<[u8; 16]> {
         let mut w = io::BufWriter::with_capacity(1 << 16, w);
         let start = w.stream_position()?;
-        let mut hasher = self.digest.recompute.map(|v| (DigestHasher::new(), v));
-        let mut first = true;
-        self.feed(|b| {
-            if let Some((h, _)) = hasher.as_mut() {
-                h.update(if first { &b[20..] } else { b });
-            }
-            first = false;
-            w.write_all(b)
-        })?;
-        let digest = match hasher {
-            Some((h, v)) => {
-                let d = h.finish(v);
-                w.seek(SeekFrom::Start(start + 4))?;
-                w.write_all(&d)?;
-                w.seek(SeekFrom::Start(start + u64::from(self.file_size)))?;
-                d
-            }
-            None => self.digest.fixed,
+        let segs = self.segments();
+        let (head, mut hasher) = match self.digest_work(self.resolution()) {
+            DigestWork::Known(d) => (self.head_with(&d), None),
+            DigestWork::Hash(variant) => (self.head_with(&[0; 16]), Some(variant)),
         };
+        let mut h = DigestHasher::new();
+        for (i, s) in segs.iter().enumerate() {
+            let b = if i == 0 { &head[..] } else { s.bytes() };
+            if hasher.is_some() {
+                h.update(if i == 0 { &b[SIGNED_FROM..] } else { b });
+            }
+            w.write_all(b)?;
+        }
+        let mut digest = [0; 16];
+        digest.copy_from_slice(&head[4..SIGNED_FROM]);
+        if let Some(variant) = hasher.take() {
+            digest = h.finish(variant);
+            w.seek(SeekFrom::Start(start + 4))?;
+            w.write_all(&digest)?;
+            w.seek(SeekFrom::Start(start + u64::from(self.file_size)))?;
+        }
         w.flush()?;
         Ok(digest)
     }
@@ -178,4 +388,131 @@ impl<'data> Output<'data> {
             .expect("writing to memory does not fail");
         v
     }
+
+    /// Writes the container to `out` (positioned at the container's start)
+    /// with the input's parts copied file to file in the kernel where the
+    /// platform allows it (`copy_file_range` on Linux).
+    ///
+    /// `input` must hold the bytes the edited container was parsed from (the
+    /// plan's input borrowed from it); otherwise, and for small outputs, this
+    /// is [`write_to_seekable`](Self::write_to_seekable). A digest to compute
+    /// is hashed from the mapping in this thread while another copies; under
+    /// `--digest=auto` the input's own digest is checked beside them, and
+    /// when the signed bytes are unchanged that one pass gives both answers.
+    /// The digest is then written at offset 4, so `out` must not be opened
+    /// for appending.
+    pub fn write_file_from(&self, input: &MappedFile, out: &mut File) -> io::Result<[u8; 16]> {
+        if self.input.and_then(|i| input.file_offset_of(i)).is_none() {
+            return self.write_to_seekable(out);
+        }
+        if u64::from(self.file_size) <= SMALL_OUTPUT {
+            let bytes = self.to_vec();
+            out.write_all(&bytes)?;
+            let mut d = [0; 16];
+            d.copy_from_slice(&bytes[4..SIGNED_FROM]);
+            return Ok(d);
+        }
+        let start = out.stream_position()?;
+        let segs = self.segments();
+        let out: &File = out;
+        let copy = |head: &[u8]| copy_segments(&segs, head, input, out, start);
+        let (written, digest) = match self.resolution.get().map(|r| self.digest_work(r)) {
+            Some(DigestWork::Known(d)) => {
+                copy(&self.head_with(&d))?;
+                return Ok(d);
+            }
+            Some(DigestWork::Hash(variant)) => {
+                let head = self.head_with(&[0; 16]);
+                let hasher = std::thread::scope(|s| {
+                    let copier = s.spawn(|| copy(&head));
+                    let h = Self::hash_segments(&segs, Some(input));
+                    join(copier).map(|()| h)
+                })?;
+                ([0; 16], hasher.finish(variant))
+            }
+            None => {
+                // Undecided: classify the input beside the copy, and hash the
+                // output too unless its signed bytes are the input's.
+                let stored = match self.decision {
+                    DigestDecision::ClassifyInput { stored } => stored,
+                    DigestDecision::Resolved(d) => d.fixed,
+                };
+                let head = self.head_with(&stored);
+                let same = self.same_signed_bytes_as_input();
+                let (input_digests, hasher) = std::thread::scope(|s| {
+                    let copier = s.spawn(|| copy(&head));
+                    let result = if same {
+                        (self.input_digests_from(input), None)
+                    } else {
+                        let classifier = s.spawn(|| Ok(self.input_digests_from(input)));
+                        let h = Self::hash_segments(&segs, Some(input));
+                        (join(classifier)?, Some(h))
+                    };
+                    join(copier).map(|()| result)
+                })?;
+                let r = self
+                    .resolution
+                    .get_or_init(|| self.resolve_with(input_digests));
+                let digest = match (self.digest_work(r), hasher) {
+                    (DigestWork::Known(d), _) => d,
+                    (DigestWork::Hash(variant), Some(h)) => h.finish(variant),
+                    (DigestWork::Hash(variant), None) => {
+                        Self::hash_segments(&segs, Some(input)).finish(variant)
+                    }
+                };
+                (stored, digest)
+            }
+        };
+        if digest != written {
+            write_all_at(out, &digest, start + 4)?;
+        }
+        Ok(digest)
+    }
+}
+
+fn join<T>(handle: std::thread::ScopedJoinHandle<'_, io::Result<T>>) -> io::Result<T> {
+    handle
+        .join()
+        .unwrap_or_else(|e| std::panic::resume_unwind(e))
+}
+
+/// Writes `head` (the header and table) and the remaining segments to `out`,
+/// positioned at `start`: memory runs through a small buffer, long input runs
+/// file to file (see the copy module).
+fn copy_segments(
+    segs: &[Segment<'_>],
+    head: &[u8],
+    input: &MappedFile,
+    out: &File,
+    start: u64,
+) -> io::Result<()> {
+    let mut w = io::BufWriter::with_capacity(KERNEL_COPY_MIN, out);
+    w.write_all(head)?;
+    let mut position = start + head.len() as u64;
+    for s in &segs[1..] {
+        let bytes = s.bytes();
+        match *s {
+            Segment::Input { .. } if bytes.len() >= KERNEL_COPY_MIN => {
+                w.flush()?;
+                copy::write_run(input, bytes, out, position)?;
+            }
+            _ => w.write_all(bytes)?,
+        }
+        position += bytes.len() as u64;
+    }
+    w.flush()
+}
+
+#[cfg(unix)]
+fn write_all_at(out: &File, bytes: &[u8], offset: u64) -> io::Result<()> {
+    std::os::unix::fs::FileExt::write_all_at(out, bytes, offset)
+}
+
+#[cfg(not(unix))]
+fn write_all_at(mut out: &File, bytes: &[u8], offset: u64) -> io::Result<()> {
+    let end = out.stream_position()?;
+    out.seek(SeekFrom::Start(offset))?;
+    out.write_all(bytes)?;
+    out.seek(SeekFrom::Start(end))?;
+    Ok(())
 }

@@ -4,9 +4,10 @@
 
 use crate::error::{EditError, Result};
 use crate::matcher::NameMatcher;
-use crate::output::Output;
+use crate::output::{DigestDecision, Output};
 use crate::policy::{DigestPolicy, HashPolicy};
 use crate::strip::StripClass;
+use dxcopy_read::digest;
 use dxcopy_read::program::{self, Program};
 use dxcopy_read::{Container, DigestKind, PartName};
 
@@ -336,20 +337,28 @@ impl<'data> EditPlan<'data> {
         }
         crate::policy::upkeep_hash(&mut self, &mut warnings)?;
         let dxil_changed = self.program_changed(PartName::DXIL);
-        let input = self.input;
-        let known_kind = self.input_digest_kind;
-        let digest = crate::policy::resolve_digest(
-            self.digest_policy,
-            input.map(|c| c.header().digest),
-            || known_kind.or_else(|| input.map(|c| c.digest_kind())),
-        );
-        if digest.kind_is_invalid_kept {
-            warnings.push(EditWarning::InvalidDigestKept);
-        }
-        if dxil_changed && digest.recompute.is_some() {
-            warnings.push(EditWarning::ResignedWithoutValidation);
-        }
-        Output::new(self.version, self.parts, digest, warnings)
+        let stored = self.input.map(|c| c.header().digest);
+        let known_kind = self
+            .input_digest_kind
+            .or_else(|| stored.and_then(|s| digest::sentinel_kind(&s)));
+        let decision = match (self.digest_policy, stored, known_kind) {
+            // Whether a signed input verifies is left to the writer, which
+            // hashes the input beside its own work (see output.rs).
+            (DigestPolicy::Auto, Some(s), None) => DigestDecision::ClassifyInput { stored: s },
+            (policy, stored, known_kind) => {
+                DigestDecision::Resolved(crate::policy::resolve_digest(policy, stored, || {
+                    known_kind
+                }))
+            }
+        };
+        Output::new(
+            self.version,
+            self.parts,
+            self.input.map(|c| c.data()),
+            decision,
+            dxil_changed,
+            warnings,
+        )
     }
 
     /// Whether the plan's `name` program part differs from the input's.

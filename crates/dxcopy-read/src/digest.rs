@@ -176,22 +176,41 @@ pub fn container_digests(container: &[u8]) -> Option<([u8; 16], [u8; 16])> {
     Some((h.finish(Variant::Retail), h.finish(Variant::Debug)))
 }
 
-/// Classifies the digest stored at bytes 4..20 of `container`.
-pub fn classify(container: &[u8]) -> DigestKind {
-    let Some(stored) = container.get(4..20) else {
-        return DigestKind::Invalid;
-    };
+/// The kind of a stored digest that can be told without hashing: zero and
+/// the sentinels. `None` means the digest is retail, debug or invalid, which
+/// only hashing the container decides (see [`kind_from_digests`]).
+pub fn sentinel_kind(stored: &[u8]) -> Option<DigestKind> {
     match stored {
-        s if s == ZERO => return DigestKind::Zero,
-        s if s == BYPASS => return DigestKind::Bypass,
-        s if s == PREVIEW => return DigestKind::Preview,
-        _ => {}
+        s if s == ZERO => Some(DigestKind::Zero),
+        s if s == BYPASS => Some(DigestKind::Bypass),
+        s if s == PREVIEW => Some(DigestKind::Preview),
+        _ => None,
     }
-    match container_digests(container) {
+}
+
+/// Classifies a stored digest given the container's computed
+/// `(retail, debug)` digests (`None` when FileSize is out of range).
+pub fn kind_from_digests(stored: &[u8], computed: Option<([u8; 16], [u8; 16])>) -> DigestKind {
+    if let Some(kind) = sentinel_kind(stored) {
+        return kind;
+    }
+    match computed {
         Some((r, _)) if r == stored => DigestKind::Retail,
         Some((_, d)) if d == stored => DigestKind::Debug,
         _ => DigestKind::Invalid,
     }
+}
+
+/// Classifies the digest stored at bytes 4..20 of `container`. Zero and the
+/// sentinels cost nothing; anything else costs one pass over the container.
+pub fn classify(container: &[u8]) -> DigestKind {
+    let Some(stored) = container.get(4..20) else {
+        return DigestKind::Invalid;
+    };
+    if let Some(kind) = sentinel_kind(stored) {
+        return kind;
+    }
+    kind_from_digests(stored, container_digests(container))
 }
 
 /// Lower-case hex of 16 bytes in order (as MD5 digests and PDB names are printed).
@@ -308,5 +327,38 @@ mod tests {
         c[24] = 40;
         assert_eq!(classify(&c), DigestKind::Invalid);
         assert_eq!(classify(b"DXBC"), DigestKind::Invalid);
+    }
+
+    #[test]
+    fn kinds_without_and_with_hashing() {
+        let (r, d) = ([7u8; 16], [9u8; 16]);
+        type Case<'a> = (
+            &'a [u8],
+            Option<([u8; 16], [u8; 16])>,
+            Option<DigestKind>,
+            DigestKind,
+        );
+        let cases: [Case<'_>; 6] = [
+            (&ZERO, None, Some(DigestKind::Zero), DigestKind::Zero),
+            (
+                &BYPASS,
+                Some((r, d)),
+                Some(DigestKind::Bypass),
+                DigestKind::Bypass,
+            ),
+            (
+                &PREVIEW,
+                None,
+                Some(DigestKind::Preview),
+                DigestKind::Preview,
+            ),
+            (&r, Some((r, d)), None, DigestKind::Retail),
+            (&d, Some((r, d)), None, DigestKind::Debug),
+            (&r, None, None, DigestKind::Invalid),
+        ];
+        for (i, (stored, computed, cheap, full)) in cases.into_iter().enumerate() {
+            assert_eq!(sentinel_kind(stored), cheap, "case {i}");
+            assert_eq!(kind_from_digests(stored, computed), full, "case {i}");
+        }
     }
 }

@@ -3,6 +3,8 @@
 use crate::cli::{self, StripArgs};
 use clap::Parser;
 use dxcopy_edit::{Config, StripClass};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -14,11 +16,15 @@ Examples:
   dxstrip --strip-reflect --keep-section=STAT a.dxil
   dxstrip -o shipped.dxil debug.dxil            one file to a new output";
 
+/// Batches at least this long show a progress bar when stderr is a terminal.
+const PROGRESS_MIN_FILES: usize = 100;
+
 /// Strip parts from DirectX containers, like llvm-strip.
 ///
 /// Every FILE is edited in place (a temp file renamed over it); the default is
 /// --strip-debug when no class and no -R is given. Files are processed in
-/// parallel; a bad file is reported and the others still processed.
+/// parallel; a bad file is reported and the others still processed. Long
+/// batches show a progress bar when stderr is a terminal.
 #[derive(Debug, Parser)]
 #[command(name = "dxstrip", version = crate::VERSION, after_help = EXAMPLES)]
 pub struct Opts {
@@ -34,9 +40,19 @@ pub struct Opts {
     /// Worker threads (default: the number of cores)
     #[arg(short = 'j', long = "jobs", value_name = "N")]
     pub jobs: Option<usize>,
-    /// Do not print warnings or the summary
+    /// Do not print warnings, the summary or a progress bar
     #[arg(short = 'q', long)]
     pub quiet: bool,
+}
+
+/// A progress bar on stderr for long batches, when stderr is a terminal.
+fn progress_bar(total: usize, quiet: bool) -> Option<ProgressBar> {
+    if quiet || total < PROGRESS_MIN_FILES || !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let style = ProgressStyle::with_template("{bar:40} {pos}/{len} files, {eta} left")
+        .unwrap_or_else(|_| ProgressStyle::default_bar());
+    Some(ProgressBar::new(total as u64).with_style(style))
 }
 
 /// Runs the command with the process arguments and exits.
@@ -59,6 +75,12 @@ pub fn main() {
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .clamp(1, opts.files.len());
+    let progress = progress_bar(opts.files.len(), opts.quiet);
+    // Messages go around the bar so it is redrawn below them.
+    let say = |level: cli::Level, msg: &str| match &progress {
+        Some(bar) => bar.suspend(|| cli::emit("dxstrip", level, msg)),
+        None => cli::emit("dxstrip", level, msg),
+    };
     let next = AtomicUsize::new(0);
     let (tx, rx) = mpsc::channel();
     let mut failed = 0usize;
@@ -81,6 +103,9 @@ pub fn main() {
         let mut pending = std::collections::BTreeMap::new();
         let mut printed = 0usize;
         for (i, r) in rx {
+            if let Some(bar) = &progress {
+                bar.inc(1);
+            }
             pending.insert(i, r);
             while let Some(r) = pending.remove(&printed) {
                 let file = &opts.files[printed];
@@ -89,23 +114,22 @@ pub fn main() {
                         removed += report.parts_before.saturating_sub(report.parts_after);
                         if !opts.quiet {
                             for w in &report.warnings {
-                                cli::emit(
-                                    "dxstrip",
-                                    cli::Level::Warning,
-                                    &format!("'{}': {w}", file.display()),
-                                );
+                                say(cli::Level::Warning, &format!("'{}': {w}", file.display()));
                             }
                         }
                     }
                     Err(e) => {
                         failed += 1;
-                        cli::emit("dxstrip", cli::Level::Error, &cli::file_message(file, &e));
+                        say(cli::Level::Error, &cli::file_message(file, &e));
                     }
                 }
                 printed += 1;
             }
         }
     });
+    if let Some(bar) = progress {
+        bar.finish_and_clear();
+    }
     let total = opts.files.len();
     if !opts.quiet && (total > 1 || failed > 0) {
         eprintln!(

@@ -332,6 +332,8 @@ struct Counts {
     pdbs_parsed: u64,
     written: u64,
     edit_errors: u64,
+    /// Outputs written by the file-to-file writer and compared with memory.
+    file_writes: u64,
     failures: Vec<String>,
 }
 
@@ -370,6 +372,10 @@ fn in_process(files: &[(String, PathBuf)], o: &Options) -> Result<Counts> {
             let done = &done;
             s.spawn(move || {
                 let mut c = Counts::default();
+                let scratch = tempfile::Builder::new()
+                    .prefix("dxcopy-sweep-writer-")
+                    .tempdir()
+                    .expect("a temp directory");
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some((rel, path)) = files.get(i) else {
@@ -384,11 +390,17 @@ fn in_process(files: &[(String, PathBuf)], o: &Options) -> Result<Counts> {
                         let bytes = m.apply(&original);
                         *current[w].lock().unwrap() = format!("{rel} {}", m.describe());
                         busy[w].store(epoch.elapsed().as_millis() as u64 + 1, Ordering::SeqCst);
-                        let r = std::panic::catch_unwind(|| dxcopy_harness::exercise(&bytes));
+                        let r = std::panic::catch_unwind(|| {
+                            let s = dxcopy_harness::exercise(&bytes)?;
+                            let files =
+                                dxcopy_harness::exercise_file_writer(&bytes, scratch.path())?;
+                            Ok::<_, dxcopy_harness::Violation>((s, files))
+                        });
                         busy[w].store(0, Ordering::SeqCst);
                         c.mutants[m.class()] += 1;
                         let problem = match r {
-                            Ok(Ok(s)) => {
+                            Ok(Ok((s, files))) => {
+                                c.file_writes += files as u64;
                                 c.parsed += u64::from(s.parsed);
                                 c.pdbs_parsed += u64::from(s.pdb_parsed);
                                 c.written += s.written as u64;
@@ -421,6 +433,7 @@ fn in_process(files: &[(String, PathBuf)], o: &Options) -> Result<Counts> {
                 t.pdbs_parsed += c.pdbs_parsed;
                 t.written += c.written;
                 t.edit_errors += c.edit_errors;
+                t.file_writes += c.file_writes;
                 t.failures.extend(c.failures);
                 done.fetch_add(1, Ordering::SeqCst);
             });
@@ -821,7 +834,7 @@ pub fn run(args: &[String]) -> Result<()> {
         let c = in_process(&files, &o)?;
         let total: u64 = c.mutants.iter().sum();
         println!(
-            "in-process: {total} mutants ({}: {}, {}: {}, {}: {}); containers parsed {} (PDBs parsed {}), edit outputs written and verified {}, refused edits/dumps {}; failures {} ({:.1} s)",
+            "in-process: {total} mutants ({}: {}, {}: {}, {}: {}); containers parsed {} (PDBs parsed {}), edit outputs written and verified {}, refused edits/dumps {}, file-writer outputs compared {}; failures {} ({:.1} s)",
             CLASS_NAMES[0],
             c.mutants[0],
             CLASS_NAMES[1],
@@ -832,6 +845,7 @@ pub fn run(args: &[String]) -> Result<()> {
             c.pdbs_parsed,
             c.written,
             c.edit_errors,
+            c.file_writes,
             c.failures.len(),
             t.elapsed().as_secs_f64()
         );

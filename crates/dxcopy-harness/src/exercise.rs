@@ -258,3 +258,69 @@ fn exercise_container(bytes: &[u8]) -> Result<Summary, Violation> {
     }
     Ok(summary)
 }
+
+/// The file-to-file writer ([`dxcopy_edit::Output::write_file_from`]: kernel
+/// copies from the memory-mapped input, hashing beside the copy) against the
+/// in-memory writer: `bytes` is written to `dir/in.bin`, mapped, and each of
+/// the sweep's plans (plus forced retail, debug and keep digests) is written
+/// both ways; the files must be identical and the returned digest the stored
+/// one. Only inputs above the writer's 64 KiB small-output threshold take its
+/// copy path, so smaller ones are skipped. Returns how many outputs were compared.
+pub fn exercise_file_writer(bytes: &[u8], dir: &std::path::Path) -> Result<usize, Violation> {
+    use dxcopy_edit::DigestPolicy;
+    use dxcopy_read::MappedFile;
+    if bytes.len() <= 64 << 10 || Container::parse(bytes).is_err() {
+        return Ok(0);
+    }
+    let io = |e: std::io::Error| Violation(format!("file writer I/O: {e}"));
+    let input_path = dir.join("in.bin");
+    std::fs::write(&input_path, bytes).map_err(io)?;
+    let mapped = MappedFile::open(&input_path).map_err(io)?;
+    let container = Container::parse(&mapped).map_err(|e| Violation(e.to_string()))?;
+    type Edit = fn(&mut EditPlan<'_>);
+    let plans: [(&str, Edit); 7] = [
+        ("no-op", |_| {}),
+        ("strip-debug", |p| {
+            p.strip(StripClass::Debug);
+        }),
+        ("remove STAT", |p| {
+            p.remove(&NameMatcher::exact(PartName::STAT));
+        }),
+        ("set-private", |p| p.set_private(b"dxcopy sweep".to_vec())),
+        ("digest retail", |p| p.digest_policy = DigestPolicy::Retail),
+        ("digest debug + strip-all", |p| {
+            p.digest_policy = DigestPolicy::Debug;
+            p.strip(StripClass::All);
+        }),
+        ("digest keep + remove DXIL", |p| {
+            p.digest_policy = DigestPolicy::Keep;
+            p.remove(&NameMatcher::exact(PartName::DXIL));
+        }),
+    ];
+    let mut compared = 0;
+    let out_path = dir.join("out.bin");
+    for (what, edit) in plans {
+        let mut plan = EditPlan::from_container(&container);
+        edit(&mut plan);
+        let Ok(out) = plan.finish() else { continue };
+        let expected = out.to_vec();
+        let mut file = std::fs::File::create(&out_path).map_err(io)?;
+        let digest = out.write_file_from(&mapped, &mut file).map_err(io)?;
+        drop(file);
+        let written = std::fs::read(&out_path).map_err(io)?;
+        ensure!(
+            written == expected,
+            "{what}: write_file_from wrote {} bytes that differ from to_vec's {}",
+            written.len(),
+            expected.len()
+        );
+        ensure!(
+            written.get(4..20) == Some(&digest[..]),
+            "{what}: write_file_from returned a digest that is not the stored one"
+        );
+        verify_output(Some(&container), &out, &written)
+            .map_err(|v| Violation(format!("{what} (file writer): {v}")))?;
+        compared += 1;
+    }
+    Ok(compared)
+}

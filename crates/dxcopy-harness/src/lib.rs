@@ -28,7 +28,7 @@ mod verify;
 pub use decode::{
     decode_input, decode_named, decode_one, decode_part_compat, decode_seed, DECODE_NAMES,
 };
-pub use exercise::{exercise, exercise_pdb, Summary};
+pub use exercise::{exercise, exercise_file_writer, exercise_pdb, Summary};
 pub use script::{roundtrip, Op, Script};
 pub use verify::{verify_output, Violation};
 

@@ -58,6 +58,7 @@ fn progress_bar(total: usize, quiet: bool) -> Option<ProgressBar> {
 /// Runs the command with the process arguments and exits.
 pub fn main() {
     let opts: Opts = cli::parse_or_exit("dxstrip");
+    cli::clean_up_on_signals();
     if opts.output.is_some() && opts.files.len() != 1 {
         cli::emit(
             "dxstrip",

@@ -210,6 +210,9 @@ impl Config {
                 "--split-debug needs a path (a file, or a directory ending in /)".into(),
             ));
         }
+        for (name, _) in &self.update {
+            part_name(name)?;
+        }
         let mut names = Vec::new();
         for (name, _) in &self.add {
             let name = part_name(name)?;

@@ -25,8 +25,8 @@ pub enum EditError {
     /// The output would exceed the u32 FileSize.
     #[error("output of {0:#x} bytes exceeds the 4 GiB limit of a container")]
     TooLarge(u64),
-    /// A part name that is not exactly four bytes.
-    #[error("part name '{0}' is not exactly 4 bytes")]
+    /// A part name given on the command line that is not four ASCII characters.
+    #[error("part name '{0}' is not exactly 4 ASCII characters")]
     BadName(String),
     /// A bad pattern for --regex or a glob.
     #[error("invalid pattern '{pattern}': {message}")]
@@ -171,6 +171,7 @@ impl EditError {
                 | EditError::DataTooLarge { .. }
                 | EditError::StdinTwice { .. }
                 | EditError::AddedTwice(_)
+                | EditError::BadName(_)
         )
     }
 

@@ -136,7 +136,7 @@ pub fn read_data_file(path: &Path, option: &'static str) -> Result<Vec<u8>> {
         let file = std::fs::File::open(path).map_err(io_err)?;
         let meta = file.metadata().map_err(io_err)?;
         if meta.is_dir() {
-            return Err(io_err(std::io::ErrorKind::IsADirectory.into()));
+            return Err(io_err(crate::file::is_a_directory()));
         }
         if meta.is_file() && meta.len() > MAX_DATA_FILE {
             return Err(too_large(MAX_DATA_FILE));
@@ -169,7 +169,7 @@ fn open_data_container(path: &Path) -> Result<MappedFile> {
         Some(std::fs::metadata(path).map_err(|e| EditError::io(path, e))?)
     };
     if meta.as_ref().is_some_and(|m| m.is_dir()) {
-        return Err(EditError::io(path, std::io::ErrorKind::IsADirectory.into()));
+        return Err(EditError::io(path, crate::file::is_a_directory()));
     }
     MappedFile::open(path).map_err(|e| EditError::io(path, e))
 }

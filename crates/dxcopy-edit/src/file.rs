@@ -129,6 +129,17 @@ pub fn file_kind(meta: &Metadata) -> &'static str {
     }
 }
 
+/// The OS's "Is a directory" error (EISDIR), worded as the OS words it.
+pub(crate) fn is_a_directory() -> io::Error {
+    #[cfg(unix)]
+    {
+        // EISDIR is 21 on Linux, the BSDs and macOS.
+        io::Error::from_raw_os_error(21)
+    }
+    #[cfg(not(unix))]
+    io::Error::from(io::ErrorKind::IsADirectory)
+}
+
 /// Whether `path` ends in a path separator (names a directory).
 fn ends_in_separator(path: &Path) -> bool {
     let bytes = path.as_os_str().as_encoded_bytes();
@@ -141,7 +152,7 @@ impl Destination {
         if path.as_os_str() == "-" {
             return Ok(Destination::Stdout);
         }
-        let is_dir = || EditError::io(path, io::Error::from(io::ErrorKind::IsADirectory));
+        let is_dir = || EditError::io(path, is_a_directory());
         if ends_in_separator(path) {
             return Err(is_dir());
         }

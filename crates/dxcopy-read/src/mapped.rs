@@ -81,12 +81,6 @@ impl MappedFile {
     /// else as far as its header allows (see [`read_bounded`]).
     pub fn from_file(mut file: File) -> io::Result<MappedFile> {
         let meta = file.metadata()?;
-        if meta.is_dir() {
-            return Err(io::Error::new(
-                io::ErrorKind::IsADirectory,
-                "Is a directory",
-            ));
-        }
         if meta.is_file() && meta.len() > 0 {
             #[allow(unsafe_code)]
             // SAFETY: the map is read-only and private to this process. A

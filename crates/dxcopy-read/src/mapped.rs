@@ -199,7 +199,7 @@ pub fn read_bounded(reader: &mut impl Read) -> io::Result<Vec<u8>> {
     reader.take(32).read_to_end(&mut buf)?;
     let want = if buf.starts_with(b"DXBC") && buf.len() == 32 {
         u64::from(u32::from_le_bytes([buf[24], buf[25], buf[26], buf[27]]))
-    } else if buf.len() == 32 && &buf[..] == &MSF_MAGIC[..] {
+    } else if buf[..] == MSF_MAGIC[..] {
         reader.take(SUPERBLOCK_SIZE - 32).read_to_end(&mut buf)?;
         let field = |at: usize| {
             buf.get(at..at + 4).map_or(0, |b| {

@@ -233,7 +233,11 @@ fn truncation_trials(size: usize, trials: usize, seed: u64) -> Vec<String> {
     let old = container(size);
     let file = d.join("v.dxil");
     let cases: [(&str, &[&str], Option<&str>); 5] = [
-        ("dxcopy", &["-R", "STAT", "v.dxil", "out.dxil"], Some("out.dxil")),
+        (
+            "dxcopy",
+            &["-R", "STAT", "v.dxil", "out.dxil"],
+            Some("out.dxil"),
+        ),
         ("dxcopy", &["-R", "STAT", "v.dxil"], None),
         ("dxstrip", &["v.dxil"], None),
         ("dxinfo", &["--verify", "v.dxil"], None),
@@ -248,7 +252,10 @@ fn truncation_trials(size: usize, trials: usize, seed: u64) -> Vec<String> {
         let normal = started.elapsed();
         // dxinfo --verify exits 1 on its findings (the test STAT's size).
         let normal_code = out.status.code();
-        assert!(matches!(normal_code, Some(0 | 1)), "{tool} {args:?}: {out:?}");
+        assert!(
+            matches!(normal_code, Some(0 | 1)),
+            "{tool} {args:?}: {out:?}"
+        );
         let (mut changed, mut other_errors, mut ok) = (0, 0, 0);
         for trial in 0..trials {
             std::fs::write(&file, &old).unwrap();

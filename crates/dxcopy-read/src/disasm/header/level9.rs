@@ -260,3 +260,140 @@ pub fn runtime_constant_name(code: u16) -> String {
         other => format!("Unknown runtime constant {other}"),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::container::Container;
+    use crate::disasm::header::sm2::build::program;
+    use crate::error::ReadErrorKind;
+    use crate::testutil::build;
+
+    fn words(out: &mut Vec<u8>, values: &[u32]) {
+        for v in values {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+    }
+
+    /// An Aon9 part: two constant-buffer mappings, one loop register, two
+    /// samplers (stored out of order), one runtime constant, a vs_2_0 program.
+    fn aon9(program_bytes: &[u8]) -> Vec<u8> {
+        let mut d = Vec::new();
+        let total = 80 + program_bytes.len() as u32;
+        words(
+            &mut d,
+            &[total, 0xfffe_0200, program_bytes.len() as u32, 80],
+        );
+        for (count, offset) in [(2u16, 36u16), (1, 60), (0, 68), (2, 68), (1, 76)] {
+            d.extend_from_slice(&count.to_le_bytes());
+            d.extend_from_slice(&offset.to_le_bytes());
+        }
+        for (buffer, start, count, target, conv) in [
+            (0u16, 3u16, 5u16, 2u16, [0u8, 0, 0, 0]),
+            (1, 0, 1, 7, [0, 1, 2, 3]),
+        ] {
+            for v in [buffer, start, count, target] {
+                d.extend_from_slice(&v.to_le_bytes());
+            }
+            d.extend_from_slice(&conv);
+        }
+        for v in [1u16, 4, 1, 2] {
+            d.extend_from_slice(&v.to_le_bytes());
+        }
+        d.extend_from_slice(&[3, 1, 1, 0, 0, 0, 0, 0]);
+        d.extend_from_slice(&[0, 0, 0, 0]);
+        d.extend_from_slice(program_bytes);
+        d
+    }
+
+    fn vs_program() -> Vec<u8> {
+        // dcl_texcoord v0; mov oPos, v0
+        program(
+            0xfffe_0200,
+            &[],
+            &[
+                0x0200_001f,
+                0x8000_0005,
+                0x900f_0000,
+                0x0200_0001,
+                0xc00f_0000,
+                0x90e4_0000,
+            ],
+        )
+    }
+
+    #[test]
+    fn prints_tables_and_program() {
+        let file = build(&[(b"Aon9", &aon9(&vs_program()))]);
+        let container = Container::parse(&file).unwrap();
+        let listing =
+            Level9Listing::parse(&container.find(crate::PartName(*b"Aon9")).unwrap()).unwrap();
+        assert_eq!(listing.constant_buffers[1].conversion, [0, 1, 2, 3]);
+        assert_eq!(listing.samplers[0].target_sampler, 1);
+        let mut out = String::new();
+        listing.write(&mut out);
+        assert_eq!(
+            out,
+            "// Constant buffer to DX9 shader constant mappings:\n\
+             //\n\
+             // Target Reg Buffer  Source Reg Component\n\
+             // ---------- ------- ---------- ---------\n\
+             // i2         cb1              4         1\n\
+             //\n\
+             // Target Reg Buffer  Start Reg # of Regs        Data Conversion\n\
+             // ---------- ------- --------- --------- ----------------------\n\
+             // c2         cb0             3         5  ( FLT, FLT, FLT, FLT)\n\
+             // c7         cb1             0         1  ( FLT,BOOL, INT,UINT)\n\
+             //\n\
+             //\n\
+             // Sampler/Resource to DX9 shader sampler mappings:\n\
+             //\n\
+             // Target Sampler Source Sampler  Source Resource\n\
+             // -------------- --------------- ----------------\n\
+             // s0             s0              t0               \n\
+             // s1             s1              t3               \n\
+             //\n\
+             //\n\
+             // Runtime generated constant mappings:\n\
+             //\n\
+             // Target Reg                               Constant Description\n\
+             // ---------- --------------------------------------------------\n\
+             // c0                              Vertex Shader position offset\n\
+             //\n\
+             //\n\
+             // Level9 shader bytecode:\n\
+             //\n\
+             \x20   vs_2_0\n\
+             \x20   dcl_texcoord v0\n\
+             \x20   mov oPos, v0\n\
+             \n\
+             // approximately 1 instruction slot used\n"
+        );
+    }
+
+    #[test]
+    fn tables_past_the_part_are_errors() {
+        let mut data = aon9(&vs_program());
+        data[16..18].copy_from_slice(&500u16.to_le_bytes()); // 500 cb mappings
+        let file = build(&[(b"Aon9", &data)]);
+        let container = Container::parse(&file).unwrap();
+        let part = container.find(crate::PartName(*b"Aon9")).unwrap();
+        let e = Level9Listing::parse(&part).unwrap_err();
+        assert!(
+            matches!(e.kind, ReadErrorKind::Truncated { part: Some(_), .. }),
+            "{e}"
+        );
+        assert_eq!(e.offset, part.data_offset() + 36);
+        // A program token stream without an end token.
+        let mut program_bytes = vs_program();
+        program_bytes.truncate(program_bytes.len() - 4);
+        let file = build(&[(b"Aon9", &aon9(&program_bytes))]);
+        let container = Container::parse(&file).unwrap();
+        let part = container.find(crate::PartName(*b"Aon9")).unwrap();
+        let e = Level9Listing::parse(&part).unwrap_err();
+        assert_eq!(
+            e.offset,
+            part.data_offset() + 80 + program_bytes.len() as u64
+        );
+    }
+}

@@ -241,3 +241,94 @@ fn write_statistics(stat: &Statistics, out: &mut String) {
         out.push_str("// Pixel Shader runs at sample frequency\n//\n");
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testutil::build;
+
+    fn le(values: &[u32]) -> Vec<u8> {
+        values.iter().flat_map(|v| v.to_le_bytes()).collect()
+    }
+
+    /// A one-element signature part (24-byte elements).
+    fn signature(name: &str, system_value: u32, mask: u32) -> Vec<u8> {
+        let mut d = le(&[1, 8, 32, 0, system_value, 3, 0, mask]);
+        d.extend_from_slice(name.as_bytes());
+        d.push(0);
+        d.resize(d.len().div_ceil(4) * 4, 0);
+        d
+    }
+
+    #[test]
+    fn sections_in_order() {
+        let rdef = crate::rdef::build::sample(true, 32);
+        let pcsg = signature("SV_TessFactor", 11, 0x0e01);
+        let isgn = signature("POS", 0, 0x0f0f);
+        let osgn = signature("POS", 0, 0x000f);
+        let shex = le(&[0x0003_0050, 2]); // hs_5_0
+        let sfi0 = le(&[1, 0]);
+        let mut stat = vec![0u8; 37 * 4];
+        for (index, value) in [(30usize, 4u32), (31, 3), (32, 3), (33, 2)] {
+            stat[index * 4..index * 4 + 4].copy_from_slice(&value.to_le_bytes());
+        }
+        let file = build(&[
+            (b"RDEF", &rdef),
+            (b"PCSG", &pcsg),
+            (b"ISGN", &isgn),
+            (b"OSGN", &osgn),
+            (b"SHEX", &shex),
+            (b"SFI0", &sfi0),
+            (b"STAT", &stat),
+        ]);
+        let container = Container::parse(&file).unwrap();
+        assert_eq!(container_stage(&container), Stage::Hull);
+        let mut out = String::new();
+        write_header_sections(&container, &mut out).unwrap();
+        let headings: Vec<&str> = out
+            .lines()
+            .filter(|l| l.ends_with(':') || l.ends_with(": ") || l.starts_with("// Tess"))
+            .collect();
+        assert_eq!(
+            headings,
+            [
+                "// Note: shader requires additional functionality:",
+                "// Buffer Definitions: ",
+                "// Resource Bindings:",
+                "// Patch Constant signature:",
+                "// Input signature:",
+                "// Output signature:",
+                "// Tessellation Domain   # of control points",
+                "// Tessellation Output Primitive  Partitioning Type ",
+            ]
+        );
+        assert!(out.starts_with(
+            "//\n// Note: shader requires additional functionality:\n\
+             //       Double-precision floating point\n//\n//\n// Buffer Definitions: \n"
+        ));
+        assert!(out.contains("//\n//\n//\n// Patch Constant signature:\n"));
+        assert!(out.contains("// SV_TessFactor            0   x           0 QUADEDGE   float   x   \n//\n//\n// Input signature:"));
+        assert!(out.ends_with(
+            "// POS                      0   xyzw        0     NONE   float   xyzw\n//\n\
+             // Tessellation Domain   # of control points\n\
+             // -------------------- --------------------\n\
+             // Triangle                                4\n//\n\
+             // Tessellation Output Primitive  Partitioning Type \n\
+             // ------------------------------ ------------------\n\
+             // Clockwise Triangles            Odd Fractional    \n//\n"
+        ));
+    }
+
+    #[test]
+    fn bad_parts_are_errors_with_offsets() {
+        let isgn = le(&[5, 8]); // five elements, none present
+        let file = build(&[(b"ISGN", &isgn)]);
+        let container = Container::parse(&file).unwrap();
+        let mut out = String::new();
+        let e = write_header_sections(&container, &mut out).unwrap_err();
+        assert_eq!(
+            e.offset,
+            container.find(PartName(*b"ISGN")).unwrap().data_offset() + 8
+        );
+    }
+}

@@ -294,3 +294,141 @@ pub fn write_resource_bindings(defs: &ResourceDefinitions<'_>, out: &mut String)
     }
     out.push_str("//\n//\n");
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fields::Flags;
+    use crate::rdef::build::sample;
+    use crate::rdef::{Dimension, InputType, ReturnType, INPUT_FLAGS};
+
+    fn print(data: &[u8]) -> String {
+        let defs = ResourceDefinitions::parse_data(data, 0).unwrap();
+        let mut out = String::new();
+        write_buffer_definitions(&defs, &mut out);
+        write_resource_bindings(&defs, &mut out);
+        out
+    }
+
+    #[test]
+    fn buffer_definitions_and_sm50_bindings() {
+        assert_eq!(
+            print(&sample(true, 32)),
+            "// Buffer Definitions: \n\
+             //\n\
+             // cbuffer CB\n\
+             // {\n\
+             //\n\
+             //   float4 color;                      // Offset:    0 Size:    16\n\
+             //      = 0x00000000 0x00000000 0x00000000 0x00000000 \n\
+             //   \n\
+             //   struct\n\
+             //   {\n\
+             //       \n\
+             //       float a;                       // Offset:   16\n\
+             //\n\
+             //   } sv;                              // Offset:   16 Size:     4\n\
+             //\n\
+             // }\n\
+             //\n\
+             //\n\
+             // Resource Bindings:\n\
+             //\n\
+             // Name                                 Type  Format         Dim      HLSL Bind  Count\n\
+             // ------------------------------ ---------- ------- ----------- -------------- ------\n\
+             // tex                               texture  float4          2d             t3      1 \n\
+             //\n\
+             //\n"
+        );
+    }
+
+    fn binding(
+        name: &'static str,
+        input_type: u32,
+        return_type: u32,
+        dimension: u32,
+        flags: u64,
+        bind: (u32, u32, u32),
+    ) -> ResourceBinding<'static> {
+        ResourceBinding {
+            name: name.as_bytes(),
+            input_type: InputType(input_type),
+            return_type: ReturnType(return_type),
+            dimension: Dimension(dimension),
+            sample_count: if matches!(dimension, 6 | 7) {
+                4
+            } else {
+                u32::MAX
+            },
+            bind_point: bind.0,
+            bind_count: bind.1,
+            flags: Flags::new(flags, INPUT_FLAGS),
+            space: Some(bind.2),
+            id: Some(bind.0 + 10),
+        }
+    }
+
+    #[test]
+    fn sm51_bindings_with_spaces_ids_and_unbounded() {
+        let data = sample(true, 40);
+        let mut defs = ResourceDefinitions::parse_data(&data, 0).unwrap();
+        defs.minor = 1;
+        defs.resources = vec![
+            binding("shadow", 3, 0, 0, 2, (1, 1, 0)),
+            binding("msaa", 2, 5, 6, 0xc, (0, 0, 2)),
+            binding("items", 5, 6, 1, 0, (4, 1, 0)),
+            binding("counter", 11, 6, 1, 0, (1, 1, 3)),
+            binding("raw", 8, 6, 1, 0, (2, 1, 0)),
+            binding("typed", 4, 4, 4, 0x4, (3, 2, 0)),
+        ];
+        defs.constant_buffers.clear();
+        let mut out = String::new();
+        write_resource_bindings(&defs, &mut out);
+        assert_eq!(
+            out,
+            "// Resource Bindings:\n\
+             //\n\
+             // Name                                 Type  Format         Dim      ID      HLSL Bind  Count\n\
+             // ------------------------------ ---------- ------- ----------- ------- -------------- ------\n\
+             // shadow                          sampler_c      NA          NA     S11             s1      1 \n\
+             // msaa                              texture  float4       2dMS4     T10      t0,space2 unbounded \n\
+             // items                             texture  struct         r/o     T14             t4      1 \n\
+             // counter                               UAV  struct     r/w+cnt     U11      u1,space3      1 \n\
+             // raw                                   UAV    byte         r/w     U12             u2      1 \n\
+             // typed                                 UAV   uint2          2d     U13             u3      2 \n\
+             //\n\
+             //\n"
+        );
+    }
+
+    #[test]
+    fn type_names() {
+        let data = sample(true, 32);
+        let mut defs = ResourceDefinitions::parse_data(&data, 0).unwrap();
+        let t = &mut defs.constant_buffers[0].variables[0].var_type;
+        assert_eq!(type_name(t), "float4");
+        t.class = crate::rdef::VariableClass(2);
+        t.rows = 4;
+        assert_eq!(type_name(t), "row_major float4x4");
+        t.class = crate::rdef::VariableClass(3);
+        t.rows = 3;
+        t.columns = 2;
+        t.base_type = crate::rdef::VariableType(19);
+        assert_eq!(type_name(t), "uint3x2");
+        t.class = crate::rdef::VariableClass(0);
+        t.base_type = crate::rdef::VariableType(54);
+        assert_eq!(type_name(t), "min16float");
+        t.elements = 3;
+        t.base_type = crate::rdef::VariableType(3);
+        let v = &mut defs.constant_buffers[0].variables[0];
+        v.flags = Flags::new(0, crate::rdef::VARIABLE_FLAGS);
+        v.default_value = None;
+        v.size = 40;
+        let mut out = String::new();
+        write_variable(v, true, &mut out);
+        assert_eq!(
+            out,
+            "//   float color[3];                    // Offset:    0 Size:    40 [unused]\n"
+        );
+    }
+}

@@ -240,3 +240,126 @@ pub fn write_signature(
         out.push_str("//\n");
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::signature::{ComponentType, MinPrecision, SignatureFormat, SystemValue};
+
+    #[allow(clippy::too_many_arguments)]
+    fn element(
+        name: &'static str,
+        index: u32,
+        system_value: u32,
+        component_type: u32,
+        register: u32,
+        mask: u8,
+        rw_mask: u8,
+        stream: Option<u32>,
+        min_precision: Option<u32>,
+    ) -> SignatureElement<'static> {
+        SignatureElement {
+            stream,
+            name_offset: 0,
+            name: name.as_bytes(),
+            semantic_index: index,
+            system_value: SystemValue::from_raw(system_value),
+            component_type: ComponentType::from_raw(component_type),
+            register,
+            mask,
+            rw_mask,
+            min_precision: min_precision.map(MinPrecision::from_raw),
+        }
+    }
+
+    fn signature(
+        format: SignatureFormat,
+        elements: Vec<SignatureElement<'static>>,
+    ) -> Signature<'static> {
+        Signature {
+            format,
+            param_count: elements.len() as u32,
+            first_param_offset: 8,
+            elements,
+        }
+    }
+
+    const HEAD: &str = "// Name                 Index   Mask Register SysValue  Format   Used\n\
+                        // -------------------- ----- ------ -------- -------- ------- ------\n";
+
+    #[test]
+    fn pixel_outputs() {
+        let sig = signature(
+            SignatureFormat::Dxil,
+            vec![
+                element("SV_Target", 0, 0, 3, 0, 0xf, 0, Some(0), None),
+                element("SV_Target", 1, 0, 3, 1, 0x3, 0xc, Some(0), Some(1)),
+                element("SV_Depth", 0, 0, 3, u32::MAX, 0x1, 0xe, Some(0), None),
+                element("SV_StencilRef", 0, 0, 1, u32::MAX, 0x1, 0xf, Some(0), None),
+            ],
+        );
+        let mut out = String::new();
+        write_signature(&sig, SignatureRole::Output, Stage::Pixel, &mut out);
+        assert_eq!(
+            out,
+            format!(
+                "// Output signature:\n//\n{HEAD}\
+                 // SV_Target                0   xyzw        0   TARGET   float   xyzw\n\
+                 // SV_Target                1   xy          1   TARGET  min16f   xy  \n\
+                 // SV_Depth                 0    N/A   oDepth    DEPTH   float    YES\n\
+                 // SV_StencilRef            0    N/A    oStencilRef STENCILREF    uint     NO\n\
+                 //\n"
+            )
+        );
+    }
+
+    #[test]
+    fn inputs_streams_and_empty_tables() {
+        let sig = signature(
+            SignatureFormat::Dxbc,
+            vec![
+                element("SV_Position", 0, 1, 3, 0, 0xf, 0x3, None, None),
+                element("TEXCOORD", 2, 0, 2, 1, 0x6, 0x2, None, None),
+            ],
+        );
+        let mut out = String::new();
+        write_signature(&sig, SignatureRole::Input, Stage::Pixel, &mut out);
+        assert_eq!(
+            out,
+            format!(
+                "// Input signature:\n//\n{HEAD}\
+                 // SV_Position              0   xyzw        0      POS   float   xy  \n\
+                 // TEXCOORD                 2    yz         1     NONE     int    y  \n\
+                 //\n"
+            )
+        );
+        let streams = signature(
+            SignatureFormat::DxbcStream,
+            vec![
+                element("POS", 0, 0, 3, 0, 0xf, 0, Some(0), None),
+                element("POS", 0, 0, 3, 0, 0xf, 0x1, Some(1), None),
+            ],
+        );
+        let mut out = String::new();
+        write_signature(&streams, SignatureRole::Output, Stage::Geometry, &mut out);
+        assert!(out.contains("\n// m0:POS                   0   xyzw        0     NONE   float   xyzw\n// m1:POS                   0   xyzw        0     NONE   float    yzw\n"), "{out}");
+        let empty = signature(SignatureFormat::Dxbc, Vec::new());
+        let mut out = String::new();
+        write_signature(&empty, SignatureRole::Input, Stage::Compute, &mut out);
+        assert_eq!(out, format!("// Input signature:\n//\n{HEAD}// no Input\n"));
+        // Hull shaders write their patch constants: the mask is inverted.
+        let patch = signature(
+            SignatureFormat::Dxbc,
+            vec![element("SV_TessFactor", 0, 11, 3, 0, 0x1, 0xe, None, None)],
+        );
+        for (stage, used) in [(Stage::Hull, "x   "), (Stage::Domain, " yzw")] {
+            let mut out = String::new();
+            write_signature(&patch, SignatureRole::PatchConstant, stage, &mut out);
+            assert!(out.starts_with("// Patch Constant signature:\n"));
+            assert!(
+                out.contains(&format!("0 QUADEDGE   float   {used}\n")),
+                "{out}"
+            );
+        }
+    }
+}

@@ -922,3 +922,309 @@ impl Sm2Program<'_> {
         printer.out.push_str(&text);
     }
 }
+
+/// Test helpers: a small SM2 program builder with a `DBUG` comment.
+#[cfg(test)]
+pub(crate) mod build {
+    /// A `DBUG` comment body (tag included): one file, the given instruction
+    /// positions `(line, file, byte offset)`, variables `(scope, name, writes)`
+    /// with writes `(instruction index, components)`, entry point `main`.
+    #[allow(clippy::type_complexity)]
+    pub fn dbug(
+        files: &[&str],
+        instructions: &[(u16, u16, u32)],
+        variables: &[(&str, &str, &[(u32, [u16; 4])])],
+    ) -> Vec<u8> {
+        let mut d = vec![0u8; 40];
+        let string = |d: &mut Vec<u8>, s: &str| -> u32 {
+            if s.is_empty() {
+                return 0;
+            }
+            let at = d.len() as u32;
+            d.extend_from_slice(s.as_bytes());
+            d.push(0);
+            while d.len() % 4 != 0 {
+                d.push(0);
+            }
+            at
+        };
+        let creator = string(&mut d, "test compiler");
+        let entry = string(&mut d, "main");
+        let file_names: Vec<u32> = files.iter().map(|f| string(&mut d, f)).collect();
+        let var_names: Vec<(u32, u32)> = variables
+            .iter()
+            .map(|(scope, name, _)| {
+                let scope = if *scope == "main" {
+                    entry
+                } else {
+                    string(&mut d, scope)
+                };
+                (scope, string(&mut d, name))
+            })
+            .collect();
+        let file_table = d.len() as u32;
+        for f in &file_names {
+            d.extend_from_slice(&f.to_le_bytes());
+        }
+        let instr_table = d.len() as u32;
+        for (line, file, offset) in instructions {
+            d.extend_from_slice(&line.to_le_bytes());
+            d.extend_from_slice(&file.to_le_bytes());
+            d.extend_from_slice(&offset.to_le_bytes());
+        }
+        let mut write_tables = Vec::new();
+        for (_, _, writes) in variables {
+            write_tables.push(d.len() as u32);
+            for (instruction, comps) in writes.iter() {
+                d.extend_from_slice(&instruction.to_le_bytes());
+                for c in comps {
+                    d.extend_from_slice(&c.to_le_bytes());
+                }
+            }
+        }
+        let var_table = d.len() as u32;
+        for (i, (_, _, writes)) in variables.iter().enumerate() {
+            for v in [
+                var_names[i].0,
+                var_names[i].1,
+                0,
+                writes.len() as u32,
+                write_tables[i],
+            ] {
+                d.extend_from_slice(&v.to_le_bytes());
+            }
+        }
+        let header = [
+            40,
+            creator,
+            0,
+            files.len() as u32,
+            file_table,
+            instructions.len() as u32,
+            instr_table,
+            variables.len() as u32,
+            var_table,
+            entry,
+        ];
+        for (i, v) in header.iter().enumerate() {
+            d[i * 4..i * 4 + 4].copy_from_slice(&v.to_le_bytes());
+        }
+        let mut out = b"DBUG".to_vec();
+        out.extend_from_slice(&d);
+        out
+    }
+
+    /// Tokens of a program: version, a comment holding `comment`, `body`, end.
+    pub fn program(version: u32, comment: &[u8], body: &[u32]) -> Vec<u8> {
+        let mut out = version.to_le_bytes().to_vec();
+        if !comment.is_empty() {
+            let words = comment.len().div_ceil(4);
+            out.extend_from_slice(&(0xfffe | ((words as u32) << 16)).to_le_bytes());
+            out.extend_from_slice(comment);
+            out.resize(out.len() + words * 4 - comment.len(), 0);
+        }
+        for t in body {
+            out.extend_from_slice(&t.to_le_bytes());
+        }
+        out.extend_from_slice(&0x0000_ffffu32.to_le_bytes());
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::build::{dbug, program};
+    use super::*;
+    use crate::error::ReadErrorKind;
+
+    /// dcl t0; dcl_2d s0; def c0; texld r0, t0, s0; mad_sat r1.xy, r0.x, -c0.yzxw, t0; mov oC0, r0.
+    const BODY: [u32; 24] = [
+        0x0200_001f,
+        0x8000_0000,
+        0xb00f_0000,
+        0x0200_001f,
+        0x9000_0000,
+        0xa00f_0800,
+        0x0500_0051,
+        0xa00f_0000,
+        0x3f00_0000,
+        0x8000_0000,
+        0x3727_c5ac,
+        0x4000_0000,
+        0x0300_0042,
+        0x800f_0000,
+        0xb0e4_0000,
+        0xa0e4_0800,
+        0x0400_0004,
+        0x8013_0001,
+        0x8000_0000,
+        0xa1c9_0000,
+        0xb0e4_0000,
+        0x0200_0001,
+        0x800f_0800,
+        0x80e4_0000,
+    ];
+
+    fn sample_program(with_debug: bool) -> Vec<u8> {
+        let body = &BODY[..];
+        // Byte offsets after the version token and the comment.
+        let comment = if with_debug {
+            let probe = dbug(
+                &["a.fx"],
+                &[(0, 0, 0); 5],
+                &[
+                    ("main", "pin", &[(0, [0, 1, 2, 3])]),
+                    ("", "color", &[(2, [0, 1, 2, 3])]),
+                    ("Foo", "x", &[(4, [0, 0xffff, 0xffff, 0xffff])]),
+                    ("", "y", &[(4, [0xffff, 1, 0xffff, 0xffff])]),
+                ],
+            );
+            let start = 4 + 4 + probe.len().div_ceil(4) as u32 * 4;
+            let at = |tokens: u32| start + tokens * 4;
+            dbug(
+                &["a.fx"],
+                &[
+                    (0, 0xffff, at(0)),
+                    (0, 0xffff, at(3)),
+                    (10, 0, at(12)),
+                    (11, 0, at(16)),
+                    (20, 0, at(21)),
+                ],
+                &[
+                    ("main", "pin", &[(0, [0, 1, 2, 3])]),
+                    ("", "color", &[(2, [0, 1, 2, 3])]),
+                    ("Foo", "x", &[(4, [0, 0xffff, 0xffff, 0xffff])]),
+                    ("", "y", &[(4, [0xffff, 1, 0xffff, 0xffff])]),
+                ],
+            )
+        } else {
+            Vec::new()
+        };
+        program(0xffff_0200, &comment, body)
+    }
+
+    #[test]
+    fn prints_program_with_lines_and_notes() {
+        let bytes = sample_program(true);
+        let p = Sm2Program::parse(&bytes, 0).unwrap();
+        assert_eq!(p.version.profile(), "ps_2_0");
+        assert_eq!(p.instructions.len(), 6);
+        let debug = p.debug.as_ref().unwrap();
+        assert_eq!(debug.entry_point, b"main");
+        assert_eq!(debug.files, vec![&b"a.fx"[..]]);
+        let mut out = String::new();
+        p.write_listing(&mut out);
+        assert_eq!(
+            out,
+            "    ps_2_0\n\
+             \x20   dcl t0  // pin<0,1,2,3>\n\
+             \x20   dcl_2d s0\n\
+             \x20   def c0, 0.5, -0, 9.99999975e-006, 2\n\
+             \n\
+             #line 10 \"a.fx\"\n\
+             \x20   texld r0, t0, s0  // ::color<0,1,2,3>\n\
+             \x20   mad_sat r1.xy, r0.x, -c0.yzxw, t0\n\
+             \n\
+             #line 20\n\
+             \x20   mov oC0, r0  // Foo::x<0>, ::y<1>\n\
+             \n\
+             // approximately 3 instruction slots used (1 texture, 2 arithmetic)\n"
+        );
+    }
+
+    #[test]
+    fn prints_program_without_debug_info() {
+        let bytes = sample_program(false);
+        let p = Sm2Program::parse(&bytes, 0).unwrap();
+        assert!(p.debug.is_none());
+        let mut out = String::new();
+        p.write_listing(&mut out);
+        assert!(out.contains("\n    texld r0, t0, s0\n    mad_sat"), "{out}");
+        assert!(!out.contains("#line"));
+    }
+
+    #[test]
+    fn vertex_program_operands() {
+        // vs_2_x: dcl_texcoord1 v1; mova a0.w, v1.x; mad oPos.xy, c3[a0.w], v1.x, -c2_abs; nrm r0.xyz, v1.
+        let body = [
+            0x0200_001f,
+            0x8001_0005,
+            0x900f_0001,
+            0x0200_002e,
+            0xb008_0000,
+            0x9000_0001,
+            0x0500_0004,
+            0xc003_0000,
+            0xa0e4_2003,
+            0xb0ff_0000,
+            0x9000_0001,
+            0xa0e4_0002 | (0xc << 24),
+            0x0200_0024,
+            0x8007_0000,
+            0x90e4_0001,
+        ];
+        let bytes = program(0xfffe_0201, &[], &body);
+        let p = Sm2Program::parse(&bytes, 0).unwrap();
+        let mut out = String::new();
+        p.write_listing(&mut out);
+        assert_eq!(
+            out,
+            "    vs_2_x\n\
+             \x20   dcl_texcoord1 v1\n\
+             \x20   mova a0.w, v1.x\n\
+             \x20   mad oPos.xy, c3[a0.w], v1.x, -c2_abs\n\
+             \x20   nrm r0.xyz, v1\n\
+             \n\
+             // approximately 5 instruction slots used\n"
+        );
+    }
+
+    #[test]
+    fn float_formatting_matches_msvc_g9() {
+        for (value, text) in [
+            (0.0f32, "0"),
+            (-0.0, "-0"),
+            (1.0, "1"),
+            (-0.5, "-0.5"),
+            (0.1, "0.100000001"),
+            (1e-5, "9.99999975e-006"),
+            (0.0001, "9.99999975e-005"),
+            (0.001, "0.00100000005"),
+            (123456789.0, "123456792"),
+            (1e10, "1e+010"),
+        ] {
+            assert_eq!(format_float(value), text, "{value}");
+        }
+    }
+
+    #[test]
+    fn malformed_programs_name_the_offset() {
+        // No end token.
+        let mut bytes = sample_program(false);
+        bytes.truncate(bytes.len() - 4);
+        let e = Sm2Program::parse(&bytes, 100).unwrap_err();
+        assert_eq!(e.offset, 100 + bytes.len() as u64);
+        // An instruction whose length runs past the data.
+        let bytes = program(0xffff_0200, &[], &[0x0f00_0001]);
+        let e = Sm2Program::parse(&bytes[..8], 0).unwrap_err();
+        assert!(matches!(e.kind, ReadErrorKind::Truncated { .. }), "{e}");
+        assert_eq!(e.offset, 8);
+        // A comment longer than the program.
+        let bytes = [0xffff_0200u32, 0x7fff_fffe]
+            .iter()
+            .flat_map(|t| t.to_le_bytes())
+            .collect::<Vec<u8>>();
+        let e = Sm2Program::parse(&bytes, 0).unwrap_err();
+        assert_eq!(e.offset, 8);
+        // Not a vs/ps version token.
+        let e = Sm2Program::parse(&0x1234_0200u32.to_le_bytes(), 0).unwrap_err();
+        assert!(e.to_string().contains("version token"), "{e}");
+        // A DBUG table past the comment.
+        let mut d = dbug(&["a.fx"], &[(1, 0, 4)], &[]);
+        d[4 + 24..4 + 28].copy_from_slice(&0xfff0u32.to_le_bytes());
+        let bytes = program(0xffff_0200, &d, &[]);
+        let e = Sm2Program::parse(&bytes, 0).unwrap_err();
+        assert!(matches!(e.kind, ReadErrorKind::Truncated { .. }), "{e}");
+        assert_eq!(e.offset, 12 + 0xfff0);
+    }
+}

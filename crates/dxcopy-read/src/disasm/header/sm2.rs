@@ -943,9 +943,7 @@ pub(crate) mod build {
             let at = d.len() as u32;
             d.extend_from_slice(s.as_bytes());
             d.push(0);
-            while d.len() % 4 != 0 {
-                d.push(0);
-            }
+            d.resize(d.len().div_ceil(4) * 4, 0);
             at
         };
         let creator = string(&mut d, "test compiler");

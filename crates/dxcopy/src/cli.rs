@@ -195,10 +195,17 @@ pub fn reject_unsupported(args: &[OsString]) -> Result<(), String> {
     Ok(())
 }
 
-/// Parses arguments with clap; usage errors exit with status 1 (help and
-/// version with 0), and unsupported llvm-objcopy options are named.
+/// Parses arguments with clap after expanding `@FILE` response files; usage
+/// errors exit with status 1 (help and version with 0), and unsupported
+/// llvm-objcopy options are named.
 pub fn parse_or_exit<T: clap::Parser>(tool: &str) -> T {
-    let args: Vec<OsString> = std::env::args_os().collect();
+    let args = match crate::args::expand(std::env::args_os().collect()) {
+        Ok(args) => args,
+        Err(e) => {
+            emit(tool, Level::Error, &e.to_string());
+            std::process::exit(1);
+        }
+    };
     if let Err(msg) = reject_unsupported(&args) {
         emit(tool, Level::Error, &msg);
         std::process::exit(1);

@@ -90,9 +90,18 @@ impl Io<'_> {
     }
 }
 
-/// Parses `args` (program name first): usage errors are `Err((text, 1))`,
-/// help and version `Err((text, 0))`.
+/// Parses `args` (program name first), after expanding `@FILE` response
+/// files: usage errors are `Err((text, 1))`, help and version `Err((text, 0))`.
 pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Opts, (String, i32)> {
+    let args = crate::args::expand(args.into_iter().collect()).map_err(|e| {
+        (
+            format!(
+                "{}\n",
+                cli::diagnostic("dxinfo", cli::Level::Error, &e.to_string(), false)
+            ),
+            1,
+        )
+    })?;
     Opts::try_parse_from(args).map_err(|e| {
         let code = if e.use_stderr() { 1 } else { 0 };
         (e.render().to_string(), code)

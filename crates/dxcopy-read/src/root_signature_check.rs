@@ -313,6 +313,63 @@ fn first_uncovered_checked(ranges: &[&BoundRange], first: u32, last: u32) -> Opt
     }
 }
 
+/// The root signature a container is checked against.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum CheckAgainst<'a> {
+    /// The container's own RTS0 part (nothing is checked without one).
+    Own,
+    /// A root signature given separately (`dxinfo --root-signature=FILE`).
+    External(&'a RootSignature),
+}
+
+/// What [`check_container`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ContainerCoverage {
+    /// Nothing to check: no PSV0 part, or no root signature.
+    NotChecked,
+    /// Every binding is covered; the number of bindings checked.
+    Covered(usize),
+    /// Bindings not covered, in PSV0 order.
+    Uncovered(Vec<UncoveredBinding>),
+}
+
+/// Checks the PSV0 resource bindings of `container` against its own RTS0 or
+/// an external root signature. The stage is the DXIL (else ILDB) program's.
+/// A PSV0 or own RTS0 that does not decode is an error (the decoders' checks
+/// report it too).
+pub fn check_container(
+    container: &Container<'_>,
+    against: CheckAgainst<'_>,
+) -> Result<ContainerCoverage> {
+    let Some(psv_part) = container.find(PartName::PSV0) else {
+        return Ok(ContainerCoverage::NotChecked);
+    };
+    let own;
+    let signature = match against {
+        CheckAgainst::External(rs) => rs,
+        CheckAgainst::Own => match container.find(PartName::RTS0) {
+            Some(part) => {
+                own = RootSignature::parse(&part)?;
+                &own
+            }
+            None => return Ok(ContainerCoverage::NotChecked),
+        },
+    };
+    let stage = [PartName::DXIL, PartName::ILDB]
+        .iter()
+        .filter_map(|&n| container.find(n))
+        .find_map(|p| crate::program::Program::parse(&p).ok())
+        .map(|p| p.shader_kind);
+    let psv = crate::psv0::Psv0::parse(&psv_part, stage)?;
+    let stage = stage.or(psv.stage);
+    let uncovered = check_bindings(&psv.resources, signature, stage);
+    Ok(if uncovered.is_empty() {
+        ContainerCoverage::Covered(psv.resources.len())
+    } else {
+        ContainerCoverage::Uncovered(uncovered)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

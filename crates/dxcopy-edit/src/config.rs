@@ -23,6 +23,7 @@ use crate::output::Output;
 use crate::plan::{EditPlan, EditWarning};
 use crate::policy::{DigestPolicy, HashPolicy};
 use crate::root_signature;
+use crate::unchanged;
 use crate::strip::StripClass;
 use dxcopy_read::{
     container_input, private, Container, ContainerSource, DebugName, DigestKind, MappedFile,
@@ -144,6 +145,9 @@ pub struct Report {
     pub pdb_written: Option<PathBuf>,
     /// Notes to show the user.
     pub notes: Vec<EditNote>,
+    /// The edit changed nothing and the output is the input file itself, so
+    /// it was not rewritten (its inode and modification time stay).
+    pub unchanged: bool,
 }
 
 /// Parses a four-byte part name given on the command line.
@@ -464,6 +468,14 @@ impl Config {
         if let Some(out) = main {
             let stdin = input.as_os_str() == "-";
             let dest = output.unwrap_or(input);
+            let in_place = !stdin && (output.is_none() || output == Some(input));
+            if in_place
+                && mapped.is_some()
+                && unchanged::reproduces_input(&out, container, self.digest)
+            {
+                report.unchanged = true;
+                return Ok(report);
+            }
             if dest.as_os_str() == "-" || (stdin && output.is_none()) {
                 let stdout = std::io::stdout();
                 out.write_to(std::io::BufWriter::with_capacity(1 << 16, stdout.lock()))

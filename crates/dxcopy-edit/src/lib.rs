@@ -47,6 +47,7 @@ pub mod plan;
 pub mod policy;
 pub mod root_signature;
 pub mod strip;
+pub mod unchanged;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

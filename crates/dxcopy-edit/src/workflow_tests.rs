@@ -364,3 +364,64 @@ fn split_debug_creates_a_missing_directory() {
     assert!(pdb.starts_with(dir.path().join("new/deeper")));
     assert!(dxcopy_read::is_msf(&fs::read(pdb).unwrap()));
 }
+
+#[cfg(unix)]
+#[test]
+fn a_file_needing_no_change_is_not_rewritten() {
+    use std::os::unix::fs::MetadataExt;
+    let dir = tempfile::tempdir().unwrap();
+    let input = write(dir.path(), "in.dxil", &shader(&[(b"STAT", b"stat")]));
+    let strip = Config {
+        strip: vec![StripClass::Debug],
+        ..Config::default()
+    };
+    // Nothing to strip: same inode, same modification time, same bytes.
+    let before = fs::metadata(&input).unwrap();
+    let bytes = fs::read(&input).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(20));
+    let report = strip.run(&input, None).unwrap();
+    assert!(report.unchanged && !report.wrote_output);
+    let after = fs::metadata(&input).unwrap();
+    assert_eq!((after.ino(), after.mtime_nsec(), after.mtime()), (before.ino(), before.mtime_nsec(), before.mtime()));
+    assert_eq!(fs::read(&input).unwrap(), bytes);
+    // Naming the input as the output is the same edit in place.
+    assert!(strip.run(&input, Some(&input)).unwrap().unchanged);
+    // The same no-op to another file writes it, identical to the input.
+    let out = dir.path().join("out.dxil");
+    let report = strip.run(&input, Some(&out)).unwrap();
+    assert!(!report.unchanged && report.wrote_output);
+    assert_eq!(fs::read(&out).unwrap(), bytes);
+    // Policies that may change the digest always write.
+    let resign = Config {
+        digest: DigestPolicy::Retail,
+        ..Config::default()
+    };
+    assert!(!resign.run(&input, None).unwrap().unchanged);
+    // A real change is written.
+    let reflect = Config {
+        strip: vec![StripClass::Reflect],
+        ..Config::default()
+    };
+    let bytes_before = fs::read(&input).unwrap();
+    let report = reflect.run(&input, None).unwrap();
+    assert!(!report.unchanged && report.wrote_output);
+    let now = fs::read(&input).unwrap();
+    assert!(now.len() < bytes_before.len());
+}
+
+#[test]
+fn unchanged_needs_an_exact_layout() {
+    // A FileSize that differs from the file's length is rewritten (fixed).
+    let dir = tempfile::tempdir().unwrap();
+    let mut bytes = shader(&[]);
+    bytes.extend_from_slice(&[0; 4]); // trailing bytes FileSize does not cover
+    let input = write(dir.path(), "in.dxil", &bytes);
+    let report = Config {
+        digest: DigestPolicy::Keep,
+        ..Config::default()
+    }
+    .run(&input, None)
+    .unwrap();
+    assert!(!report.unchanged);
+    assert_eq!(fs::read(&input).unwrap().len(), bytes.len() - 4);
+}

@@ -94,7 +94,7 @@ fn dxstrip_recursive_strips_containers_by_magic_only() {
     assert_eq!(skipped, fs::read(&debug[0].path).unwrap());
     assert_eq!(fs::read(tree.join("sub/shader.pdb")).unwrap(), pdb_before);
     assert_eq!(fs::read(tree.join("notes.txt")).unwrap(), b"DXB");
-    assert!(stderr(&o).contains("3 of 3 files"), "{}", stderr(&o));
+    assert!(stderr(&o).contains("3 files: 3 changed"), "{}", stderr(&o));
 
     // --files-from on stdin, and --include.
     let list = format!("{}\n", tree.join("third_party/d.dxil").display());

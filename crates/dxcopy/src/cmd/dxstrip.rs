@@ -147,6 +147,7 @@ pub fn main() {
     let (tx, rx) = mpsc::channel();
     let mut failed = 0usize;
     let mut removed = 0usize;
+    let mut unchanged = 0usize;
     std::thread::scope(|s| {
         for _ in 0..jobs {
             let tx = tx.clone();
@@ -173,6 +174,9 @@ pub fn main() {
                 let file = &opts.files[printed];
                 match r {
                     Ok(report) => {
+                        if report.unchanged {
+                            unchanged += 1;
+                        }
                         removed += report.parts_before.saturating_sub(report.parts_after);
                         if !opts.quiet {
                             for w in &report.warnings {
@@ -195,8 +199,8 @@ pub fn main() {
     let total = opts.files.len();
     if !opts.quiet && (total > 1 || failed > 0) {
         eprintln!(
-            "dxstrip: {} of {total} files stripped ({removed} parts removed), {failed} failed",
-            total - failed
+            "dxstrip: {total} files: {} changed ({removed} parts removed), {unchanged} unchanged (not rewritten), {failed} failed",
+            total - failed - unchanged
         );
     }
     if failed > 0 {

@@ -23,8 +23,8 @@ use crate::output::Output;
 use crate::plan::{EditPlan, EditWarning};
 use crate::policy::{DigestPolicy, HashPolicy};
 use crate::root_signature;
-use crate::unchanged;
 use crate::strip::StripClass;
+use crate::unchanged;
 use dxcopy_read::{
     container_input, private, Container, ContainerSource, DebugName, DigestKind, MappedFile,
     PartName, ShaderHash,

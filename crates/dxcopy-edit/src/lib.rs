@@ -47,9 +47,9 @@ pub mod plan;
 pub mod policy;
 pub mod root_signature;
 pub mod strip;
-pub mod unchanged;
 #[cfg(test)]
 mod tests;
+pub mod unchanged;
 #[cfg(test)]
 mod workflow_tests;
 

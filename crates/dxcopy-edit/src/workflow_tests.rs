@@ -382,7 +382,10 @@ fn a_file_needing_no_change_is_not_rewritten() {
     let report = strip.run(&input, None).unwrap();
     assert!(report.unchanged && !report.wrote_output);
     let after = fs::metadata(&input).unwrap();
-    assert_eq!((after.ino(), after.mtime_nsec(), after.mtime()), (before.ino(), before.mtime_nsec(), before.mtime()));
+    assert_eq!(
+        (after.ino(), after.mtime_nsec(), after.mtime()),
+        (before.ino(), before.mtime_nsec(), before.mtime())
+    );
     assert_eq!(fs::read(&input).unwrap(), bytes);
     // Naming the input as the output is the same edit in place.
     assert!(strip.run(&input, Some(&input)).unwrap().unchanged);

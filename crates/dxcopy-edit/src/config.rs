@@ -373,7 +373,8 @@ impl Config {
             plan.update(name, data)?;
         }
         if let Some(path) = &self.set_root_signature {
-            let (data, _) = root_signature::load(path, &read_data_file(path, "--set-root-signature")?)?;
+            let (data, _) =
+                root_signature::load(path, &read_data_file(path, "--set-root-signature")?)?;
             root_signature::set_root_signature(&mut plan, data)?;
         }
         for (name, path) in &self.add {

@@ -3,6 +3,7 @@
 //! - `test`: build, unit/integration/doc tests, the data-driven cases in tests/, and `sweep --quick`
 //! - `cases`: only the data-driven cases (against the debug binaries)
 //! - `conformance`: the obj2yaml conformance test, with its counts
+//! - `disasm-conformance`: `dxinfo --disasm` against the reference listings, with its counts
 //! - `sweep`: the mutation sweep over the corpus (`--quick` for CI's bounded sample)
 //! - `fuzz`: list, seed and run the cargo-fuzz targets in fuzz/
 //! - `kill-test`: SIGKILL dxcopy/dxstrip during in-place edits of 64 MiB files (release)
@@ -12,6 +13,7 @@
 
 mod bench;
 mod cases;
+mod disasm;
 mod dist;
 mod example;
 mod fuzz;
@@ -71,6 +73,7 @@ fn main() -> Result<()> {
             "--",
             "--nocapture",
         ])),
+        "disasm-conformance" => disasm::run(rest),
         "gen-example" => example::generate(),
         "sweep" => sweep::run(rest),
         "fuzz" => fuzz::run(rest),
@@ -99,6 +102,8 @@ fn main() -> Result<()> {
                  tasks:\n  test          build, run every test (unit, integration, doc, tests/ cases)\n  \
                  cases [NAME]  run the data-driven cases in tests/ (optionally only those containing NAME)\n  \
                  conformance   compare dxinfo --yaml with obj2yaml 22 over samples and corpus\n  \
+                 disasm-conformance\n\
+                 \x20               compare dxinfo --disasm with the reference listings in ../shared/corpus/listings\n  \
                  sweep [--quick] [--seed N] [--only SUBSTRING] [--no-bins | --bins-only] [--bin-stride N]\n\
                  \x20               mutation sweep over ../shared/corpus, in process and through the\n\
                  \x20               binaries (--quick: CI's bounded sample; docs/hardening.md)\n  \

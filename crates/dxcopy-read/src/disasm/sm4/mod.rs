@@ -192,6 +192,20 @@ impl Program {
     /// Decodes the SHDR/SHEX data `data`, which starts at absolute file
     /// offset `base` (used in error offsets).
     pub fn decode(data: &[u8], base: u64) -> Result<Program, DecodeError> {
+        let (program, error) = Program::decode_prefix(data, base)?;
+        match error {
+            Some(e) => Err(e),
+            None => Ok(program),
+        }
+    }
+
+    /// Decodes as much of `data` as is well formed: the program up to the
+    /// first malformed instruction, and the error that stopped it. Fails
+    /// outright only when the two header tokens are unusable.
+    pub fn decode_prefix(
+        data: &[u8],
+        base: u64,
+    ) -> Result<(Program, Option<DecodeError>), DecodeError> {
         let words = data.len() / 4;
         let word = |i: usize| -> u32 {
             let b = &data[i * 4..i * 4 + 4];
@@ -229,11 +243,15 @@ impl Program {
         let sm51 = program.is_sm51();
         let mut pos = 2usize;
         while pos < tokens.len() {
-            let instruction = decode_instruction(&tokens, pos, sm51).map_err(|(t, k)| err(t, k))?;
-            pos += instruction.length as usize;
-            program.instructions.push(instruction);
+            match decode_instruction(&tokens, pos, sm51) {
+                Ok(instruction) => {
+                    pos += instruction.length as usize;
+                    program.instructions.push(instruction);
+                }
+                Err((token, kind)) => return Ok((program, Some(err(token, kind)))),
+            }
         }
-        Ok(program)
+        Ok((program, None))
     }
 }
 

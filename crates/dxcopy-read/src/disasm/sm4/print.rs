@@ -7,10 +7,10 @@ use super::{Body, Components, Declaration, Index, Instruction, Operand, Program,
 use std::fmt::Write;
 
 /// Writes the program's listing: the profile line, every declaration and
-/// instruction (indented inside blocks), and the closing
-/// `// Approximately N instruction slots used` line, where `N` is the
-/// instruction count of the STAT part (0 when the container has none).
-pub fn write_program(program: &Program, slots: u32, out: &mut String) {
+/// instruction (indented inside blocks), and — when `slots` is given — the
+/// closing `// Approximately N instruction slots used` line, where `N` is
+/// the instruction count of the STAT part (0 when the container has none).
+pub fn write_program(program: &Program, slots: Option<u32>, out: &mut String) {
     out.push_str(&program.profile());
     out.push('\n');
     let mut depth = 0usize;
@@ -35,7 +35,9 @@ pub fn write_program(program: &Program, slots: u32, out: &mut String) {
             depth += 1;
         }
     }
-    let _ = writeln!(out, "// Approximately {slots} instruction slots used");
+    if let Some(slots) = slots {
+        let _ = writeln!(out, "// Approximately {slots} instruction slots used");
+    }
 }
 
 /// Writes one instruction or declaration (no indentation, no newline).

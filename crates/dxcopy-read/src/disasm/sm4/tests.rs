@@ -39,7 +39,7 @@ fn program(version: u32, instructions: &[Vec<u32>]) -> Vec<u8> {
 fn text(version: u32, instructions: &[Vec<u32>]) -> String {
     let p = Program::decode(&program(version, instructions), 0).unwrap();
     let mut out = String::new();
-    write_program(&p, 0, &mut out);
+    write_program(&p, Some(0), &mut out);
     let mut lines: Vec<&str> = out.lines().skip(1).collect();
     assert_eq!(
         lines.pop(),
@@ -633,7 +633,7 @@ fn interfaces_and_function_calls() {
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
     let p = Program::decode(&bytes, 0).unwrap();
     let mut out = String::new();
-    write_program(&p, 3, &mut out);
+    write_program(&p, Some(3), &mut out);
     assert_eq!(
         out,
         "ps_5_0\ndcl_function_body fb0\ndcl_function_table ft0 = {fb0, fb1}\n\

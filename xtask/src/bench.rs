@@ -39,7 +39,7 @@ struct Options {
     callgrind: bool,
     compare_profiles: bool,
     keep: bool,
-    /// Workloads to run (`w1`…`w5`, `profiles`); empty = all.
+    /// Workloads to run (`w1`…`w5`, `disasm`, `profiles`); empty = all.
     only: Vec<String>,
     out: PathBuf,
 }
@@ -152,6 +152,9 @@ pub fn run(args: &[String]) -> Result<()> {
             );
             report.note("W5 pending: no dxinfo binary in this build".into());
         }
+    }
+    if opts.wants("disasm") && dxinfo.exists() && have_corpus {
+        disasm(&opts, &dxinfo, &corpus, &mut report)?;
     }
     if opts.compare_profiles {
         profiles(&opts, &bins, dir, &mut report)?;
@@ -1037,6 +1040,53 @@ fn w5(opts: &Options, dxinfo: &Path, corpus: &Path, report: &mut Report) -> Resu
         &format!("{secs:.3} s"),
         "≤ 1 s",
         Some(secs <= 1.0),
+    );
+    Ok(())
+}
+
+/// `dxinfo --disasm` over every corpus container with SM4/SM5 bytecode
+/// (SHDR/SHEX), in one process, next to `dxinfo --json` over the same files.
+fn disasm(opts: &Options, dxinfo: &Path, corpus: &Path, report: &mut Report) -> Result<()> {
+    let mut all = Vec::new();
+    collect_containers(corpus, &mut all)?;
+    all.sort();
+    let files: Vec<PathBuf> = all
+        .into_iter()
+        .filter(|path| {
+            fs::read(path).is_ok_and(|bytes| {
+                dxcopy_read::Container::parse(&bytes)
+                    .is_ok_and(|c| dxcopy_read::disasm::shader_part(&c).is_some())
+            })
+        })
+        .collect();
+    if files.is_empty() {
+        report.note("disasm skipped: no container with SHDR/SHEX in the corpus".into());
+        return Ok(());
+    }
+    let mut contenders = Vec::new();
+    for view in ["--disasm", "--json"] {
+        let cmd = Cmd::new([dxinfo.as_os_str(), OsStr::new(view)]).with_args(&files);
+        let mut c = Contender::new(&format!("dxinfo {view}"), cmd, || Ok(()));
+        c.allow_fail = true;
+        contenders.push(c);
+    }
+    let mut m = measure(&contenders, opts.reps)?;
+    for (row, view) in m.iter_mut().zip(["--disasm", "--json"]) {
+        row.command = format!("dxinfo {view} FILES… ({} DXBC containers)", files.len());
+    }
+    report.workload(
+        &format!(
+            "disasm: `dxinfo --disasm` over every DXBC container with SM4/SM5 bytecode ({} files, one process), next to `dxinfo --json`",
+            files.len()
+        ),
+        &m,
+    );
+    report.target(
+        "disasm",
+        "`dxinfo --disasm` / `dxinfo --json` over the DXBC containers, median",
+        &format!("{:.2}×", ratio(m[0].median(), m[1].median())),
+        "reported",
+        None,
     );
     Ok(())
 }

@@ -526,6 +526,12 @@ const TOOL_RUNS: &[ToolRun] = &[
         args: &["--json", "in.dxbc"],
         output: Output::Json,
     },
+    ToolRun {
+        label: "dxinfo --disasm",
+        tool: "dxinfo",
+        args: &["--disasm", "in.dxbc"],
+        output: Output::None,
+    },
 ];
 
 #[derive(Default, Clone)]

@@ -3,6 +3,7 @@
 //! (Debug) and serialised (JSON, as `dxinfo --json` does).
 
 use dxcopy_read::decode::{decode_part, has_decoder};
+use dxcopy_read::disasm::{self, sm4};
 use dxcopy_read::psv0::Psv0;
 use dxcopy_read::rts0::RootSignature;
 use dxcopy_read::{Container, Part, PartName, Program, ShaderHash, ShaderKind};
@@ -54,6 +55,10 @@ pub fn decode_named(
             }
             1
         }
+        b"SHDR" | b"SHEX" => {
+            disasm_data(data, base, sink);
+            1
+        }
         b"HASH" => {
             match ShaderHash::parse_data(data, base) {
                 Ok(h) => {
@@ -64,6 +69,52 @@ pub fn decode_named(
             1
         }
         _ => 0,
+    }
+}
+
+/// The SM4/SM5 disassembler on SHDR/SHEX data at `base`: the program
+/// decoded as far as it is well formed and its listing written.
+pub fn disasm_data(data: &[u8], base: u64, sink: &mut crate::Discard) {
+    match sm4::Program::decode_prefix(data, base) {
+        Ok((program, error)) => {
+            let mut text = String::new();
+            sm4::write_program(&program, error.is_none().then_some(0), &mut text);
+            let _ = write!(
+                sink,
+                "{} {} {:?} {}",
+                text.len(),
+                program.executable_count(),
+                program.declarations().count(),
+                error.map(|e| e.to_string()).unwrap_or_default()
+            );
+        }
+        Err(e) => {
+            let _ = write!(sink, "{e} {e:?}");
+        }
+    }
+}
+
+/// The disasm fuzz target's input: the data of an SHEX part. It is
+/// disassembled directly and as the program of a one-part container (the
+/// whole listing). Returns the listing's length.
+pub fn disasm_input(input: &[u8]) -> usize {
+    let mut sink = crate::Discard::default();
+    disasm_data(input, 0, &mut sink);
+    let Ok(bytes) = dxcopy_edit::ContainerBuilder::new()
+        .part(b"SHEX", input)
+        .build()
+    else {
+        return 0;
+    };
+    let Ok(container) = Container::parse(&bytes) else {
+        return 0;
+    };
+    match disasm::listing(&container, "fuzz") {
+        Ok(listing) => listing.text.len(),
+        Err(e) => {
+            let _ = write!(sink, "{e}");
+            0
+        }
     }
 }
 

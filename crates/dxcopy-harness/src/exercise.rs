@@ -137,6 +137,15 @@ fn exercise_container(bytes: &[u8]) -> Result<Summary, Violation> {
             }
         }
     }
+    // dxinfo --disasm: the whole listing (cut short at a malformed token).
+    match dxcopy_read::disasm::listing(&container, "sweep") {
+        Ok(listing) => {
+            let _ = write!(sink, "{} {:?}", listing.text.len(), listing.error);
+        }
+        Err(e) => {
+            let _ = write!(sink, "{e}");
+        }
+    }
     // dxinfo's views: text (with sources), JSON, --verify, --parts.
     let inspection = Inspection::new(container);
     // Streamed to a sink, as dxinfo streams to stdout: what is measured is

@@ -137,10 +137,16 @@ fn exercise_container(bytes: &[u8]) -> Result<Summary, Violation> {
             }
         }
     }
+    // The disassembler's sections before the program (RDEF, signatures, Level9).
+    let mut listing = String::new();
+    if let Err(e) = dxcopy_read::disasm::header::write_header_sections(&container, &mut listing) {
+        let _ = write!(sink, "{e} {e:?}");
+    }
+    summary.decodes += 1;
     // dxinfo --disasm: the whole listing (cut short at a malformed token).
     match dxcopy_read::disasm::listing(&container, "sweep") {
         Ok(listing) => {
-            let _ = write!(sink, "{} {:?}", listing.text.len(), listing.error);
+            let _ = write!(sink, "{} {:?}", listing.text.len(), listing.errors);
         }
         Err(e) => {
             let _ = write!(sink, "{e}");

@@ -247,13 +247,10 @@ fn show_disasm(io: &mut Io<'_>, shown: &str, c: &Container<'_>, many: bool) -> S
                 writeln!(io.out, "{shown}:")?;
             }
             io.out.write_all(listing.text.as_bytes())?;
-            match listing.error {
-                None => Ok(true),
-                Some(e) => {
-                    io.error(&format!("'{shown}': {e}"));
-                    Ok(false)
-                }
+            for e in &listing.errors {
+                io.error(&format!("'{shown}': {e}"));
             }
+            Ok(listing.errors.is_empty())
         }
         Err(e @ (DisasmError::DxilOnly | DisasmError::NoShaderPart)) => {
             io.note(&format!("'{shown}': no DXBC listing: {e}"));

@@ -15,6 +15,7 @@
 use crate::copy;
 use crate::debug::{self, PdbTarget, SplitOptions};
 use crate::dump::{self, DumpMode};
+use crate::edits::{Edits, PartSource};
 use crate::error::{EditError, Result};
 use crate::file::{write_atomic, write_bytes_atomic, FileOptions};
 use crate::matcher::{MatchStyle, NameMatcher};
@@ -22,7 +23,7 @@ use crate::output::Output;
 use crate::plan::{EditPlan, EditWarning};
 use crate::policy::{DigestPolicy, HashPolicy};
 use crate::strip::StripClass;
-use dxcopy_read::{container_input, Container, ContainerSource, DigestKind, MappedFile, PartName};
+use dxcopy_read::{container_input, Container, ContainerSource, DigestKind, MappedFile};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -102,10 +103,7 @@ pub struct Report {
     pub pdb_written: Option<PathBuf>,
 }
 
-/// Parses a four-byte part name given on the command line.
-pub fn part_name(s: &str) -> Result<PartName> {
-    PartName::from_str_exact(s).ok_or_else(|| EditError::BadName(s.to_string()))
-}
+pub use crate::edits::part_name;
 
 fn read_file(path: &Path) -> Result<Vec<u8>> {
     std::fs::read(path).map_err(|e| EditError::io(path, e))
@@ -134,8 +132,26 @@ impl Config {
             && self.set_debug_name.is_none())
     }
 
-    fn matcher(&self, patterns: &[String]) -> Result<NameMatcher> {
-        NameMatcher::from_patterns(patterns, self.match_style)
+    /// The container-changing options as [`Edits`] (added, updated and
+    /// private data named by file).
+    pub fn edits(&self) -> Edits {
+        let from_files = |list: &[(String, PathBuf)]| {
+            list.iter()
+                .map(|(name, path)| (name.clone(), PartSource::File(path.clone())))
+                .collect()
+        };
+        Edits {
+            match_style: self.match_style,
+            remove: self.remove.clone(),
+            only: self.only.clone(),
+            keep: self.keep.clone(),
+            strip: self.strip.clone(),
+            update: from_files(&self.update),
+            add: from_files(&self.add),
+            set_private: self.set_private.clone().map(PartSource::File),
+            digest: self.digest,
+            hash: self.hash,
+        }
     }
 
     /// Builds the edit plan for `container` (reads the files named by add,
@@ -150,31 +166,7 @@ impl Config {
         container: &Container<'data>,
         warnings: &mut Vec<EditWarning>,
     ) -> Result<EditPlan<'data>> {
-        let mut plan = EditPlan::from_container(container);
-        plan.digest_policy = self.digest;
-        plan.hash_policy = self.hash;
-        plan.keep(&self.matcher(&self.keep)?);
-        if !self.only.is_empty() {
-            plan.only(&self.matcher(&self.only)?);
-        } else if !self.remove.is_empty() {
-            plan.remove(&self.matcher(&self.remove)?);
-        }
-        for class in &self.strip {
-            plan.strip(*class);
-        }
-        for (name, path) in &self.update {
-            plan.update(part_name(name)?, read_file(path)?)?;
-        }
-        for (name, path) in &self.add {
-            let name = part_name(name)?;
-            if plan.find(name).is_some() {
-                return Err(EditError::AlreadyExists(name));
-            }
-            plan.add(name, read_file(path)?)?;
-        }
-        if let Some(path) = &self.set_private {
-            plan.set_private(read_file(path)?);
-        }
+        let mut plan = self.edits().plan(container)?;
         if let Some(path) = &self.add_debug_from {
             let bytes = read_file(path)?;
             let found = container_input(&bytes)?;
@@ -337,17 +329,8 @@ impl Config {
                 out.write_to(std::io::BufWriter::with_capacity(1 << 16, stdout.lock()))
                     .map_err(|e| EditError::io("-", e))?;
             } else {
-                let options = if stdin {
-                    FileOptions::default()
-                } else {
-                    let meta = match mapped.and_then(MappedFile::file) {
-                        Some(f) => f.metadata(),
-                        None => std::fs::metadata(input),
-                    };
-                    let meta = meta.map_err(|e| EditError::io(input, e))?;
-                    FileOptions::like(&meta, self.preserve_dates)
-                };
-                write_atomic(dest, &options, |f| write_output(&out, f))?;
+                let input = (!stdin).then_some(input);
+                write_output_file(&out, mapped, input, dest, self.preserve_dates)?;
             }
             // After writing: the writer may have classified the input's digest.
             report.warnings.extend(out.warnings().iter().cloned());
@@ -356,4 +339,34 @@ impl Config {
         }
         Ok(report)
     }
+}
+
+/// Writes an edited container to the file `dest` the way every tool does:
+/// atomically (temp file renamed over `dest`), with the permissions of
+/// `input` (and its times with `preserve_dates`) when the container was read
+/// from that file. `mapped` is the file the container was parsed from, when it
+/// was: its kept parts are then copied file to file.
+pub fn write_output_file(
+    out: &Output<'_>,
+    mapped: Option<&MappedFile>,
+    input: Option<&Path>,
+    dest: &Path,
+    preserve_dates: bool,
+) -> Result<()> {
+    let options = match input {
+        None => FileOptions::default(),
+        Some(input) => {
+            let meta = match mapped.and_then(MappedFile::file) {
+                Some(f) => f.metadata(),
+                None => std::fs::metadata(input),
+            };
+            let meta = meta.map_err(|e| EditError::io(input, e))?;
+            FileOptions::like(&meta, preserve_dates)
+        }
+    };
+    write_atomic(dest, &options, |f| match mapped {
+        Some(m) => out.write_file_from(m, f),
+        None => out.write_to_seekable(f),
+    })?;
+    Ok(())
 }

@@ -25,6 +25,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod batch;
 pub mod builder;
 pub mod config;
 #[cfg(test)]
@@ -34,6 +35,7 @@ pub mod debug;
 #[cfg(test)]
 mod debug_tests;
 pub mod dump;
+pub mod edits;
 pub mod error;
 pub mod file;
 pub mod matcher;
@@ -47,9 +49,11 @@ pub mod strip;
 #[cfg(test)]
 mod tests;
 
+pub use batch::run_many;
 pub use builder::ContainerBuilder;
-pub use config::{Config, DumpSpec, Report};
+pub use config::{write_output_file, Config, DumpSpec, Report};
 pub use dump::{dump, extract, DumpMode};
+pub use edits::{part_name, Edits, PartSource};
 pub use error::{EditError, Result};
 pub use file::{write_atomic, write_bytes_atomic, FileOptions};
 pub use matcher::{MatchStyle, NameMatcher};

@@ -51,16 +51,6 @@ class Part:
     def crc32(self) -> int:
         """CRC-32 (IEEE) of the data, as dxinfo shows it."""
 
-class Finding:
-    """One result of Container.verify(), as ``dxinfo --verify`` prints it."""
-
-    @property
-    def level(self) -> str:
-        """"note" (informational), "warning" or "error" (the container fails)."""
-    @property
-    def message(self) -> str:
-        """What was found, one sentence."""
-
 class Container:
     """A DirectX container (DXBC or DXIL), opened from a file or bytes.
 
@@ -108,10 +98,6 @@ class Container:
 
         Raises KeyError when there is no such part, Error when it does not decode.
         """
-    def to_dict(self) -> Dict[str, Any]:
-        """The whole ``dxinfo --json`` document of the container."""
-    def verify(self) -> List[Finding]:
-        """Every finding of ``dxinfo --verify``, in its order."""
     def edit(self, *, regex: bool = False) -> "Edit":
         """A new edit of this container; with regex=True patterns are regular expressions."""
     def __getitem__(self, key: Union[str, int]) -> Part: ...

@@ -1,6 +1,6 @@
-//! `dxcopy.Container`, `dxcopy.Part` and `dxcopy.Finding`: an opened
+//! `dxcopy.Container` and `dxcopy.Part`: an opened
 //! container (memory-mapped file, bytes, or the container inside a dxc
-//! companion PDB), its parts and what decoding and verifying them says.
+//! companion PDB), its parts and what decoding them says.
 
 use crate::edit::Edit;
 use crate::error::{read_to_py, to_py};
@@ -378,25 +378,5 @@ impl Part {
             "<dxcopy.Part {} index={} offset={:#x} size={}>",
             self.name, self.index, self.offset, self.size
         )
-    }
-}
-
-/// One result of `Container.verify()`: a level ("note", "warning" or
-/// "error") and a one-sentence message, as `dxinfo --verify` prints them.
-#[pyclass(module = "dxcopy", frozen, eq)]
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Finding {
-    /// "note" (informational), "warning" or "error" (the container fails).
-    #[pyo3(get)]
-    level: String,
-    /// What was found, one sentence.
-    #[pyo3(get)]
-    message: String,
-}
-
-#[pymethods]
-impl Finding {
-    fn __repr__(&self) -> String {
-        format!("<dxcopy.Finding {}: {}>", self.level, self.message)
     }
 }

@@ -80,23 +80,23 @@ mod tests {
             .program(b"ILDB", ShaderKind::Pixel, (6, 0), (1, 0), b"BC\xc0\xdedbg")
             .build()
             .unwrap();
-        let mut files = Vec::new();
-        for i in 0..9 {
-            let path = dir.path().join(format!("{i}.dxil"));
-            // Every third file is not a container.
-            let bytes: &[u8] = if i % 3 == 1 {
-                b"not a container"
-            } else {
-                &good
-            };
-            std::fs::write(&path, bytes).unwrap();
-            files.push(path);
-        }
+        let files: Vec<_> = (0..9)
+            .map(|i| dir.path().join(format!("{i}.dxil")))
+            .collect();
         let config = Config {
             strip: vec![StripClass::Debug],
             ..Config::default()
         };
         for jobs in [None, Some(1), Some(4), Some(100)] {
+            for (i, path) in files.iter().enumerate() {
+                // Every third file is not a container.
+                let bytes: &[u8] = if i % 3 == 1 {
+                    b"not a container"
+                } else {
+                    &good
+                };
+                std::fs::write(path, bytes).unwrap();
+            }
             let mut order = Vec::new();
             let mut done = 0;
             run_many(

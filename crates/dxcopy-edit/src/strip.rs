@@ -25,20 +25,6 @@ pub enum StripClass {
 }
 
 impl StripClass {
-    /// Every class, in the order of the command-line flags.
-    pub const EVERY: [StripClass; 5] = [
-        StripClass::Debug,
-        StripClass::Reflect,
-        StripClass::Priv,
-        StripClass::RootSig,
-        StripClass::All,
-    ];
-
-    /// The class named `name` (`debug`, `reflect`, `priv`, `rootsig`, `all`).
-    pub fn parse(name: &str) -> Option<StripClass> {
-        StripClass::EVERY.into_iter().find(|c| c.as_str() == name)
-    }
-
     /// The part names this class removes.
     pub fn parts(self) -> &'static [&'static [u8; 4]] {
         match self {
@@ -73,16 +59,6 @@ impl StripClass {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn names_round_trip() {
-        for class in StripClass::EVERY {
-            assert_eq!(StripClass::parse(class.as_str()), Some(class));
-        }
-        assert_eq!(StripClass::parse("rootsig"), Some(StripClass::RootSig));
-        assert_eq!(StripClass::parse("Debug"), None);
-        assert_eq!(StripClass::parse(""), None);
-    }
 
     #[test]
     fn classes() {

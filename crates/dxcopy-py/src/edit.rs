@@ -53,7 +53,15 @@ fn policies(py: Python<'_>, digest: &str, hash: &str) -> PyResult<(DigestPolicy,
 
 /// The strip class named `name`, or the error naming the valid ones.
 pub fn strip_class(py: Python<'_>, name: &str) -> PyResult<StripClass> {
-    StripClass::parse(name).ok_or_else(|| {
+    let every = [
+        StripClass::Debug,
+        StripClass::Reflect,
+        StripClass::Priv,
+        StripClass::RootSig,
+        StripClass::All,
+    ];
+    let found = every.into_iter().find(|c| c.as_str() == name);
+    found.ok_or_else(|| {
         invalid(
             py,
             EditError::Invalid(format!(

@@ -32,32 +32,36 @@ pub mod config;
 mod config_tests;
 pub mod copy;
 pub mod debug;
+pub mod debug_search;
 #[cfg(test)]
 mod debug_tests;
 pub mod dump;
-pub mod edits;
 pub mod error;
 pub mod file;
 pub mod matcher;
 pub mod output;
 #[cfg(test)]
 mod output_tests;
+pub mod parallel;
 pub mod pdb;
 pub mod plan;
 pub mod policy;
+pub mod root_signature;
 pub mod strip;
 #[cfg(test)]
 mod tests;
+pub mod unchanged;
+#[cfg(test)]
+mod workflow_tests;
 
-pub use batch::run_many;
 pub use builder::ContainerBuilder;
-pub use config::{write_output_file, Config, DumpSpec, Report};
+pub use config::{Config, DumpSpec, EditNote, Report};
 pub use dump::{dump, extract, DumpMode};
-pub use edits::{part_name, Edits, PartSource};
 pub use error::{EditError, Result};
 pub use file::{write_atomic, write_bytes_atomic, FileOptions};
 pub use matcher::{MatchStyle, NameMatcher};
 pub use output::Output;
+pub use parallel::run_many;
 pub use plan::{EditPlan, EditWarning, PartData, PlanPart};
 pub use policy::{DigestPolicy, HashPolicy};
 pub use strip::StripClass;

@@ -4,7 +4,7 @@
 
 use crate::edit::Edit;
 use crate::error::{read_to_py, to_py};
-use dxcopy_edit::{EditError, Edits, MatchStyle};
+use dxcopy_edit::{Config, EditError, MatchStyle};
 use dxcopy_read::digest;
 use dxcopy_read::{container_input, decode_part, Container as Parsed, ContainerSource};
 use dxcopy_read::{MappedFile, PdbInfo, ReadError};
@@ -276,15 +276,15 @@ impl Container {
     /// otherwise globs.
     #[pyo3(signature = (*, regex = false))]
     fn edit(&self, regex: bool) -> Edit {
-        let edits = Edits {
+        let config = Config {
             match_style: if regex {
                 MatchStyle::Regex
             } else {
                 MatchStyle::Glob
             },
-            ..Edits::default()
+            ..Config::default()
         };
-        Edit::new(Arc::clone(&self.input), edits)
+        Edit::new(Arc::clone(&self.input), config)
     }
 
     fn __getitem__(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<Part> {

@@ -2,10 +2,8 @@
 //! and applied by the library in the command's fixed order.
 
 use crate::container::{buffer_bytes, Input};
-use dxcopy_edit::{
-    part_name, write_output_file, DigestPolicy, EditError, Edits, HashPolicy, NameMatcher,
-    PartSource, StripClass,
-};
+use dxcopy_edit::config::part_name;
+use dxcopy_edit::{Config, DigestPolicy, EditError, HashPolicy, NameMatcher, StripClass};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use std::path::{Path, PathBuf};
@@ -25,7 +23,9 @@ use std::sync::Arc;
 #[pyclass(module = "dxcopy")]
 pub struct Edit {
     input: Arc<Input>,
-    edits: Edits,
+    /// The edits as one dxcopy invocation; data given in memory is its
+    /// `inline_data`, named after the call that gave it.
+    config: Config,
     warnings: Vec<String>,
 }
 
@@ -80,26 +80,35 @@ fn same_file(a: &Path, b: &Path) -> bool {
 }
 
 impl Edit {
-    pub fn new(input: Arc<Input>, edits: Edits) -> Edit {
+    pub fn new(input: Arc<Input>, config: Config) -> Edit {
         Edit {
             input,
-            edits,
+            config,
             warnings: Vec::new(),
         }
     }
 
     fn check_pattern(&self, py: Python<'_>, pattern: &str) -> PyResult<()> {
-        NameMatcher::from_patterns(&[pattern], self.edits.match_style)
+        NameMatcher::from_patterns(&[pattern], self.config.match_style)
             .map(|_| ())
             .map_err(|e| invalid(py, e))
     }
 
-    fn with_policies(&self, py: Python<'_>, digest: &str, hash: &str) -> PyResult<Edits> {
+    /// Records `data` under a name that says which call gave it (the name
+    /// appears in messages about the data) and returns that name.
+    fn inline(&mut self, call: &str, data: Vec<u8>) -> PathBuf {
+        let n = self.config.inline_data.len() + 1;
+        let path = PathBuf::from(format!("<data #{n} of {call}>"));
+        self.config.inline_data.push((path.clone(), data));
+        path
+    }
+
+    fn with_policies(&self, py: Python<'_>, digest: &str, hash: &str) -> PyResult<Config> {
         let (digest, hash) = policies(py, digest, hash)?;
-        Ok(Edits {
+        Ok(Config {
             digest,
             hash,
-            ..self.edits.clone()
+            ..self.config.clone()
         })
     }
 }
@@ -110,21 +119,21 @@ impl Edit {
     /// expression with edit(regex=True); "!pattern" excludes).
     fn remove<'py>(mut slf: PyRefMut<'py, Self>, pattern: &str) -> PyResult<PyRefMut<'py, Self>> {
         slf.check_pattern(slf.py(), pattern)?;
-        slf.edits.remove.push(pattern.to_string());
+        slf.config.remove.push(pattern.to_string());
         Ok(slf)
     }
 
     /// Keeps only the parts matching `pattern` (like -j; overrides remove).
     fn only<'py>(mut slf: PyRefMut<'py, Self>, pattern: &str) -> PyResult<PyRefMut<'py, Self>> {
         slf.check_pattern(slf.py(), pattern)?;
-        slf.edits.only.push(pattern.to_string());
+        slf.config.only.push(pattern.to_string());
         Ok(slf)
     }
 
     /// Never removes the parts matching `pattern` (like --keep-section).
     fn keep<'py>(mut slf: PyRefMut<'py, Self>, pattern: &str) -> PyResult<PyRefMut<'py, Self>> {
         slf.check_pattern(slf.py(), pattern)?;
-        slf.edits.keep.push(pattern.to_string());
+        slf.config.keep.push(pattern.to_string());
         Ok(slf)
     }
 
@@ -133,7 +142,7 @@ impl Edit {
     /// (debug, reflect, priv, ILDN and VERS), like --strip-debug and friends.
     fn strip<'py>(mut slf: PyRefMut<'py, Self>, cls: &str) -> PyResult<PyRefMut<'py, Self>> {
         let class = strip_class(slf.py(), cls)?;
-        slf.edits.strip.push(class);
+        slf.config.strip.push(class);
         Ok(slf)
     }
 
@@ -146,9 +155,8 @@ impl Edit {
     ) -> PyResult<PyRefMut<'py, Self>> {
         part_name(name).map_err(|e| invalid(slf.py(), e))?;
         let bytes = buffer_bytes(data)?;
-        slf.edits
-            .add
-            .push((name.to_string(), PartSource::Bytes(bytes)));
+        let path = slf.inline(&format!("add('{name}')"), bytes);
+        slf.config.add.push((name.to_string(), path));
         Ok(slf)
     }
 
@@ -162,9 +170,8 @@ impl Edit {
     ) -> PyResult<PyRefMut<'py, Self>> {
         part_name(name).map_err(|e| invalid(slf.py(), e))?;
         let bytes = buffer_bytes(data)?;
-        slf.edits
-            .update
-            .push((name.to_string(), PartSource::Bytes(bytes)));
+        let path = slf.inline(&format!("update('{name}')"), bytes);
+        slf.config.update.push((name.to_string(), path));
         Ok(slf)
     }
 
@@ -174,7 +181,8 @@ impl Edit {
         data: &Bound<'py, PyAny>,
     ) -> PyResult<PyRefMut<'py, Self>> {
         let bytes = buffer_bytes(data)?;
-        slf.edits.set_private = Some(PartSource::Bytes(bytes));
+        let path = slf.inline("set_private()", bytes);
+        slf.config.set_private = Some(path);
         Ok(slf)
     }
 
@@ -191,11 +199,13 @@ impl Edit {
         digest: &str,
         hash: &str,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let edits = self.with_policies(py, digest, hash)?;
+        let config = self.with_policies(py, digest, hash)?;
         let input = &self.input;
         let result = py.detach(|| -> Result<_, EditError> {
             let container = input.container()?;
-            let out = edits.plan(&container)?.finish()?;
+            // What `Config::run` does for the main output, kept in memory.
+            Config::check_single_programs(&container)?;
+            let out = config.plan(&container)?.finish()?;
             let warnings: Vec<String> = out.warnings().iter().map(|w| w.to_string()).collect();
             Ok((out.to_vec(), warnings))
         });
@@ -219,19 +229,20 @@ impl Edit {
         hash: &str,
         preserve_dates: bool,
     ) -> PyResult<()> {
-        let edits = self.with_policies(py, digest, hash)?;
+        let mut config = self.with_policies(py, digest, hash)?;
+        config.preserve_dates = preserve_dates;
         let input = &self.input;
-        let result = py.detach(|| -> Result<_, EditError> {
+        let result = py.detach(|| -> Result<Vec<String>, EditError> {
             if let (true, Some(from)) = (input.is_pdb(), input.path.as_deref()) {
                 if same_file(from, &path) {
                     return Err(EditError::PdbInPlace);
                 }
             }
             let container = input.container()?;
-            let out = edits.plan(&container)?.finish()?;
-            let mapped = (!input.is_pdb()).then_some(&input.file);
-            write_output_file(&out, mapped, input.path.as_deref(), &path, preserve_dates)?;
-            Ok(out.warnings().iter().map(|w| w.to_string()).collect())
+            // The opened data, written as dxcopy writes: `-` stands for an input without a file.
+            let from = input.path.as_deref().unwrap_or(Path::new("-"));
+            let report = config.run_on(&container, from, Some(&path))?;
+            Ok(report.warnings.iter().map(|w| w.to_string()).collect())
         });
         self.warnings = result.map_err(|e| self.input.error(py, e))?;
         Ok(())
@@ -245,7 +256,7 @@ impl Edit {
     }
 
     fn __repr__(&self) -> String {
-        let e = &self.edits;
+        let e = &self.config;
         format!(
             "<dxcopy.Edit remove={:?} only={:?} keep={:?} strip={:?} update={:?} add={:?} set_private={}>",
             e.remove,

@@ -14,6 +14,8 @@
 //!
 //! Not a pass/fail gate: the table says which targets a run met.
 
+mod python;
+
 use anyhow::{bail, Context, Result};
 use dxcopy_edit::{ContainerBuilder, DigestPolicy};
 use dxcopy_read::program::ShaderKind;
@@ -39,7 +41,7 @@ struct Options {
     callgrind: bool,
     compare_profiles: bool,
     keep: bool,
-    /// Workloads to run (`w1`…`w5`, `profiles`); empty = all.
+    /// Workloads to run (`w1`…`w5`, `python`, `profiles`); empty = all.
     only: Vec<String>,
     out: PathBuf,
 }
@@ -137,6 +139,9 @@ pub fn run(args: &[String]) -> Result<()> {
     }
     if have_corpus && opts.wants("w4") {
         w4(&opts, &bins, dir, &corpus, &mut report)?;
+    }
+    if have_corpus && opts.wants("python") {
+        python::workload(&opts, &bins, dir, &corpus, &mut report)?;
     }
     let dxinfo = release.join("dxinfo");
     if opts.wants("w5") {

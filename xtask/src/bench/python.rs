@@ -79,11 +79,7 @@ pub(super) fn workload(
         Cmd(v)
     };
     let dxstrip = with_files(vec![bins.dxstrip.clone().into(), "-q".into()]);
-    let strip_files = with_files(vec![
-        python.clone().into(),
-        "-c".into(),
-        STRIP_FILES.into(),
-    ]);
+    let strip_files = with_files(vec![python.clone().into(), "-c".into(), STRIP_FILES.into()]);
     let subprocess_loop = with_files(vec![
         python.clone().into(),
         "-c".into(),
@@ -101,7 +97,10 @@ pub(super) fn workload(
             .command
             .replace(&files_shown(&files), "FILES…")
             .replace(STRIP_FILES, "dxcopy.strip_files(FILES)")
-            .replace(SUBPROCESS_LOOP, "for f in FILES: subprocess.run([dxcopy, '--strip-debug', f])");
+            .replace(
+                SUBPROCESS_LOOP,
+                "for f in FILES: subprocess.run([dxcopy, '--strip-debug', f])",
+            );
     }
     report.workload(
         &format!(

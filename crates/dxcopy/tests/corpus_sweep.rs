@@ -353,7 +353,7 @@ fn sweep_file(row: &Row, sweep: &mut Sweep) {
 
 #[test]
 fn corpus_sweep() {
-    let Some((_, rows)) = common::corpus_or_skip("corpus sweep") else {
+    let Some((_, rows)) = common::manifest_or_skip("corpus sweep") else {
         return;
     };
     let mut sweep = Sweep {

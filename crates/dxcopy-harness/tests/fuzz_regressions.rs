@@ -65,7 +65,10 @@ fn expect_error<T: std::fmt::Debug>(
 /// The parse target's inputs: whole files. `Err(kind, offset)` is what
 /// `Container::parse` must report; `Ok(part count)` a file that parses and
 /// goes through every edit plan of the harness.
-type ParseExpect = Result<usize, (fn(&ReadErrorKind) -> bool, u64)>;
+type ParseExpect = Result<usize, ErrorAt>;
+
+/// An expected error: a test of its kind, and the absolute offset it names.
+type ErrorAt = (fn(&ReadErrorKind) -> bool, u64);
 
 const PARSE: &[(&str, ParseExpect)] = &[
     (
@@ -184,7 +187,7 @@ fn decode_regressions() {
 
 /// The pdb target's inputs: whole files, and the error `Pdb::parse` must
 /// report (kind and absolute offset).
-const PDB: &[(&str, (fn(&ReadErrorKind) -> bool, u64))] = &[
+const PDB: &[(&str, ErrorAt)] = &[
     (
         "msf-block-size-100.pdb",
         (|k| matches!(k, ReadErrorKind::Invalid { .. }), 32),

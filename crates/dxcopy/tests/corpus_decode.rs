@@ -4,7 +4,6 @@
 //! Skips, saying so, when the corpus is not there.
 
 use dxcopy_read::{decode_all, Container, MappedFile};
-use std::path::PathBuf;
 
 /// Corpus files whose parts are known to be malformed, with the reason.
 /// Each entry: (path suffix, part name, why the decode error is right).

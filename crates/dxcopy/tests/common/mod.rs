@@ -1,5 +1,6 @@
-//! Shared by the corpus and LLVM tests: where the LLVM 22 tools are, and the
-//! corpus with the rows of its MANIFEST.tsv (from `dxcopy_harness::corpus`).
+//! Shared by the corpus and LLVM tests: where the LLVM 22 tools are, and
+//! summaries of failures. The corpus and its MANIFEST.tsv rows come from
+//! `dxcopy_harness::corpus`.
 //!
 //! Every test that needs one of them says clearly that it skipped when it is
 //! missing, and passes.
@@ -13,8 +14,6 @@ use std::path::PathBuf;
 pub const LLVM_BIN_ENV: &str = "DXCOPY_LLVM_BIN";
 /// Where Debian's LLVM 22 packages install the tools (and where CI installs them).
 pub const LLVM_BIN_DEFAULT: &str = "/usr/lib/llvm-22/bin";
-
-pub use dxcopy_harness::corpus::{manifest_or_skip, Row};
 
 /// The LLVM tool `name` (e.g. `llvm-objcopy`), or `None` after printing why
 /// the test `test` is skipped.

@@ -91,7 +91,7 @@ pub(super) fn workload(
         Contender::new("dxcopy.strip_files", strip_files, restore),
         Contender::new("Python loop of dxcopy", subprocess_loop, restore).no_probe(),
     ];
-    let mut m = measure(&contenders, opts.w4_reps)?;
+    let mut m = measure(&contenders, opts.strip_many_reps)?;
     for x in &mut m {
         x.command = x
             .command

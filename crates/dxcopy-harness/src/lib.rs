@@ -20,6 +20,7 @@
 //! [`Violation`]. The harness itself never panics on purpose; a panic comes
 //! from the library under test.
 
+pub mod corpus;
 mod decode;
 mod exercise;
 mod script;
@@ -27,7 +28,7 @@ mod verify;
 
 pub use decode::{
     decode_input, decode_named, decode_one, decode_part_compat, decode_seed, disasm_data,
-    disasm_input, DECODE_NAMES,
+    disasm_input, DecodeInput, DECODE_NAMES,
 };
 pub use exercise::{exercise, exercise_file_writer, exercise_pdb, Summary};
 pub use script::{roundtrip, Op, Script};

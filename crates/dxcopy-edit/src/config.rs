@@ -93,6 +93,35 @@ pub struct Config {
     pub set_renderdoc_debug_path: Option<String>,
 }
 
+/// Warnings about the options themselves (the edit warnings are
+/// [`EditWarning`]s).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum OptionWarning {
+    /// A `-j`, `-R` or `--keep-section` pattern that matches no part of the input.
+    PatternMatchesNothing {
+        /// The option, as written on the command line.
+        option: &'static str,
+        /// The pattern.
+        pattern: String,
+    },
+    /// `--digest=zero`: D3D treats an all-zero digest as invalid.
+    ZeroDigest,
+}
+
+impl std::fmt::Display for OptionWarning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OptionWarning::PatternMatchesNothing { option, pattern } => {
+                write!(f, "{option} pattern '{pattern}' matches no part")
+            }
+            OptionWarning::ZeroDigest => f.write_str(
+                "--digest=zero writes an all-zero digest, which D3D treats as unsigned: the runtime refuses to load the shader outside developer mode (hlsl-specs INF-0004)",
+            ),
+        }
+    }
+}
+
 /// Things a run tells the user that are neither errors nor warnings.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
@@ -145,6 +174,8 @@ pub struct Report {
     pub pdb_written: Option<PathBuf>,
     /// Notes to show the user.
     pub notes: Vec<EditNote>,
+    /// Warnings about the options (shown with [`warnings`](Self::warnings)).
+    pub option_warnings: Vec<OptionWarning>,
     /// The edit changed nothing and the output is the input file itself, so
     /// it was not rewritten (its inode and modification time stay).
     pub unchanged: bool,
@@ -222,6 +253,33 @@ impl Config {
             }
         }
         Ok(())
+    }
+
+    /// Warnings about the options for `container`: each `-j`, `-R` and
+    /// `--keep-section` pattern that matches none of its parts (negated
+    /// patterns excluded: they only narrow the others; `-R` is not checked
+    /// when `-j` overrides it), and `--digest=zero`.
+    pub fn option_warnings(&self, container: &Container<'_>) -> Result<Vec<OptionWarning>> {
+        let mut out = Vec::new();
+        let mut lists = vec![("-j", &self.only), ("--keep-section", &self.keep)];
+        if self.only.is_empty() {
+            lists.insert(1, ("-R", &self.remove));
+        }
+        for (option, patterns) in lists {
+            for pattern in patterns.iter().filter(|p| !p.starts_with('!')) {
+                let m = self.matcher(std::slice::from_ref(pattern))?;
+                if !container.parts().any(|p| m.matches(&p.name)) {
+                    out.push(OptionWarning::PatternMatchesNothing {
+                        option,
+                        pattern: pattern.clone(),
+                    });
+                }
+            }
+        }
+        if self.digest == DigestPolicy::Zero {
+            out.push(OptionWarning::ZeroDigest);
+        }
+        Ok(out)
     }
 
     /// Builds the edit plan for `container` (reads the files named by add,
@@ -370,6 +428,7 @@ impl Config {
             parts_before: container.part_count() as usize,
             ..Report::default()
         };
+        report.option_warnings = self.option_warnings(container)?;
         // Only --digest=auto needs the input's digest kind, and it hashes the
         // whole input. With extracts, classify it once for every output; a lone
         // output leaves it to its writer, which hashes beside the copy.

@@ -428,3 +428,50 @@ fn unchanged_needs_an_exact_layout() {
     assert!(!report.unchanged);
     assert_eq!(fs::read(&input).unwrap().len(), bytes.len() - 4);
 }
+
+#[test]
+fn option_warnings_name_patterns_that_match_nothing() {
+    let bytes = shader(&[(b"STAT", b"stat")]);
+    let c = Container::parse(&bytes).unwrap();
+    let nothing = |option, pattern: &str| OptionWarning::PatternMatchesNothing {
+        option,
+        pattern: pattern.to_string(),
+    };
+    let rows: Vec<(Config, Vec<OptionWarning>)> = vec![
+        (Config::default(), vec![]),
+        (
+            Config {
+                only: vec!["DXLI".into(), "DX*".into()],
+                remove: vec!["NONE".into()],
+                ..Config::default()
+            },
+            vec![nothing("-j", "DXLI")],
+        ),
+        (
+            Config {
+                remove: vec!["STAT".into(), "ILDB".into(), "!HASH".into()],
+                keep: vec!["R?S0".into()],
+                ..Config::default()
+            },
+            vec![nothing("-R", "ILDB"), nothing("--keep-section", "R?S0")],
+        ),
+        (
+            Config {
+                remove: vec!["^ST".into(), "^Q".into()],
+                match_style: MatchStyle::Regex,
+                ..Config::default()
+            },
+            vec![nothing("-R", "^Q")],
+        ),
+        (
+            Config {
+                digest: DigestPolicy::Zero,
+                ..Config::default()
+            },
+            vec![OptionWarning::ZeroDigest],
+        ),
+    ];
+    for (cfg, want) in rows {
+        assert_eq!(cfg.option_warnings(&c).unwrap(), want, "{cfg:?}");
+    }
+}

@@ -429,15 +429,6 @@ impl Config {
             ..Report::default()
         };
         report.option_warnings = self.option_warnings(container)?;
-        // Only --digest=auto needs the input's digest kind, and it hashes the
-        // whole input. With extracts, classify it once for every output; a lone
-        // output leaves it to its writer, which hashes beside the copy.
-        let input_kind = std::cell::OnceCell::new();
-        let classify = |plan: &mut EditPlan<'_>| {
-            if plan.digest_policy == DigestPolicy::Auto && !self.extracts.is_empty() {
-                plan.set_input_digest_kind(*input_kind.get_or_init(|| container.digest_kind()));
-            }
-        };
         // 1. Resolve every dump and extract first: nothing is written if one fails.
         let mut dumps = Vec::new();
         for d in &self.dumps {
@@ -448,9 +439,13 @@ impl Config {
         for (pattern, path) in &self.extracts {
             let m = NameMatcher::from_patterns(&[pattern], self.match_style)?;
             let mut plan = dump::extract(container, &m, pattern)?;
-            plan.digest_policy = self.digest;
+            // The container is new: under auto it is signed for itself, since
+            // the input's digest does not cover it.
+            plan.digest_policy = match self.digest {
+                DigestPolicy::Auto => DigestPolicy::Retail,
+                other => other,
+            };
             plan.hash_policy = HashPolicy::Keep;
-            classify(&mut plan);
             extracts.push((plan.finish()?, path));
         }
         let private_pdb = match &self.extract_private_pdb {
@@ -461,9 +456,7 @@ impl Config {
         let write_main = output.is_some() || !self.is_read_only();
         let mut companion = None;
         let main = if write_main {
-            let mut plan =
-                self.plan_with_notes(container, &mut report.warnings, &mut report.notes)?;
-            classify(&mut plan);
+            let plan = self.plan_with_notes(container, &mut report.warnings, &mut report.notes)?;
             let out = if self.split_debug.is_some() || self.pdb_in_private {
                 let options = SplitOptions {
                     target: self.split_debug.as_deref().map(PdbTarget::parse),

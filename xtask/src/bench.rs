@@ -39,7 +39,7 @@ struct Options {
     callgrind: bool,
     compare_profiles: bool,
     keep: bool,
-    /// Workloads to run (`w1`…`w5`, `profiles`); empty = all.
+    /// Workloads to run (`w1`…`w6`, `profiles`); empty = all.
     only: Vec<String>,
     out: PathBuf,
 }
@@ -128,7 +128,7 @@ pub fn run(args: &[String]) -> Result<()> {
     let have_corpus = corpus.join("MANIFEST.tsv").exists();
     if !have_corpus {
         report.note(format!(
-            "W3/W4/W5 skipped: no corpus at {} (set DXCOPY_SHARED)",
+            "W3/W4/W5/W6 skipped: no corpus at {} (set DXCOPY_SHARED)",
             corpus.display()
         ));
     }
@@ -137,6 +137,9 @@ pub fn run(args: &[String]) -> Result<()> {
     }
     if have_corpus && opts.wants("w4") {
         w4(&opts, &bins, dir, &corpus, &mut report)?;
+    }
+    if have_corpus && opts.wants("w6") {
+        w6(&opts, &bins, dir, &corpus, &mut report)?;
     }
     let dxinfo = release.join("dxinfo");
     if opts.wants("w5") {
@@ -990,6 +993,109 @@ fn w4(opts: &Options, bins: &Bins, dir: &Path, corpus: &Path, report: &mut Repor
             Some(r >= 50.0),
         );
     }
+    Ok(())
+}
+
+/// Copies the directory `from` to `to` (which must not exist) with `cp -r`.
+fn copy_tree(from: &Path, to: &Path) -> Result<()> {
+    crate::run(Command::new("cp").arg("-r").arg(from).arg(to))
+}
+
+fn remove_tree(path: &Path) -> Result<()> {
+    match fs::remove_dir_all(path) {
+        Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e.into()),
+        _ => Ok(()),
+    }
+}
+
+/// W6: `dxstrip -r` over a tree of small corpus containers (100 per
+/// directory) next to `cp -r` of the same tree, and a second `dxstrip -r`
+/// over the tree it already stripped, which has nothing to write.
+fn w6(opts: &Options, bins: &Bins, dir: &Path, corpus: &Path, report: &mut Report) -> Result<()> {
+    let sources: Vec<PathBuf> = manifest(corpus)?
+        .into_iter()
+        .filter(|(_, size, kind, _)| (kind == "dxil" || kind == "dxbc") && *size <= 64 << 10)
+        .map(|(p, ..)| p)
+        .collect();
+    if sources.is_empty() {
+        bail!("W6: no small corpus containers");
+    }
+    let pristine = dir.join("w6-pristine");
+    let mut bytes_total = 0;
+    for i in 0..opts.files {
+        let src = &sources[i % sources.len()];
+        let ext = src.extension().and_then(OsStr::to_str).unwrap_or("dxbc");
+        let sub = pristine.join(format!("d{:02}", i / 100));
+        fs::create_dir_all(&sub)?;
+        let p = sub.join(format!("{i:04}.{ext}"));
+        bytes_total += fs::copy(src, &p)?;
+        set_writable(&p)?;
+    }
+    let copy = dir.join("w6-copy");
+    let work = dir.join("w6-work");
+    let stripped = dir.join("w6-stripped");
+    copy_tree(&pristine, &stripped)?;
+    Cmd(vec![
+        bins.dxstrip.clone().into(),
+        "-q".into(),
+        "-r".into(),
+        stripped.clone().into(),
+    ])
+    .time(false)?;
+    let dxstrip = |tree: &Path| {
+        Cmd(vec![
+            bins.dxstrip.clone().into(),
+            "-q".into(),
+            "-r".into(),
+            tree.into(),
+        ])
+    };
+    let cs = [
+        Contender::new(
+            "cp -r",
+            Cmd::new([&pristine, &copy]).with("-r").with("cp"),
+            || remove_tree(&copy),
+        )
+        .no_probe(),
+        Contender::new("dxstrip -r (strips every file)", dxstrip(&work), || {
+            remove_tree(&work)?;
+            copy_tree(&pristine, &work)
+        })
+        .no_probe(),
+        Contender::new("dxstrip -r (already stripped)", dxstrip(&stripped), || {
+            Ok(())
+        })
+        .no_probe(),
+    ];
+    let mut m = measure(&cs, opts.reps)?;
+    for x in &mut m {
+        x.command = x.command.replace(&dir.display().to_string(), "$TMP");
+    }
+    report.workload(
+        &format!(
+            "W6 `dxstrip -r` over a tree of {} small corpus containers ({} KiB, {} directories) and `cp -r` of it",
+            opts.files,
+            bytes_total / 1024,
+            opts.files.div_ceil(100)
+        ),
+        &m,
+    );
+    let strip = ratio(m[1].median(), m[0].median());
+    report.target(
+        "W6",
+        "dxstrip -r ÷ cp -r (same tree)",
+        &times(strip),
+        "≤ 1.2×",
+        Some(strip <= 1.2),
+    );
+    let again = ratio(m[2].median(), m[0].median());
+    report.target(
+        "W6",
+        "second dxstrip -r (nothing to write) ÷ cp -r",
+        &times(again),
+        "≤ 0.3×",
+        Some(again <= 0.3),
+    );
     Ok(())
 }
 

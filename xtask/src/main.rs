@@ -114,8 +114,8 @@ fn main() -> Result<()> {
                  gen-example   rebuild examples/sample.dxil from examples/sample.ll (llvm-as 22)\n  \
                  dist [DIR]    man pages and shell completions (default target/dist)\n  \
                  bench [OPTS]  performance targets against cp, md5sum and llvm-objcopy 22; writes docs/bench.md\n                \
-                 --reps N (5)  --calls N (W3 calls per round, 40)  --files N (W4, 2000)  --w4-reps N (3)\n                \
-                 --size-mib N (200)  --no-llvm  --no-callgrind  --compare-profiles  --quick  --keep (the inputs)\n                --only w1,w2,w3,w4,w5,w6  --out PATH"
+                 --reps N (5)  --calls N (small-calls per round, 40)  --files N (strip-many, 2000)  --strip-many-reps N (3)\n                \
+                 --size-mib N (200)  --no-llvm  --no-callgrind  --compare-profiles  --quick  --keep (the inputs)\n                --only dump-priv,copy-large,small-calls,strip-many,info-corpus  --out PATH"
             );
             if task == "help" {
                 Ok(())

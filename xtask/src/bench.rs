@@ -14,6 +14,8 @@
 //!
 //! Not a pass/fail gate: the table says which targets a run met.
 
+mod python;
+
 use anyhow::{bail, Context, Result};
 use dxcopy_edit::{ContainerBuilder, DigestPolicy};
 use dxcopy_read::program::ShaderKind;
@@ -30,11 +32,12 @@ const MIB: usize = 1 << 20;
 /// one-process calls on a small real container, dxstrip over many small
 /// real containers in place, dxinfo --json over the corpus.
 /// (`--compare-profiles` adds the build-profile comparison.)
-const WORKLOADS: [&str; 5] = [
+const WORKLOADS: [&str; 6] = [
     "dump-priv",
     "copy-large",
     "small-calls",
     "strip-many",
+    "python",
     "info-corpus",
 ];
 const LLVM_OBJCOPY: &str = "/usr/lib/llvm-22/bin/llvm-objcopy";
@@ -154,6 +157,9 @@ pub fn run(args: &[String]) -> Result<()> {
     }
     if have_corpus && opts.wants("strip-many") {
         strip_many(&opts, &bins, dir, &corpus, &mut report)?;
+    }
+    if have_corpus && opts.wants("python") {
+        python::workload(&opts, &bins, dir, &corpus, &mut report)?;
     }
     let dxinfo = release.join("dxinfo");
     if opts.wants("info-corpus") {

@@ -91,6 +91,12 @@ pub struct Config {
     /// `--set-renderdoc-debug-path=PATH`: write a PRIV part in RenderDoc's
     /// debug-path convention.
     pub set_renderdoc_debug_path: Option<String>,
+    /// Data given in memory for the FILE of `NAME=FILE` and FILE arguments
+    /// (add, update, set-private, set-root-signature, add-debug-from): a
+    /// path listed here is not read from disk but stands for these bytes.
+    /// Library and Python callers name their data this way, so that every
+    /// edit takes the one code path of the command line.
+    pub inline_data: Vec<(PathBuf, Vec<u8>)>,
 }
 
 /// Warnings about the options themselves (the edit warnings are
@@ -206,11 +212,16 @@ fn find_debug_file(plan: &EditPlan<'_>, dir: &Path) -> Result<PathBuf> {
         })
 }
 
-fn read_file(path: &Path) -> Result<Vec<u8>> {
-    std::fs::read(path).map_err(|e| EditError::io(path, e))
-}
-
 impl Config {
+    /// The contents of a FILE argument: its [`inline_data`](Self::inline_data)
+    /// if it has some, else the file's bytes.
+    fn read_file(&self, path: &Path) -> Result<Vec<u8>> {
+        if let Some((_, data)) = self.inline_data.iter().find(|(p, _)| p == path) {
+            return Ok(data.clone());
+        }
+        std::fs::read(path).map_err(|e| EditError::io(path, e))
+    }
+
     /// Whether the invocation only reads (dumps/extracts) and writes no container.
     pub fn is_read_only(&self) -> bool {
         (!self.dumps.is_empty() || !self.extracts.is_empty() || self.extract_private_pdb.is_some())
@@ -317,7 +328,7 @@ impl Config {
         }
         for (name, path) in &self.update {
             let name = part_name(name)?;
-            let mut data = read_file(path)?;
+            let mut data = self.read_file(path)?;
             if let Some(inner) = root_signature::unwrap_update(name, path, &data)? {
                 data = inner;
                 notes.push(EditNote::UnwrappedRootSignature { path: path.clone() });
@@ -325,7 +336,7 @@ impl Config {
             plan.update(name, data)?;
         }
         if let Some(path) = &self.set_root_signature {
-            let (data, _) = root_signature::load(path, &read_file(path)?)?;
+            let (data, _) = root_signature::load(path, &self.read_file(path)?)?;
             root_signature::set_root_signature(&mut plan, data)?;
         }
         for (name, path) in &self.add {
@@ -333,10 +344,10 @@ impl Config {
             if plan.find(name).is_some() {
                 return Err(EditError::AlreadyExists(name));
             }
-            plan.add(name, read_file(path)?)?;
+            plan.add(name, self.read_file(path)?)?;
         }
         if let Some(path) = &self.set_private {
-            plan.set_private(read_file(path)?);
+            plan.set_private(self.read_file(path)?);
         }
         if let Some(path) = &self.set_renderdoc_debug_path {
             if path.is_empty() || path.contains('\0') {
@@ -358,7 +369,7 @@ impl Config {
                 given.clone()
             };
             let path = &path;
-            let bytes = read_file(path)?;
+            let bytes = self.read_file(path)?;
             let found = container_input(&bytes)?;
             let guid = match found.source {
                 ContainerSource::PdbStream5 { info } => Some(info.guid),

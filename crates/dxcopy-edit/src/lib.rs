@@ -46,6 +46,7 @@ pub mod matcher;
 pub mod output;
 #[cfg(test)]
 mod output_tests;
+pub mod parallel;
 pub mod parts;
 pub mod pdb;
 pub mod plan;
@@ -65,6 +66,7 @@ pub use error::{EditError, Result};
 pub use file::{write_atomic, write_bytes_atomic, FileOptions};
 pub use matcher::{MatchStyle, NameMatcher};
 pub use output::Output;
+pub use parallel::run_many;
 pub use parts::{EditWarning, PartData, PlanPart};
 pub use plan::EditPlan;
 pub use policy::{DigestPolicy, HashPolicy};

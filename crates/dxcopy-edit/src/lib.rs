@@ -60,7 +60,7 @@ pub mod unchanged;
 mod workflow_tests;
 
 pub use builder::ContainerBuilder;
-pub use config::{Config, DumpSpec, EditNote, Report};
+pub use config::{Config, DumpSpec, EditNote, OptionWarning, Report};
 pub use dump::{dump, extract, DumpMode};
 pub use error::{EditError, Result};
 pub use file::{write_atomic, write_bytes_atomic, FileOptions};

@@ -159,6 +159,9 @@ pub fn main() {
                     }
                     removed += report.parts_before.saturating_sub(report.parts_after);
                     if !opts.quiet {
+                        for w in &report.option_warnings {
+                            say(cli::Level::Warning, &format!("'{}': {w}", file.display()));
+                        }
                         for w in &report.warnings {
                             say(cli::Level::Warning, &format!("'{}': {w}", file.display()));
                         }

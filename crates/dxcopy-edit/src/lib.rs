@@ -34,6 +34,7 @@ pub mod debug;
 #[cfg(test)]
 mod debug_tests;
 pub mod dump;
+pub mod dump_all;
 pub mod error;
 pub mod file;
 pub mod matcher;
@@ -50,6 +51,7 @@ mod tests;
 pub use builder::ContainerBuilder;
 pub use config::{Config, DumpSpec, Report};
 pub use dump::{dump, extract, DumpMode};
+pub use dump_all::{dump_all, Dumped};
 pub use error::{EditError, Result};
 pub use file::{write_atomic, write_bytes_atomic, FileOptions};
 pub use matcher::{MatchStyle, NameMatcher};

@@ -73,6 +73,7 @@
 pub mod container;
 pub mod cursor;
 pub mod digest;
+pub mod disasm;
 mod enums;
 pub mod error;
 pub mod fields;

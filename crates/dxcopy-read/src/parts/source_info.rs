@@ -505,9 +505,7 @@ mod llvm {
                 }
                 Cow::Owned(inflated)
             }
-            other => {
-                return Err(body.invalid(6, format!("unknown SRCI compression type {other}")))
-            }
+            other => return Err(body.invalid(6, format!("unknown SRCI compression type {other}"))),
         };
         let region = Cursor::new(&data, blob.base());
         let mut entries = Vec::new();

@@ -123,7 +123,11 @@ impl<'data> CompilerVersion<'data> {
             )));
         }
         let commit_sha = c
-            .cstr(VERSION_HEADER_SIZE, u64::from(content_size), "VERS CommitSha")
+            .cstr(
+                VERSION_HEADER_SIZE,
+                u64::from(content_size),
+                "VERS CommitSha",
+            )
             .map_err(fail)?;
         let consumed = commit_sha.len() as u64 + 1;
         let version_string = c

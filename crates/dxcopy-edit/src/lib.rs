@@ -25,12 +25,14 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod batch;
 pub mod builder;
 pub mod config;
 #[cfg(test)]
 mod config_tests;
 pub mod copy;
 pub mod debug;
+pub mod debug_search;
 #[cfg(test)]
 mod debug_tests;
 pub mod dump;
@@ -44,12 +46,16 @@ mod output_tests;
 pub mod pdb;
 pub mod plan;
 pub mod policy;
+pub mod root_signature;
 pub mod strip;
 #[cfg(test)]
 mod tests;
+pub mod unchanged;
+#[cfg(test)]
+mod workflow_tests;
 
 pub use builder::ContainerBuilder;
-pub use config::{Config, DumpSpec, Report};
+pub use config::{Config, DumpSpec, EditNote, Report};
 pub use dump::{dump, extract, DumpMode};
 pub use dump_all::{dump_all, Dumped};
 pub use error::{EditError, Result};

@@ -32,9 +32,10 @@ use dxcopy_read::pdb::{BLOCK_SIZES, CONTAINER_STREAM, MSF_MAGIC, PDB_VERSION_VC7
 use dxcopy_read::{Container, PartName};
 
 /// The parts of a companion PDB's container, in dxc's order.
-pub const PDB_CONTAINER_PARTS: [PartName; 5] = [
+pub const PDB_CONTAINER_PARTS: [PartName; 6] = [
     PartName::ILDN,
     PartName::HASH,
+    PartName::PDBI,
     PartName::SRCI,
     PartName::VERS,
     PartName::ILDB,

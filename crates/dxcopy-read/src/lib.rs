@@ -82,6 +82,7 @@ pub mod mapped;
 pub mod name;
 pub mod parts;
 pub mod pdb;
+pub mod root_signature_check;
 #[cfg(test)]
 pub(crate) mod testutil;
 

@@ -4,6 +4,7 @@
 //! signing and file writing in `dxcopy-edit` — and this crate maps options to
 //! library calls.
 
+pub mod args;
 pub mod cli;
 pub mod cmd;
 

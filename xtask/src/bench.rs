@@ -1,4 +1,4 @@
-//! `cargo xtask bench`: the performance targets of issue 6, measured side by
+//! `cargo xtask bench`: the performance targets (docs/bench.md), measured side by
 //! side with `cp`, `md5sum` and llvm-objcopy 22 in one run.
 //!
 //! Inputs are made in a temp dir: W1/W2 synthetic (ContainerBuilder, random
@@ -109,7 +109,7 @@ pub fn run(args: &[String]) -> Result<()> {
     let release = target_dir().join("release");
     let tmp = tempfile::Builder::new().prefix("dxcopy-bench-").tempdir()?;
     let dir = tmp.path();
-    let shared = shared_dir();
+    let shared = dxcopy_harness::corpus::shared_dir();
     let mut report = Report::new(args, &opts);
     let bins = Bins {
         dxcopy: release.join("dxcopy"),
@@ -182,14 +182,6 @@ fn target_dir() -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| crate::root().join("target"))
-}
-
-/// `$DXCOPY_SHARED`, else `../shared` beside the workspace root.
-pub fn shared_dir() -> PathBuf {
-    match std::env::var_os("DXCOPY_SHARED") {
-        Some(p) => PathBuf::from(p),
-        None => crate::root().join("../shared"),
-    }
 }
 
 fn which(name: &str) -> Option<PathBuf> {

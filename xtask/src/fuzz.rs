@@ -59,7 +59,7 @@ fn file_hash(bytes: &[u8]) -> String {
 
 /// Fills fuzz/corpus/<target> from the shared corpus. Returns the seed count per target.
 pub fn seed() -> Result<Vec<(&'static str, usize)>> {
-    let corpus = match crate::sweep::corpus_dir() {
+    let corpus = match dxcopy_harness::corpus::corpus_dir() {
         Ok(c) => c,
         Err(why) => {
             println!("fuzz: not seeding: {why}");

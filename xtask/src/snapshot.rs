@@ -136,7 +136,7 @@ struct Job {
 }
 
 fn record(out: &Path, bins: &Path, stride: usize, jobs: usize) -> Result<()> {
-    let corpus = match crate::sweep::corpus_dir() {
+    let corpus = match dxcopy_harness::corpus::corpus_dir() {
         Ok(c) => c.canonicalize()?,
         Err(why) => bail!("{why}"),
     };

@@ -17,9 +17,11 @@
 //! (holding the PDB) only to the main container.
 
 use crate::error::{EditError, Result};
+use crate::hash_upkeep::upkeep_hash;
 use crate::output::Output;
+use crate::parts::{EditWarning, PartData, PlanPart};
 use crate::pdb::{pdb_container_from_parts, write_companion_pdb, PDB_CONTAINER_PARTS};
-use crate::plan::{EditPlan, EditWarning, PartData, PlanPart};
+use crate::plan::EditPlan;
 use crate::policy::HashPolicy;
 use dxcopy_read::digest::{self, to_hex};
 use dxcopy_read::hash::{md5_of, ShaderHash, FLAG_INCLUDES_SOURCE};
@@ -216,7 +218,9 @@ pub fn split_debug<'data>(
     }
     // HASH first: it names the PDB and becomes its GUID, so later upkeep must not change it.
     let mut warnings = Vec::new();
-    crate::policy::upkeep_hash(&mut plan, &mut warnings)?;
+    let input = plan.input().copied();
+    let policy = plan.hash_policy;
+    upkeep_hash(plan.parts_mut(), input.as_ref(), policy, &mut warnings)?;
     plan.hash_policy = HashPolicy::Keep;
     let (hash, added_from) = ensure_hash(&mut plan)?;
     if let Some(source) = added_from {

@@ -35,14 +35,19 @@ pub mod debug;
 pub mod debug_search;
 #[cfg(test)]
 mod debug_tests;
+mod digest_decision;
 pub mod dump;
 pub mod dump_all;
 pub mod error;
 pub mod file;
+mod finish;
+mod hash_upkeep;
+mod layout;
 pub mod matcher;
 pub mod output;
 #[cfg(test)]
 mod output_tests;
+pub mod parts;
 pub mod pdb;
 pub mod plan;
 pub mod policy;
@@ -62,6 +67,7 @@ pub use error::{EditError, Result};
 pub use file::{write_atomic, write_bytes_atomic, FileOptions};
 pub use matcher::{MatchStyle, NameMatcher};
 pub use output::Output;
-pub use plan::{EditPlan, EditWarning, PartData, PlanPart};
+pub use parts::{EditWarning, PartData, PlanPart};
+pub use plan::EditPlan;
 pub use policy::{DigestPolicy, HashPolicy};
 pub use strip::StripClass;

@@ -26,7 +26,8 @@
 //! 4096); dxc's own writer has no such case in the corpus.
 
 use crate::error::{EditError, Result};
-use crate::plan::{EditPlan, PartData, PlanPart};
+use crate::parts::{PartData, PlanPart};
+use crate::plan::EditPlan;
 use crate::policy::{DigestPolicy, HashPolicy};
 use dxcopy_read::pdb::{BLOCK_SIZES, CONTAINER_STREAM, MSF_MAGIC, PDB_VERSION_VC70};
 use dxcopy_read::{Container, PartName};

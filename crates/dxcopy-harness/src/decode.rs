@@ -117,25 +117,13 @@ pub static DECODE_NAMES: std::sync::LazyLock<Vec<PartName>> =
 /// file offset (bit 7); the rest is the part data. The part is decoded by
 /// the library's dispatch, the LLVM-compatible readers and the bare-data readers.
 pub fn decode_input(input: &[u8]) -> usize {
-    let (Some(&pick), Some(&flags)) = (input.first(), input.get(1)) else {
+    let Some(input) = DecodeInput::split(input) else {
         return 0;
     };
-    let data = &input[2..];
-    let name = DECODE_NAMES[usize::from(pick) % DECODE_NAMES.len()];
-    let kind = match flags & 0xf {
-        0xf => None,
-        k => Some(ShaderKind::from_u16(u16::from(k))),
-    };
+    let (name, kind) = (input.name, input.kind);
     let mut sink = crate::Discard::default();
-    let mut n = decode_named(name, data, 0, kind, &mut sink);
-    let mut builder = dxcopy_edit::ContainerBuilder::new();
-    if flags & 0x80 != 0 {
-        builder = builder.part(b"FKE0", b"x");
-    }
-    if let (Some(kind), false) = (kind, name == PartName::DXIL) {
-        builder = builder.program(b"DXIL", kind, (6, 0), (1, 0), b"BC\xc0\xde");
-    }
-    if let Ok(bytes) = builder.part(&name.0, data).build() {
+    let mut n = decode_named(name, input.data, 0, kind, &mut sink);
+    if let Some(bytes) = input.container() {
         if let Ok(c) = Container::parse(&bytes) {
             if let Some(part) = c.find(name) {
                 n += decode_one(&c, &part, &mut sink);
@@ -144,6 +132,49 @@ pub fn decode_input(input: &[u8]) -> usize {
         }
     }
     n
+}
+
+/// A decode fuzz input taken apart (see [`decode_input`]).
+#[derive(Debug, Clone, Copy)]
+pub struct DecodeInput<'a> {
+    /// The part to decode.
+    pub name: PartName,
+    /// The shader kind of the DXIL part placed before it, if any.
+    pub kind: Option<ShaderKind>,
+    /// The part data.
+    pub data: &'a [u8],
+    flags: u8,
+}
+
+impl<'a> DecodeInput<'a> {
+    /// Splits a decode fuzz input; `None` when it is shorter than 2 bytes.
+    pub fn split(input: &'a [u8]) -> Option<Self> {
+        let (&pick, &flags) = (input.first()?, input.get(1)?);
+        let kind = match flags & 0xf {
+            0xf => None,
+            k => Some(ShaderKind::from_u16(u16::from(k))),
+        };
+        Some(DecodeInput {
+            name: DECODE_NAMES[usize::from(pick) % DECODE_NAMES.len()],
+            kind,
+            data: &input[2..],
+            flags,
+        })
+    }
+
+    /// The container the part is decoded in: an optional one-byte part (odd
+    /// offsets), the DXIL part giving the shader kind, then the part.
+    /// `None` when the builder refuses the data.
+    pub fn container(&self) -> Option<Vec<u8>> {
+        let mut builder = dxcopy_edit::ContainerBuilder::new();
+        if self.flags & 0x80 != 0 {
+            builder = builder.part(b"FKE0", b"x");
+        }
+        if let (Some(kind), false) = (self.kind, self.name == PartName::DXIL) {
+            builder = builder.program(b"DXIL", kind, (6, 0), (1, 0), b"BC\xc0\xde");
+        }
+        builder.part(&self.name.0, self.data).build().ok()
+    }
 }
 
 /// The decode fuzz target's seed for a part: name index, kind byte, data.

@@ -196,12 +196,18 @@ pub const PART_TABLE: &[PartInfo] = &[
     row(
         b"STAT",
         Some(F::Statistics),
+        Some(S::Reflect),
+        Llvm::Unknown,
+    ),
     row(b"HASH", Some(F::Hash), None, Llvm::Release22),
     row(b"ILDN", Some(F::DebugName), Some(S::All), Llvm::Upstream),
     row(b"PSV0", Some(F::Psv0), None, Llvm::Release22),
     row(
         b"RTS0",
         Some(F::RootSignature),
+        Some(S::RootSig),
+        Llvm::Release22,
+    ),
     row(b"SFI0", Some(F::FeatureFlags), None, Llvm::Release22),
     row(b"ISGN", Some(F::Signature), None, Llvm::Unknown),
     row(b"OSGN", Some(F::Signature), None, Llvm::Unknown),

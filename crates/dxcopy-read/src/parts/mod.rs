@@ -299,7 +299,7 @@ mod tests {
         let names = |c: StripClass| c.parts().map(|n| n.to_string()).collect::<Vec<_>>();
         assert_eq!(
             names(StripClass::Debug),
-            ["ILDB", "PDBI", "SRCI", "SDBG", "SPDB"]
+            ["ILDB", "SRCI", "SPDB", "SDBG", "PDBI"]
         );
         assert_eq!(
             names(StripClass::All),
@@ -323,7 +323,7 @@ mod tests {
         );
         assert_eq!(
             names(Llvm::Upstream),
-            ["ILDB", "ILDN", "PRIV", "SRCI", "VERS"]
+            ["ILDB", "ILDN", "VERS", "SRCI", "PRIV"]
         );
     }
 }

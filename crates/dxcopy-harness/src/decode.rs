@@ -157,12 +157,10 @@ pub fn decode_part_compat(
 }
 
 /// The part names the decode fuzz target picks from (by its first byte):
-/// every name `decode_part` has a decoder for.
-pub const DECODE_NAMES: [&[u8; 4]; 27] = [
-    b"DXIL", b"ILDB", b"STAT", b"HASH", b"ILDN", b"PSV0", b"RTS0", b"SFI0", b"ISGN", b"OSGN",
-    b"OSG5", b"PCSG", b"ISG1", b"OSG1", b"PSG1", b"VERS", b"SRCI", b"PRIV", b"SHDR", b"SHEX",
-    b"RDEF", b"Aon9", b"XNAS", b"XNAP", b"RDAT", b"SPDB", b"SDBG",
-];
+/// every name `decode_part` has a decoder for, in the order of
+/// [`dxcopy_read::PART_TABLE`].
+pub static DECODE_NAMES: std::sync::LazyLock<Vec<PartName>> =
+    std::sync::LazyLock::new(|| dxcopy_read::parts::decoded_names().collect());
 
 /// The decode fuzz target's input: byte 0 picks the name from
 /// [`DECODE_NAMES`], byte 1 the shader kind of a DXIL part placed before it
@@ -208,7 +206,7 @@ impl<'a> DecodeInput<'a> {
             k => Some(ShaderKind::from_u16(u16::from(k))),
         };
         Some(DecodeInput {
-            name: PartName(*DECODE_NAMES[usize::from(pick) % DECODE_NAMES.len()]),
+            name: DECODE_NAMES[usize::from(pick) % DECODE_NAMES.len()],
             kind,
             data: &input[2..],
             flags,
@@ -232,7 +230,7 @@ impl<'a> DecodeInput<'a> {
 
 /// The decode fuzz target's seed for a part: name index, kind byte, data.
 pub fn decode_seed(name: PartName, kind: Option<ShaderKind>, data: &[u8]) -> Option<Vec<u8>> {
-    let pick = DECODE_NAMES.iter().position(|n| **n == name.0)?;
+    let pick = DECODE_NAMES.iter().position(|n| *n == name)?;
     let kind = kind.map_or(0xf, |k| (k.to_u16() & 0xf).min(0xe) as u8);
     let mut v = vec![pick as u8, kind];
     v.extend_from_slice(data);

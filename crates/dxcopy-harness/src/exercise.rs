@@ -2,13 +2,13 @@
 
 use crate::decode::{decode_named, decode_one, decode_part_compat};
 use crate::verify::{ensure, verify_output, Violation};
-use dxcopy::info::json::{self, write_json};
-use dxcopy::info::text::{write_parts, write_text, TextOptions};
-use dxcopy::info::verify::verify;
-use dxcopy::info::yaml::{to_obj2yaml, YamlOptions};
-use dxcopy::info::Inspection;
 use dxcopy_edit::debug::{extract_private_pdb, split_debug, PdbTarget, SplitOptions};
 use dxcopy_edit::{dump, DumpMode, EditPlan, NameMatcher, StripClass};
+use dxcopy_read::info::json::{self, write_json};
+use dxcopy_read::info::text::{write_parts, write_text, TextOptions};
+use dxcopy_read::info::verify::verify;
+use dxcopy_read::info::yaml::{to_obj2yaml, YamlOptions};
+use dxcopy_read::info::Inspection;
 use dxcopy_read::{container_input, is_msf, Container, PartName, Pdb, Program, ShaderHash};
 use std::fmt::Write as _;
 

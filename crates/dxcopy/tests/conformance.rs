@@ -16,6 +16,7 @@
 
 use dxcopy::info::yaml::{to_obj2yaml, YamlOptions};
 use dxcopy_harness::corpus::files_under;
+use dxcopy_read::parts::{part_info, Family};
 use dxcopy_read::psv0::Psv0;
 use dxcopy_read::rts0::RootSignature;
 use dxcopy_read::sfi0::Sfi0;
@@ -264,10 +265,10 @@ fn decode_parts(bytes: &[u8]) -> Vec<String> {
     let kind = program_kind(PartName::DXIL).or_else(|| program_kind(PartName::ILDB));
     let mut errors = Vec::new();
     for part in container.parts() {
-        let result = match &part.name.0 {
-            b"PSV0" => Psv0::parse(&part, kind).map(|_| ()),
-            b"RTS0" => RootSignature::parse(&part).map(|_| ()),
-            b"SFI0" => Sfi0::parse(&part).map(|_| ()),
+        let result = match part_info(part.name).and_then(|info| info.family) {
+            Some(Family::Psv0) => Psv0::parse(&part, kind).map(|_| ()),
+            Some(Family::RootSignature) => RootSignature::parse(&part).map(|_| ()),
+            Some(Family::FeatureFlags) => Sfi0::parse(&part).map(|_| ()),
             _ => Signature::parse(&part).map(|_| ()),
         };
         if let Err(e) = result {

@@ -411,7 +411,24 @@ fn show_dump(io: &mut Io<'_>, shown: &str, c: &Container<'_>, dir: &std::path::P
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::info::testutil::{build, sign};
+
+    /// A contiguous container with a zero digest, version 1.0 and a true FileSize.
+    fn build(parts: &[(&[u8; 4], &[u8])]) -> Vec<u8> {
+        parts
+            .iter()
+            .fold(dxcopy_edit::ContainerBuilder::new(), |b, (name, data)| {
+                b.part(name, data)
+            })
+            .build()
+            .expect("test containers have at most one PRIV")
+    }
+
+    /// Signs `bytes` with the retail digest.
+    fn sign(mut bytes: Vec<u8>) -> Vec<u8> {
+        let (retail, _) = dxcopy_read::digest::container_digests(&bytes).expect("valid FileSize");
+        bytes[4..20].copy_from_slice(&retail);
+        bytes
+    }
 
     fn args(list: &[&str]) -> Vec<OsString> {
         std::iter::once("dxinfo")

@@ -15,8 +15,8 @@
 
 use super::verify::{verify, Verification};
 use super::{alignment_note, Inspection};
-use dxcopy_read::digest;
-use dxcopy_read::{Decoded, PartName};
+use crate::digest;
+use crate::{Decoded, PartName};
 use serde::Serialize;
 use std::io::{self, Write};
 
@@ -173,10 +173,10 @@ pub fn write_json(w: &mut dyn Write, doc: &FileDoc<'_>, pretty: bool) -> io::Res
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::info::testutil::{build, sign};
-    use dxcopy_read::debug_name::encode as build_debug_name;
-    use dxcopy_read::program::{build_program_data, ShaderKind};
-    use dxcopy_read::source_info::build_source_info;
+    use crate::debug_name::encode as build_debug_name;
+    use crate::program::{build_program_data, ShaderKind};
+    use crate::source_info::build_source_info;
+    use crate::testutil::{build, sign};
     use serde_json::Value;
 
     fn json_of(bytes: &[u8]) -> Value {
@@ -212,10 +212,7 @@ mod tests {
         assert_eq!(parts[0]["decoded"]["model_minor"], 5);
         assert_eq!(parts[0]["offset"], 52);
         assert_eq!(parts[0]["data_offset"], 60);
-        let first = dxcopy_read::Container::parse(&bytes)
-            .unwrap()
-            .part(0)
-            .unwrap();
+        let first = crate::Container::parse(&bytes).unwrap().part(0).unwrap();
         assert_eq!(parts[0]["crc32"], first.crc32());
         assert_eq!(parts[1]["decoded"]["name"], "abc.pdb");
         assert_eq!(parts[2]["decoded"]["contents"]["compression"], "Zlib");

@@ -5,19 +5,22 @@
 //!
 //! Checked: the header digest (kind and validity), each HASH part against
 //! the bitcode it covers, the structural findings of
-//! [`Container::check`](dxcopy_read::Container::check), each part's decode
+//! [`Container::check`](crate::Container::check), each part's decode
 //! error, and each decoder's rule violations.
 
 use super::Inspection;
-use dxcopy_read::digest::{self, DigestKind};
-use dxcopy_read::root_signature_check::{check_container, CheckAgainst, ContainerCoverage};
-use dxcopy_read::{Container, Decoded, Finding, HashStatus, Severity};
-use serde::Serialize;
+use crate::digest::{self, DigestKind};
+use crate::root_signature_check::{check_container, CheckAgainst, ContainerCoverage};
+use crate::{Container, Decoded, Finding, HashStatus, Severity};
 use std::fmt;
 
 /// How serious a finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize),
+    serde(rename_all = "lowercase")
+)]
 pub enum Level {
     /// Informational; the container passes.
     Note,
@@ -38,7 +41,8 @@ impl fmt::Display for Level {
 }
 
 /// One finding.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Check {
     /// How serious it is.
     pub level: Level,
@@ -47,8 +51,12 @@ pub struct Check {
 }
 
 /// The outcome of HASH verification.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize),
+    serde(rename_all = "snake_case")
+)]
 pub enum HashCheck {
     /// No HASH part.
     Absent,
@@ -76,10 +84,11 @@ impl HashCheck {
 }
 
 /// Everything `--verify` reports for one container.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Verification {
     /// Kind of the stored header digest.
-    #[serde(serialize_with = "ser_digest_kind")]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "ser_digest_kind"))]
     pub digest: DigestKind,
     /// HASH part status.
     pub hash: HashCheck,
@@ -89,6 +98,7 @@ pub struct Verification {
     pub checks: Vec<Check>,
 }
 
+#[cfg(feature = "serde")]
 fn ser_digest_kind<S: serde::Serializer>(k: &DigestKind, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(k.as_str())
 }
@@ -161,7 +171,7 @@ pub fn verify(insp: &Inspection<'_>) -> Verification {
 
     let mut hash = HashCheck::Absent;
     for p in &insp.parts {
-        if p.part.name != dxcopy_read::PartName::HASH {
+        if p.part.name != crate::PartName::HASH {
             continue;
         }
         let prefix = format!("part {} 'HASH'", p.part.index);
@@ -293,9 +303,9 @@ pub fn coverage_checks(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::info::testutil::{build, sign};
-    use dxcopy_read::hash::md5_of;
-    use dxcopy_read::program::{build_program_data, ShaderKind};
+    use crate::hash::md5_of;
+    use crate::program::{build_program_data, ShaderKind};
+    use crate::testutil::{build, sign};
 
     fn hash_part(bitcode: &[u8]) -> Vec<u8> {
         let mut h = 0u32.to_le_bytes().to_vec();

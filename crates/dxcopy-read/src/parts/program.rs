@@ -209,6 +209,47 @@ impl<'data> Program<'data> {
         Program::parse_data(part.data, part.data_offset()).map_err(|e| e.in_part(part.part_ref()))
     }
 
+    /// Decodes a program part as LLVM's reader does (the obj2yaml view): the
+    /// 24-byte header is read without checking the bitcode magic, and the
+    /// bitcode is `bitcode_size` bytes at part data + 8 + `bitcode_offset` in
+    /// the whole file `file` (the container's bytes), which may run past the
+    /// part.
+    pub fn parse_llvm_compat(part: &Part<'data>, file: &'data [u8]) -> Result<Program<'data>> {
+        let c = part.cursor();
+        let fail = |e: crate::ReadError| e.in_part(part.part_ref());
+        c.bytes(0, PROGRAM_HEADER_SIZE as u64, "program header")
+            .map_err(fail)?;
+        let version = c.u8(0, "program version").map_err(fail)?;
+        let shader_kind = c.u16(2, "program ShaderKind").map_err(fail)?;
+        let size_in_words = c.u32(4, "program size").map_err(fail)?;
+        let bitcode_magic: [u8; 4] = c.array(8, "bitcode header").map_err(fail)?;
+        let dxil_minor = c.u8(12, "DXIL minor version").map_err(fail)?;
+        let dxil_major = c.u8(13, "DXIL major version").map_err(fail)?;
+        let bitcode_offset = c.u32(16, "bitcode offset").map_err(fail)?;
+        let bitcode_size = c.u32(20, "bitcode size").map_err(fail)?;
+        let start = part.data_offset() + BITCODE_HEADER_OFFSET + u64::from(bitcode_offset);
+        let bitcode = Cursor::new(file, 0)
+            .bytes(
+                start,
+                u64::from(bitcode_size),
+                "bitcode (from the bitcode header's offset and size)",
+            )
+            .map_err(fail)?;
+        Ok(Program {
+            model_major: version >> 4,
+            model_minor: version & 0xf,
+            shader_kind: ShaderKind::from_u16(shader_kind),
+            size_in_words,
+            bitcode_magic,
+            dxil_major,
+            dxil_minor,
+            bitcode_offset,
+            bitcode_size,
+            bitcode,
+            bitcode_file_offset: start,
+        })
+    }
+
     /// Whether the bitcode starts with the LLVM bitcode magic.
     pub fn has_bitcode_magic(&self) -> bool {
         self.bitcode.starts_with(&BITCODE_MAGIC)

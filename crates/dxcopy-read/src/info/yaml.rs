@@ -34,12 +34,12 @@
 //! There is no upstream binary to compare against, so that output follows the
 //! upstream test expectations (layouts.md §7.2) rather than a byte-checked oracle.
 
-use dxcopy_read::error::PartRef;
-use dxcopy_read::psv0::{Psv0, PsvElement, StageInfo};
-use dxcopy_read::rts0::{ParameterPayload, RootSignature};
-use dxcopy_read::sfi0::FeatureFlags;
-use dxcopy_read::signature::{Signature, SignatureFormat};
-use dxcopy_read::{Container, Part, PartName, ReadError, ShaderKind};
+use crate::error::PartRef;
+use crate::psv0::{Psv0, PsvElement, StageInfo};
+use crate::rts0::{ParameterPayload, RootSignature};
+use crate::sfi0::FeatureFlags;
+use crate::signature::{Signature, SignatureFormat};
+use crate::{Container, Part, PartName, Program, ReadError, ShaderKind};
 use std::fmt;
 
 /// Options of the obj2yaml view.
@@ -179,9 +179,9 @@ fn program_shader_kind(
     let kind_of = |name: PartName| -> Result<Option<u16>, YamlError> {
         match container.find(name) {
             Some(part) => Ok(Some(
-                part.cursor()
-                    .u16(2, "program header ShaderKind")
-                    .map_err(|e| e.in_part(part.part_ref()))?,
+                Program::parse_llvm_compat(&part, container.data())?
+                    .shader_kind
+                    .to_u16(),
             )),
             None => Ok(None),
         }
@@ -197,49 +197,30 @@ fn program_shader_kind(
 // Parts
 
 fn program(out: &mut Emitter, container: &Container<'_>, part: &Part<'_>) -> Result<(), YamlError> {
-    let c = part.cursor();
-    let fail = |e: ReadError| e.in_part(part.part_ref());
-    // LLVM reads the 24-byte header and then `Bitcode.Size` bytes at
-    // part + 8 + `Bitcode.Offset` straight from the file buffer.
-    c.bytes(0, 24, "program header").map_err(fail)?;
-    let version = c.u8(0, "program version").map_err(fail)?;
-    let shader_kind = c.u16(2, "program ShaderKind").map_err(fail)?;
-    let size_in_words = c.u32(4, "program size").map_err(fail)?;
-    let dxil_minor = c.u8(12, "DXIL minor version").map_err(fail)?;
-    let dxil_major = c.u8(13, "DXIL major version").map_err(fail)?;
-    let bitcode_offset = c.u32(16, "bitcode offset").map_err(fail)?;
-    let bitcode_size = c.u32(20, "bitcode size").map_err(fail)?;
-    let file = dxcopy_read::cursor::Cursor::new(container.data(), 0);
-    let bitcode = file
-        .bytes(
-            part.data_offset() + 8 + u64::from(bitcode_offset),
-            u64::from(bitcode_size),
-            "bitcode (from the bitcode header's offset and size)",
-        )
-        .map_err(fail)?;
+    let p = Program::parse_llvm_compat(part, container.data())?;
     out.key(4, "Program");
     out.begin_mapping();
     out.key(6, "MajorVersion");
-    out.scalar(&(version >> 4).to_string());
+    out.scalar(&p.model_major.to_string());
     out.key(6, "MinorVersion");
-    out.scalar(&(version & 0xf).to_string());
+    out.scalar(&p.model_minor.to_string());
     out.key(6, "ShaderKind");
-    out.scalar(&shader_kind.to_string());
+    out.scalar(&p.shader_kind.to_u16().to_string());
     out.key(6, "Size");
-    out.scalar(&size_in_words.to_string());
+    out.scalar(&p.size_in_words.to_string());
     out.key(6, "DXILMajorVersion");
-    out.scalar(&dxil_major.to_string());
+    out.scalar(&p.dxil_major.to_string());
     out.key(6, "DXILMinorVersion");
-    out.scalar(&dxil_minor.to_string());
+    out.scalar(&p.dxil_minor.to_string());
     out.key(6, "DXILSize");
-    out.scalar(&bitcode_size.to_string());
+    out.scalar(&p.bitcode_size.to_string());
     out.key(6, "DXIL");
-    out.flow(bitcode.iter().map(|b| hex(u64::from(*b))));
+    out.flow(p.bitcode.iter().map(|b| hex(u64::from(*b))));
     Ok(())
 }
 
 fn sfi0(out: &mut Emitter, part: &Part<'_>) -> Result<(), YamlError> {
-    let flags = dxcopy_read::sfi0::Sfi0::parse(part)?.flags;
+    let flags = crate::sfi0::Sfi0::parse(part)?.flags;
     if flags.bits() == 0 {
         return Ok(());
     }
@@ -253,7 +234,7 @@ fn sfi0(out: &mut Emitter, part: &Part<'_>) -> Result<(), YamlError> {
 }
 
 fn hash(out: &mut Emitter, part: &Part<'_>) -> Result<(), YamlError> {
-    let hash = dxcopy_read::ShaderHash::parse(part)?;
+    let hash = crate::ShaderHash::parse(part)?;
     if hash.flags == 0 && hash.digest == [0; 16] {
         return Ok(());
     }
@@ -594,7 +575,7 @@ fn rts0(out: &mut Emitter, part: &Part<'_>) -> Result<(), YamlError> {
                             out,
                             12,
                             flags.bits(),
-                            dxcopy_read::rts0::RootDescriptorFlags::KNOWN,
+                            crate::rts0::RootDescriptorFlags::KNOWN,
                         );
                     }
                 }
@@ -630,7 +611,7 @@ fn rts0(out: &mut Emitter, part: &Part<'_>) -> Result<(), YamlError> {
                             out,
                             16,
                             flags.bits(),
-                            dxcopy_read::rts0::DescriptorRangeFlags::KNOWN,
+                            crate::rts0::DescriptorRangeFlags::KNOWN,
                         );
                     }
                 }
@@ -669,11 +650,11 @@ fn rts0(out: &mut Emitter, part: &Part<'_>) -> Result<(), YamlError> {
                 out,
                 10,
                 flags.bits(),
-                dxcopy_read::rts0::StaticSamplerFlags::KNOWN,
+                crate::rts0::StaticSamplerFlags::KNOWN,
             );
         }
     }
-    set_flags(out, 6, rs.flags.bits(), dxcopy_read::rts0::RootFlags::KNOWN);
+    set_flags(out, 6, rs.flags.bits(), crate::rts0::RootFlags::KNOWN);
     Ok(())
 }
 
@@ -692,389 +673,149 @@ fn set_flags(out: &mut Emitter, col: usize, bits: u32, known: &[(u32, &str)]) {
 // Upstream-only parts (YamlOptions::upstream_keys)
 
 mod upstream {
-    use super::{field_at, Emitter, YamlError};
-    use dxcopy_read::cursor::Cursor;
-    use dxcopy_read::source_info::MAX_SOURCE_CONTENTS;
-    use dxcopy_read::{Part, ReadError};
-    use std::io::Read;
+    //! Renders the parts upstream LLVM decodes and LLVM 22 does not, read by
+    //! the decoders' LLVM-compatible variants (`parse_llvm_compat`).
 
-    fn invalid(c: &Cursor<'_>, at: u64, message: String) -> ReadError {
-        c.invalid(at, message)
-    }
+    use super::{field_at, Emitter, YamlError};
+    use crate::debug_name::DebugName;
+    use crate::source_info::{SectionType, SourceInfo, SourceSection};
+    use crate::version::CompilerVersion;
+    use crate::Part;
 
     /// ILDN (layouts.md §3.3).
     pub(super) fn debug_name(out: &mut Emitter, part: &Part<'_>) -> Result<(), YamlError> {
-        let c = part.cursor();
-        let fail = |e: ReadError| e.in_part(part.part_ref());
-        let flags = c.u16(0, "ILDN flags").map_err(fail)?;
-        let length = c.u16(2, "ILDN name length").map_err(fail)?;
-        let name = c
-            .cstr(4, u64::from(length) + 1, "ILDN debug name")
-            .map_err(fail)?;
-        if name.len() != usize::from(length) {
-            return Err(fail(invalid(
-                &c,
-                4,
-                format!(
-                    "debug file name length mismatch: NameLength {length}, name of {} bytes",
-                    name.len()
-                ),
-            ))
-            .into());
-        }
+        let d = DebugName::parse_llvm_compat(part)?;
         out.key(4, "DebugName");
         out.begin_mapping();
-        field_at(out, 6, "Flags", flags.into());
-        field_at(out, 6, "NameLength", length.into());
+        field_at(out, 6, "Flags", d.flags.into());
+        field_at(out, 6, "NameLength", d.name_length.into());
         out.key(6, "DebugName");
-        out.string(name);
+        out.string(d.name);
         Ok(())
     }
 
     /// VERS (layouts.md §3.5).
     pub(super) fn compiler_version(out: &mut Emitter, part: &Part<'_>) -> Result<(), YamlError> {
-        let c = part.cursor();
-        let fail = |e: ReadError| e.in_part(part.part_ref());
-        let major = c.u16(0, "VERS major").map_err(fail)?;
-        let minor = c.u16(2, "VERS minor").map_err(fail)?;
-        let flags = c.u32(4, "VERS flags").map_err(fail)?;
-        let commit_count = c.u32(8, "VERS commit count").map_err(fail)?;
-        let content_size = c.u32(12, "VERS content size").map_err(fail)?;
-        if flags >= 4 {
-            return Err(fail(invalid(
-                &c,
-                4,
-                "Incorrect shader compiler version flags combination".into(),
-            ))
-            .into());
-        }
-        let sha = c
-            .cstr(16, u64::from(content_size), "VERS CommitSha")
-            .map_err(fail)?;
-        let consumed = sha.len() as u64 + 1;
-        let custom = c
-            .cstr(
-                16 + consumed,
-                u64::from(content_size).saturating_sub(consumed),
-                "VERS CustomVersionString",
-            )
-            .map_err(fail)?;
+        let v = CompilerVersion::parse_llvm_compat(part)?;
         out.key(4, "CompilerVersion");
         out.begin_mapping();
-        field_at(out, 6, "Major", major.into());
-        field_at(out, 6, "Minor", minor.into());
+        field_at(out, 6, "Major", v.major.into());
+        field_at(out, 6, "Minor", v.minor.into());
         out.key(6, "IsDebugBuild");
-        out.scalar(super::bool_text(flags & 1 != 0));
+        out.scalar(super::bool_text(v.flags.value & 1 != 0));
         out.key(6, "IsValidated");
-        out.scalar(super::bool_text(flags & 2 != 0));
-        field_at(out, 6, "CommitCount", commit_count.into());
-        field_at(out, 6, "ContentSizeInBytes", content_size.into());
+        out.scalar(super::bool_text(v.flags.value & 2 != 0));
+        field_at(out, 6, "CommitCount", v.commit_count.into());
+        field_at(out, 6, "ContentSizeInBytes", v.content_size.into());
         out.key(6, "CommitSha");
-        out.string(sha);
+        out.string(v.commit_sha);
         out.key(6, "CustomVersionString");
-        out.string(custom);
+        out.string(v.version_string);
         Ok(())
     }
 
-    fn align4(v: u64) -> u64 {
-        (v + 3) & !3
-    }
-
-    struct SectionHeader {
-        aligned_size: u32,
-        flags: u16,
-        kind: u16,
-    }
-
-    fn section_header(out: &mut Emitter, h: &SectionHeader) {
+    fn section_header(out: &mut Emitter, info: &SourceInfo<'_>, kind: SectionType) {
+        let Some(h) = info.sections.iter().find(|s| s.section_type == kind) else {
+            return;
+        };
+        let h: &SourceSection = h;
         out.key(8, "SectionHeader");
         out.begin_mapping();
         field_at(out, 10, "AlignedSizeInBytes", h.aligned_size.into());
         field_at(out, 10, "Flags", h.flags.into());
         out.key(10, "Type");
-        out.scalar(["SourceContents", "SourceNames", "Args"][usize::from(h.kind)]);
-    }
-
-    /// A section printed after all three are parsed (the YAML order is fixed).
-    enum Section<'a> {
-        Names(
-            SectionHeader,
-            u32,
-            u32,
-            u16,
-            Vec<(u32, u32, u32, u32, &'a [u8])>,
-        ),
-        Contents(SectionHeader, [u32; 5], u16, Vec<(u32, u32, u32, Vec<u8>)>),
-        Args(SectionHeader, [u32; 3], Vec<(&'a [u8], &'a [u8])>),
+        out.scalar(["SourceContents", "SourceNames", "Args"][usize::from(h.section_type.0)]);
     }
 
     /// SRCI (layouts.md §3.6).
     pub(super) fn source_info(out: &mut Emitter, part: &Part<'_>) -> Result<(), YamlError> {
-        let c = part.cursor();
-        let fail = |e: ReadError| e.in_part(part.part_ref());
-        let bad = |at: u64, m: String| -> YamlError { fail(invalid(&c, at, m)).into() };
-        let aligned_size = c.u32(0, "SRCI size").map_err(fail)?;
-        let flags = c.u16(4, "SRCI flags").map_err(fail)?;
-        let count = c.u16(6, "SRCI section count").map_err(fail)?;
-        if u64::from(aligned_size) > c.len() {
-            return Err(bad(
-                0,
-                format!("SRCI size {aligned_size} exceeds the {}-byte part", c.len()),
-            ));
-        }
-        if count != 3 {
-            return Err(bad(6, format!("SRCI has {count} sections, expected 3")));
-        }
-        let mut sections: [Option<Section<'_>>; 3] = [None, None, None];
-        let mut at = 8u64;
-        for _ in 0..count {
-            let h = SectionHeader {
-                aligned_size: c.u32(at, "SRCI section size").map_err(fail)?,
-                flags: c.u16(at + 4, "SRCI section flags").map_err(fail)?,
-                kind: c.u16(at + 6, "SRCI section type").map_err(fail)?,
-            };
-            let body = c
-                .sub(
-                    at + 8,
-                    u64::from(h.aligned_size).saturating_sub(8),
-                    "SRCI section",
-                )
-                .map_err(fail)?;
-            let slot = usize::from(h.kind);
-            if slot > 2 || sections[slot].is_some() {
-                return Err(bad(
-                    at + 6,
-                    format!("invalid or repeated SRCI section type {}", h.kind),
-                ));
-            }
-            let (section, used) = match h.kind {
-                0 => contents(&body, h).map_err(fail)?,
-                1 => names(&body, h).map_err(fail)?,
-                _ => args(&body, h).map_err(fail)?,
-            };
-            let expected = u64::from(match &section {
-                Section::Names(h, ..) | Section::Contents(h, ..) | Section::Args(h, ..) => {
-                    h.aligned_size
-                }
-            });
-            if align4(8 + used) != expected {
-                return Err(bad(
-                    at,
-                    format!(
-                        "SRCI section size {expected} does not match its content ({})",
-                        8 + used
-                    ),
-                ));
-            }
-            sections[slot] = Some(section);
-            at += expected.max(8);
-        }
+        let info = SourceInfo::parse_llvm_compat(part)?;
         out.key(4, "SourceInfo");
         out.begin_mapping();
         out.key(6, "Header");
         out.begin_mapping();
-        field_at(out, 8, "AlignedSizeInBytes", aligned_size.into());
-        field_at(out, 8, "Flags", flags.into());
-        field_at(out, 8, "SectionCount", count.into());
-        let [contents, names, args] = sections;
-        if let Some(Section::Names(h, flags, count, entries_size, entries)) = names {
+        field_at(out, 8, "AlignedSizeInBytes", info.aligned_size.into());
+        field_at(out, 8, "Flags", info.flags.into());
+        field_at(out, 8, "SectionCount", info.section_count.into());
+        if let Some(names) = &info.names {
             out.key(6, "Names");
             out.begin_mapping();
-            section_header(out, &h);
+            section_header(out, &info, SectionType(1));
             out.key(8, "Header");
             out.begin_mapping();
-            field_at(out, 10, "Flags", flags.into());
-            field_at(out, 10, "Count", count.into());
-            field_at(out, 10, "EntriesSizeInBytes", entries_size.into());
+            field_at(out, 10, "Flags", names.flags.into());
+            field_at(out, 10, "Count", names.count.into());
+            field_at(out, 10, "EntriesSizeInBytes", names.entries_size.into());
             out.key(8, "Entries");
-            if entries.is_empty() {
+            if names.entries.is_empty() {
                 out.empty_sequence();
             }
-            for (aligned, flags, name_size, content_size, name) in entries {
+            for e in &names.entries {
                 out.item_key(12, "AlignedSizeInBytes");
-                out.scalar(&aligned.to_string());
-                field_at(out, 12, "Flags", flags.into());
-                field_at(out, 12, "NameSizeInBytes", name_size.into());
-                field_at(out, 12, "ContentSizeInBytes", content_size.into());
+                out.scalar(&e.aligned_size.to_string());
+                field_at(out, 12, "Flags", e.flags.into());
+                field_at(out, 12, "NameSizeInBytes", e.name_size.into());
+                field_at(out, 12, "ContentSizeInBytes", e.content_size.into());
                 out.key(12, "FileName");
-                out.string(name);
+                out.string(e.name);
             }
         }
-        if let Some(Section::Contents(h, fields, kind, entries)) = contents {
+        if let Some(contents) = &info.contents {
             out.key(6, "Contents");
             out.begin_mapping();
-            section_header(out, &h);
+            section_header(out, &info, SectionType(0));
             out.key(8, "Header");
             out.begin_mapping();
-            field_at(out, 10, "AlignedSizeInBytes", fields[0].into());
-            field_at(out, 10, "Flags", fields[1].into());
+            field_at(out, 10, "AlignedSizeInBytes", contents.aligned_size.into());
+            field_at(out, 10, "Flags", contents.flags.into());
             out.key(10, "Type");
-            out.scalar(if kind == 0 { "None" } else { "Zlib" });
-            field_at(out, 10, "EntriesSizeInBytes", fields[2].into());
-            field_at(out, 10, "UncompressedEntriesSizeInBytes", fields[3].into());
-            field_at(out, 10, "Count", fields[4].into());
+            out.scalar(if contents.compression.0 == 0 {
+                "None"
+            } else {
+                "Zlib"
+            });
+            field_at(out, 10, "EntriesSizeInBytes", contents.entries_size.into());
+            field_at(
+                out,
+                10,
+                "UncompressedEntriesSizeInBytes",
+                contents.uncompressed_size.into(),
+            );
+            field_at(out, 10, "Count", contents.count.into());
             out.key(8, "Entries");
-            if entries.is_empty() {
+            if contents.entries.is_empty() {
                 out.empty_sequence();
             }
-            for (aligned, flags, content_size, content) in entries {
+            for e in &contents.entries {
                 out.item_key(12, "AlignedSizeInBytes");
-                out.scalar(&aligned.to_string());
-                field_at(out, 12, "Flags", flags.into());
-                field_at(out, 12, "ContentSizeInBytes", content_size.into());
+                out.scalar(&e.aligned_size.to_string());
+                field_at(out, 12, "Flags", e.flags.into());
+                field_at(out, 12, "ContentSizeInBytes", e.content_size.into());
                 out.key(12, "FileContent");
-                out.string(&content);
+                out.string(&e.content);
             }
         }
-        if let Some(Section::Args(h, fields, pairs)) = args {
+        if let Some(args) = &info.args {
             out.key(6, "Args");
             out.begin_mapping();
-            section_header(out, &h);
+            section_header(out, &info, SectionType(2));
             out.key(8, "Header");
             out.begin_mapping();
-            field_at(out, 10, "Flags", fields[0].into());
-            field_at(out, 10, "SizeInBytes", fields[1].into());
-            field_at(out, 10, "Count", fields[2].into());
+            field_at(out, 10, "Flags", args.flags.into());
+            field_at(out, 10, "SizeInBytes", args.size.into());
+            field_at(out, 10, "Count", args.count.into());
             out.key(8, "Args");
-            if pairs.is_empty() {
+            if args.args.is_empty() {
                 out.empty_sequence();
             }
-            for (name, value) in pairs {
+            for a in &args.args {
                 out.item_key(12, "Arg");
-                out.string(name);
+                out.string(a.name);
                 out.key(12, "Value");
-                out.string(value);
+                out.string(a.value);
             }
         }
         Ok(())
-    }
-
-    type Parsed<'a> = Result<(Section<'a>, u64), ReadError>;
-
-    fn names<'a>(body: &Cursor<'a>, h: SectionHeader) -> Parsed<'a> {
-        let flags = body.u32(0, "SRCI names flags")?;
-        let count = body.u32(4, "SRCI names count")?;
-        let entries_size = body.u16(8, "SRCI names entries size")?;
-        let mut entries = Vec::new();
-        let mut at = 10u64;
-        for _ in 0..count {
-            let aligned = body.u32(at, "SRCI name entry size")?;
-            let entry = body.sub(at, u64::from(aligned), "SRCI name entry")?;
-            let flags = entry.u32(4, "SRCI name entry flags")?;
-            let name_size = entry.u32(8, "SRCI name size")?;
-            let content_size = entry.u32(12, "SRCI name content size")?;
-            let name = entry.cstr(16, u64::from(name_size), "SRCI file name")?;
-            if aligned < 16 {
-                return Err(
-                    entry.invalid(0, format!("SRCI name entry size {aligned} is too small"))
-                );
-            }
-            entries.push((aligned, flags, name_size, content_size, name));
-            at += u64::from(aligned);
-        }
-        Ok((Section::Names(h, flags, count, entries_size, entries), at))
-    }
-
-    fn contents<'a>(body: &Cursor<'a>, h: SectionHeader) -> Parsed<'a> {
-        let aligned = body.u32(0, "SRCI contents size")?;
-        let flags = body.u16(4, "SRCI contents flags")?;
-        let kind = body.u16(6, "SRCI compression type")?;
-        let entries_size = body.u32(8, "SRCI contents entries size")?;
-        let uncompressed_size = body.u32(12, "SRCI contents uncompressed size")?;
-        let count = body.u32(16, "SRCI contents count")?;
-        let blob = body.bytes(20, u64::from(entries_size), "SRCI contents entries")?;
-        let data: Vec<u8> = match kind {
-            0 => blob.to_vec(),
-            1 => {
-                // The same hard cap as the SRCI decoder: the declared size
-                // alone must not let a small hostile part inflate to 4 GiB.
-                if u64::from(uncompressed_size) > MAX_SOURCE_CONTENTS {
-                    return Err(body.invalid(
-                        12,
-                        format!(
-                            "SRCI contents declare {uncompressed_size} uncompressed bytes, more than the {MAX_SOURCE_CONTENTS}-byte limit"
-                        ),
-                    ));
-                }
-                let mut decoded = Vec::new();
-                flate2::read::ZlibDecoder::new(blob)
-                    .take(u64::from(uncompressed_size))
-                    .read_to_end(&mut decoded)
-                    .map_err(|e| {
-                        body.invalid(20, format!("SRCI contents do not decompress: {e}"))
-                    })?;
-                if decoded.len() != uncompressed_size as usize {
-                    return Err(
-                        body.invalid(20, "SRCI contents decompress to the wrong size".to_string())
-                    );
-                }
-                decoded
-            }
-            other => return Err(body.invalid(6, format!("unknown SRCI compression type {other}"))),
-        };
-        let entries_cursor = Cursor::new(&data, body.abs(20));
-        let mut entries = Vec::new();
-        let mut at = 0u64;
-        for _ in 0..count {
-            let entry_size = entries_cursor.u32(at, "SRCI content entry size")?;
-            let entry = entries_cursor.sub(at, u64::from(entry_size), "SRCI content entry")?;
-            let entry_flags = entry.u32(4, "SRCI content entry flags")?;
-            let content_size = entry.u32(8, "SRCI content size")?;
-            let content = entry.bytes(12, u64::from(content_size), "SRCI file content")?;
-            if content.last() != Some(&0) || content[..content.len() - 1].contains(&0) {
-                return Err(entry.invalid(
-                    12,
-                    "SRCI file content is not one NUL-terminated string".to_string(),
-                ));
-            }
-            entries.push((
-                entry_size,
-                entry_flags,
-                content_size,
-                content[..content.len() - 1].to_vec(),
-            ));
-            at += u64::from(entry_size.max(1));
-        }
-        let used = 20
-            + if kind == 0 {
-                at
-            } else {
-                u64::from(entries_size)
-            };
-        Ok((
-            Section::Contents(
-                h,
-                [
-                    aligned,
-                    u32::from(flags),
-                    entries_size,
-                    uncompressed_size,
-                    count,
-                ],
-                kind,
-                entries,
-            ),
-            used,
-        ))
-    }
-
-    fn args<'a>(body: &Cursor<'a>, h: SectionHeader) -> Parsed<'a> {
-        let flags = body.u32(0, "SRCI args flags")?;
-        let size = body.u32(4, "SRCI args size")?;
-        let count = body.u32(8, "SRCI args count")?;
-        let mut pairs = Vec::new();
-        let mut at = 12u64;
-        for _ in 0..count {
-            let name = body.cstr(at, u64::MAX, "SRCI argument name")?;
-            at += name.len() as u64 + 1;
-            let value = body.cstr(at, u64::MAX, "SRCI argument value")?;
-            at += value.len() as u64 + 1;
-            pairs.push((name, value));
-        }
-        Ok((
-            Section::Args(h, [flags, size, count], pairs),
-            12 + u64::from(size),
-        ))
     }
 }
 
@@ -1772,7 +1513,7 @@ Parts:           []
         let stream = bomb.windows(2).position(|w| w == [0x78, 0xda]).unwrap();
         let at = stream - 8;
         assert_eq!(&bomb[at..at + 4], &52u32.to_le_bytes());
-        let limit = dxcopy_read::source_info::MAX_SOURCE_CONTENTS as u32;
+        let limit = crate::source_info::MAX_SOURCE_CONTENTS as u32;
         bomb[at..at + 4].copy_from_slice(&(limit + 1).to_le_bytes());
         let bytes = container(&[(b"SRCI", &bomb)]);
         let r = yaml(&bytes, true);

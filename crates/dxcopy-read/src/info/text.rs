@@ -19,12 +19,12 @@
 
 use super::verify::verify;
 use super::{alignment_note, Inspection};
-use dxcopy_read::decode::Decoded;
-use dxcopy_read::fields::{lossy, Issue};
-use dxcopy_read::private::PrivateContent;
-use dxcopy_read::rdef::ShaderType;
-use dxcopy_read::spdb::MsfSuperblock;
-use dxcopy_read::{digest, Container, HashStatus, Part};
+use crate::decode::Decoded;
+use crate::fields::{lossy, Issue};
+use crate::private::PrivateContent;
+use crate::rdef::ShaderType;
+use crate::spdb::MsfSuperblock;
+use crate::{digest, Container, HashStatus, Part};
 use std::fmt::Display;
 use std::io::{self, Write};
 
@@ -322,17 +322,17 @@ fn write_decoded(
             out.open(format_args!("Parameters ({}) [", rs.parameters.len()))?;
             for (i, param) in rs.parameters.iter().enumerate() {
                 let payload = match &param.payload {
-                    dxcopy_read::rts0::ParameterPayload::Constants(c) => format!(
+                    crate::rts0::ParameterPayload::Constants(c) => format!(
                         "{} values at b{} space {}",
                         c.num_32bit_values, c.shader_register, c.register_space
                     ),
-                    dxcopy_read::rts0::ParameterPayload::Descriptor(d) => format!(
+                    crate::rts0::ParameterPayload::Descriptor(d) => format!(
                         "register {} space {}{}",
                         d.shader_register,
                         d.register_space,
                         d.flags.map(|f| format!(", {f}")).unwrap_or_default()
                     ),
-                    dxcopy_read::rts0::ParameterPayload::Table(t) => {
+                    crate::rts0::ParameterPayload::Table(t) => {
                         let ranges: Vec<String> = t
                             .ranges
                             .iter()
@@ -737,12 +737,12 @@ fn write_member(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::info::testutil::{build, sign};
-    use dxcopy_read::debug_name::encode as build_debug_name;
-    use dxcopy_read::hash::md5_of;
-    use dxcopy_read::private::build_debug_path;
-    use dxcopy_read::program::{build_program_data, ShaderKind};
-    use dxcopy_read::source_info::build_source_info;
+    use crate::debug_name::encode as build_debug_name;
+    use crate::hash::md5_of;
+    use crate::private::build_debug_path;
+    use crate::program::{build_program_data, ShaderKind};
+    use crate::source_info::build_source_info;
+    use crate::testutil::{build, sign};
 
     fn text_of(bytes: &[u8], options: TextOptions) -> String {
         let insp = Inspection::parse(bytes).unwrap();
@@ -833,7 +833,7 @@ mod tests {
 
     #[test]
     fn type_names() {
-        use dxcopy_read::rdef::{VariableClass, VariableType};
+        use crate::rdef::{VariableClass, VariableType};
         let mut t = ShaderType {
             offset: 0,
             class: VariableClass(1),

@@ -1,16 +1,18 @@
-//! dxinfo views over the decoded parts: text, JSON and obj2yaml-compatible YAML,
-//! plus verification, hex dumps and part dumps. Every view reads one
-//! [`Inspection`]: a parsed container with each part decoded once.
+//! The views `dxinfo` prints, over the decoded parts: text, the JSON document
+//! (with the `serde` feature), obj2yaml-compatible YAML, verification and hex
+//! dumps. Every view reads one [`Inspection`]: a parsed container with each
+//! part decoded once. (`dxinfo --dump-all` writes files, so it lives in
+//! `dxcopy-edit` as `dump_all`.)
 
-pub mod dump;
 pub mod hexdump;
+#[cfg(feature = "serde")]
 pub mod json;
 pub mod text;
 pub mod verify;
 pub mod yaml;
 
-use dxcopy_read::pdb::PdbInfo;
-use dxcopy_read::{decode_part, Container, Decoded, Part, PartName, ReadError};
+use crate::pdb::PdbInfo;
+use crate::{decode_part, Container, Decoded, Part, PartName, ReadError};
 
 /// One part and the outcome of decoding it.
 #[derive(Debug, Clone)]
@@ -60,7 +62,7 @@ impl<'data> Inspection<'data> {
     pub fn pdb_guid_matches_hash(&self) -> Option<bool> {
         let info = self.pdb.as_ref()?;
         let hash = self.container.find(PartName::HASH)?;
-        let h = dxcopy_read::ShaderHash::parse(&hash).ok()?;
+        let h = crate::ShaderHash::parse(&hash).ok()?;
         Some(h.digest == info.guid)
     }
 
@@ -108,29 +110,6 @@ pub fn parse_part_name(text: &str) -> Option<PartName> {
 }
 
 #[cfg(test)]
-pub(crate) mod testutil {
-    //! Hand-built containers for the view tests.
-
-    /// A contiguous container with a zero digest, version 1.0 and a true FileSize.
-    pub fn build(parts: &[(&[u8; 4], &[u8])]) -> Vec<u8> {
-        parts
-            .iter()
-            .fold(dxcopy_edit::ContainerBuilder::new(), |b, (name, data)| {
-                b.part(name, data)
-            })
-            .build()
-            .expect("test containers have at most one PRIV")
-    }
-
-    /// Signs `bytes` with the retail digest.
-    pub fn sign(mut bytes: Vec<u8>) -> Vec<u8> {
-        let (retail, _) = dxcopy_read::digest::container_digests(&bytes).expect("valid FileSize");
-        bytes[4..20].copy_from_slice(&retail);
-        bytes
-    }
-}
-
-#[cfg(test)]
 mod tests {
     use super::*;
 
@@ -146,7 +125,8 @@ mod tests {
 
     #[test]
     fn alignment_notes() {
-        let bytes = testutil::build(&[(b"ISG1", b"abc"), (b"DXIL", b"abcd"), (b"PRIV", b"x")]);
+        let bytes =
+            crate::testutil::build(&[(b"ISG1", b"abc"), (b"DXIL", b"abcd"), (b"PRIV", b"x")]);
         let c = Container::parse(&bytes).unwrap();
         let notes: Vec<_> = c.parts().map(|p| alignment_note(&p)).collect();
         assert_eq!(

@@ -79,6 +79,39 @@ impl<'data> DebugName<'data> {
         DebugName::parse_data(part.data, part.data_offset()).map_err(|e| e.in_part(part.part_ref()))
     }
 
+    /// Decodes an ILDN part as upstream LLVM's reader does (the obj2yaml
+    /// view with upstream keys): the name must end with a NUL within
+    /// `NameLength + 1` bytes and be exactly `NameLength` bytes long; anything
+    /// else is an error, not an issue.
+    pub fn parse_llvm_compat(part: &Part<'data>) -> Result<DebugName<'data>> {
+        let c = part.cursor();
+        let fail = |e: crate::ReadError| e.in_part(part.part_ref());
+        let flags = c.u16(0, "ILDN flags").map_err(fail)?;
+        let name_length = c.u16(2, "ILDN name length").map_err(fail)?;
+        let name = c
+            .cstr(
+                DEBUG_NAME_HEADER_SIZE,
+                u64::from(name_length) + 1,
+                "ILDN debug name",
+            )
+            .map_err(fail)?;
+        if name.len() != usize::from(name_length) {
+            return Err(fail(c.invalid(
+                DEBUG_NAME_HEADER_SIZE,
+                format!(
+                    "debug file name length mismatch: NameLength {name_length}, name of {} bytes",
+                    name.len()
+                ),
+            )));
+        }
+        Ok(DebugName {
+            flags,
+            name_length,
+            name,
+            issues: Vec::new(),
+        })
+    }
+
     /// The name as text (invalid UTF-8 replaced).
     pub fn name_lossy(&self) -> String {
         String::from_utf8_lossy(self.name).into_owned()

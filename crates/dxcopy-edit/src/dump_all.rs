@@ -1,4 +1,4 @@
-//! `--dump-all=DIR`: every part's data to its own file in DIR.
+//! `dxinfo --dump-all=DIR`: every part's data to its own file in DIR.
 //!
 //! Part names are four arbitrary bytes (`/`, `..`, NUL all occur in crafted
 //! files), so a file name is built only from the part index and the name
@@ -8,7 +8,7 @@
 //! destination that already exists as a symbolic link is refused, so a
 //! planted link cannot redirect a write out of DIR.
 
-use dxcopy_edit::{write_bytes_atomic, FileOptions};
+use crate::{write_bytes_atomic, FileOptions};
 use dxcopy_read::{Container, PartName};
 use std::io;
 use std::path::{Path, PathBuf};
@@ -93,7 +93,16 @@ pub fn per_file_dir(dir: &Path, file_index: usize, file: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::info::testutil::build;
+
+    fn build(parts: &[(&[u8; 4], &[u8])]) -> Vec<u8> {
+        parts
+            .iter()
+            .fold(crate::ContainerBuilder::new(), |b, (name, data)| {
+                b.part(name, data)
+            })
+            .build()
+            .unwrap()
+    }
 
     #[test]
     fn names_are_safe_and_distinct() {

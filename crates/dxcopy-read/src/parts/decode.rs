@@ -3,6 +3,7 @@
 //! yields its own error; the other parts are unaffected, so a viewer can show
 //! everything that does decode.
 
+use super::{part_info, Family};
 use crate::aon9::Level9Shader;
 use crate::container::{Container, Part};
 use crate::debug_name::DebugName;
@@ -134,7 +135,8 @@ pub fn program_kind(container: &Container<'_>) -> Option<ShaderKind> {
     })
 }
 
-/// Decodes `part` of `container`, choosing the decoder by part name.
+/// Decodes `part` of `container`, choosing the decoder by part name through
+/// [`PART_TABLE`](super::PART_TABLE).
 ///
 /// `container` supplies context some parts need (the shader kind of the
 /// program for PSV0). Unknown names decode to [`Decoded::Unknown`]; errors
@@ -143,66 +145,37 @@ pub fn decode_part<'data>(
     container: &Container<'data>,
     part: &Part<'data>,
 ) -> Result<Decoded<'data>, ReadError> {
-    let decoded = match &part.name.0 {
-        b"ISG1" | b"OSG1" | b"PSG1" | b"ISGN" | b"OSGN" | b"OSG5" | b"PCSG" => {
-            match Signature::parse(part)? {
-                Some(s) => Decoded::Signature(s),
-                None => Decoded::Unknown,
-            }
-        }
-        b"PSV0" => Decoded::Psv0(Box::new(Psv0::parse(part, program_kind(container))?)),
-        b"RTS0" => Decoded::RootSignature(RootSignature::parse(part)?),
-        b"SFI0" => Decoded::FeatureFlags(Sfi0::parse(part)?),
-        b"DXIL" | b"ILDB" => Decoded::Program(Program::parse(part)?),
-        b"STAT" if is_program_data(part.data) => Decoded::Program(Program::parse(part)?),
-        b"STAT" => Decoded::Stat(Statistics::parse(part)?),
-        b"HASH" => Decoded::Hash(ShaderHash::parse(part)?),
-        b"ILDN" => Decoded::DebugName(DebugName::parse(part)?),
-        b"VERS" => Decoded::Version(CompilerVersion::parse(part)?),
-        b"SRCI" => Decoded::SourceInfo(SourceInfo::parse(part)?),
-        b"PRIV" => Decoded::Private(PrivateData::parse(part)?),
-        b"SHDR" | b"SHEX" => Decoded::Shader(ShaderBytecode::parse(part)?),
-        b"RDEF" => Decoded::Rdef(ResourceDefinitions::parse(part)?),
-        b"Aon9" | b"XNAS" | b"XNAP" => Decoded::Aon9(Level9Shader::parse(part)?),
-        b"RDAT" => Decoded::Rdat(RuntimeData::parse(part)?),
-        b"SPDB" | b"SDBG" => Decoded::DebugBlob(DebugBlob::parse(part)?),
-        _ => Decoded::Unknown,
+    let Some(family) = part_info(part.name).and_then(|info| info.family) else {
+        return Ok(Decoded::Unknown);
+    };
+    let decoded = match family {
+        Family::Signature => match Signature::parse(part)? {
+            Some(s) => Decoded::Signature(s),
+            None => Decoded::Unknown,
+        },
+        Family::Psv0 => Decoded::Psv0(Box::new(Psv0::parse(part, program_kind(container))?)),
+        Family::RootSignature => Decoded::RootSignature(RootSignature::parse(part)?),
+        Family::FeatureFlags => Decoded::FeatureFlags(Sfi0::parse(part)?),
+        Family::Program => Decoded::Program(Program::parse(part)?),
+        Family::Statistics if is_program_data(part.data) => Decoded::Program(Program::parse(part)?),
+        Family::Statistics => Decoded::Stat(Statistics::parse(part)?),
+        Family::Hash => Decoded::Hash(ShaderHash::parse(part)?),
+        Family::DebugName => Decoded::DebugName(DebugName::parse(part)?),
+        Family::Version => Decoded::Version(CompilerVersion::parse(part)?),
+        Family::SourceInfo => Decoded::SourceInfo(SourceInfo::parse(part)?),
+        Family::Private => Decoded::Private(PrivateData::parse(part)?),
+        Family::Shader => Decoded::Shader(ShaderBytecode::parse(part)?),
+        Family::Rdef => Decoded::Rdef(ResourceDefinitions::parse(part)?),
+        Family::Aon9 => Decoded::Aon9(Level9Shader::parse(part)?),
+        Family::Rdat => Decoded::Rdat(RuntimeData::parse(part)?),
+        Family::DebugBlob => Decoded::DebugBlob(DebugBlob::parse(part)?),
     };
     Ok(decoded)
 }
 
 /// Whether [`decode_part`] has a decoder for parts called `name`.
 pub fn has_decoder(name: PartName) -> bool {
-    matches!(
-        &name.0,
-        b"ISG1"
-            | b"OSG1"
-            | b"PSG1"
-            | b"ISGN"
-            | b"OSGN"
-            | b"OSG5"
-            | b"PCSG"
-            | b"PSV0"
-            | b"RTS0"
-            | b"SFI0"
-            | b"DXIL"
-            | b"ILDB"
-            | b"STAT"
-            | b"HASH"
-            | b"ILDN"
-            | b"VERS"
-            | b"SRCI"
-            | b"PRIV"
-            | b"SHDR"
-            | b"SHEX"
-            | b"RDEF"
-            | b"Aon9"
-            | b"XNAS"
-            | b"XNAP"
-            | b"RDAT"
-            | b"SPDB"
-            | b"SDBG"
-    )
+    part_info(name).is_some_and(|info| info.family.is_some())
 }
 
 /// Decodes every part of `container`, in offset-table order.

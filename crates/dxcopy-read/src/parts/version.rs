@@ -102,6 +102,52 @@ impl<'data> CompilerVersion<'data> {
         CompilerVersion::parse_data(part.data, part.data_offset())
             .map_err(|e| e.in_part(part.part_ref()))
     }
+
+    /// Decodes a VERS part as upstream LLVM's reader does (the obj2yaml view
+    /// with upstream keys): flags of 4 or more are an error; the commit SHA
+    /// is the first NUL-terminated string within ContentSizeInBytes, the
+    /// version string the next one within what remains; content past the
+    /// strings is not checked.
+    pub fn parse_llvm_compat(part: &Part<'data>) -> Result<CompilerVersion<'data>> {
+        let c = part.cursor();
+        let fail = |e: crate::ReadError| e.in_part(part.part_ref());
+        let major = c.u16(0, "VERS major").map_err(fail)?;
+        let minor = c.u16(2, "VERS minor").map_err(fail)?;
+        let flags = c.u32(4, "VERS flags").map_err(fail)?;
+        let commit_count = c.u32(8, "VERS commit count").map_err(fail)?;
+        let content_size = c.u32(12, "VERS content size").map_err(fail)?;
+        if flags >= 4 {
+            return Err(fail(c.invalid(
+                4,
+                "Incorrect shader compiler version flags combination".to_string(),
+            )));
+        }
+        let commit_sha = c
+            .cstr(
+                VERSION_HEADER_SIZE,
+                u64::from(content_size),
+                "VERS CommitSha",
+            )
+            .map_err(fail)?;
+        let consumed = commit_sha.len() as u64 + 1;
+        let version_string = c
+            .cstr(
+                VERSION_HEADER_SIZE + consumed,
+                u64::from(content_size).saturating_sub(consumed),
+                "VERS CustomVersionString",
+            )
+            .map_err(fail)?;
+        Ok(CompilerVersion {
+            major,
+            minor,
+            flags: Flags::new(u64::from(flags), VERSION_FLAGS),
+            commit_count,
+            content_size,
+            commit_sha,
+            version_string,
+            issues: Vec::new(),
+        })
+    }
 }
 
 #[cfg(test)]

@@ -317,6 +317,13 @@ impl<'data> SourceInfo<'data> {
             .map_err(|e| e.in_part(part.part_ref()))
     }
 
+    /// Decodes an SRCI part as upstream LLVM's reader does (the obj2yaml view
+    /// with upstream keys): LLVM's layout rules are errors, not issues, and
+    /// `issues` stays empty.
+    pub fn parse_llvm_compat(part: &Part<'data>) -> Result<SourceInfo<'data>> {
+        llvm::parse(part)
+    }
+
     /// (file name, source text) pairs, in the order of the names section.
     pub fn files(&self) -> Vec<(&[u8], Option<&[u8]>)> {
         let names = self
@@ -334,6 +341,242 @@ impl<'data> SourceInfo<'data> {
             .enumerate()
             .map(|(i, n)| (n.name, contents.get(i).map(|c| &*c.content)))
             .collect()
+    }
+}
+
+/// Upstream LLVM's SRCI reader (the obj2yaml view with upstream keys): the
+/// same layout as [`SourceInfo::parse_data`], with LLVM's rules as errors —
+/// exactly three sections of distinct types, each section's
+/// AlignedSizeInBytes equal to its content rounded up to 4, every source text
+/// one NUL-terminated string, zlib contents inflating to exactly the declared
+/// size.
+mod llvm {
+    use super::*;
+    use crate::error::ReadError;
+
+    /// Decodes `part` (see [`SourceInfo::parse_llvm_compat`]).
+    pub(super) fn parse<'data>(part: &Part<'data>) -> Result<SourceInfo<'data>> {
+        let c = part.cursor();
+        let fail = |e: ReadError| e.in_part(part.part_ref());
+        let aligned_size = c.u32(0, "SRCI size").map_err(fail)?;
+        let flags = c.u16(4, "SRCI flags").map_err(fail)?;
+        let section_count = c.u16(6, "SRCI section count").map_err(fail)?;
+        if u64::from(aligned_size) > c.len() {
+            return Err(fail(c.invalid(
+                0,
+                format!("SRCI size {aligned_size} exceeds the {}-byte part", c.len()),
+            )));
+        }
+        if section_count != 3 {
+            return Err(fail(c.invalid(
+                6,
+                format!("SRCI has {section_count} sections, expected 3"),
+            )));
+        }
+        let mut info = SourceInfo {
+            aligned_size,
+            flags,
+            section_count,
+            sections: Vec::new(),
+            names: None,
+            contents: None,
+            args: None,
+            issues: Vec::new(),
+        };
+        let mut at = SOURCE_INFO_HEADER_SIZE;
+        for _ in 0..section_count {
+            let section = SourceSection {
+                offset: c.abs(at),
+                aligned_size: c.u32(at, "SRCI section size").map_err(fail)?,
+                flags: c.u16(at + 4, "SRCI section flags").map_err(fail)?,
+                section_type: SectionType(c.u16(at + 6, "SRCI section type").map_err(fail)?),
+            };
+            let body = c
+                .sub(
+                    at + SECTION_HEADER_SIZE,
+                    u64::from(section.aligned_size).saturating_sub(SECTION_HEADER_SIZE),
+                    "SRCI section",
+                )
+                .map_err(fail)?;
+            let kind = section.section_type.0;
+            let repeated = match kind {
+                0 => info.contents.is_some(),
+                1 => info.names.is_some(),
+                2 => info.args.is_some(),
+                _ => true,
+            };
+            if repeated {
+                return Err(fail(c.invalid(
+                    at + 6,
+                    format!("invalid or repeated SRCI section type {kind}"),
+                )));
+            }
+            let used = match kind {
+                0 => {
+                    let (contents, used) = contents(&body).map_err(fail)?;
+                    info.contents = Some(contents);
+                    used
+                }
+                1 => {
+                    let (names, used) = names(&body).map_err(fail)?;
+                    info.names = Some(names);
+                    used
+                }
+                _ => {
+                    let (args, used) = args(&body).map_err(fail)?;
+                    info.args = Some(args);
+                    used
+                }
+            };
+            let expected = u64::from(section.aligned_size);
+            if align4(SECTION_HEADER_SIZE + used) != expected {
+                return Err(fail(c.invalid(
+                    at,
+                    format!(
+                        "SRCI section size {expected} does not match its content ({})",
+                        SECTION_HEADER_SIZE + used
+                    ),
+                )));
+            }
+            info.sections.push(section);
+            at += expected.max(SECTION_HEADER_SIZE);
+        }
+        Ok(info)
+    }
+
+    fn names<'a>(body: &Cursor<'a>) -> Result<(SourceNames<'a>, u64)> {
+        let flags = body.u32(0, "SRCI names flags")?;
+        let count = body.u32(4, "SRCI names count")?;
+        let entries_size = body.u16(8, "SRCI names entries size")?;
+        let mut entries = Vec::new();
+        let mut at = NAMES_HEADER_SIZE;
+        for _ in 0..count {
+            let aligned_size = body.u32(at, "SRCI name entry size")?;
+            let entry = body.sub(at, u64::from(aligned_size), "SRCI name entry")?;
+            let entry_flags = entry.u32(4, "SRCI name entry flags")?;
+            let name_size = entry.u32(8, "SRCI name size")?;
+            let content_size = entry.u32(12, "SRCI name content size")?;
+            let name = entry.cstr(NAME_ENTRY_SIZE, u64::from(name_size), "SRCI file name")?;
+            if u64::from(aligned_size) < NAME_ENTRY_SIZE {
+                return Err(entry.invalid(
+                    0,
+                    format!("SRCI name entry size {aligned_size} is too small"),
+                ));
+            }
+            entries.push(SourceName {
+                aligned_size,
+                flags: entry_flags,
+                name_size,
+                content_size,
+                name,
+            });
+            at += u64::from(aligned_size);
+        }
+        let names = SourceNames {
+            flags,
+            count,
+            entries_size,
+            entries,
+        };
+        Ok((names, at))
+    }
+
+    fn contents<'a>(body: &Cursor<'a>) -> Result<(SourceContents<'a>, u64)> {
+        let aligned_size = body.u32(0, "SRCI contents size")?;
+        let flags = body.u16(4, "SRCI contents flags")?;
+        let compression = Compression(body.u16(6, "SRCI compression type")?);
+        let entries_size = body.u32(8, "SRCI contents entries size")?;
+        let uncompressed_size = body.u32(12, "SRCI contents uncompressed size")?;
+        let count = body.u32(16, "SRCI contents count")?;
+        let blob = body.sub(
+            CONTENTS_HEADER_SIZE,
+            u64::from(entries_size),
+            "SRCI contents entries",
+        )?;
+        let data: Cow<'a, [u8]> = match compression.0 {
+            0 => Cow::Borrowed(blob.data()),
+            1 => {
+                let inflated = inflate(blob, uncompressed_size)?;
+                if inflated.len() as u64 != u64::from(uncompressed_size) {
+                    return Err(body.invalid(
+                        CONTENTS_HEADER_SIZE,
+                        "SRCI contents decompress to the wrong size".to_string(),
+                    ));
+                }
+                Cow::Owned(inflated)
+            }
+            other => return Err(body.invalid(6, format!("unknown SRCI compression type {other}"))),
+        };
+        let region = Cursor::new(&data, blob.base());
+        let mut entries = Vec::new();
+        let mut at = 0u64;
+        for _ in 0..count {
+            let entry_size = region.u32(at, "SRCI content entry size")?;
+            let entry = region.sub(at, u64::from(entry_size), "SRCI content entry")?;
+            let entry_flags = entry.u32(4, "SRCI content entry flags")?;
+            let content_size = entry.u32(8, "SRCI content size")?;
+            let content = entry.bytes(
+                CONTENT_ENTRY_SIZE,
+                u64::from(content_size),
+                "SRCI file content",
+            )?;
+            let Some((0, text)) = content.split_last() else {
+                return Err(entry.invalid(
+                    CONTENT_ENTRY_SIZE,
+                    "SRCI file content is not one NUL-terminated string".to_string(),
+                ));
+            };
+            if text.contains(&0) {
+                return Err(entry.invalid(
+                    CONTENT_ENTRY_SIZE,
+                    "SRCI file content is not one NUL-terminated string".to_string(),
+                ));
+            }
+            entries.push(SourceContent {
+                aligned_size: entry_size,
+                flags: entry_flags,
+                content_size,
+                content: Cow::Owned(text.to_vec()),
+            });
+            at += u64::from(entry_size.max(1));
+        }
+        let used = CONTENTS_HEADER_SIZE
+            + match compression.0 {
+                0 => at,
+                _ => u64::from(entries_size),
+            };
+        let contents = SourceContents {
+            aligned_size,
+            flags,
+            compression,
+            entries_size,
+            uncompressed_size,
+            count,
+            entries,
+        };
+        Ok((contents, used))
+    }
+
+    fn args<'a>(body: &Cursor<'a>) -> Result<(SourceArgs<'a>, u64)> {
+        let flags = body.u32(0, "SRCI args flags")?;
+        let size = body.u32(4, "SRCI args size")?;
+        let count = body.u32(8, "SRCI args count")?;
+        let mut args = Vec::new();
+        let mut at = ARGS_HEADER_SIZE;
+        for _ in 0..count {
+            let name = body.cstr(at, u64::MAX, "SRCI argument name")?;
+            at += name.len() as u64 + 1;
+            let value = body.cstr(at, u64::MAX, "SRCI argument value")?;
+            at += value.len() as u64 + 1;
+            args.push(SourceArg { name, value });
+        }
+        let args = SourceArgs {
+            flags,
+            size,
+            count,
+            args,
+        };
+        Ok((args, ARGS_HEADER_SIZE + u64::from(size)))
     }
 }
 

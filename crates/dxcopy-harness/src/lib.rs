@@ -20,13 +20,15 @@
 //! [`Violation`]. The harness itself never panics on purpose; a panic comes
 //! from the library under test.
 
+pub mod corpus;
 mod decode;
 mod exercise;
 mod script;
 mod verify;
 
 pub use decode::{
-    decode_input, decode_named, decode_one, decode_part_compat, decode_seed, DECODE_NAMES,
+    decode_input, decode_named, decode_one, decode_part_compat, decode_seed, disasm_data,
+    disasm_input, DecodeInput, DECODE_NAMES,
 };
 pub use exercise::{exercise, exercise_file_writer, exercise_pdb, Summary};
 pub use script::{roundtrip, Op, Script};

@@ -427,11 +427,7 @@ pub fn emit(tool: &str, level: Level, message: &str) {
 /// One-line message for an error about `file`: `'file': message`, without
 /// repeating a path the error already names.
 pub fn file_message(file: &std::path::Path, err: &EditError) -> String {
-    if err.names_its_file() {
-        err.to_string()
-    } else {
-        format!("'{}': {err}", file.display())
-    }
+    err.file_message(file)
 }
 
 #[cfg(test)]

@@ -12,6 +12,7 @@ use crate::info::verify::{coverage_checks, verify, Level};
 use crate::info::yaml::{to_obj2yaml, YamlOptions};
 use crate::info::{parse_part_name, Inspection};
 use clap::Parser;
+use dxcopy_read::disasm::{self, DisasmError};
 use dxcopy_read::pdb::{container_input, ContainerSource};
 use dxcopy_read::root_signature_check::{read_root_signature_file, CheckAgainst};
 use dxcopy_read::rts0::RootSignature;
@@ -30,6 +31,7 @@ Examples:
   dxinfo --yaml shader.dxil              the same YAML as LLVM's obj2yaml
   dxinfo --hex=PSV0 shader.dxil          hex dump of a part
   dxinfo --dump-all=parts shader.dxil    parts/00-SFI0.bin, parts/01-ISG1.bin, ...
+  dxinfo --disasm shader.cso             the listing fxc writes (DXBC: SHDR/SHEX)
   cat shader.dxil | dxinfo -             read standard input";
 
 /// Show what a DirectX container (DXBC / DXIL) holds.
@@ -76,6 +78,9 @@ pub struct Opts {
     /// Write every part to DIR as NN-NAME.bin (a subdirectory per file when several)
     #[arg(long, value_name = "DIR", group = "view")]
     pub dump_all: Option<PathBuf>,
+    /// The shader listing as Microsoft's disassembler writes it (DXBC SHDR/SHEX programs)
+    #[arg(long, group = "view", conflicts_with = "verify")]
+    pub disasm: bool,
     /// Text view: also print the source files stored in SRCI parts
     #[arg(long, conflicts_with_all = ["parts", "json", "yaml", "hex", "dump_all", "verify"])]
     pub sources: bool,
@@ -97,6 +102,14 @@ impl Io<'_> {
             self.err,
             "{}",
             cli::diagnostic("dxinfo", cli::Level::Error, message, self.color)
+        );
+    }
+
+    fn note(&mut self, message: &str) {
+        let _ = writeln!(
+            self.err,
+            "{}",
+            cli::diagnostic("dxinfo", cli::Level::Note, message, self.color)
         );
     }
 }
@@ -227,6 +240,8 @@ pub fn run(opts: &Opts, io: &mut Io<'_>) -> i32 {
         };
         let result = if opts.parts {
             show_parts(io, &shown, &container, many)
+        } else if opts.disasm {
+            show_disasm(io, &shown, &container, many)
         } else if opts.yaml {
             show_yaml(io, &shown, &container, opts.upstream_keys)
         } else if let Some(name) = hex_name {
@@ -283,6 +298,30 @@ fn show_parts(io: &mut Io<'_>, shown: &str, c: &Container<'_>, many: bool) -> Sh
     }
     write_parts(io.out, c)?;
     Ok(true)
+}
+
+fn show_disasm(io: &mut Io<'_>, shown: &str, c: &Container<'_>, many: bool) -> Shown {
+    let generator = format!("dxinfo {}", crate::VERSION);
+    match disasm::listing(c, &generator) {
+        Ok(listing) => {
+            if many {
+                writeln!(io.out, "{shown}:")?;
+            }
+            io.out.write_all(listing.text.as_bytes())?;
+            for e in &listing.errors {
+                io.error(&format!("'{shown}': {e}"));
+            }
+            Ok(listing.errors.is_empty())
+        }
+        Err(e @ (DisasmError::DxilOnly | DisasmError::NoShaderPart)) => {
+            io.note(&format!("'{shown}': no DXBC listing: {e}"));
+            Ok(true)
+        }
+        Err(e) => {
+            io.error(&format!("'{shown}': {e}"));
+            Ok(false)
+        }
+    }
 }
 
 fn show_yaml(io: &mut Io<'_>, shown: &str, c: &Container<'_>, upstream_keys: bool) -> Shown {
@@ -391,7 +430,24 @@ fn show_dump(io: &mut Io<'_>, shown: &str, c: &Container<'_>, dir: &std::path::P
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::info::testutil::{build, sign};
+
+    /// A contiguous container with a zero digest, version 1.0 and a true FileSize.
+    fn build(parts: &[(&[u8; 4], &[u8])]) -> Vec<u8> {
+        parts
+            .iter()
+            .fold(dxcopy_edit::ContainerBuilder::new(), |b, (name, data)| {
+                b.part(name, data)
+            })
+            .build()
+            .expect("test containers have at most one PRIV")
+    }
+
+    /// Signs `bytes` with the retail digest.
+    fn sign(mut bytes: Vec<u8>) -> Vec<u8> {
+        let (retail, _) = dxcopy_read::digest::container_digests(&bytes).expect("valid FileSize");
+        bytes[4..20].copy_from_slice(&retail);
+        bytes
+    }
 
     fn args(list: &[&str]) -> Vec<OsString> {
         std::iter::once("dxinfo")
@@ -435,6 +491,66 @@ mod tests {
         assert_eq!(parse(args(&["--help"])).unwrap_err().1, 0);
         assert_eq!(parse(args(&["--version"])).unwrap_err().1, 0);
         assert!(parse(args(&["--verify", "--json", "a"])).is_ok());
+    }
+
+    fn le(words: &[u32]) -> Vec<u8> {
+        words.iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+
+    #[test]
+    fn disasm_prints_the_listing_notes_dxil_and_reports_bad_tokens() {
+        let tmp = tempfile::tempdir().unwrap();
+        // ps_4_0: dcl_temps 1; mov o0.x, l(1.0); ret
+        let shdr = le(&[
+            0x40,
+            9,
+            104 | (2 << 24),
+            1,
+            54 | (5 << 24),
+            2 | (1 << 4) | (2 << 12) | (1 << 20),
+            0,
+            1 | (4 << 12),
+            1.0f32.to_bits(),
+        ]);
+        let mut shdr_ret = shdr.clone();
+        shdr_ret.extend(le(&[62 | (1 << 24)]));
+        shdr_ret[4..8].copy_from_slice(&10u32.to_le_bytes());
+        let good = tmp.path().join("good.dxbc");
+        std::fs::write(&good, sign(build(&[(b"SHDR", &shdr_ret)]))).unwrap();
+        let (status, out, err) = dxinfo(&["--disasm", good.to_str().unwrap()]);
+        assert_eq!((status, err.as_str()), (0, ""));
+        assert_eq!(
+            out,
+            format!(
+                "//\n// Generated by dxinfo {}\n//\n//\nps_4_0\ndcl_temps 1\nmov o0.x, l(1.000000)\nret \n\
+                 // Approximately 0 instruction slots used\n",
+                crate::VERSION
+            )
+        );
+        // An unknown opcode at token 9: the listing up to it, then the error; exit 1.
+        let mut broken = shdr.clone();
+        broken.extend(le(&[300 | (1 << 24)]));
+        broken[4..8].copy_from_slice(&10u32.to_le_bytes());
+        let bad = tmp.path().join("bad.dxbc");
+        std::fs::write(&bad, sign(build(&[(b"SHDR", &broken)]))).unwrap();
+        let (status, out, err) = dxinfo(&["--disasm", bad.to_str().unwrap()]);
+        assert_eq!(status, 1);
+        assert!(out.ends_with("mov o0.x, l(1.000000)\n"), "{out}");
+        // The part's data starts at 36 + 8 = 44; token 9 is 36 bytes further.
+        assert!(
+            err.contains("SHDR part: token 9 (byte 0x50): unknown opcode 300"),
+            "{err}"
+        );
+        // A container without SM4/5 bytecode gets a note, no listing.
+        let sfi = tmp.path().join("sfi.dxbc");
+        std::fs::write(&sfi, sign(build(&[(b"SFI0", &[0; 8])]))).unwrap();
+        let (status, out, err) = dxinfo(&["--disasm", sfi.to_str().unwrap()]);
+        assert_eq!((status, out.as_str()), (0, ""));
+        assert!(
+            err.contains("note:") && err.contains("no SHDR or SHEX part"),
+            "{err}"
+        );
+        assert_eq!(parse(args(&["--disasm", "--json", "a"])).unwrap_err().1, 1);
     }
 
     #[test]

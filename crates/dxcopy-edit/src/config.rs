@@ -752,8 +752,13 @@ impl Config {
         if let (Some(out), Some(dest), false) = (&main, &main_dest, unchanged) {
             // -p: the times read before the input was (so its access time is
             // the old one); mode and owner follow the destination.
-            let meta = source.file.and_then(MappedFile::metadata);
-            let options = match meta {
+            let meta = match source.file.and_then(MappedFile::metadata) {
+                Some(meta) => Some(meta.clone()),
+                // An input parsed by the caller (run_on): its file, when it has one.
+                None if self.preserve_dates && !stdin => std::fs::metadata(input).ok(),
+                None => None,
+            };
+            let options = match &meta {
                 Some(meta) if self.preserve_dates && !stdin => FileOptions::times_of(meta),
                 _ => FileOptions::default(),
             };

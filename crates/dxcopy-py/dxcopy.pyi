@@ -217,6 +217,10 @@ def strip_files(
 ) -> List[StripResult]:
     """Strips parts from many containers in place, in parallel, like dxstrip.
 
-    One StripResult per path, in the order given; a bad file does not stop
-    the others. The GIL is released while the files are processed.
+    Each file is edited in place as dxstrip does (a temp file renamed over
+    it, permissions kept; a file that needs no change is not rewritten).
+    `classes`: "debug", "reflect", "priv", "rootsig" or "all". `jobs` worker
+    threads (default: two per core). One StripResult per path, in the order
+    given; a bad file does not stop the others. The GIL is released while the
+    files are processed.
     """

@@ -38,8 +38,9 @@ def test_readme_example_runs_as_written(tmp_path):
     c = dxcopy.Container.open(SAMPLE)
     signed = c.edit().remove("STAT").finish(digest="retail", hash="update")
     try:
-        dxcopy.Container.from_bytes(signed[:100])
+        dxcopy.Container.from_bytes(signed[:1000])
     except dxcopy.Error as e:
         assert cp.stdout.splitlines()[-1] == f"{e} {e.path} {e.part} {e.offset}"
+        assert (e.path, e.part, e.offset) == (None, "DXIL", dxcopy.Container.from_bytes(signed)["DXIL"].offset)
     else:
         raise AssertionError("a truncated container opened")

@@ -118,8 +118,17 @@ fn walk_into(dir: &Path, relative: &Path, filter: &FileFilter, found: &mut Walk)
     Ok(())
 }
 
+/// The longest line of a `--files-from` list: far more than any path
+/// (PATH_MAX is 4096 on Linux), so an endless or binary file fails fast.
+pub const MAX_LIST_LINE: usize = 64 << 10;
+
+/// The largest `--files-from` list read.
+pub const MAX_LIST_BYTES: u64 = 256 << 20;
+
 /// Reads a `--files-from` list: one path per line, `\r\n` accepted, empty
-/// lines skipped; `-` reads standard input.
+/// lines skipped; `-` reads standard input. A line longer than
+/// [`MAX_LIST_LINE`] bytes, or a list over [`MAX_LIST_BYTES`], is an error
+/// naming the list (a FIFO or `/dev/zero` is read no further).
 pub fn read_file_list(source: &Path) -> Result<Vec<PathBuf>> {
     if source.as_os_str() == "-" {
         return parse_file_list(std::io::stdin().lock(), source);
@@ -131,14 +140,60 @@ pub fn read_file_list(source: &Path) -> Result<Vec<PathBuf>> {
 /// [`read_file_list`] over any reader (`source` names it in errors).
 pub fn parse_file_list(reader: impl BufRead, source: &Path) -> Result<Vec<PathBuf>> {
     let mut paths = Vec::new();
-    for line in reader.lines() {
-        let line = line.map_err(|e| EditError::io(source, e))?;
-        let line = line.strip_suffix('\r').unwrap_or(&line);
+    let mut reader = reader.take(MAX_LIST_BYTES + 1);
+    let mut line = Vec::new();
+    let mut total = 0u64;
+    for number in 1.. {
+        line.clear();
+        let n = (&mut reader)
+            .take(MAX_LIST_LINE as u64 + 2)
+            .read_until(b'\n', &mut line)
+            .map_err(|e| EditError::io(source, e))?;
+        if n == 0 {
+            break;
+        }
+        total += n as u64;
+        if total > MAX_LIST_BYTES {
+            return Err(EditError::Invalid(format!(
+                "'{}': file list larger than {MAX_LIST_BYTES} bytes",
+                source.display()
+            )));
+        }
+        if line.last() == Some(&b'\n') {
+            line.pop();
+        }
+        if line.last() == Some(&b'\r') {
+            line.pop();
+        }
+        if line.len() > MAX_LIST_LINE {
+            return Err(EditError::Invalid(format!(
+                "'{}': line {number} is longer than {MAX_LIST_LINE} bytes: not a list of paths",
+                source.display()
+            )));
+        }
         if !line.is_empty() {
-            paths.push(PathBuf::from(line));
+            paths.push(list_path(&line, source, number)?);
         }
     }
     Ok(paths)
+}
+
+/// One line of a file list as a path: any bytes on Unix, UTF-8 elsewhere.
+fn list_path(line: &[u8], source: &Path, number: usize) -> Result<PathBuf> {
+    #[cfg(unix)]
+    {
+        let _ = (source, number);
+        use std::os::unix::ffi::OsStrExt;
+        Ok(PathBuf::from(std::ffi::OsStr::from_bytes(line)))
+    }
+    #[cfg(not(unix))]
+    match std::str::from_utf8(line) {
+        Ok(text) => Ok(PathBuf::from(text)),
+        Err(_) => Err(EditError::Invalid(format!(
+            "'{}': line {number} is not UTF-8",
+            source.display()
+        ))),
+    }
 }
 
 /// Whether an argument has glob characters (`*`, `?`, `[`).
@@ -315,6 +370,26 @@ mod tests {
                 PathBuf::from("c")
             ]
         );
+        // An endless line (a list that is `/dev/zero`) fails at the line cap.
+        let endless = std::io::BufReader::new(std::io::repeat(0));
+        let e = parse_file_list(endless, Path::new("/dev/zero")).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "'/dev/zero': line 1 is longer than {MAX_LIST_LINE} bytes: not a list of paths"
+            )
+        );
+        // A line of exactly the cap is a path; a last line without newline too.
+        let long = format!("{}\n{}", "a".repeat(MAX_LIST_LINE), "b");
+        let got = parse_file_list(long.as_bytes(), Path::new("list")).unwrap();
+        assert_eq!(got.len(), 2);
+        assert_eq!(got[1], PathBuf::from("b"));
+        #[cfg(unix)]
+        {
+            use std::os::unix::ffi::OsStrExt;
+            let got = parse_file_list(&b"\xff.dxil\n"[..], Path::new("list")).unwrap();
+            assert_eq!(got[0].as_os_str().as_bytes(), b"\xff.dxil");
+        }
     }
 
     #[test]

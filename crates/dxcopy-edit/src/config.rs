@@ -20,15 +20,16 @@ use crate::error::{EditError, Result};
 use crate::file::{file_kind, Destination, FileId, FileOptions, Outputs, Sink};
 use crate::matcher::{MatchStyle, NameMatcher};
 use crate::output::Output;
-use crate::plan::{EditPlan, EditWarning};
+use crate::plan::{EditPlan, EditWarning, PartData};
 use crate::policy::{DigestPolicy, HashPolicy};
 use crate::root_signature;
 use crate::strip::StripClass;
 use crate::unchanged;
 use dxcopy_read::{
-    container_input, private, Container, ContainerSource, DebugName, DigestKind, MappedFile,
-    PartName, ShaderHash,
+    container_input, private, program, Container, ContainerSource, DebugName, DigestKind,
+    MappedFile, PartName, ShaderHash,
 };
+use std::borrow::Cow;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
@@ -245,6 +246,68 @@ pub fn read_data_file(path: &Path, option: &'static str) -> Result<Vec<u8>> {
     Ok(buf)
 }
 
+/// The data files of a run (`--add-section`, `--update-section`,
+/// `--set-private`) that are regular files, mapped before the plan is made:
+/// their bytes go from the page cache to the output as the input's kept
+/// parts do, never copied to the heap, however large. Other data files
+/// (standard input, pipes, devices) are read with the caps of
+/// [`read_data_file`] when the plan is made.
+#[derive(Default)]
+struct DataFiles {
+    mapped: Vec<(PathBuf, MappedFile)>,
+}
+
+impl DataFiles {
+    /// Maps every regular data file of `config` that has no inline data.
+    fn open(config: &Config) -> Result<DataFiles> {
+        let mut files = DataFiles::default();
+        let named = config.add.iter().map(|(_, p)| ("--add-section", p));
+        let named = named.chain(config.update.iter().map(|(_, p)| ("--update-section", p)));
+        let named = named.chain(config.set_private.iter().map(|p| ("--set-private", p)));
+        for (option, path) in named {
+            let inline = config.inline_data.iter().any(|(p, _)| p == path);
+            if inline || path.as_os_str() == "-" || files.get(path).is_some() {
+                continue;
+            }
+            let meta = std::fs::metadata(path).map_err(|e| EditError::io(path, e))?;
+            if !meta.is_file() {
+                continue;
+            }
+            if meta.len() > MAX_DATA_FILE {
+                return Err(EditError::DataTooLarge {
+                    path: path.clone(),
+                    option,
+                    limit: MAX_DATA_FILE,
+                });
+            }
+            let file = MappedFile::open(path).map_err(|e| EditError::io(path, e))?;
+            files.mapped.push((path.clone(), file));
+        }
+        Ok(files)
+    }
+
+    /// The mapped bytes of `path`, when it was mapped.
+    fn get(&self, path: &Path) -> Option<&[u8]> {
+        self.mapped
+            .iter()
+            .find(|(p, _)| p == path)
+            .map(|(_, f)| &f[..])
+    }
+
+    /// No data file changed since it was mapped.
+    fn check_unchanged(&self) -> Result<()> {
+        for (path, file) in &self.mapped {
+            if let Some(change) = file.changed() {
+                return Err(EditError::InputChanged {
+                    path: path.clone(),
+                    change,
+                });
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Opens a container or PDB data file (`--add-debug-from`): mapped when it
 /// is a regular file, else read as far as its header allows.
 fn open_data_container(path: &Path) -> Result<MappedFile> {
@@ -288,6 +351,21 @@ impl Config {
             return Ok(data.clone());
         }
         read_data_file(path, option)
+    }
+
+    /// [`read_file`](Self::read_file), borrowing the bytes of a data file
+    /// mapped in `files` instead of reading it.
+    fn data_file<'f>(
+        &self,
+        path: &Path,
+        option: &'static str,
+        files: Option<&'f DataFiles>,
+    ) -> Result<Cow<'f, [u8]>> {
+        let inline = self.inline_data.iter().any(|(p, _)| p == path);
+        match files.and_then(|f| f.get(path)) {
+            Some(bytes) if !inline => Ok(Cow::Borrowed(bytes)),
+            _ => self.read_file(path, option).map(Cow::Owned),
+        }
     }
 
     /// A container argument of `option` (`--add-debug-from`): its
@@ -426,12 +504,14 @@ impl Config {
         container: &Container<'data>,
         warnings: &mut Vec<EditWarning>,
     ) -> Result<EditPlan<'data>> {
-        self.plan_with_notes(container, warnings, &mut Vec::new())
+        self.plan_with_notes(container, None, warnings, &mut Vec::new())
     }
 
+    /// The plan; data files mapped in `files` are borrowed, not read.
     fn plan_with_notes<'data>(
         &self,
         container: &Container<'data>,
+        files: Option<&'data DataFiles>,
         warnings: &mut Vec<EditWarning>,
         notes: &mut Vec<EditNote>,
     ) -> Result<EditPlan<'data>> {
@@ -449,12 +529,27 @@ impl Config {
         }
         for (name, path) in &self.update {
             let name = part_name(name)?;
-            let mut data = self.read_file(path, "--update-section")?;
-            if let Some(inner) = root_signature::unwrap_update(name, path, &data)? {
-                data = inner;
-                notes.push(EditNote::UnwrappedRootSignature { path: path.clone() });
-            }
-            plan.update(name, data)?;
+            let data = self.data_file(path, "--update-section", files)?;
+            let data = match root_signature::unwrap_update(name, path, &data)? {
+                Some(inner) => {
+                    notes.push(EditNote::UnwrappedRootSignature { path: path.clone() });
+                    Cow::Owned(inner)
+                }
+                None => data,
+            };
+            let is_program = name == PartName::DXIL || name == PartName::ILDB;
+            let data = match data {
+                // Raw bitcode replaces only the bitcode: never padded.
+                Cow::Borrowed(b) if is_program && b.starts_with(&program::BITCODE_MAGIC) => {
+                    PartData::Borrowed(b)
+                }
+                Cow::Borrowed(b) => PartData::new_data(name, b),
+                Cow::Owned(v) => {
+                    plan.update(name, v)?;
+                    continue;
+                }
+            };
+            plan.update_data(name, data)?;
         }
         if let Some(path) = &self.set_root_signature {
             let (data, _) =
@@ -466,10 +561,16 @@ impl Config {
             if plan.find(name).is_some() {
                 return Err(EditError::AlreadyExists(name));
             }
-            plan.add(name, self.read_file(path, "--add-section")?)?;
+            match self.data_file(path, "--add-section", files)? {
+                Cow::Borrowed(b) => plan.add_data(name, PartData::new_data(name, b))?,
+                Cow::Owned(v) => plan.add(name, v)?,
+            }
         }
         if let Some(path) = &self.set_private {
-            plan.set_private(self.read_file(path, "--set-private")?);
+            match self.data_file(path, "--set-private", files)? {
+                Cow::Borrowed(b) => plan.set_private_data(PartData::Borrowed(b)),
+                Cow::Owned(v) => plan.set_private(v),
+            }
         }
         if let Some(path) = &self.set_renderdoc_debug_path {
             if path.is_empty() || path.contains('\0') {
@@ -651,8 +752,18 @@ impl Config {
         // 2. The main edit, then the debug split (which needs the final parts).
         let write_main = output.is_some() || !self.is_read_only();
         let mut companion = None;
+        let data_files = if write_main {
+            DataFiles::open(self)?
+        } else {
+            DataFiles::default()
+        };
         let main = if write_main {
-            let plan = self.plan_with_notes(container, &mut report.warnings, &mut report.notes)?;
+            let plan = self.plan_with_notes(
+                container,
+                Some(&data_files),
+                &mut report.warnings,
+                &mut report.notes,
+            )?;
             let out = if self.split_debug.is_some() || self.pdb_in_private {
                 let options = SplitOptions {
                     target: self.split_debug.as_deref().map(PdbTarget::parse),
@@ -702,6 +813,8 @@ impl Config {
             (Sink::File(f), None) => out.write_to_seekable(f).map(drop),
             (Sink::Stream(w), _) => out.write_to(w).map(drop),
         };
+        // Declared first so it is dropped last, after the temp files in it.
+        let mut created_dirs = CreatedDirs::default();
         let mut outputs = Outputs::new();
         for &(bytes, path, _) in &dumps {
             outputs.add_to(path, next_destination(), &fresh, move |sink| match sink {
@@ -734,7 +847,7 @@ impl Config {
                 .is_some_and(|t| matches!(PdbTarget::parse(t), PdbTarget::Directory(_)));
             if into_directory {
                 if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-                    std::fs::create_dir_all(dir).map_err(|e| EditError::io(dir, e))?;
+                    created_dirs.create(dir)?;
                 }
             }
             outputs.add_to(path, next_destination(), &fresh, |sink| match sink {
@@ -766,7 +879,11 @@ impl Config {
                 write_output(out, sink)
             })?;
         }
-        outputs.commit(|| source.check_unchanged())?;
+        outputs.commit(|| {
+            source.check_unchanged()?;
+            data_files.check_unchanged()
+        })?;
+        created_dirs.keep();
         for (out, _) in &extracts {
             report.warnings.extend(out.warnings().iter().cloned());
         }
@@ -781,6 +898,46 @@ impl Config {
             report.wrote_output = true;
         }
         Ok(report)
+    }
+}
+
+/// Directories a run created for its outputs (`--split-debug=dir/`): removed
+/// again, deepest first and only while empty, unless the run commits, so a
+/// failed run leaves nothing behind.
+#[derive(Default)]
+struct CreatedDirs {
+    dirs: Vec<PathBuf>,
+    kept: bool,
+}
+
+impl CreatedDirs {
+    /// Creates `dir` and its missing parents, remembering those it made.
+    fn create(&mut self, dir: &Path) -> Result<()> {
+        let missing: Vec<PathBuf> = dir
+            .ancestors()
+            .filter(|a| !a.as_os_str().is_empty())
+            .take_while(|a| std::fs::symlink_metadata(a).is_err())
+            .map(Path::to_path_buf)
+            .collect();
+        std::fs::create_dir_all(dir).map_err(|e| EditError::io(dir, e))?;
+        self.dirs.extend(missing);
+        Ok(())
+    }
+
+    /// The run committed: the directories stay.
+    fn keep(mut self) {
+        self.kept = true;
+    }
+}
+
+impl Drop for CreatedDirs {
+    fn drop(&mut self) {
+        if !self.kept {
+            // `dirs` lists each directory before its parents.
+            for d in &self.dirs {
+                let _ = std::fs::remove_dir(d);
+            }
+        }
     }
 }
 
@@ -851,4 +1008,52 @@ fn check_destinations(
         destinations.push(destination);
     }
     Ok(destinations)
+}
+
+#[cfg(test)]
+mod data_file_tests {
+    use super::*;
+
+    #[test]
+    fn mapped_data_files_are_borrowed_and_checked_for_changes() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big.bin");
+        std::fs::write(&path, vec![7u8; 100_000]).unwrap();
+        let config = Config {
+            add: vec![("BIGE".into(), path.clone())],
+            set_private: Some(PathBuf::from("-")),
+            ..Config::default()
+        };
+        let files = DataFiles::open(&config).unwrap();
+        // Regular files are mapped; standard input is read later.
+        assert_eq!(files.mapped.len(), 1);
+        let data = config
+            .data_file(&path, "--add-section", Some(&files))
+            .unwrap();
+        assert!(matches!(data, Cow::Borrowed(b) if b.len() == 100_000));
+        assert!(files.check_unchanged().is_ok());
+        // Shrunk by another process: the commit check names the data file.
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_len(10)
+            .unwrap();
+        let e = files.check_unchanged().unwrap_err();
+        assert!(
+            matches!(&e, EditError::InputChanged { path: p, .. } if p == &path),
+            "{e}"
+        );
+        // Inline data wins over the file.
+        let config = Config {
+            inline_data: vec![(path.clone(), b"abc".to_vec())],
+            ..config
+        };
+        let files = DataFiles::open(&config).unwrap();
+        assert!(files.mapped.is_empty());
+        let data = config
+            .data_file(&path, "--add-section", Some(&files))
+            .unwrap();
+        assert_eq!(&data[..], b"abc");
+    }
 }

@@ -4,13 +4,21 @@
 //! files), so a file name is built only from the part index and the name
 //! with every byte other than an ASCII letter or digit escaped as `_xx`:
 //! `03-PSV0.bin`, `04-a_2f_2e_2e.bin`. Such a name never holds a path
-//! separator or a dot-dot component, and distinct parts never collide. A
-//! destination that already exists as a symbolic link is refused, so a
-//! planted link cannot redirect a write out of DIR.
+//! separator or a dot-dot component, and distinct parts never collide.
+//!
+//! DIR itself is the user's: it is created when missing and may be a
+//! symbolic link to a directory. Everything the dump creates *inside* DIR
+//! (the per-file subdirectories and the part files) must be its own: an
+//! existing entry of that name that is a symbolic link, a FIFO, a device or
+//! anything else than a directory (for a subdirectory) or a regular file
+//! (for a part file) is refused before anything is written, so a planted
+//! link cannot redirect a write out of DIR. The parts of one container are
+//! staged and renamed together: all are written or none.
 
-use crate::{write_bytes_atomic, FileOptions};
+use crate::error::{EditError, Result};
+use crate::file::{file_kind, FileId, FileOptions, Outputs, Sink};
 use dxcopy_read::{Container, PartName};
-use std::io;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 /// Escapes bytes for a file name: ASCII letters and digits as they are,
@@ -46,10 +54,82 @@ pub struct Dumped {
     pub size: u64,
 }
 
-/// Writes every part of `container` into `dir` (created when missing).
-/// Each file is written atomically; the first failure stops the dump.
-pub fn dump_all(dir: &Path, container: &Container<'_>) -> io::Result<Vec<Dumped>> {
-    std::fs::create_dir_all(dir)?;
+/// Writes every part of `container` into `dir` (created when missing; an
+/// existing path that is not a directory is an error naming it). All the
+/// part files are written or none. `input`, the file the container was read
+/// from, is never overwritten (a part file that is the input, under any
+/// name, is an error).
+pub fn dump_all(
+    dir: &Path,
+    container: &Container<'_>,
+    input: Option<&Path>,
+) -> Result<Vec<Dumped>> {
+    prepare_dir(dir)?;
+    write_parts(dir, container, input)
+}
+
+/// [`dump_all`] for input number `file_index` of several: into
+/// [`per_file_dir`]`(dir, file_index, file)`, a directory of the dump's own
+/// (created when missing; refused when it is a symbolic link or not a
+/// directory).
+pub fn dump_all_per_file(
+    dir: &Path,
+    file_index: usize,
+    file: &Path,
+    container: &Container<'_>,
+    input: Option<&Path>,
+) -> Result<Vec<Dumped>> {
+    prepare_dir(dir)?;
+    let sub = per_file_dir(dir, file_index, file);
+    match std::fs::symlink_metadata(&sub) {
+        Ok(meta) if meta.is_dir() => {}
+        Ok(meta) => return Err(refused(&sub, &meta)),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            std::fs::create_dir(&sub).map_err(|e| EditError::io(&sub, e))?;
+        }
+        Err(e) => return Err(EditError::io(&sub, e)),
+    }
+    write_parts(&sub, container, input)
+}
+
+/// The user's DIR: an existing directory (a symbolic link to one included),
+/// or created.
+fn prepare_dir(dir: &Path) -> Result<()> {
+    match std::fs::metadata(dir) {
+        Ok(meta) if meta.is_dir() => Ok(()),
+        Ok(_) => Err(EditError::io(dir, not_a_directory())),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            std::fs::create_dir_all(dir).map_err(|e| EditError::io(dir, e))
+        }
+        Err(e) => Err(EditError::io(dir, e)),
+    }
+}
+
+/// The OS's "Not a directory" error (ENOTDIR), worded as the OS words it.
+fn not_a_directory() -> io::Error {
+    #[cfg(unix)]
+    {
+        // ENOTDIR is 20 on Linux, the BSDs and macOS.
+        io::Error::from_raw_os_error(20)
+    }
+    #[cfg(not(unix))]
+    io::Error::from(io::ErrorKind::NotADirectory)
+}
+
+fn refused(path: &Path, meta: &std::fs::Metadata) -> EditError {
+    EditError::DumpAllRefused {
+        path: path.to_path_buf(),
+        kind: file_kind(meta),
+    }
+}
+
+/// Checks every destination in `dir` first, then stages every part and
+/// renames them together.
+fn write_parts(dir: &Path, container: &Container<'_>, input: Option<&Path>) -> Result<Vec<Dumped>> {
+    let input_id = input
+        .filter(|p| p.as_os_str() != "-")
+        .and_then(|p| std::fs::metadata(p).ok())
+        .map(|m| FileId::of(&m));
     let mut written = Vec::new();
     for part in container.parts() {
         let path = dir.join(part_file_name(
@@ -57,24 +137,37 @@ pub fn dump_all(dir: &Path, container: &Container<'_>) -> io::Result<Vec<Dumped>
             container.part_count(),
             part.name,
         ));
-        if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
-            return Err(io::Error::new(
-                io::ErrorKind::AlreadyExists,
-                format!(
-                    "'{}' is a symbolic link; not writing through it",
-                    path.display()
-                ),
-            ));
+        match std::fs::symlink_metadata(&path) {
+            Ok(meta) if meta.is_file() => {
+                if input_id.as_ref() == Some(&FileId::of(&meta)) {
+                    return Err(EditError::OutputIsInput {
+                        path,
+                        what: "--dump-all".into(),
+                    });
+                }
+            }
+            Ok(meta) => return Err(refused(&path, &meta)),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => return Err(EditError::io(&path, e)),
         }
-        write_bytes_atomic(&path, part.data, &FileOptions::default())
-            .map_err(|e| io::Error::other(e.to_string()))?;
-        written.push(Dumped {
-            index: part.index,
-            path,
-            size: part.data.len() as u64,
-        });
+        written.push((
+            Dumped {
+                index: part.index,
+                path,
+                size: part.data.len() as u64,
+            },
+            part.data,
+        ));
     }
-    Ok(written)
+    let mut outputs = Outputs::new();
+    for (d, data) in &written {
+        outputs.add(&d.path, &FileOptions::default(), move |sink| match sink {
+            Sink::File(f) => f.write_all(data),
+            Sink::Stream(w) => w.write_all(data),
+        })?;
+    }
+    outputs.commit(|| Ok(()))?;
+    Ok(written.into_iter().map(|(d, _)| d).collect())
 }
 
 /// The directory for input number `file_index` when several inputs are
@@ -133,7 +226,7 @@ mod tests {
         let dir = tmp.path().join("parts");
         let bytes = build(&[(b"a/..", b"one"), (b"DXIL", b""), (b"..\\\0", b"three")]);
         let c = Container::parse(&bytes).unwrap();
-        let written = dump_all(&dir, &c).unwrap();
+        let written = dump_all(&dir, &c, None).unwrap();
         assert_eq!(written.len(), 3);
         for d in &written {
             assert_eq!(d.path.parent(), Some(dir.as_path()));
@@ -143,7 +236,7 @@ mod tests {
         assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 3);
         assert!(std::fs::read_dir(tmp.path()).unwrap().count() == 1);
         // Rewriting replaces the files.
-        assert_eq!(dump_all(&dir, &c).unwrap().len(), 3);
+        assert_eq!(dump_all(&dir, &c, None).unwrap().len(), 3);
     }
 
     #[cfg(unix)]
@@ -157,8 +250,94 @@ mod tests {
         std::os::unix::fs::symlink(&outside, dir.join("00-DXIL.bin")).unwrap();
         let bytes = build(&[(b"DXIL", b"evil")]);
         let c = Container::parse(&bytes).unwrap();
-        let e = dump_all(&dir, &c).unwrap_err();
+        let e = dump_all(&dir, &c, None).unwrap_err();
         assert!(e.to_string().contains("symbolic link"));
         assert_eq!(std::fs::read(&outside).unwrap(), b"keep");
+    }
+
+    /// Lists `dir` (names, sorted).
+    fn names(dir: &Path) -> Vec<String> {
+        let mut v: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_planted_per_file_link_or_special_file_is_refused_before_writing() {
+        let tmp = tempfile::tempdir().unwrap();
+        let outside = tmp.path().join("outside");
+        std::fs::create_dir(&outside).unwrap();
+        let dir = tmp.path().join("parts");
+        std::fs::create_dir(&dir).unwrap();
+        let bytes = build(&[(b"SFI0", b"one"), (b"DXIL", b"two")]);
+        let c = Container::parse(&bytes).unwrap();
+        // The per-file subfolder of input 1 is a link to a directory outside DIR.
+        let sub = per_file_dir(&dir, 1, Path::new("x/a.dxil"));
+        std::os::unix::fs::symlink(&outside, &sub).unwrap();
+        let e = dump_all_per_file(&dir, 1, Path::new("x/a.dxil"), &c, None).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "'{}' is a symbolic link: --dump-all writes only regular files and directories of its own inside its directory; nothing was written",
+                sub.display()
+            )
+        );
+        assert!(names(&outside).is_empty());
+        // Input 0 gets a real subfolder.
+        let written = dump_all_per_file(&dir, 0, Path::new("x/a.dxil"), &c, None).unwrap();
+        assert_eq!(written.len(), 2);
+        let sub0 = per_file_dir(&dir, 0, Path::new("x/a.dxil"));
+        assert_eq!(names(&sub0), ["00-SFI0.bin", "01-DXIL.bin"]);
+        // A FIFO named like the second part file: nothing is written, the
+        // first part file keeps its old bytes, no temp file is left.
+        std::fs::write(sub0.join("00-SFI0.bin"), b"old").unwrap();
+        std::fs::remove_file(sub0.join("01-DXIL.bin")).unwrap();
+        let status = std::process::Command::new("mkfifo")
+            .arg(sub0.join("01-DXIL.bin"))
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let e = dump_all_per_file(&dir, 0, Path::new("x/a.dxil"), &c, None).unwrap_err();
+        assert!(e.to_string().contains("is a FIFO"), "{e}");
+        assert_eq!(std::fs::read(sub0.join("00-SFI0.bin")).unwrap(), b"old");
+        assert_eq!(names(&sub0), ["00-SFI0.bin", "01-DXIL.bin"]);
+        // A subfolder name that is a regular file.
+        let sub2 = per_file_dir(&dir, 2, Path::new("b.dxil"));
+        std::fs::write(&sub2, b"file").unwrap();
+        let e = dump_all_per_file(&dir, 2, Path::new("b.dxil"), &c, None).unwrap_err();
+        assert!(e.to_string().contains("is a regular file"), "{e}");
+    }
+
+    #[test]
+    fn the_input_is_never_a_part_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("parts");
+        std::fs::create_dir(&dir).unwrap();
+        let bytes = build(&[(b"SFI0", b"one")]);
+        let input = dir.join("00-SFI0.bin");
+        std::fs::write(&input, &bytes).unwrap();
+        let c = Container::parse(&bytes).unwrap();
+        let e = dump_all(&dir, &c, Some(&input)).unwrap_err();
+        assert!(matches!(e, EditError::OutputIsInput { .. }), "{e}");
+        assert_eq!(std::fs::read(&input).unwrap(), bytes);
+    }
+
+    #[test]
+    fn dir_that_is_a_file_is_named() {
+        let tmp = tempfile::tempdir().unwrap();
+        let file = tmp.path().join("f.bin");
+        std::fs::write(&file, b"x").unwrap();
+        let bytes = build(&[(b"SFI0", b"one")]);
+        let c = Container::parse(&bytes).unwrap();
+        let e = dump_all(&file, &c, None).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            format!("'{}': Not a directory (os error 20)", file.display())
+        );
+        assert_eq!(std::fs::read(&file).unwrap(), b"x");
     }
 }

@@ -134,6 +134,17 @@ pub enum EditError {
         /// The limit in bytes.
         limit: u64,
     },
+    /// `dxinfo --dump-all`: a name the dump would create inside its
+    /// directory already exists as something it may not write through (a
+    /// symbolic link, a FIFO, a device, a regular file where a subdirectory
+    /// goes).
+    #[error("'{}' is {kind}: --dump-all writes only regular files and directories of its own inside its directory; nothing was written", path.display())]
+    DumpAllRefused {
+        /// The entry.
+        path: PathBuf,
+        /// What it is, e.g. "a symbolic link".
+        kind: &'static str,
+    },
     /// Standard input named by two arguments of one run.
     #[error("standard input ('-') is given for both {first} and {second}; it can be read once")]
     StdinTwice {
@@ -196,6 +207,7 @@ impl EditError {
                 | EditError::StdinTwice { .. }
                 | EditError::AddedTwice(_)
                 | EditError::BadName(_)
+                | EditError::DumpAllRefused { .. }
         )
     }
 

@@ -69,7 +69,7 @@ impl<'data> Layout<'data> {
                 return Err(EditError::TooLarge(next));
             }
             offsets.push(next as u32);
-            let size = p.bytes().len() as u64;
+            let size = p.size() as u64;
             let mut head = [0u8; 8];
             head[..4].copy_from_slice(&p.name.0);
             head[4..].copy_from_slice(&(size as u32).to_le_bytes());

@@ -63,7 +63,7 @@ mod workflow_tests;
 pub use builder::ContainerBuilder;
 pub use config::{Config, DumpSpec, EditNote, OptionWarning, Report};
 pub use dump::{dump, extract, DumpMode};
-pub use dump_all::{dump_all, Dumped};
+pub use dump_all::{dump_all, dump_all_per_file, Dumped};
 pub use error::{EditError, Result};
 pub use file::{write_atomic, write_bytes_atomic, FileOptions};
 pub use matcher::{MatchStyle, NameMatcher};

@@ -146,7 +146,8 @@ impl<'data> Output<'data> {
         layout.into_iter().all(|(i, ((p, &offset), head))| {
             let offset = offset as usize;
             let pad = self.layout.padding_before(i);
-            offset_within(input, p.bytes()) == Some(offset as u64 + 8)
+            p.data.zeros() == 0
+                && offset_within(input, p.bytes()) == Some(offset as u64 + 8)
                 && input.get(offset..offset + 8) == Some(&head[..])
                 && input.get(offset - pad.len()..offset) == Some(pad)
         })
@@ -175,6 +176,10 @@ impl<'data> Output<'data> {
             let Some((input, data_offset)) = located else {
                 segs.push(Segment::Memory(head));
                 segs.push(Segment::Memory(data));
+                // The padding zeros of data streamed from a mapped data file.
+                if p.data.zeros() > 0 {
+                    segs.push(Segment::Memory(&[0u8; 3][..p.data.zeros()]));
+                }
                 continue;
             };
             let end = data_offset + data.len();

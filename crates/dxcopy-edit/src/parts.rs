@@ -11,21 +11,88 @@
 
 use dxcopy_read::{Container, PartName};
 
-/// A part's bytes: borrowed from the input, or owned new data.
+/// A part's bytes: borrowed from the input (or a mapped data file), or
+/// owned new data.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PartData<'data> {
-    /// Exact bytes of an input part.
+    /// Exact bytes of an input part, or the whole data of a mapped data file
+    /// that needs no padding.
     Borrowed(&'data [u8]),
     /// New bytes (already padded as the layout rules require).
     Owned(Vec<u8>),
+    /// A large mapped data file whose length is not a multiple of 4: its
+    /// bytes, then `zeros` (1–3) zero bytes of padding that belong to the
+    /// part. The writers stream the bytes from the mapping, so a big
+    /// `--add-section` file is never copied to the heap.
+    Padded {
+        /// The file's bytes.
+        bytes: &'data [u8],
+        /// Zero bytes after them.
+        zeros: u8,
+    },
 }
 
-impl PartData<'_> {
-    /// The bytes.
+/// Mapped data up to this size is copied and padded like any new data;
+/// larger data keeps pointing into its mapping ([`PartData::Padded`]).
+const COPY_SMALL_DATA: usize = 64 << 10;
+
+impl<'data> PartData<'data> {
+    /// The bytes (for [`Padded`](Self::Padded) data, without its padding
+    /// zeros; [`len`](Self::len) counts them).
     pub fn as_slice(&self) -> &[u8] {
         match self {
-            PartData::Borrowed(b) => b,
+            PartData::Borrowed(b) | PartData::Padded { bytes: b, .. } => b,
             PartData::Owned(v) => v,
+        }
+    }
+
+    /// The zero bytes that follow [`as_slice`](Self::as_slice) in the part.
+    pub fn zeros(&self) -> usize {
+        match self {
+            PartData::Padded { zeros, .. } => usize::from(*zeros),
+            _ => 0,
+        }
+    }
+
+    /// The part's data size: the bytes and the padding zeros.
+    pub fn len(&self) -> usize {
+        self.as_slice().len() + self.zeros()
+    }
+
+    /// Whether the part has no data.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Whether both hold the same part data (padding included), whatever
+    /// their form.
+    pub fn same_bytes(&self, other: &PartData<'_>) -> bool {
+        let (a, b) = (self.as_slice(), other.as_slice());
+        let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+        self.len() == other.len()
+            && long.starts_with(short)
+            && long[short.len()..].iter().all(|&x| x == 0)
+    }
+
+    /// New data for a part named `name` from bytes that live as long as the
+    /// plan (a mapped data file), padded by the rule of [`pad_for`]: borrowed
+    /// when no padding is needed, copied when small, else
+    /// [`Padded`](Self::Padded).
+    pub fn new_data(name: PartName, bytes: &'data [u8]) -> Self {
+        let zeros = if name == PartName::PRIV {
+            0
+        } else {
+            bytes.len().next_multiple_of(4) - bytes.len()
+        };
+        if zeros == 0 {
+            PartData::Borrowed(bytes)
+        } else if bytes.len() <= COPY_SMALL_DATA {
+            PartData::Owned(pad_for(name, bytes.to_vec()))
+        } else {
+            PartData::Padded {
+                bytes,
+                zeros: zeros as u8,
+            }
         }
     }
 }
@@ -43,17 +110,28 @@ pub struct PlanPart<'data> {
     pub kept: bool,
 }
 
-impl PlanPart<'_> {
-    /// The part's data bytes.
+impl<'data> PlanPart<'data> {
+    /// The part's data bytes (without the padding zeros of
+    /// [`PartData::Padded`] data; [`size`](Self::size) counts them).
     pub fn bytes(&self) -> &[u8] {
         self.data.as_slice()
+    }
+
+    /// The part's data size, as its part header gives it.
+    pub fn size(&self) -> usize {
+        self.data.len()
     }
 
     /// Gives the part new data. Data equal to what it holds leaves it as it
     /// is: a carried-over part stays carried over (same place, same packing).
     pub fn replace_data(&mut self, data: Vec<u8>) {
-        if self.bytes() != data {
-            self.data = PartData::Owned(data);
+        self.replace_part_data(PartData::Owned(data));
+    }
+
+    /// [`replace_data`](Self::replace_data) with data in any form.
+    pub fn replace_part_data(&mut self, data: PartData<'data>) {
+        if !self.data.same_bytes(&data) {
+            self.data = data;
             self.source = None;
         }
     }
@@ -148,5 +226,46 @@ pub(crate) fn program_changed(
         (Some(n), Some(b)) => n.source != Some(b.index) && n.bytes() != b.data,
         (Some(_), None) => true,
         _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn new_data_is_padded_like_owned_data() {
+        let big = vec![5u8; COPY_SMALL_DATA + 1];
+        let name = PartName(*b"BIGE");
+        let d = PartData::new_data(name, &big);
+        assert_eq!(
+            d,
+            PartData::Padded {
+                bytes: &big,
+                zeros: 3
+            }
+        );
+        assert_eq!((d.len(), d.zeros()), (big.len() + 3, 3));
+        let owned = PartData::Owned(pad_for(name, big.clone()));
+        assert!(d.same_bytes(&owned) && owned.same_bytes(&d));
+        assert!(!d.same_bytes(&PartData::Borrowed(&big)));
+        // No padding needed: borrowed; PRIV is never padded; small data is copied.
+        let aligned = vec![1u8; COPY_SMALL_DATA + 4];
+        assert_eq!(
+            PartData::new_data(name, &aligned),
+            PartData::Borrowed(&aligned)
+        );
+        assert_eq!(
+            PartData::new_data(PartName::PRIV, &big),
+            PartData::Borrowed(&big)
+        );
+        assert_eq!(
+            PartData::new_data(name, b"abcde"),
+            PartData::Owned(b"abcde\0\0\0".to_vec())
+        );
+        // A different last byte is different data.
+        let mut other = big.clone();
+        *other.last_mut().unwrap() = 6;
+        assert!(!d.same_bytes(&PartData::new_data(name, &other)));
     }
 }

@@ -123,10 +123,16 @@ impl<'data> EditPlan<'data> {
     /// Adds a new part (PRIV at the end, unpadded; others padded to 4 and placed
     /// before any PRIV). Error if a part of that name exists.
     pub fn add(&mut self, name: PartName, data: Vec<u8>) -> Result<()> {
+        self.add_data(name, PartData::Owned(pad_for(name, data)))
+    }
+
+    /// [`add`](Self::add) with data already padded (see
+    /// [`PartData::new_data`]), e.g. borrowed from a mapped data file.
+    pub fn add_data(&mut self, name: PartName, data: PartData<'data>) -> Result<()> {
         if self.find(name).is_some() {
             return Err(EditError::AlreadyExists(name));
         }
-        self.insert_new(name, pad_for(name, data));
+        self.insert_new(name, data);
         Ok(())
     }
 
@@ -141,10 +147,10 @@ impl<'data> EditPlan<'data> {
         });
     }
 
-    fn insert_new(&mut self, name: PartName, data: Vec<u8>) {
+    fn insert_new(&mut self, name: PartName, data: PartData<'data>) {
         let part = PlanPart {
             name,
-            data: PartData::Owned(data),
+            data,
             source: None,
             kept: false,
         };
@@ -163,22 +169,39 @@ impl<'data> EditPlan<'data> {
     /// raw LLVM bitcode (`BC 0xC0DE`) replaces only the bitcode and keeps the
     /// program header. Error if the part is missing.
     pub fn update(&mut self, name: PartName, data: Vec<u8>) -> Result<()> {
+        let is_program = name == PartName::DXIL || name == PartName::ILDB;
+        if is_program && data.starts_with(&program::BITCODE_MAGIC) {
+            return self.update_data(name, PartData::Owned(data));
+        }
+        self.update_data(name, PartData::Owned(pad_for(name, data)))
+    }
+
+    /// [`update`](Self::update) with data already padded (see
+    /// [`PartData::new_data`]). Raw bitcode for DXIL/ILDB is recognised by
+    /// its first bytes, as there (such data is never padded: it is a multiple
+    /// of 4 bytes, or small).
+    pub fn update_data(&mut self, name: PartName, data: PartData<'data>) -> Result<()> {
         if self.find(name).is_none() {
             return Err(EditError::NotFound(name.to_string()));
         }
         let is_program = name == PartName::DXIL || name == PartName::ILDB;
-        if is_program && data.starts_with(&program::BITCODE_MAGIC) {
-            return self.replace_bitcode(name, &data);
+        if is_program && data.as_slice().starts_with(&program::BITCODE_MAGIC) {
+            return self.replace_bitcode(name, data.as_slice());
         }
-        let data = pad_for(name, data);
         for p in self.parts.iter_mut().filter(|p| p.name == name) {
-            p.replace_data(data.clone());
+            p.replace_part_data(data.clone());
         }
         Ok(())
     }
 
     /// Adds PRIV, or replaces every PRIV part with one holding `data`.
     pub fn set_private(&mut self, data: Vec<u8>) {
+        self.set_private_data(PartData::Owned(data));
+    }
+
+    /// [`set_private`](Self::set_private) with data in any form (PRIV is
+    /// never padded).
+    pub fn set_private_data(&mut self, data: PartData<'data>) {
         self.parts.retain(|p| p.name != PartName::PRIV);
         self.insert_new(PartName::PRIV, data);
     }

@@ -32,6 +32,6 @@ pub fn reproduces_input(out: &Output<'_>, container: &Container<'_>, policy: Dig
             part.source == Some(input.index)
                 && part.name == input.name
                 && u64::from(offset) == input.offset
-                && part.bytes().len() == input.data.len()
+                && part.size() == input.data.len()
         })
 }

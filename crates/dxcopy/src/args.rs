@@ -18,6 +18,10 @@ use std::path::{Path, PathBuf};
 /// chains of distinct files that never end).
 pub const MAX_DEPTH: usize = 64;
 
+/// A response file larger than this is refused before more is read (a
+/// command line of arguments, not a data file).
+pub const MAX_RESPONSE_FILE: u64 = 16 << 20;
+
 /// Why a response file could not be expanded.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -39,6 +43,12 @@ pub enum ResponseFileError {
     /// The file names itself, directly or through other response files.
     #[error("response file '{}' includes itself", path.display())]
     Recursive {
+        /// The response file.
+        path: PathBuf,
+    },
+    /// A response file larger than [`MAX_RESPONSE_FILE`].
+    #[error("response file '{}' is larger than {MAX_RESPONSE_FILE} bytes", path.display())]
+    TooLarge {
         /// The response file.
         path: PathBuf,
     },
@@ -149,10 +159,7 @@ fn expand_one(
     if stack.len() >= MAX_DEPTH {
         return Err(ResponseFileError::TooDeep { path });
     }
-    let bytes = std::fs::read(&path).map_err(|source| ResponseFileError::Read {
-        path: path.clone(),
-        source,
-    })?;
+    let bytes = read_bounded(&path)?;
     let text =
         String::from_utf8(bytes).map_err(|_| ResponseFileError::NotUtf8 { path: path.clone() })?;
     stack.push(identity);
@@ -161,6 +168,26 @@ fn expand_one(
     }
     stack.pop();
     Ok(())
+}
+
+/// The bytes of a response file, at most [`MAX_RESPONSE_FILE`] of them.
+fn read_bounded(path: &Path) -> Result<Vec<u8>, ResponseFileError> {
+    use std::io::Read;
+    let read_error = |source| ResponseFileError::Read {
+        path: path.to_path_buf(),
+        source,
+    };
+    let file = std::fs::File::open(path).map_err(read_error)?;
+    let mut bytes = Vec::new();
+    file.take(MAX_RESPONSE_FILE + 1)
+        .read_to_end(&mut bytes)
+        .map_err(read_error)?;
+    if bytes.len() as u64 > MAX_RESPONSE_FILE {
+        return Err(ResponseFileError::TooLarge {
+            path: path.to_path_buf(),
+        });
+    }
+    Ok(bytes)
 }
 
 /// A name for cycle detection: the canonical path when there is one.

@@ -151,6 +151,16 @@ fn endless_and_device_inputs_are_read_only_as_far_as_the_header_allows() {
             &["--update-section=STAT=-", "a.dxil", "o.dxil"],
             "'-' (--update-section): more than 67108864 bytes",
         ),
+        (
+            "dxinfo",
+            &["--verify", "--root-signature=-", "a.dxil"],
+            "dxinfo: error: '-' (--root-signature): more than 67108864 bytes",
+        ),
+        (
+            "dxstrip",
+            &["--files-from=-"],
+            "dxstrip: error: '-': line 1 is longer than 65536 bytes: not a list of paths",
+        ),
     ];
     for (tool, args, want) in rows {
         let (out, took) = run_on_endless_stdin(tool, args, d);
@@ -226,6 +236,16 @@ fn endless_and_device_inputs_are_read_only_as_far_as_the_header_allows() {
             "dxcopy",
             &["--add-debug-from=zero", "a.dxil", "o.dxil"],
             "'zero' (--add-debug-from): not a DirectX container",
+        ),
+        (
+            "dxinfo",
+            &["--verify", "--root-signature=zero", "a.dxil"],
+            "dxinfo: error: 'zero' (--root-signature): more than 67108864 bytes",
+        ),
+        (
+            "dxstrip",
+            &["--files-from=zero"],
+            "dxstrip: error: 'zero': line 1 is longer than 65536 bytes",
         ),
     ];
     for (tool, args, want) in rows {
@@ -631,4 +651,85 @@ fn dxinfo_reports_a_full_output() {
             "{args:?}"
         );
     }
+}
+
+#[test]
+fn response_files_are_read_with_a_cap() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("a.dxil"), container()).unwrap();
+    // A sparse 17 MiB file: refused after 16 MiB, nothing written.
+    let big = std::fs::File::create(d.join("big.rsp")).unwrap();
+    big.set_len(17 << 20).unwrap();
+    for tool in ["dxcopy", "dxstrip", "dxinfo"] {
+        let out = run(tool, &["@big.rsp", "a.dxil"], d);
+        assert_eq!(out.status.code(), Some(1), "{tool}");
+        assert_eq!(
+            stderr(&out),
+            format!("{tool}: error: response file 'big.rsp' is larger than 16777216 bytes\n")
+        );
+    }
+    assert_eq!(std::fs::read(d.join("a.dxil")).unwrap(), container());
+}
+
+/// `dxinfo --dump-all=D`: D is the user's; what the dump creates inside it
+/// is its own, never a planted link's target.
+#[test]
+fn dump_all_never_writes_outside_its_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("a.dxil"), container()).unwrap();
+    std::fs::write(d.join("b.dxil"), container()).unwrap();
+    std::fs::create_dir(d.join("outside")).unwrap();
+    std::fs::create_dir(d.join("D")).unwrap();
+    // The subfolder of the second file is a link to a directory outside D.
+    std::os::unix::fs::symlink(d.join("outside"), d.join("D/1-b_2edxil")).unwrap();
+    let out = run("dxinfo", &["--dump-all=D", "a.dxil", "b.dxil"], d);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        "dxinfo: error: 'b.dxil': --dump-all: 'D/1-b_2edxil' is a symbolic link: --dump-all writes only regular files and directories of its own inside its directory; nothing was written\n"
+    );
+    assert_eq!(std::fs::read_dir(d.join("outside")).unwrap().count(), 0);
+    // The first file's parts are in its own subfolder.
+    assert_eq!(
+        std::fs::read_dir(d.join("D/0-a_2edxil")).unwrap().count(),
+        5
+    );
+    // A part file that is a link to a file outside: refused, the file kept.
+    std::fs::write(d.join("outside/keep"), b"keep").unwrap();
+    std::fs::create_dir(d.join("E")).unwrap();
+    std::os::unix::fs::symlink(d.join("outside/keep"), d.join("E/02-DXIL.bin")).unwrap();
+    let out = run("dxinfo", &["--dump-all=E", "a.dxil"], d);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("'E/02-DXIL.bin' is a symbolic link"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(std::fs::read(d.join("outside/keep")).unwrap(), b"keep");
+    // All or nothing: no other part file was written.
+    assert_eq!(std::fs::read_dir(d.join("E")).unwrap().count(), 1);
+    assert_eq!(temp_files(&d.join("E")), Vec::<String>::new());
+    // The input itself where a part file goes: refused, the input kept.
+    std::fs::create_dir(d.join("F")).unwrap();
+    std::fs::write(d.join("F/00-SFI0.bin"), container()).unwrap();
+    let out = run("dxinfo", &["--dump-all=F", "F/00-SFI0.bin"], d);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains(
+            "'F/00-SFI0.bin' is the input file: writing --dump-all to it would destroy the input"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(std::fs::read(d.join("F/00-SFI0.bin")).unwrap(), container());
+    // DIR that is an existing file: named in the error.
+    let out = run("dxinfo", &["--dump-all=b.dxil", "a.dxil"], d);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        "dxinfo: error: 'a.dxil': --dump-all: 'b.dxil': Not a directory (os error 20)\n"
+    );
+    assert_eq!(std::fs::read(d.join("b.dxil")).unwrap(), container());
 }

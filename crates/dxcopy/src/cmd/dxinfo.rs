@@ -4,7 +4,7 @@
 //! options to them, turns errors into one line each, and picks the exit code.
 
 use crate::cli;
-use crate::info::dump::{dump_all, per_file_dir};
+use crate::info::dump::{dump_all, dump_all_per_file};
 use crate::info::hexdump::write_hex;
 use crate::info::json::{document, write_json};
 use crate::info::text::{write_parts, write_text, TextOptions};
@@ -189,17 +189,19 @@ pub fn run(opts: &Opts, io: &mut Io<'_>) -> i32 {
     };
     let root_signature = match &opts.root_signature {
         Some(path) => {
-            let decoded = std::fs::read(path)
+            let decoded = dxcopy_edit::config::read_data_file(path, "--root-signature")
                 .map_err(|e| e.to_string())
                 .and_then(|bytes| {
                     read_root_signature_file(&bytes)
                         .map(|f| f.signature)
-                        .map_err(|e| format!("not a valid root signature: {e}"))
+                        .map_err(|e| {
+                            format!("'{}': not a valid root signature: {e}", path.display())
+                        })
                 });
             match decoded {
                 Ok(rs) => Some((path.clone(), rs)),
                 Err(e) => {
-                    io.error(&format!("'{}': {e}", path.display()));
+                    io.error(&e);
                     return 1;
                 }
             }
@@ -247,12 +249,12 @@ pub fn run(opts: &Opts, io: &mut Io<'_>) -> i32 {
         } else if let Some(name) = hex_name {
             show_hex(io, &shown, &container, name, many)
         } else if let Some(dir) = &opts.dump_all {
-            let dir = if many {
-                per_file_dir(dir, index, path)
+            let dumped = if many {
+                dump_all_per_file(dir, index, path, &container, Some(path))
             } else {
-                dir.clone()
+                dump_all(dir, &container, Some(path))
             };
-            show_dump(io, &shown, &container, &dir)
+            show_dump(io, &shown, dumped)
         } else {
             let mut insp = Inspection::new(container);
             if let Some(info) = pdb_info {
@@ -412,8 +414,12 @@ fn show_hex(io: &mut Io<'_>, shown: &str, c: &Container<'_>, name: PartName, man
     Ok(found)
 }
 
-fn show_dump(io: &mut Io<'_>, shown: &str, c: &Container<'_>, dir: &std::path::Path) -> Shown {
-    match dump_all(dir, c) {
+fn show_dump(
+    io: &mut Io<'_>,
+    shown: &str,
+    dumped: dxcopy_edit::Result<Vec<dxcopy_edit::Dumped>>,
+) -> Shown {
+    match dumped {
         Ok(written) => {
             for d in written {
                 writeln!(io.out, "{}: {} bytes", d.path.display(), d.size)?;
@@ -697,9 +703,12 @@ mod tests {
         let (status, _, _) = dxinfo(&[&format!("--dump-all={d}"), f, f]);
         assert_eq!(status, 0);
         assert!(dir.join("1-a_2edxbc").join("01-a_2f_2e_2e.bin").is_file());
-        // DIR that is a file.
+        // DIR that is a file: named in the error, left alone.
         let (status, _, err) = dxinfo(&[&format!("--dump-all={f}"), f]);
         assert_eq!(status, 1);
-        assert!(err.contains("--dump-all"));
+        assert_eq!(
+            err,
+            format!("dxinfo: error: '{f}': --dump-all: '{f}': Not a directory (os error 20)\n")
+        );
     }
 }

@@ -1,0 +1,143 @@
+//! Large data files given to `--add-section`, `--update-section` and
+//! `--set-private` are streamed from their mapping to the output, as the
+//! input's kept parts are: the heap never holds them. A counting global
+//! allocator (process-wide, so the writer's helper threads count too)
+//! measures the peak of live heap bytes during each run.
+
+use dxcopy_edit::{Config, ContainerBuilder, DigestPolicy};
+use dxcopy_read::{Container, PartName};
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+fn on_alloc(size: usize) {
+    let live = LIVE.fetch_add(size, Ordering::Relaxed) + size;
+    PEAK.fetch_max(live, Ordering::Relaxed);
+}
+
+fn on_free(size: usize) {
+    LIVE.fetch_sub(size, Ordering::Relaxed);
+}
+
+#[allow(unsafe_code)]
+// SAFETY: forwards every call to the system allocator unchanged; the counters
+// are atomics, which never allocate.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        on_alloc(layout.size());
+        // SAFETY: same contract as ours.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        on_free(layout.size());
+        // SAFETY: same contract as ours.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        on_alloc(layout.size());
+        // SAFETY: same contract as ours.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        on_free(layout.size());
+        on_alloc(new_size);
+        // SAFETY: same contract as ours.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// Runs `config` and returns the peak of live heap bytes above what was
+/// live when it started.
+fn peak_heap_of(config: &Config, input: &PathBuf, output: &PathBuf) -> usize {
+    let base = LIVE.load(Ordering::Relaxed);
+    PEAK.store(base, Ordering::Relaxed);
+    config.run(input, Some(output)).expect("the run succeeds");
+    PEAK.load(Ordering::Relaxed) - base
+}
+
+/// 20 MiB and 3 bytes: not a multiple of 4, so the part gets one zero byte
+/// of padding (PRIV none).
+const BIG: usize = (20 << 20) + 3;
+
+/// The heap a run may use besides the data: headers, tables, buffers.
+const HEAP_ALLOWANCE: usize = 4 << 20;
+
+#[test]
+fn large_data_files_are_streamed_not_copied_to_the_heap() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("in.dxil");
+    let container = ContainerBuilder::new()
+        .part(b"SFI0", &[0; 8])
+        .part(b"BIGD", b"old!")
+        .build()
+        .unwrap();
+    std::fs::write(&input, &container).unwrap();
+    let data_path = dir.path().join("big.bin");
+    let data: Vec<u8> = (0..BIG).map(|i| (i % 251) as u8 | 1).collect();
+    std::fs::write(&data_path, &data).unwrap();
+    let output = dir.path().join("out.dxil");
+    let runs: [(&str, PartName, Config); 3] = [
+        (
+            "--add-section",
+            PartName(*b"BIGE"),
+            Config {
+                add: vec![("BIGE".into(), data_path.clone())],
+                ..Config::default()
+            },
+        ),
+        (
+            "--update-section",
+            PartName(*b"BIGD"),
+            Config {
+                update: vec![("BIGD".into(), data_path.clone())],
+                ..Config::default()
+            },
+        ),
+        (
+            "--set-private",
+            PartName::PRIV,
+            Config {
+                set_private: Some(data_path.clone()),
+                ..Config::default()
+            },
+        ),
+    ];
+    for (option, name, mut config) in runs {
+        // Signed: the digest is computed over the streamed data too.
+        config.digest = DigestPolicy::Retail;
+        let peak = peak_heap_of(&config, &input, &output);
+        assert!(
+            peak < HEAP_ALLOWANCE,
+            "{option}: {peak} bytes of heap for a {BIG}-byte data file"
+        );
+        let written = std::fs::read(&output).unwrap();
+        let c = Container::parse(&written).unwrap();
+        let part = c.find(name).unwrap();
+        let padding = if name == PartName::PRIV { 0 } else { 1 };
+        assert_eq!(part.data.len(), BIG + padding, "{option}");
+        assert!(part.data[..BIG] == data[..], "{option}: the data differs");
+        assert!(part.data[BIG..].iter().all(|&b| b == 0), "{option}");
+        let (retail, _) = dxcopy_read::digest::container_digests(&written).unwrap();
+        assert_eq!(written[4..20], retail, "{option}: the digest");
+        assert_eq!(c.find(PartName(*b"SFI0")).unwrap().data, [0; 8]);
+    }
+    // Small data is copied and padded as before: the same bytes as an
+    // in-memory plan gives.
+    std::fs::write(&data_path, b"abcde").unwrap();
+    let config = Config {
+        add: vec![("SMAL".into(), data_path.clone())],
+        ..Config::default()
+    };
+    config.run(&input, Some(&output)).unwrap();
+    let written = std::fs::read(&output).unwrap();
+    let c = Container::parse(&written).unwrap();
+    assert_eq!(c.find(PartName(*b"SMAL")).unwrap().data, b"abcde\0\0\0");
+}

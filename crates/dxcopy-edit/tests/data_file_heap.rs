@@ -7,7 +7,7 @@
 use dxcopy_edit::{Config, ContainerBuilder, DigestPolicy};
 use dxcopy_read::{Container, PartName};
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::path::PathBuf;
+use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 struct Counting;
@@ -56,7 +56,7 @@ static ALLOCATOR: Counting = Counting;
 
 /// Runs `config` and returns the peak of live heap bytes above what was
 /// live when it started.
-fn peak_heap_of(config: &Config, input: &PathBuf, output: &PathBuf) -> usize {
+fn peak_heap_of(config: &Config, input: &Path, output: &Path) -> usize {
     let base = LIVE.load(Ordering::Relaxed);
     PEAK.store(base, Ordering::Relaxed);
     config.run(input, Some(output)).expect("the run succeeds");

@@ -79,6 +79,9 @@ pub struct Config {
     pub force: bool,
     /// `--set-debug-name=NAME`: write the ILDN part.
     pub set_debug_name: Option<String>,
+    /// `--strip-bitcode-names`: remove struct, local-value and local-global
+    /// names from the DXIL and ILDB bitcode.
+    pub strip_bitcode_names: bool,
 }
 
 /// What a run did, for the caller to report.
@@ -131,7 +134,8 @@ impl Config {
             && self.split_debug.is_none()
             && !self.pdb_in_private
             && self.add_debug_from.is_none()
-            && self.set_debug_name.is_none())
+            && self.set_debug_name.is_none()
+            && !self.strip_bitcode_names)
     }
 
     fn matcher(&self, patterns: &[String]) -> Result<NameMatcher> {
@@ -191,6 +195,9 @@ impl Config {
         }
         if let Some(name) = &self.set_debug_name {
             debug::set_debug_name(&mut plan, name)?;
+        }
+        if self.strip_bitcode_names {
+            crate::bitcode::strip_names::strip_plan_names(&mut plan)?;
         }
         Ok(plan)
     }
@@ -306,12 +313,14 @@ impl Config {
             if path.as_os_str() == "-" {
                 std::io::stdout()
                     .lock()
-                    .write_all(bytes)
+                    .write_all(&bytes)
                     .map_err(|e| EditError::io(path, e))?;
             } else {
-                write_atomic(path, &fresh, |f| match mapped {
-                    Some(m) => copy::write_from_input(m, bytes, f),
-                    None => f.write_all(bytes),
+                write_atomic(path, &fresh, |f| match (mapped, &bytes) {
+                    (Some(m), std::borrow::Cow::Borrowed(bytes)) => {
+                        copy::write_from_input(m, bytes, f)
+                    }
+                    _ => f.write_all(&bytes),
                 })?;
             }
             report.dumped.push(path.clone());

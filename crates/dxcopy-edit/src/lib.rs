@@ -25,6 +25,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod bitcode;
 pub mod builder;
 pub mod config;
 #[cfg(test)]

@@ -71,6 +71,7 @@
 //! ```
 
 pub mod aon9;
+pub mod bitcode;
 pub mod container;
 pub mod cursor;
 pub mod debug_name;

@@ -663,7 +663,7 @@ fn check_run(
                     DumpMode::Bitcode,
                 )
                 .ok()
-                .map(<[u8]>::to_vec)
+                .map(|bytes| bytes.to_vec())
             });
             if want.as_deref() != Some(&got[..]) {
                 return Err(format!("{name} is not the DXIL bitcode the library gives"));

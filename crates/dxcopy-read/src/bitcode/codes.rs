@@ -80,6 +80,8 @@ pub mod value_symtab {
 pub mod constants {
     /// SETTYPE: [typeid]
     pub const SETTYPE: u32 = 1;
+    /// NULL (zero of the current type)
+    pub const NULL: u32 = 2;
     /// INTEGER: [signed VBR value]
     pub const INTEGER: u32 = 4;
 }

@@ -200,6 +200,8 @@ impl State {
             }
             (2, block::CONSTANTS) if top == Some(block::MODULE) => match r.code {
                 constants::SETTYPE => {}
+                // An integer zero is written as NULL.
+                constants::NULL => self.values.push(Value::Integer(0)),
                 constants::INTEGER => {
                     let v = r.values().next().map_or(0, decode_signed);
                     self.values.push(Value::Integer(v));

@@ -27,6 +27,8 @@ Examples:
   dxinfo --yaml shader.dxil              the same YAML as LLVM's obj2yaml
   dxinfo --hex=PSV0 shader.dxil          hex dump of a part
   dxinfo --dump-all=parts shader.dxil    parts/00-SFI0.bin, parts/01-ISG1.bin, ...
+  dxinfo --disasm shader.dxil            the DXIL as LLVM IR (runs llvm-dis 17+)
+  dxinfo --disasm=ILDB shader.dxil       the debug module's IR
   cat shader.dxil | dxinfo -             read standard input";
 
 /// Show what a DirectX container (DXBC / DXIL) holds.
@@ -65,6 +67,9 @@ pub struct Opts {
     /// Write every part to DIR as NN-NAME.bin (a subdirectory per file when several)
     #[arg(long, value_name = "DIR", group = "view")]
     pub dump_all: Option<PathBuf>,
+    /// Disassemble: DXIL (default) or ILDB as LLVM IR through an installed llvm-dis 17+ ($LLVM_DIS, llvm-dis, llvm-dis-NN, /usr/lib/llvm-NN/bin); SHEX/SHDR with the built-in DXBC disassembler
+    #[arg(long, value_name = "PART", num_args = 0..=1, require_equals = true, default_missing_value = "", group = "view")]
+    pub disasm: Option<String>,
     /// Text view: also print the source files stored in SRCI parts
     #[arg(long, conflicts_with_all = ["parts", "json", "yaml", "hex", "dump_all", "verify"])]
     pub sources: bool,
@@ -141,6 +146,16 @@ pub fn run(opts: &Opts, io: &mut Io<'_>) -> i32 {
         },
         None => None,
     };
+    let disasm_part = match opts.disasm.as_deref() {
+        None | Some("") => None,
+        Some(text) => match parse_part_name(text) {
+            Some(n) => Some(n),
+            None => {
+                io.error(&format!("--disasm: '{text}' is not a four-byte part name"));
+                return 1;
+            }
+        },
+    };
     let many = opts.files.len() > 1;
     let mut status = 0;
     for (index, path) in opts.files.iter().enumerate() {
@@ -173,7 +188,9 @@ pub fn run(opts: &Opts, io: &mut Io<'_>) -> i32 {
                 continue;
             }
         };
-        let result = if opts.parts {
+        let result = if opts.disasm.is_some() {
+            show_disasm(io, &shown, &container, disasm_part, many)
+        } else if opts.parts {
             show_parts(io, &shown, &container, many)
         } else if opts.yaml {
             show_yaml(io, &shown, &container, opts.upstream_keys)
@@ -221,6 +238,50 @@ fn show_parts(io: &mut Io<'_>, shown: &str, c: &Container<'_>, many: bool) -> Sh
         writeln!(io.out, "{shown}:")?;
     }
     write_parts(io.out, c)?;
+    Ok(true)
+}
+
+fn show_disasm(
+    io: &mut Io<'_>,
+    shown: &str,
+    c: &Container<'_>,
+    requested: Option<PartName>,
+    many: bool,
+) -> Shown {
+    use dxcopy_edit::bitcode::llvm_dis::{disasm_target, disassemble, find_llvm_dis, DisasmTarget};
+    let target = match disasm_target(c, requested) {
+        Ok(t) => t,
+        Err(e) => {
+            io.error(&format!("'{shown}': {e}"));
+            return Ok(false);
+        }
+    };
+    let text = match target {
+        DisasmTarget::Bitcode { bitcode, .. } => {
+            let Some(tool) = find_llvm_dis(std::env::var_os("LLVM_DIS"), std::env::var_os("PATH"))
+            else {
+                io.error(&dxcopy_edit::bitcode::llvm_dis::DisasmError::NotFound.to_string());
+                return Ok(false);
+            };
+            match disassemble(&tool, &bitcode) {
+                Ok(text) => text,
+                Err(e) => {
+                    io.error(&format!("'{shown}': {e}"));
+                    return Ok(false);
+                }
+            }
+        }
+        DisasmTarget::Dxbc { part } => {
+            io.error(&format!(
+                "'{shown}': part '{part}' holds DXBC shader code; this build has no built-in DXBC disassembler yet (use --hex={part} for its bytes)"
+            ));
+            return Ok(false);
+        }
+    };
+    if many {
+        writeln!(io.out, "{shown}:")?;
+    }
+    io.out.write_all(text.as_bytes())?;
     Ok(true)
 }
 

@@ -32,6 +32,10 @@ const TARGETS: &[(&str, &str)] = &[
         "pdb",
         "the PDB (MSF) reader: directory, streams, stream-5 container, then the parse target's work",
     ),
+    (
+        "bitcode",
+        "the LLVM bitstream reader, module facts, re-emission, data layout fix and name stripping",
+    ),
 ];
 
 /// Edit scripts put in front of the corpus containers to seed `edit_roundtrip`
@@ -92,6 +96,21 @@ pub fn seed() -> Result<Vec<(&'static str, usize)>> {
                         {
                             std::fs::write(dir.join(file_hash(&seed)), &seed)?;
                             n += 1;
+                        }
+                    }
+                    continue;
+                }
+                "bitcode" if !is_pdb => {
+                    // One seed per program part's bitcode.
+                    let Ok(c) = Container::parse(&bytes) else {
+                        continue;
+                    };
+                    for part in c.parts() {
+                        if let Ok(p) = Program::parse(&part) {
+                            if p.has_bitcode_magic() {
+                                std::fs::write(dir.join(file_hash(p.bitcode)), p.bitcode)?;
+                                n += 1;
+                            }
                         }
                     }
                     continue;

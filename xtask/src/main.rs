@@ -9,12 +9,14 @@
 //! - `dist [DIR]`: man pages and shell completions
 //! - `gen-example`: rebuild examples/sample.dxil from examples/sample.ll (needs llvm-as 22)
 //! - `bench`: the performance benchmark (see bench.rs); writes docs/bench.md
+//! - `snapshot`: record every user-visible corpus output, or compare two records
 
 mod bench;
 mod cases;
 mod dist;
 mod example;
 mod fuzz;
+mod snapshot;
 mod sweep;
 
 use anyhow::{bail, Context, Result};
@@ -92,6 +94,7 @@ fn main() -> Result<()> {
                 .map_or_else(|| root().join("target/dist"), PathBuf::from),
         ),
         "bench" => bench::run(rest),
+        "snapshot" => snapshot::run(rest),
         "bench-probe" => bench::probe_main(rest),
         _ => {
             eprintln!(
@@ -105,6 +108,9 @@ fn main() -> Result<()> {
                  kill-test     SIGKILL dxcopy/dxstrip during in-place edits of 64 MiB files, 50 trials each\n  \
                  fuzz [TARGET [SECONDS] | seed | keep TARGET ARTIFACT NAME]\n\
                  \x20               list the cargo-fuzz targets, seed fuzz/corpus, run one, keep a crash input\n  \
+                 snapshot --out DIR [--edit-stride N] [--jobs N] [--bins DIR] | --compare A B\n\
+                 \x20               record every corpus output of dxinfo and a set of dxcopy edits, or\n\
+                 \x20               compare two records byte for byte (lists the files that differ)\n  \
                  gen-example   rebuild examples/sample.dxil from examples/sample.ll (llvm-as 22)\n  \
                  dist [DIR]    man pages and shell completions (default target/dist)\n  \
                  bench [OPTS]  performance targets against cp, md5sum and llvm-objcopy 22; writes docs/bench.md\n                \

@@ -89,6 +89,18 @@ pub fn decode_part_compat(
             }
             1
         }
+        _ if matches!(&part.name.0, b"Aon9" | b"XNAS" | b"XNAP") => {
+            // The Level9 tables and the DX9 program listing of the disassembler.
+            match dxcopy_read::disasm::header::level9::Level9Listing::parse(part) {
+                Ok(listing) => {
+                    let mut text = String::new();
+                    listing.write(&mut text);
+                    let _ = write!(sink, "{listing:?}");
+                }
+                Err(e) => show_err(sink, &e),
+            }
+            1
+        }
         _ => 0,
     }
 }

@@ -139,6 +139,12 @@ fn exercise_container(bytes: &[u8]) -> Result<Summary, Violation> {
             }
         }
     }
+    // The disassembler's sections before the program (RDEF, signatures, Level9).
+    let mut listing = String::new();
+    if let Err(e) = dxcopy_read::disasm::header::write_header_sections(&container, &mut listing) {
+        let _ = write!(sink, "{e} {e:?}");
+    }
+    summary.decodes += 1;
     // dxinfo's views: text (with sources), JSON, --verify, --parts.
     let inspection = Inspection::new(container);
     // Streamed to a sink, as dxinfo streams to stdout: what is measured is

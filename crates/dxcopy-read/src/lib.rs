@@ -77,6 +77,7 @@ pub mod cursor;
 pub mod debug_name;
 pub mod decode;
 pub mod digest;
+pub mod disasm;
 pub mod dxbc;
 mod enums;
 pub mod error;

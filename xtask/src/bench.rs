@@ -39,7 +39,7 @@ struct Options {
     callgrind: bool,
     compare_profiles: bool,
     keep: bool,
-    /// Workloads to run (`w1`…`w5`, `profiles`); empty = all.
+    /// Workloads to run (`w1`…`w6`, `profiles`); empty = all.
     only: Vec<String>,
     out: PathBuf,
 }
@@ -152,6 +152,9 @@ pub fn run(args: &[String]) -> Result<()> {
             );
             report.note("W5 pending: no dxinfo binary in this build".into());
         }
+    }
+    if have_corpus && opts.wants("w6") {
+        w6(&opts, &bins, &dxinfo, dir, &corpus, &mut report)?;
     }
     if opts.compare_profiles {
         profiles(&opts, &bins, dir, &mut report)?;
@@ -1037,6 +1040,81 @@ fn w5(opts: &Options, dxinfo: &Path, corpus: &Path, report: &mut Report) -> Resu
         &format!("{secs:.3} s"),
         "≤ 1 s",
         Some(secs <= 1.0),
+    );
+    Ok(())
+}
+
+/// W6: the bitcode layer over the corpus's DXIL containers: `--dump-bitcode`
+/// (stream walk to the DATALAYOUT record, in-place patch) next to the
+/// byte-exact `--dump-section`, one dxcopy process per file; and dxinfo's
+/// text view (module facts decoded from every DXIL/ILDB/STAT bitcode) over
+/// every container in one process.
+fn w6(
+    opts: &Options,
+    bins: &Bins,
+    dxinfo: &Path,
+    dir: &Path,
+    corpus: &Path,
+    report: &mut Report,
+) -> Result<()> {
+    let dxil: Vec<PathBuf> = manifest(corpus)?
+        .into_iter()
+        .filter(|(_, _, kind, parts)| kind == "dxil" && parts.split(',').any(|p| p == "DXIL"))
+        .map(|(path, ..)| path)
+        .collect();
+    let out = dir.join("w6.bc");
+    let each = |option: &str| {
+        let script = format!(
+            "for f; do \"$0\" {option}=DXIL={} \"$f\" || exit 1; done",
+            out.display()
+        );
+        Cmd::new([OsStr::new("sh"), OsStr::new("-c"), OsStr::new(&script)]).with_args(
+            std::iter::once(bins.dxcopy.as_os_str()).chain(dxil.iter().map(|p| p.as_os_str())),
+        )
+    };
+    let remove_out = || remove(&out);
+    let mut contenders = vec![
+        Contender::new("dxcopy --dump-section", each("--dump-section"), remove_out).no_probe(),
+        Contender::new("dxcopy --dump-bitcode", each("--dump-bitcode"), remove_out).no_probe(),
+    ];
+    let mut files = Vec::new();
+    collect_containers(corpus, &mut files)?;
+    files.sort();
+    if dxinfo.exists() {
+        let mut c = Contender::new(
+            "dxinfo (text, module facts)",
+            Cmd::new([dxinfo.as_os_str()]).with_args(&files),
+            || Ok(()),
+        );
+        c.allow_fail = true;
+        contenders.push(c);
+    }
+    let mut m = measure(&contenders, opts.reps)?;
+    m[0].command = format!(
+        "dxcopy --dump-section=DXIL=out.bc FILE, per file ({} DXIL containers)",
+        dxil.len()
+    );
+    m[1].command = format!(
+        "dxcopy --dump-bitcode=DXIL=out.bc FILE, per file ({} DXIL containers)",
+        dxil.len()
+    );
+    if let Some(row) = m.get_mut(2) {
+        row.command = format!("dxinfo FILES… ({} containers)", files.len());
+    }
+    report.workload(
+        &format!(
+            "W6 bitcode: `--dump-bitcode` next to `--dump-section` over {} DXIL containers; dxinfo text with module facts over {} containers",
+            dxil.len(),
+            files.len()
+        ),
+        &m,
+    );
+    report.target(
+        "W6",
+        "`--dump-bitcode` / `--dump-section` time",
+        &times(ratio(m[1].median(), m[0].median())),
+        "report",
+        None,
     );
     Ok(())
 }

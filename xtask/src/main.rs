@@ -115,7 +115,7 @@ fn main() -> Result<()> {
                  dist [DIR]    man pages and shell completions (default target/dist)\n  \
                  bench [OPTS]  performance targets against cp, md5sum and llvm-objcopy 22; writes docs/bench.md\n                \
                  --reps N (5)  --calls N (W3 calls per round, 40)  --files N (W4, 2000)  --w4-reps N (3)\n                \
-                 --size-mib N (200)  --no-llvm  --no-callgrind  --compare-profiles  --quick  --keep (the inputs)\n                --only w1,w2,w3,w4,w5  --out PATH"
+                 --size-mib N (200)  --no-llvm  --no-callgrind  --compare-profiles  --quick  --keep (the inputs)\n                --only w1,w2,w3,w4,w5,w6  --out PATH"
             );
             if task == "help" {
                 Ok(())

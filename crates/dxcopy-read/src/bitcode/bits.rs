@@ -144,8 +144,8 @@ mod tests {
         let data = [0b1010_1101, 0b0000_0011, 0xff, 0x00];
         let mut r = BitReader::new(&data, 0, 32);
         assert_eq!(r.read(3, "x").unwrap(), 0b101);
-        assert_eq!(r.read(7, "x").unwrap(), 0b11_10101);
-        assert_eq!(r.read(14, "x").unwrap(), 0b1111_1111_0000_00);
+        assert_eq!(r.read(7, "x").unwrap(), 0b111_0101);
+        assert_eq!(r.read(14, "x").unwrap(), 0b11_1111_1100_0000);
         assert_eq!(r.pos(), 24);
         assert!(r.read(9, "x").is_err());
         assert_eq!(r.read(8, "x").unwrap(), 0);

@@ -144,6 +144,68 @@ fn lossy(bytes: &[u8]) -> String {
 }
 
 impl ModuleFacts {
+    /// The facts as (name, value) lines for a text view, in a fixed order;
+    /// absent facts are left out, lists are comma-separated.
+    pub fn text_fields(&self) -> Vec<(&'static str, String)> {
+        let mut out = Vec::new();
+        if let Some(id) = &self.identification {
+            let epoch = id.epoch.map_or(String::new(), |e| format!(" (epoch {e})"));
+            out.push(("Producer", format!("{:?}{epoch}", id.producer)));
+        }
+        if let Some(t) = &self.triple {
+            out.push(("Triple", format!("{t:?}")));
+        }
+        if let Some(l) = &self.data_layout {
+            out.push(("DataLayout", format!("{l:?}")));
+        }
+        if let Some(sm) = &self.shader_model {
+            out.push((
+                "ShaderModel",
+                format!("{}_{}_{}", sm.kind, sm.major, sm.minor),
+            ));
+        }
+        if let Some(v) = &self.dxil_version {
+            out.push(("DxilVersion", format!("{}.{}", v.major, v.minor)));
+        }
+        if let Some(v) = &self.validator_version {
+            out.push(("ValidatorVersion", format!("{}.{}", v.major, v.minor)));
+        }
+        let list = |v: &[String]| {
+            v.iter()
+                .map(|s| format!("{s:?}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        if !self.entry_points.is_empty() {
+            out.push(("EntryPoints", list(&self.entry_points)));
+        }
+        if let Some(r) = &self.resources {
+            out.push((
+                "Resources",
+                format!(
+                    "{} SRV, {} UAV, {} CBV, {} sampler",
+                    r.srvs, r.uavs, r.cbuffers, r.samplers
+                ),
+            ));
+        }
+        if let Some(f) = &self.main_file_name {
+            out.push(("MainFileName", format!("{f:?}")));
+        }
+        if !self.source_args.is_empty() {
+            out.push(("SourceArgs", list(&self.source_args)));
+        }
+        if !self.ident.is_empty() {
+            out.push(("Ident", list(&self.ident)));
+        }
+        out.push(("FunctionsDefined", list(&self.functions_defined)));
+        out.push((
+            "FunctionsDeclared",
+            self.functions_declared.len().to_string(),
+        ));
+        out.push(("DxOps", list(&self.dx_ops)));
+        out
+    }
+
     /// Decodes the facts of the bitcode in `data` (wrapper header allowed).
     pub fn decode(data: &[u8]) -> Result<ModuleFacts> {
         let bitcode = Bitcode::parse(data)?;

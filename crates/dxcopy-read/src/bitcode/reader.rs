@@ -106,7 +106,7 @@ impl<'a> Bitcode<'a> {
                 },
             );
         }
-        if stream.len() % 4 != 0 {
+        if !stream.len().is_multiple_of(4) {
             return err(
                 end as u64 * 8,
                 BitcodeErrorKind::UnalignedLength {

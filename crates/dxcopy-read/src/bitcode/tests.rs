@@ -20,7 +20,7 @@ impl Bits {
     }
     fn fixed(&mut self, value: u64, width: u32) -> &mut Self {
         for i in 0..width {
-            if self.len % 8 == 0 {
+            if self.len.is_multiple_of(8) {
                 self.bytes.push(0);
             }
             if (value >> i) & 1 == 1 {
@@ -40,7 +40,7 @@ impl Bits {
         self.fixed(value, width)
     }
     fn align(&mut self) -> &mut Self {
-        while self.len % 32 != 0 {
+        while !self.len.is_multiple_of(32) {
             self.fixed(0, 1);
         }
         self

@@ -13,12 +13,12 @@
 //!
 //! ```
 //! use dxcopy_read::bitcode::{Bitcode, Entry};
-//! // `BC C0DE`, then one empty block 8 (ENTER_SUBBLOCK, id 8, width 2, length 1, END_BLOCK).
+//! // `BC C0DE`, then one empty block 8 (ENTER_SUBBLOCK, id 8, width 3, length 1, END_BLOCK).
 //! let bytes = [0x42, 0x43, 0xc0, 0xde, 0x21, 0x0c, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0];
 //! let bitcode = Bitcode::parse(&bytes)?;
 //! let mut reader = bitcode.reader();
 //! let Some(Entry::EnterBlock(block)) = reader.next_entry()? else { panic!() };
-//! assert_eq!((block.block_id, block.abbrev_width, block.length_words), (8, 2, 1));
+//! assert_eq!((block.block_id, block.abbrev_width, block.length_words), (8, 3, 1));
 //! assert!(matches!(reader.next_entry()?, Some(Entry::EndBlock { block_id: 8, .. })));
 //! assert!(reader.next_entry()?.is_none());
 //! # Ok::<(), dxcopy_read::bitcode::BitcodeError>(())

@@ -1,7 +1,7 @@
 //! Writing LLVM bitcode: a bitstream writer, re-emission of a read stream
 //! with record edits, and the two edits dxcopy makes — the data layout fix
 //! that lets LLVM 17+ read dxc's bitcode ([`datalayout`]) and name stripping
-//! ([`strip_names`]).
+//! ([`strip_names()`]).
 //!
 //! ```
 //! use dxcopy_edit::bitcode::{rewrite, RecordEdit};

@@ -34,19 +34,19 @@ pub mod block {
 
 /// MODULE_BLOCK record codes.
 pub mod module {
-    /// VERSION: [version#]
+    /// VERSION: `[version#]`
     pub const VERSION: u32 = 1;
-    /// TRIPLE: [strchr x N]
+    /// TRIPLE: `[strchr x N]`
     pub const TRIPLE: u32 = 2;
-    /// DATALAYOUT: [strchr x N]
+    /// DATALAYOUT: `[strchr x N]`
     pub const DATALAYOUT: u32 = 3;
-    /// GLOBALVAR: [(strtab offset, size,) pointer type, isconst, initid, linkage, …]
+    /// GLOBALVAR: `[(strtab offset, size,) pointer type, isconst, initid, linkage, …]`
     pub const GLOBALVAR: u32 = 7;
-    /// FUNCTION: [(strtab offset, size,) type, callingconv, isproto, linkage, …]
+    /// FUNCTION: `[(strtab offset, size,) type, callingconv, isproto, linkage, …]`
     pub const FUNCTION: u32 = 8;
-    /// ALIAS (old): [alias type, aliasee val#, linkage, visibility]
+    /// ALIAS (old): `[alias type, aliasee val#, linkage, visibility]`
     pub const ALIAS_OLD: u32 = 9;
-    /// ALIAS: [(strtab offset, size,) alias type, addrspace, aliasee val#, linkage, …]
+    /// ALIAS: `[(strtab offset, size,) alias type, addrspace, aliasee val#, linkage, …]`
     pub const ALIAS: u32 = 14;
     /// IFUNC
     pub const IFUNC: u32 = 15;
@@ -54,57 +54,57 @@ pub mod module {
 
 /// IDENTIFICATION_BLOCK record codes.
 pub mod identification {
-    /// STRING: [strchr x N] — the producer.
+    /// STRING: `[strchr x N]`, the producer.
     pub const STRING: u32 = 1;
-    /// EPOCH: [epoch#]
+    /// EPOCH: `[epoch#]`
     pub const EPOCH: u32 = 2;
 }
 
 /// TYPE_BLOCK_NEW record codes.
 pub mod types {
-    /// STRUCT_NAME: [strchr x N]
+    /// STRUCT_NAME: `[strchr x N]`
     pub const STRUCT_NAME: u32 = 19;
 }
 
 /// VALUE_SYMTAB record codes.
 pub mod value_symtab {
-    /// VST_ENTRY: [valueid, namechar x N]
+    /// VST_ENTRY: `[valueid, namechar x N]`
     pub const ENTRY: u32 = 1;
-    /// VST_BBENTRY: [bbid, namechar x N]
+    /// VST_BBENTRY: `[bbid, namechar x N]`
     pub const BBENTRY: u32 = 2;
-    /// VST_FNENTRY: [valueid, offset, namechar x N]
+    /// VST_FNENTRY: `[valueid, offset, namechar x N]`
     pub const FNENTRY: u32 = 3;
 }
 
 /// CONSTANTS_BLOCK record codes.
 pub mod constants {
-    /// SETTYPE: [typeid]
+    /// SETTYPE: `[typeid]`
     pub const SETTYPE: u32 = 1;
     /// NULL (zero of the current type)
     pub const NULL: u32 = 2;
-    /// INTEGER: [signed VBR value]
+    /// INTEGER: `[signed VBR value]`
     pub const INTEGER: u32 = 4;
 }
 
 /// METADATA_BLOCK record codes.
 pub mod metadata {
-    /// STRING (LLVM 3.7): [values]
+    /// STRING (LLVM 3.7): `[values]`
     pub const STRING_OLD: u32 = 1;
-    /// VALUE: [type, value]
+    /// VALUE: `[type, value]`
     pub const VALUE: u32 = 2;
-    /// NODE: [n x (md id + 1)]
+    /// NODE: `[n x (md id + 1)]`
     pub const NODE: u32 = 3;
-    /// NAME: [values]
+    /// NAME: `[values]`
     pub const NAME: u32 = 4;
-    /// DISTINCT_NODE: [n x (md id + 1)]
+    /// DISTINCT_NODE: `[n x (md id + 1)]`
     pub const DISTINCT_NODE: u32 = 5;
-    /// KIND: [id, name]
+    /// KIND: `[id, name]`
     pub const KIND: u32 = 6;
-    /// NAMED_NODE: [n x md id]
+    /// NAMED_NODE: `[n x md id]`
     pub const NAMED_NODE: u32 = 10;
     /// ATTACHMENT
     pub const ATTACHMENT: u32 = 11;
-    /// STRINGS (LLVM 4+): [count, offset size, blob]
+    /// STRINGS (LLVM 4+): `[count, offset size, blob]`
     pub const STRINGS: u32 = 35;
     /// GLOBAL_DECL_ATTACHMENT
     pub const GLOBAL_DECL_ATTACHMENT: u32 = 36;
@@ -116,6 +116,6 @@ pub mod metadata {
 
 /// STRTAB_BLOCK record codes.
 pub mod strtab {
-    /// BLOB: [blob]
+    /// BLOB: `[blob]`
     pub const BLOB: u32 = 1;
 }

@@ -2,7 +2,8 @@
 //! the data-driven integration cases are all made with it.
 
 use crate::error::Result;
-use crate::plan::{pad_for, EditPlan};
+use crate::parts::pad_for;
+use crate::plan::EditPlan;
 use crate::policy::{DigestPolicy, HashPolicy};
 use dxcopy_read::hash::{md5_of, ShaderHash};
 use dxcopy_read::program::{build_program_data, ShaderKind};

@@ -14,6 +14,7 @@
 
 use crate::copy;
 use crate::debug::{self, PdbTarget, SplitOptions};
+use crate::debug_search;
 use crate::dump::{self, DumpMode};
 use crate::error::{EditError, Result};
 use crate::file::{write_atomic, write_bytes_atomic, FileOptions};
@@ -21,8 +22,13 @@ use crate::matcher::{MatchStyle, NameMatcher};
 use crate::output::Output;
 use crate::plan::{EditPlan, EditWarning};
 use crate::policy::{DigestPolicy, HashPolicy};
+use crate::root_signature;
 use crate::strip::StripClass;
-use dxcopy_read::{container_input, Container, ContainerSource, DigestKind, MappedFile, PartName};
+use crate::unchanged;
+use dxcopy_read::{
+    container_input, private, Container, ContainerSource, DebugName, DigestKind, MappedFile,
+    PartName, ShaderHash,
+};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -66,14 +72,14 @@ pub struct Config {
     pub hash: HashPolicy,
     /// `-p`: keep the input's access and modification times on the output.
     pub preserve_dates: bool,
-    /// `--split-debug=PATH`: move ILDB and SRCI to a companion PDB at PATH
+    /// `--split-debug=PATH`: move ILDB, SRCI and PDBI to a companion PDB at PATH
     /// (a trailing `/` or `\` means `<hash>.pdb` in that directory).
     pub split_debug: Option<String>,
     /// `--pdb-in-private`: split the debug info off and embed the PDB as PRIV.
     pub pdb_in_private: bool,
     /// `--extract-private-pdb=FILE`: write the PDB held in PRIV to FILE.
     pub extract_private_pdb: Option<PathBuf>,
-    /// `--add-debug-from=PDB`: put the PDB's ILDB and SRCI back.
+    /// `--add-debug-from=PDB`: put the PDB's ILDB, SRCI and PDBI back.
     pub add_debug_from: Option<PathBuf>,
     /// `--force`: add debug info from a PDB that does not match the shader.
     pub force: bool,
@@ -82,6 +88,43 @@ pub struct Config {
     /// `--strip-bitcode-names`: remove struct, local-value and local-global
     /// names from the DXIL and ILDB bitcode.
     pub strip_bitcode_names: bool,
+    /// `--set-root-signature=FILE`: add or replace RTS0 from a root-signature
+    /// container or bare RTS0 data (decoded first).
+    pub set_root_signature: Option<PathBuf>,
+    /// `--set-renderdoc-debug-path=PATH`: write a PRIV part in RenderDoc's
+    /// debug-path convention.
+    pub set_renderdoc_debug_path: Option<String>,
+}
+
+/// Things a run tells the user that are neither errors nor warnings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EditNote {
+    /// `--update-section=RTS0=FILE` was given a container: its RTS0 part was used.
+    UnwrappedRootSignature {
+        /// The file given.
+        path: PathBuf,
+    },
+    /// `--add-debug-from=DIR` used this file.
+    DebugFileUsed {
+        /// The file found in the directory.
+        path: PathBuf,
+    },
+}
+
+impl std::fmt::Display for EditNote {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            EditNote::UnwrappedRootSignature { path } => write!(
+                f,
+                "'{}' is a container: its RTS0 part was used as the new RTS0",
+                path.display()
+            ),
+            EditNote::DebugFileUsed { path } => {
+                write!(f, "debug info taken from '{}'", path.display())
+            }
+        }
+    }
 }
 
 /// What a run did, for the caller to report.
@@ -103,11 +146,36 @@ pub struct Report {
     pub input_is_pdb: bool,
     /// The companion PDB written by `--split-debug`.
     pub pdb_written: Option<PathBuf>,
+    /// Notes to show the user.
+    pub notes: Vec<EditNote>,
+    /// The edit changed nothing and the output is the input file itself, so
+    /// it was not rewritten (its inode and modification time stay).
+    pub unchanged: bool,
 }
 
 /// Parses a four-byte part name given on the command line.
 pub fn part_name(s: &str) -> Result<PartName> {
     PartName::from_str_exact(s).ok_or_else(|| EditError::BadName(s.to_string()))
+}
+
+/// `--add-debug-from=DIR`: the debug file RenderDoc would use for the
+/// shader in `plan`, found by its ILDN name or its HASH (see [`debug_search`]).
+fn find_debug_file(plan: &EditPlan<'_>, dir: &Path) -> Result<PathBuf> {
+    let name = plan
+        .find(PartName::ILDN)
+        .and_then(|p| DebugName::parse_data(p.bytes(), 0).ok())
+        .map(|n| String::from_utf8_lossy(n.name).into_owned());
+    let hash = plan
+        .find(PartName::HASH)
+        .and_then(|p| ShaderHash::parse_data(p.bytes(), 0).ok())
+        .map(|h| h.pdb_name());
+    let candidates = debug_search::candidates(name.as_deref(), hash.as_deref());
+    debug_search::search(dir, &candidates)
+        .map(|found| found.path)
+        .map_err(|tried| EditError::DebugFileNotFound {
+            dir: dir.to_path_buf(),
+            tried,
+        })
 }
 
 fn read_file(path: &Path) -> Result<Vec<u8>> {
@@ -135,11 +203,29 @@ impl Config {
             && !self.pdb_in_private
             && self.add_debug_from.is_none()
             && self.set_debug_name.is_none()
-            && !self.strip_bitcode_names)
+            && !self.strip_bitcode_names
+            && self.set_root_signature.is_none()
+            && self.set_renderdoc_debug_path.is_none())
     }
 
     fn matcher(&self, patterns: &[String]) -> Result<NameMatcher> {
         NameMatcher::from_patterns(patterns, self.match_style)
+    }
+
+    /// Refuses a container with more than one DXIL, ILDB or STAT part, as
+    /// llvm-objcopy does: which one a tool would read is ambiguous.
+    pub fn check_single_programs(container: &Container<'_>) -> Result<()> {
+        for name in [PartName::DXIL, PartName::ILDB, PartName::STAT] {
+            let indices: Vec<u32> = container
+                .parts()
+                .filter(|p| p.name == name)
+                .map(|p| p.index)
+                .collect();
+            if indices.len() > 1 {
+                return Err(EditError::MultipleProgramParts { name, indices });
+            }
+        }
+        Ok(())
     }
 
     /// Builds the edit plan for `container` (reads the files named by add,
@@ -154,6 +240,15 @@ impl Config {
         container: &Container<'data>,
         warnings: &mut Vec<EditWarning>,
     ) -> Result<EditPlan<'data>> {
+        self.plan_with_notes(container, warnings, &mut Vec::new())
+    }
+
+    fn plan_with_notes<'data>(
+        &self,
+        container: &Container<'data>,
+        warnings: &mut Vec<EditWarning>,
+        notes: &mut Vec<EditNote>,
+    ) -> Result<EditPlan<'data>> {
         let mut plan = EditPlan::from_container(container);
         plan.digest_policy = self.digest;
         plan.hash_policy = self.hash;
@@ -167,7 +262,17 @@ impl Config {
             plan.strip(*class);
         }
         for (name, path) in &self.update {
-            plan.update(part_name(name)?, read_file(path)?)?;
+            let name = part_name(name)?;
+            let mut data = read_file(path)?;
+            if let Some(inner) = root_signature::unwrap_update(name, path, &data)? {
+                data = inner;
+                notes.push(EditNote::UnwrappedRootSignature { path: path.clone() });
+            }
+            plan.update(name, data)?;
+        }
+        if let Some(path) = &self.set_root_signature {
+            let (data, _) = root_signature::load(path, &read_file(path)?)?;
+            root_signature::set_root_signature(&mut plan, data)?;
         }
         for (name, path) in &self.add {
             let name = part_name(name)?;
@@ -179,7 +284,26 @@ impl Config {
         if let Some(path) = &self.set_private {
             plan.set_private(read_file(path)?);
         }
-        if let Some(path) = &self.add_debug_from {
+        if let Some(path) = &self.set_renderdoc_debug_path {
+            if path.is_empty() || path.contains('\0') {
+                return Err(EditError::Invalid(
+                    "the RenderDoc debug path must be non-empty and without NUL characters"
+                        .to_string(),
+                ));
+            }
+            plan.set_private(private::build_debug_path(path.as_bytes()));
+        }
+        if let Some(given) = &self.add_debug_from {
+            let path = if given.is_dir() {
+                let found = find_debug_file(&plan, given)?;
+                notes.push(EditNote::DebugFileUsed {
+                    path: found.clone(),
+                });
+                found
+            } else {
+                given.clone()
+            };
+            let path = &path;
             let bytes = read_file(path)?;
             let found = container_input(&bytes)?;
             let guid = match found.source {
@@ -248,6 +372,7 @@ impl Config {
         input: &Path,
         output: Option<&Path>,
     ) -> Result<Report> {
+        Self::check_single_programs(container)?;
         let mut report = Report {
             parts_before: container.part_count() as usize,
             ..Report::default()
@@ -284,7 +409,8 @@ impl Config {
         let write_main = output.is_some() || !self.is_read_only();
         let mut companion = None;
         let main = if write_main {
-            let mut plan = self.plan_with_warnings(container, &mut report.warnings)?;
+            let mut plan =
+                self.plan_with_notes(container, &mut report.warnings, &mut report.notes)?;
             classify(&mut plan);
             let out = if self.split_debug.is_some() || self.pdb_in_private {
                 let options = SplitOptions {
@@ -335,12 +461,30 @@ impl Config {
             report.dumped.push(path.clone());
         }
         if let Some((path, bytes)) = companion {
+            // `--split-debug=dir/` names a directory: make it when missing.
+            let into_directory = self
+                .split_debug
+                .as_deref()
+                .is_some_and(|t| matches!(PdbTarget::parse(t), PdbTarget::Directory(_)));
+            if into_directory {
+                if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+                    std::fs::create_dir_all(dir).map_err(|e| EditError::io(dir, e))?;
+                }
+            }
             write_bytes_atomic(&path, &bytes, &fresh)?;
             report.pdb_written = Some(path);
         }
         if let Some(out) = main {
             let stdin = input.as_os_str() == "-";
             let dest = output.unwrap_or(input);
+            let in_place = !stdin && (output.is_none() || output == Some(input));
+            if in_place
+                && mapped.is_some()
+                && unchanged::reproduces_input(&out, container, self.digest)
+            {
+                report.unchanged = true;
+                return Ok(report);
+            }
             if dest.as_os_str() == "-" || (stdin && output.is_none()) {
                 let stdout = std::io::stdout();
                 out.write_to(std::io::BufWriter::with_capacity(1 << 16, stdout.lock()))

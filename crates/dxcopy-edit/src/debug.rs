@@ -2,10 +2,10 @@
 //! does at compile time with `-Fd`, `-Qembed_debug`, `-Qpdb_in_private` and
 //! ILDN naming, done to an existing container.
 //!
-//! - [`split_debug`]: move ILDB and SRCI into a companion PDB (written as dxc
+//! - [`split_debug`]: move ILDB, SRCI and PDBI into a companion PDB (written as dxc
 //!   writes it, see [`crate::pdb`]), name it in ILDN, and optionally embed the
 //!   PDB in PRIV.
-//! - [`add_debug_from`]: put a PDB's ILDB and SRCI back into its shader, after
+//! - [`add_debug_from`]: put a PDB's ILDB, SRCI and PDBI back into its shader, after
 //!   checking that the PDB belongs to it.
 //! - [`set_debug_name`]: write the ILDN part.
 //! - [`extract_private_pdb`]: the PDB a `-Qpdb_in_private` shader carries in PRIV.
@@ -17,9 +17,11 @@
 //! (holding the PDB) only to the main container.
 
 use crate::error::{EditError, Result};
+use crate::hash_upkeep::upkeep_hash;
 use crate::output::Output;
+use crate::parts::{EditWarning, PartData, PlanPart};
 use crate::pdb::{pdb_container_from_parts, write_companion_pdb, PDB_CONTAINER_PARTS};
-use crate::plan::{EditPlan, EditWarning, PartData, PlanPart};
+use crate::plan::EditPlan;
 use crate::policy::HashPolicy;
 use dxcopy_read::digest::{self, to_hex};
 use dxcopy_read::hash::{md5_of, ShaderHash, FLAG_INCLUDES_SOURCE};
@@ -167,6 +169,9 @@ pub fn ensure_hash(plan: &mut EditPlan<'_>) -> Result<(ShaderHash, Option<PartNa
     Ok((hash, Some(source)))
 }
 
+/// The parts a split moves from the shader to the PDB, and a join puts back.
+pub const SPLIT_PARTS: [PartName; 3] = [PartName::ILDB, PartName::SRCI, PartName::PDBI];
+
 /// What `--split-debug` / `--pdb-in-private` asks for.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SplitOptions {
@@ -194,7 +199,7 @@ pub struct SplitDebug<'data> {
     pub warnings: Vec<EditWarning>,
 }
 
-/// Splits the debug info off `plan` (after all other edits): ILDB and SRCI
+/// Splits the debug info off `plan` (after all other edits): ILDB, SRCI and PDBI
 /// move to a companion PDB, the main container gets a HASH (computed when
 /// missing) and an ILDN naming the PDB. The PDB's container holds ILDN,
 /// HASH, SRCI, VERS and ILDB and copies the main container's final digest;
@@ -207,13 +212,15 @@ pub fn split_debug<'data>(
     mut plan: EditPlan<'data>,
     options: &SplitOptions,
 ) -> Result<SplitDebug<'data>> {
-    let is_debug = |p: &PlanPart<'_>| p.name == PartName::ILDB || p.name == PartName::SRCI;
+    let is_debug = |p: &PlanPart<'_>| SPLIT_PARTS.contains(&p.name);
     if !plan.parts().iter().any(is_debug) {
         return Err(EditError::NoDebugInfo);
     }
     // HASH first: it names the PDB and becomes its GUID, so later upkeep must not change it.
     let mut warnings = Vec::new();
-    crate::policy::upkeep_hash(&mut plan, &mut warnings)?;
+    let input = plan.input().copied();
+    let policy = plan.hash_policy;
+    upkeep_hash(plan.parts_mut(), input.as_ref(), policy, &mut warnings)?;
     plan.hash_policy = HashPolicy::Keep;
     let (hash, added_from) = ensure_hash(&mut plan)?;
     if let Some(source) = added_from {
@@ -239,7 +246,7 @@ pub fn split_debug<'data>(
     let pdb_parts = PDB_CONTAINER_PARTS
         .iter()
         .filter_map(|&name| {
-            let from: &[PlanPart<'data>] = if name == PartName::ILDB || name == PartName::SRCI {
+            let from: &[PlanPart<'data>] = if SPLIT_PARTS.contains(&name) {
                 &debug_parts
             } else {
                 stripped.parts()
@@ -284,7 +291,7 @@ pub enum Pairing {
     },
 }
 
-/// Puts the ILDB and SRCI parts of `pdb` (a PDB's stream-5 container, with
+/// Puts the ILDB, SRCI and PDBI parts of `pdb` (a PDB's stream-5 container, with
 /// the PDB's GUID when it came from a PDB file) into `plan`, replacing any
 /// there. Before that it checks that the PDB belongs to the shader: its GUID
 /// is the shader's HASH digest, or its container carries the shader's
@@ -302,7 +309,8 @@ pub fn add_debug_from(
 ) -> Result<Pairing> {
     let ildb = pdb.find(PartName::ILDB);
     let srci = pdb.find(PartName::SRCI);
-    if ildb.is_none() && srci.is_none() {
+    let pdbi = pdb.find(PartName::PDBI);
+    if ildb.is_none() && srci.is_none() && pdbi.is_none() {
         return Err(EditError::PdbWithoutDebugInfo);
     }
     let pairing = pairing(plan, pdb, guid);
@@ -334,6 +342,14 @@ pub fn add_debug_from(
             &[PartName::VERS, PartName::ILDB]
         };
         put_part(plan, PartName::SRCI, part.data.to_vec(), before);
+    }
+    if let Some(part) = pdbi {
+        let before: &[PartName] = if in_shader {
+            &[PartName::SRCI, PartName::ILDB]
+        } else {
+            &[PartName::SRCI, PartName::VERS, PartName::ILDB]
+        };
+        put_part(plan, PartName::PDBI, part.data.to_vec(), before);
     }
     Ok(pairing)
 }

@@ -246,7 +246,7 @@ fn split_refuses_without_debug_info() {
         .err()
         .unwrap();
     assert!(matches!(e, EditError::NoDebugInfo));
-    assert!(e.to_string().contains("no ILDB or SRCI part"), "{e}");
+    assert!(e.to_string().contains("no ILDB, SRCI or PDBI part"), "{e}");
 }
 
 #[test]

@@ -3,7 +3,8 @@
 
 use crate::error::{EditError, Result};
 use crate::matcher::NameMatcher;
-use crate::plan::{EditPlan, PartData, PlanPart};
+use crate::parts::{PartData, PlanPart};
+use crate::plan::EditPlan;
 use dxcopy_read::{program, Container, Part, PartName, Program};
 use std::borrow::Cow;
 

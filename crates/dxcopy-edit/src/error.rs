@@ -48,10 +48,10 @@ pub enum EditError {
     #[error("{0}")]
     Invalid(String),
     /// `--split-debug` / `--pdb-in-private` on a container with nothing to split off.
-    #[error("nothing to split: the container has no ILDB or SRCI part, so a PDB would hold no debug info (the shader was compiled without /Zi, or its debug info was already stripped or split off)")]
+    #[error("nothing to split: the container has no ILDB, SRCI or PDBI part, so a PDB would hold no debug info (the shader was compiled without /Zi, or its debug info was already stripped or split off)")]
     NoDebugInfo,
-    /// `--add-debug-from` with a PDB (or PDB container) holding no ILDB or SRCI.
-    #[error("the PDB holds no ILDB or SRCI part to add")]
+    /// `--add-debug-from` with a PDB (or PDB container) holding no ILDB, SRCI or PDBI.
+    #[error("the PDB holds no ILDB, SRCI or PDBI part to add")]
     PdbWithoutDebugInfo,
     /// `--add-debug-from` with a PDB that does not belong to the shader.
     #[error("the PDB does not belong to this shader: {reason}; use --force to add its debug info anyway")]
@@ -79,6 +79,30 @@ pub enum EditError {
     /// `--dump-bitcode` of a part that holds no LLVM bitcode.
     #[error("part '{0}' holds no LLVM bitcode (--dump-bitcode takes DXIL, ILDB or a dxc STAT)")]
     NotBitcode(PartName),
+    /// A root-signature file that is not a valid root signature.
+    #[error("'{}': not a valid root signature: {source}", path.display())]
+    BadRootSignature {
+        /// The file given.
+        path: PathBuf,
+        /// Why it does not decode.
+        source: ReadError,
+    },
+    /// More than one DXIL, ILDB or STAT part: which one a tool reads is ambiguous.
+    #[error("more than one {name} part (parts {}): which one is the shader's is ambiguous, so the file is not edited (llvm-objcopy refuses it too); dxinfo shows them", join_indices(.indices))]
+    MultipleProgramParts {
+        /// DXIL, ILDB or STAT.
+        name: PartName,
+        /// Indices of the parts of that name.
+        indices: Vec<u32>,
+    },
+    /// `--add-debug-from=DIR` found no debug file.
+    #[error("no debug file for this shader in '{}' (tried {})", dir.display(), join_paths(.tried))]
+    DebugFileNotFound {
+        /// The directory searched.
+        dir: PathBuf,
+        /// The paths tried, in order.
+        tried: Vec<PathBuf>,
+    },
     /// An I/O error on a named file.
     #[error("'{}': {source}", path.display())]
     Io {
@@ -97,6 +121,19 @@ impl EditError {
             source,
         }
     }
+}
+
+fn join_indices(indices: &[u32]) -> String {
+    let text: Vec<String> = indices.iter().map(u32::to_string).collect();
+    text.join(", ")
+}
+
+fn join_paths(paths: &[PathBuf]) -> String {
+    if paths.is_empty() {
+        return "nothing: the shader has no ILDN or HASH part".to_string();
+    }
+    let text: Vec<String> = paths.iter().map(|p| format!("'{}'", p.display())).collect();
+    text.join(", ")
 }
 
 /// Result type of the editing library.

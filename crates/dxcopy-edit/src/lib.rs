@@ -25,6 +25,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod batch;
 pub mod bitcode;
 pub mod builder;
 pub mod config;
@@ -32,29 +33,40 @@ pub mod config;
 mod config_tests;
 pub mod copy;
 pub mod debug;
+pub mod debug_search;
 #[cfg(test)]
 mod debug_tests;
+mod digest_decision;
 pub mod dump;
 pub mod error;
 pub mod file;
+mod finish;
+mod hash_upkeep;
+mod layout;
 pub mod matcher;
 pub mod output;
 #[cfg(test)]
 mod output_tests;
+pub mod parts;
 pub mod pdb;
 pub mod plan;
 pub mod policy;
+pub mod root_signature;
 pub mod strip;
 #[cfg(test)]
 mod tests;
+pub mod unchanged;
+#[cfg(test)]
+mod workflow_tests;
 
 pub use builder::ContainerBuilder;
-pub use config::{Config, DumpSpec, Report};
+pub use config::{Config, DumpSpec, EditNote, Report};
 pub use dump::{dump, extract, DumpMode};
 pub use error::{EditError, Result};
 pub use file::{write_atomic, write_bytes_atomic, FileOptions};
 pub use matcher::{MatchStyle, NameMatcher};
 pub use output::Output;
-pub use plan::{EditPlan, EditWarning, PartData, PlanPart};
+pub use parts::{EditWarning, PartData, PlanPart};
+pub use plan::EditPlan;
 pub use policy::{DigestPolicy, HashPolicy};
 pub use strip::StripClass;

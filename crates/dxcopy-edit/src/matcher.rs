@@ -102,7 +102,12 @@ impl NameMatcher {
 
     /// Whether `name` matches.
     pub fn matches(&self, name: &PartName) -> bool {
-        let n = &name.0[..];
+        self.matches_bytes(&name.0)
+    }
+
+    /// Whether any byte string matches (file names, for dxstrip's
+    /// `--include`/`--exclude`).
+    pub fn matches_bytes(&self, n: &[u8]) -> bool {
         self.positive.iter().any(|p| p.matches(n)) && !self.negative.iter().any(|p| p.matches(n))
     }
 }

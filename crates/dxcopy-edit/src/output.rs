@@ -1,9 +1,6 @@
-//! A laid-out container ready to write: header, offset table and parts.
-//!
-//! Layout rules: header 32 + 4 × PartCount bytes; parts back to back in plan
-//! order; each part is its 8-byte header plus its data (input parts keep their
-//! exact bytes and size, so odd sizes give unaligned successors as in the
-//! input); FileSize, PartCount and the offsets are recomputed.
+//! The writers, the last step of the edit pipeline: a laid-out container
+//! with its digest decision, written to memory, to any `Write`, or file to
+//! file.
 //!
 //! Writing streams the output as a list of segments: the header, offset table,
 //! part headers and new parts from memory, input parts from the input. No
@@ -11,49 +8,23 @@
 //! that are not kept are never read. [`Output::write_file_from`] copies runs
 //! of input bytes file to file in the kernel and hashes beside the copy.
 //!
-//! With `--digest=auto`, whether a signed input's digest is retail, debug or
-//! invalid is only known after hashing the input. That pass is deferred to the
-//! writer, which runs it beside the copy and the output's own hash, or reuses
-//! it as the output's digest when the output's signed bytes are the input's.
+//! When the digest decision is still open (`--digest=auto` on a signed
+//! input, see the digest decision step), the writer hashes the input beside
+//! the copy and the output's own hash, or reuses that hash as the output's
+//! digest when the output's signed bytes are the input's.
 
 use crate::copy::{self, KERNEL_COPY_MIN};
-use crate::error::{EditError, Result};
-use crate::plan::{EditWarning, PlanPart};
-use crate::policy::{resolve_digest, DigestPolicy, ResolvedDigest};
+use crate::digest_decision::{DigestDecision, InputDigests, Resolution};
+use crate::layout::{Layout, SIGNED_FROM};
+use crate::parts::{EditWarning, PlanPart};
 use dxcopy_read::digest::{self, DigestHasher, Variant};
 use dxcopy_read::mapped::offset_within;
 use dxcopy_read::{DigestKind, MappedFile};
 use std::fs::File;
 use std::io::{self, Seek, SeekFrom, Write};
-use std::sync::OnceLock;
 
 /// Outputs up to this size are assembled in memory and written with one call.
 const SMALL_OUTPUT: u64 = 64 << 10;
-
-/// Bytes 20.. of the header: what the digest covers from the header on.
-const SIGNED_FROM: usize = 20;
-
-/// How the digest of an output is decided.
-#[derive(Debug, Clone)]
-pub(crate) enum DigestDecision {
-    /// Known when the plan is finished.
-    Resolved(ResolvedDigest),
-    /// `--digest=auto` on an input whose stored digest is neither zero nor a
-    /// sentinel: re-sign if it verifies as retail or debug, else keep it.
-    ClassifyInput {
-        /// The input's stored digest.
-        stored: [u8; 16],
-    },
-}
-
-/// The digest decision with the warnings that depend on it.
-#[derive(Debug, Clone)]
-struct Resolution {
-    digest: ResolvedDigest,
-    warnings: Vec<EditWarning>,
-    /// The input's `(retail, debug)` digests, when they were computed to classify it.
-    input_digests: Option<([u8; 16], [u8; 16])>,
-}
 
 /// See [`Output::digest_work`].
 #[derive(Debug, Clone, Copy)]
@@ -82,95 +53,38 @@ impl<'a> Segment<'a> {
 /// A finished edit: everything needed to write the container.
 #[derive(Debug, Clone)]
 pub struct Output<'data> {
-    /// Header and offset table; bytes 4..20 hold the fixed digest, zeros for
-    /// a computed one, or the input's stored digest while undecided.
-    prefix: Vec<u8>,
-    offsets: Vec<u32>,
-    part_headers: Vec<[u8; 8]>,
-    parts: Vec<PlanPart<'data>>,
+    layout: Layout<'data>,
     /// The input container's bytes, to locate borrowed parts in the input.
     input: Option<&'data [u8]>,
-    decision: DigestDecision,
-    resolution: OnceLock<Resolution>,
-    /// Warnings that do not depend on the digest decision.
-    plan_warnings: Vec<EditWarning>,
-    dxil_changed: bool,
-    file_size: u32,
+    digest: DigestDecision,
 }
 
 impl<'data> Output<'data> {
     pub(crate) fn new(
-        version: (u16, u16),
-        parts: Vec<PlanPart<'data>>,
+        layout: Layout<'data>,
         input: Option<&'data [u8]>,
-        decision: DigestDecision,
-        dxil_changed: bool,
-        plan_warnings: Vec<EditWarning>,
-    ) -> Result<Self> {
-        let table_end = 32 + 4 * parts.len() as u64;
-        let mut offsets = Vec::with_capacity(parts.len());
-        let mut part_headers = Vec::with_capacity(parts.len());
-        let mut next = table_end;
-        for p in &parts {
-            if next > u64::from(u32::MAX) {
-                return Err(EditError::TooLarge(next));
-            }
-            offsets.push(next as u32);
-            let size = p.bytes().len() as u64;
-            let mut head = [0u8; 8];
-            head[..4].copy_from_slice(&p.name.0);
-            head[4..].copy_from_slice(&(size as u32).to_le_bytes());
-            part_headers.push(head);
-            next += 8 + size;
-        }
-        if next > u64::from(u32::MAX) {
-            return Err(EditError::TooLarge(next));
-        }
-        let stored = match &decision {
-            DigestDecision::Resolved(d) => d.fixed,
-            DigestDecision::ClassifyInput { stored } => *stored,
-        };
-        let mut prefix = Vec::with_capacity(table_end as usize);
-        prefix.extend_from_slice(b"DXBC");
-        prefix.extend_from_slice(&stored);
-        prefix.extend_from_slice(&version.0.to_le_bytes());
-        prefix.extend_from_slice(&version.1.to_le_bytes());
-        prefix.extend_from_slice(&(next as u32).to_le_bytes());
-        prefix.extend_from_slice(&(parts.len() as u32).to_le_bytes());
-        for o in &offsets {
-            prefix.extend_from_slice(&o.to_le_bytes());
-        }
-        let out = Output {
-            prefix,
-            offsets,
-            part_headers,
-            parts,
+        digest: DigestDecision,
+    ) -> Self {
+        Output {
+            layout,
             input,
-            decision,
-            resolution: OnceLock::new(),
-            plan_warnings,
-            dxil_changed,
-            file_size: next as u32,
-        };
-        if let DigestDecision::Resolved(d) = out.decision {
-            let _ = out.resolution.set(out.resolution_for(d, None));
+            digest,
         }
-        Ok(out)
     }
 
     /// Total size of the container (its FileSize).
     pub fn file_size(&self) -> u32 {
-        self.file_size
+        self.layout.file_size
     }
 
     /// The parts in output order.
     pub fn parts(&self) -> &[PlanPart<'data>] {
-        &self.parts
+        &self.layout.parts
     }
 
     /// Absolute offset of each part header.
     pub fn part_offsets(&self) -> &[u32] {
-        &self.offsets
+        &self.layout.offsets
     }
 
     /// Warnings gathered while finishing the plan. Under `--digest=auto` with
@@ -186,44 +100,12 @@ impl<'data> Output<'data> {
         self.resolution().digest.kind
     }
 
-    fn resolution_for(
-        &self,
-        digest: ResolvedDigest,
-        input_digests: Option<([u8; 16], [u8; 16])>,
-    ) -> Resolution {
-        let mut warnings = self.plan_warnings.clone();
-        if digest.kind_is_invalid_kept {
-            warnings.push(EditWarning::InvalidDigestKept);
-        }
-        if self.dxil_changed && digest.recompute.is_some() {
-            warnings.push(EditWarning::ResignedWithoutValidation);
-        }
-        Resolution {
-            digest,
-            warnings,
-            input_digests,
-        }
-    }
-
-    /// The decision once the input's digests are known (for `ClassifyInput`).
-    fn resolve_with(&self, input_digests: Option<([u8; 16], [u8; 16])>) -> Resolution {
-        match self.decision {
-            DigestDecision::Resolved(d) => self.resolution_for(d, None),
-            DigestDecision::ClassifyInput { stored } => {
-                let kind = digest::kind_from_digests(&stored, input_digests);
-                let d = resolve_digest(DigestPolicy::Auto, Some(stored), || Some(kind));
-                self.resolution_for(d, input_digests)
-            }
-        }
-    }
-
-    fn input_digests(&self) -> Option<([u8; 16], [u8; 16])> {
+    fn input_digests(&self) -> InputDigests {
         self.input.and_then(digest::container_digests)
     }
 
     fn resolution(&self) -> &Resolution {
-        self.resolution
-            .get_or_init(|| self.resolve_with(self.input_digests()))
+        self.digest.resolve(|| self.input_digests())
     }
 
     /// What it takes to know the output's digest: nothing for a fixed one or
@@ -250,10 +132,17 @@ impl<'data> Output<'data> {
         let Some(input) = self.input else {
             return false;
         };
-        if input.get(SIGNED_FROM..self.prefix.len()) != Some(&self.prefix[SIGNED_FROM..]) {
+        let Layout {
+            prefix,
+            offsets,
+            part_headers,
+            parts,
+            ..
+        } = &self.layout;
+        if input.get(SIGNED_FROM..prefix.len()) != Some(&prefix[SIGNED_FROM..]) {
             return false;
         }
-        let layout = self.parts.iter().zip(&self.offsets).zip(&self.part_headers);
+        let layout = parts.iter().zip(offsets).zip(part_headers);
         layout.into_iter().all(|((p, &offset), head)| {
             let offset = offset as usize;
             offset_within(input, p.bytes()) == Some(offset as u64 + 8)
@@ -264,9 +153,15 @@ impl<'data> Output<'data> {
     /// The output as segments, merging runs of input bytes that stay
     /// contiguous (an input part header is reused when it equals the new one).
     fn segments(&self) -> Vec<Segment<'_>> {
-        let mut segs = Vec::with_capacity(1 + 2 * self.parts.len());
-        segs.push(Segment::Memory(&self.prefix));
-        for (p, head) in self.parts.iter().zip(&self.part_headers) {
+        let Layout {
+            prefix,
+            part_headers,
+            parts,
+            ..
+        } = &self.layout;
+        let mut segs = Vec::with_capacity(1 + 2 * parts.len());
+        segs.push(Segment::Memory(prefix));
+        for (p, head) in parts.iter().zip(part_headers) {
             let data = p.bytes();
             let located = self
                 .input
@@ -314,7 +209,7 @@ impl<'data> Output<'data> {
     }
 
     /// The input's digests, its pages mapped in first.
-    fn input_digests_from(&self, mapped: &MappedFile) -> Option<([u8; 16], [u8; 16])> {
+    fn input_digests_from(&self, mapped: &MappedFile) -> InputDigests {
         if let Some(input) = self.input {
             mapped.populate(input);
         }
@@ -331,19 +226,12 @@ impl<'data> Output<'data> {
         }
     }
 
-    /// The header and table with `digest` at bytes 4..20.
-    fn head_with(&self, digest: &[u8; 16]) -> Vec<u8> {
-        let mut head = self.prefix.clone();
-        head[4..SIGNED_FROM].copy_from_slice(digest);
-        head
-    }
-
     /// Writes the container to any writer. A computed digest takes a first
     /// pass over the data; use [`write_to_seekable`](Self::write_to_seekable)
     /// for files to hash while writing.
     pub fn write_to<W: Write>(&self, mut w: W) -> io::Result<[u8; 16]> {
         let digest = self.digest();
-        w.write_all(&self.head_with(&digest))?;
+        w.write_all(&self.layout.head_with(&digest))?;
         for s in &self.segments()[1..] {
             w.write_all(s.bytes())?;
         }
@@ -358,8 +246,8 @@ impl<'data> Output<'data> {
         let start = w.stream_position()?;
         let segs = self.segments();
         let (head, mut hasher) = match self.digest_work(self.resolution()) {
-            DigestWork::Known(d) => (self.head_with(&d), None),
-            DigestWork::Hash(variant) => (self.head_with(&[0; 16]), Some(variant)),
+            DigestWork::Known(d) => (self.layout.head_with(&d), None),
+            DigestWork::Hash(variant) => (self.layout.head_with(&[0; 16]), Some(variant)),
         };
         let mut h = DigestHasher::new();
         for (i, s) in segs.iter().enumerate() {
@@ -375,7 +263,7 @@ impl<'data> Output<'data> {
             digest = h.finish(variant);
             w.seek(SeekFrom::Start(start + 4))?;
             w.write_all(&digest)?;
-            w.seek(SeekFrom::Start(start + u64::from(self.file_size)))?;
+            w.seek(SeekFrom::Start(start + u64::from(self.layout.file_size)))?;
         }
         w.flush()?;
         Ok(digest)
@@ -383,7 +271,7 @@ impl<'data> Output<'data> {
 
     /// The container as bytes.
     pub fn to_vec(&self) -> Vec<u8> {
-        let mut v = Vec::with_capacity(self.file_size as usize);
+        let mut v = Vec::with_capacity(self.layout.file_size as usize);
         self.write_to_seekable(io::Cursor::new(&mut v))
             .expect("writing to memory does not fail");
         v
@@ -405,7 +293,7 @@ impl<'data> Output<'data> {
         if self.input.and_then(|i| input.file_offset_of(i)).is_none() {
             return self.write_to_seekable(out);
         }
-        if u64::from(self.file_size) <= SMALL_OUTPUT {
+        if u64::from(self.layout.file_size) <= SMALL_OUTPUT {
             let bytes = self.to_vec();
             out.write_all(&bytes)?;
             let mut d = [0; 16];
@@ -416,13 +304,13 @@ impl<'data> Output<'data> {
         let segs = self.segments();
         let out: &File = out;
         let copy = |head: &[u8]| copy_segments(&segs, head, input, out, start);
-        let (written, digest) = match self.resolution.get().map(|r| self.digest_work(r)) {
+        let (written, digest) = match self.digest.resolved().map(|r| self.digest_work(r)) {
             Some(DigestWork::Known(d)) => {
-                copy(&self.head_with(&d))?;
+                copy(&self.layout.head_with(&d))?;
                 return Ok(d);
             }
             Some(DigestWork::Hash(variant)) => {
-                let head = self.head_with(&[0; 16]);
+                let head = self.layout.head_with(&[0; 16]);
                 let hasher = std::thread::scope(|s| {
                     let copier = s.spawn(|| copy(&head));
                     let h = Self::hash_segments(&segs, Some(input));
@@ -433,11 +321,8 @@ impl<'data> Output<'data> {
             None => {
                 // Undecided: classify the input beside the copy, and hash the
                 // output too unless its signed bytes are the input's.
-                let stored = match self.decision {
-                    DigestDecision::ClassifyInput { stored } => stored,
-                    DigestDecision::Resolved(d) => d.fixed,
-                };
-                let head = self.head_with(&stored);
+                let stored = self.digest.provisional();
+                let head = self.layout.head_with(&stored);
                 let same = self.same_signed_bytes_as_input();
                 let (input_digests, hasher) = std::thread::scope(|s| {
                     let copier = s.spawn(|| copy(&head));
@@ -450,9 +335,7 @@ impl<'data> Output<'data> {
                     };
                     join(copier).map(|()| result)
                 })?;
-                let r = self
-                    .resolution
-                    .get_or_init(|| self.resolve_with(input_digests));
+                let r = self.digest.resolve(|| input_digests);
                 let digest = match (self.digest_work(r), hasher) {
                     (DigestWork::Known(d), _) => d,
                     (DigestWork::Hash(variant), Some(h)) => h.finish(variant),

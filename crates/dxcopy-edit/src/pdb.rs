@@ -26,15 +26,17 @@
 //! 4096); dxc's own writer has no such case in the corpus.
 
 use crate::error::{EditError, Result};
-use crate::plan::{EditPlan, PartData, PlanPart};
+use crate::parts::{PartData, PlanPart};
+use crate::plan::EditPlan;
 use crate::policy::{DigestPolicy, HashPolicy};
 use dxcopy_read::pdb::{BLOCK_SIZES, CONTAINER_STREAM, MSF_MAGIC, PDB_VERSION_VC70};
 use dxcopy_read::{Container, PartName};
 
 /// The parts of a companion PDB's container, in dxc's order.
-pub const PDB_CONTAINER_PARTS: [PartName; 5] = [
+pub const PDB_CONTAINER_PARTS: [PartName; 6] = [
     PartName::ILDN,
     PartName::HASH,
+    PartName::PDBI,
     PartName::SRCI,
     PartName::VERS,
     PartName::ILDB,

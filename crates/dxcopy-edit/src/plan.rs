@@ -1,114 +1,15 @@
 //! The edit plan: an ordered list of parts, each borrowed from the input or
-//! owned new bytes. Operations only rearrange that list; [`EditPlan::finish`]
-//! computes the layout, the HASH part and the digest, giving an [`Output`].
+//! owned new bytes. Operations only rearrange that list and never compute
+//! offsets; [`EditPlan::finish`] (in the pipeline driver) hands the list to
+//! HASH upkeep, the digest decision, the layout and the writers, in that order.
 
 use crate::error::{EditError, Result};
 use crate::matcher::NameMatcher;
-use crate::output::{DigestDecision, Output};
+pub use crate::parts::{pad_for, EditWarning, PartData, PlanPart};
 use crate::policy::{DigestPolicy, HashPolicy};
 use crate::strip::StripClass;
-use dxcopy_read::digest;
 use dxcopy_read::program::{self, Program};
 use dxcopy_read::{Container, DigestKind, PartName};
-
-/// A part's bytes: borrowed from the input, or owned new data.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum PartData<'data> {
-    /// Exact bytes of an input part.
-    Borrowed(&'data [u8]),
-    /// New bytes (already padded as the layout rules require).
-    Owned(Vec<u8>),
-}
-
-impl PartData<'_> {
-    /// The bytes.
-    pub fn as_slice(&self) -> &[u8] {
-        match self {
-            PartData::Borrowed(b) => b,
-            PartData::Owned(v) => v,
-        }
-    }
-}
-
-/// One part of the plan.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct PlanPart<'data> {
-    /// Four-byte name.
-    pub name: PartName,
-    /// Its bytes.
-    pub data: PartData<'data>,
-    /// Index of the input part it came from, unchanged; `None` for new or replaced data.
-    pub source: Option<u32>,
-    /// Exempt from removal and strip classes (`--keep-section`).
-    pub kept: bool,
-}
-
-impl PlanPart<'_> {
-    /// The part's data bytes.
-    pub fn bytes(&self) -> &[u8] {
-        self.data.as_slice()
-    }
-}
-
-/// Things the caller should tell the user (the library never prints).
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum EditWarning {
-    /// The input digest was invalid; with `--digest=auto` it is copied unchanged.
-    InvalidDigestKept,
-    /// DXIL bytes changed and the output was re-signed: signing is not validation.
-    ResignedWithoutValidation,
-    /// The HASH part could not be recomputed.
-    HashNotUpdated {
-        /// Why.
-        reason: String,
-    },
-    /// The HASH part was recomputed.
-    HashUpdated,
-    /// PRIV was not last in the input and was moved to the end.
-    PrivMovedLast,
-    /// A split needed a HASH part (it names and pairs the PDB) and one was added.
-    HashAdded {
-        /// The digest, as 32 lower-case hex digits.
-        digest: String,
-        /// The part whose bitcode it covers (DXIL, or ILDB when there is no DXIL).
-        source: PartName,
-    },
-    /// `--pdb-in-private` replaced an existing PRIV part.
-    PrivateReplacedByPdb,
-    /// `--force` added debug info from a PDB that does not belong to the shader.
-    PdbMismatchForced {
-        /// What did not match.
-        reason: String,
-    },
-}
-
-impl std::fmt::Display for EditWarning {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            EditWarning::InvalidDigestKept => f.write_str(
-                "the input's digest is not valid; it was copied unchanged (use --digest=retail to re-sign)",
-            ),
-            EditWarning::ResignedWithoutValidation => f.write_str(
-                "the DXIL part changed and the container was re-signed; signing is not validation (run dxv to validate)",
-            ),
-            EditWarning::HashNotUpdated { reason } => write!(f, "HASH part not updated: {reason}"),
-            EditWarning::HashUpdated => f.write_str("HASH part recomputed from the new bitcode"),
-            EditWarning::PrivMovedLast => f.write_str("PRIV part moved to the end of the container"),
-            EditWarning::HashAdded { digest, source } => write!(
-                f,
-                "the container had no HASH part; added one ({digest}, MD5 of the {source} bitcode) to name and pair the PDB"
-            ),
-            EditWarning::PrivateReplacedByPdb => {
-                f.write_str("the existing PRIV part was replaced by the PDB (--pdb-in-private)")
-            }
-            EditWarning::PdbMismatchForced { reason } => write!(
-                f,
-                "the PDB does not belong to this shader ({reason}); its debug info was added anyway (--force)"
-            ),
-        }
-    }
-}
 
 /// An ordered list of parts plus header fields and signing policies.
 #[derive(Debug, Clone)]
@@ -123,22 +24,6 @@ pub struct EditPlan<'data> {
     pub hash_policy: HashPolicy,
     /// The input's digest kind, when the caller already classified it.
     input_digest_kind: Option<DigestKind>,
-}
-
-fn pad4(mut data: Vec<u8>) -> Vec<u8> {
-    let padded = data.len().div_ceil(4) * 4;
-    data.resize(padded, 0);
-    data
-}
-
-/// Applies the layout rule for new data: PRIV keeps its exact size, every
-/// other part is zero-padded to a multiple of 4 (the size includes the padding).
-pub fn pad_for(name: PartName, data: Vec<u8>) -> Vec<u8> {
-    if name == PartName::PRIV {
-        data
-    } else {
-        pad4(data)
-    }
 }
 
 impl<'data> EditPlan<'data> {
@@ -316,10 +201,9 @@ impl<'data> EditPlan<'data> {
         Ok(())
     }
 
-    /// Lays out the parts, applies the HASH and digest policies and returns the
-    /// output, ready to write. Warnings are collected in [`Output::warnings`].
-    pub fn finish(mut self) -> Result<Output<'data>> {
-        let mut warnings = Vec::new();
+    /// Checks that there is at most one PRIV part and moves it to the end,
+    /// where the layout rules put it; says so when it moved.
+    pub(crate) fn place_private_last(&mut self) -> Result<Option<EditWarning>> {
         let privs = self
             .parts
             .iter()
@@ -332,49 +216,37 @@ impl<'data> EditPlan<'data> {
             if i + 1 != self.parts.len() {
                 let p = self.parts.remove(i);
                 self.parts.push(p);
-                warnings.push(EditWarning::PrivMovedLast);
+                return Ok(Some(EditWarning::PrivMovedLast));
             }
         }
-        crate::policy::upkeep_hash(&mut self, &mut warnings)?;
-        let dxil_changed = self.program_changed(PartName::DXIL);
-        let stored = self.input.map(|c| c.header().digest);
-        let known_kind = self
-            .input_digest_kind
-            .or_else(|| stored.and_then(|s| digest::sentinel_kind(&s)));
-        let decision = match (self.digest_policy, stored, known_kind) {
-            // Whether a signed input verifies is left to the writer, which
-            // hashes the input beside its own work (see output.rs).
-            (DigestPolicy::Auto, Some(s), None) => DigestDecision::ClassifyInput { stored: s },
-            (policy, stored, known_kind) => {
-                DigestDecision::Resolved(crate::policy::resolve_digest(policy, stored, || {
-                    known_kind
-                }))
-            }
-        };
-        Output::new(
-            self.version,
-            self.parts,
-            self.input.map(|c| c.data()),
-            decision,
-            dxil_changed,
-            warnings,
-        )
+        Ok(None)
     }
 
-    /// Whether the plan's `name` program part differs from the input's.
-    pub(crate) fn program_changed(&self, name: PartName) -> bool {
-        let now = self.find(name);
-        let before = self.input.as_ref().and_then(|c| c.find(name));
-        match (now, before) {
-            (Some(n), Some(b)) => n.source != Some(b.index) && n.bytes() != b.data,
-            (Some(_), None) => true,
-            _ => false,
+    /// The plan taken apart for the steps after it.
+    pub(crate) fn into_planned(self) -> Planned<'data> {
+        Planned {
+            input: self.input,
+            version: self.version,
+            parts: self.parts,
+            digest_policy: self.digest_policy,
+            hash_policy: self.hash_policy,
+            input_digest_kind: self.input_digest_kind,
         }
     }
 
     pub(crate) fn parts_mut(&mut self) -> &mut Vec<PlanPart<'data>> {
         &mut self.parts
     }
+}
+
+/// What the steps after the plan take from it (see [`EditPlan::into_planned`]).
+pub(crate) struct Planned<'data> {
+    pub input: Option<Container<'data>>,
+    pub version: (u16, u16),
+    pub parts: Vec<PlanPart<'data>>,
+    pub digest_policy: DigestPolicy,
+    pub hash_policy: HashPolicy,
+    pub input_digest_kind: Option<DigestKind>,
 }
 
 impl Default for EditPlan<'_> {

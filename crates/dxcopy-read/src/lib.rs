@@ -91,6 +91,7 @@ pub mod program;
 pub mod psv0;
 pub mod rdat;
 pub mod rdef;
+pub mod root_signature_check;
 pub mod rts0;
 pub mod sfi0;
 pub mod signature;

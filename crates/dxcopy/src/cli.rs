@@ -180,17 +180,112 @@ const UNSUPPORTED: &[(&str, &str)] = &[
     ("--add-note", "containers have no notes"),
     ("--verify-note-sections", "containers have no notes"),
     ("--strip-all-gnu", "use --strip-all"),
+    ("-N", "DirectX containers have no symbols"),
+    ("-K", "DirectX containers have no symbols"),
+    ("--keep-symbols", "DirectX containers have no symbols"),
+    ("--keep-global-symbol", "DirectX containers have no symbols"),
+    (
+        "--keep-global-symbols",
+        "DirectX containers have no symbols",
+    ),
+    ("-G", "DirectX containers have no symbols"),
+    ("--keep-file-symbols", "DirectX containers have no symbols"),
+    ("--keep-undefined", "DirectX containers have no symbols"),
+    ("--globalize-symbols", "DirectX containers have no symbols"),
+    ("--localize-symbols", "DirectX containers have no symbols"),
+    ("-L", "DirectX containers have no symbols"),
+    ("--localize-hidden", "DirectX containers have no symbols"),
+    ("--weaken-symbols", "DirectX containers have no symbols"),
+    ("-W", "DirectX containers have no symbols"),
+    ("--redefine-syms", "DirectX containers have no symbols"),
+    ("--prefix-symbols", "DirectX containers have no symbols"),
+    (
+        "--remove-symbol-prefix",
+        "DirectX containers have no symbols",
+    ),
+    ("--skip-symbol", "DirectX containers have no symbols"),
+    ("--skip-symbols", "DirectX containers have no symbols"),
+    (
+        "--strip-unneeded-symbol",
+        "DirectX containers have no symbols",
+    ),
+    (
+        "--strip-unneeded-symbols",
+        "DirectX containers have no symbols",
+    ),
+    (
+        "--new-symbol-visibility",
+        "DirectX containers have no symbols",
+    ),
+    (
+        "--set-symbol-visibility",
+        "DirectX containers have no symbols",
+    ),
+    (
+        "--set-symbols-visibility",
+        "DirectX containers have no symbols",
+    ),
+    ("-T", "DirectX containers have no (Swift) symbols"),
+    ("--allow-broken-links", "parts do not link to each other"),
+    ("--adjust-section-vma", "parts have no addresses"),
+    ("--adjust-start", "containers have no entry address"),
+    ("--change-start", "containers have no entry address"),
+    (
+        "--target",
+        "the input and output are always DirectX containers",
+    ),
+    ("-F", "the input and output are always DirectX containers"),
+    (
+        "--enable-deterministic-archives",
+        "containers are not archives, and the output is always deterministic",
+    ),
+    (
+        "-D",
+        "containers are not archives, and the output is always deterministic",
+    ),
+    (
+        "--disable-deterministic-archives",
+        "containers are not archives, and the output is always deterministic",
+    ),
+    (
+        "-U",
+        "containers are not archives, and the output is always deterministic",
+    ),
+    ("--no-verify-note-sections", "containers have no notes"),
+    ("--subsystem", "containers are not PE images"),
+    (
+        "--update-resource",
+        "containers hold no Windows resources; use --update-section",
+    ),
+    (
+        "--no-strip-all",
+        "use the --strip-* classes and -R to choose what goes",
+    ),
+    ("-d", "use -g / --strip-debug"),
+    ("-s", "use -S / --strip-all"),
 ];
 
-/// Rejects llvm-objcopy options that do not apply, naming the option and why.
-pub fn reject_unsupported(args: &[OsString]) -> Result<(), String> {
+/// llvm-strip options that dxstrip leaves to dxcopy.
+const STRIP_UNSUPPORTED: &[(&str, &str)] = &[(
+    "--extract-section",
+    "dxstrip only removes parts; use dxcopy --extract-section",
+)];
+
+/// Rejects llvm-objcopy (for dxcopy) or llvm-strip (for dxstrip) options that
+/// do not apply, naming the option and why.
+pub fn reject_unsupported(tool: &str, args: &[OsString]) -> Result<(), String> {
+    let extra = if tool == "dxstrip" {
+        STRIP_UNSUPPORTED
+    } else {
+        &[]
+    };
     for a in args.iter().skip(1) {
         let Some(a) = a.to_str() else { continue };
         if a == "--" {
             break;
         }
         let key = a.split_once('=').map_or(a, |(k, _)| k);
-        if let Some((opt, why)) = UNSUPPORTED.iter().find(|(o, _)| *o == key) {
+        if let Some((opt, why)) = UNSUPPORTED.iter().chain(extra).find(|(o, _)| *o == key) {
             return Err(format!(
                 "option '{opt}' is not supported for DirectX containers: {why}"
             ));
@@ -199,11 +294,18 @@ pub fn reject_unsupported(args: &[OsString]) -> Result<(), String> {
     Ok(())
 }
 
-/// Parses arguments with clap; usage errors exit with status 1 (help and
-/// version with 0), and unsupported llvm-objcopy options are named.
+/// Parses arguments with clap after expanding `@FILE` response files; usage
+/// errors exit with status 1 (help and version with 0), and unsupported
+/// llvm-objcopy options are named.
 pub fn parse_or_exit<T: clap::Parser>(tool: &str) -> T {
-    let args: Vec<OsString> = std::env::args_os().collect();
-    if let Err(msg) = reject_unsupported(&args) {
+    let args = match crate::args::expand(std::env::args_os().collect()) {
+        Ok(args) => args,
+        Err(e) => {
+            emit(tool, Level::Error, &e.to_string());
+            std::process::exit(1);
+        }
+    };
+    if let Err(msg) = reject_unsupported(tool, &args) {
         emit(tool, Level::Error, &msg);
         std::process::exit(1);
     }
@@ -273,7 +375,7 @@ mod tests {
             .iter()
             .map(Into::into)
             .collect();
-        let e = reject_unsupported(&args).unwrap_err();
+        let e = reject_unsupported("dxcopy", &args).unwrap_err();
         assert_eq!(
             e,
             "option '--strip-unneeded' is not supported for DirectX containers: DirectX containers have no symbols"
@@ -282,14 +384,86 @@ mod tests {
             .iter()
             .map(Into::into)
             .collect();
-        assert!(reject_unsupported(&args)
+        assert!(reject_unsupported("dxcopy", &args)
             .unwrap_err()
             .contains("'--pad-to'"));
         let args: Vec<OsString> = ["dxcopy", "-R", "STAT", "--", "-x"]
             .iter()
             .map(Into::into)
             .collect();
-        assert!(reject_unsupported(&args).is_ok());
+        assert!(reject_unsupported("dxcopy", &args).is_ok());
+    }
+
+    /// Every option of llvm-objcopy 22 and llvm-strip 22 (their `--help`) is
+    /// either one dxcopy / dxstrip understands or one refused with a reason.
+    #[test]
+    fn every_llvm_option_is_known_or_refused_with_a_reason() {
+        const OBJCOPY: &str =
+            "--add-gnu-debuglink --add-section --add-symbol --adjust-section-vma \
+            --adjust-start --allow-broken-links --binary-architecture --change-section-address \
+            --change-section-lma --change-start --compress-debug-sections --compress-sections \
+            --decompress-debug-sections --disable-deterministic-archives --discard-all \
+            --discard-locals --dump-section --enable-deterministic-archives --extract-dwo \
+            --extract-main-partition --extract-partition --extract-section --gap-fill \
+            --globalize-symbol --globalize-symbols -g --input-target -j --keep-file-symbols \
+            --keep-global-symbol --keep-global-symbols --keep-section --keep-symbol --keep-symbols \
+            --localize-hidden --localize-symbol --localize-symbols --new-symbol-visibility \
+            --no-verify-note-sections --only-keep-debug --only-section --output-target --pad-to \
+            --prefix-alloc-sections --prefix-symbols --preserve-dates -p --redefine-sym \
+            --redefine-syms --regex --remove-note --remove-section --remove-symbol-prefix \
+            --rename-section --set-section-alignment --set-section-flags --set-section-type \
+            --set-start --set-symbol-visibility --set-symbols-visibility --skip-symbol \
+            --skip-symbols --split-dwo --strip-all-gnu --strip-all --strip-debug --strip-dwo \
+            --strip-non-alloc --strip-sections --strip-symbol --strip-symbols \
+            --strip-unneeded-symbol --strip-unneeded-symbols --strip-unneeded --target \
+            --update-section --verify-note-sections --version --weaken-symbol --weaken-symbols \
+            --weaken --wildcard -w -x --subsystem --keep-undefined -B -D -F -G -I -K -L -N -O \
+            -R -S -U -V -W -X";
+        const STRIP: &str = "--allow-broken-links --disable-deterministic-archives \
+            --discard-all --discard-locals -d --enable-deterministic-archives --extract-section -g \
+            --keep-file-symbols --keep-section --keep-symbol --no-strip-all --only-keep-debug -o \
+            --preserve-dates -p --regex --remove-section --strip-all-gnu --strip-all \
+            --strip-debug --strip-sections --strip-symbol --strip-unneeded -s --version --wildcard \
+            -w -x --keep-undefined -D -K -N -R -S -T -U -V -X";
+        fn known(cmd: &clap::Command, option: &str) -> bool {
+            if option == "--version" || option == "-V" {
+                return true;
+            }
+            cmd.get_arguments()
+                .any(|a| match option.strip_prefix("--") {
+                    Some(long) => {
+                        a.get_long() == Some(long)
+                            || a.get_all_aliases().is_some_and(|v| v.contains(&long))
+                    }
+                    None => a.get_short().map(|c| format!("-{c}")).as_deref() == Some(option),
+                })
+        }
+        use clap::CommandFactory;
+        for (tool, list, cmd) in [
+            ("dxcopy", OBJCOPY, crate::cmd::dxcopy::Opts::command()),
+            ("dxstrip", STRIP, crate::cmd::dxstrip::Opts::command()),
+        ] {
+            let mut unknown = Vec::new();
+            for option in list.split_whitespace() {
+                let args: Vec<OsString> = [tool, option].iter().map(Into::into).collect();
+                let refused = reject_unsupported(tool, &args).is_err();
+                if !refused && !known(&cmd, option) {
+                    unknown.push(option);
+                }
+            }
+            assert!(
+                unknown.is_empty(),
+                "{tool}: no support and no reason for {unknown:?}"
+            );
+        }
+        // --update-resource is not an llvm-objcopy option, but users try it.
+        let args: Vec<OsString> = ["dxcopy", "--update-resource=x"]
+            .iter()
+            .map(Into::into)
+            .collect();
+        assert!(reject_unsupported("dxcopy", &args)
+            .unwrap_err()
+            .contains("--update-section"));
     }
 
     #[test]

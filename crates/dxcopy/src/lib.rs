@@ -2,6 +2,7 @@
 //! the dxinfo views (text, JSON, obj2yaml YAML). All format logic lives in
 //! `dxcopy-read` and `dxcopy-edit`; this crate maps options to library calls.
 
+pub mod args;
 pub mod cli;
 pub mod cmd;
 pub mod info;

@@ -19,9 +19,13 @@ Examples:
   dxcopy --split-debug=a.pdb --pdb-in-private in.dxil   also embed the PDB in PRIV
   dxcopy --add-debug-from=a.pdb out.dxil full.dxil      put the debug info back (checked)
   dxcopy --extract-private-pdb=a.pdb shader.dxil        write the PDB held in PRIV
-  dxcopy --dump-section=ILDB=dbg.bc shader.pdb          read-only options accept a PDB
+  dxcopy --add-debug-from=pdbs/ out.dxil full.dxil      find the PDB in pdbs/ as RenderDoc does
+  dxcopy --set-root-signature=rs.dxbc in.dxil out.dxil  add or replace RTS0 (checked)
+  dxcopy --set-renderdoc-debug-path=dbg/a.pdb a.dxil    tell RenderDoc where the debug info is
+  dxcopy @args.rsp                                      arguments from a response file
   dxcopy --dump-bitcode=DXIL=s.bc s.dxil && llvm-dis s.bc   bitcode that LLVM 17+ reads
-  dxcopy --strip-bitcode-names in.dxil out.dxil         drop struct/local/internal names";
+  dxcopy --strip-bitcode-names in.dxil out.dxil         drop struct/local/internal names
+  dxcopy --dump-section=ILDB=dbg.bc shader.pdb          read-only options accept a PDB";
 
 /// Copy and edit DirectX containers (DXBC/DXIL), like llvm-objcopy.
 ///
@@ -59,7 +63,7 @@ pub struct Opts {
     /// Add or replace the PRIV part with FILE (last, unpadded)
     #[arg(long = "set-private", value_name = "FILE")]
     pub set_private: Option<PathBuf>,
-    /// Move ILDB and SRCI into a companion PDB at PATH, named in ILDN (PATH ending in / or \ means HASH.pdb in that directory, HASH = the 32 hex digits of the HASH part)
+    /// Move ILDB, SRCI and PDBI into a companion PDB at PATH, named in ILDN (PATH ending in / or \ means HASH.pdb in that directory, created when missing; HASH = the 32 hex digits of the HASH part)
     #[arg(long = "split-debug", value_name = "PATH")]
     pub split_debug: Option<String>,
     /// Split the debug info off into a PDB and embed it as the PRIV part (last, unpadded)
@@ -68,8 +72,8 @@ pub struct Opts {
     /// Write the PDB held in the PRIV part to FILE (checks the MSF magic)
     #[arg(long = "extract-private-pdb", value_name = "FILE")]
     pub extract_private_pdb: Option<PathBuf>,
-    /// Put ILDB and SRCI from PDB (a .pdb or its stream-5 container) back, after checking it belongs to the shader
-    #[arg(long = "add-debug-from", value_name = "PDB")]
+    /// Put ILDB, SRCI and PDBI from PDB (a .pdb or its stream-5 container) back, after checking it belongs to the shader; given a directory, find the file there as RenderDoc does (the ILDN name, then with leading directories dropped one by one, then HASH.pdb; never outside the directory)
+    #[arg(long = "add-debug-from", value_name = "PDB|DIR")]
     pub add_debug_from: Option<PathBuf>,
     /// With --add-debug-from: add the debug info even when the PDB does not match the shader
     #[arg(long, requires = "add_debug_from")]
@@ -77,6 +81,12 @@ pub struct Opts {
     /// Set the ILDN part: the debug name (companion PDB file name) debuggers look for
     #[arg(long = "set-debug-name", value_name = "NAME")]
     pub set_debug_name: Option<String>,
+    /// Add or replace RTS0 from FILE: a root-signature container (fxc /Frs, dxc -extractrootsignature, --extract-section=RTS0) or bare RTS0 data; refused unless it decodes
+    #[arg(long = "set-root-signature", value_name = "FILE")]
+    pub set_root_signature: Option<PathBuf>,
+    /// Write the PRIV part RenderDoc reads to find separate debug info at PATH (its GUID, then the path)
+    #[arg(long = "set-renderdoc-debug-path", value_name = "PATH", conflicts_with_all = ["set_private", "pdb_in_private"])]
+    pub set_renderdoc_debug_path: Option<String>,
     #[allow(missing_docs)] // flattened: its fields carry the help text
     #[command(flatten)]
     pub strip: StripArgs,
@@ -114,6 +124,8 @@ fn config(opts: &Opts) -> Config {
     c.add_debug_from = opts.add_debug_from.clone();
     c.force = opts.force;
     c.set_debug_name = opts.set_debug_name.clone();
+    c.set_root_signature = opts.set_root_signature.clone();
+    c.set_renderdoc_debug_path = opts.set_renderdoc_debug_path.clone();
     c
 }
 
@@ -134,6 +146,13 @@ pub fn main() {
                 );
             }
             if !opts.quiet {
+                for note in &report.notes {
+                    cli::emit(
+                        "dxcopy",
+                        cli::Level::Note,
+                        &format!("'{}': {note}", opts.input.display()),
+                    );
+                }
                 for w in &report.warnings {
                     cli::emit(
                         "dxcopy",

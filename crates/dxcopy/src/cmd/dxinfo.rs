@@ -8,15 +8,17 @@ use crate::info::dump::{dump_all, per_file_dir};
 use crate::info::hexdump::write_hex;
 use crate::info::json::{document, write_json};
 use crate::info::text::{write_parts, write_text, TextOptions};
-use crate::info::verify::{verify, Level};
+use crate::info::verify::{coverage_checks, verify, Level};
 use crate::info::yaml::{to_obj2yaml, YamlOptions};
 use crate::info::{parse_part_name, Inspection};
 use clap::Parser;
 use dxcopy_read::pdb::{container_input, ContainerSource};
+use dxcopy_read::root_signature_check::{read_root_signature_file, CheckAgainst};
+use dxcopy_read::rts0::RootSignature;
 use dxcopy_read::{Container, MappedFile, PartName};
 use std::ffi::OsString;
 use std::io::{self, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -24,6 +26,7 @@ Examples:
   dxinfo --parts shaders/*.cso           one line per part, a header line per file
   dxinfo --json a.dxil b.dxil > out.jsonl   one JSON document per file (schema 1)
   dxinfo --verify shaders/*.dxil         digest, HASH, structure, decoders; exit 1 on problems
+  dxinfo --verify --root-signature=rs.dxbc a.dxil   are a.dxil's bindings covered by rs.dxbc?
   dxinfo --yaml shader.dxil              the same YAML as LLVM's obj2yaml
   dxinfo --hex=PSV0 shader.dxil          hex dump of a part
   dxinfo --dump-all=parts shader.dxil    parts/00-SFI0.bin, parts/01-ISG1.bin, ...
@@ -58,6 +61,14 @@ pub struct Opts {
     /// Check the digest, HASH, structure and every part; exit 1 when anything is wrong
     #[arg(long, conflicts_with_all = ["parts", "yaml", "hex", "dump_all"])]
     pub verify: bool,
+    /// With --verify: also check every PSV0 resource binding against the root signature in FILE (a container holding RTS0, or bare RTS0 data): register type, space, range and visibility, one line per binding not covered
+    #[arg(
+        long = "root-signature",
+        value_name = "FILE",
+        requires = "verify",
+        conflicts_with = "json"
+    )]
+    pub root_signature: Option<PathBuf>,
     /// With --verify: print only warnings, errors and the summary line
     #[arg(short, long, requires = "verify")]
     pub quiet: bool,
@@ -95,9 +106,18 @@ impl Io<'_> {
     }
 }
 
-/// Parses `args` (program name first): usage errors are `Err((text, 1))`,
-/// help and version `Err((text, 0))`.
+/// Parses `args` (program name first), after expanding `@FILE` response
+/// files: usage errors are `Err((text, 1))`, help and version `Err((text, 0))`.
 pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Opts, (String, i32)> {
+    let args = crate::args::expand(args.into_iter().collect()).map_err(|e| {
+        (
+            format!(
+                "{}\n",
+                cli::diagnostic("dxinfo", cli::Level::Error, &e.to_string(), false)
+            ),
+            1,
+        )
+    })?;
     Opts::try_parse_from(args).map_err(|e| {
         let code = if e.use_stderr() { 1 } else { 0 };
         (e.render().to_string(), code)
@@ -156,6 +176,25 @@ pub fn run(opts: &Opts, io: &mut Io<'_>) -> i32 {
             }
         },
     };
+    let root_signature = match &opts.root_signature {
+        Some(path) => {
+            let decoded = std::fs::read(path)
+                .map_err(|e| e.to_string())
+                .and_then(|bytes| {
+                    read_root_signature_file(&bytes)
+                        .map(|f| f.signature)
+                        .map_err(|e| format!("not a valid root signature: {e}"))
+                });
+            match decoded {
+                Ok(rs) => Some((path.clone(), rs)),
+                Err(e) => {
+                    io.error(&format!("'{}': {e}", path.display()));
+                    return 1;
+                }
+            }
+        }
+        None => None,
+    };
     let many = opts.files.len() > 1;
     let mut status = 0;
     for (index, path) in opts.files.iter().enumerate() {
@@ -211,7 +250,10 @@ pub fn run(opts: &Opts, io: &mut Io<'_>) -> i32 {
             if opts.json {
                 show_json(io, &shown, &insp, many, opts.verify)
             } else if opts.verify {
-                show_verify(io, &shown, &insp, opts.quiet)
+                let external = root_signature
+                    .as_ref()
+                    .map(|(path, rs)| (path.as_path(), rs));
+                show_verify(io, &shown, &insp, opts.quiet, external)
             } else {
                 show_text(io, &shown, &insp, index, opts.sources)
             }
@@ -324,8 +366,22 @@ fn show_json(
     Ok(!verify || doc.verify.clean)
 }
 
-fn show_verify(io: &mut Io<'_>, shown: &str, insp: &Inspection<'_>, quiet: bool) -> Shown {
-    let v = verify(insp);
+fn show_verify(
+    io: &mut Io<'_>,
+    shown: &str,
+    insp: &Inspection<'_>,
+    quiet: bool,
+    root_signature: Option<(&Path, &RootSignature)>,
+) -> Shown {
+    let mut v = verify(insp);
+    if let Some((path, rs)) = root_signature {
+        let what = format!("root signature '{}'", path.display());
+        v.checks.extend(coverage_checks(
+            &insp.container,
+            CheckAgainst::External(rs),
+            &what,
+        ));
+    }
     for check in &v.checks {
         if quiet && check.level == Level::Note {
             continue;

@@ -2,7 +2,7 @@
 
 use crate::cli::{self, StripArgs};
 use clap::Parser;
-use dxcopy_edit::{Config, StripClass};
+use dxcopy_edit::{batch, Config, EditError, StripClass};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -14,7 +14,11 @@ Examples:
   dxstrip build/shaders/*.dxil                  strip debug parts in place (default class)
   dxstrip --strip-all -j 8 shaders/*.cso        everything not needed at run time, 8 workers
   dxstrip --strip-reflect --keep-section=STAT a.dxil
-  dxstrip -o shipped.dxil debug.dxil            one file to a new output";
+  dxstrip -o shipped.dxil debug.dxil            one file to a new output
+  dxstrip -r build/                             every container below build/ (by magic; PDBs untouched)
+  dxstrip -r --include='*.cso' --exclude='third_party/*' out/
+  find . -name '*.dxil' | dxstrip --files-from=-   paths from standard input
+  dxstrip @args.rsp                             arguments from a response file";
 
 /// Batches at least this long show a progress bar when stderr is a terminal.
 const PROGRESS_MIN_FILES: usize = 100;
@@ -28,9 +32,21 @@ const PROGRESS_MIN_FILES: usize = 100;
 #[derive(Debug, Parser)]
 #[command(name = "dxstrip", version = crate::VERSION, after_help = EXAMPLES)]
 pub struct Opts {
-    /// Containers to strip
-    #[arg(required = true)]
+    /// Containers to strip (directories with -r)
+    #[arg(required_unless_present = "files_from")]
     pub files: Vec<PathBuf>,
+    /// Walk directories: strip every file below them that is a container (by its magic, whatever its extension; PDBs and other files untouched)
+    #[arg(short = 'r', long)]
+    pub recursive: bool,
+    /// With -r: only files whose name or relative path matches GLOB (repeatable)
+    #[arg(long, value_name = "GLOB", requires = "recursive")]
+    pub include: Vec<String>,
+    /// With -r: skip files whose name or relative path matches GLOB (repeatable)
+    #[arg(long, value_name = "GLOB", requires = "recursive")]
+    pub exclude: Vec<String>,
+    /// Read more paths from FILE, one per line (`-` for standard input)
+    #[arg(long = "files-from", value_name = "FILE")]
+    pub files_from: Option<PathBuf>,
     /// Write to OUT instead of in place (one input file only)
     #[arg(short = 'o', value_name = "OUT")]
     pub output: Option<PathBuf>,
@@ -55,9 +71,55 @@ fn progress_bar(total: usize, quiet: bool) -> Option<ProgressBar> {
     Some(ProgressBar::new(total as u64).with_style(style))
 }
 
+/// The files to strip: the arguments (glob-expanded on Windows, whose shell
+/// does not), the `--files-from` list, and with -r the containers found in
+/// directories.
+fn gather(opts: &Opts) -> Result<Vec<PathBuf>, EditError> {
+    let mut named: Vec<PathBuf> = Vec::new();
+    for f in &opts.files {
+        if cfg!(windows) {
+            match f.to_str() {
+                Some(text) => named.extend(batch::expand_glob(text, true, true)),
+                None => named.push(f.clone()),
+            }
+        } else {
+            named.push(f.clone());
+        }
+    }
+    if let Some(list) = &opts.files_from {
+        named.extend(batch::read_file_list(list)?);
+    }
+    if !opts.recursive {
+        return Ok(named);
+    }
+    let filter = batch::FileFilter::new(&opts.include, &opts.exclude)?;
+    let mut files = Vec::new();
+    for f in named {
+        if f.is_dir() {
+            files.extend(batch::walk(&f, &filter)?.containers);
+        } else {
+            files.push(f);
+        }
+    }
+    Ok(files)
+}
+
 /// Runs the command with the process arguments and exits.
 pub fn main() {
-    let opts: Opts = cli::parse_or_exit("dxstrip");
+    let mut opts: Opts = cli::parse_or_exit("dxstrip");
+    opts.files = match gather(&opts) {
+        Ok(files) => files,
+        Err(e) => {
+            cli::emit("dxstrip", cli::Level::Error, &e.to_string());
+            std::process::exit(1);
+        }
+    };
+    if opts.files.is_empty() {
+        if !opts.quiet {
+            eprintln!("dxstrip: no containers to strip");
+        }
+        return;
+    }
     if opts.output.is_some() && opts.files.len() != 1 {
         cli::emit(
             "dxstrip",
@@ -85,6 +147,7 @@ pub fn main() {
     let (tx, rx) = mpsc::channel();
     let mut failed = 0usize;
     let mut removed = 0usize;
+    let mut unchanged = 0usize;
     std::thread::scope(|s| {
         for _ in 0..jobs {
             let tx = tx.clone();
@@ -111,6 +174,9 @@ pub fn main() {
                 let file = &opts.files[printed];
                 match r {
                     Ok(report) => {
+                        if report.unchanged {
+                            unchanged += 1;
+                        }
                         removed += report.parts_before.saturating_sub(report.parts_after);
                         if !opts.quiet {
                             for w in &report.warnings {
@@ -133,8 +199,8 @@ pub fn main() {
     let total = opts.files.len();
     if !opts.quiet && (total > 1 || failed > 0) {
         eprintln!(
-            "dxstrip: {} of {total} files stripped ({removed} parts removed), {failed} failed",
-            total - failed
+            "dxstrip: {total} files: {} changed ({removed} parts removed), {unchanged} unchanged (not rewritten), {failed} failed",
+            total - failed - unchanged
         );
     }
     if failed > 0 {

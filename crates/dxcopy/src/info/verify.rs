@@ -10,7 +10,8 @@
 
 use super::Inspection;
 use dxcopy_read::digest::{self, DigestKind};
-use dxcopy_read::{Decoded, Finding, HashStatus, Severity};
+use dxcopy_read::root_signature_check::{check_container, CheckAgainst, ContainerCoverage};
+use dxcopy_read::{Container, Decoded, Finding, HashStatus, Severity};
 use serde::Serialize;
 use std::fmt;
 
@@ -258,11 +259,34 @@ pub fn verify(insp: &Inspection<'_>) -> Verification {
             }
         }
     }
+    checks.extend(coverage_checks(container, CheckAgainst::Own, "its RTS0"));
+
     Verification {
         digest: digest_kind,
         hash,
         decode_errors,
         checks,
+    }
+}
+
+/// Root-signature coverage of the PSV0 resource bindings: one warning per
+/// binding that `against` does not cover (`what` names the root signature in
+/// the messages). Nothing without PSV0 or a root signature; a PSV0 or RTS0
+/// that does not decode is reported by its decoder instead.
+pub fn coverage_checks(
+    container: &Container<'_>,
+    against: CheckAgainst<'_>,
+    what: &str,
+) -> Vec<Check> {
+    match check_container(container, against) {
+        Ok(ContainerCoverage::Uncovered(list)) => list
+            .iter()
+            .map(|u| Check {
+                level: Level::Warning,
+                message: format!("PSV0 {u} ({what})"),
+            })
+            .collect(),
+        _ => Vec::new(),
     }
 }
 

@@ -1,0 +1,80 @@
+//! The layout step of the edit pipeline (after the digest decision, before
+//! the writers): where every part goes.
+//!
+//! Rules: header 32 + 4 × PartCount bytes; parts back to back in plan order;
+//! each part is its 8-byte header plus its data (input parts keep their exact
+//! bytes and size, so odd sizes give unaligned successors as in the input);
+//! FileSize, PartCount and the offsets are recomputed. The digest is not part
+//! of the layout: the header's bytes 4..20 are zero here and filled in by the
+//! writer.
+
+use crate::error::{EditError, Result};
+use crate::parts::PlanPart;
+
+/// Bytes 20.. of the header: what the digest covers from the header on.
+pub(crate) const SIGNED_FROM: usize = 20;
+
+/// The parts with their offsets, part headers and the container header.
+#[derive(Debug, Clone)]
+pub(crate) struct Layout<'data> {
+    /// Header and offset table, with a zero digest at bytes 4..20.
+    pub(crate) prefix: Vec<u8>,
+    /// Absolute offset of each part header.
+    pub(crate) offsets: Vec<u32>,
+    /// Each part's 8-byte header (name, size).
+    pub(crate) part_headers: Vec<[u8; 8]>,
+    /// The parts in output order.
+    pub(crate) parts: Vec<PlanPart<'data>>,
+    /// Total size (FileSize).
+    pub(crate) file_size: u32,
+}
+
+impl<'data> Layout<'data> {
+    /// Lays out `parts` in a container of format `version`. Error if the
+    /// container would not fit the header's 32-bit sizes.
+    pub(crate) fn new(version: (u16, u16), parts: Vec<PlanPart<'data>>) -> Result<Self> {
+        let table_end = 32 + 4 * parts.len() as u64;
+        let mut offsets = Vec::with_capacity(parts.len());
+        let mut part_headers = Vec::with_capacity(parts.len());
+        let mut next = table_end;
+        for p in &parts {
+            if next > u64::from(u32::MAX) {
+                return Err(EditError::TooLarge(next));
+            }
+            offsets.push(next as u32);
+            let size = p.bytes().len() as u64;
+            let mut head = [0u8; 8];
+            head[..4].copy_from_slice(&p.name.0);
+            head[4..].copy_from_slice(&(size as u32).to_le_bytes());
+            part_headers.push(head);
+            next += 8 + size;
+        }
+        if next > u64::from(u32::MAX) {
+            return Err(EditError::TooLarge(next));
+        }
+        let mut prefix = Vec::with_capacity(table_end as usize);
+        prefix.extend_from_slice(b"DXBC");
+        prefix.extend_from_slice(&[0; 16]);
+        prefix.extend_from_slice(&version.0.to_le_bytes());
+        prefix.extend_from_slice(&version.1.to_le_bytes());
+        prefix.extend_from_slice(&(next as u32).to_le_bytes());
+        prefix.extend_from_slice(&(parts.len() as u32).to_le_bytes());
+        for o in &offsets {
+            prefix.extend_from_slice(&o.to_le_bytes());
+        }
+        Ok(Layout {
+            prefix,
+            offsets,
+            part_headers,
+            parts,
+            file_size: next as u32,
+        })
+    }
+
+    /// The header and table with `digest` at bytes 4..20.
+    pub(crate) fn head_with(&self, digest: &[u8; 16]) -> Vec<u8> {
+        let mut head = self.prefix.clone();
+        head[4..SIGNED_FROM].copy_from_slice(digest);
+        head
+    }
+}

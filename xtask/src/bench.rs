@@ -1,8 +1,8 @@
-//! `cargo xtask bench`: the performance targets of issue 6, measured side by
+//! `cargo xtask bench`: the performance targets (docs/bench.md), measured side by
 //! side with `cp`, `md5sum` and llvm-objcopy 22 in one run.
 //!
-//! Inputs are made in a temp dir: W1/W2 synthetic (ContainerBuilder, random
-//! part data), W3/W4 copied from the shared corpus (`../shared` beside the
+//! Inputs are made in a temp dir: dump-priv/copy-large synthetic (ContainerBuilder, random
+//! part data), small-calls/strip-many copied from the shared corpus (`../shared` beside the
 //! workspace, or `$DXCOPY_SHARED`). Every command runs once to warm the
 //! caches; then the commands of a workload take turns, repetition after
 //! repetition, so machine noise hits them alike. Times are wall clock around
@@ -13,6 +13,8 @@
 //! (pages of a mapped input are page cache, not heap).
 //!
 //! Not a pass/fail gate: the table says which targets a run met.
+
+mod python;
 
 use anyhow::{bail, Context, Result};
 use dxcopy_edit::{ContainerBuilder, DigestPolicy};
@@ -25,21 +27,36 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant, SystemTime};
 
 const MIB: usize = 1 << 20;
+/// The workloads `--only` selects, in the order they run: dump a large PRIV
+/// part, copy and strip a large container (unsigned and signed), many
+/// one-process calls on a small real container, dxstrip over many small
+/// real containers in place, dxinfo --json over the corpus.
+/// (`--compare-profiles` adds the build-profile comparison.)
+const WORKLOADS: [&str; 8] = [
+    "dump-priv",
+    "copy-large",
+    "small-calls",
+    "strip-many",
+    "python",
+    "info-corpus",
+    "disasm",
+    "bitcode",
+];
 const LLVM_OBJCOPY: &str = "/usr/lib/llvm-22/bin/llvm-objcopy";
-/// The parts `--strip-debug` removes, as llvm-objcopy options (W4's loop).
+/// The parts `--strip-debug` removes, as llvm-objcopy options (strip-many's loop).
 const DEBUG_PARTS: [&str; 5] = ["ILDB", "SRCI", "PDBI", "SDBG", "SPDB"];
 
 struct Options {
     reps: usize,
     calls: usize,
     files: usize,
-    w4_reps: usize,
+    strip_many_reps: usize,
     size_mib: usize,
     llvm: bool,
     callgrind: bool,
     compare_profiles: bool,
     keep: bool,
-    /// Workloads to run (`w1`…`w6`, `profiles`); empty = all.
+    /// Workloads to run (see [`WORKLOADS`]); empty = all.
     only: Vec<String>,
     out: PathBuf,
 }
@@ -54,7 +71,7 @@ impl Options {
             reps: 5,
             calls: 40,
             files: 2000,
-            w4_reps: 3,
+            strip_many_reps: 3,
             size_mib: 200,
             llvm: Path::new(LLVM_OBJCOPY).exists(),
             callgrind: which("valgrind").is_some(),
@@ -75,22 +92,27 @@ impl Options {
                 "--reps" => o.reps = num("--reps")?.max(1),
                 "--calls" => o.calls = num("--calls")?.max(1),
                 "--files" => o.files = num("--files")?.max(1),
-                "--w4-reps" => o.w4_reps = num("--w4-reps")?.max(1),
+                "--strip-many-reps" => o.strip_many_reps = num("--strip-many-reps")?.max(1),
                 "--size-mib" => o.size_mib = num("--size-mib")?.max(2),
                 "--no-llvm" => o.llvm = false,
                 "--no-callgrind" => o.callgrind = false,
                 "--compare-profiles" => o.compare_profiles = true,
                 "--keep" => o.keep = true,
                 "--only" => {
-                    let list = it.next().context("--only needs a list such as w1,w3")?;
+                    let list = it
+                        .next()
+                        .context("--only needs a list such as dump-priv,small-calls")?;
                     o.only = list.split(',').map(|w| w.trim().to_lowercase()).collect();
+                    if let Some(w) = o.only.iter().find(|w| !WORKLOADS.contains(&w.as_str())) {
+                        bail!("unknown workload '{w}' (known: {})", WORKLOADS.join(", "));
+                    }
                 }
                 "--out" => o.out = PathBuf::from(it.next().context("--out needs a path")?),
                 "--quick" => {
                     o.reps = 3;
                     o.calls = 10;
                     o.files = 300;
-                    o.w4_reps = 1;
+                    o.strip_many_reps = 1;
                     o.size_mib = 50;
                     o.callgrind = false;
                 }
@@ -109,7 +131,7 @@ pub fn run(args: &[String]) -> Result<()> {
     let release = target_dir().join("release");
     let tmp = tempfile::Builder::new().prefix("dxcopy-bench-").tempdir()?;
     let dir = tmp.path();
-    let shared = shared_dir();
+    let shared = dxcopy_harness::corpus::shared_dir();
     let mut report = Report::new(args, &opts);
     let bins = Bins {
         dxcopy: release.join("dxcopy"),
@@ -118,43 +140,49 @@ pub fn run(args: &[String]) -> Result<()> {
     };
 
     eprintln!("bench: inputs in {}", dir.display());
-    if opts.wants("w1") {
-        w1(&opts, &bins, dir, &mut report)?;
+    if opts.wants("dump-priv") {
+        dump_priv(&opts, &bins, dir, &mut report)?;
     }
-    if opts.wants("w2") || opts.compare_profiles {
-        w2(&opts, &bins, dir, &mut report)?;
+    if opts.wants("copy-large") || opts.compare_profiles {
+        copy_large(&opts, &bins, dir, &mut report)?;
     }
     let corpus = shared.join("corpus");
     let have_corpus = corpus.join("MANIFEST.tsv").exists();
     if !have_corpus {
         report.note(format!(
-            "W3/W4/W5 skipped: no corpus at {} (set DXCOPY_SHARED)",
+            "small-calls/strip-many/info-corpus skipped: no corpus at {} (set DXCOPY_SHARED)",
             corpus.display()
         ));
     }
-    if have_corpus && (opts.wants("w3") || opts.compare_profiles) {
-        w3(&opts, &bins, dir, &corpus, &mut report)?;
+    if have_corpus && (opts.wants("small-calls") || opts.compare_profiles) {
+        small_calls(&opts, &bins, dir, &corpus, &mut report)?;
     }
-    if have_corpus && opts.wants("w4") {
-        w4(&opts, &bins, dir, &corpus, &mut report)?;
+    if have_corpus && opts.wants("strip-many") {
+        strip_many(&opts, &bins, dir, &corpus, &mut report)?;
+    }
+    if have_corpus && opts.wants("python") {
+        python::workload(&opts, &bins, dir, &corpus, &mut report)?;
     }
     let dxinfo = release.join("dxinfo");
-    if opts.wants("w5") {
+    if opts.wants("info-corpus") {
         if dxinfo.exists() && have_corpus {
-            w5(&opts, &dxinfo, &corpus, &mut report)?;
+            info_corpus(&opts, &dxinfo, &corpus, &mut report)?;
         } else {
             report.target(
-                "W5",
+                "info-corpus",
                 "`dxinfo --json` over every corpus container",
                 "pending",
                 "≤ 1 s",
                 None,
             );
-            report.note("W5 pending: no dxinfo binary in this build".into());
+            report.note("info-corpus pending: no dxinfo binary in this build".into());
         }
     }
-    if have_corpus && opts.wants("w6") {
-        w6(&opts, &bins, &dxinfo, dir, &corpus, &mut report)?;
+    if opts.wants("disasm") && dxinfo.exists() && have_corpus {
+        disasm(&opts, &dxinfo, &corpus, &mut report)?;
+    }
+    if opts.wants("bitcode") && have_corpus {
+        bitcode(&opts, &bins, &dxinfo, dir, &corpus, &mut report)?;
     }
     if opts.compare_profiles {
         profiles(&opts, &bins, dir, &mut report)?;
@@ -185,14 +213,6 @@ fn target_dir() -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| crate::root().join("target"))
-}
-
-/// `$DXCOPY_SHARED`, else `../shared` beside the workspace root.
-pub fn shared_dir() -> PathBuf {
-    match std::env::var_os("DXCOPY_SHARED") {
-        Some(p) => PathBuf::from(p),
-        None => crate::root().join("../shared"),
-    }
 }
 
 fn which(name: &str) -> Option<PathBuf> {
@@ -459,7 +479,7 @@ fn random_bytes(len: usize, seed: u64) -> Vec<u8> {
     v
 }
 
-/// W1's input: SFI0, HASH and a PRIV of `priv_size` random bytes (no DXIL),
+/// dump-priv's input: SFI0, HASH and a PRIV of `priv_size` random bytes (no DXIL),
 /// retail-signed.
 fn gen_big_priv(path: &Path, priv_size: usize) -> Result<()> {
     let bytes = ContainerBuilder::new()
@@ -472,7 +492,7 @@ fn gen_big_priv(path: &Path, priv_size: usize) -> Result<()> {
     Ok(())
 }
 
-/// W2's input: SFI0, HASH, a small DXIL, an ILDB of `half` bytes and a PRIV
+/// copy-large's input: SFI0, HASH, a small DXIL, an ILDB of `half` bytes and a PRIV
 /// of `half` bytes, signed by `policy`.
 fn gen_debug_container(path: &Path, half: usize, policy: DigestPolicy) -> Result<()> {
     let mut debug_bitcode = b"BC\xc0\xde".to_vec();
@@ -515,7 +535,7 @@ fn manifest(corpus: &Path) -> Result<Vec<(PathBuf, u64, String, String)>> {
 
 // ---------------------------------------------------------------- workloads
 
-fn w1(opts: &Options, bins: &Bins, dir: &Path, report: &mut Report) -> Result<()> {
+fn dump_priv(opts: &Options, bins: &Bins, dir: &Path, report: &mut Report) -> Result<()> {
     let size = opts.size_mib * MIB;
     let input = dir.join("big.dxbc");
     gen_big_priv(&input, size)?;
@@ -550,26 +570,26 @@ fn w1(opts: &Options, bins: &Bins, dir: &Path, report: &mut Report) -> Result<()
     let before = fs::metadata(&input)?.modified()?;
     let m = measure(&cs, opts.reps)?;
     if fs::metadata(&input)?.modified()? != before {
-        bail!("W1: the input was rewritten");
+        bail!("dump-priv: the input was rewritten");
     }
     let title = format!(
-        "W1 dump a {} MiB PRIV (input not rewritten; llvm-objcopy writes its output to /dev/null)",
+        "dump-priv dump a {} MiB PRIV (input not rewritten; llvm-objcopy writes its output to /dev/null)",
         opts.size_mib
     );
     report.workload(&title, &m);
     let dx = &m[1];
     report.target(
-        "W1",
+        "dump-priv",
         "dump ÷ cp of a file that size",
         &times(ratio(dx.median(), m[0].median())),
         "≤ 1.1×",
         Some(ratio(dx.median(), m[0].median()) <= 1.1),
     );
-    report.heap_target("W1", dx);
+    report.heap_target("dump-priv", dx);
     Ok(())
 }
 
-fn w2(opts: &Options, bins: &Bins, dir: &Path, report: &mut Report) -> Result<()> {
+fn copy_large(opts: &Options, bins: &Bins, dir: &Path, report: &mut Report) -> Result<()> {
     let half = opts.size_mib / 2 * MIB;
     let out = dir.join("out.dxbc");
     let fresh = || remove(&out);
@@ -662,9 +682,9 @@ fn w2(opts: &Options, bins: &Bins, dir: &Path, report: &mut Report) -> Result<()
                 .expect("contender exists")
         };
         let (tag, what) = if signed {
-            ("W2b", "signed (retail), re-signed")
+            ("copy-large-signed", "signed (retail), re-signed")
         } else {
-            ("W2a", "unsigned")
+            ("copy-large-unsigned", "unsigned")
         };
         report.workload(
             &format!(
@@ -692,7 +712,7 @@ fn w2(opts: &Options, bins: &Bins, dir: &Path, report: &mut Report) -> Result<()
             let r = ratio(dx.median(), base);
             if signed && label == "dxcopy --strip-debug" && r > 1.1 {
                 report.note(
-                    "W2b `--strip-debug`: `--digest=auto` re-signs only an input whose digest \
+                    "copy-large-signed `--strip-debug`: `--digest=auto` re-signs only an input whose digest \
                      verifies, and telling retail, debug and invalid apart takes an MD5 pass over \
                      the whole input (twice the output here), run beside the copy and the output's \
                      own hash. A no-op copy reuses that pass as the output's digest; a stripped \
@@ -716,7 +736,7 @@ fn w2(opts: &Options, bins: &Bins, dir: &Path, report: &mut Report) -> Result<()
             let dx = by("dxcopy --strip-debug --digest=retail");
             let base = by("cp (stripped size)").median() + by("md5sum (stripped size)").median();
             report.target(
-                "W2b",
+                "copy-large-signed",
                 "(extra) `--strip-debug --digest=retail`, no input check ÷ (cp + md5sum)",
                 &times(ratio(dx.median(), base)),
                 "info",
@@ -771,7 +791,13 @@ impl Cmd {
     }
 }
 
-fn w3(opts: &Options, bins: &Bins, dir: &Path, corpus: &Path, report: &mut Report) -> Result<()> {
+fn small_calls(
+    opts: &Options,
+    bins: &Bins,
+    dir: &Path,
+    corpus: &Path,
+    report: &mut Report,
+) -> Result<()> {
     let source = pick_small(corpus, dir, bins.llvm.as_deref())?;
     let input = dir.join("small.dxil");
     fs::copy(&source, &input)?;
@@ -802,7 +828,7 @@ fn w3(opts: &Options, bins: &Bins, dir: &Path, corpus: &Path, report: &mut Repor
     let m = measure(&cs, opts.reps * opts.calls)?;
     report.workload(
         &format!(
-            "W3 one small real container ({}, {} bytes), one process per call ({} calls each)",
+            "small-calls one small real container ({}, {} bytes), one process per call ({} calls each)",
             source.file_name().unwrap_or_default().to_string_lossy(),
             fs::metadata(&input)?.len(),
             opts.reps * opts.calls
@@ -812,7 +838,7 @@ fn w3(opts: &Options, bins: &Bins, dir: &Path, corpus: &Path, report: &mut Repor
     let (cp, dx) = (&m[1], &m[2]);
     let r = ratio(dx.median(), cp.median());
     report.target(
-        "W3",
+        "small-calls",
         "`dxcopy -R STAT` ÷ cp, per call",
         &times(r),
         "≤ 1.5×",
@@ -821,7 +847,7 @@ fn w3(opts: &Options, bins: &Bins, dir: &Path, corpus: &Path, report: &mut Repor
     if let Some(l) = m.get(3) {
         let r = ratio(l.median(), dx.median());
         report.target(
-            "W3",
+            "small-calls",
             "llvm-objcopy ÷ dxcopy, per call",
             &times(r),
             "≥ 8×",
@@ -837,7 +863,7 @@ fn w3(opts: &Options, bins: &Bins, dir: &Path, corpus: &Path, report: &mut Repor
             }
         }
         report.note(format!(
-            "W3 instruction counts (valgrind --tool=callgrind, whole process): {}",
+            "small-calls instruction counts (valgrind --tool=callgrind, whole process): {}",
             lines.join("; ")
         ));
     }
@@ -870,9 +896,15 @@ fn group_digits(n: u64) -> String {
     out
 }
 
-fn w4(opts: &Options, bins: &Bins, dir: &Path, corpus: &Path, report: &mut Report) -> Result<()> {
-    let pristine = dir.join("w4-pristine");
-    let work = dir.join("w4");
+fn strip_many(
+    opts: &Options,
+    bins: &Bins,
+    dir: &Path,
+    corpus: &Path,
+    report: &mut Report,
+) -> Result<()> {
+    let pristine = dir.join("strip-many-pristine");
+    let work = dir.join("strip-many");
     fs::create_dir_all(&pristine)?;
     fs::create_dir_all(&work)?;
     let mut sources: Vec<PathBuf> = manifest(corpus)?
@@ -881,7 +913,7 @@ fn w4(opts: &Options, bins: &Bins, dir: &Path, corpus: &Path, report: &mut Repor
         .map(|(p, ..)| p)
         .collect();
     if sources.is_empty() {
-        bail!("W4: no corpus containers");
+        bail!("strip-many: no corpus containers");
     }
     let llvm_cmd = |file: &Path| {
         let l = bins.llvm.as_ref().expect("only called with llvm-objcopy");
@@ -895,7 +927,7 @@ fn w4(opts: &Options, bins: &Bins, dir: &Path, corpus: &Path, report: &mut Repor
     // Keep the containers llvm-objcopy can read, so both tools do the same work.
     let mut dropped = 0;
     if bins.llvm.is_some() {
-        let check = dir.join("w4-check.dxbc");
+        let check = dir.join("strip-many-check.dxbc");
         let mut kept = Vec::new();
         for s in sources {
             if kept.len() == opts.files {
@@ -943,13 +975,13 @@ fn w4(opts: &Options, bins: &Bins, dir: &Path, corpus: &Path, report: &mut Repor
         Contender::new("dxstrip (one worker per core)", dxstrip(None), restore),
         Contender::new("dxstrip -j 1", dxstrip(Some("1")), restore),
     ];
-    let mut m = measure(&cs, opts.w4_reps)?;
+    let mut m = measure(&cs, opts.strip_many_reps)?;
     for x in &mut m {
         x.command = x.command.replace(&files_shown(&files), "FILES…");
     }
     if bins.llvm.is_some() {
         let mut times = Vec::new();
-        for _ in 0..opts.w4_reps {
+        for _ in 0..opts.strip_many_reps {
             restore()?;
             let start = Instant::now();
             for f in &files {
@@ -972,7 +1004,7 @@ fn w4(opts: &Options, bins: &Bins, dir: &Path, corpus: &Path, report: &mut Repor
     }
     report.workload(
         &format!(
-            "W4 strip {} small real containers in place ({} KiB in all){}",
+            "strip-many strip {} small real containers in place ({} KiB in all){}",
             files.len(),
             bytes_total / 1024,
             if dropped > 0 {
@@ -986,7 +1018,7 @@ fn w4(opts: &Options, bins: &Bins, dir: &Path, corpus: &Path, report: &mut Repor
     if let Some(l) = m.get(2) {
         let r = ratio(l.median(), m[0].median());
         report.target(
-            "W4",
+            "strip-many",
             "loop of llvm-objcopy ÷ dxstrip",
             &times(r),
             "≥ 50×",
@@ -1017,7 +1049,7 @@ fn set_writable(path: &Path) -> Result<()> {
     Ok(())
 }
 
-fn w5(opts: &Options, dxinfo: &Path, corpus: &Path, report: &mut Report) -> Result<()> {
+fn info_corpus(opts: &Options, dxinfo: &Path, corpus: &Path, report: &mut Report) -> Result<()> {
     let mut files = Vec::new();
     collect_containers(corpus, &mut files)?;
     files.sort();
@@ -1028,14 +1060,14 @@ fn w5(opts: &Options, dxinfo: &Path, corpus: &Path, report: &mut Report) -> Resu
     m[0].command = format!("dxinfo --json FILES… ({} containers)", files.len());
     report.workload(
         &format!(
-            "W5 `dxinfo --json` over every container in the corpus ({} files, one process)",
+            "info-corpus `dxinfo --json` over every container in the corpus ({} files, one process)",
             files.len()
         ),
         &m,
     );
     let secs = m[0].median().as_secs_f64();
     report.target(
-        "W5",
+        "info-corpus",
         "`dxinfo --json` over the corpus, seconds",
         &format!("{secs:.3} s"),
         "≤ 1 s",
@@ -1044,12 +1076,59 @@ fn w5(opts: &Options, dxinfo: &Path, corpus: &Path, report: &mut Report) -> Resu
     Ok(())
 }
 
-/// W6: the bitcode layer over the corpus's DXIL containers: `--dump-bitcode`
+/// `dxinfo --disasm` over every corpus container with SM4/SM5 bytecode
+/// (SHDR/SHEX), in one process, next to `dxinfo --json` over the same files.
+fn disasm(opts: &Options, dxinfo: &Path, corpus: &Path, report: &mut Report) -> Result<()> {
+    let mut all = Vec::new();
+    collect_containers(corpus, &mut all)?;
+    all.sort();
+    let files: Vec<PathBuf> = all
+        .into_iter()
+        .filter(|path| {
+            fs::read(path).is_ok_and(|bytes| {
+                dxcopy_read::Container::parse(&bytes)
+                    .is_ok_and(|c| dxcopy_read::disasm::shader_part(&c).is_some())
+            })
+        })
+        .collect();
+    if files.is_empty() {
+        report.note("disasm skipped: no container with SHDR/SHEX in the corpus".into());
+        return Ok(());
+    }
+    let mut contenders = Vec::new();
+    for view in ["--disasm", "--json"] {
+        let cmd = Cmd::new([dxinfo.as_os_str(), OsStr::new(view)]).with_args(&files);
+        let mut c = Contender::new(&format!("dxinfo {view}"), cmd, || Ok(()));
+        c.allow_fail = true;
+        contenders.push(c);
+    }
+    let mut m = measure(&contenders, opts.reps)?;
+    for (row, view) in m.iter_mut().zip(["--disasm", "--json"]) {
+        row.command = format!("dxinfo {view} FILES… ({} DXBC containers)", files.len());
+    }
+    report.workload(
+        &format!(
+            "disasm: `dxinfo --disasm` over every DXBC container with SM4/SM5 bytecode ({} files, one process), next to `dxinfo --json`",
+            files.len()
+        ),
+        &m,
+    );
+    report.target(
+        "disasm",
+        "`dxinfo --disasm` / `dxinfo --json` over the DXBC containers, median",
+        &format!("{:.2}×", ratio(m[0].median(), m[1].median())),
+        "reported",
+        None,
+    );
+    Ok(())
+}
+
+/// bitcode: the bitcode layer over the corpus's DXIL containers: `--dump-bitcode`
 /// (stream walk to the DATALAYOUT record, in-place patch) next to the
 /// byte-exact `--dump-section`, one dxcopy process per file; and dxinfo's
 /// text view (module facts decoded from every DXIL/ILDB/STAT bitcode) over
 /// every container in one process.
-fn w6(
+fn bitcode(
     opts: &Options,
     bins: &Bins,
     dxinfo: &Path,
@@ -1062,7 +1141,7 @@ fn w6(
         .filter(|(_, _, kind, parts)| kind == "dxil" && parts.split(',').any(|p| p == "DXIL"))
         .map(|(path, ..)| path)
         .collect();
-    let out = dir.join("w6.bc");
+    let out = dir.join("bitcode.bc");
     let each = |option: &str| {
         let script = format!(
             "for f; do \"$0\" {option}=DXIL={} \"$f\" || exit 1; done",
@@ -1103,17 +1182,17 @@ fn w6(
     }
     report.workload(
         &format!(
-            "W6 bitcode: `--dump-bitcode` next to `--dump-section` over {} DXIL containers; dxinfo text with module facts over {} containers",
+            "bitcode: `--dump-bitcode` next to `--dump-section` over {} DXIL containers; dxinfo text with module facts over {} containers",
             dxil.len(),
             files.len()
         ),
         &m,
     );
     report.target(
-        "W6",
+        "bitcode",
         "`--dump-bitcode` / `--dump-section` time",
         &times(ratio(m[1].median(), m[0].median())),
-        "report",
+        "reported",
         None,
     );
     Ok(())
@@ -1164,7 +1243,7 @@ fn profiles(opts: &Options, bins: &Bins, dir: &Path, report: &mut Report) -> Res
     for (label, bin) in [("lto, 1 unit", &bins.dxcopy), ("no lto, 16 units", &alt)] {
         if small.exists() {
             cs.push(Contender::new(
-                &format!("W3 call, {label}"),
+                &format!("small-calls call, {label}"),
                 Cmd::new([bin.as_os_str(), OsStr::new("-R"), OsStr::new("STAT")])
                     .with_args([&small, &out]),
                 fresh,
@@ -1175,7 +1254,7 @@ fn profiles(opts: &Options, bins: &Bins, dir: &Path, report: &mut Report) -> Res
     let mut big = Vec::new();
     for (label, bin) in [("lto, 1 unit", &bins.dxcopy), ("no lto, 16 units", &alt)] {
         big.push(Contender::new(
-            &format!("W2b no-op, {label}"),
+            &format!("copy-large-signed no-op, {label}"),
             Cmd::new([bin.as_os_str()]).with_args([&signed, &out]),
             fresh,
         ));
@@ -1186,14 +1265,14 @@ fn profiles(opts: &Options, bins: &Bins, dir: &Path, report: &mut Report) -> Res
     }
     if opts.callgrind {
         let mut counts = Vec::new();
-        for c in cs.iter().filter(|c| c.label.starts_with("W3")) {
+        for c in cs.iter().filter(|c| c.label.starts_with("small-calls")) {
             (c.before)()?;
             if let Some(n) = instructions(&c.cmd)? {
                 counts.push(format!("{}: {}", c.label, group_digits(n)));
             }
         }
         report.note(format!(
-            "Build profile, instructions of one W3 call (callgrind): {}",
+            "Build profile, instructions of one small-calls call (callgrind): {}",
             counts.join("; ")
         ));
     }
@@ -1262,7 +1341,7 @@ impl Report {
              - machine: {cores} cores ({cpu}), Linux {kernel}; load average at the start: {}\n\
              - reference: {llvm}; cp and md5sum from the system\n\
              - method: warm page cache; one warm-up run each, then the commands of a workload take \
-             turns in a rotating order ({} rounds; W3 {} calls each; W4 {} rounds); wall time around spawn and wait; \
+             turns in a rotating order ({} rounds; small-calls {} calls each; strip-many {} rounds); wall time around spawn and wait; \
              CPU (user + system), peak RSS from getrusage(RUSAGE_CHILDREN) of one more run; heap \
              peak = largest RssAnon sampled from /proc every 0.1 ms during that run (a mapped \
              input's pages are page cache, not heap)\n",
@@ -1270,7 +1349,7 @@ impl Report {
             load_average(),
             opts.reps,
             opts.reps * opts.calls,
-            opts.w4_reps
+            opts.strip_many_reps
         );
         Report {
             header,

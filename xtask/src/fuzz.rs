@@ -36,6 +36,10 @@ const TARGETS: &[(&str, &str)] = &[
         "bitcode",
         "the LLVM bitstream reader, module facts, re-emission, data layout fix and name stripping",
     ),
+    (
+        "disasm",
+        "the SM4/SM5 disassembler (dxinfo --disasm) on SHDR/SHEX data, alone and as a container",
+    ),
 ];
 
 /// Edit scripts put in front of the corpus containers to seed `edit_roundtrip`
@@ -63,7 +67,7 @@ fn file_hash(bytes: &[u8]) -> String {
 
 /// Fills fuzz/corpus/<target> from the shared corpus. Returns the seed count per target.
 pub fn seed() -> Result<Vec<(&'static str, usize)>> {
-    let corpus = match crate::sweep::corpus_dir() {
+    let corpus = match dxcopy_harness::corpus::corpus_dir() {
         Ok(c) => c,
         Err(why) => {
             println!("fuzz: not seeding: {why}");
@@ -114,6 +118,16 @@ pub fn seed() -> Result<Vec<(&'static str, usize)>> {
                         }
                     }
                     continue;
+                }
+                "disasm" if !is_pdb => {
+                    // The SHDR/SHEX part data of each fxc container.
+                    let Ok(c) = Container::parse(&bytes) else {
+                        continue;
+                    };
+                    match dxcopy_read::disasm::shader_part(&c) {
+                        Some(part) => part.data.to_vec(),
+                        None => continue,
+                    }
                 }
                 "edit_roundtrip" if !is_pdb => {
                     let script = SCRIPTS[i % SCRIPTS.len()];

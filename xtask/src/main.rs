@@ -1,8 +1,11 @@
 //! Project tasks: `cargo xtask <task>`.
 //!
-//! - `test`: build, unit/integration/doc tests, the data-driven cases in tests/, and `sweep --quick`
+//! - `test`: build, unit/integration/doc tests, the data-driven cases in tests/, the Python
+//!   package's pytest suite, and `sweep --quick`
 //! - `cases`: only the data-driven cases (against the debug binaries)
+//! - `pytest`: the Python package's tests (venv under target/, pip install, pytest)
 //! - `conformance`: the obj2yaml conformance test, with its counts
+//! - `disasm-conformance`: `dxinfo --disasm` against the reference listings, with its counts
 //! - `sweep`: the mutation sweep over the corpus (`--quick` for CI's bounded sample)
 //! - `fuzz`: list, seed and run the cargo-fuzz targets in fuzz/
 //! - `kill-test`: SIGKILL dxcopy/dxstrip during in-place edits of 64 MiB files (release)
@@ -13,9 +16,11 @@
 
 mod bench;
 mod cases;
+mod disasm;
 mod dist;
 mod example;
 mod fuzz;
+mod python;
 mod snapshot;
 mod sweep;
 
@@ -57,6 +62,8 @@ fn main() -> Result<()> {
             run(cargo().args(["test", "--workspace", "--all-targets"]))?;
             run(cargo().args(["test", "--workspace", "--doc"]))?;
             cases::run_all(&root().join("target/debug"), rest)?;
+            // The Python package: venv, pip install, pytest (skips without python3).
+            python::test(&[])?;
             // The bounded mutation sweep (skips itself without ../shared/corpus).
             sweep::run(&["--quick".to_string()])
         }
@@ -73,6 +80,8 @@ fn main() -> Result<()> {
             "--",
             "--nocapture",
         ])),
+        "disasm-conformance" => disasm::run(rest),
+        "pytest" => python::test(rest),
         "gen-example" => example::generate(),
         "sweep" => sweep::run(rest),
         "fuzz" => fuzz::run(rest),
@@ -101,7 +110,10 @@ fn main() -> Result<()> {
                 "usage: cargo xtask <task>\n\n\
                  tasks:\n  test          build, run every test (unit, integration, doc, tests/ cases)\n  \
                  cases [NAME]  run the data-driven cases in tests/ (optionally only those containing NAME)\n  \
+                 pytest [ARGS]  the Python package: venv in target/pytest, pip install ./crates/dxcopy-py, pytest\n  \
                  conformance   compare dxinfo --yaml with obj2yaml 22 over samples and corpus\n  \
+                 disasm-conformance\n\
+                 \x20               compare dxinfo --disasm with the reference listings in ../shared/corpus/listings\n  \
                  sweep [--quick] [--seed N] [--only SUBSTRING] [--no-bins | --bins-only] [--bin-stride N]\n\
                  \x20               mutation sweep over ../shared/corpus, in process and through the\n\
                  \x20               binaries (--quick: CI's bounded sample; docs/hardening.md)\n  \
@@ -114,8 +126,8 @@ fn main() -> Result<()> {
                  gen-example   rebuild examples/sample.dxil from examples/sample.ll (llvm-as 22)\n  \
                  dist [DIR]    man pages and shell completions (default target/dist)\n  \
                  bench [OPTS]  performance targets against cp, md5sum and llvm-objcopy 22; writes docs/bench.md\n                \
-                 --reps N (5)  --calls N (W3 calls per round, 40)  --files N (W4, 2000)  --w4-reps N (3)\n                \
-                 --size-mib N (200)  --no-llvm  --no-callgrind  --compare-profiles  --quick  --keep (the inputs)\n                --only w1,w2,w3,w4,w5,w6  --out PATH"
+                 --reps N (5)  --calls N (small-calls per round, 40)  --files N (strip-many, 2000)  --strip-many-reps N (3)\n                \
+                 --size-mib N (200)  --no-llvm  --no-callgrind  --compare-profiles  --quick  --keep (the inputs)\n                --only dump-priv,copy-large,small-calls,strip-many,python,info-corpus,disasm,bitcode  --out PATH"
             );
             if task == "help" {
                 Ok(())

@@ -136,7 +136,7 @@ struct Job {
 }
 
 fn record(out: &Path, bins: &Path, stride: usize, jobs: usize) -> Result<()> {
-    let corpus = match crate::sweep::corpus_dir() {
+    let corpus = match dxcopy_harness::corpus::corpus_dir() {
         Ok(c) => c.canonicalize()?,
         Err(why) => bail!("{why}"),
     };
@@ -145,6 +145,15 @@ fn record(out: &Path, bins: &Path, stride: usize, jobs: usize) -> Result<()> {
     }
     std::fs::create_dir_all(out)?;
     let out = out.canonicalize()?;
+    // Private copies of the binaries, so a build running meanwhile cannot
+    // swap or remove them halfway through.
+    let bins_dir = out.join(".bins");
+    std::fs::create_dir_all(&bins_dir)?;
+    for tool in ["dxcopy", "dxinfo"] {
+        std::fs::copy(bins.join(tool), bins_dir.join(tool))
+            .with_context(|| format!("copying {}", bins.join(tool).display()))?;
+    }
+    let bins = bins_dir.as_path();
     let files = crate::sweep::corpus_files(&corpus)?;
     let work: Vec<Job> = files
         .iter()
@@ -200,6 +209,7 @@ fn record(out: &Path, bins: &Path, stride: usize, jobs: usize) -> Result<()> {
             std::fs::write(dir.join(format!("{name}.txt")), run_record(&mut cmd)?)?;
         }
     }
+    std::fs::remove_dir_all(&bins_dir)?;
     let edited = work.iter().filter(|j| j.edits).count();
     println!(
         "snapshot: {} inputs ({} with edits, stride {stride}), {} folders, in {:.1?} -> {}",

@@ -311,23 +311,6 @@ fn parse_args(args: &[String]) -> Result<Options> {
     Ok(o)
 }
 
-/// The corpus directory, or `None` (with the reason) when it is missing.
-pub fn corpus_dir() -> std::result::Result<PathBuf, String> {
-    let shared = match std::env::var_os("DXCOPY_SHARED") {
-        Some(s) => PathBuf::from(s),
-        None => crate::root().join("../shared"),
-    };
-    let corpus = shared.join("corpus");
-    if corpus.is_dir() {
-        Ok(corpus)
-    } else {
-        Err(format!(
-            "no corpus at {} (set DXCOPY_SHARED to the shared/ directory)",
-            corpus.display()
-        ))
-    }
-}
-
 /// Every container and PDB in the corpus, sorted, as (path relative to the corpus, path).
 pub fn corpus_files(corpus: &Path) -> Result<Vec<(String, PathBuf)>> {
     let mut out = Vec::new();
@@ -554,6 +537,12 @@ const TOOL_RUNS: &[ToolRun] = &[
         args: &["--json", "in.dxbc"],
         output: Output::Json,
     },
+    ToolRun {
+        label: "dxinfo --disasm",
+        tool: "dxinfo",
+        args: &["--disasm", "in.dxbc"],
+        output: Output::None,
+    },
 ];
 
 #[derive(Default, Clone)]
@@ -631,6 +620,10 @@ fn check_run(
     } = run_with_timeout(
         Command::new(bin.join(run.tool))
             .args(run.args)
+            // `dxinfo --disasm` of DXIL hands the fixed bitcode to llvm-dis;
+            // `true` stands in for it, so the sweep runs dxinfo's whole path
+            // (part choice, layout fix, tool run) without testing LLVM.
+            .env("LLVM_DIS", "true")
             .current_dir(dir),
         timeout,
     )
@@ -825,7 +818,7 @@ pub fn run(args: &[String]) -> Result<()> {
         }
         return Ok(());
     }
-    let corpus = match corpus_dir() {
+    let corpus = match dxcopy_harness::corpus::corpus_dir() {
         Ok(c) => c,
         Err(why) => {
             println!("sweep: skipped: {why}");

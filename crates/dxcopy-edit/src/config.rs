@@ -94,6 +94,41 @@ pub struct Config {
     /// `--set-renderdoc-debug-path=PATH`: write a PRIV part in RenderDoc's
     /// debug-path convention.
     pub set_renderdoc_debug_path: Option<String>,
+    /// Data given in memory for the FILE of `NAME=FILE` and FILE arguments
+    /// (add, update, set-private, set-root-signature, add-debug-from): a
+    /// path listed here is not read from disk but stands for these bytes.
+    /// Library and Python callers name their data this way, so that every
+    /// edit takes the one code path of the command line.
+    pub inline_data: Vec<(PathBuf, Vec<u8>)>,
+}
+
+/// Warnings about the options themselves (the edit warnings are
+/// [`EditWarning`]s).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum OptionWarning {
+    /// A `-j`, `-R` or `--keep-section` pattern that matches no part of the input.
+    PatternMatchesNothing {
+        /// The option, as written on the command line.
+        option: &'static str,
+        /// The pattern.
+        pattern: String,
+    },
+    /// `--digest=zero`: D3D treats an all-zero digest as invalid.
+    ZeroDigest,
+}
+
+impl std::fmt::Display for OptionWarning {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OptionWarning::PatternMatchesNothing { option, pattern } => {
+                write!(f, "{option} pattern '{pattern}' matches no part")
+            }
+            OptionWarning::ZeroDigest => f.write_str(
+                "--digest=zero writes an all-zero digest, which D3D treats as unsigned: the runtime refuses to load the shader outside developer mode (hlsl-specs INF-0004)",
+            ),
+        }
+    }
 }
 
 /// Things a run tells the user that are neither errors nor warnings.
@@ -148,6 +183,8 @@ pub struct Report {
     pub pdb_written: Option<PathBuf>,
     /// Notes to show the user.
     pub notes: Vec<EditNote>,
+    /// Warnings about the options (shown with [`warnings`](Self::warnings)).
+    pub option_warnings: Vec<OptionWarning>,
     /// The edit changed nothing and the output is the input file itself, so
     /// it was not rewritten (its inode and modification time stay).
     pub unchanged: bool,
@@ -178,11 +215,16 @@ fn find_debug_file(plan: &EditPlan<'_>, dir: &Path) -> Result<PathBuf> {
         })
 }
 
-fn read_file(path: &Path) -> Result<Vec<u8>> {
-    std::fs::read(path).map_err(|e| EditError::io(path, e))
-}
-
 impl Config {
+    /// The contents of a FILE argument: its [`inline_data`](Self::inline_data)
+    /// if it has some, else the file's bytes.
+    fn read_file(&self, path: &Path) -> Result<Vec<u8>> {
+        if let Some((_, data)) = self.inline_data.iter().find(|(p, _)| p == path) {
+            return Ok(data.clone());
+        }
+        std::fs::read(path).map_err(|e| EditError::io(path, e))
+    }
+
     /// Whether the invocation only reads (dumps/extracts) and writes no container.
     pub fn is_read_only(&self) -> bool {
         (!self.dumps.is_empty() || !self.extracts.is_empty() || self.extract_private_pdb.is_some())
@@ -228,6 +270,33 @@ impl Config {
         Ok(())
     }
 
+    /// Warnings about the options for `container`: each `-j`, `-R` and
+    /// `--keep-section` pattern that matches none of its parts (negated
+    /// patterns excluded: they only narrow the others; `-R` is not checked
+    /// when `-j` overrides it), and `--digest=zero`.
+    pub fn option_warnings(&self, container: &Container<'_>) -> Result<Vec<OptionWarning>> {
+        let mut out = Vec::new();
+        let mut lists = vec![("-j", &self.only), ("--keep-section", &self.keep)];
+        if self.only.is_empty() {
+            lists.insert(1, ("-R", &self.remove));
+        }
+        for (option, patterns) in lists {
+            for pattern in patterns.iter().filter(|p| !p.starts_with('!')) {
+                let m = self.matcher(std::slice::from_ref(pattern))?;
+                if !container.parts().any(|p| m.matches(&p.name)) {
+                    out.push(OptionWarning::PatternMatchesNothing {
+                        option,
+                        pattern: pattern.clone(),
+                    });
+                }
+            }
+        }
+        if self.digest == DigestPolicy::Zero {
+            out.push(OptionWarning::ZeroDigest);
+        }
+        Ok(out)
+    }
+
     /// Builds the edit plan for `container` (reads the files named by add,
     /// update, set-private and add-debug-from). Split-debug is applied by
     /// [`run_on`](Self::run_on), after the plan.
@@ -263,7 +332,7 @@ impl Config {
         }
         for (name, path) in &self.update {
             let name = part_name(name)?;
-            let mut data = read_file(path)?;
+            let mut data = self.read_file(path)?;
             if let Some(inner) = root_signature::unwrap_update(name, path, &data)? {
                 data = inner;
                 notes.push(EditNote::UnwrappedRootSignature { path: path.clone() });
@@ -271,7 +340,7 @@ impl Config {
             plan.update(name, data)?;
         }
         if let Some(path) = &self.set_root_signature {
-            let (data, _) = root_signature::load(path, &read_file(path)?)?;
+            let (data, _) = root_signature::load(path, &self.read_file(path)?)?;
             root_signature::set_root_signature(&mut plan, data)?;
         }
         for (name, path) in &self.add {
@@ -279,10 +348,10 @@ impl Config {
             if plan.find(name).is_some() {
                 return Err(EditError::AlreadyExists(name));
             }
-            plan.add(name, read_file(path)?)?;
+            plan.add(name, self.read_file(path)?)?;
         }
         if let Some(path) = &self.set_private {
-            plan.set_private(read_file(path)?);
+            plan.set_private(self.read_file(path)?);
         }
         if let Some(path) = &self.set_renderdoc_debug_path {
             if path.is_empty() || path.contains('\0') {
@@ -304,7 +373,7 @@ impl Config {
                 given.clone()
             };
             let path = &path;
-            let bytes = read_file(path)?;
+            let bytes = self.read_file(path)?;
             let found = container_input(&bytes)?;
             let guid = match found.source {
                 ContainerSource::PdbStream5 { info } => Some(info.guid),
@@ -377,15 +446,7 @@ impl Config {
             parts_before: container.part_count() as usize,
             ..Report::default()
         };
-        // Only --digest=auto needs the input's digest kind, and it hashes the
-        // whole input. With extracts, classify it once for every output; a lone
-        // output leaves it to its writer, which hashes beside the copy.
-        let input_kind = std::cell::OnceCell::new();
-        let classify = |plan: &mut EditPlan<'_>| {
-            if plan.digest_policy == DigestPolicy::Auto && !self.extracts.is_empty() {
-                plan.set_input_digest_kind(*input_kind.get_or_init(|| container.digest_kind()));
-            }
-        };
+        report.option_warnings = self.option_warnings(container)?;
         // 1. Resolve every dump and extract first: nothing is written if one fails.
         let mut dumps = Vec::new();
         for d in &self.dumps {
@@ -396,9 +457,13 @@ impl Config {
         for (pattern, path) in &self.extracts {
             let m = NameMatcher::from_patterns(&[pattern], self.match_style)?;
             let mut plan = dump::extract(container, &m, pattern)?;
-            plan.digest_policy = self.digest;
+            // The container is new: under auto it is signed for itself, since
+            // the input's digest does not cover it.
+            plan.digest_policy = match self.digest {
+                DigestPolicy::Auto => DigestPolicy::Retail,
+                other => other,
+            };
             plan.hash_policy = HashPolicy::Keep;
-            classify(&mut plan);
             extracts.push((plan.finish()?, path));
         }
         let private_pdb = match &self.extract_private_pdb {
@@ -409,9 +474,7 @@ impl Config {
         let write_main = output.is_some() || !self.is_read_only();
         let mut companion = None;
         let main = if write_main {
-            let mut plan =
-                self.plan_with_notes(container, &mut report.warnings, &mut report.notes)?;
-            classify(&mut plan);
+            let plan = self.plan_with_notes(container, &mut report.warnings, &mut report.notes)?;
             let out = if self.split_debug.is_some() || self.pdb_in_private {
                 let options = SplitOptions {
                     target: self.split_debug.as_deref().map(PdbTarget::parse),

@@ -114,6 +114,15 @@ pub enum EditError {
 }
 
 impl EditError {
+    /// The one-line message the tools print for this error about `file`:
+    /// `'file': message`, without repeating a path the error already names.
+    pub fn file_message(&self, file: &std::path::Path) -> String {
+        match self {
+            EditError::Io { .. } => self.to_string(),
+            _ => format!("'{}': {self}", file.display()),
+        }
+    }
+
     /// Wraps an I/O error with its path.
     pub fn io(path: impl Into<PathBuf>, source: std::io::Error) -> Self {
         EditError::Io {

@@ -428,3 +428,89 @@ fn unchanged_needs_an_exact_layout() {
     assert!(!report.unchanged);
     assert_eq!(fs::read(&input).unwrap().len(), bytes.len() - 4);
 }
+
+#[test]
+fn option_warnings_name_patterns_that_match_nothing() {
+    let bytes = shader(&[(b"STAT", b"stat")]);
+    let c = Container::parse(&bytes).unwrap();
+    let nothing = |option, pattern: &str| OptionWarning::PatternMatchesNothing {
+        option,
+        pattern: pattern.to_string(),
+    };
+    let rows: Vec<(Config, Vec<OptionWarning>)> = vec![
+        (Config::default(), vec![]),
+        (
+            Config {
+                only: vec!["DXLI".into(), "DX*".into()],
+                remove: vec!["NONE".into()],
+                ..Config::default()
+            },
+            vec![nothing("-j", "DXLI")],
+        ),
+        (
+            Config {
+                remove: vec!["STAT".into(), "ILDB".into(), "!HASH".into()],
+                keep: vec!["R?S0".into()],
+                ..Config::default()
+            },
+            vec![nothing("-R", "ILDB"), nothing("--keep-section", "R?S0")],
+        ),
+        (
+            Config {
+                remove: vec!["^ST".into(), "^Q".into()],
+                match_style: MatchStyle::Regex,
+                ..Config::default()
+            },
+            vec![nothing("-R", "^Q")],
+        ),
+        (
+            Config {
+                digest: DigestPolicy::Zero,
+                ..Config::default()
+            },
+            vec![OptionWarning::ZeroDigest],
+        ),
+    ];
+    for (cfg, want) in rows {
+        assert_eq!(cfg.option_warnings(&c).unwrap(), want, "{cfg:?}");
+    }
+}
+
+#[test]
+fn an_extracted_container_is_signed_for_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut bytes = shader(&[]);
+    // Change a byte of SFI0: the stored digest no longer verifies.
+    let sfi0 = Container::parse(&bytes)
+        .unwrap()
+        .find(PartName::SFI0)
+        .unwrap()
+        .data_offset() as usize;
+    bytes[sfi0] ^= 1;
+    let input = write(dir.path(), "in.dxil", &bytes);
+    assert_eq!(
+        Container::parse(&bytes).unwrap().digest_kind(),
+        dxcopy_read::DigestKind::Invalid
+    );
+    let out = dir.path().join("sfi0.dxbc");
+    for (policy, want) in [
+        (DigestPolicy::Auto, dxcopy_read::DigestKind::Retail),
+        (DigestPolicy::Debug, dxcopy_read::DigestKind::Debug),
+        (DigestPolicy::Keep, dxcopy_read::DigestKind::Invalid),
+    ] {
+        let cfg = Config {
+            extracts: vec![("SFI0".into(), out.clone())],
+            digest: policy,
+            ..Config::default()
+        };
+        cfg.run(&input, Some(&dir.path().join("main.dxil")))
+            .unwrap();
+        assert_eq!(fs::read(&input).unwrap(), bytes);
+        let extracted = fs::read(&out).unwrap();
+        assert_eq!(
+            Container::parse(&extracted).unwrap().digest_kind(),
+            want,
+            "{policy:?}"
+        );
+    }
+}

@@ -3,8 +3,6 @@
 //! bytes; the module facts decode; the data layout fix changes only the
 //! DATALAYOUT record's characters.
 
-mod common;
-
 use dxcopy_edit::bitcode::{fix_data_layout, rewrite, strip_names, RecordEdit};
 use dxcopy_edit::dump::dumps_as_bitcode;
 use dxcopy_read::bitcode::ModuleFacts;
@@ -63,7 +61,9 @@ fn corpus_bitcode(corpus: &Path) -> Vec<(String, String, Vec<u8>)> {
 
 #[test]
 fn corpus_bitcode_round_trips_byte_for_byte_and_decodes() {
-    let Some(corpus) = common::corpus() else {
+    let Some(corpus) = dxcopy_harness::corpus::corpus_or_skip(
+        "corpus_bitcode_round_trips_byte_for_byte_and_decodes",
+    ) else {
         return;
     };
     let all = corpus_bitcode(&corpus);
@@ -96,7 +96,9 @@ fn corpus_bitcode_round_trips_byte_for_byte_and_decodes() {
 
 #[test]
 fn corpus_layout_fix_changes_only_the_i8_alignment() {
-    let Some(corpus) = common::corpus() else {
+    let Some(corpus) =
+        dxcopy_harness::corpus::corpus_or_skip("corpus_layout_fix_changes_only_the_i8_alignment")
+    else {
         return;
     };
     let all = corpus_bitcode(&corpus);
@@ -134,7 +136,9 @@ fn corpus_layout_fix_changes_only_the_i8_alignment() {
 
 #[test]
 fn corpus_name_stripping_keeps_the_stream_readable() {
-    let Some(corpus) = common::corpus() else {
+    let Some(corpus) =
+        dxcopy_harness::corpus::corpus_or_skip("corpus_name_stripping_keeps_the_stream_readable")
+    else {
         return;
     };
     let all = corpus_bitcode(&corpus);

@@ -13,8 +13,6 @@
 //! a small machine, so by default every 32nd bitcode is checked;
 //! `DXCOPY_BITCODE_LLVM_ALL=1` checks all of them.
 
-mod common;
-
 use dxcopy_edit::bitcode::{fix_data_layout, strip_names};
 use dxcopy_edit::dump::dumps_as_bitcode;
 use dxcopy_read::bitcode::ModuleFacts;
@@ -179,7 +177,9 @@ fn first_node(md: &HashMap<String, String>, name: &str) -> Option<Vec<String>> {
 
 #[test]
 fn llvm_reads_dumps_agrees_on_facts_and_on_stripped_names() {
-    let Some(corpus) = common::corpus() else {
+    let Some(corpus) = dxcopy_harness::corpus::corpus_or_skip(
+        "llvm_reads_dumps_agrees_on_facts_and_on_stripped_names",
+    ) else {
         return;
     };
     let Some(bin) = llvm_bin() else {

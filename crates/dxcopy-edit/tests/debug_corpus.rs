@@ -8,10 +8,7 @@
 //! A container whose HASH cannot be computed (no HASH, no DXIL, and an ILDB
 //! that is not a program) must be refused with a clear error, and is counted.
 //!
-//! The corpus is found at `$DXCOPY_SHARED/corpus`, else
-//! `CARGO_MANIFEST_DIR/../../../shared/corpus`; the test says so and passes when it is missing.
-
-mod common;
+//! The corpus is found by `dxcopy_harness::corpus`; the test says so and passes when it is missing.
 
 use dxcopy_edit::debug::{add_debug_from, split_debug, Pairing, PdbTarget, SplitOptions};
 use dxcopy_edit::EditPlan;
@@ -21,7 +18,9 @@ use dxcopy_read::{Container, DebugName, PartName, Program};
 
 #[test]
 fn split_join_round_trip_on_corpus_containers_with_ildb() {
-    let Some(corpus) = common::corpus() else {
+    let Some(corpus) = dxcopy_harness::corpus::corpus_or_skip(
+        "split_join_round_trip_on_corpus_containers_with_ildb",
+    ) else {
         return;
     };
     let manifest = std::fs::read_to_string(corpus.join("MANIFEST.tsv")).unwrap();

@@ -7,10 +7,7 @@
 //!   each PDB we wrote yields exactly our container and `dump --summary` shows
 //!   our GUID and age.
 //!
-//! The corpus is found at `$DXCOPY_SHARED/corpus`, else
-//! `CARGO_MANIFEST_DIR/../../../shared/corpus`; the tests say so and pass when it is missing.
-
-mod common;
+//! The corpus is found by `dxcopy_harness::corpus`; the tests say so and pass when it is missing.
 
 use dxcopy_edit::pdb::{build_pdb_container, write_companion_pdb};
 use dxcopy_read::pdb::{Pdb, PdbInfo};
@@ -73,7 +70,9 @@ fn check_with_pdbutil(tool: &str, pdb_path: &Path, container: &[u8], info: &PdbI
 
 #[test]
 fn pdb_containers_relayout_byte_for_byte() {
-    let Some(corpus) = common::corpus() else {
+    let Some(corpus) =
+        dxcopy_harness::corpus::corpus_or_skip("pdb_containers_relayout_byte_for_byte")
+    else {
         return;
     };
     let parts_dir = corpus.join("bin/DoerriesT_VEngine2_pdbparts");
@@ -93,7 +92,9 @@ fn pdb_containers_relayout_byte_for_byte() {
 
 #[test]
 fn companion_pdbs_rewrite_byte_for_byte() {
-    let Some(corpus) = common::corpus() else {
+    let Some(corpus) =
+        dxcopy_harness::corpus::corpus_or_skip("companion_pdbs_rewrite_byte_for_byte")
+    else {
         return;
     };
     let tool = pdbutil();

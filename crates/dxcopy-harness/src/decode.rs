@@ -3,6 +3,7 @@
 //! (Debug) and serialised (JSON, as `dxinfo --json` does).
 
 use dxcopy_read::decode::{decode_part, has_decoder};
+use dxcopy_read::disasm::{self, sm4};
 use dxcopy_read::psv0::Psv0;
 use dxcopy_read::rts0::RootSignature;
 use dxcopy_read::{Container, Part, PartName, Program, ShaderHash, ShaderKind};
@@ -54,6 +55,10 @@ pub fn decode_named(
             }
             1
         }
+        b"SHDR" | b"SHEX" => {
+            disasm_data(data, base, sink);
+            1
+        }
         b"HASH" => {
             match ShaderHash::parse_data(data, base) {
                 Ok(h) => {
@@ -64,6 +69,52 @@ pub fn decode_named(
             1
         }
         _ => 0,
+    }
+}
+
+/// The SM4/SM5 disassembler on SHDR/SHEX data at `base`: the program
+/// decoded as far as it is well formed and its listing written.
+pub fn disasm_data(data: &[u8], base: u64, sink: &mut crate::Discard) {
+    match sm4::Program::decode_prefix(data, base) {
+        Ok((program, error)) => {
+            let mut text = String::new();
+            sm4::write_program(&program, error.is_none().then_some(0), &mut text);
+            let _ = write!(
+                sink,
+                "{} {} {:?} {}",
+                text.len(),
+                program.executable_count(),
+                program.declarations().count(),
+                error.map(|e| e.to_string()).unwrap_or_default()
+            );
+        }
+        Err(e) => {
+            let _ = write!(sink, "{e} {e:?}");
+        }
+    }
+}
+
+/// The disasm fuzz target's input: the data of an SHEX part. It is
+/// disassembled directly and as the program of a one-part container (the
+/// whole listing). Returns the listing's length.
+pub fn disasm_input(input: &[u8]) -> usize {
+    let mut sink = crate::Discard::default();
+    disasm_data(input, 0, &mut sink);
+    let Ok(bytes) = dxcopy_edit::ContainerBuilder::new()
+        .part(b"SHEX", input)
+        .build()
+    else {
+        return 0;
+    };
+    let Ok(container) = Container::parse(&bytes) else {
+        return 0;
+    };
+    match disasm::listing(&container, "fuzz") {
+        Ok(listing) => listing.text.len(),
+        Err(e) => {
+            let _ = write!(sink, "{e}");
+            0
+        }
     }
 }
 
@@ -106,12 +157,10 @@ pub fn decode_part_compat(
 }
 
 /// The part names the decode fuzz target picks from (by its first byte):
-/// every name `decode_part` has a decoder for.
-pub const DECODE_NAMES: [&[u8; 4]; 27] = [
-    b"DXIL", b"ILDB", b"STAT", b"HASH", b"ILDN", b"PSV0", b"RTS0", b"SFI0", b"ISGN", b"OSGN",
-    b"OSG5", b"PCSG", b"ISG1", b"OSG1", b"PSG1", b"VERS", b"SRCI", b"PRIV", b"SHDR", b"SHEX",
-    b"RDEF", b"Aon9", b"XNAS", b"XNAP", b"RDAT", b"SPDB", b"SDBG",
-];
+/// every name `decode_part` has a decoder for, in the order of
+/// [`dxcopy_read::PART_TABLE`].
+pub static DECODE_NAMES: std::sync::LazyLock<Vec<PartName>> =
+    std::sync::LazyLock::new(|| dxcopy_read::parts::decoded_names().collect());
 
 /// The decode fuzz target's input: byte 0 picks the name from
 /// [`DECODE_NAMES`], byte 1 the shader kind of a DXIL part placed before it
@@ -119,25 +168,13 @@ pub const DECODE_NAMES: [&[u8; 4]; 27] = [
 /// file offset (bit 7); the rest is the part data. The part is decoded by
 /// the library's dispatch, the LLVM-compatible readers and the bare-data readers.
 pub fn decode_input(input: &[u8]) -> usize {
-    let (Some(&pick), Some(&flags)) = (input.first(), input.get(1)) else {
+    let Some(input) = DecodeInput::split(input) else {
         return 0;
     };
-    let data = &input[2..];
-    let name = PartName(*DECODE_NAMES[usize::from(pick) % DECODE_NAMES.len()]);
-    let kind = match flags & 0xf {
-        0xf => None,
-        k => Some(ShaderKind::from_u16(u16::from(k))),
-    };
+    let (name, kind) = (input.name, input.kind);
     let mut sink = crate::Discard::default();
-    let mut n = decode_named(name, data, 0, kind, &mut sink);
-    let mut builder = dxcopy_edit::ContainerBuilder::new();
-    if flags & 0x80 != 0 {
-        builder = builder.part(b"FKE0", b"x");
-    }
-    if let (Some(kind), false) = (kind, name == PartName::DXIL) {
-        builder = builder.program(b"DXIL", kind, (6, 0), (1, 0), b"BC\xc0\xde");
-    }
-    if let Ok(bytes) = builder.part(&name.0, data).build() {
+    let mut n = decode_named(name, input.data, 0, kind, &mut sink);
+    if let Some(bytes) = input.container() {
         if let Ok(c) = Container::parse(&bytes) {
             if let Some(part) = c.find(name) {
                 n += decode_one(&c, &part, &mut sink);
@@ -148,9 +185,52 @@ pub fn decode_input(input: &[u8]) -> usize {
     n
 }
 
+/// A decode fuzz input taken apart (see [`decode_input`]).
+#[derive(Debug, Clone, Copy)]
+pub struct DecodeInput<'a> {
+    /// The part to decode.
+    pub name: PartName,
+    /// The shader kind of the DXIL part placed before it, if any.
+    pub kind: Option<ShaderKind>,
+    /// The part data.
+    pub data: &'a [u8],
+    flags: u8,
+}
+
+impl<'a> DecodeInput<'a> {
+    /// Splits a decode fuzz input; `None` when it is shorter than 2 bytes.
+    pub fn split(input: &'a [u8]) -> Option<Self> {
+        let (&pick, &flags) = (input.first()?, input.get(1)?);
+        let kind = match flags & 0xf {
+            0xf => None,
+            k => Some(ShaderKind::from_u16(u16::from(k))),
+        };
+        Some(DecodeInput {
+            name: DECODE_NAMES[usize::from(pick) % DECODE_NAMES.len()],
+            kind,
+            data: &input[2..],
+            flags,
+        })
+    }
+
+    /// The container the part is decoded in: an optional one-byte part (odd
+    /// offsets), the DXIL part giving the shader kind, then the part.
+    /// `None` when the builder refuses the data.
+    pub fn container(&self) -> Option<Vec<u8>> {
+        let mut builder = dxcopy_edit::ContainerBuilder::new();
+        if self.flags & 0x80 != 0 {
+            builder = builder.part(b"FKE0", b"x");
+        }
+        if let (Some(kind), false) = (self.kind, self.name == PartName::DXIL) {
+            builder = builder.program(b"DXIL", kind, (6, 0), (1, 0), b"BC\xc0\xde");
+        }
+        builder.part(&self.name.0, self.data).build().ok()
+    }
+}
+
 /// The decode fuzz target's seed for a part: name index, kind byte, data.
 pub fn decode_seed(name: PartName, kind: Option<ShaderKind>, data: &[u8]) -> Option<Vec<u8>> {
-    let pick = DECODE_NAMES.iter().position(|n| **n == name.0)?;
+    let pick = DECODE_NAMES.iter().position(|n| *n == name)?;
     let kind = kind.map_or(0xf, |k| (k.to_u16() & 0xf).min(0xe) as u8);
     let mut v = vec![pick as u8, kind];
     v.extend_from_slice(data);

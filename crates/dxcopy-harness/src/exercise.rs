@@ -2,13 +2,13 @@
 
 use crate::decode::{decode_named, decode_one, decode_part_compat};
 use crate::verify::{ensure, verify_output, Violation};
-use dxcopy::info::json::{self, write_json};
-use dxcopy::info::text::{write_parts, write_text, TextOptions};
-use dxcopy::info::verify::verify;
-use dxcopy::info::yaml::{to_obj2yaml, YamlOptions};
-use dxcopy::info::Inspection;
 use dxcopy_edit::debug::{extract_private_pdb, split_debug, PdbTarget, SplitOptions};
 use dxcopy_edit::{dump, DumpMode, EditPlan, NameMatcher, StripClass};
+use dxcopy_read::info::json::{self, write_json};
+use dxcopy_read::info::text::{write_parts, write_text, TextOptions};
+use dxcopy_read::info::verify::verify;
+use dxcopy_read::info::yaml::{to_obj2yaml, YamlOptions};
+use dxcopy_read::info::Inspection;
 use dxcopy_read::{container_input, is_msf, Container, PartName, Pdb, Program, ShaderHash};
 use std::fmt::Write as _;
 
@@ -145,6 +145,15 @@ fn exercise_container(bytes: &[u8]) -> Result<Summary, Violation> {
         let _ = write!(sink, "{e} {e:?}");
     }
     summary.decodes += 1;
+    // dxinfo --disasm: the whole listing (cut short at a malformed token).
+    match dxcopy_read::disasm::listing(&container, "sweep") {
+        Ok(listing) => {
+            let _ = write!(sink, "{} {:?}", listing.text.len(), listing.errors);
+        }
+        Err(e) => {
+            let _ = write!(sink, "{e}");
+        }
+    }
     // dxinfo's views: text (with sources), JSON, --verify, --parts.
     let inspection = Inspection::new(container);
     // Streamed to a sink, as dxinfo streams to stdout: what is measured is

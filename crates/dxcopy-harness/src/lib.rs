@@ -23,6 +23,7 @@
 //! from the library under test.
 
 mod bitcode;
+pub mod corpus;
 mod decode;
 mod exercise;
 mod script;
@@ -30,7 +31,8 @@ mod verify;
 
 pub use bitcode::{bitcode_input, exercise_bitcode};
 pub use decode::{
-    decode_input, decode_named, decode_one, decode_part_compat, decode_seed, DECODE_NAMES,
+    decode_input, decode_named, decode_one, decode_part_compat, decode_seed, disasm_data,
+    disasm_input, DecodeInput, DECODE_NAMES,
 };
 pub use exercise::{exercise, exercise_file_writer, exercise_pdb, Summary};
 pub use script::{roundtrip, Op, Script};

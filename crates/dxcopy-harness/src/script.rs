@@ -193,7 +193,7 @@ pub fn roundtrip(script: &Script<'_>) -> Result<Option<Vec<u8>>, Violation> {
             }
             Op::Strip(class) => {
                 plan.strip(*class);
-                touched.extend(class.parts().iter().map(|n| PartName(**n)));
+                touched.extend(class.parts());
                 Ok(())
             }
             Op::Add(n, data) => {

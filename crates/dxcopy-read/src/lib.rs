@@ -70,37 +70,28 @@
 //! # Ok::<(), dxcopy_read::ReadError>(())
 //! ```
 
-pub mod aon9;
 pub mod bitcode;
 pub mod container;
 pub mod cursor;
-pub mod debug_name;
-pub mod decode;
 pub mod digest;
 pub mod disasm;
-pub mod dxbc;
 mod enums;
 pub mod error;
 pub mod fields;
-pub mod hash;
+pub mod info;
 pub mod mapped;
 pub mod name;
+pub mod parts;
 pub mod pdb;
-pub mod private;
-pub mod program;
-pub mod psv0;
-pub mod rdat;
-pub mod rdef;
 pub mod root_signature_check;
-pub mod rts0;
-pub mod sfi0;
-pub mod signature;
-pub mod source_info;
-pub mod spdb;
-pub mod stat;
 #[cfg(test)]
 pub(crate) mod testutil;
-pub mod version;
+
+// The decoder modules keep their paths at the crate root (`dxcopy_read::psv0`).
+pub use parts::{
+    aon9, debug_name, decode, dxbc, hash, private, program, psv0, rdat, rdef, rts0, sfi0,
+    signature, source_info, spdb, stat, version,
+};
 
 pub use container::{Container, Finding, Header, Part, Severity};
 pub use debug_name::DebugName;
@@ -111,5 +102,6 @@ pub use fields::Issue;
 pub use hash::{HashStatus, ShaderHash};
 pub use mapped::MappedFile;
 pub use name::PartName;
+pub use parts::{part_info, PartInfo, StripClass, PART_TABLE};
 pub use pdb::{container_input, is_msf, ContainerInput, ContainerSource, Pdb, PdbInfo};
 pub use program::{Program, ShaderKind};

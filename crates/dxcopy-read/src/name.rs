@@ -56,20 +56,12 @@ impl PartName {
         String::from_utf8_lossy(&self.0).into_owned()
     }
 
-    /// Whether this is a part name documented by DXC, FXC or LLVM.
+    /// Whether this is a part name documented by DXC, FXC or LLVM: a row of
+    /// [`PART_TABLE`](crate::parts::PART_TABLE).
     pub fn is_known(&self) -> bool {
-        KNOWN_PART_NAMES.contains(&&self.0)
+        crate::parts::part_info(*self).is_some()
     }
 }
-
-/// Every part name written by dxc, fxc, clang-dxc or the Effects compiler that
-/// this project knows (DXContainer.md "Part Formats", plus Effects and fxc extras).
-pub const KNOWN_PART_NAMES: &[&[u8; 4]] = &[
-    b"DXIL", b"HASH", b"ILDB", b"ILDN", b"ISG1", b"ISGN", b"OSG1", b"OSG5", b"OSGN", b"PCSG",
-    b"PDBI", b"PRIV", b"PSG1", b"PSV0", b"RDAT", b"RDEF", b"RTS0", b"SFI0", b"SHDR", b"SHEX",
-    b"DXBC", b"SRCI", b"STAT", b"VERS", b"Aon9", b"SDBG", b"SPDB", b"IFCE", b"FX10", b"XNAS",
-    b"XNAP", b"LIBF", b"LIBH", b"LFS0", b"CTAB",
-];
 
 /// Escapes bytes for messages: printable ASCII as is, everything else as `\xNN`.
 pub fn escape_bytes(bytes: &[u8]) -> String {

@@ -33,3 +33,10 @@ pub fn raw_container(part_count: u32, offsets: &[u32], body: &[u8]) -> Vec<u8> {
     out[24..28].copy_from_slice(&len.to_le_bytes());
     out
 }
+
+/// Signs `bytes` with the retail digest.
+pub fn sign(mut bytes: Vec<u8>) -> Vec<u8> {
+    let (retail, _) = crate::digest::container_digests(&bytes).expect("valid FileSize");
+    bytes[4..20].copy_from_slice(&retail);
+    bytes
+}

@@ -4,28 +4,12 @@
 //! digest, and its container carries the main shader's digest; the fxc PDBs
 //! (MANIFEST rows of kind `msf-pdb` without parts) get the clear "no container" error.
 //!
-//! The corpus is found at `$DXCOPY_SHARED/corpus`, else
-//! `CARGO_MANIFEST_DIR/../../../shared/corpus`; the tests say so and pass when it is missing.
+//! The corpus is found by `dxcopy_harness::corpus`; the tests say so and pass when it is missing.
 
+use dxcopy_harness::corpus::corpus_or_skip;
 use dxcopy_read::pdb::{Pdb, PDB_VERSION_VC70};
 use dxcopy_read::{container_input, Container, PartName, ReadErrorKind, ShaderHash};
 use std::path::PathBuf;
-
-fn corpus() -> Option<PathBuf> {
-    let shared = std::env::var_os("DXCOPY_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"));
-    let corpus = shared.join("corpus");
-    if corpus.is_dir() {
-        Some(corpus)
-    } else {
-        println!(
-            "skipping: corpus not found at {} (set DXCOPY_SHARED)",
-            corpus.display()
-        );
-        None
-    }
-}
 
 fn sorted_files(dir: &std::path::Path, ext: &str) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -41,7 +25,9 @@ fn sorted_files(dir: &std::path::Path, ext: &str) -> Vec<PathBuf> {
 
 #[test]
 fn dxc_companion_pdbs_read() {
-    let Some(corpus) = corpus() else { return };
+    let Some(corpus) = corpus_or_skip("dxc_companion_pdbs_read") else {
+        return;
+    };
     let pdbs = sorted_files(&corpus.join("pdb/DoerriesT_VEngine2"), "pdb");
     assert!(!pdbs.is_empty(), "no PDBs in the corpus");
     let (mut read, mut identical, mut guid_is_hash, mut quirk, mut paired, mut digest_copied) =
@@ -103,7 +89,9 @@ fn dxc_companion_pdbs_read() {
 
 #[test]
 fn fxc_pdbs_have_no_container() {
-    let Some(corpus) = corpus() else { return };
+    let Some(corpus) = corpus_or_skip("fxc_pdbs_have_no_container") else {
+        return;
+    };
     let manifest = std::fs::read_to_string(corpus.join("MANIFEST.tsv")).unwrap();
     let mut fxc = 0;
     for line in manifest.lines().skip(1) {

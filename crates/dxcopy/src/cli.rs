@@ -359,10 +359,7 @@ pub fn emit(tool: &str, level: Level, message: &str) {
 /// One-line message for an error about `file`: `'file': message`, without
 /// repeating a path the error already names.
 pub fn file_message(file: &std::path::Path, err: &EditError) -> String {
-    match err {
-        EditError::Io { .. } => err.to_string(),
-        _ => format!("'{}': {err}", file.display()),
-    }
+    err.file_message(file)
 }
 
 #[cfg(test)]

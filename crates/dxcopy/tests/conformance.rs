@@ -15,6 +15,8 @@
 //! when it (or obj2yaml) is missing the tests say so and pass.
 
 use dxcopy::info::yaml::{to_obj2yaml, YamlOptions};
+use dxcopy_harness::corpus::files_under;
+use dxcopy_read::parts::{part_info, Family};
 use dxcopy_read::psv0::Psv0;
 use dxcopy_read::rts0::RootSignature;
 use dxcopy_read::sfi0::Sfi0;
@@ -29,34 +31,18 @@ use std::sync::Mutex;
 const OBJ2YAML: &str = "/usr/lib/llvm-22/bin/obj2yaml";
 const YAML2OBJ: &str = "/usr/lib/llvm-22/bin/yaml2obj";
 
-fn shared_dir() -> Option<PathBuf> {
-    let dir = match std::env::var_os("DXCOPY_SHARED") {
-        Some(d) => PathBuf::from(d),
-        None => Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
-    };
+/// The shared folder, or `None` after printing that `test` is skipped.
+fn shared_or_skip(test: &str) -> Option<PathBuf> {
+    let dir = dxcopy_harness::corpus::shared_dir();
     if dir.is_dir() {
         Some(dir)
     } else {
         println!(
-            "skipping: shared directory {} not found (set DXCOPY_SHARED)",
-            dir.display()
+            "{test}: skipped: shared directory {} not found (set {})",
+            dir.display(),
+            dxcopy_harness::corpus::SHARED_ENV
         );
         None
-    }
-}
-
-fn files_under(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            files_under(&path, out);
-        } else {
-            out.push(path);
-        }
     }
 }
 
@@ -161,16 +147,17 @@ fn compare_with_obj2yaml(path: &Path) -> Outcome {
 
 #[test]
 fn obj2yaml_conformance() {
-    let Some(shared) = shared_dir() else { return };
+    let Some(shared) = shared_or_skip("obj2yaml_conformance") else {
+        return;
+    };
     if !Path::new(OBJ2YAML).exists() {
         println!("skipping: {OBJ2YAML} not installed");
         return;
     }
-    let mut files = Vec::new();
-    files_under(&shared.join("spec/obj2yaml-samples"), &mut files);
+    let mut files = files_under(&shared.join("spec/obj2yaml-samples"));
     files.retain(|p| p.extension().is_some_and(|e| e == "dxbc"));
     let samples = files.len();
-    files_under(&shared.join("corpus"), &mut files);
+    files.extend(files_under(&shared.join("corpus")));
     // Files that are certainly not containers are skipped without running obj2yaml.
     files.retain(|p| {
         std::fs::read(p)
@@ -227,11 +214,7 @@ fn yaml2obj_cases() {
         println!("skipping: {OBJ2YAML} or {YAML2OBJ} not installed");
         return;
     }
-    let mut cases = Vec::new();
-    files_under(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/obj2yaml"),
-        &mut cases,
-    );
+    let mut cases = files_under(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/obj2yaml"));
     cases.retain(|p| p.extension().is_some_and(|e| e == "yaml"));
     let dir = tempfile::tempdir().expect("temp dir");
     let mut failures = Vec::new();
@@ -282,10 +265,10 @@ fn decode_parts(bytes: &[u8]) -> Vec<String> {
     let kind = program_kind(PartName::DXIL).or_else(|| program_kind(PartName::ILDB));
     let mut errors = Vec::new();
     for part in container.parts() {
-        let result = match &part.name.0 {
-            b"PSV0" => Psv0::parse(&part, kind).map(|_| ()),
-            b"RTS0" => RootSignature::parse(&part).map(|_| ()),
-            b"SFI0" => Sfi0::parse(&part).map(|_| ()),
+        let result = match part_info(part.name).and_then(|info| info.family) {
+            Some(Family::Psv0) => Psv0::parse(&part, kind).map(|_| ()),
+            Some(Family::RootSignature) => RootSignature::parse(&part).map(|_| ()),
+            Some(Family::FeatureFlags) => Sfi0::parse(&part).map(|_| ()),
             _ => Signature::parse(&part).map(|_| ()),
         };
         if let Err(e) = result {
@@ -304,7 +287,9 @@ const KNOWN_MALFORMED: &[(&str, &str)] = &[(
 
 #[test]
 fn corpus_parts_decode() {
-    let Some(shared) = shared_dir() else { return };
+    let Some(shared) = shared_or_skip("corpus_parts_decode") else {
+        return;
+    };
     let corpus = shared.join("corpus");
     let Ok(manifest) = std::fs::read_to_string(corpus.join("MANIFEST.tsv")) else {
         println!("skipping: {} has no MANIFEST.tsv", corpus.display());

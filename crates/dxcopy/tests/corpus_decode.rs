@@ -4,7 +4,6 @@
 //! Skips, saying so, when the corpus is not there.
 
 use dxcopy_read::{decode_all, Container, MappedFile};
-use std::path::PathBuf;
 
 /// Corpus files whose parts are known to be malformed, with the reason.
 /// Each entry: (path suffix, part name, why the decode error is right).
@@ -23,19 +22,10 @@ const KNOWN_MALFORMED: &[(&str, &str, &str)] = &[
     ),
 ];
 
-fn corpus_dir() -> Option<PathBuf> {
-    let shared = match std::env::var_os("DXCOPY_SHARED") {
-        Some(s) => PathBuf::from(s),
-        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"),
-    };
-    let corpus = shared.join("corpus");
-    corpus.join("MANIFEST.tsv").is_file().then_some(corpus)
-}
-
 #[test]
 fn every_corpus_container_decodes() {
-    let Some(corpus) = corpus_dir() else {
-        println!("corpus_decode: skipped, no shared corpus found (set DXCOPY_SHARED)");
+    let Some(corpus) = dxcopy_harness::corpus::corpus_or_skip("every_corpus_container_decodes")
+    else {
         return;
     };
     let manifest = std::fs::read_to_string(corpus.join("MANIFEST.tsv")).unwrap();

@@ -12,8 +12,8 @@
 
 mod common;
 
-use common::Row;
 use dxcopy_edit::{EditPlan, EditWarning, MatchStyle, NameMatcher, StripClass};
+use dxcopy_harness::corpus::{manifest_or_skip, Row};
 use dxcopy_read::{Container, DigestKind, Finding, PartName, Program, Severity};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -353,7 +353,7 @@ fn sweep_file(row: &Row, sweep: &mut Sweep) {
 
 #[test]
 fn corpus_sweep() {
-    let Some((_, rows)) = common::corpus_or_skip("corpus sweep") else {
+    let Some((_, rows)) = manifest_or_skip("corpus sweep") else {
         return;
     };
     let mut sweep = Sweep {

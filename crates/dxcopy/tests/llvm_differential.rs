@@ -28,7 +28,7 @@
 
 mod common;
 
-use common::Row;
+use dxcopy_harness::corpus::{manifest_or_skip, Row};
 use dxcopy_read::{program::BITCODE_MAGIC, Container, PartName, Program};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -366,7 +366,7 @@ fn compare_file(tools: &Tools, input: &Input<'_>, s: &Scratch) -> Vec<(Op, Outco
 
 #[test]
 fn llvm_differential() {
-    let Some((_, rows)) = common::corpus_or_skip("llvm differential") else {
+    let Some((_, rows)) = manifest_or_skip("llvm differential") else {
         return;
     };
     let Some(llvm) = common::llvm_tool_or_skip("llvm differential", "llvm-objcopy") else {

@@ -3,9 +3,7 @@
 //! coverage), RenderDoc-style debug lookups, refusal of repeated program
 //! parts. Each test skips cleanly without ../shared/corpus.
 
-mod common;
-
-use common::{corpus_or_skip, Row};
+use dxcopy_harness::corpus::{manifest_or_skip, Row};
 use dxcopy_read::root_signature_check::{
     check_container, read_root_signature_file, CheckAgainst, ContainerCoverage,
 };
@@ -52,7 +50,7 @@ fn names(bytes: &[u8]) -> Vec<String> {
 
 #[test]
 fn dxstrip_recursive_strips_containers_by_magic_only() {
-    let Some((corpus, all)) = corpus_or_skip("dxstrip_recursive_strips_containers_by_magic_only")
+    let Some((corpus, all)) = manifest_or_skip("dxstrip_recursive_strips_containers_by_magic_only")
     else {
         return;
     };
@@ -119,7 +117,7 @@ fn dxstrip_recursive_strips_containers_by_magic_only() {
 
 #[test]
 fn response_files_carry_options_and_names() {
-    let Some((_, all)) = corpus_or_skip("response_files_carry_options_and_names") else {
+    let Some((_, all)) = manifest_or_skip("response_files_carry_options_and_names") else {
         return;
     };
     let row = rows(&all, "dxil", &["ILDB", "STAT"])[0];
@@ -150,7 +148,7 @@ fn response_files_carry_options_and_names() {
 
 #[test]
 fn root_signature_files_from_the_corpus() {
-    let Some((_, all)) = corpus_or_skip("root_signature_files_from_the_corpus") else {
+    let Some((_, all)) = manifest_or_skip("root_signature_files_from_the_corpus") else {
         return;
     };
     let rootsigs: Vec<&Row> = all.iter().filter(|r| r.kind == "rootsig").collect();
@@ -224,7 +222,7 @@ fn root_signature_files_from_the_corpus() {
 
 #[test]
 fn binding_coverage_on_corpus_shaders() {
-    let Some((_, all)) = corpus_or_skip("binding_coverage_on_corpus_shaders") else {
+    let Some((_, all)) = manifest_or_skip("binding_coverage_on_corpus_shaders") else {
         return;
     };
     // An empty root signature covers nothing: every resource binding of every
@@ -273,7 +271,7 @@ fn binding_coverage_on_corpus_shaders() {
 
 #[test]
 fn dxinfo_verify_checks_root_signature_coverage() {
-    let Some((_, all)) = corpus_or_skip("dxinfo_verify_checks_root_signature_coverage") else {
+    let Some((_, all)) = manifest_or_skip("dxinfo_verify_checks_root_signature_coverage") else {
         return;
     };
     // A DXIL shader with resource bindings, and an empty root signature.
@@ -322,7 +320,7 @@ fn dxinfo_verify_checks_root_signature_coverage() {
 
 #[test]
 fn repeated_dxil_parts_are_refused_by_dxcopy_and_dxstrip() {
-    let Some((_, all)) = corpus_or_skip("repeated_dxil_parts_are_refused_by_dxcopy_and_dxstrip")
+    let Some((_, all)) = manifest_or_skip("repeated_dxil_parts_are_refused_by_dxcopy_and_dxstrip")
     else {
         return;
     };
@@ -361,7 +359,7 @@ fn repeated_dxil_parts_are_refused_by_dxcopy_and_dxstrip() {
 
 #[test]
 fn split_to_a_new_directory_and_join_from_it() {
-    let Some((_, all)) = corpus_or_skip("split_to_a_new_directory_and_join_from_it") else {
+    let Some((_, all)) = manifest_or_skip("split_to_a_new_directory_and_join_from_it") else {
         return;
     };
     let row = rows(&all, "dxil", &["ILDB", "HASH", "DXIL"])[0];

@@ -6,7 +6,7 @@
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Stdio};
 
 /// The oldest LLVM whose `llvm-dis` is used (earlier ones accept `i8:32`
 /// but lack other fixes; 17 is the first that rejects it, so the first the
@@ -81,29 +81,44 @@ pub fn find_llvm_dis_with(
 }
 
 /// Runs `tool` on `bitcode` (already fixed by `--dump-bitcode`'s layout
-/// fix) and returns the IR text.
+/// fix), fed on standard input, and returns the IR text (its `ModuleID` is
+/// `'<stdin>'`).
 pub fn disassemble(tool: &Path, bitcode: &[u8]) -> Result<String, DisasmError> {
     let failed = |message: String| DisasmError::Failed {
         tool: tool.to_path_buf(),
         message,
     };
-    let mut file = tempfile::Builder::new()
-        .prefix("dxcopy-disasm-")
-        .suffix(".bc")
-        .tempfile()
+    let mut child = Command::new(tool)
+        .args(["-", "-o", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
         .map_err(|e| failed(e.to_string()))?;
-    file.write_all(bitcode)
-        .and_then(|()| file.flush())
-        .map_err(|e| failed(e.to_string()))?;
-    let out = Command::new(tool)
-        .arg(file.path())
-        .arg("-o")
-        .arg("-")
-        .output()
-        .map_err(|e| failed(e.to_string()))?;
+    let mut stdin = child.stdin.take().expect("stdin is piped");
+    // Feed the input from another thread so that a large listing cannot fill
+    // the stdout pipe while the input is still being written.
+    let output = std::thread::scope(|scope| {
+        let writer = scope.spawn(move || stdin.write_all(bitcode));
+        let output = child.wait_with_output();
+        let written = writer.join().unwrap_or_else(|_| {
+            Err(std::io::Error::other(
+                "writing the bitcode to llvm-dis failed",
+            ))
+        });
+        (output, written)
+    });
+    let out = output.0.map_err(|e| failed(e.to_string()))?;
     if !out.status.success() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         return Err(failed(stderr.trim().to_string()));
+    }
+    // A tool that exits early without reading everything but succeeds is odd;
+    // its output is still what it printed.
+    if let Err(e) = output.1 {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            return Err(failed(e.to_string()));
+        }
     }
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }

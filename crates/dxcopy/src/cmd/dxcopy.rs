@@ -153,6 +153,13 @@ pub fn main() {
                         &format!("'{}': {note}", opts.input.display()),
                     );
                 }
+                for w in &report.option_warnings {
+                    cli::emit(
+                        "dxcopy",
+                        cli::Level::Warning,
+                        &format!("'{}': {w}", opts.input.display()),
+                    );
+                }
                 for w in &report.warnings {
                     cli::emit(
                         "dxcopy",

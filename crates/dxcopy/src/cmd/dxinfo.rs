@@ -12,6 +12,7 @@ use crate::info::verify::{coverage_checks, verify, Level};
 use crate::info::yaml::{to_obj2yaml, YamlOptions};
 use crate::info::{parse_part_name, Inspection};
 use clap::Parser;
+use dxcopy_read::disasm::{self, DisasmError};
 use dxcopy_read::pdb::{container_input, ContainerSource};
 use dxcopy_read::root_signature_check::{read_root_signature_file, CheckAgainst};
 use dxcopy_read::rts0::RootSignature;
@@ -30,6 +31,7 @@ Examples:
   dxinfo --yaml shader.dxil              the same YAML as LLVM's obj2yaml
   dxinfo --hex=PSV0 shader.dxil          hex dump of a part
   dxinfo --dump-all=parts shader.dxil    parts/00-SFI0.bin, parts/01-ISG1.bin, ...
+  dxinfo --disasm shader.cso             the listing fxc writes (DXBC: SHDR/SHEX)
   dxinfo --disasm shader.dxil            the DXIL as LLVM IR (runs llvm-dis 17+)
   dxinfo --disasm=ILDB shader.dxil       the debug module's IR
   cat shader.dxil | dxinfo -             read standard input";
@@ -78,8 +80,16 @@ pub struct Opts {
     /// Write every part to DIR as NN-NAME.bin (a subdirectory per file when several)
     #[arg(long, value_name = "DIR", group = "view")]
     pub dump_all: Option<PathBuf>,
-    /// Disassemble: DXIL (default) or ILDB as LLVM IR through an installed llvm-dis 17+ ($LLVM_DIS, llvm-dis, llvm-dis-NN, /usr/lib/llvm-NN/bin); SHEX/SHDR with the built-in DXBC disassembler
-    #[arg(long, value_name = "PART", num_args = 0..=1, require_equals = true, default_missing_value = "", group = "view")]
+    /// Disassemble: DXBC programs (SHDR/SHEX) as the listing Microsoft's disassembler writes; DXIL (default) or ILDB as LLVM IR through an installed llvm-dis 17+ ($LLVM_DIS, llvm-dis, llvm-dis-NN, /usr/lib/llvm-NN/bin)
+    #[arg(
+        long,
+        value_name = "PART",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "",
+        group = "view",
+        conflicts_with = "verify"
+    )]
     pub disasm: Option<String>,
     /// Text view: also print the source files stored in SRCI parts
     #[arg(long, conflicts_with_all = ["parts", "json", "yaml", "hex", "dump_all", "verify"])]
@@ -102,6 +112,14 @@ impl Io<'_> {
             self.err,
             "{}",
             cli::diagnostic("dxinfo", cli::Level::Error, message, self.color)
+        );
+    }
+
+    fn note(&mut self, message: &str) {
+        let _ = writeln!(
+            self.err,
+            "{}",
+            cli::diagnostic("dxinfo", cli::Level::Note, message, self.color)
         );
     }
 }
@@ -283,6 +301,8 @@ fn show_parts(io: &mut Io<'_>, shown: &str, c: &Container<'_>, many: bool) -> Sh
     Ok(true)
 }
 
+/// `--disasm[=PART]`: DXIL and ILDB through llvm-dis, SHDR/SHEX (and
+/// containers without bitcode) through the built-in DXBC listing.
 fn show_disasm(
     io: &mut Io<'_>,
     shown: &str,
@@ -291,32 +311,36 @@ fn show_disasm(
     many: bool,
 ) -> Shown {
     use dxcopy_edit::bitcode::llvm_dis::{disasm_target, disassemble, find_llvm_dis, DisasmTarget};
-    let target = match disasm_target(c, requested) {
-        Ok(t) => t,
+    let wants_bitcode = match requested {
+        Some(name) => name == PartName::DXIL || name == PartName::ILDB,
+        None => c.find(PartName::DXIL).is_some(),
+    };
+    if !wants_bitcode {
+        if let Some(name) = requested {
+            // SHEX/SHDR are checked by disasm_target; anything else is refused there.
+            if let Err(e) = disasm_target(c, Some(name)) {
+                io.error(&format!("'{shown}': {e}"));
+                return Ok(false);
+            }
+        }
+        return show_listing(io, shown, c, many);
+    }
+    let bitcode = match disasm_target(c, requested) {
+        Ok(DisasmTarget::Bitcode { bitcode, .. }) => bitcode,
+        Ok(DisasmTarget::Dxbc { .. }) => return show_listing(io, shown, c, many),
         Err(e) => {
             io.error(&format!("'{shown}': {e}"));
             return Ok(false);
         }
     };
-    let text = match target {
-        DisasmTarget::Bitcode { bitcode, .. } => {
-            let Some(tool) = find_llvm_dis(std::env::var_os("LLVM_DIS"), std::env::var_os("PATH"))
-            else {
-                io.error(&dxcopy_edit::bitcode::llvm_dis::DisasmError::NotFound.to_string());
-                return Ok(false);
-            };
-            match disassemble(&tool, &bitcode) {
-                Ok(text) => text,
-                Err(e) => {
-                    io.error(&format!("'{shown}': {e}"));
-                    return Ok(false);
-                }
-            }
-        }
-        DisasmTarget::Dxbc { part } => {
-            io.error(&format!(
-                "'{shown}': part '{part}' holds DXBC shader code; this build has no built-in DXBC disassembler yet (use --hex={part} for its bytes)"
-            ));
+    let Some(tool) = find_llvm_dis(std::env::var_os("LLVM_DIS"), std::env::var_os("PATH")) else {
+        io.error(&dxcopy_edit::bitcode::llvm_dis::DisasmError::NotFound.to_string());
+        return Ok(false);
+    };
+    let text = match disassemble(&tool, &bitcode) {
+        Ok(text) => text,
+        Err(e) => {
+            io.error(&format!("'{shown}': {e}"));
             return Ok(false);
         }
     };
@@ -325,6 +349,31 @@ fn show_disasm(
     }
     io.out.write_all(text.as_bytes())?;
     Ok(true)
+}
+
+/// The built-in listing of a DXBC program (SHDR/SHEX).
+fn show_listing(io: &mut Io<'_>, shown: &str, c: &Container<'_>, many: bool) -> Shown {
+    let generator = format!("dxinfo {}", crate::VERSION);
+    match disasm::listing(c, &generator) {
+        Ok(listing) => {
+            if many {
+                writeln!(io.out, "{shown}:")?;
+            }
+            io.out.write_all(listing.text.as_bytes())?;
+            for e in &listing.errors {
+                io.error(&format!("'{shown}': {e}"));
+            }
+            Ok(listing.errors.is_empty())
+        }
+        Err(e @ (DisasmError::DxilOnly | DisasmError::NoShaderPart)) => {
+            io.note(&format!("'{shown}': no DXBC listing: {e}"));
+            Ok(true)
+        }
+        Err(e) => {
+            io.error(&format!("'{shown}': {e}"));
+            Ok(false)
+        }
+    }
 }
 
 fn show_yaml(io: &mut Io<'_>, shown: &str, c: &Container<'_>, upstream_keys: bool) -> Shown {
@@ -433,7 +482,24 @@ fn show_dump(io: &mut Io<'_>, shown: &str, c: &Container<'_>, dir: &std::path::P
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::info::testutil::{build, sign};
+
+    /// A contiguous container with a zero digest, version 1.0 and a true FileSize.
+    fn build(parts: &[(&[u8; 4], &[u8])]) -> Vec<u8> {
+        parts
+            .iter()
+            .fold(dxcopy_edit::ContainerBuilder::new(), |b, (name, data)| {
+                b.part(name, data)
+            })
+            .build()
+            .expect("test containers have at most one PRIV")
+    }
+
+    /// Signs `bytes` with the retail digest.
+    fn sign(mut bytes: Vec<u8>) -> Vec<u8> {
+        let (retail, _) = dxcopy_read::digest::container_digests(&bytes).expect("valid FileSize");
+        bytes[4..20].copy_from_slice(&retail);
+        bytes
+    }
 
     fn args(list: &[&str]) -> Vec<OsString> {
         std::iter::once("dxinfo")
@@ -477,6 +543,105 @@ mod tests {
         assert_eq!(parse(args(&["--help"])).unwrap_err().1, 0);
         assert_eq!(parse(args(&["--version"])).unwrap_err().1, 0);
         assert!(parse(args(&["--verify", "--json", "a"])).is_ok());
+    }
+
+    fn le(words: &[u32]) -> Vec<u8> {
+        words.iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+
+    #[test]
+    fn disasm_prints_the_listing_notes_dxil_and_reports_bad_tokens() {
+        let tmp = tempfile::tempdir().unwrap();
+        // ps_4_0: dcl_temps 1; mov o0.x, l(1.0); ret
+        let shdr = le(&[
+            0x40,
+            9,
+            104 | (2 << 24),
+            1,
+            54 | (5 << 24),
+            2 | (1 << 4) | (2 << 12) | (1 << 20),
+            0,
+            1 | (4 << 12),
+            1.0f32.to_bits(),
+        ]);
+        let mut shdr_ret = shdr.clone();
+        shdr_ret.extend(le(&[62 | (1 << 24)]));
+        shdr_ret[4..8].copy_from_slice(&10u32.to_le_bytes());
+        let good = tmp.path().join("good.dxbc");
+        std::fs::write(&good, sign(build(&[(b"SHDR", &shdr_ret)]))).unwrap();
+        let (status, out, err) = dxinfo(&["--disasm", good.to_str().unwrap()]);
+        assert_eq!((status, err.as_str()), (0, ""));
+        assert_eq!(
+            out,
+            format!(
+                "//\n// Generated by dxinfo {}\n//\n//\nps_4_0\ndcl_temps 1\nmov o0.x, l(1.000000)\nret \n\
+                 // Approximately 0 instruction slots used\n",
+                crate::VERSION
+            )
+        );
+        // An unknown opcode at token 9: the listing up to it, then the error; exit 1.
+        let mut broken = shdr.clone();
+        broken.extend(le(&[300 | (1 << 24)]));
+        broken[4..8].copy_from_slice(&10u32.to_le_bytes());
+        let bad = tmp.path().join("bad.dxbc");
+        std::fs::write(&bad, sign(build(&[(b"SHDR", &broken)]))).unwrap();
+        let (status, out, err) = dxinfo(&["--disasm", bad.to_str().unwrap()]);
+        assert_eq!(status, 1);
+        assert!(out.ends_with("mov o0.x, l(1.000000)\n"), "{out}");
+        // The part's data starts at 36 + 8 = 44; token 9 is 36 bytes further.
+        assert!(
+            err.contains("SHDR part: token 9 (byte 0x50): unknown opcode 300"),
+            "{err}"
+        );
+        // A container without SM4/5 bytecode gets a note, no listing.
+        let sfi = tmp.path().join("sfi.dxbc");
+        std::fs::write(&sfi, sign(build(&[(b"SFI0", &[0; 8])]))).unwrap();
+        let (status, out, err) = dxinfo(&["--disasm", sfi.to_str().unwrap()]);
+        assert_eq!((status, out.as_str()), (0, ""));
+        assert!(
+            err.contains("note:") && err.contains("no SHDR or SHEX part"),
+            "{err}"
+        );
+        assert_eq!(parse(args(&["--disasm", "--json", "a"])).unwrap_err().1, 1);
+    }
+
+    #[test]
+    fn disasm_of_dxil_goes_through_llvm_dis_and_names_the_part() {
+        let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/sample.dxil");
+        let (status, out, err) = dxinfo(&["--disasm", sample]);
+        let tool = dxcopy_edit::bitcode::llvm_dis::find_llvm_dis(
+            std::env::var_os("LLVM_DIS"),
+            std::env::var_os("PATH"),
+        );
+        if tool.is_some() {
+            assert_eq!((status, err.as_str()), (0, ""));
+            assert!(out.starts_with("; ModuleID = '<stdin>'\n"), "{out}");
+            assert!(
+                out.contains("target triple = \"dxil-unknown-shadermodel6.0-pixel\""),
+                "{out}"
+            );
+            assert!(out.contains("define float @main(float %x)"), "{out}");
+        } else {
+            println!("no llvm-dis 17+ installed: checking the error only");
+            assert_eq!(status, 1);
+            assert!(err.contains("no llvm-dis 17 or later found"), "{err}");
+        }
+        // Parts that hold no program are refused before any tool runs.
+        let (status, out, err) = dxinfo(&["--disasm=RDEF", sample]);
+        assert_eq!((status, out.as_str()), (1, ""));
+        assert!(
+            err.contains("--disasm takes DXIL, ILDB, SHEX or SHDR, not 'RDEF'"),
+            "{err}"
+        );
+        let tmp = tempfile::tempdir().unwrap();
+        let sfi = tmp.path().join("sfi.dxbc");
+        std::fs::write(&sfi, sign(build(&[(b"SFI0", &[0; 8])]))).unwrap();
+        let (status, _, err) = dxinfo(&["--disasm=ILDB", sfi.to_str().unwrap()]);
+        assert_eq!(status, 1);
+        assert!(err.contains("ILDB"), "{err}");
+        let (status, _, err) = dxinfo(&["--disasm=SHEX", sfi.to_str().unwrap()]);
+        assert_eq!(status, 1);
+        assert!(err.contains("SHEX"), "{err}");
     }
 
     #[test]

@@ -6,8 +6,6 @@ use dxcopy_edit::{batch, Config, EditError, StripClass};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -133,66 +131,49 @@ pub fn main() {
     if cfg.strip.is_empty() && cfg.remove.is_empty() && !cfg.strip_bitcode_names {
         cfg.strip.push(StripClass::Debug);
     }
-    let jobs = opts
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
-        .clamp(1, opts.files.len());
     let progress = progress_bar(opts.files.len(), opts.quiet);
     // Messages go around the bar so it is redrawn below them.
     let say = |level: cli::Level, msg: &str| match &progress {
         Some(bar) => bar.suspend(|| cli::emit("dxstrip", level, msg)),
         None => cli::emit("dxstrip", level, msg),
     };
-    let next = AtomicUsize::new(0);
-    let (tx, rx) = mpsc::channel();
     let mut failed = 0usize;
     let mut removed = 0usize;
     let mut unchanged = 0usize;
-    std::thread::scope(|s| {
-        for _ in 0..jobs {
-            let tx = tx.clone();
-            let (next, cfg, opts) = (&next, &cfg, &opts);
-            s.spawn(move || loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(file) = opts.files.get(i) else { break };
-                let r = cfg.run(file, opts.output.as_deref());
-                if tx.send((i, r)).is_err() {
-                    break;
-                }
-            });
-        }
-        drop(tx);
-        // Report in input order as results arrive.
-        let mut pending = std::collections::BTreeMap::new();
-        let mut printed = 0usize;
-        for (i, r) in rx {
+    dxcopy_edit::run_many(
+        &cfg,
+        &opts.files,
+        opts.output.as_deref(),
+        opts.jobs,
+        || {
             if let Some(bar) = &progress {
                 bar.inc(1);
             }
-            pending.insert(i, r);
-            while let Some(r) = pending.remove(&printed) {
-                let file = &opts.files[printed];
-                match r {
-                    Ok(report) => {
-                        if report.unchanged {
-                            unchanged += 1;
-                        }
-                        removed += report.parts_before.saturating_sub(report.parts_after);
-                        if !opts.quiet {
-                            for w in &report.warnings {
-                                say(cli::Level::Warning, &format!("'{}': {w}", file.display()));
-                            }
-                        }
+        },
+        |i, r| {
+            let file = &opts.files[i];
+            match r {
+                Ok(report) => {
+                    if report.unchanged {
+                        unchanged += 1;
                     }
-                    Err(e) => {
-                        failed += 1;
-                        say(cli::Level::Error, &cli::file_message(file, &e));
+                    removed += report.parts_before.saturating_sub(report.parts_after);
+                    if !opts.quiet {
+                        for w in &report.option_warnings {
+                            say(cli::Level::Warning, &format!("'{}': {w}", file.display()));
+                        }
+                        for w in &report.warnings {
+                            say(cli::Level::Warning, &format!("'{}': {w}", file.display()));
+                        }
                     }
                 }
-                printed += 1;
+                Err(e) => {
+                    failed += 1;
+                    say(cli::Level::Error, &cli::file_message(file, &e));
+                }
             }
-        }
-    });
+        },
+    );
     if let Some(bar) = progress {
         bar.finish_and_clear();
     }

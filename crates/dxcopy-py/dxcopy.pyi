@@ -1,0 +1,180 @@
+"""Read, inspect, edit and strip DirectX Container files (DXBC/DXIL shaders).
+
+The same library as the dxcopy, dxstrip and dxinfo commands: results are
+byte-identical to theirs and errors carry the same messages.
+"""
+
+import os
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+
+__version__: str
+
+StrPath = Union[str, "os.PathLike[str]"]
+Buffer = Union[bytes, bytearray, memoryview]
+
+class Error(ValueError):
+    """A container could not be read or edited.
+
+    ``str(error)`` is the message the dxcopy command prints for the same
+    failure. The attributes are None when not known.
+    """
+
+    path: Optional[str]
+    """The file the error is about."""
+    part: Optional[str]
+    """The name of the part the error is about."""
+    offset: Optional[int]
+    """The absolute byte offset of the problem in the container."""
+
+class Part:
+    """One part of a container: its name, where it lies and its data."""
+
+    @property
+    def index(self) -> int:
+        """Index in the offset table."""
+    @property
+    def name(self) -> str:
+        """The four-character name (non-printable bytes as \\xNN, as dxinfo shows them)."""
+    @property
+    def offset(self) -> int:
+        """Offset of the part's 8-byte header in the container."""
+    @property
+    def data_offset(self) -> int:
+        """Offset of the part's data in the container (offset + 8)."""
+    @property
+    def size(self) -> int:
+        """Size of the part's data in bytes."""
+    @property
+    def data(self) -> bytes:
+        """The part's data (a copy)."""
+    @property
+    def crc32(self) -> int:
+        """CRC-32 (IEEE) of the data, as dxinfo shows it."""
+
+class Container:
+    """A DirectX container (DXBC or DXIL), opened from a file or bytes.
+
+    Open it with ``Container.open(path)`` (memory-mapped) or
+    ``Container.from_bytes(data)``. A dxc companion PDB is accepted too: the
+    container in its stream 5 is used, as by the command-line tools.
+    ``c["DXIL"]`` is the first part of that name (KeyError when absent);
+    ``c[0]`` the first part. An opened file keeps the data it had when it
+    was opened even when the file is replaced afterwards (renamed over);
+    do not truncate or overwrite an opened file in place.
+    """
+
+    @staticmethod
+    def open(path: StrPath) -> "Container":
+        """Opens the container (or dxc companion PDB) at `path`, memory-mapped.
+
+        Raises Error when the file cannot be read or is not a valid container.
+        """
+    @staticmethod
+    def from_bytes(data: Buffer, name: str = "-") -> "Container":
+        """A container from bytes in memory (copied); `name` names it in to_dict()."""
+    @property
+    def path(self) -> Optional[str]:
+        """The file the container was opened from (None for bytes)."""
+    @property
+    def is_pdb(self) -> bool:
+        """Whether the input is a dxc companion PDB (the container is its stream 5)."""
+    @property
+    def parts(self) -> List[Part]:
+        """The parts in offset-table order."""
+    @property
+    def digest_kind(self) -> str:
+        """The kind of the header digest as dxinfo names it: "retail", "debug",
+        "zero", "bypass", "preview", "invalid" or "copied"."""
+    @property
+    def digest(self) -> str:
+        """The stored header digest, as 32 lower-case hex digits."""
+    @property
+    def version(self) -> Tuple[int, int]:
+        """The container format version (major, minor)."""
+    def to_bytes(self) -> bytes:
+        """The container's bytes (for a PDB input, the container in its stream 5)."""
+    def decode(self, name: str) -> Dict[str, Any]:
+        """The decoded part `name`: the part's ``decoded`` object of ``dxinfo --json``.
+
+        Raises KeyError when there is no such part, Error when it does not decode.
+        """
+    def edit(self, *, regex: bool = False) -> "Edit":
+        """A new edit of this container; with regex=True patterns are regular expressions."""
+    def __getitem__(self, key: Union[str, int]) -> Part: ...
+    def __contains__(self, name: str) -> bool: ...
+    def __len__(self) -> int: ...
+    def __iter__(self) -> Iterator[Part]: ...
+
+class Edit:
+    """An edit of a container, made by Container.edit().
+
+    Collect edits (each call returns the Edit, so calls chain), then produce
+    the result with finish() or write(). As with the dxcopy command the order
+    of the calls does not matter, and the result is byte-identical to dxcopy
+    given the same options.
+    """
+
+    def remove(self, pattern: str) -> "Edit":
+        """Removes the parts matching `pattern` (like -R; "!pattern" excludes)."""
+    def only(self, pattern: str) -> "Edit":
+        """Keeps only the parts matching `pattern` (like -j; overrides remove)."""
+    def keep(self, pattern: str) -> "Edit":
+        """Never removes the parts matching `pattern` (like --keep-section)."""
+    def strip(self, cls: str) -> "Edit":
+        """Strips a class: "debug", "reflect", "priv", "rootsig" or "all"."""
+    def add(self, name: str, data: Buffer) -> "Edit":
+        """Adds part `name` (like --add-section; an error if it exists)."""
+    def update(self, name: str, data: Buffer) -> "Edit":
+        """Replaces part `name` (like --update-section; raw bitcode for DXIL/ILDB
+        keeps the program header)."""
+    def set_private(self, data: Buffer) -> "Edit":
+        """Adds or replaces the PRIV part (last, exact size), like --set-private."""
+    def finish(self, digest: str = "auto", hash: str = "auto") -> bytes:
+        """The edited container as bytes.
+
+        `digest`: "auto", "retail", "debug", "zero", "keep", "bypass" or
+        "preview" (like --digest); `hash`: "auto", "keep" or "update" (like --hash).
+        """
+    def write(
+        self,
+        path: StrPath,
+        digest: str = "auto",
+        hash: str = "auto",
+        *,
+        preserve_dates: bool = False,
+    ) -> None:
+        """Writes the edited container to `path` as dxcopy does: a temp file
+        renamed over `path`, the input's permissions kept."""
+    @property
+    def warnings(self) -> List[str]:
+        """The warnings of the last finish() or write(), as dxcopy prints them."""
+
+class StripResult:
+    """The outcome of stripping one file with strip_files()."""
+
+    @property
+    def path(self) -> str:
+        """The file, as given."""
+    @property
+    def removed(self) -> int:
+        """How many parts were removed (0 when the file failed)."""
+    @property
+    def error(self) -> Optional[Error]:
+        """The error for this file, or None when it was stripped."""
+    @property
+    def warnings(self) -> List[str]:
+        """Warnings for this file, as dxstrip prints them."""
+    @property
+    def ok(self) -> bool:
+        """Whether the file was stripped (error is None)."""
+
+def strip_files(
+    paths: Sequence[StrPath],
+    classes: Sequence[str] = ("debug",),
+    jobs: Optional[int] = None,
+) -> List[StripResult]:
+    """Strips parts from many containers in place, in parallel, like dxstrip.
+
+    One StripResult per path, in the order given; a bad file does not stop
+    the others. The GIL is released while the files are processed.
+    """

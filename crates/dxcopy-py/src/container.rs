@@ -1,0 +1,382 @@
+//! `dxcopy.Container` and `dxcopy.Part`: an opened
+//! container (memory-mapped file, bytes, or the container inside a dxc
+//! companion PDB), its parts and what decoding them says.
+
+use crate::edit::Edit;
+use crate::error::{read_to_py, to_py};
+use dxcopy_edit::{Config, EditError, MatchStyle};
+use dxcopy_read::digest;
+use dxcopy_read::{container_input, decode_part, Container as Parsed, ContainerSource};
+use dxcopy_read::{MappedFile, PdbInfo, ReadError};
+use pyo3::exceptions::{PyIndexError, PyKeyError, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes, PyList};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// The bytes behind a [`Container`]: the input as read or mapped, and the
+/// container taken out of it when the input is a PDB.
+pub struct Input {
+    /// The file the input was read from (None for bytes given in memory).
+    pub path: Option<PathBuf>,
+    /// How the input is named in documents (`file` of `to_dict()`).
+    pub name: String,
+    /// The whole input.
+    pub file: MappedFile,
+    /// For a dxc companion PDB: the container in its stream 5 and the PDB's info stream.
+    pub pdb: Option<(Vec<u8>, PdbInfo)>,
+}
+
+impl Input {
+    /// Reads the container in `file` (a container or a dxc companion PDB),
+    /// checking it as the dxcopy command does.
+    fn load(
+        file: MappedFile,
+        path: Option<PathBuf>,
+        name: String,
+    ) -> Result<Input, (EditError, Option<PathBuf>)> {
+        let found = match container_input(&file) {
+            Ok(found) => found,
+            Err(e) => return Err((e.into(), path)),
+        };
+        let pdb = match found.source {
+            ContainerSource::PdbStream5 { info } => Some((found.bytes.into_owned(), info)),
+            ContainerSource::Container => None,
+        };
+        let input = Input {
+            path,
+            name,
+            file,
+            pdb,
+        };
+        match input.container() {
+            Ok(_) => Ok(input),
+            Err(e) => {
+                let e = input.in_stream(e.into());
+                Err((e, input.path))
+            }
+        }
+    }
+
+    /// The container's bytes.
+    pub fn bytes(&self) -> &[u8] {
+        match &self.pdb {
+            Some((bytes, _)) => bytes,
+            None => &self.file,
+        }
+    }
+
+    /// The parsed container (checked when the input was loaded).
+    pub fn container(&self) -> Result<Parsed<'_>, ReadError> {
+        Parsed::parse(self.bytes())
+    }
+
+    /// Whether the container came from a PDB's stream 5.
+    pub fn is_pdb(&self) -> bool {
+        self.pdb.is_some()
+    }
+
+    /// For a PDB input, an error about its container says so, like the CLI's.
+    pub fn in_stream(&self, e: EditError) -> EditError {
+        match e {
+            EditError::Io { .. } | EditError::PdbInPlace => e,
+            other if self.is_pdb() => EditError::InPdbStream(Box::new(other)),
+            other => other,
+        }
+    }
+
+    /// The Python exception for an error about this input.
+    pub fn error(&self, py: Python<'_>, e: EditError) -> PyErr {
+        to_py(py, &self.in_stream(e), self.path.as_deref())
+    }
+
+    fn parsed(&self, py: Python<'_>) -> PyResult<Parsed<'_>> {
+        self.container().map_err(|e| self.error(py, e.into()))
+    }
+}
+
+/// Bytes from any object that supports the buffer protocol (bytes,
+/// bytearray, memoryview, mmap, …).
+pub fn buffer_bytes(data: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    if let Ok(b) = data.cast::<PyBytes>() {
+        return Ok(b.as_bytes().to_vec());
+    }
+    if let Ok(b) = data.cast::<PyByteArray>() {
+        return Ok(b.to_vec());
+    }
+    if data.is_instance_of::<pyo3::types::PyString>() {
+        return Err(PyTypeError::new_err(
+            "expected a bytes-like object, not str",
+        ));
+    }
+    let py = data.py();
+    let bytes = py.get_type::<PyBytes>().call1((data,))?;
+    Ok(bytes.cast::<PyBytes>()?.as_bytes().to_vec())
+}
+
+/// Turns a serialisable value into Python objects through JSON, so the
+/// result is exactly what `dxinfo --json` prints, keys in the same order.
+pub fn to_python<'py>(
+    py: Python<'py>,
+    value: &impl serde::Serialize,
+) -> PyResult<Bound<'py, PyAny>> {
+    let text = serde_json::to_string(value)
+        .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
+    py.import("json")?.call_method1("loads", (text,))
+}
+
+/// A DirectX container (DXBC or DXIL), opened from a file or bytes.
+///
+/// Open it with `Container.open(path)` (the file is memory-mapped, not
+/// read) or `Container.from_bytes(data)`. A dxc companion PDB is accepted
+/// too: the container in its stream 5 is used, as by the command-line tools.
+/// The container is checked when it is opened; a bad one raises
+/// `dxcopy.Error`. Indexing by name gives the first part of that name
+/// (`c["DXIL"]`, KeyError when absent), by number the part at that index.
+///
+/// An opened file keeps the data it had when it was opened even when the
+/// file is replaced afterwards (the edits of dxcopy and of this package
+/// replace files by renaming a new file over them). Do not truncate or
+/// overwrite an opened file in place.
+#[pyclass(module = "dxcopy", frozen)]
+pub struct Container {
+    pub(crate) input: Arc<Input>,
+}
+
+impl Container {
+    fn part_objects(&self, py: Python<'_>) -> PyResult<Vec<Part>> {
+        let container = self.input.parsed(py)?;
+        Ok(container
+            .parts()
+            .map(|p| Part {
+                input: Arc::clone(&self.input),
+                index: p.index,
+                name: p.name.to_string(),
+                offset: p.offset,
+                data_offset: p.data_offset(),
+                size: p.size(),
+            })
+            .collect())
+    }
+
+    fn find(&self, py: Python<'_>, name: &str) -> PyResult<Option<Part>> {
+        Ok(self.part_objects(py)?.into_iter().find(|p| p.name == name))
+    }
+
+    fn require(&self, py: Python<'_>, name: &str) -> PyResult<Part> {
+        self.find(py, name)?
+            .ok_or_else(|| PyKeyError::new_err(name.to_string()))
+    }
+}
+
+#[pymethods]
+impl Container {
+    /// Opens the container (or dxc companion PDB) at `path`, memory-mapped.
+    ///
+    /// Raises dxcopy.Error when the file cannot be read or is not a valid
+    /// container; the message is the one the dxcopy command prints.
+    #[staticmethod]
+    fn open(py: Python<'_>, path: PathBuf) -> PyResult<Container> {
+        let name = path.to_string_lossy().into_owned();
+        let loaded = py.detach(|| {
+            let file = MappedFile::open(&path).map_err(|e| (EditError::io(&path, e), None))?;
+            Input::load(file, Some(path.clone()), name)
+        });
+        match loaded {
+            Ok(input) => Ok(Container {
+                input: Arc::new(input),
+            }),
+            Err((e, _)) => Err(to_py(py, &e, Some(&path))),
+        }
+    }
+
+    /// A container from bytes in memory (any bytes-like object; copied).
+    ///
+    /// `name` is how `to_dict()` names the input (dxinfo says `-` for stdin).
+    #[staticmethod]
+    #[pyo3(signature = (data, name = "-"))]
+    fn from_bytes(py: Python<'_>, data: &Bound<'_, PyAny>, name: &str) -> PyResult<Container> {
+        let bytes = buffer_bytes(data)?;
+        let file = MappedFile::from_vec(bytes);
+        match Input::load(file, None, name.to_string()) {
+            Ok(input) => Ok(Container {
+                input: Arc::new(input),
+            }),
+            Err((e, _)) => Err(to_py(py, &e, None)),
+        }
+    }
+
+    /// The file the container was opened from (None for bytes).
+    #[getter]
+    fn path(&self) -> Option<String> {
+        self.input
+            .path
+            .as_deref()
+            .map(|p| p.to_string_lossy().into_owned())
+    }
+
+    /// Whether the input is a dxc companion PDB (the container is its stream 5).
+    #[getter]
+    fn is_pdb(&self) -> bool {
+        self.input.is_pdb()
+    }
+
+    /// The parts in offset-table order.
+    #[getter]
+    fn parts(&self, py: Python<'_>) -> PyResult<Vec<Part>> {
+        self.part_objects(py)
+    }
+
+    /// The kind of the header digest, as dxinfo names it: "retail", "debug",
+    /// "zero", "bypass", "preview", "invalid" or "copied" (only the first
+    /// three and "invalid" occur outside PDBs).
+    #[getter]
+    fn digest_kind(&self, py: Python<'_>) -> PyResult<&'static str> {
+        Ok(self.input.parsed(py)?.digest_kind().as_str())
+    }
+
+    /// The stored header digest, as 32 lower-case hex digits.
+    #[getter]
+    fn digest(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(digest::to_hex(&self.input.parsed(py)?.header().digest))
+    }
+
+    /// The container format version, (major, minor).
+    #[getter]
+    fn version(&self, py: Python<'_>) -> PyResult<(u16, u16)> {
+        let c = self.input.parsed(py)?;
+        Ok((c.header().major, c.header().minor))
+    }
+
+    /// The container's bytes (for a PDB input, the container in its stream 5).
+    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, self.input.bytes())
+    }
+
+    /// The decoded part `name` (the first of that name): the same dict as
+    /// the part's `decoded` object in `dxinfo --json` (its "kind" says which
+    /// decoder; "unknown" when there is none).
+    ///
+    /// Raises KeyError when there is no such part and dxcopy.Error when the
+    /// part does not decode.
+    fn decode<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyAny>> {
+        let wanted = self.require(py, name)?;
+        let container = self.input.parsed(py)?;
+        let part = container
+            .part(wanted.index)
+            .ok_or_else(|| PyKeyError::new_err(name.to_string()))?;
+        match decode_part(&container, &part) {
+            Ok(decoded) => to_python(py, &decoded),
+            Err(e) => Err(read_to_py(py, e, self.input.path.as_deref())),
+        }
+    }
+
+    /// A new edit of this container (see Edit). With `regex=True` the
+    /// patterns of remove/only/keep are regular expressions (like --regex),
+    /// otherwise globs.
+    #[pyo3(signature = (*, regex = false))]
+    fn edit(&self, regex: bool) -> Edit {
+        let config = Config {
+            match_style: if regex {
+                MatchStyle::Regex
+            } else {
+                MatchStyle::Glob
+            },
+            ..Config::default()
+        };
+        Edit::new(Arc::clone(&self.input), config)
+    }
+
+    fn __getitem__(&self, py: Python<'_>, key: &Bound<'_, PyAny>) -> PyResult<Part> {
+        if let Ok(name) = key.extract::<String>() {
+            return self.require(py, &name);
+        }
+        let index: isize = key.extract()?;
+        let mut parts = self.part_objects(py)?;
+        let len = parts.len() as isize;
+        let at = if index < 0 { index + len } else { index };
+        if at < 0 || at >= len {
+            return Err(PyIndexError::new_err("part index out of range"));
+        }
+        Ok(parts.swap_remove(at as usize))
+    }
+
+    fn __contains__(&self, py: Python<'_>, name: &str) -> PyResult<bool> {
+        Ok(self.find(py, name)?.is_some())
+    }
+
+    fn __len__(&self, py: Python<'_>) -> PyResult<usize> {
+        Ok(self.input.parsed(py)?.part_count() as usize)
+    }
+
+    fn __iter__<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let list = PyList::new(py, self.part_objects(py)?)?;
+        list.try_iter().map(Bound::into_any)
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let c = self.input.parsed(py)?;
+        let names: Vec<String> = c.parts().map(|p| p.name.to_string()).collect();
+        Ok(format!(
+            "<dxcopy.Container {:?} parts=[{}] digest={}>",
+            self.input.name,
+            names.join(", "),
+            c.digest_kind().as_str()
+        ))
+    }
+}
+
+/// One part of a container: its name, where it lies and its data.
+#[pyclass(module = "dxcopy", frozen)]
+pub struct Part {
+    input: Arc<Input>,
+    /// Index in the offset table.
+    #[pyo3(get)]
+    index: u32,
+    /// The four-character name (non-printable bytes as \xNN, as dxinfo shows them).
+    #[pyo3(get)]
+    name: String,
+    /// Offset of the part's 8-byte header in the container.
+    #[pyo3(get)]
+    offset: u64,
+    /// Offset of the part's data in the container (offset + 8).
+    #[pyo3(get)]
+    data_offset: u64,
+    /// Size of the part's data in bytes.
+    #[pyo3(get)]
+    size: u32,
+}
+
+impl Part {
+    fn data_slice(&self) -> &[u8] {
+        let start = usize::try_from(self.data_offset).unwrap_or(usize::MAX);
+        let end = start.saturating_add(self.size as usize);
+        // The container was checked when opened, so the range lies inside it.
+        self.input.bytes().get(start..end).unwrap_or_default()
+    }
+}
+
+#[pymethods]
+impl Part {
+    /// The part's data (a copy, as bytes).
+    #[getter]
+    fn data<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, self.data_slice())
+    }
+
+    /// CRC-32 (IEEE) of the data, as dxinfo shows it.
+    #[getter]
+    fn crc32(&self, py: Python<'_>) -> PyResult<u32> {
+        let c = self.input.parsed(py)?;
+        c.part(self.index)
+            .map(|p| p.crc32())
+            .ok_or_else(|| PyIndexError::new_err("part index out of range"))
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<dxcopy.Part {} index={} offset={:#x} size={}>",
+            self.name, self.index, self.offset, self.size
+        )
+    }
+}

@@ -1,0 +1,271 @@
+//! `dxcopy.Edit`: the edits of one dxcopy invocation, collected call by call
+//! and applied by the library in the command's fixed order.
+
+use crate::container::{buffer_bytes, Input};
+use dxcopy_edit::config::part_name;
+use dxcopy_edit::{Config, DigestPolicy, EditError, HashPolicy, NameMatcher, StripClass};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// An edit of a container, made by `Container.edit()`.
+///
+/// Collect the edits with remove, only, keep, strip, add, update and
+/// set_private (each returns the Edit, so calls chain), then produce the
+/// result with finish() (bytes) or write(path). As with the dxcopy command,
+/// the order of the calls does not matter: keep marks come first, then only
+/// (which overrides remove) or remove, strip classes, updates, adds and
+/// set_private; then the HASH part and the header digest are brought up to
+/// date. The result is byte-identical to the dxcopy command given the same
+/// options. The input is never modified by finish(); write() replaces its
+/// destination atomically.
+#[pyclass(module = "dxcopy")]
+pub struct Edit {
+    input: Arc<Input>,
+    /// The edits as one dxcopy invocation; data given in memory is its
+    /// `inline_data`, named after the call that gave it.
+    config: Config,
+    warnings: Vec<String>,
+}
+
+fn invalid(py: Python<'_>, e: EditError) -> PyErr {
+    crate::error::to_py(py, &e, None)
+}
+
+fn policies(py: Python<'_>, digest: &str, hash: &str) -> PyResult<(DigestPolicy, HashPolicy)> {
+    let digest = DigestPolicy::parse(digest).ok_or_else(|| {
+        invalid(
+            py,
+            EditError::Invalid(format!(
+                "unknown digest policy '{digest}' (auto, retail, debug, zero, keep, bypass, preview)"
+            )),
+        )
+    })?;
+    let hash = HashPolicy::parse(hash).ok_or_else(|| {
+        invalid(
+            py,
+            EditError::Invalid(format!("unknown hash policy '{hash}' (auto, keep, update)")),
+        )
+    })?;
+    Ok((digest, hash))
+}
+
+/// The strip class named `name`, or the error naming the valid ones.
+pub fn strip_class(py: Python<'_>, name: &str) -> PyResult<StripClass> {
+    let every = [
+        StripClass::Debug,
+        StripClass::Reflect,
+        StripClass::Priv,
+        StripClass::RootSig,
+        StripClass::All,
+    ];
+    let found = every.into_iter().find(|c| c.as_str() == name);
+    found.ok_or_else(|| {
+        invalid(
+            py,
+            EditError::Invalid(format!(
+                "unknown strip class '{name}' (debug, reflect, priv, rootsig, all)"
+            )),
+        )
+    })
+}
+
+/// Whether `a` and `b` name the same existing file.
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+impl Edit {
+    pub fn new(input: Arc<Input>, config: Config) -> Edit {
+        Edit {
+            input,
+            config,
+            warnings: Vec::new(),
+        }
+    }
+
+    fn check_pattern(&self, py: Python<'_>, pattern: &str) -> PyResult<()> {
+        NameMatcher::from_patterns(&[pattern], self.config.match_style)
+            .map(|_| ())
+            .map_err(|e| invalid(py, e))
+    }
+
+    /// Records `data` under a name that says which call gave it (the name
+    /// appears in messages about the data) and returns that name.
+    fn inline(&mut self, call: &str, data: Vec<u8>) -> PathBuf {
+        let n = self.config.inline_data.len() + 1;
+        let path = PathBuf::from(format!("<data #{n} of {call}>"));
+        self.config.inline_data.push((path.clone(), data));
+        path
+    }
+
+    fn with_policies(&self, py: Python<'_>, digest: &str, hash: &str) -> PyResult<Config> {
+        let (digest, hash) = policies(py, digest, hash)?;
+        Ok(Config {
+            digest,
+            hash,
+            ..self.config.clone()
+        })
+    }
+}
+
+#[pymethods]
+impl Edit {
+    /// Removes the parts matching `pattern` (like -R; a glob, or a regular
+    /// expression with edit(regex=True); "!pattern" excludes).
+    fn remove<'py>(mut slf: PyRefMut<'py, Self>, pattern: &str) -> PyResult<PyRefMut<'py, Self>> {
+        slf.check_pattern(slf.py(), pattern)?;
+        slf.config.remove.push(pattern.to_string());
+        Ok(slf)
+    }
+
+    /// Keeps only the parts matching `pattern` (like -j; overrides remove).
+    fn only<'py>(mut slf: PyRefMut<'py, Self>, pattern: &str) -> PyResult<PyRefMut<'py, Self>> {
+        slf.check_pattern(slf.py(), pattern)?;
+        slf.config.only.push(pattern.to_string());
+        Ok(slf)
+    }
+
+    /// Never removes the parts matching `pattern` (like --keep-section).
+    fn keep<'py>(mut slf: PyRefMut<'py, Self>, pattern: &str) -> PyResult<PyRefMut<'py, Self>> {
+        slf.check_pattern(slf.py(), pattern)?;
+        slf.config.keep.push(pattern.to_string());
+        Ok(slf)
+    }
+
+    /// Strips a class of parts: "debug" (ILDB, SRCI, PDBI, SDBG, SPDB),
+    /// "reflect" (STAT, RDEF), "priv" (PRIV), "rootsig" (RTS0) or "all"
+    /// (debug, reflect, priv, ILDN and VERS), like --strip-debug and friends.
+    fn strip<'py>(mut slf: PyRefMut<'py, Self>, cls: &str) -> PyResult<PyRefMut<'py, Self>> {
+        let class = strip_class(slf.py(), cls)?;
+        slf.config.strip.push(class);
+        Ok(slf)
+    }
+
+    /// Adds part `name` with `data` (like --add-section; an error at finish
+    /// if the part exists). Data other than PRIV's is zero-padded to 4 bytes.
+    fn add<'py>(
+        mut slf: PyRefMut<'py, Self>,
+        name: &str,
+        data: &Bound<'py, PyAny>,
+    ) -> PyResult<PyRefMut<'py, Self>> {
+        part_name(name).map_err(|e| invalid(slf.py(), e))?;
+        let bytes = buffer_bytes(data)?;
+        let path = slf.inline(&format!("add('{name}')"), bytes);
+        slf.config.add.push((name.to_string(), path));
+        Ok(slf)
+    }
+
+    /// Replaces part `name` with `data` (like --update-section). Raw LLVM
+    /// bitcode for DXIL or ILDB keeps the part's program header and rewrites
+    /// its sizes.
+    fn update<'py>(
+        mut slf: PyRefMut<'py, Self>,
+        name: &str,
+        data: &Bound<'py, PyAny>,
+    ) -> PyResult<PyRefMut<'py, Self>> {
+        part_name(name).map_err(|e| invalid(slf.py(), e))?;
+        let bytes = buffer_bytes(data)?;
+        let path = slf.inline(&format!("update('{name}')"), bytes);
+        slf.config.update.push((name.to_string(), path));
+        Ok(slf)
+    }
+
+    /// Adds or replaces the PRIV part with `data` (last, exact size), like --set-private.
+    fn set_private<'py>(
+        mut slf: PyRefMut<'py, Self>,
+        data: &Bound<'py, PyAny>,
+    ) -> PyResult<PyRefMut<'py, Self>> {
+        let bytes = buffer_bytes(data)?;
+        let path = slf.inline("set_private()", bytes);
+        slf.config.set_private = Some(path);
+        Ok(slf)
+    }
+
+    /// The edited container as bytes.
+    ///
+    /// `digest` is the header digest policy ("auto", "retail", "debug",
+    /// "zero", "keep", "bypass", "preview") and `hash` the HASH part policy
+    /// ("auto", "keep", "update"), as dxcopy's --digest and --hash. Raises
+    /// dxcopy.Error when an edit cannot be made (the message is dxcopy's).
+    #[pyo3(signature = (digest = "auto", hash = "auto"))]
+    fn finish<'py>(
+        &mut self,
+        py: Python<'py>,
+        digest: &str,
+        hash: &str,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let config = self.with_policies(py, digest, hash)?;
+        let input = &self.input;
+        let result = py.detach(|| -> Result<_, EditError> {
+            let container = input.container()?;
+            // What `Config::run` does for the main output, kept in memory.
+            Config::check_single_programs(&container)?;
+            let out = config.plan(&container)?.finish()?;
+            let warnings: Vec<String> = out.warnings().iter().map(|w| w.to_string()).collect();
+            Ok((out.to_vec(), warnings))
+        });
+        let (bytes, warnings) = result.map_err(|e| self.input.error(py, e))?;
+        self.warnings = warnings;
+        Ok(PyBytes::new(py, &bytes))
+    }
+
+    /// Writes the edited container to `path` the way dxcopy writes its
+    /// output: to a temp file in the same directory that is renamed over
+    /// `path` (a symbolic link is followed), with the input file's
+    /// permissions (and its times with preserve_dates=True, like -p). Writing
+    /// to the opened file itself edits it in place. A failure leaves `path`
+    /// untouched.
+    #[pyo3(signature = (path, digest = "auto", hash = "auto", *, preserve_dates = false))]
+    fn write(
+        &mut self,
+        py: Python<'_>,
+        path: PathBuf,
+        digest: &str,
+        hash: &str,
+        preserve_dates: bool,
+    ) -> PyResult<()> {
+        let mut config = self.with_policies(py, digest, hash)?;
+        config.preserve_dates = preserve_dates;
+        let input = &self.input;
+        let result = py.detach(|| -> Result<Vec<String>, EditError> {
+            if let (true, Some(from)) = (input.is_pdb(), input.path.as_deref()) {
+                if same_file(from, &path) {
+                    return Err(EditError::PdbInPlace);
+                }
+            }
+            let container = input.container()?;
+            // The opened data, written as dxcopy writes: `-` stands for an input without a file.
+            let from = input.path.as_deref().unwrap_or(Path::new("-"));
+            let report = config.run_on(&container, from, Some(&path))?;
+            Ok(report.warnings.iter().map(|w| w.to_string()).collect())
+        });
+        self.warnings = result.map_err(|e| self.input.error(py, e))?;
+        Ok(())
+    }
+
+    /// The warnings of the last finish() or write(), as dxcopy prints them
+    /// (e.g. a digest that could not be kept valid).
+    #[getter]
+    fn warnings(&self) -> Vec<String> {
+        self.warnings.clone()
+    }
+
+    fn __repr__(&self) -> String {
+        let e = &self.config;
+        format!(
+            "<dxcopy.Edit remove={:?} only={:?} keep={:?} strip={:?} update={:?} add={:?} set_private={}>",
+            e.remove,
+            e.only,
+            e.keep,
+            e.strip.iter().map(|c| c.as_str()).collect::<Vec<_>>(),
+            e.update.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(),
+            e.add.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(),
+            if e.set_private.is_some() { "True" } else { "False" },
+        )
+    }
+}

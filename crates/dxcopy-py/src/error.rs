@@ -1,0 +1,108 @@
+//! `dxcopy.Error`: every read and edit failure, with the command-line
+//! tools' message as its text and `.path`, `.part`, `.offset` attributes.
+
+use dxcopy_edit::EditError;
+use dxcopy_read::{ReadError, ReadErrorKind};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use std::path::Path;
+
+pyo3::create_exception!(
+    dxcopy,
+    Error,
+    PyValueError,
+    "A container could not be read or edited.\n\n\
+     The text is the message the dxcopy command prints for the same failure. \
+     Attributes (None when not known): path (str, the file), part (str, the \
+     part's name), offset (int, the absolute byte offset of the problem)."
+);
+
+/// Adds `Error` to the module, with its attributes defaulting to None.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    let class = py.get_type::<Error>();
+    for attribute in ["path", "part", "offset"] {
+        class.setattr(attribute, py.None())?;
+    }
+    m.add("Error", class)
+}
+
+/// Where an error lies, as far as the error says.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Location {
+    path: Option<String>,
+    part: Option<String>,
+    offset: Option<u64>,
+}
+
+fn read_location(e: &ReadError) -> Location {
+    let part = match &e.kind {
+        ReadErrorKind::PartDataPastEnd { part, .. } | ReadErrorKind::PartOverlap { part, .. } => {
+            Some(part.name.to_string())
+        }
+        ReadErrorKind::Truncated { part, .. } | ReadErrorKind::Invalid { part, .. } => {
+            part.map(|p| p.name.to_string())
+        }
+        ReadErrorKind::PartNotFound { name } => Some(name.clone()),
+        _ => None,
+    };
+    Location {
+        path: None,
+        part,
+        offset: Some(e.offset),
+    }
+}
+
+fn edit_location(e: &EditError) -> Location {
+    match e {
+        EditError::Read(r) => read_location(r),
+        EditError::InPdbStream(inner) => edit_location(inner),
+        EditError::NotAProgram { name, source } => Location {
+            part: Some(name.to_string()),
+            ..read_location(source)
+        },
+        EditError::AlreadyExists(name) | EditError::EmptyPart(name) => Location {
+            part: Some(name.to_string()),
+            ..Location::default()
+        },
+        EditError::NotFound(name) => Location {
+            part: Some(name.clone()),
+            ..Location::default()
+        },
+        EditError::Io { path, .. } => Location {
+            path: Some(path.display().to_string()),
+            ..Location::default()
+        },
+        _ => Location::default(),
+    }
+}
+
+/// The Python exception for `e`, an error about the file `file` (None for
+/// bytes given in memory): its text is the command-line message.
+pub fn to_py(py: Python<'_>, e: &EditError, file: Option<&Path>) -> PyErr {
+    let message = match file {
+        Some(file) => e.file_message(file),
+        None => e.to_string(),
+    };
+    let mut location = edit_location(e);
+    if location.path.is_none() {
+        location.path = file.map(|f| f.display().to_string());
+    }
+    let err = Error::new_err(message);
+    let value = err.value(py);
+    let set = || -> PyResult<()> {
+        value.setattr("path", location.path)?;
+        value.setattr("part", location.part)?;
+        value.setattr("offset", location.offset)?;
+        Ok(())
+    };
+    match set() {
+        Ok(()) => err,
+        Err(e) => e,
+    }
+}
+
+/// [`to_py`] for a read error.
+pub fn read_to_py(py: Python<'_>, e: ReadError, file: Option<&Path>) -> PyErr {
+    to_py(py, &EditError::Read(e), file)
+}

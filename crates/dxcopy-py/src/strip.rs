@@ -1,0 +1,99 @@
+//! `dxcopy.strip_files`: dxstrip from Python — many files stripped in
+//! place, in parallel, with the GIL released.
+
+use crate::edit::strip_class;
+use crate::error::to_py;
+use dxcopy_edit::{run_many, Config};
+use pyo3::prelude::*;
+use std::path::PathBuf;
+
+/// The outcome of stripping one file with strip_files().
+#[pyclass(module = "dxcopy", frozen)]
+pub struct StripResult {
+    /// The file, as given.
+    #[pyo3(get)]
+    path: String,
+    /// How many parts were removed (0 when the file failed).
+    #[pyo3(get)]
+    removed: usize,
+    /// The dxcopy.Error for this file, or None when it was stripped.
+    #[pyo3(get)]
+    error: Option<Py<PyAny>>,
+    /// Warnings for this file, as dxstrip prints them.
+    #[pyo3(get)]
+    warnings: Vec<String>,
+}
+
+#[pymethods]
+impl StripResult {
+    /// Whether the file was stripped (error is None).
+    #[getter]
+    fn ok(&self) -> bool {
+        self.error.is_none()
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> String {
+        match &self.error {
+            None => format!(
+                "<dxcopy.StripResult {:?} removed={}>",
+                self.path, self.removed
+            ),
+            Some(e) => format!(
+                "<dxcopy.StripResult {:?} error={}>",
+                self.path,
+                e.bind(py).str().map(|s| s.to_string()).unwrap_or_default()
+            ),
+        }
+    }
+}
+
+/// Strips parts from many containers in place, like dxstrip.
+///
+/// Every file of `paths` is edited in place (a temp file renamed over it,
+/// permissions kept); `classes` are strip classes ("debug", "reflect",
+/// "priv", "rootsig", "all"). Files are processed in parallel by `jobs`
+/// threads (default: one per core) with the GIL released. A bad file does
+/// not stop the others: the result list has one StripResult per path, in
+/// the order given, whose error is a dxcopy.Error with dxstrip's message.
+#[pyfunction]
+#[pyo3(signature = (paths, classes = vec!["debug".to_string()], jobs = None))]
+pub fn strip_files(
+    py: Python<'_>,
+    paths: Vec<PathBuf>,
+    classes: Vec<String>,
+    jobs: Option<usize>,
+) -> PyResult<Vec<StripResult>> {
+    let mut config = Config::default();
+    for name in &classes {
+        config.strip.push(strip_class(py, name)?);
+    }
+    if jobs == Some(0) {
+        return Err(pyo3::exceptions::PyValueError::new_err(
+            "jobs must be at least 1",
+        ));
+    }
+    let outcomes = py.detach(|| {
+        let mut outcomes = Vec::with_capacity(paths.len());
+        run_many(&config, &paths, None, jobs, || {}, |_, r| outcomes.push(r));
+        outcomes
+    });
+    let results = paths
+        .iter()
+        .zip(outcomes)
+        .map(|(path, outcome)| match outcome {
+            Ok(report) => StripResult {
+                path: path.to_string_lossy().into_owned(),
+                removed: report.parts_before.saturating_sub(report.parts_after),
+                error: None,
+                warnings: report.warnings.iter().map(|w| w.to_string()).collect(),
+            },
+            Err(e) => StripResult {
+                path: path.to_string_lossy().into_owned(),
+                removed: 0,
+                error: Some(to_py(py, &e, Some(path)).into_value(py).into_any()),
+                warnings: Vec::new(),
+            },
+        })
+        .collect();
+    Ok(results)
+}

@@ -1,0 +1,403 @@
+//! `--verify`: everything that can be checked about a container, as a list
+//! of findings with a level. Notes are informational (an unsigned container,
+//! parts older dxc left unaligned); warnings and errors make the container
+//! fail verification.
+//!
+//! Checked: the header digest (kind and validity), each HASH part against
+//! the bitcode it covers, the structural findings of
+//! [`Container::check`](crate::Container::check), each part's decode
+//! error, and each decoder's rule violations.
+
+use super::Inspection;
+use crate::digest::{self, DigestKind};
+use crate::root_signature_check::{check_container, CheckAgainst, ContainerCoverage};
+use crate::{Container, Decoded, Finding, HashStatus, Severity};
+use std::fmt;
+
+/// How serious a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize),
+    serde(rename_all = "lowercase")
+)]
+pub enum Level {
+    /// Informational; the container passes.
+    Note,
+    /// Non-conforming; the container fails.
+    Warning,
+    /// Broken; the container fails.
+    Error,
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Level::Note => "note",
+            Level::Warning => "warning",
+            Level::Error => "error",
+        })
+    }
+}
+
+/// One finding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Check {
+    /// How serious it is.
+    pub level: Level,
+    /// One sentence.
+    pub message: String,
+}
+
+/// The outcome of HASH verification.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize),
+    serde(rename_all = "snake_case")
+)]
+pub enum HashCheck {
+    /// No HASH part.
+    Absent,
+    /// The digest matches the bitcode.
+    Valid,
+    /// The digest differs from the bitcode's MD5.
+    Mismatch,
+    /// The part it covers (DXIL, or ILDB for flag 1) is missing or undecodable.
+    Unverifiable,
+    /// The HASH part itself does not decode.
+    Undecodable,
+}
+
+impl HashCheck {
+    /// Lower-case name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HashCheck::Absent => "absent",
+            HashCheck::Valid => "valid",
+            HashCheck::Mismatch => "mismatch",
+            HashCheck::Unverifiable => "unverifiable",
+            HashCheck::Undecodable => "undecodable",
+        }
+    }
+}
+
+/// Everything `--verify` reports for one container.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Verification {
+    /// Kind of the stored header digest.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "ser_digest_kind"))]
+    pub digest: DigestKind,
+    /// HASH part status.
+    pub hash: HashCheck,
+    /// Number of parts whose decoder failed.
+    pub decode_errors: usize,
+    /// Findings in order: digest, HASH, structure, then part by part.
+    pub checks: Vec<Check>,
+}
+
+#[cfg(feature = "serde")]
+fn ser_digest_kind<S: serde::Serializer>(k: &DigestKind, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(k.as_str())
+}
+
+impl Verification {
+    /// Whether nothing worse than a note was found.
+    pub fn is_clean(&self) -> bool {
+        self.checks.iter().all(|c| c.level == Level::Note)
+    }
+
+    /// Number of warnings and errors.
+    pub fn problems(&self) -> usize {
+        self.checks.iter().filter(|c| c.level > Level::Note).count()
+    }
+
+    /// One-line summary: `OK (digest retail, HASH valid, 7 parts decoded)` or
+    /// `FAILED (2 problems; digest invalid, …)`.
+    pub fn summary(&self, part_count: usize) -> String {
+        let detail = format!(
+            "digest {}, HASH {}, {} of {part_count} parts decoded",
+            self.digest,
+            self.hash.as_str(),
+            part_count - self.decode_errors
+        );
+        if self.is_clean() {
+            format!("OK ({detail})")
+        } else {
+            let n = self.problems();
+            format!(
+                "FAILED ({n} problem{}; {detail})",
+                if n == 1 { "" } else { "s" }
+            )
+        }
+    }
+}
+
+/// Runs every check on an inspected container.
+pub fn verify(insp: &Inspection<'_>) -> Verification {
+    let container = &insp.container;
+    let data = container.data();
+    let mut checks = Vec::new();
+    let mut push = |level, message: String| checks.push(Check { level, message });
+
+    let digest_kind = container.digest_kind();
+    let stored = digest::to_hex(&container.header().digest);
+    match digest_kind {
+        DigestKind::Retail | DigestKind::Debug => {}
+        DigestKind::Zero => push(Level::Note, "header digest is zero: the container is not signed".into()),
+        DigestKind::Bypass => push(Level::Note, "header digest is the BYPASS sentinel (01…01)".into()),
+        DigestKind::Preview => push(Level::Note, "header digest is the PREVIEW sentinel (02…02)".into()),
+        // dxc copies the main shader's digest into its PDB's container.
+        DigestKind::Invalid if insp.pdb.is_some() => push(
+            Level::Note,
+            format!("header digest {stored} is not this container's own: dxc copies the main shader's digest into the PDB's container"),
+        ),
+        DigestKind::Invalid => push(
+            Level::Error,
+            match digest::container_digests(data) {
+                Some((retail, _)) => format!(
+                    "header digest {stored} is not a valid retail or debug digest (the retail digest is {})",
+                    digest::to_hex(&retail)
+                ),
+                None => format!(
+                    "header digest {stored} cannot be checked: FileSize {:#x} is outside the file",
+                    container.header().file_size
+                ),
+            },
+        ),
+    }
+
+    let mut hash = HashCheck::Absent;
+    for p in &insp.parts {
+        if p.part.name != crate::PartName::HASH {
+            continue;
+        }
+        let prefix = format!("part {} 'HASH'", p.part.index);
+        hash = match &p.decoded {
+            Ok(Decoded::Hash(h)) => match h.verify(container) {
+                HashStatus::Valid => HashCheck::Valid,
+                HashStatus::Mismatch { computed } => {
+                    push(
+                        Level::Error,
+                        format!(
+                            "{prefix}: digest {} does not match the MD5 of the {} bitcode ({})",
+                            digest::to_hex(&h.digest),
+                            h.source_part(),
+                            digest::to_hex(&computed)
+                        ),
+                    );
+                    HashCheck::Mismatch
+                }
+                HashStatus::NoBitcode { source } => {
+                    push(
+                        Level::Note,
+                        format!("{prefix}: no decodable {source} part to check the digest against"),
+                    );
+                    HashCheck::Unverifiable
+                }
+            },
+            _ => HashCheck::Undecodable,
+        };
+    }
+
+    if let Some(info) = &insp.pdb {
+        match insp.pdb_guid_matches_hash() {
+            Some(true) => push(
+                Level::Note,
+                format!("PDB GUID {} equals the HASH digest", info.guid_string()),
+            ),
+            Some(false) => push(
+                Level::Error,
+                format!(
+                    "PDB GUID {} differs from the HASH digest: the PDB will not be found by its shader",
+                    info.guid_string()
+                ),
+            ),
+            None => push(
+                Level::Warning,
+                "PDB container has no decodable HASH part to check the GUID against".into(),
+            ),
+        }
+    }
+
+    for finding in container.check() {
+        if matches!(finding, Finding::DigestInvalid { .. }) {
+            continue; // reported above, with the expected value
+        }
+        let level = match finding.severity() {
+            Severity::Note => Level::Note,
+            Severity::Warning => Level::Warning,
+        };
+        push(level, finding.to_string());
+    }
+
+    let mut decode_errors = 0;
+    for p in &insp.parts {
+        let prefix = format!("part {} '{}'", p.part.index, p.part.name);
+        match &p.decoded {
+            Err(e) => {
+                decode_errors += 1;
+                push(Level::Error, e.to_string());
+            }
+            Ok(d) => {
+                if let Decoded::Program(program) = d {
+                    if !program.size_matches(p.part.size()) {
+                        push(
+                            Level::Warning,
+                            format!(
+                                "{prefix}: program header says {} words ({} bytes), the part has {}",
+                                program.size_in_words,
+                                u64::from(program.size_in_words) * 4,
+                                p.part.size()
+                            ),
+                        );
+                    }
+                    if !program.has_bitcode_magic() {
+                        push(
+                            Level::Warning,
+                            format!(
+                                "{prefix}: bitcode does not start with the LLVM magic 'BC' 0xC0DE"
+                            ),
+                        );
+                    }
+                }
+                for issue in d.issues() {
+                    push(Level::Warning, format!("{prefix}: {issue}"));
+                }
+            }
+        }
+    }
+    checks.extend(coverage_checks(container, CheckAgainst::Own, "its RTS0"));
+
+    Verification {
+        digest: digest_kind,
+        hash,
+        decode_errors,
+        checks,
+    }
+}
+
+/// Root-signature coverage of the PSV0 resource bindings: one warning per
+/// binding that `against` does not cover (`what` names the root signature in
+/// the messages). Nothing without PSV0 or a root signature; a PSV0 or RTS0
+/// that does not decode is reported by its decoder instead.
+pub fn coverage_checks(
+    container: &Container<'_>,
+    against: CheckAgainst<'_>,
+    what: &str,
+) -> Vec<Check> {
+    match check_container(container, against) {
+        Ok(ContainerCoverage::Uncovered(list)) => list
+            .iter()
+            .map(|u| Check {
+                level: Level::Warning,
+                message: format!("PSV0 {u} ({what})"),
+            })
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hash::md5_of;
+    use crate::program::{build_program_data, ShaderKind};
+    use crate::testutil::{build, sign};
+
+    fn hash_part(bitcode: &[u8]) -> Vec<u8> {
+        let mut h = 0u32.to_le_bytes().to_vec();
+        h.extend_from_slice(&md5_of(bitcode));
+        h
+    }
+
+    const BITCODE: &[u8] = b"BC\xc0\xde\x35\x14\x00\x00";
+
+    fn good() -> Vec<u8> {
+        let dxil = build_program_data(6, 0, ShaderKind::Pixel, 1, 0, BITCODE);
+        sign(build(&[(b"HASH", &hash_part(BITCODE)), (b"DXIL", &dxil)]))
+    }
+
+    fn run(bytes: &[u8]) -> Verification {
+        verify(&Inspection::parse(bytes).unwrap())
+    }
+
+    #[test]
+    fn clean_container() {
+        let v = run(&good());
+        assert!(v.is_clean(), "{:?}", v.checks);
+        assert_eq!(v.digest, DigestKind::Retail);
+        assert_eq!(v.hash, HashCheck::Valid);
+        assert_eq!(
+            v.summary(2),
+            "OK (digest retail, HASH valid, 2 of 2 parts decoded)"
+        );
+    }
+
+    #[test]
+    fn broken_containers() {
+        // Stale digest after a byte flip in the bitcode: digest and HASH both fail.
+        let mut bytes = good();
+        let last = bytes.len() - 1;
+        bytes[last] ^= 1;
+        let v = run(&bytes);
+        assert_eq!(v.digest, DigestKind::Invalid);
+        assert_eq!(v.hash, HashCheck::Mismatch);
+        assert!(!v.is_clean());
+        assert_eq!(v.problems(), 2, "{:?}", v.checks);
+        assert!(v.checks[0].message.contains("the retail digest is"));
+        assert!(v.checks[1]
+            .message
+            .contains("does not match the MD5 of the DXIL bitcode"));
+        assert!(v.summary(2).starts_with("FAILED (2 problems;"));
+
+        // Unsigned, HASH without DXIL, undecodable part, rule violation, duplicate.
+        let bytes = build(&[
+            (b"HASH", &hash_part(BITCODE)),
+            (b"ILDN", &[1, 0, 0, 0, 0, 0, 0, 0]),
+            (b"SHEX", &[0; 4]),
+            (b"ILDN", &[0, 0, 0, 0, 0, 0, 0, 0]),
+        ]);
+        let v = run(&bytes);
+        let levels: Vec<(Level, &str)> = v
+            .checks
+            .iter()
+            .map(|c| (c.level, c.message.as_str()))
+            .collect();
+        assert_eq!(v.digest, DigestKind::Zero);
+        assert_eq!(v.hash, HashCheck::Unverifiable);
+        assert_eq!(v.decode_errors, 1);
+        assert_eq!(levels[0].0, Level::Note);
+        assert!(levels[0].1.contains("not signed"));
+        assert!(levels[1].1.contains("no decodable DXIL part"));
+        assert!(levels
+            .iter()
+            .any(|(l, m)| *l == Level::Warning && m.contains("duplicate")));
+        assert!(levels
+            .iter()
+            .any(|(l, m)| *l == Level::Error && m.starts_with("part 2 'SHEX'")));
+        assert!(levels
+            .iter()
+            .any(|(l, m)| *l == Level::Warning && m.contains("part 1 'ILDN': reserved flags")));
+        assert!(!v.is_clean());
+    }
+
+    #[test]
+    fn program_size_and_magic() {
+        let mut dxil = build_program_data(6, 0, ShaderKind::Pixel, 1, 0, b"XXXXXXXX");
+        dxil[4] = 99;
+        let v = run(&sign(build(&[(b"DXIL", &dxil)])));
+        assert_eq!(v.problems(), 2, "{:?}", v.checks);
+        assert_eq!(v.hash, HashCheck::Absent);
+        // Notes alone keep a container clean: the sentinel digests.
+        let mut bytes = build(&[]);
+        bytes[4..20].copy_from_slice(&[1; 16]);
+        let v = run(&bytes);
+        assert!(v.is_clean());
+        assert!(v.checks[0].message.contains("BYPASS"));
+        bytes[4..20].copy_from_slice(&[2; 16]);
+        assert!(run(&bytes).checks[0].message.contains("PREVIEW"));
+    }
+}

@@ -1,0 +1,233 @@
+//! The ILDN part (layouts.md §3.3, DXContainer.md "ILDN Part"): the name of
+//! the companion PDB. `u16 Flags` (0), `u16 NameLength` (without the NUL),
+//! the UTF-8 name, a NUL, zero padding to a multiple of 4. fxc's
+//! `D3D_BLOB_DEBUG_NAME` has the same layout.
+//!
+//! Decoding is lenient where it can be: a NUL before `NameLength`, a missing
+//! NUL and non-zero flags are reported as [`Issue`]s next to the name; only a
+//! name that runs past the part is an error.
+
+use crate::container::Part;
+use crate::cursor::Cursor;
+use crate::error::Result;
+use crate::fields::Issue;
+
+/// Size of the ILDN header.
+pub const DEBUG_NAME_HEADER_SIZE: u64 = 4;
+
+/// A decoded ILDN part.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct DebugName<'data> {
+    /// Reserved flags (0 in every known file).
+    pub flags: u16,
+    /// NameLength as stored (bytes, without the NUL).
+    pub name_length: u16,
+    /// The name bytes without the NUL (UTF-8 in practice): up to the first
+    /// NUL, or `name_length` bytes when no NUL follows.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::fields::ser::text"))]
+    pub name: &'data [u8],
+    /// Rule violations: flags ≠ 0, a NUL before `name_length`, no NUL after the name.
+    pub issues: Vec<Issue>,
+}
+
+impl<'data> DebugName<'data> {
+    /// Decodes ILDN part data at absolute offset `base`.
+    ///
+    /// Fatal: fewer than 4 bytes, or fewer than `NameLength` name bytes.
+    pub fn parse_data(data: &'data [u8], base: u64) -> Result<DebugName<'data>> {
+        let c = Cursor::new(data, base);
+        let flags = c.u16(0, "ILDN flags")?;
+        let name_length = c.u16(2, "ILDN name length")?;
+        let mut issues = Vec::new();
+        if flags != 0 {
+            issues.push(Issue::new(
+                c.abs(0),
+                format!("reserved flags are {flags:#x}, not 0"),
+            ));
+        }
+        let rest = c.rest(DEBUG_NAME_HEADER_SIZE);
+        let len = usize::from(name_length);
+        let name = match rest.iter().position(|&b| b == 0) {
+            Some(nul) if nul == len => &rest[..len],
+            Some(nul) if nul < len => {
+                issues.push(Issue::new(
+                    c.abs(DEBUG_NAME_HEADER_SIZE + nul as u64),
+                    format!("name length is {name_length} but the name ends after {nul} bytes"),
+                ));
+                &rest[..nul]
+            }
+            _ => {
+                let name = c.bytes(DEBUG_NAME_HEADER_SIZE, u64::from(name_length), "ILDN name")?;
+                issues.push(Issue::new(
+                    c.abs(DEBUG_NAME_HEADER_SIZE + u64::from(name_length)),
+                    "name is not NUL-terminated",
+                ));
+                name
+            }
+        };
+        Ok(DebugName {
+            flags,
+            name_length,
+            name,
+            issues,
+        })
+    }
+
+    /// Decodes an ILDN part.
+    pub fn parse(part: &Part<'data>) -> Result<DebugName<'data>> {
+        DebugName::parse_data(part.data, part.data_offset()).map_err(|e| e.in_part(part.part_ref()))
+    }
+
+    /// Decodes an ILDN part as upstream LLVM's reader does (the obj2yaml
+    /// view with upstream keys): the name must end with a NUL within
+    /// `NameLength + 1` bytes and be exactly `NameLength` bytes long; anything
+    /// else is an error, not an issue.
+    pub fn parse_llvm_compat(part: &Part<'data>) -> Result<DebugName<'data>> {
+        let c = part.cursor();
+        let fail = |e: crate::ReadError| e.in_part(part.part_ref());
+        let flags = c.u16(0, "ILDN flags").map_err(fail)?;
+        let name_length = c.u16(2, "ILDN name length").map_err(fail)?;
+        let name = c
+            .cstr(
+                DEBUG_NAME_HEADER_SIZE,
+                u64::from(name_length) + 1,
+                "ILDN debug name",
+            )
+            .map_err(fail)?;
+        if name.len() != usize::from(name_length) {
+            return Err(fail(c.invalid(
+                DEBUG_NAME_HEADER_SIZE,
+                format!(
+                    "debug file name length mismatch: NameLength {name_length}, name of {} bytes",
+                    name.len()
+                ),
+            )));
+        }
+        Ok(DebugName {
+            flags,
+            name_length,
+            name,
+            issues: Vec::new(),
+        })
+    }
+
+    /// The name as text (invalid UTF-8 replaced).
+    pub fn name_lossy(&self) -> String {
+        String::from_utf8_lossy(self.name).into_owned()
+    }
+
+    /// The last path component of the name, splitting on both `/` and `\`
+    /// (dxc on Windows writes `\`, other tools `/`).
+    pub fn file_name(&self) -> &'data [u8] {
+        match self.name.iter().rposition(|&b| b == b'/' || b == b'\\') {
+            Some(i) => &self.name[i + 1..],
+            None => self.name,
+        }
+    }
+}
+
+/// Encodes ILDN part data for `name` as dxc does: flags 0, the length, the
+/// name, a NUL and zero padding to a multiple of 4. `None` when the name is
+/// longer than 65535 bytes or contains a NUL.
+pub fn encode(name: &[u8]) -> Option<Vec<u8>> {
+    let len = u16::try_from(name.len()).ok()?;
+    if name.contains(&0) {
+        return None;
+    }
+    let mut out = Vec::with_capacity((name.len() + 5).div_ceil(4) * 4);
+    out.extend_from_slice(&0u16.to_le_bytes());
+    out.extend_from_slice(&len.to_le_bytes());
+    out.extend_from_slice(name);
+    out.push(0);
+    out.resize(out.len().div_ceil(4) * 4, 0);
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::ReadErrorKind;
+
+    #[test]
+    fn encode_matches_dxc_padding() {
+        let table: &[(&[u8], &[u8])] = &[
+            (b"", b"\0\0\0\0\0\0\0\0"),
+            (b"a", b"\0\0\x01\0a\0\0\0"),
+            (b"abc", b"\0\0\x03\0abc\0"),
+            (b"abcd", b"\0\0\x04\0abcd\0\0\0\0"),
+        ];
+        for (name, want) in table {
+            let data = encode(name).unwrap();
+            assert_eq!(&data[..], *want, "{name:?}");
+            let parsed = DebugName::parse_data(&data, 0).unwrap();
+            assert_eq!(parsed.name, *name);
+            assert_eq!(parsed.flags, 0);
+            assert!(parsed.issues.is_empty());
+        }
+        assert!(encode(b"a\0b").is_none());
+        assert!(encode(&vec![b'x'; 65536]).is_none());
+        assert_eq!(encode(&vec![b'x'; 65535]).unwrap().len(), 65540);
+    }
+
+    #[test]
+    fn lenient_decoding_reports_issues() {
+        // (data, expected name, number of issues, issue text fragment)
+        let rows: &[(&[u8], &[u8], usize, &str)] = &[
+            (b"\x01\0\x03\0abc\0", b"abc", 1, "reserved flags"),
+            (b"\0\0\x05\0abc\0\0\0\0\0", b"abc", 1, "ends after 3 bytes"),
+            (b"\0\0\x03\0a\0c\0", b"a", 1, "ends after 1 bytes"),
+            (b"\0\0\x03\0abcd", b"abc", 1, "not NUL-terminated"),
+            (b"\0\0\x03\0abc", b"abc", 1, "not NUL-terminated"),
+            (b"\x07\0\x02\0a\0\0\0", b"a", 2, "ends after 1 bytes"),
+        ];
+        for (data, name, n, text) in rows {
+            let d = DebugName::parse_data(data, 0x100).unwrap();
+            assert_eq!(d.name, *name, "{data:?}");
+            assert_eq!(d.issues.len(), *n, "{data:?}: {:?}", d.issues);
+            assert!(
+                d.issues.iter().any(|i| i.message.contains(text)),
+                "{:?}",
+                d.issues
+            );
+            assert!(d.issues.iter().all(|i| i.offset >= 0x100));
+        }
+    }
+
+    #[test]
+    fn parse_errors() {
+        let table: &[&[u8]] = &[
+            b"",
+            b"\0\0",
+            b"\0\0\x05\0abc", // name past the part
+        ];
+        for data in table {
+            let e = DebugName::parse_data(data, 100).unwrap_err();
+            assert!(
+                matches!(e.kind, ReadErrorKind::Truncated { .. }),
+                "{data:?}: {e}"
+            );
+            assert!(e.offset >= 100);
+        }
+        let e = DebugName::parse_data(b"\0\0\x0a\0abc", 0x20).unwrap_err();
+        assert!(matches!(
+            e.kind,
+            ReadErrorKind::Truncated { needed: 10, .. }
+        ));
+        assert_eq!(e.offset, 0x24);
+    }
+
+    #[test]
+    fn file_name_splits_both_separators() {
+        for (name, want) in [
+            (&b"a.pdb"[..], &b"a.pdb"[..]),
+            (b"dir/a.pdb", b"a.pdb"),
+            (b"C:\\out\\pdb\\a.pdb", b"a.pdb"),
+            (b"mixed\\x/y.pdb", b"y.pdb"),
+            (b"dir/", b""),
+        ] {
+            let data = encode(name).unwrap();
+            assert_eq!(DebugName::parse_data(&data, 0).unwrap().file_name(), want);
+        }
+    }
+}

@@ -1,0 +1,317 @@
+//! One entry point that decodes any part: [`decode_part`] picks the decoder
+//! by part name and returns a [`Decoded`] value. A part that fails to decode
+//! yields its own error; the other parts are unaffected, so a viewer can show
+//! everything that does decode.
+
+use super::{part_info, Family};
+use crate::aon9::Level9Shader;
+use crate::container::{Container, Part};
+use crate::debug_name::DebugName;
+use crate::dxbc::ShaderBytecode;
+use crate::error::ReadError;
+use crate::fields::Issue;
+use crate::hash::ShaderHash;
+use crate::name::PartName;
+use crate::private::{PrivateContent, PrivateData};
+use crate::program::{is_program_data, Program, ShaderKind};
+use crate::psv0::Psv0;
+use crate::rdat::RuntimeData;
+use crate::rdef::ResourceDefinitions;
+use crate::rts0::RootSignature;
+use crate::sfi0::Sfi0;
+use crate::signature::Signature;
+use crate::source_info::SourceInfo;
+use crate::spdb::DebugBlob;
+use crate::stat::Statistics;
+use crate::version::CompilerVersion;
+
+/// A decoded part, one variant per part family.
+#[derive(Debug, Clone, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize),
+    serde(tag = "kind", rename_all = "snake_case")
+)]
+pub enum Decoded<'data> {
+    /// DXIL, ILDB, or dxc's STAT (reflection bitcode): program header + bitcode.
+    Program(Program<'data>),
+    /// HASH: flags and MD5 of the bitcode.
+    Hash(ShaderHash),
+    /// ISG1 / OSG1 / PSG1 (dxc) and ISGN / OSGN / OSG5 / PCSG (fxc): signature elements.
+    Signature(Signature<'data>),
+    /// PSV0: pipeline state validation (decoded with the program's shader kind).
+    Psv0(Box<Psv0<'data>>),
+    /// RTS0: root signature.
+    RootSignature(RootSignature),
+    /// SFI0: shader feature flags.
+    FeatureFlags(Sfi0),
+    /// ILDN: the debug (PDB) name.
+    DebugName(DebugName<'data>),
+    /// VERS: the compiler version.
+    Version(CompilerVersion<'data>),
+    /// SRCI: source names, contents and arguments.
+    SourceInfo(SourceInfo<'data>),
+    /// PRIV: private data.
+    Private(PrivateData<'data>),
+    /// SHDR / SHEX: SM4/5 bytecode header.
+    Shader(ShaderBytecode),
+    /// RDEF: fxc resource definitions.
+    Rdef(ResourceDefinitions<'data>),
+    /// fxc STAT: statistics counters.
+    Stat(Statistics),
+    /// Aon9 / XNAS / XNAP: the embedded SM2 program.
+    Aon9(Level9Shader),
+    /// RDAT: runtime data of libraries.
+    Rdat(RuntimeData<'data>),
+    /// SPDB (embedded MSF PDB) / SDBG (legacy debug info).
+    DebugBlob(DebugBlob),
+    /// A part with no decoder: name and size only.
+    Unknown,
+}
+
+impl<'data> Decoded<'data> {
+    /// Short name of the variant, as used in the JSON `kind` field.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Decoded::Program(_) => "program",
+            Decoded::Hash(_) => "hash",
+            Decoded::Signature(_) => "signature",
+            Decoded::Psv0(_) => "psv0",
+            Decoded::RootSignature(_) => "root_signature",
+            Decoded::FeatureFlags(_) => "feature_flags",
+            Decoded::DebugName(_) => "debug_name",
+            Decoded::Version(_) => "version",
+            Decoded::SourceInfo(_) => "source_info",
+            Decoded::Private(_) => "private",
+            Decoded::Shader(_) => "shader",
+            Decoded::Rdef(_) => "rdef",
+            Decoded::Stat(_) => "stat",
+            Decoded::Aon9(_) => "aon9",
+            Decoded::Rdat(_) => "rdat",
+            Decoded::DebugBlob(_) => "debug_blob",
+            Decoded::Unknown => "unknown",
+        }
+    }
+
+    /// Non-fatal issues found while decoding (including nested ones).
+    pub fn issues(&self) -> Vec<&Issue> {
+        let list: &[Issue] = match self {
+            Decoded::DebugName(d) => &d.issues,
+            Decoded::Version(d) => &d.issues,
+            Decoded::SourceInfo(d) => &d.issues,
+            Decoded::Private(d) => {
+                let mut out: Vec<&Issue> = d.issues.iter().collect();
+                if let PrivateContent::Pdb(msf) = &d.content {
+                    out.extend(msf.issues.iter());
+                }
+                return out;
+            }
+            Decoded::Shader(d) => &d.issues,
+            Decoded::Rdef(d) => &d.issues,
+            Decoded::Stat(d) => &d.issues,
+            Decoded::Aon9(d) => &d.issues,
+            Decoded::Rdat(d) => &d.issues,
+            Decoded::DebugBlob(d) => return d.msf.iter().flat_map(|m| m.issues.iter()).collect(),
+            Decoded::Program(_)
+            | Decoded::Hash(_)
+            | Decoded::Signature(_)
+            | Decoded::Psv0(_)
+            | Decoded::RootSignature(_)
+            | Decoded::FeatureFlags(_)
+            | Decoded::Unknown => &[],
+        };
+        list.iter().collect()
+    }
+}
+
+/// The shader kind of the container's program: the DXIL part's, else the ILDB
+/// part's (PSV0 needs it to decode its stage-dependent fields).
+pub fn program_kind(container: &Container<'_>) -> Option<ShaderKind> {
+    [PartName::DXIL, PartName::ILDB].iter().find_map(|name| {
+        container
+            .find(*name)
+            .and_then(|p| Program::parse(&p).ok())
+            .map(|p| p.shader_kind)
+    })
+}
+
+/// Decodes `part` of `container`, choosing the decoder by part name through
+/// [`PART_TABLE`](super::PART_TABLE).
+///
+/// `container` supplies context some parts need (the shader kind of the
+/// program for PSV0). Unknown names decode to [`Decoded::Unknown`]; errors
+/// carry the part they belong to.
+pub fn decode_part<'data>(
+    container: &Container<'data>,
+    part: &Part<'data>,
+) -> Result<Decoded<'data>, ReadError> {
+    let Some(family) = part_info(part.name).and_then(|info| info.family) else {
+        return Ok(Decoded::Unknown);
+    };
+    let decoded = match family {
+        Family::Signature => match Signature::parse(part)? {
+            Some(s) => Decoded::Signature(s),
+            None => Decoded::Unknown,
+        },
+        Family::Psv0 => Decoded::Psv0(Box::new(Psv0::parse(part, program_kind(container))?)),
+        Family::RootSignature => Decoded::RootSignature(RootSignature::parse(part)?),
+        Family::FeatureFlags => Decoded::FeatureFlags(Sfi0::parse(part)?),
+        Family::Program => Decoded::Program(Program::parse(part)?),
+        Family::Statistics if is_program_data(part.data) => Decoded::Program(Program::parse(part)?),
+        Family::Statistics => Decoded::Stat(Statistics::parse(part)?),
+        Family::Hash => Decoded::Hash(ShaderHash::parse(part)?),
+        Family::DebugName => Decoded::DebugName(DebugName::parse(part)?),
+        Family::Version => Decoded::Version(CompilerVersion::parse(part)?),
+        Family::SourceInfo => Decoded::SourceInfo(SourceInfo::parse(part)?),
+        Family::Private => Decoded::Private(PrivateData::parse(part)?),
+        Family::Shader => Decoded::Shader(ShaderBytecode::parse(part)?),
+        Family::Rdef => Decoded::Rdef(ResourceDefinitions::parse(part)?),
+        Family::Aon9 => Decoded::Aon9(Level9Shader::parse(part)?),
+        Family::Rdat => Decoded::Rdat(RuntimeData::parse(part)?),
+        Family::DebugBlob => Decoded::DebugBlob(DebugBlob::parse(part)?),
+    };
+    Ok(decoded)
+}
+
+/// Whether [`decode_part`] has a decoder for parts called `name`.
+pub fn has_decoder(name: PartName) -> bool {
+    part_info(name).is_some_and(|info| info.family.is_some())
+}
+
+/// Decodes every part of `container`, in offset-table order.
+pub fn decode_all<'data>(
+    container: &Container<'data>,
+) -> Vec<(Part<'data>, Result<Decoded<'data>, ReadError>)> {
+    container
+        .parts()
+        .map(|p| {
+            let d = decode_part(container, &p);
+            (p, d)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::debug_name::encode as build_debug_name;
+    use crate::private::build_debug_path;
+    use crate::program::{build_program_data, ShaderKind};
+    use crate::rdat::build_rdat;
+    use crate::source_info::build_source_info;
+    use crate::spdb::build_msf;
+    use crate::testutil::build;
+
+    #[test]
+    fn dispatch_by_name_and_isolated_errors() {
+        let dxil = build_program_data(6, 0, ShaderKind::Pixel, 1, 0, b"BC\xc0\xde");
+        let stat_fxc: Vec<u8> = vec![0; 148];
+        let mut shex = 0x0000_0050u32.to_le_bytes().to_vec();
+        shex.extend_from_slice(&2u32.to_le_bytes());
+        let srci = build_source_info(&[(b"a.hlsl", b"x")], &[(b"T", b"ps_6_0")], true);
+        let mut vers = vec![1, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0];
+        vers.extend_from_slice(b"a\0b\0");
+        let bytes = build(&[
+            (b"DXIL", &dxil),
+            (b"STAT", &dxil),
+            (b"ILDN", &build_debug_name(b"x.pdb").unwrap()),
+            (b"HASH", &[0; 20]),
+            (b"SHEX", &shex),
+            (b"RDAT", &build_rdat(&[(1, b"\0".to_vec())])),
+            (b"SRCI", &srci),
+            (b"VERS", &vers),
+            (b"SPDB", &build_msf(512, 6, 6)),
+            (b"SDBG", b"zz"),
+            (b"Aon9", &[0; 8]),
+            (b"FKE0", b"??"),
+            (b"PRIV", &build_debug_path(b"p")),
+        ]);
+        let c = Container::parse(&bytes).unwrap();
+        let all = decode_all(&c);
+        let kinds: Vec<&str> = all
+            .iter()
+            .map(|(_, d)| d.as_ref().map(|d| d.kind()).unwrap_or("error"))
+            .collect();
+        assert_eq!(
+            kinds,
+            vec![
+                "program",
+                "program",
+                "debug_name",
+                "hash",
+                "shader",
+                "rdat",
+                "source_info",
+                "version",
+                "debug_blob",
+                "debug_blob",
+                "error",
+                "unknown",
+                "private"
+            ]
+        );
+        // The Aon9 error names its part.
+        let err = all[10].1.as_ref().unwrap_err();
+        assert!(err.to_string().starts_with("part 10 'Aon9'"), "{err}");
+        // fxc STAT.
+        let bytes = build(&[(b"STAT", &stat_fxc)]);
+        let c = Container::parse(&bytes).unwrap();
+        let d = decode_part(&c, &c.part(0).unwrap()).unwrap();
+        assert_eq!(d.kind(), "stat");
+        assert!(d.issues().is_empty());
+        assert!(has_decoder(PartName::SRCI));
+        assert!(has_decoder(PartName::PSV0));
+        assert!(!has_decoder(PartName(*b"FKE0")));
+    }
+
+    #[test]
+    fn helper_a_families_and_psv0_kind() {
+        let words = |w: &[u32]| -> Vec<u8> { w.iter().flat_map(|v| v.to_le_bytes()).collect() };
+        let dxil = build_program_data(6, 0, ShaderKind::Vertex, 1, 0, b"BC\xc0\xde");
+        let mut psv0 = words(&[24]);
+        psv0.extend_from_slice(&[0; 24]);
+        psv0.extend_from_slice(&words(&[0]));
+        let bytes = build(&[
+            (b"SFI0", &[1, 0, 0, 0, 0, 0, 0, 0]),
+            (b"ISG1", &words(&[0, 8])),
+            (b"OSGN", &words(&[0, 8])),
+            (b"RTS0", &words(&[2, 0, 24, 0, 24, 0])),
+            (b"PSV0", &psv0),
+            (b"DXIL", &dxil),
+        ]);
+        let c = Container::parse(&bytes).unwrap();
+        assert_eq!(program_kind(&c), Some(ShaderKind::Vertex));
+        let kinds: Vec<&str> = decode_all(&c)
+            .iter()
+            .map(|(_, d)| d.as_ref().map(|d| d.kind()).unwrap())
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                "feature_flags",
+                "signature",
+                "signature",
+                "root_signature",
+                "psv0",
+                "program"
+            ]
+        );
+        match decode_part(&c, &c.part(4).unwrap()).unwrap() {
+            Decoded::Psv0(p) => assert_eq!(p.stage, Some(ShaderKind::Vertex)),
+            other => panic!("{other:?}"),
+        }
+        let no_program = build(&[(b"PSV0", &psv0)]);
+        let c = Container::parse(&no_program).unwrap();
+        assert_eq!(program_kind(&c), None);
+    }
+
+    #[test]
+    fn issues_are_collected() {
+        let msf = build_msf(512, 6, 1);
+        let bytes = build(&[(b"ILDN", &[1, 0, 0, 0, 0, 0, 0, 0]), (b"PRIV", &msf)]);
+        let c = Container::parse(&bytes).unwrap();
+        let all = decode_all(&c);
+        assert_eq!(all[0].1.as_ref().unwrap().issues().len(), 1);
+        assert_eq!(all[1].1.as_ref().unwrap().issues().len(), 1);
+    }
+}

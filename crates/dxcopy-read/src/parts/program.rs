@@ -1,0 +1,359 @@
+//! DXIL / ILDB / dxc-STAT program parts (layouts.md §2): a 24-byte program
+//! header (shader model, kind, size in words, then a 16-byte bitcode header
+//! with the DXIL version and the bitcode's offset and size) followed by LLVM bitcode.
+//!
+//! The bitcode is located by the bitcode header's offset and size, bounds
+//! checked — not by dropping a fixed 24 bytes as llvm-objcopy does.
+
+use crate::container::Part;
+use crate::cursor::Cursor;
+use crate::error::Result;
+
+/// Size of the program header (including the bitcode header).
+pub const PROGRAM_HEADER_SIZE: usize = 24;
+/// Offset of the bitcode header inside the part.
+pub const BITCODE_HEADER_OFFSET: u64 = 8;
+/// LLVM bitcode magic `BC 0xC0DE`.
+pub const BITCODE_MAGIC: [u8; 4] = [b'B', b'C', 0xc0, 0xde];
+
+/// Shader stage of a program header / PSV0 (layouts.md §8.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ShaderKind {
+    /// 0
+    Pixel,
+    /// 1
+    Vertex,
+    /// 2
+    Geometry,
+    /// 3
+    Hull,
+    /// 4
+    Domain,
+    /// 5
+    Compute,
+    /// 6
+    Library,
+    /// 7
+    RayGeneration,
+    /// 8
+    Intersection,
+    /// 9
+    AnyHit,
+    /// 10
+    ClosestHit,
+    /// 11
+    Miss,
+    /// 12
+    Callable,
+    /// 13
+    Mesh,
+    /// 14
+    Amplification,
+    /// 15
+    Node,
+    /// Any other value.
+    Other(u16),
+}
+
+impl ShaderKind {
+    /// From the raw u16.
+    pub fn from_u16(v: u16) -> ShaderKind {
+        use ShaderKind::*;
+        match v {
+            0 => Pixel,
+            1 => Vertex,
+            2 => Geometry,
+            3 => Hull,
+            4 => Domain,
+            5 => Compute,
+            6 => Library,
+            7 => RayGeneration,
+            8 => Intersection,
+            9 => AnyHit,
+            10 => ClosestHit,
+            11 => Miss,
+            12 => Callable,
+            13 => Mesh,
+            14 => Amplification,
+            15 => Node,
+            v => Other(v),
+        }
+    }
+
+    /// The raw value.
+    pub fn to_u16(self) -> u16 {
+        use ShaderKind::*;
+        match self {
+            Pixel => 0,
+            Vertex => 1,
+            Geometry => 2,
+            Hull => 3,
+            Domain => 4,
+            Compute => 5,
+            Library => 6,
+            RayGeneration => 7,
+            Intersection => 8,
+            AnyHit => 9,
+            ClosestHit => 10,
+            Miss => 11,
+            Callable => 12,
+            Mesh => 13,
+            Amplification => 14,
+            Node => 15,
+            Other(v) => v,
+        }
+    }
+
+    /// The stage's name (`Pixel`, `Vertex`, …; `Unknown(N)` otherwise).
+    pub fn name(self) -> String {
+        match self {
+            ShaderKind::Other(v) => format!("Unknown({v})"),
+            k => format!("{k:?}"),
+        }
+    }
+
+    /// The profile prefix used by compilers (`ps`, `vs`, `lib`, …).
+    pub fn profile_prefix(self) -> &'static str {
+        use ShaderKind::*;
+        match self {
+            Pixel => "ps",
+            Vertex => "vs",
+            Geometry => "gs",
+            Hull => "hs",
+            Domain => "ds",
+            Compute => "cs",
+            Mesh => "ms",
+            Amplification => "as",
+            Library | RayGeneration | Intersection | AnyHit | ClosestHit | Miss | Callable
+            | Node => "lib",
+            Other(_) => "??",
+        }
+    }
+}
+
+#[cfg(feature = "serde")]
+impl serde::Serialize for ShaderKind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.name())
+    }
+}
+
+/// The decoded program header plus the located bitcode.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct Program<'data> {
+    /// Shader model major (high nibble of byte 0).
+    pub model_major: u8,
+    /// Shader model minor (low nibble of byte 0).
+    pub model_minor: u8,
+    /// Shader kind (u16 at byte 2).
+    pub shader_kind: ShaderKind,
+    /// Size of the whole program in 32-bit words, as stored.
+    pub size_in_words: u32,
+    /// Bitcode header magic (`DXIL`).
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub bitcode_magic: [u8; 4],
+    /// DXIL version major.
+    pub dxil_major: u8,
+    /// DXIL version minor.
+    pub dxil_minor: u8,
+    /// Bitcode offset from the start of the bitcode header (normally 16).
+    pub bitcode_offset: u32,
+    /// Bitcode size in bytes.
+    pub bitcode_size: u32,
+    /// The bitcode bytes.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub bitcode: &'data [u8],
+    /// Absolute file offset of the bitcode.
+    pub bitcode_file_offset: u64,
+}
+
+impl<'data> Program<'data> {
+    /// Decodes a program part's data located at absolute offset `base`.
+    pub fn parse_data(data: &'data [u8], base: u64) -> Result<Program<'data>> {
+        let c = Cursor::new(data, base);
+        let version = c.u8(0, "program header")?;
+        let shader_kind = ShaderKind::from_u16(c.u16(2, "program header")?);
+        let size_in_words = c.u32(4, "program header")?;
+        let bitcode_magic: [u8; 4] = c.array(8, "bitcode header")?;
+        let dxil_minor = c.u8(12, "bitcode header")?;
+        let dxil_major = c.u8(13, "bitcode header")?;
+        let bitcode_offset = c.u32(16, "bitcode header")?;
+        let bitcode_size = c.u32(20, "bitcode header")?;
+        if &bitcode_magic != b"DXIL" {
+            return Err(c.invalid(8, "bitcode header magic is not 'DXIL'"));
+        }
+        let start = BITCODE_HEADER_OFFSET + u64::from(bitcode_offset);
+        let bitcode = c.bytes(
+            start,
+            u64::from(bitcode_size),
+            "bitcode (from the bitcode header's offset and size)",
+        )?;
+        Ok(Program {
+            model_major: version >> 4,
+            model_minor: version & 0xf,
+            shader_kind,
+            size_in_words,
+            bitcode_magic,
+            dxil_major,
+            dxil_minor,
+            bitcode_offset,
+            bitcode_size,
+            bitcode,
+            bitcode_file_offset: c.abs(start),
+        })
+    }
+
+    /// Decodes a program part.
+    pub fn parse(part: &Part<'data>) -> Result<Program<'data>> {
+        Program::parse_data(part.data, part.data_offset()).map_err(|e| e.in_part(part.part_ref()))
+    }
+
+    /// Decodes a program part as LLVM's reader does (the obj2yaml view): the
+    /// 24-byte header is read without checking the bitcode magic, and the
+    /// bitcode is `bitcode_size` bytes at part data + 8 + `bitcode_offset` in
+    /// the whole file `file` (the container's bytes), which may run past the
+    /// part.
+    pub fn parse_llvm_compat(part: &Part<'data>, file: &'data [u8]) -> Result<Program<'data>> {
+        let c = part.cursor();
+        let fail = |e: crate::ReadError| e.in_part(part.part_ref());
+        c.bytes(0, PROGRAM_HEADER_SIZE as u64, "program header")
+            .map_err(fail)?;
+        let version = c.u8(0, "program version").map_err(fail)?;
+        let shader_kind = c.u16(2, "program ShaderKind").map_err(fail)?;
+        let size_in_words = c.u32(4, "program size").map_err(fail)?;
+        let bitcode_magic: [u8; 4] = c.array(8, "bitcode header").map_err(fail)?;
+        let dxil_minor = c.u8(12, "DXIL minor version").map_err(fail)?;
+        let dxil_major = c.u8(13, "DXIL major version").map_err(fail)?;
+        let bitcode_offset = c.u32(16, "bitcode offset").map_err(fail)?;
+        let bitcode_size = c.u32(20, "bitcode size").map_err(fail)?;
+        let start = part.data_offset() + BITCODE_HEADER_OFFSET + u64::from(bitcode_offset);
+        let bitcode = Cursor::new(file, 0)
+            .bytes(
+                start,
+                u64::from(bitcode_size),
+                "bitcode (from the bitcode header's offset and size)",
+            )
+            .map_err(fail)?;
+        Ok(Program {
+            model_major: version >> 4,
+            model_minor: version & 0xf,
+            shader_kind: ShaderKind::from_u16(shader_kind),
+            size_in_words,
+            bitcode_magic,
+            dxil_major,
+            dxil_minor,
+            bitcode_offset,
+            bitcode_size,
+            bitcode,
+            bitcode_file_offset: start,
+        })
+    }
+
+    /// Whether the bitcode starts with the LLVM bitcode magic.
+    pub fn has_bitcode_magic(&self) -> bool {
+        self.bitcode.starts_with(&BITCODE_MAGIC)
+    }
+
+    /// Whether the stored size in words matches the part size.
+    pub fn size_matches(&self, part_size: u32) -> bool {
+        u64::from(self.size_in_words) * 4 == u64::from(part_size)
+    }
+
+    /// `ps_6_0`-style profile name.
+    pub fn profile(&self) -> String {
+        format!(
+            "{}_{}_{}",
+            self.shader_kind.profile_prefix(),
+            self.model_major,
+            self.model_minor
+        )
+    }
+}
+
+/// Whether a part's data looks like a program part (bitcode header magic `DXIL`
+/// at offset 8). Used to tell dxc's STAT (a program part) from fxc's STAT (counters).
+pub fn is_program_data(data: &[u8]) -> bool {
+    data.get(8..12) == Some(b"DXIL")
+}
+
+/// Builds the data of a program part: 24-byte header + `bitcode`, zero-padded
+/// to 4 bytes; the size-in-words covers the padded part.
+pub fn build_program_data(
+    model_major: u8,
+    model_minor: u8,
+    shader_kind: ShaderKind,
+    dxil_major: u8,
+    dxil_minor: u8,
+    bitcode: &[u8],
+) -> Vec<u8> {
+    let padded = (PROGRAM_HEADER_SIZE + bitcode.len()).div_ceil(4) * 4;
+    let mut out = Vec::with_capacity(padded);
+    out.push((model_major << 4) | (model_minor & 0xf));
+    out.push(0);
+    out.extend_from_slice(&shader_kind.to_u16().to_le_bytes());
+    out.extend_from_slice(&((padded / 4) as u32).to_le_bytes());
+    out.extend_from_slice(b"DXIL");
+    out.push(dxil_minor);
+    out.push(dxil_major);
+    out.extend_from_slice(&[0, 0]);
+    out.extend_from_slice(&16u32.to_le_bytes());
+    out.extend_from_slice(&(bitcode.len() as u32).to_le_bytes());
+    out.extend_from_slice(bitcode);
+    out.resize(padded, 0);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::ReadErrorKind;
+
+    #[test]
+    fn build_then_parse() {
+        let data = build_program_data(6, 5, ShaderKind::Compute, 1, 5, b"BC\xc0\xde\x01");
+        assert_eq!(data.len(), 32);
+        assert_eq!(&data[..8], &[0x65, 0, 5, 0, 8, 0, 0, 0]);
+        let p = Program::parse_data(&data, 100).unwrap();
+        assert_eq!((p.model_major, p.model_minor), (6, 5));
+        assert_eq!(p.shader_kind, ShaderKind::Compute);
+        assert_eq!((p.dxil_major, p.dxil_minor), (1, 5));
+        assert_eq!(p.bitcode, b"BC\xc0\xde\x01");
+        assert_eq!(p.bitcode_file_offset, 124);
+        assert!(p.has_bitcode_magic());
+        assert!(p.size_matches(32));
+        assert_eq!(p.profile(), "cs_6_5");
+    }
+
+    #[test]
+    fn bitcode_located_by_header_not_fixed_24() {
+        // Offset 20: four pad bytes before the bitcode.
+        let mut data = build_program_data(6, 0, ShaderKind::Pixel, 1, 0, b"");
+        data[16..20].copy_from_slice(&20u32.to_le_bytes());
+        data[20..24].copy_from_slice(&4u32.to_le_bytes());
+        data.extend_from_slice(&[0xaa; 4]);
+        data.extend_from_slice(b"BC\xc0\xde");
+        let p = Program::parse_data(&data, 0).unwrap();
+        assert_eq!(p.bitcode, b"BC\xc0\xde");
+    }
+
+    #[test]
+    fn errors() {
+        let short = [0u8; 10];
+        assert!(matches!(
+            Program::parse_data(&short, 0).unwrap_err().kind,
+            ReadErrorKind::Truncated { .. }
+        ));
+        let mut data = build_program_data(6, 0, ShaderKind::Pixel, 1, 0, b"abcd");
+        data[20..24].copy_from_slice(&0x1000u32.to_le_bytes());
+        let e = Program::parse_data(&data, 0x40).unwrap_err();
+        assert_eq!(e.offset, 0x40 + 24);
+        data[8] = b'X';
+        assert!(matches!(
+            Program::parse_data(&data, 0).unwrap_err().kind,
+            ReadErrorKind::Invalid { .. }
+        ));
+        assert_eq!(ShaderKind::from_u16(99).name(), "Unknown(99)");
+        assert_eq!(ShaderKind::from_u16(13).name(), "Mesh");
+    }
+}

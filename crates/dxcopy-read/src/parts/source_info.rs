@@ -1,0 +1,1075 @@
+//! SRCI, the shader source info dxc writes into companion PDBs (layouts.md
+//! §3.6): an 8-byte header (`u32 AlignedSizeInBytes`, `u16 Flags`,
+//! `u16 SectionCount` = 3), then three 4-byte aligned sections, each with an
+//! 8-byte section header (`u32 AlignedSizeInBytes`, `u16 Flags`, `u16 Type`):
+//! the source file names, their contents (optionally one zlib stream) and the
+//! compiler arguments as `name\0value\0` pairs.
+//!
+//! Decompression is bounded twice: by the declared uncompressed size and by
+//! [`MAX_SOURCE_CONTENTS`]; a stream that inflates past either is an error,
+//! never an allocation.
+
+use crate::container::Part;
+use crate::cursor::Cursor;
+use crate::error::{ReadError, Result};
+use crate::fields::{align4, named_code, Issue};
+use std::borrow::Cow;
+use std::io::Read;
+
+/// Size of the SRCI header and of each section header.
+pub const SOURCE_INFO_HEADER_SIZE: u64 = 8;
+/// Size of a section header.
+pub const SECTION_HEADER_SIZE: u64 = 8;
+/// Size of the names section's packed header.
+pub const NAMES_HEADER_SIZE: u64 = 10;
+/// Size of a names entry header.
+pub const NAME_ENTRY_SIZE: u64 = 16;
+/// Size of the contents section's header.
+pub const CONTENTS_HEADER_SIZE: u64 = 20;
+/// Size of a contents entry header.
+pub const CONTENT_ENTRY_SIZE: u64 = 12;
+/// Size of the args section's header.
+pub const ARGS_HEADER_SIZE: u64 = 12;
+/// Hard cap on the decompressed size of the source contents (64 MiB), whatever
+/// the part declares.
+pub const MAX_SOURCE_CONTENTS: u64 = 64 << 20;
+
+named_code!(
+    /// SRCI section type (`SourceInfo::SectionType`, layouts.md §8.24).
+    SectionType: u16 { 0 => "SourceContents", 1 => "SourceNames", 2 => "Args" }
+);
+
+named_code!(
+    /// Compression of the source contents (`CompressionType`).
+    Compression: u16 { 0 => "None", 1 => "Zlib" }
+);
+
+/// One section as laid out in the part.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct SourceSection {
+    /// Absolute offset of the section header.
+    pub offset: u64,
+    /// AlignedSizeInBytes (header included).
+    pub aligned_size: u32,
+    /// Reserved flags.
+    pub flags: u16,
+    /// Section type.
+    pub section_type: SectionType,
+}
+
+/// The names section.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct SourceNames<'data> {
+    /// Reserved flags.
+    pub flags: u32,
+    /// Number of entries as stored.
+    pub count: u32,
+    /// EntriesSizeInBytes as stored.
+    pub entries_size: u16,
+    /// The entries read.
+    pub entries: Vec<SourceName<'data>>,
+}
+
+/// One file name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct SourceName<'data> {
+    /// AlignedSizeInBytes of the entry.
+    pub aligned_size: u32,
+    /// Reserved flags.
+    pub flags: u32,
+    /// NameSizeInBytes (with NUL).
+    pub name_size: u32,
+    /// Size of the matching contents entry (with NUL).
+    pub content_size: u32,
+    /// The file name (without NUL).
+    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::fields::ser::text"))]
+    pub name: &'data [u8],
+}
+
+/// The contents section.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct SourceContents<'data> {
+    /// AlignedSizeInBytes of the contents header (dxc writes 0).
+    pub aligned_size: u32,
+    /// Reserved flags.
+    pub flags: u16,
+    /// How the entries are stored.
+    pub compression: Compression,
+    /// EntriesSizeInBytes: bytes of the (possibly compressed) entries.
+    pub entries_size: u32,
+    /// UncompressedEntriesSizeInBytes.
+    pub uncompressed_size: u32,
+    /// Number of entries as stored.
+    pub count: u32,
+    /// The entries read (decompressed when zlib).
+    pub entries: Vec<SourceContent<'data>>,
+}
+
+/// One file's source text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct SourceContent<'data> {
+    /// AlignedSizeInBytes of the entry.
+    pub aligned_size: u32,
+    /// Reserved flags.
+    pub flags: u32,
+    /// ContentSizeInBytes (with NUL).
+    pub content_size: u32,
+    /// The text without its NUL; owned when it came out of a zlib stream.
+    #[cfg_attr(
+        feature = "serde",
+        serde(serialize_with = "crate::fields::ser::text_slice")
+    )]
+    pub content: Cow<'data, [u8]>,
+}
+
+/// The compiler arguments section.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct SourceArgs<'data> {
+    /// Reserved flags.
+    pub flags: u32,
+    /// SizeInBytes of the pairs.
+    pub size: u32,
+    /// Number of pairs as stored.
+    pub count: u32,
+    /// The pairs read; a positional argument (the main file) has an empty name.
+    pub args: Vec<SourceArg<'data>>,
+}
+
+/// One `name`/`value` argument pair (`-E main` is `E` / `main`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct SourceArg<'data> {
+    /// Option name without its dash, empty for positional arguments.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::fields::ser::text"))]
+    pub name: &'data [u8],
+    /// Option value, empty for flags.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::fields::ser::text"))]
+    pub value: &'data [u8],
+}
+
+/// A decoded SRCI part.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct SourceInfo<'data> {
+    /// AlignedSizeInBytes of the part.
+    pub aligned_size: u32,
+    /// Reserved flags.
+    pub flags: u16,
+    /// SectionCount as stored (3).
+    pub section_count: u16,
+    /// The sections in file order.
+    pub sections: Vec<SourceSection>,
+    /// The names section, if present.
+    pub names: Option<SourceNames<'data>>,
+    /// The contents section, if present.
+    pub contents: Option<SourceContents<'data>>,
+    /// The args section, if present.
+    pub args: Option<SourceArgs<'data>>,
+    /// Rule violations that do not stop decoding.
+    pub issues: Vec<Issue>,
+}
+
+impl<'data> SourceInfo<'data> {
+    /// Decodes SRCI data located at absolute offset `base`.
+    pub fn parse_data(data: &'data [u8], base: u64) -> Result<SourceInfo<'data>> {
+        let c = Cursor::new(data, base);
+        let aligned_size = c.u32(0, "SRCI header")?;
+        let flags = c.u16(4, "SRCI header")?;
+        let section_count = c.u16(6, "SRCI header")?;
+        let mut info = SourceInfo {
+            aligned_size,
+            flags,
+            section_count,
+            sections: Vec::new(),
+            names: None,
+            contents: None,
+            args: None,
+            issues: Vec::new(),
+        };
+        if u64::from(aligned_size) > c.len() {
+            info.issues.push(Issue::new(
+                c.abs(0),
+                format!(
+                    "AlignedSizeInBytes {aligned_size:#x} is more than the part size {:#x}",
+                    c.len()
+                ),
+            ));
+        }
+        if flags != 0 {
+            info.issues.push(Issue::new(
+                c.abs(4),
+                format!("reserved flags are {flags:#x}"),
+            ));
+        }
+        if section_count != 3 {
+            info.issues.push(Issue::new(
+                c.abs(6),
+                format!("SectionCount is {section_count}, not 3"),
+            ));
+        }
+        let mut pos = SOURCE_INFO_HEADER_SIZE;
+        for _ in 0..section_count {
+            let section_size = c.u32(pos, "SRCI section header")?;
+            let section_flags = c.u16(pos + 4, "SRCI section header")?;
+            let section_type = SectionType(c.u16(pos + 6, "SRCI section header")?);
+            if u64::from(section_size) < SECTION_HEADER_SIZE {
+                return Err(c.invalid(
+                    pos,
+                    format!("section AlignedSizeInBytes {section_size} is smaller than its header"),
+                ));
+            }
+            let body = c.sub(
+                pos + SECTION_HEADER_SIZE,
+                u64::from(section_size) - SECTION_HEADER_SIZE,
+                "SRCI section",
+            )?;
+            info.sections.push(SourceSection {
+                offset: c.abs(pos),
+                aligned_size: section_size,
+                flags: section_flags,
+                section_type,
+            });
+            if section_flags != 0 {
+                info.issues.push(Issue::new(
+                    c.abs(pos + 4),
+                    format!("section flags are {section_flags:#x}"),
+                ));
+            }
+            let duplicate = || Issue::new(c.abs(pos + 6), format!("second {section_type} section"));
+            let consumed = match section_type.0 {
+                0 if info.contents.is_none() => {
+                    let (contents, used) = parse_contents(body, &mut info.issues)?;
+                    info.contents = Some(contents);
+                    Some(used)
+                }
+                1 if info.names.is_none() => {
+                    let (names, used) = parse_names(body, &mut info.issues)?;
+                    info.names = Some(names);
+                    Some(used)
+                }
+                2 if info.args.is_none() => {
+                    let (args, used) = parse_args(body)?;
+                    info.args = Some(args);
+                    Some(used)
+                }
+                0..=2 => {
+                    info.issues.push(duplicate());
+                    None
+                }
+                _ => {
+                    info.issues.push(Issue::new(
+                        c.abs(pos + 6),
+                        format!("unknown section type {}", section_type.0),
+                    ));
+                    None
+                }
+            };
+            if let Some(used) = consumed {
+                let expected = align4(SECTION_HEADER_SIZE + used);
+                if expected != u64::from(section_size) {
+                    info.issues.push(Issue::new(
+                        c.abs(pos),
+                        format!(
+                            "{section_type} section AlignedSizeInBytes is {section_size} but its data needs {expected}"
+                        ),
+                    ));
+                }
+            }
+            pos += u64::from(section_size);
+        }
+        if let (Some(names), Some(contents)) = (&info.names, &info.contents) {
+            if names.entries.len() != contents.entries.len() {
+                info.issues.push(Issue::new(
+                    c.abs(0),
+                    format!(
+                        "{} source names but {} source contents",
+                        names.entries.len(),
+                        contents.entries.len()
+                    ),
+                ));
+            }
+            for (i, (n, t)) in names.entries.iter().zip(&contents.entries).enumerate() {
+                if n.content_size != t.content_size {
+                    info.issues.push(Issue::new(
+                        c.abs(0),
+                        format!(
+                            "source {i} '{}': names say {} content bytes, contents hold {}",
+                            String::from_utf8_lossy(n.name),
+                            n.content_size,
+                            t.content_size
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(info)
+    }
+
+    /// Decodes an SRCI part.
+    pub fn parse(part: &Part<'data>) -> Result<SourceInfo<'data>> {
+        SourceInfo::parse_data(part.data, part.data_offset())
+            .map_err(|e| e.in_part(part.part_ref()))
+    }
+
+    /// Decodes an SRCI part as upstream LLVM's reader does (the obj2yaml view
+    /// with upstream keys): LLVM's layout rules are errors, not issues, and
+    /// `issues` stays empty.
+    pub fn parse_llvm_compat(part: &Part<'data>) -> Result<SourceInfo<'data>> {
+        llvm::parse(part)
+    }
+
+    /// (file name, source text) pairs, in the order of the names section.
+    pub fn files(&self) -> Vec<(&[u8], Option<&[u8]>)> {
+        let names = self
+            .names
+            .as_ref()
+            .map(|n| n.entries.as_slice())
+            .unwrap_or(&[]);
+        let contents = self
+            .contents
+            .as_ref()
+            .map(|c| c.entries.as_slice())
+            .unwrap_or(&[]);
+        names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.name, contents.get(i).map(|c| &*c.content)))
+            .collect()
+    }
+}
+
+/// Upstream LLVM's SRCI reader (the obj2yaml view with upstream keys): the
+/// same layout as [`SourceInfo::parse_data`], with LLVM's rules as errors —
+/// exactly three sections of distinct types, each section's
+/// AlignedSizeInBytes equal to its content rounded up to 4, every source text
+/// one NUL-terminated string, zlib contents inflating to exactly the declared
+/// size.
+mod llvm {
+    use super::*;
+    use crate::error::ReadError;
+
+    /// Decodes `part` (see [`SourceInfo::parse_llvm_compat`]).
+    pub(super) fn parse<'data>(part: &Part<'data>) -> Result<SourceInfo<'data>> {
+        let c = part.cursor();
+        let fail = |e: ReadError| e.in_part(part.part_ref());
+        let aligned_size = c.u32(0, "SRCI size").map_err(fail)?;
+        let flags = c.u16(4, "SRCI flags").map_err(fail)?;
+        let section_count = c.u16(6, "SRCI section count").map_err(fail)?;
+        if u64::from(aligned_size) > c.len() {
+            return Err(fail(c.invalid(
+                0,
+                format!("SRCI size {aligned_size} exceeds the {}-byte part", c.len()),
+            )));
+        }
+        if section_count != 3 {
+            return Err(fail(c.invalid(
+                6,
+                format!("SRCI has {section_count} sections, expected 3"),
+            )));
+        }
+        let mut info = SourceInfo {
+            aligned_size,
+            flags,
+            section_count,
+            sections: Vec::new(),
+            names: None,
+            contents: None,
+            args: None,
+            issues: Vec::new(),
+        };
+        let mut at = SOURCE_INFO_HEADER_SIZE;
+        for _ in 0..section_count {
+            let section = SourceSection {
+                offset: c.abs(at),
+                aligned_size: c.u32(at, "SRCI section size").map_err(fail)?,
+                flags: c.u16(at + 4, "SRCI section flags").map_err(fail)?,
+                section_type: SectionType(c.u16(at + 6, "SRCI section type").map_err(fail)?),
+            };
+            let body = c
+                .sub(
+                    at + SECTION_HEADER_SIZE,
+                    u64::from(section.aligned_size).saturating_sub(SECTION_HEADER_SIZE),
+                    "SRCI section",
+                )
+                .map_err(fail)?;
+            let kind = section.section_type.0;
+            let repeated = match kind {
+                0 => info.contents.is_some(),
+                1 => info.names.is_some(),
+                2 => info.args.is_some(),
+                _ => true,
+            };
+            if repeated {
+                return Err(fail(c.invalid(
+                    at + 6,
+                    format!("invalid or repeated SRCI section type {kind}"),
+                )));
+            }
+            let used = match kind {
+                0 => {
+                    let (contents, used) = contents(&body).map_err(fail)?;
+                    info.contents = Some(contents);
+                    used
+                }
+                1 => {
+                    let (names, used) = names(&body).map_err(fail)?;
+                    info.names = Some(names);
+                    used
+                }
+                _ => {
+                    let (args, used) = args(&body).map_err(fail)?;
+                    info.args = Some(args);
+                    used
+                }
+            };
+            let expected = u64::from(section.aligned_size);
+            if align4(SECTION_HEADER_SIZE + used) != expected {
+                return Err(fail(c.invalid(
+                    at,
+                    format!(
+                        "SRCI section size {expected} does not match its content ({})",
+                        SECTION_HEADER_SIZE + used
+                    ),
+                )));
+            }
+            info.sections.push(section);
+            at += expected.max(SECTION_HEADER_SIZE);
+        }
+        Ok(info)
+    }
+
+    fn names<'a>(body: &Cursor<'a>) -> Result<(SourceNames<'a>, u64)> {
+        let flags = body.u32(0, "SRCI names flags")?;
+        let count = body.u32(4, "SRCI names count")?;
+        let entries_size = body.u16(8, "SRCI names entries size")?;
+        let mut entries = Vec::new();
+        let mut at = NAMES_HEADER_SIZE;
+        for _ in 0..count {
+            let aligned_size = body.u32(at, "SRCI name entry size")?;
+            let entry = body.sub(at, u64::from(aligned_size), "SRCI name entry")?;
+            let entry_flags = entry.u32(4, "SRCI name entry flags")?;
+            let name_size = entry.u32(8, "SRCI name size")?;
+            let content_size = entry.u32(12, "SRCI name content size")?;
+            let name = entry.cstr(NAME_ENTRY_SIZE, u64::from(name_size), "SRCI file name")?;
+            if u64::from(aligned_size) < NAME_ENTRY_SIZE {
+                return Err(entry.invalid(
+                    0,
+                    format!("SRCI name entry size {aligned_size} is too small"),
+                ));
+            }
+            entries.push(SourceName {
+                aligned_size,
+                flags: entry_flags,
+                name_size,
+                content_size,
+                name,
+            });
+            at += u64::from(aligned_size);
+        }
+        let names = SourceNames {
+            flags,
+            count,
+            entries_size,
+            entries,
+        };
+        Ok((names, at))
+    }
+
+    fn contents<'a>(body: &Cursor<'a>) -> Result<(SourceContents<'a>, u64)> {
+        let aligned_size = body.u32(0, "SRCI contents size")?;
+        let flags = body.u16(4, "SRCI contents flags")?;
+        let compression = Compression(body.u16(6, "SRCI compression type")?);
+        let entries_size = body.u32(8, "SRCI contents entries size")?;
+        let uncompressed_size = body.u32(12, "SRCI contents uncompressed size")?;
+        let count = body.u32(16, "SRCI contents count")?;
+        let blob = body.sub(
+            CONTENTS_HEADER_SIZE,
+            u64::from(entries_size),
+            "SRCI contents entries",
+        )?;
+        let data: Cow<'a, [u8]> = match compression.0 {
+            0 => Cow::Borrowed(blob.data()),
+            1 => {
+                let inflated = inflate(blob, uncompressed_size)?;
+                if inflated.len() as u64 != u64::from(uncompressed_size) {
+                    return Err(body.invalid(
+                        CONTENTS_HEADER_SIZE,
+                        "SRCI contents decompress to the wrong size".to_string(),
+                    ));
+                }
+                Cow::Owned(inflated)
+            }
+            other => return Err(body.invalid(6, format!("unknown SRCI compression type {other}"))),
+        };
+        let region = Cursor::new(&data, blob.base());
+        let mut entries = Vec::new();
+        let mut at = 0u64;
+        for _ in 0..count {
+            let entry_size = region.u32(at, "SRCI content entry size")?;
+            let entry = region.sub(at, u64::from(entry_size), "SRCI content entry")?;
+            let entry_flags = entry.u32(4, "SRCI content entry flags")?;
+            let content_size = entry.u32(8, "SRCI content size")?;
+            let content = entry.bytes(
+                CONTENT_ENTRY_SIZE,
+                u64::from(content_size),
+                "SRCI file content",
+            )?;
+            let Some((0, text)) = content.split_last() else {
+                return Err(entry.invalid(
+                    CONTENT_ENTRY_SIZE,
+                    "SRCI file content is not one NUL-terminated string".to_string(),
+                ));
+            };
+            if text.contains(&0) {
+                return Err(entry.invalid(
+                    CONTENT_ENTRY_SIZE,
+                    "SRCI file content is not one NUL-terminated string".to_string(),
+                ));
+            }
+            entries.push(SourceContent {
+                aligned_size: entry_size,
+                flags: entry_flags,
+                content_size,
+                content: Cow::Owned(text.to_vec()),
+            });
+            at += u64::from(entry_size.max(1));
+        }
+        let used = CONTENTS_HEADER_SIZE
+            + match compression.0 {
+                0 => at,
+                _ => u64::from(entries_size),
+            };
+        let contents = SourceContents {
+            aligned_size,
+            flags,
+            compression,
+            entries_size,
+            uncompressed_size,
+            count,
+            entries,
+        };
+        Ok((contents, used))
+    }
+
+    fn args<'a>(body: &Cursor<'a>) -> Result<(SourceArgs<'a>, u64)> {
+        let flags = body.u32(0, "SRCI args flags")?;
+        let size = body.u32(4, "SRCI args size")?;
+        let count = body.u32(8, "SRCI args count")?;
+        let mut args = Vec::new();
+        let mut at = ARGS_HEADER_SIZE;
+        for _ in 0..count {
+            let name = body.cstr(at, u64::MAX, "SRCI argument name")?;
+            at += name.len() as u64 + 1;
+            let value = body.cstr(at, u64::MAX, "SRCI argument value")?;
+            at += value.len() as u64 + 1;
+            args.push(SourceArg { name, value });
+        }
+        let args = SourceArgs {
+            flags,
+            size,
+            count,
+            args,
+        };
+        Ok((args, ARGS_HEADER_SIZE + u64::from(size)))
+    }
+}
+
+fn parse_names<'data>(
+    body: Cursor<'data>,
+    issues: &mut Vec<Issue>,
+) -> Result<(SourceNames<'data>, u64)> {
+    let flags = body.u32(0, "source names header")?;
+    let count = body.u32(4, "source names header")?;
+    let entries_size = body.u16(8, "source names header")?;
+    if flags != 0 {
+        issues.push(Issue::new(
+            body.abs(0),
+            format!("source names flags are {flags:#x}"),
+        ));
+    }
+    let region = body.sub(
+        NAMES_HEADER_SIZE,
+        u64::from(entries_size),
+        "source names entries",
+    )?;
+    let mut entries = Vec::new();
+    let mut pos = 0u64;
+    for _ in 0..count {
+        let aligned_size = region.u32(pos, "source name entry")?;
+        let entry_flags = region.u32(pos + 4, "source name entry")?;
+        let name_size = region.u32(pos + 8, "source name entry")?;
+        let content_size = region.u32(pos + 12, "source name entry")?;
+        if u64::from(aligned_size) < NAME_ENTRY_SIZE {
+            return Err(region.invalid(
+                pos,
+                format!("source name entry AlignedSizeInBytes {aligned_size} is smaller than its header"),
+            ));
+        }
+        let entry = region.sub(pos, u64::from(aligned_size), "source name entry")?;
+        let name = entry.cstr(NAME_ENTRY_SIZE, u64::from(name_size), "source file name")?;
+        if name.len() as u64 + 1 != u64::from(name_size) {
+            issues.push(Issue::new(
+                entry.abs(8),
+                format!(
+                    "NameSizeInBytes is {name_size} but the name '{}' ends after {} bytes",
+                    String::from_utf8_lossy(name),
+                    name.len() + 1
+                ),
+            ));
+        }
+        if entry_flags != 0 {
+            issues.push(Issue::new(
+                entry.abs(4),
+                format!("source name entry flags are {entry_flags:#x}"),
+            ));
+        }
+        entries.push(SourceName {
+            aligned_size,
+            flags: entry_flags,
+            name_size,
+            content_size,
+            name,
+        });
+        pos += u64::from(aligned_size);
+    }
+    if pos != region.len() {
+        issues.push(Issue::new(
+            region.abs(pos),
+            format!(
+                "source names entries use {pos} bytes but EntriesSizeInBytes is {entries_size}"
+            ),
+        ));
+    }
+    Ok((
+        SourceNames {
+            flags,
+            count,
+            entries_size,
+            entries,
+        },
+        NAMES_HEADER_SIZE + u64::from(entries_size),
+    ))
+}
+
+fn parse_contents<'data>(
+    body: Cursor<'data>,
+    issues: &mut Vec<Issue>,
+) -> Result<(SourceContents<'data>, u64)> {
+    let aligned_size = body.u32(0, "source contents header")?;
+    let flags = body.u16(4, "source contents header")?;
+    let compression = Compression(body.u16(6, "source contents header")?);
+    let entries_size = body.u32(8, "source contents header")?;
+    let uncompressed_size = body.u32(12, "source contents header")?;
+    let count = body.u32(16, "source contents header")?;
+    if flags != 0 {
+        issues.push(Issue::new(
+            body.abs(4),
+            format!("source contents flags are {flags:#x}"),
+        ));
+    }
+    let blob = body.sub(
+        CONTENTS_HEADER_SIZE,
+        u64::from(entries_size),
+        "source contents entries",
+    )?;
+    let entries = match compression.0 {
+        0 => {
+            if entries_size != uncompressed_size {
+                issues.push(Issue::new(
+                    body.abs(12),
+                    format!("uncompressed contents declare {uncompressed_size} bytes but hold {entries_size}"),
+                ));
+            }
+            parse_content_entries(blob, count, issues, Cow::Borrowed)?
+        }
+        1 => {
+            let inflated = inflate(blob, uncompressed_size)?;
+            if inflated.len() as u64 != u64::from(uncompressed_size) {
+                issues.push(Issue::new(
+                    body.abs(12),
+                    format!(
+                        "zlib contents declare {uncompressed_size} bytes but inflate to {}",
+                        inflated.len()
+                    ),
+                ));
+            }
+            // Offsets inside the inflated stream are reported relative to the
+            // compressed blob's file offset.
+            let inflated_cursor = Cursor::new(&inflated, blob.base());
+            parse_content_entries(inflated_cursor, count, issues, |b| Cow::Owned(b.to_vec()))?
+        }
+        _ => {
+            return Err(body.invalid(
+                6,
+                format!("unknown source contents compression type {}", compression.0),
+            ))
+        }
+    };
+    Ok((
+        SourceContents {
+            aligned_size,
+            flags,
+            compression,
+            entries_size,
+            uncompressed_size,
+            count,
+            entries,
+        },
+        CONTENTS_HEADER_SIZE + u64::from(entries_size),
+    ))
+}
+
+/// Inflates a zlib stream to at most `declared` bytes (and never more than
+/// [`MAX_SOURCE_CONTENTS`]).
+fn inflate(blob: Cursor<'_>, declared: u32) -> Result<Vec<u8>> {
+    let declared = u64::from(declared);
+    if declared > MAX_SOURCE_CONTENTS {
+        return Err(ReadError::invalid(
+            blob.base(),
+            format!(
+                "source contents declare {declared} uncompressed bytes, more than the {MAX_SOURCE_CONTENTS}-byte limit"
+            ),
+        ));
+    }
+    let mut out = Vec::new();
+    let mut decoder = flate2::read::ZlibDecoder::new(blob.data()).take(declared + 1);
+    decoder.read_to_end(&mut out).map_err(|e| {
+        ReadError::invalid(
+            blob.base(),
+            format!("source contents zlib stream is corrupt: {e}"),
+        )
+    })?;
+    if out.len() as u64 > declared {
+        return Err(ReadError::invalid(
+            blob.base(),
+            format!("source contents inflate to more than the declared {declared} bytes"),
+        ));
+    }
+    Ok(out)
+}
+
+fn parse_content_entries<'a, 'data>(
+    region: Cursor<'a>,
+    count: u32,
+    issues: &mut Vec<Issue>,
+    keep: impl Fn(&'a [u8]) -> Cow<'data, [u8]>,
+) -> Result<Vec<SourceContent<'data>>> {
+    let mut entries = Vec::new();
+    let mut pos = 0u64;
+    for _ in 0..count {
+        let aligned_size = region.u32(pos, "source contents entry")?;
+        let flags = region.u32(pos + 4, "source contents entry")?;
+        let content_size = region.u32(pos + 8, "source contents entry")?;
+        if u64::from(aligned_size) < CONTENT_ENTRY_SIZE {
+            return Err(region.invalid(
+                pos,
+                format!("source contents entry AlignedSizeInBytes {aligned_size} is smaller than its header"),
+            ));
+        }
+        let entry = region.sub(pos, u64::from(aligned_size), "source contents entry")?;
+        let raw = entry.bytes(CONTENT_ENTRY_SIZE, u64::from(content_size), "source text")?;
+        let content = match raw.iter().position(|&b| b == 0) {
+            Some(nul) if nul + 1 == raw.len() => &raw[..nul],
+            _ => {
+                issues.push(Issue::new(
+                    entry.abs(8),
+                    format!("source text of {content_size} bytes does not end at its first NUL"),
+                ));
+                raw
+            }
+        };
+        if flags != 0 {
+            issues.push(Issue::new(
+                entry.abs(4),
+                format!("source contents entry flags are {flags:#x}"),
+            ));
+        }
+        entries.push(SourceContent {
+            aligned_size,
+            flags,
+            content_size,
+            content: keep(content),
+        });
+        pos += u64::from(aligned_size);
+    }
+    Ok(entries)
+}
+
+fn parse_args(body: Cursor<'_>) -> Result<(SourceArgs<'_>, u64)> {
+    let flags = body.u32(0, "args header")?;
+    let size = body.u32(4, "args header")?;
+    let count = body.u32(8, "args header")?;
+    let region = body.sub(ARGS_HEADER_SIZE, u64::from(size), "args")?;
+    let mut args = Vec::new();
+    let mut pos = 0u64;
+    for _ in 0..count {
+        let name = region.cstr(pos, region.len(), "argument name")?;
+        pos += name.len() as u64 + 1;
+        let value = region.cstr(pos, region.len(), "argument value")?;
+        pos += value.len() as u64 + 1;
+        args.push(SourceArg { name, value });
+    }
+    Ok((
+        SourceArgs {
+            flags,
+            size,
+            count,
+            args,
+        },
+        ARGS_HEADER_SIZE + u64::from(size),
+    ))
+}
+
+/// Test and fixture helper: builds SRCI data from (file name, text) pairs and
+/// argument pairs, compressing the contents with zlib when `zlib` is set.
+pub fn build_source_info(files: &[(&[u8], &[u8])], args: &[(&[u8], &[u8])], zlib: bool) -> Vec<u8> {
+    fn pad(v: &mut Vec<u8>) {
+        while !v.len().is_multiple_of(4) {
+            v.push(0);
+        }
+    }
+    fn section(kind: u16, body: &[u8]) -> Vec<u8> {
+        let mut v = Vec::new();
+        let size = align4(SECTION_HEADER_SIZE + body.len() as u64) as u32;
+        v.extend_from_slice(&size.to_le_bytes());
+        v.extend_from_slice(&0u16.to_le_bytes());
+        v.extend_from_slice(&kind.to_le_bytes());
+        v.extend_from_slice(body);
+        pad(&mut v);
+        v
+    }
+    let mut name_entries = Vec::new();
+    let mut content_entries = Vec::new();
+    for (name, text) in files {
+        let mut e = Vec::new();
+        let len = (NAME_ENTRY_SIZE as usize + name.len() + 1).div_ceil(4) * 4;
+        e.extend_from_slice(&(len as u32).to_le_bytes());
+        e.extend_from_slice(&0u32.to_le_bytes());
+        e.extend_from_slice(&(name.len() as u32 + 1).to_le_bytes());
+        e.extend_from_slice(&(text.len() as u32 + 1).to_le_bytes());
+        e.extend_from_slice(name);
+        e.push(0);
+        pad(&mut e);
+        name_entries.extend_from_slice(&e);
+        let mut t = Vec::new();
+        let len = (CONTENT_ENTRY_SIZE as usize + text.len() + 1).div_ceil(4) * 4;
+        t.extend_from_slice(&(len as u32).to_le_bytes());
+        t.extend_from_slice(&0u32.to_le_bytes());
+        t.extend_from_slice(&(text.len() as u32 + 1).to_le_bytes());
+        t.extend_from_slice(text);
+        t.push(0);
+        pad(&mut t);
+        content_entries.extend_from_slice(&t);
+    }
+    let mut names = Vec::new();
+    names.extend_from_slice(&0u32.to_le_bytes());
+    names.extend_from_slice(&(files.len() as u32).to_le_bytes());
+    names.extend_from_slice(&(name_entries.len() as u16).to_le_bytes());
+    names.extend_from_slice(&name_entries);
+    let stored = if zlib {
+        let mut enc = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+        std::io::Write::write_all(&mut enc, &content_entries).expect("in-memory write");
+        enc.finish().expect("in-memory write")
+    } else {
+        content_entries.clone()
+    };
+    let mut contents = Vec::new();
+    contents.extend_from_slice(&0u32.to_le_bytes());
+    contents.extend_from_slice(&0u16.to_le_bytes());
+    contents.extend_from_slice(&u16::from(zlib).to_le_bytes());
+    contents.extend_from_slice(&(stored.len() as u32).to_le_bytes());
+    contents.extend_from_slice(&(content_entries.len() as u32).to_le_bytes());
+    contents.extend_from_slice(&(files.len() as u32).to_le_bytes());
+    contents.extend_from_slice(&stored);
+    let mut arg_bytes = Vec::new();
+    for (n, v) in args {
+        arg_bytes.extend_from_slice(n);
+        arg_bytes.push(0);
+        arg_bytes.extend_from_slice(v);
+        arg_bytes.push(0);
+    }
+    let mut arg_body = Vec::new();
+    arg_body.extend_from_slice(&0u32.to_le_bytes());
+    arg_body.extend_from_slice(&(arg_bytes.len() as u32).to_le_bytes());
+    arg_body.extend_from_slice(&(args.len() as u32).to_le_bytes());
+    arg_body.extend_from_slice(&arg_bytes);
+    let mut sections = section(1, &names);
+    sections.extend_from_slice(&section(0, &contents));
+    sections.extend_from_slice(&section(2, &arg_body));
+    let mut out = Vec::new();
+    out.extend_from_slice(
+        &((SOURCE_INFO_HEADER_SIZE as usize + sections.len()) as u32).to_le_bytes(),
+    );
+    out.extend_from_slice(&0u16.to_le_bytes());
+    out.extend_from_slice(&3u16.to_le_bytes());
+    out.extend_from_slice(&sections);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::ReadErrorKind;
+
+    const FILES: &[(&[u8], &[u8])] = &[
+        (b"main.hlsl", b"float4 main() : SV_Target { return 1; }"),
+        (b"inc.hlsli", b"// include"),
+    ];
+    const ARGS: &[(&[u8], &[u8])] = &[
+        (b"T", b"ps_6_0"),
+        (b"E", b"main"),
+        (b"Zi", b""),
+        (b"", b"main.hlsl"),
+    ];
+
+    #[test]
+    fn round_trip_plain_and_zlib() {
+        for zlib in [false, true] {
+            let data = build_source_info(FILES, ARGS, zlib);
+            let s = SourceInfo::parse_data(&data, 0x40).unwrap();
+            assert!(s.issues.is_empty(), "{:?}", s.issues);
+            assert_eq!(s.sections.len(), 3);
+            assert_eq!(s.sections[0].section_type.to_string(), "SourceNames");
+            assert_eq!(s.sections[0].offset, 0x48);
+            let files = s.files();
+            assert_eq!(files.len(), 2);
+            assert_eq!(files[0].0, b"main.hlsl");
+            assert_eq!(files[1].1, Some(&b"// include"[..]));
+            let c = s.contents.as_ref().unwrap();
+            assert_eq!(c.compression, Compression(u16::from(zlib)));
+            assert_eq!(matches!(c.entries[0].content, Cow::Owned(_)), zlib);
+            let a = s.args.as_ref().unwrap();
+            assert_eq!(a.args.len(), 4);
+            assert_eq!(a.args[3].name, b"");
+            assert_eq!(a.args[3].value, b"main.hlsl");
+        }
+    }
+
+    fn contents_offset(data: &[u8]) -> usize {
+        // Names section is first; contents header follows it.
+        8 + u32::from_le_bytes(data[8..12].try_into().unwrap()) as usize
+    }
+
+    #[test]
+    fn zip_bomb_and_corrupt_streams_are_errors() {
+        let mut data = build_source_info(FILES, ARGS, true);
+        let at = contents_offset(&data) + 8;
+        // Declared uncompressed size smaller than the real stream.
+        let mut small = data.clone();
+        small[at + 12..at + 16].copy_from_slice(&10u32.to_le_bytes());
+        let e = SourceInfo::parse_data(&small, 0).unwrap_err();
+        assert!(
+            e.to_string().contains("more than the declared 10 bytes"),
+            "{e}"
+        );
+        // Declared size above the hard cap.
+        let mut huge = data.clone();
+        huge[at + 12..at + 16].copy_from_slice(&u32::MAX.to_le_bytes());
+        let e = SourceInfo::parse_data(&huge, 0).unwrap_err();
+        assert!(e.to_string().contains("limit"), "{e}");
+        // Corrupt stream.
+        data[at + 20] ^= 0xff;
+        data[at + 21] ^= 0xff;
+        assert!(SourceInfo::parse_data(&data, 0).is_err());
+    }
+
+    #[test]
+    fn structural_issues() {
+        let mut data = build_source_info(FILES, ARGS, false);
+        data[4] = 1; // part flags
+        data[6] = 4; // section count 4: the fourth header is missing → error
+        assert!(matches!(
+            SourceInfo::parse_data(&data, 0).unwrap_err().kind,
+            ReadErrorKind::Truncated { .. }
+        ));
+        data[6] = 2; // only names + contents
+        let s = SourceInfo::parse_data(&data, 0).unwrap();
+        assert!(s.args.is_none());
+        assert!(s
+            .issues
+            .iter()
+            .any(|i| i.message.contains("reserved flags")));
+        assert!(s
+            .issues
+            .iter()
+            .any(|i| i.message.contains("SectionCount is 2")));
+        // Duplicate + unknown section type.
+        let mut data = build_source_info(FILES, ARGS, false);
+        let args_at = {
+            let names = u32::from_le_bytes(data[8..12].try_into().unwrap()) as usize;
+            let c = 8 + names;
+            c + u32::from_le_bytes(data[c..c + 4].try_into().unwrap()) as usize
+        };
+        data[args_at + 6] = 1;
+        let s = SourceInfo::parse_data(&data, 0).unwrap();
+        assert!(s
+            .issues
+            .iter()
+            .any(|i| i.message.contains("second SourceNames")));
+        data[args_at + 6] = 9;
+        let s = SourceInfo::parse_data(&data, 0).unwrap();
+        assert!(s
+            .issues
+            .iter()
+            .any(|i| i.message.contains("unknown section type 9")));
+        // Section size smaller than its header.
+        data[args_at..args_at + 4].copy_from_slice(&4u32.to_le_bytes());
+        assert!(matches!(
+            SourceInfo::parse_data(&data, 0).unwrap_err().kind,
+            ReadErrorKind::Invalid { .. }
+        ));
+    }
+
+    #[test]
+    fn mismatched_names_and_contents() {
+        let data = build_source_info(FILES, &[], false);
+        let s = SourceInfo::parse_data(&data, 0).unwrap();
+        assert!(s.issues.is_empty());
+        // Change the second name entry's ContentSizeInBytes.
+        let mut bad = data.clone();
+        let first = u32::from_le_bytes(bad[26..30].try_into().unwrap()) as usize;
+        let second = 26 + first;
+        bad[second + 12] = bad[second + 12].wrapping_add(1);
+        let s = SourceInfo::parse_data(&bad, 0).unwrap();
+        assert!(
+            s.issues.iter().any(|i| i.message.contains("names say")),
+            "{:?}",
+            s.issues
+        );
+        // Fewer contents than names.
+        let mut bad = data.clone();
+        let at = contents_offset(&bad) + 8;
+        bad[at + 16] = 1;
+        let s = SourceInfo::parse_data(&bad, 0).unwrap();
+        assert!(s
+            .issues
+            .iter()
+            .any(|i| i.message.contains("2 source names but 1")));
+        // Name without NUL inside NameSizeInBytes.
+        let mut bad = data;
+        bad[26 + 8] = 3;
+        assert!(matches!(
+            SourceInfo::parse_data(&bad, 0).unwrap_err().kind,
+            ReadErrorKind::Invalid { .. }
+        ));
+    }
+
+    #[test]
+    fn short_inputs() {
+        assert!(SourceInfo::parse_data(&[0; 7], 0).is_err());
+        let empty = {
+            let mut v = 8u32.to_le_bytes().to_vec();
+            v.extend_from_slice(&[0, 0, 0, 0]);
+            v
+        };
+        let s = SourceInfo::parse_data(&empty, 0).unwrap();
+        assert_eq!(s.sections.len(), 0);
+        assert_eq!(s.issues.len(), 1);
+    }
+}

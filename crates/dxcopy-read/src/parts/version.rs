@@ -1,0 +1,227 @@
+//! VERS, the compiler version (layouts.md §3.5, §8.24): a 16-byte header
+//! (`u16 Major`, `u16 Minor`, `u32 Flags`, `u32 CommitCount`,
+//! `u32 ContentSizeInBytes`) followed by two NUL-terminated strings, the
+//! compiler's commit SHA and a custom version string, then padding to 4.
+
+use crate::container::Part;
+use crate::cursor::Cursor;
+use crate::error::Result;
+use crate::fields::{Flags, Issue};
+
+/// Size of the VERS header.
+pub const VERSION_HEADER_SIZE: u64 = 16;
+
+/// VERS flag bits (`CompilerVersionFlags`): Debug = 1, Internal = 2.
+pub const VERSION_FLAGS: &[(u64, &str)] = &[(1, "Debug"), (2, "Internal")];
+
+/// A decoded VERS part.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct CompilerVersion<'data> {
+    /// Compiler major version.
+    pub major: u16,
+    /// Compiler minor version.
+    pub minor: u16,
+    /// Flags (Debug = 1: a debug build of the compiler; Internal = 2).
+    pub flags: Flags,
+    /// `git rev-list --count HEAD` of the compiler (LLVM writes 0).
+    pub commit_count: u32,
+    /// ContentSizeInBytes as stored: both strings with their NULs.
+    pub content_size: u32,
+    /// The commit SHA (without NUL).
+    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::fields::ser::text"))]
+    pub commit_sha: &'data [u8],
+    /// The custom version string (without NUL), e.g. `1.8.2403.34`.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::fields::ser::text"))]
+    pub version_string: &'data [u8],
+    /// Rule violations (unknown flag bits, a missing version string, slack after the strings).
+    pub issues: Vec<Issue>,
+}
+
+impl<'data> CompilerVersion<'data> {
+    /// Decodes VERS data located at absolute offset `base`.
+    ///
+    /// Fatal: a short header, content that runs past the part, a commit SHA
+    /// without a NUL inside the content.
+    pub fn parse_data(data: &'data [u8], base: u64) -> Result<CompilerVersion<'data>> {
+        let c = Cursor::new(data, base);
+        let major = c.u16(0, "VERS major")?;
+        let minor = c.u16(2, "VERS minor")?;
+        let flags = Flags::new(u64::from(c.u32(4, "VERS flags")?), VERSION_FLAGS);
+        let commit_count = c.u32(8, "VERS commit count")?;
+        let content_size = c.u32(12, "VERS content size")?;
+        let content = c.sub(
+            VERSION_HEADER_SIZE,
+            u64::from(content_size),
+            "VERS strings (ContentSizeInBytes)",
+        )?;
+        let mut issues = Vec::new();
+        if flags.unknown_bits() != 0 {
+            issues.push(Issue::new(
+                c.abs(4),
+                format!("flags {:#x} are not a valid combination", flags.value),
+            ));
+        }
+        let commit_sha = content.cstr(0, content.len(), "VERS commit SHA")?;
+        let after_sha = commit_sha.len() as u64 + 1;
+        let version_string = match content.cstr(after_sha, content.len(), "VERS version string") {
+            Ok(s) => {
+                let used = after_sha + s.len() as u64 + 1;
+                if used != content.len() {
+                    issues.push(Issue::new(
+                        content.abs(used),
+                        format!(
+                            "ContentSizeInBytes is {content_size} but the strings use {used} bytes"
+                        ),
+                    ));
+                }
+                s
+            }
+            Err(_) => {
+                issues.push(Issue::new(
+                    content.abs(after_sha),
+                    "version string is missing or not NUL-terminated within ContentSizeInBytes",
+                ));
+                &[]
+            }
+        };
+        Ok(CompilerVersion {
+            major,
+            minor,
+            flags,
+            commit_count,
+            content_size,
+            commit_sha,
+            version_string,
+            issues,
+        })
+    }
+
+    /// Decodes a VERS part.
+    pub fn parse(part: &Part<'data>) -> Result<CompilerVersion<'data>> {
+        CompilerVersion::parse_data(part.data, part.data_offset())
+            .map_err(|e| e.in_part(part.part_ref()))
+    }
+
+    /// Decodes a VERS part as upstream LLVM's reader does (the obj2yaml view
+    /// with upstream keys): flags of 4 or more are an error; the commit SHA
+    /// is the first NUL-terminated string within ContentSizeInBytes, the
+    /// version string the next one within what remains; content past the
+    /// strings is not checked.
+    pub fn parse_llvm_compat(part: &Part<'data>) -> Result<CompilerVersion<'data>> {
+        let c = part.cursor();
+        let fail = |e: crate::ReadError| e.in_part(part.part_ref());
+        let major = c.u16(0, "VERS major").map_err(fail)?;
+        let minor = c.u16(2, "VERS minor").map_err(fail)?;
+        let flags = c.u32(4, "VERS flags").map_err(fail)?;
+        let commit_count = c.u32(8, "VERS commit count").map_err(fail)?;
+        let content_size = c.u32(12, "VERS content size").map_err(fail)?;
+        if flags >= 4 {
+            return Err(fail(c.invalid(
+                4,
+                "Incorrect shader compiler version flags combination".to_string(),
+            )));
+        }
+        let commit_sha = c
+            .cstr(
+                VERSION_HEADER_SIZE,
+                u64::from(content_size),
+                "VERS CommitSha",
+            )
+            .map_err(fail)?;
+        let consumed = commit_sha.len() as u64 + 1;
+        let version_string = c
+            .cstr(
+                VERSION_HEADER_SIZE + consumed,
+                u64::from(content_size).saturating_sub(consumed),
+                "VERS CustomVersionString",
+            )
+            .map_err(fail)?;
+        Ok(CompilerVersion {
+            major,
+            minor,
+            flags: Flags::new(u64::from(flags), VERSION_FLAGS),
+            commit_count,
+            content_size,
+            commit_sha,
+            version_string,
+            issues: Vec::new(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::ReadErrorKind;
+
+    fn vers(flags: u32, content_size: u32, strings: &[u8]) -> Vec<u8> {
+        let mut v = 1u16.to_le_bytes().to_vec();
+        v.extend_from_slice(&8u16.to_le_bytes());
+        v.extend_from_slice(&flags.to_le_bytes());
+        v.extend_from_slice(&0x116au32.to_le_bytes());
+        v.extend_from_slice(&content_size.to_le_bytes());
+        v.extend_from_slice(strings);
+        while !v.len().is_multiple_of(4) {
+            v.push(0);
+        }
+        v
+    }
+
+    #[test]
+    fn dxc_layout() {
+        let data = vers(0, 21, b"c9660a8c\x001.8.2403.34\0");
+        let v = CompilerVersion::parse_data(&data, 0).unwrap();
+        assert_eq!((v.major, v.minor, v.commit_count), (1, 8, 0x116a));
+        assert_eq!(v.commit_sha, b"c9660a8c");
+        assert_eq!(v.version_string, b"1.8.2403.34");
+        assert!(v.issues.is_empty());
+        assert_eq!(v.flags.to_string(), "0");
+    }
+
+    #[test]
+    fn issues_and_errors() {
+        // (data, issue fragment or "" for none)
+        let rows: Vec<(Vec<u8>, &str)> = vec![
+            (vers(3, 4, b"ab\0\0"), ""),
+            (vers(4, 4, b"ab\0\0"), "not a valid combination"),
+            (vers(0, 3, b"ab\0"), "missing"),
+            (vers(0, 8, b"ab\0c\0\0\0\0"), "strings use 5 bytes"),
+        ];
+        for (data, text) in rows {
+            let v = CompilerVersion::parse_data(&data, 0).unwrap();
+            if text.is_empty() {
+                assert!(v.issues.is_empty(), "{:?}", v.issues);
+            } else {
+                assert!(
+                    v.issues.iter().any(|i| i.message.contains(text)),
+                    "{text}: {:?}",
+                    v.issues
+                );
+            }
+        }
+        assert_eq!(
+            CompilerVersion::parse_data(&vers(3, 4, b"ab\0\0"), 0)
+                .unwrap()
+                .flags
+                .names(),
+            vec!["Debug", "Internal"]
+        );
+        assert!(matches!(
+            CompilerVersion::parse_data(&[0; 15], 0).unwrap_err().kind,
+            ReadErrorKind::Truncated { .. }
+        ));
+        assert!(matches!(
+            CompilerVersion::parse_data(&vers(0, 64, b"ab\0"), 0)
+                .unwrap_err()
+                .kind,
+            ReadErrorKind::Truncated { .. }
+        ));
+        assert!(matches!(
+            CompilerVersion::parse_data(&vers(0, 2, b"abcd"), 0)
+                .unwrap_err()
+                .kind,
+            ReadErrorKind::Invalid { .. }
+        ));
+    }
+}

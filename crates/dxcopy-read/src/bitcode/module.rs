@@ -171,6 +171,9 @@ impl ModuleFacts {
             out.push(("ValidatorVersion", format!("{}.{}", v.major, v.minor)));
         }
         let list = |v: &[String]| {
+            if v.is_empty() {
+                return "none".to_string();
+            }
             v.iter()
                 .map(|s| format!("{s:?}"))
                 .collect::<Vec<_>>()

@@ -91,6 +91,9 @@ pub struct Opts {
         conflicts_with = "verify"
     )]
     pub disasm: Option<String>,
+    /// Text, JSON and --verify views: do not read the LLVM module facts of DXIL, ILDB and STAT bitcode (no Module block, no JSON decoded.module)
+    #[arg(long)]
+    pub no_module_facts: bool,
     /// Text view: also print the source files stored in SRCI parts
     #[arg(long, conflicts_with_all = ["parts", "json", "yaml", "hex", "dump_all", "verify"])]
     pub sources: bool,
@@ -261,7 +264,7 @@ pub fn run(opts: &Opts, io: &mut Io<'_>) -> i32 {
             };
             show_dump(io, &shown, &container, &dir)
         } else {
-            let mut insp = Inspection::new(container);
+            let mut insp = Inspection::with_module_facts(container, !opts.no_module_facts);
             if let Some(info) = pdb_info {
                 insp = insp.from_pdb(info);
             }
@@ -642,6 +645,27 @@ mod tests {
         let (status, _, err) = dxinfo(&["--disasm=SHEX", sfi.to_str().unwrap()]);
         assert_eq!(status, 1);
         assert!(err.contains("SHEX"), "{err}");
+    }
+
+    #[test]
+    fn module_facts_are_shown_unless_turned_off() {
+        let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/sample.dxil");
+        let (status, with, _) = dxinfo(&[sample]);
+        assert_eq!(status, 0);
+        assert_eq!(with.matches("\n  Module {\n").count(), 3, "{with}");
+        let (status, without, _) = dxinfo(&["--no-module-facts", sample]);
+        assert_eq!(status, 0);
+        assert!(!without.contains("Module {"), "{without}");
+        let (_, json, _) = dxinfo(&["--json", sample]);
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(
+            v["parts"][3]["decoded"]["module"]["triple"],
+            "dxil-unknown-shadermodel6.0-pixel"
+        );
+        let (_, json, _) = dxinfo(&["--json", "--no-module-facts", sample]);
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(v["parts"][3]["decoded"]["kind"], "program");
+        assert!(v["parts"][3]["decoded"].get("module").is_none());
     }
 
     #[test]

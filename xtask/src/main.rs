@@ -13,6 +13,8 @@
 //! - `gen-example`: rebuild examples/sample.dxil from examples/sample.ll (needs llvm-as 22)
 //! - `bench`: the performance benchmark (see bench.rs); writes docs/bench.md
 //! - `snapshot`: record every user-visible corpus output, or compare two records
+//! - `llvm-objcopy-tests DIR`: LLVM's lit tests for llvm-objcopy on DXContainer, run with dxcopy
+//!   as llvm-objcopy (`--reference`: also with llvm-objcopy 22)
 
 mod bench;
 mod cases;
@@ -20,6 +22,7 @@ mod disasm;
 mod dist;
 mod example;
 mod fuzz;
+mod llvm_tests;
 mod python;
 mod snapshot;
 mod sweep;
@@ -104,6 +107,7 @@ fn main() -> Result<()> {
         ),
         "bench" => bench::run(rest),
         "snapshot" => snapshot::run(rest),
+        "llvm-objcopy-tests" => llvm_tests::run(rest),
         "bench-probe" => bench::probe_main(rest),
         _ => {
             eprintln!(
@@ -123,6 +127,9 @@ fn main() -> Result<()> {
                  snapshot --out DIR [--edit-stride N] [--jobs N] [--bins DIR] | --compare A B\n\
                  \x20               record every corpus output of dxinfo and a set of dxcopy edits, or\n\
                  \x20               compare two records byte for byte (lists the files that differ)\n  \
+                 llvm-objcopy-tests DIR [--reference] [--bin PATH] [--llvm-bin DIR] [-v]\n\
+                 \x20               LLVM's lit tests for llvm-objcopy on DXContainer (in DIR) with dxcopy as\n\
+                 \x20               llvm-objcopy, through LLVM 22's lit; --reference: also with llvm-objcopy 22\n  \
                  gen-example   rebuild examples/sample.dxil from examples/sample.ll (llvm-as 22)\n  \
                  dist [DIR]    man pages and shell completions (default target/dist)\n  \
                  bench [OPTS]  performance targets against cp, md5sum and llvm-objcopy 22; writes docs/bench.md\n                \

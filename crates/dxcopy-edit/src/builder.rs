@@ -37,14 +37,24 @@ impl Default for ContainerBuilder {
 }
 
 impl ContainerBuilder {
-    /// An empty version-1.0 container with a zero digest.
+    /// An empty version-1.0 container with a zero digest. Parts are packed
+    /// back to back exactly as given (fixtures need odd layouts); see
+    /// [`aligned`](Self::aligned).
     pub fn new() -> Self {
         let mut plan = EditPlan::new();
         plan.hash_policy = HashPolicy::Keep;
+        plan.align_placed_parts = false;
         ContainerBuilder {
             plan,
             hash_dxil: false,
         }
+    }
+
+    /// Starts each part on a 4-byte boundary, as dxcopy places new parts
+    /// (zero bytes before a part whose predecessor ends unaligned).
+    pub fn aligned(mut self) -> Self {
+        self.plan.align_placed_parts = true;
+        self
     }
 
     /// Sets the container version.

@@ -95,8 +95,7 @@ fn insert_before<'data>(plan: &mut EditPlan<'data>, part: PlanPart<'data>, befor
 fn put_part(plan: &mut EditPlan<'_>, name: PartName, data: Vec<u8>, before: &[PartName]) {
     let mut found = false;
     for p in plan.parts_mut().iter_mut().filter(|p| p.name == name) {
-        p.data = PartData::Owned(data.clone());
-        p.source = None;
+        p.replace_data(data.clone());
         found = true;
     }
     if !found {

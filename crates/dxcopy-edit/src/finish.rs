@@ -24,6 +24,7 @@ impl<'data> EditPlan<'data> {
             mut parts,
             digest_policy,
             hash_policy,
+            align_placed_parts,
             input_digest_kind,
         } = self.into_planned();
         upkeep_hash(&mut parts, input.as_ref(), hash_policy, &mut warnings)?;
@@ -34,7 +35,12 @@ impl<'data> EditPlan<'data> {
             program_changed(&parts, input.as_ref(), PartName::DXIL),
             warnings,
         );
-        let layout = Layout::new(version, parts)?;
+        let layout = Layout::new(
+            version,
+            parts,
+            align_placed_parts,
+            &input.map(|c| c.padded_parts()).unwrap_or_default(),
+        )?;
         Ok(Output::new(layout, input.map(|c| c.data()), digest))
     }
 }

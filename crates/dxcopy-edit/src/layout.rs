@@ -2,9 +2,15 @@
 //! the writers): where every part goes.
 //!
 //! Rules: header 32 + 4 × PartCount bytes; parts back to back in plan order;
-//! each part is its 8-byte header plus its data (input parts keep their exact
-//! bytes and size, so odd sizes give unaligned successors as in the input);
-//! FileSize, PartCount and the offsets are recomputed. The digest is not part
+//! each part is its 8-byte header plus its data. Parts carried over from the
+//! input keep their exact bytes and size and follow their predecessor
+//! directly, so odd sizes give unaligned successors as in the input (and as
+//! llvm-objcopy writes them). A part dxcopy places — new or replaced data —
+//! starts on a 4-byte boundary: 1–3 zero bytes go before it when its
+//! predecessor ends unaligned (readers treat them as alignment padding, not
+//! as a gap), and an input part that had such padding before it keeps it, so
+//! a no-op copy of an aligned file stays byte-identical. FileSize, PartCount
+//! and the offsets are recomputed. The digest is not part
 //! of the layout: the header's bytes 4..20 are zero here and filled in by the
 //! writer.
 
@@ -23,6 +29,8 @@ pub(crate) struct Layout<'data> {
     pub(crate) offsets: Vec<u32>,
     /// Each part's 8-byte header (name, size).
     pub(crate) part_headers: Vec<[u8; 8]>,
+    /// Zero bytes (0–3) before each part header: alignment of placed parts.
+    pub(crate) padding: Vec<u8>,
     /// The parts in output order.
     pub(crate) parts: Vec<PlanPart<'data>>,
     /// Total size (FileSize).
@@ -30,14 +38,33 @@ pub(crate) struct Layout<'data> {
 }
 
 impl<'data> Layout<'data> {
-    /// Lays out `parts` in a container of format `version`. Error if the
-    /// container would not fit the header's 32-bit sizes.
-    pub(crate) fn new(version: (u16, u16), parts: Vec<PlanPart<'data>>) -> Result<Self> {
+    /// Lays out `parts` in a container of format `version`, aligning placed
+    /// parts when `align`, and the input parts whose index is `true` in
+    /// `input_padded` (they had alignment padding before them in the input).
+    /// Error if the container would not fit the header's 32-bit sizes.
+    pub(crate) fn new(
+        version: (u16, u16),
+        parts: Vec<PlanPart<'data>>,
+        align: bool,
+        input_padded: &[bool],
+    ) -> Result<Self> {
         let table_end = 32 + 4 * parts.len() as u64;
         let mut offsets = Vec::with_capacity(parts.len());
         let mut part_headers = Vec::with_capacity(parts.len());
+        let mut padding = Vec::with_capacity(parts.len());
         let mut next = table_end;
         for p in &parts {
+            let aligned = match p.source {
+                None => align,
+                Some(i) => input_padded.get(i as usize).copied().unwrap_or(false),
+            };
+            let pad = if aligned {
+                next.next_multiple_of(4) - next
+            } else {
+                0
+            };
+            padding.push(pad as u8);
+            next += pad;
             if next > u64::from(u32::MAX) {
                 return Err(EditError::TooLarge(next));
             }
@@ -66,9 +93,15 @@ impl<'data> Layout<'data> {
             prefix,
             offsets,
             part_headers,
+            padding,
             parts,
             file_size: next as u32,
         })
+    }
+
+    /// The zero bytes to write before part `i`.
+    pub(crate) fn padding_before(&self, i: usize) -> &'static [u8] {
+        &[0u8; 3][..usize::from(self.padding[i])]
     }
 
     /// The header and table with `digest` at bytes 4..20.

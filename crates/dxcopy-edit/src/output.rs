@@ -142,11 +142,13 @@ impl<'data> Output<'data> {
         if input.get(SIGNED_FROM..prefix.len()) != Some(&prefix[SIGNED_FROM..]) {
             return false;
         }
-        let layout = parts.iter().zip(offsets).zip(part_headers);
-        layout.into_iter().all(|((p, &offset), head)| {
+        let layout = parts.iter().zip(offsets).zip(part_headers).enumerate();
+        layout.into_iter().all(|(i, ((p, &offset), head))| {
             let offset = offset as usize;
+            let pad = self.layout.padding_before(i);
             offset_within(input, p.bytes()) == Some(offset as u64 + 8)
                 && input.get(offset..offset + 8) == Some(&head[..])
+                && input.get(offset - pad.len()..offset) == Some(pad)
         })
     }
 
@@ -161,7 +163,11 @@ impl<'data> Output<'data> {
         } = &self.layout;
         let mut segs = Vec::with_capacity(1 + 2 * parts.len());
         segs.push(Segment::Memory(prefix));
-        for (p, head) in parts.iter().zip(part_headers) {
+        for (i, (p, head)) in parts.iter().zip(part_headers).enumerate() {
+            let pad = self.layout.padding_before(i);
+            if !pad.is_empty() {
+                segs.push(Segment::Memory(pad));
+            }
             let data = p.bytes();
             let located = self
                 .input

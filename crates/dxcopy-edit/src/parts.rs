@@ -48,6 +48,15 @@ impl PlanPart<'_> {
     pub fn bytes(&self) -> &[u8] {
         self.data.as_slice()
     }
+
+    /// Gives the part new data. Data equal to what it holds leaves it as it
+    /// is: a carried-over part stays carried over (same place, same packing).
+    pub fn replace_data(&mut self, data: Vec<u8>) {
+        if self.bytes() != data {
+            self.data = PartData::Owned(data);
+            self.source = None;
+        }
+    }
 }
 
 /// Things the caller should tell the user (the library never prints).

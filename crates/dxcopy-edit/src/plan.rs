@@ -22,6 +22,10 @@ pub struct EditPlan<'data> {
     pub digest_policy: DigestPolicy,
     /// What to do with the HASH part.
     pub hash_policy: HashPolicy,
+    /// Start every part with new or replaced data on a 4-byte boundary (1–3
+    /// zero bytes before it when its predecessor ends unaligned). On by
+    /// default; parts carried over from the input always keep their packing.
+    pub align_placed_parts: bool,
     /// The input's digest kind, when the caller already classified it.
     input_digest_kind: Option<DigestKind>,
 }
@@ -35,6 +39,7 @@ impl<'data> EditPlan<'data> {
             parts: Vec::new(),
             digest_policy: DigestPolicy::Auto,
             hash_policy: HashPolicy::Auto,
+            align_placed_parts: true,
             input_digest_kind: None,
         }
     }
@@ -56,6 +61,7 @@ impl<'data> EditPlan<'data> {
                 .collect(),
             digest_policy: DigestPolicy::Auto,
             hash_policy: HashPolicy::Auto,
+            align_placed_parts: true,
             input_digest_kind: None,
         }
     }
@@ -166,8 +172,7 @@ impl<'data> EditPlan<'data> {
         }
         let data = pad_for(name, data);
         for p in self.parts.iter_mut().filter(|p| p.name == name) {
-            p.data = PartData::Owned(data.clone());
-            p.source = None;
+            p.replace_data(data.clone());
         }
         Ok(())
     }
@@ -196,8 +201,7 @@ impl<'data> EditPlan<'data> {
             old.dxil_minor,
             bitcode,
         );
-        part.data = PartData::Owned(data);
-        part.source = None;
+        part.replace_data(data);
         Ok(())
     }
 
@@ -230,6 +234,7 @@ impl<'data> EditPlan<'data> {
             parts: self.parts,
             digest_policy: self.digest_policy,
             hash_policy: self.hash_policy,
+            align_placed_parts: self.align_placed_parts,
             input_digest_kind: self.input_digest_kind,
         }
     }
@@ -246,6 +251,7 @@ pub(crate) struct Planned<'data> {
     pub parts: Vec<PlanPart<'data>>,
     pub digest_policy: DigestPolicy,
     pub hash_policy: HashPolicy,
+    pub align_placed_parts: bool,
     pub input_digest_kind: Option<DigestKind>,
 }
 

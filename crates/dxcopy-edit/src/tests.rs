@@ -231,6 +231,75 @@ fn odd_sized_input_parts_keep_their_bytes_and_alignment() {
     assert_eq!(c.part(1).unwrap().offset, 32 + 8 + 9);
 }
 
+/// What `check` says about the layout (gaps, alignment, FileSize).
+fn layout_findings(c: &Container<'_>) -> Vec<dxcopy_read::Finding> {
+    use dxcopy_read::Finding as F;
+    c.check()
+        .into_iter()
+        .filter(|f| {
+            matches!(
+                f,
+                F::Gap { .. } | F::Misaligned { .. } | F::FileSizeMismatch { .. }
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn placed_parts_start_on_a_four_byte_boundary() {
+    // Table end 40; SFI0 at 40..56; ISG1 at 56, ending unaligned at 67.
+    let input = ContainerBuilder::new()
+        .part(b"SFI0", &[0; 8])
+        .part(b"ISG1", b"odd")
+        .build()
+        .unwrap();
+    assert_eq!(input.len(), 40 + 16 + 8 + 3);
+    let (out, _) = run(&input, |p| {
+        p.add(PartName(*b"ZZZZ"), b"zz".to_vec()).unwrap()
+    });
+    // The table grew by 4: ISG1 now ends at 71; ZZZZ goes to 72 after one zero.
+    let c = Container::parse(&out).unwrap();
+    assert_eq!(c.part(1).unwrap().offset, 44 + 16);
+    assert_eq!(c.part(1).unwrap().data, b"odd");
+    assert_eq!(out[71], 0);
+    assert_eq!(c.part(2).unwrap().offset, 72);
+    assert_eq!(c.part(2).unwrap().data, b"zz\0\0");
+    assert_eq!(layout_findings(&c), []);
+    // PRIV too: aligned start, exact size, last.
+    let (out, _) = run(&input, |p| p.set_private(b"p".to_vec()));
+    let c = Container::parse(&out).unwrap();
+    assert_eq!(c.part(2).unwrap().offset, 72);
+    assert_eq!(c.part(2).unwrap().data, b"p");
+    assert_eq!(out.len(), 72 + 8 + 1);
+    assert_eq!(layout_findings(&c), []);
+    // A replaced part is placed too.
+    let (out, _) = run(&input, |p| {
+        p.update(PartName(*b"ISG1"), b"even".to_vec()).unwrap()
+    });
+    let c = Container::parse(&out).unwrap();
+    assert_eq!(c.part(1).unwrap().offset, 56);
+    assert_eq!(out.len(), 56 + 8 + 4);
+    // A no-op copy of the aligned output keeps its padding byte for byte,
+    // and removing a part before it keeps the aligned part aligned.
+    let (aligned, _) = run(&input, |p| {
+        p.add(PartName(*b"ZZZZ"), b"zz".to_vec()).unwrap()
+    });
+    let (copy, _) = run(&aligned, |_| {});
+    assert_eq!(copy, aligned);
+    let (out, _) = run(&aligned, |p| {
+        p.remove(&glob("SFI0"));
+    });
+    let c = Container::parse(&out).unwrap();
+    assert_eq!(c.part(0).unwrap().offset, 40);
+    assert_eq!(c.part(1).unwrap().offset, 40 + 8 + 3 + 1);
+    assert_eq!(layout_findings(&c), []);
+    // Input parts carried over keep their packing (as llvm-objcopy's do).
+    let (out, _) = run(&input, |p| {
+        p.remove(&glob("SFI0"));
+    });
+    assert_eq!(out.len(), 36 + 8 + 3);
+}
+
 #[test]
 fn update_program_with_raw_bitcode_keeps_header_and_updates_hash() {
     let bytes = signed_shader();

@@ -7,7 +7,7 @@ use dxcopy_edit::{DigestPolicy, EditPlan, HashPolicy, NameMatcher, StripClass};
 use dxcopy_read::digest::{self, DigestHasher, Variant};
 use dxcopy_read::hash::{md5_of, HashStatus, ShaderHash};
 use dxcopy_read::program::{build_program_data, ShaderKind};
-use dxcopy_read::{Container, DigestKind, PartName, Program};
+use dxcopy_read::{Container, DigestKind, Finding, PartName, Program};
 use proptest::prelude::*;
 
 /// A small alphabet so that removals, duplicates and PRIV come up often.
@@ -67,8 +67,10 @@ fn read_back(bytes: &[u8]) -> Vec<(PartName, Vec<u8>)> {
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
-    /// Offsets are back to back after the table, FileSize is the length, the
-    /// parts are the model's, PRIV is last, and re-writing is byte-identical.
+    /// Offsets follow the table, each placed part at the next 4-byte
+    /// boundary after zero padding, FileSize is the length, the parts are the
+    /// model's, PRIV is last, no gap is reported, and re-writing is
+    /// byte-identical (the padding is kept).
     #[test]
     fn layout_is_contiguous_and_true(parts in parts()) {
         let out = raw_plan(&parts).finish().unwrap();
@@ -78,10 +80,16 @@ proptest! {
         prop_assert_eq!(c.part_count() as usize, parts.len());
         let mut next = 32 + 4 * parts.len() as u64;
         for (p, &o) in c.parts().zip(out.part_offsets()) {
+            let aligned = next.next_multiple_of(4);
+            prop_assert!(bytes[next as usize..aligned as usize].iter().all(|&b| b == 0));
+            next = aligned;
             prop_assert_eq!(p.offset, next);
             prop_assert_eq!(u64::from(o), next);
             next += 8 + p.data.len() as u64;
         }
+        prop_assert!(c.is_contiguous());
+        let gaps = c.check().iter().filter(|f| matches!(f, Finding::Gap { .. })).count();
+        prop_assert_eq!(gaps, 0);
         prop_assert_eq!(next, bytes.len() as u64);
         prop_assert_eq!(read_back(&bytes), model_order(&parts));
         let again = EditPlan::from_container(&c).finish().unwrap().to_vec();

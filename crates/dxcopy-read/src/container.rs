@@ -386,12 +386,43 @@ impl<'data> Container<'data> {
     pub fn is_contiguous(&self) -> bool {
         let mut next = self.header.table_end();
         for p in self.parts() {
-            if p.offset != next {
+            if p.offset != next && !(p.offset > next && self.is_alignment_padding(next, p.offset)) {
                 return false;
             }
             next = p.data_offset() + p.data.len() as u64;
         }
         next == self.data.len() as u64 && u64::from(self.header.file_size) == next
+    }
+
+    /// Whether the unused bytes `from..to` only align what follows: 1–3 zero
+    /// bytes up to a 4-byte boundary, as writers put before a part they place
+    /// after one of odd size. Such bytes are not a [`Finding::Gap`].
+    fn is_alignment_padding(&self, from: u64, to: u64) -> bool {
+        to - from < 4
+            && to.is_multiple_of(4)
+            && to < self.data.len() as u64
+            && self.data[from as usize..to as usize]
+                .iter()
+                .all(|&b| b == 0)
+    }
+
+    /// For each part in table order, whether alignment padding (1–3 zero
+    /// bytes up to a 4-byte boundary) comes before it in the file, as dxcopy
+    /// writes before the parts it places. Writers keep such parts aligned.
+    pub fn padded_parts(&self) -> Vec<bool> {
+        let mut order: Vec<(u64, u64, usize)> = self
+            .parts()
+            .enumerate()
+            .map(|(i, p)| (p.offset, p.data_offset() + p.data.len() as u64, i))
+            .collect();
+        order.sort_unstable();
+        let mut padded = vec![false; order.len()];
+        let mut cursor = self.header.table_end();
+        for (start, stop, i) in order {
+            padded[i] = start > cursor && self.is_alignment_padding(cursor, start);
+            cursor = cursor.max(stop);
+        }
+        padded
     }
 
     /// Non-fatal findings: FileSize, gaps, order, duplicates, PRIV rules,
@@ -419,7 +450,7 @@ impl<'data> Container<'data> {
         let mut cursor = self.header.table_end();
         let end = len.min(u64::from(self.header.file_size)).max(cursor);
         for (start, stop) in order.iter().copied().chain(std::iter::once((end, end))) {
-            if start > cursor {
+            if start > cursor && !self.is_alignment_padding(cursor, start) {
                 out.push(Finding::Gap {
                     offset: cursor,
                     len: start - cursor,
@@ -673,6 +704,41 @@ mod tests {
             .check()
             .iter()
             .any(|f| matches!(f, Finding::DuplicateName { part, first: 0 } if part.index == 2)));
+    }
+
+    #[test]
+    fn alignment_padding_is_not_a_gap() {
+        // AAAA holds 1 byte (ends at 49); BBBB starts at the next 4-byte
+        // boundary, 52, after three zero bytes.
+        let body = b"AAAA\x01\0\0\0x\0\0\0BBBB\0\0\0\0".to_vec();
+        let mut bytes = raw_container(2, &[40, 52], &body);
+        let len = bytes.len() as u32;
+        bytes[24..28].copy_from_slice(&len.to_le_bytes());
+        let c = Container::parse(&bytes).unwrap();
+        assert!(!c.check().iter().any(|f| matches!(f, Finding::Gap { .. })));
+        assert!(c.is_contiguous());
+        assert_eq!(c.padded_parts(), [false, true]);
+        // The same three bytes, not zero: a gap.
+        let mut dirty = bytes.clone();
+        dirty[49] = 0xee;
+        let c = Container::parse(&dirty).unwrap();
+        assert!(c.check().contains(&Finding::Gap { offset: 49, len: 3 }));
+        assert!(!c.is_contiguous());
+        assert_eq!(c.padded_parts(), [false, false]);
+        // Zero bytes that do not end on a boundary: a gap.
+        let body = b"AAAA\x01\0\0\0x\0\0BBBB\0\0\0\0".to_vec();
+        let mut bytes = raw_container(2, &[40, 51], &body);
+        let len = bytes.len() as u32;
+        bytes[24..28].copy_from_slice(&len.to_le_bytes());
+        let c = Container::parse(&bytes).unwrap();
+        assert!(c.check().contains(&Finding::Gap { offset: 49, len: 2 }));
+        // Zero bytes after the last part: trailing bytes, still a gap.
+        let mut bytes = build(&[(b"AAAA", b"x")]);
+        bytes.extend_from_slice(&[0, 0, 0]);
+        let len = bytes.len() as u32;
+        bytes[24..28].copy_from_slice(&len.to_le_bytes());
+        let c = Container::parse(&bytes).unwrap();
+        assert!(c.check().contains(&Finding::Gap { offset: 45, len: 3 }));
     }
 
     #[test]

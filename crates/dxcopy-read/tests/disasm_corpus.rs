@@ -85,3 +85,64 @@ fn program_listing_matches_every_reference() {
     assert!(identical > 0, "no listings compared");
     assert!(differing.is_empty(), "{} listings differ", differing.len());
 }
+
+/// The part summary `dxinfo --json` shows (instruction count and the
+/// declarations) agrees with the reference listing: its `dcl_*` lines, in
+/// order and spelled the same, and the number of the other listing lines.
+#[test]
+fn part_summary_matches_every_reference() {
+    let Some(corpus) = corpus() else { return };
+    let table = std::fs::read_to_string(corpus.join("listings/LISTINGS.tsv")).unwrap();
+    let (mut compared, mut declarations, mut instructions) = (0, 0, 0);
+    for row in table.lines() {
+        let path = row.split('\t').next().unwrap();
+        let expected =
+            std::fs::read_to_string(corpus.join("listings").join(format!("{path}.lst"))).unwrap();
+        let mut want_decls: Vec<String> = Vec::new();
+        let mut want_count = 0u32;
+        for line in program_portion(&expected).lines().skip(1) {
+            let t = line.trim_start();
+            if t.starts_with("dcl_") {
+                want_decls.push(line.to_owned());
+            } else if t.starts_with('{') {
+                // An immediate constant buffer's further rows.
+                let last = want_decls.last_mut().expect("row before any dcl_ line");
+                last.push('\n');
+                last.push_str(line);
+            } else if !t.starts_with("//") && !t.is_empty() {
+                want_count += 1;
+            }
+        }
+        let bytes = std::fs::read(corpus.join(path)).unwrap();
+        let container = Container::parse(&bytes).unwrap();
+        let part = disasm::shader_part(&container).expect("SHDR or SHEX");
+        let shader = dxcopy_read::parts::dxbc::ShaderBytecode::parse(&part).unwrap();
+        let summary = shader.program.expect("decodable program");
+        assert_eq!(summary.error, None, "{path}");
+        let ours: Vec<&str> = summary
+            .declarations
+            .iter()
+            .map(|d| d.text.as_str())
+            .collect();
+        assert_eq!(ours, want_decls, "{path}: declarations");
+        assert_eq!(summary.declaration_count as usize, want_decls.len());
+        assert_eq!(
+            summary.instruction_count, want_count,
+            "{path}: instructions"
+        );
+        for d in &summary.declarations {
+            assert!(d.text.starts_with(&d.opcode), "{path}: {d:?}");
+            assert_eq!(
+                bytes[d.offset as usize..][..4],
+                bytes[part.data_offset() as usize + d.token as usize * 4..][..4]
+            );
+        }
+        compared += 1;
+        declarations += want_decls.len();
+        instructions += want_count as usize;
+    }
+    println!(
+        "compared {compared} listings: {declarations} declarations, {instructions} instructions"
+    );
+    assert!(compared > 0);
+}

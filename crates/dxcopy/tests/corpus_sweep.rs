@@ -230,6 +230,19 @@ fn check_edit(input: &Container<'_>, edit: &Edit, tally: &mut EditTally) -> Resu
         ));
     }
 
+    // A part dxcopy places starts on a 4-byte boundary, whatever the input's
+    // packing (1-3 zero bytes before it are alignment, not a gap: the
+    // contiguity check above and the warning check below both hold).
+    if edit.adds_private {
+        let private = out.parts().last().expect("PRIV");
+        if private.offset % 4 != 0 {
+            return Err(format!(
+                "PRIV placed at unaligned offset {:#x}",
+                private.offset
+            ));
+        }
+    }
+
     let new_warnings: Vec<String> = warning_keys(&out)
         .difference(&warning_keys(input))
         .cloned()

@@ -346,6 +346,26 @@ mod tests {
     }
 
     #[test]
+    fn shader_part_carries_instruction_count_and_declarations() {
+        // cs_5_0: dcl_thread_group 8, 4, 1 (opcode 155), then `ret`.
+        let shex: Vec<u8> = [0x0005_0050u32, 7, 0x0400_009b, 8, 4, 1, 0x0100_003e]
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect();
+        let v = json_of(&build(&[(b"SHEX", &shex)]));
+        let program = &v["parts"][0]["decoded"]["program"];
+        assert_eq!(v["parts"][0]["decoded"]["kind"], "shader");
+        assert_eq!(program["instruction_count"], 1);
+        assert_eq!(program["declaration_count"], 1);
+        assert!(program["error"].is_null());
+        let decl = &program["declarations"][0];
+        assert_eq!(decl["opcode"], "dcl_thread_group");
+        assert_eq!(decl["text"], "dcl_thread_group 8, 4, 1");
+        assert_eq!(decl["token"], 2);
+        assert_eq!(decl["offset"], 36 + 8 + 8);
+    }
+
+    #[test]
     fn pretty_output_is_the_same_document() {
         let bytes = build(&[(b"HASH", &[0; 20])]);
         let insp = Inspection::parse(&bytes).unwrap();

@@ -483,6 +483,13 @@ fn write_decoded(
             out.field("Profile", s.profile())?;
             out.field("ProgramType", s.program_type)?;
             out.field("LengthInWords", s.length_dwords)?;
+            if let Some(p) = &s.program {
+                out.field("Instructions", p.instruction_count)?;
+                out.field("Declarations", p.declaration_count)?;
+                if let Some(e) = &p.error {
+                    out.field("ProgramError", e)?;
+                }
+            }
         }
         Decoded::Rdef(r) => {
             out.field("Target", r.profile())?;

@@ -15,6 +15,7 @@
 //! Not a pass/fail gate: the table says which targets a run met.
 
 mod python;
+mod tree;
 
 use anyhow::{bail, Context, Result};
 use dxcopy_edit::{ContainerBuilder, DigestPolicy};
@@ -30,13 +31,15 @@ const MIB: usize = 1 << 20;
 /// The workloads `--only` selects, in the order they run: dump a large PRIV
 /// part, copy and strip a large container (unsigned and signed), many
 /// one-process calls on a small real container, dxstrip over many small
-/// real containers in place, dxinfo --json over the corpus.
+/// real containers in place, dxstrip -r over a tree of them next to cp -r,
+/// the Python package, dxinfo --json and --disasm over the corpus.
 /// (`--compare-profiles` adds the build-profile comparison.)
-const WORKLOADS: [&str; 8] = [
+const WORKLOADS: [&str; 9] = [
     "dump-priv",
     "copy-large",
     "small-calls",
     "strip-many",
+    "strip-tree",
     "python",
     "info-corpus",
     "disasm",
@@ -159,6 +162,9 @@ pub fn run(args: &[String]) -> Result<()> {
     }
     if have_corpus && opts.wants("strip-many") {
         strip_many(&opts, &bins, dir, &corpus, &mut report)?;
+    }
+    if have_corpus && opts.wants("strip-tree") {
+        tree::workload(&opts, &bins, dir, &corpus, &mut report)?;
     }
     if have_corpus && opts.wants("python") {
         python::workload(&opts, &bins, dir, &corpus, &mut report)?;
@@ -972,7 +978,7 @@ fn strip_many(
         Cmd(v)
     };
     let cs = [
-        Contender::new("dxstrip (one worker per core)", dxstrip(None), restore),
+        Contender::new("dxstrip (two workers per core)", dxstrip(None), restore),
         Contender::new("dxstrip -j 1", dxstrip(Some("1")), restore),
     ];
     let mut m = measure(&cs, opts.strip_many_reps)?;

@@ -15,10 +15,10 @@
 //! Adding fields keeps the schema number; renaming or removing one bumps it.
 
 use super::verify::{verify, Verification};
-use super::{alignment_note, Inspection};
+use super::{alignment_note, Inspected, Inspection};
 use crate::bitcode::ModuleFacts;
 use crate::digest;
-use crate::{Decoded, PartName};
+use crate::{Decoded, PartName, ReadError};
 use serde::Serialize;
 use std::io::{self, Write};
 
@@ -130,6 +130,15 @@ pub struct PdbDoc {
     pub guid_matches_hash: Option<bool>,
 }
 
+/// The `decoded` object of one part, or the error that stopped its decoder.
+pub fn decoded_doc<'a>(p: &'a Inspected<'a>) -> Result<DecodedDoc<'a>, &'a ReadError> {
+    p.decoded.as_ref().map(|decoded| DecodedDoc {
+        decoded,
+        module: p.module.as_ref().and_then(|m| m.as_ref().ok()),
+        module_error: p.module_error_message(),
+    })
+}
+
 /// Builds the document for `insp`.
 pub fn document<'a>(file: &'a str, insp: &'a Inspection<'a>) -> FileDoc<'a> {
     let c = &insp.container;
@@ -159,11 +168,7 @@ pub fn document<'a>(file: &'a str, insp: &'a Inspection<'a>) -> FileDoc<'a> {
                 size: p.part.size(),
                 crc32: p.part.crc32(),
                 alignment: alignment_note(&p.part),
-                decoded: p.decoded.as_ref().ok().map(|decoded| DecodedDoc {
-                    decoded,
-                    module: p.module.as_ref().and_then(|m| m.as_ref().ok()),
-                    module_error: p.module_error_message(),
-                }),
+                decoded: decoded_doc(p).ok(),
                 error: p.decoded.as_ref().err().map(|e| e.to_string()),
             })
             .collect(),

@@ -28,7 +28,22 @@ pub struct Inspected<'data> {
     pub module: Option<Result<ModuleFacts, BitcodeError>>,
 }
 
-impl Inspected<'_> {
+impl<'data> Inspected<'data> {
+    /// Decodes `part` of `container`, and its module facts when
+    /// `module_facts` is true and it is a program part holding bitcode.
+    pub fn new(container: &Container<'data>, part: Part<'data>, module_facts: bool) -> Self {
+        let decoded = decode_part(container, &part);
+        Inspected {
+            module: if module_facts {
+                program_module_facts(&decoded)
+            } else {
+                None
+            },
+            decoded,
+            part,
+        }
+    }
+
     /// The module error as shown by the views: the part, the bit offset
     /// inside the bitcode and the file offset where the bitcode starts.
     pub fn module_error_message(&self) -> Option<String> {
@@ -80,18 +95,7 @@ impl<'data> Inspection<'data> {
     pub fn with_module_facts(container: Container<'data>, module_facts: bool) -> Inspection<'data> {
         let parts = container
             .parts()
-            .map(|part| {
-                let decoded = decode_part(&container, &part);
-                Inspected {
-                    module: if module_facts {
-                        program_module_facts(&decoded)
-                    } else {
-                        None
-                    },
-                    decoded,
-                    part,
-                }
-            })
+            .map(|part| Inspected::new(&container, part, module_facts))
             .collect();
         Inspection {
             container,

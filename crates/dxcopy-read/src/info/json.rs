@@ -134,7 +134,7 @@ pub struct PdbDoc {
 pub fn decoded_doc<'a>(p: &'a Inspected<'a>) -> Result<DecodedDoc<'a>, &'a ReadError> {
     p.decoded.as_ref().map(|decoded| DecodedDoc {
         decoded,
-        module: p.module.as_ref().and_then(|m| m.as_ref().ok()),
+        module: p.module.as_deref().and_then(|m| m.as_ref().ok()),
         module_error: p.module_error_message(),
     })
 }

@@ -24,8 +24,9 @@ pub struct Inspected<'data> {
     pub decoded: Result<Decoded<'data>, ReadError>,
     /// For a program part (DXIL, ILDB, dxc STAT) whose bitcode starts with
     /// the bitcode magic: the module facts read from the bitstream, or the
-    /// error that stopped the reader. `None` for every other part.
-    pub module: Option<Result<ModuleFacts, BitcodeError>>,
+    /// error that stopped the reader. `None` for every other part. (Boxed:
+    /// most parts are not programs, and a container may have many parts.)
+    pub module: Option<Box<Result<ModuleFacts, BitcodeError>>>,
 }
 
 impl<'data> Inspected<'data> {
@@ -47,7 +48,7 @@ impl<'data> Inspected<'data> {
     /// The module error as shown by the views: the part, the bit offset
     /// inside the bitcode and the file offset where the bitcode starts.
     pub fn module_error_message(&self) -> Option<String> {
-        let Some(Err(e)) = &self.module else {
+        let Some(Err(e)) = self.module.as_deref() else {
             return None;
         };
         let start = match &self.decoded {
@@ -64,9 +65,11 @@ impl<'data> Inspected<'data> {
 /// The module facts of a decoded program part, when its data holds bitcode.
 fn program_module_facts(
     decoded: &Result<Decoded<'_>, ReadError>,
-) -> Option<Result<ModuleFacts, BitcodeError>> {
+) -> Option<Box<Result<ModuleFacts, BitcodeError>>> {
     match decoded {
-        Ok(Decoded::Program(p)) if p.has_bitcode_magic() => Some(ModuleFacts::decode(p.bitcode)),
+        Ok(Decoded::Program(p)) if p.has_bitcode_magic() => {
+            Some(Box::new(ModuleFacts::decode(p.bitcode)))
+        }
         _ => None,
     }
 }

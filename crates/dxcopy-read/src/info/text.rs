@@ -156,7 +156,7 @@ pub fn write_text(
             Ok(d) => write_decoded(&mut out, insp, d, options)?,
             Err(e) => out.line(format_args!("error: {e}"))?,
         }
-        match &p.module {
+        match p.module.as_deref() {
             Some(Ok(facts)) => {
                 out.open("Module {")?;
                 for (name, value) in facts.text_fields() {

@@ -43,7 +43,9 @@ pub fn first_match<'data>(
 
 /// The bytes `--dump-section` (or `--dump-bitcode`) writes for the first
 /// part matching `matcher`. Zero-copy except for a fixed data layout: a slice
-/// of the input. An empty result is an error, as in llvm-objcopy.
+/// of the input. In [`DumpMode::Bitcode`] and [`DumpMode::FixedBitcode`] an
+/// empty result is an error, as in llvm-objcopy; [`DumpMode::Raw`] gives the
+/// exact part data, empty or not.
 pub fn dump<'data>(
     container: &Container<'data>,
     matcher: &NameMatcher,
@@ -70,7 +72,7 @@ pub fn dump<'data>(
             return Ok(fix.bytes);
         }
     };
-    if bytes.is_empty() {
+    if bytes.is_empty() && mode == DumpMode::Bitcode {
         return Err(EditError::EmptyPart(part.name));
     }
     Ok(Cow::Borrowed(bytes))

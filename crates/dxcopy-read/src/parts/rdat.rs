@@ -338,17 +338,10 @@ impl<'data> Refs<'data> {
         }
         let read = || -> Option<Vec<u32>> {
             let ix = self.index?;
-            let start = u64::from(row) * 4;
-            let count = ix.u32(start, "RDAT index row").ok()?;
-            let values = ix
-                .bytes(start + 4, u64::from(count) * 4, "RDAT index row")
-                .ok()?;
-            Some(
-                values
-                    .chunks_exact(4)
-                    .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-                    .collect(),
-            )
+            let mut at = u64::from(row) * 4;
+            let count = ix.take_u32(&mut at, "RDAT index row").ok()?;
+            let values = ix.u32s(at, u64::from(count), "RDAT index row").ok()?;
+            Some(values.collect())
         };
         read().unwrap_or_else(|| {
             issues.push(Issue::new(
@@ -378,12 +371,13 @@ fn read_resources<'data>(
         }
         return Ok(out);
     }
-    for i in 0..u64::from(t.count) {
-        let r = t.records.sub(
-            i * u64::from(t.stride),
-            u64::from(t.stride),
-            "RDAT resource",
-        )?;
+    let records = t.records.records(
+        0,
+        u64::from(t.count),
+        u64::from(t.stride),
+        "RDAT resource",
+    )?;
+    for (_, r) in records {
         out.push(RdatResource {
             class: ResourceClass(r.u32(0, "RDAT resource")?),
             kind: ResourceKind(r.u32(4, "RDAT resource")?),
@@ -416,12 +410,13 @@ fn read_functions<'data>(
         }
         return Ok(out);
     }
-    for i in 0..u64::from(t.count) {
-        let f = t.records.sub(
-            i * u64::from(t.stride),
-            u64::from(t.stride),
-            "RDAT function",
-        )?;
+    let records = t.records.records(
+        0,
+        u64::from(t.count),
+        u64::from(t.stride),
+        "RDAT function",
+    )?;
+    for (_, f) in records {
         let dependencies = refs
             .row(f.u32(12, "RDAT function")?, f.abs(12), issues)
             .into_iter()

@@ -452,7 +452,7 @@ mod llvm {
         let mut at = NAMES_HEADER_SIZE;
         for _ in 0..count {
             let aligned_size = body.u32(at, "SRCI name entry size")?;
-            let entry = body.sub(at, u64::from(aligned_size), "SRCI name entry")?;
+            let entry = body.take_sub(&mut at, u64::from(aligned_size), "SRCI name entry")?;
             let entry_flags = entry.u32(4, "SRCI name entry flags")?;
             let name_size = entry.u32(8, "SRCI name size")?;
             let content_size = entry.u32(12, "SRCI name content size")?;
@@ -470,7 +470,6 @@ mod llvm {
                 content_size,
                 name,
             });
-            at += u64::from(aligned_size);
         }
         let names = SourceNames {
             flags,
@@ -564,10 +563,8 @@ mod llvm {
         let mut args = Vec::new();
         let mut at = ARGS_HEADER_SIZE;
         for _ in 0..count {
-            let name = body.cstr(at, u64::MAX, "SRCI argument name")?;
-            at += name.len() as u64 + 1;
-            let value = body.cstr(at, u64::MAX, "SRCI argument value")?;
-            at += value.len() as u64 + 1;
+            let name = body.take_cstr(&mut at, u64::MAX, "SRCI argument name")?;
+            let value = body.take_cstr(&mut at, u64::MAX, "SRCI argument value")?;
             args.push(SourceArg { name, value });
         }
         let args = SourceArgs {
@@ -611,7 +608,7 @@ fn parse_names<'data>(
                 format!("source name entry AlignedSizeInBytes {aligned_size} is smaller than its header"),
             ));
         }
-        let entry = region.sub(pos, u64::from(aligned_size), "source name entry")?;
+        let entry = region.take_sub(&mut pos, u64::from(aligned_size), "source name entry")?;
         let name = entry.cstr(NAME_ENTRY_SIZE, u64::from(name_size), "source file name")?;
         if name.len() as u64 + 1 != u64::from(name_size) {
             issues.push(Issue::new(
@@ -636,7 +633,6 @@ fn parse_names<'data>(
             content_size,
             name,
         });
-        pos += u64::from(aligned_size);
     }
     if pos != region.len() {
         issues.push(Issue::new(
@@ -772,7 +768,7 @@ fn parse_content_entries<'a, 'data>(
                 format!("source contents entry AlignedSizeInBytes {aligned_size} is smaller than its header"),
             ));
         }
-        let entry = region.sub(pos, u64::from(aligned_size), "source contents entry")?;
+        let entry = region.take_sub(&mut pos, u64::from(aligned_size), "source contents entry")?;
         let raw = entry.bytes(CONTENT_ENTRY_SIZE, u64::from(content_size), "source text")?;
         let content = match raw.iter().position(|&b| b == 0) {
             Some(nul) if nul + 1 == raw.len() => &raw[..nul],
@@ -796,7 +792,6 @@ fn parse_content_entries<'a, 'data>(
             content_size,
             content: keep(content),
         });
-        pos += u64::from(aligned_size);
     }
     Ok(entries)
 }
@@ -809,10 +804,8 @@ fn parse_args(body: Cursor<'_>) -> Result<(SourceArgs<'_>, u64)> {
     let mut args = Vec::new();
     let mut pos = 0u64;
     for _ in 0..count {
-        let name = region.cstr(pos, region.len(), "argument name")?;
-        pos += name.len() as u64 + 1;
-        let value = region.cstr(pos, region.len(), "argument value")?;
-        pos += value.len() as u64 + 1;
+        let name = region.take_cstr(&mut pos, region.len(), "argument name")?;
+        let value = region.take_cstr(&mut pos, region.len(), "argument value")?;
         args.push(SourceArg { name, value });
     }
     Ok((

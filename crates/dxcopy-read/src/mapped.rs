@@ -37,8 +37,17 @@ impl MappedFile {
         let meta = file.metadata()?;
         if meta.is_file() && meta.len() > 0 {
             #[allow(unsafe_code)]
-            // SAFETY: the map is read-only and private to this process; the
-            // tools never modify an input in place (see the type's docs).
+            // SAFETY: `Mmap::map` makes a read-only *shared* mapping
+            // (PROT_READ, MAP_SHARED): nothing here can write through it, and
+            // this type only ever hands out `&[u8]`, never `&mut`, so no
+            // aliasing rule is broken by this process. Because the mapping is
+            // shared, a change another process makes to the file shows
+            // through it, and a truncation turns reads past the new end into
+            // SIGBUS; nothing here detects either. Soundness therefore rests
+            // on the file not being modified while it is mapped: the tools
+            // never write an input in place (edits go to a temporary file
+            // renamed over it, which leaves the mapped inode untouched), and
+            // the type's docs state the requirement for everyone else.
             let map = unsafe { memmap2::Mmap::map(&file) };
             if let Ok(map) = map {
                 return Ok(MappedFile {

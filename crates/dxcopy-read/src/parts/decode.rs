@@ -265,7 +265,7 @@ mod tests {
     }
 
     #[test]
-    fn helper_a_families_and_psv0_kind() {
+    fn decodes_each_part_family_and_takes_psv0_stage_from_program() {
         let words = |w: &[u32]| -> Vec<u8> { w.iter().flat_map(|v| v.to_le_bytes()).collect() };
         let dxil = build_program_data(6, 0, ShaderKind::Vertex, 1, 0, b"BC\xc0\xde");
         let mut psv0 = words(&[24]);

@@ -1,4 +1,4 @@
-//! PSV0: pipeline state validation (layouts.md §5).
+//! PSV0: pipeline state validation (docs/format/psv0.md).
 //!
 //! The part starts with the size of a `RuntimeInfo` record whose version
 //! (0–3) follows from that size alone (24 / 36 / 48 / 52 bytes or more). The
@@ -6,7 +6,7 @@
 //! come the resource bindings and, from version 1 on, a string table, a
 //! semantic index table, the signature elements and the ViewID / input-output
 //! dependency tables whose sizes are computed from the vector counts in the
-//! record (layouts.md §5.5).
+//! record (docs/format/psv0.md §4).
 //!
 //! The stage is not stored in a version-0 record, and LLVM takes it from the
 //! DXIL program header for every version. [`Psv0::parse`] therefore takes the
@@ -43,7 +43,7 @@ pub const RESOURCE_V2_SIZE: u32 = 24;
 pub const ELEMENT_SIZE: u32 = 16;
 
 open_enum! {
-    /// Resource type of a PSV resource binding (layouts.md §8.11).
+    /// Resource type of a PSV resource binding (docs/format/enums.md §7).
     pub enum ResourceType: u32 {
         /// 0
         Invalid = 0 => "Invalid",
@@ -69,7 +69,7 @@ open_enum! {
 }
 
 open_enum! {
-    /// Resource kind (dimension) of a version-2 PSV resource binding (layouts.md §8.12).
+    /// Resource kind (dimension) of a version-2 PSV resource binding (docs/format/enums.md §8).
     pub enum ResourceKind: u32 {
         /// 0
         Invalid = 0 => "Invalid",
@@ -113,7 +113,7 @@ open_enum! {
 }
 
 flag_set! {
-    /// Flags of a version-2 PSV resource binding (layouts.md §8.5).
+    /// Flags of a version-2 PSV resource binding (docs/format/enums.md §3).
     pub struct ResourceFlags: u32 {
         /// Bit 0: the resource is used by 64-bit atomics.
         USED_BY_ATOMIC64 = 0x1 => "UsedByAtomic64",
@@ -121,7 +121,7 @@ flag_set! {
 }
 
 open_enum! {
-    /// Semantic kind of a PSV signature element (layouts.md §8.7).
+    /// Semantic kind of a PSV signature element (docs/format/enums.md §3).
     pub enum SemanticKind: u8 {
         /// 0
         Arbitrary = 0 => "Arbitrary",
@@ -189,7 +189,7 @@ open_enum! {
 }
 
 open_enum! {
-    /// Interpolation mode of a PSV signature element (layouts.md §8.6).
+    /// Interpolation mode of a PSV signature element (docs/format/enums.md §3).
     pub enum InterpolationMode: u8 {
         /// 0
         Undefined = 0 => "Undefined",
@@ -212,7 +212,7 @@ open_enum! {
     }
 }
 
-/// The stage-specific first 16 bytes of `RuntimeInfo` (layouts.md §5.1).
+/// The stage-specific first 16 bytes of `RuntimeInfo` (docs/format/psv0.md §1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub enum StageInfo {
@@ -401,7 +401,7 @@ pub struct ResourceBinding {
     pub flags: Option<ResourceFlags>,
 }
 
-/// One PSV signature element (layouts.md §5.4).
+/// One PSV signature element (docs/format/psv0.md §3).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct PsvElement<'data> {
@@ -513,7 +513,7 @@ enum Mode {
     LlvmCompat,
 }
 
-/// Record version for a `RuntimeInfo` size (layouts.md §5.5).
+/// Record version for a `RuntimeInfo` size (docs/format/psv0.md §2).
 pub fn version_for_size(size: u32) -> u8 {
     if size >= RUNTIME_INFO_V3_SIZE {
         3
@@ -745,7 +745,7 @@ fn decode<'data>(c: Cursor<'data>, kind: Option<ShaderKind>, mode: Mode) -> Resu
         return Ok(psv);
     }
 
-    // layouts.md §5.5: the string table starts 4-byte aligned. LLVM aligns the
+    // docs/format/psv0.md §4: the string table starts 4-byte aligned. LLVM aligns the
     // absolute address; within a part laid out by dxc the offset is aligned already.
     p = match mode {
         Mode::Strict => align4(p),
@@ -817,7 +817,7 @@ fn decode<'data>(c: Cursor<'data>, kind: Option<ShaderKind>, mode: Mode) -> Resu
         )?);
     }
 
-    // Dependency tables (layouts.md §5.5).
+    // Dependency tables (docs/format/psv0.md §4).
     let ri = psv.runtime_info;
     let outputs = ri.sig_output_vectors.unwrap_or([0; 4]);
     let inputs = ri.sig_input_vectors.unwrap_or(0);
@@ -948,7 +948,7 @@ mod tests {
     use super::*;
     use crate::error::ReadErrorKind;
 
-    /// Builds PSV0 part data from its pieces (layouts.md §5.5 writer order).
+    /// Builds PSV0 part data from its pieces (docs/format/psv0.md §5).
     #[derive(Clone)]
     struct PsvBuilder {
         info: Vec<u8>,

@@ -54,7 +54,7 @@ named_code!(
 );
 
 named_code!(
-    /// `DXIL::ResourceKind` (layouts.md §8.12).
+    /// `DXIL::ResourceKind` (docs/format/enums.md §8).
     ResourceKind: u32 {
         0 => "Invalid", 1 => "Texture1D", 2 => "Texture2D", 3 => "Texture2DMS", 4 => "Texture3D",
         5 => "TextureCube", 6 => "Texture1DArray", 7 => "Texture2DArray",

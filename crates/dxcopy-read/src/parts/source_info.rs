@@ -1,5 +1,5 @@
-//! SRCI, the shader source info dxc writes into companion PDBs (layouts.md
-//! §3.6): an 8-byte header (`u32 AlignedSizeInBytes`, `u16 Flags`,
+//! SRCI, the shader source info dxc writes into companion PDBs
+//! (docs/format/small-parts.md §6): an 8-byte header (`u32 AlignedSizeInBytes`, `u16 Flags`,
 //! `u16 SectionCount` = 3), then three 4-byte aligned sections, each with an
 //! 8-byte section header (`u32 AlignedSizeInBytes`, `u16 Flags`, `u16 Type`):
 //! the source file names, their contents (optionally one zlib stream) and the
@@ -35,7 +35,7 @@ pub const ARGS_HEADER_SIZE: u64 = 12;
 pub const MAX_SOURCE_CONTENTS: u64 = 64 << 20;
 
 named_code!(
-    /// SRCI section type (`SourceInfo::SectionType`, layouts.md §8.24).
+    /// SRCI section type (`SourceInfo::SectionType`, docs/format/enums.md §9).
     SectionType: u16 { 0 => "SourceContents", 1 => "SourceNames", 2 => "Args" }
 );
 

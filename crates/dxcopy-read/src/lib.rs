@@ -85,6 +85,8 @@ pub mod pdb;
 pub mod root_signature_check;
 #[cfg(test)]
 pub(crate) mod testutil;
+#[cfg(any(test, feature = "testutil"))]
+pub mod fixtures;
 
 // The decoder modules keep their paths at the crate root (`dxcopy_read::psv0`).
 pub use parts::{

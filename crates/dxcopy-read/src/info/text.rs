@@ -748,7 +748,7 @@ mod tests {
     use crate::hash::md5_of;
     use crate::private::build_debug_path;
     use crate::program::{build_program_data, ShaderKind};
-    use crate::source_info::build_source_info;
+    use crate::fixtures::build_source_info;
     use crate::testutil::{build, sign};
 
     fn text_of(bytes: &[u8], options: TextOptions) -> String {

@@ -197,9 +197,9 @@ mod tests {
     use crate::debug_name::encode as build_debug_name;
     use crate::private::build_debug_path;
     use crate::program::{build_program_data, ShaderKind};
-    use crate::rdat::build_rdat;
-    use crate::source_info::build_source_info;
-    use crate::spdb::build_msf;
+    use crate::fixtures::build_rdat;
+    use crate::fixtures::build_source_info;
+    use crate::fixtures::build_msf;
     use crate::testutil::build;
 
     #[test]

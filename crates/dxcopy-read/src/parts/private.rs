@@ -105,7 +105,7 @@ pub fn build_debug_path(path: &[u8]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spdb::build_msf;
+    use crate::fixtures::build_msf;
 
     #[test]
     fn recognises_contents() {

@@ -439,27 +439,11 @@ fn read_functions<'data>(
     Ok(out)
 }
 
-/// Test helper: RDAT bytes from (type, part data) pairs.
-pub fn build_rdat(parts: &[(u32, Vec<u8>)]) -> Vec<u8> {
-    let mut out = RDAT_VERSION_10.to_le_bytes().to_vec();
-    out.extend_from_slice(&(parts.len() as u32).to_le_bytes());
-    let mut at = 8 + 4 * parts.len();
-    for (_, data) in parts {
-        out.extend_from_slice(&(at as u32).to_le_bytes());
-        at += 8 + data.len();
-    }
-    for (ty, data) in parts {
-        out.extend_from_slice(&ty.to_le_bytes());
-        out.extend_from_slice(&(data.len() as u32).to_le_bytes());
-        out.extend_from_slice(data);
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::error::ReadErrorKind;
+    use crate::fixtures::build_rdat;
 
     fn words(values: &[u32]) -> Vec<u8> {
         values.iter().flat_map(|v| v.to_le_bytes()).collect()

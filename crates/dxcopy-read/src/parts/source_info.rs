@@ -819,96 +819,11 @@ fn parse_args(body: Cursor<'_>) -> Result<(SourceArgs<'_>, u64)> {
     ))
 }
 
-/// Test and fixture helper: builds SRCI data from (file name, text) pairs and
-/// argument pairs, compressing the contents with zlib when `zlib` is set.
-pub fn build_source_info(files: &[(&[u8], &[u8])], args: &[(&[u8], &[u8])], zlib: bool) -> Vec<u8> {
-    fn pad(v: &mut Vec<u8>) {
-        while !v.len().is_multiple_of(4) {
-            v.push(0);
-        }
-    }
-    fn section(kind: u16, body: &[u8]) -> Vec<u8> {
-        let mut v = Vec::new();
-        let size = align4(SECTION_HEADER_SIZE + body.len() as u64) as u32;
-        v.extend_from_slice(&size.to_le_bytes());
-        v.extend_from_slice(&0u16.to_le_bytes());
-        v.extend_from_slice(&kind.to_le_bytes());
-        v.extend_from_slice(body);
-        pad(&mut v);
-        v
-    }
-    let mut name_entries = Vec::new();
-    let mut content_entries = Vec::new();
-    for (name, text) in files {
-        let mut e = Vec::new();
-        let len = (NAME_ENTRY_SIZE as usize + name.len() + 1).div_ceil(4) * 4;
-        e.extend_from_slice(&(len as u32).to_le_bytes());
-        e.extend_from_slice(&0u32.to_le_bytes());
-        e.extend_from_slice(&(name.len() as u32 + 1).to_le_bytes());
-        e.extend_from_slice(&(text.len() as u32 + 1).to_le_bytes());
-        e.extend_from_slice(name);
-        e.push(0);
-        pad(&mut e);
-        name_entries.extend_from_slice(&e);
-        let mut t = Vec::new();
-        let len = (CONTENT_ENTRY_SIZE as usize + text.len() + 1).div_ceil(4) * 4;
-        t.extend_from_slice(&(len as u32).to_le_bytes());
-        t.extend_from_slice(&0u32.to_le_bytes());
-        t.extend_from_slice(&(text.len() as u32 + 1).to_le_bytes());
-        t.extend_from_slice(text);
-        t.push(0);
-        pad(&mut t);
-        content_entries.extend_from_slice(&t);
-    }
-    let mut names = Vec::new();
-    names.extend_from_slice(&0u32.to_le_bytes());
-    names.extend_from_slice(&(files.len() as u32).to_le_bytes());
-    names.extend_from_slice(&(name_entries.len() as u16).to_le_bytes());
-    names.extend_from_slice(&name_entries);
-    let stored = if zlib {
-        let mut enc = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
-        std::io::Write::write_all(&mut enc, &content_entries).expect("in-memory write");
-        enc.finish().expect("in-memory write")
-    } else {
-        content_entries.clone()
-    };
-    let mut contents = Vec::new();
-    contents.extend_from_slice(&0u32.to_le_bytes());
-    contents.extend_from_slice(&0u16.to_le_bytes());
-    contents.extend_from_slice(&u16::from(zlib).to_le_bytes());
-    contents.extend_from_slice(&(stored.len() as u32).to_le_bytes());
-    contents.extend_from_slice(&(content_entries.len() as u32).to_le_bytes());
-    contents.extend_from_slice(&(files.len() as u32).to_le_bytes());
-    contents.extend_from_slice(&stored);
-    let mut arg_bytes = Vec::new();
-    for (n, v) in args {
-        arg_bytes.extend_from_slice(n);
-        arg_bytes.push(0);
-        arg_bytes.extend_from_slice(v);
-        arg_bytes.push(0);
-    }
-    let mut arg_body = Vec::new();
-    arg_body.extend_from_slice(&0u32.to_le_bytes());
-    arg_body.extend_from_slice(&(arg_bytes.len() as u32).to_le_bytes());
-    arg_body.extend_from_slice(&(args.len() as u32).to_le_bytes());
-    arg_body.extend_from_slice(&arg_bytes);
-    let mut sections = section(1, &names);
-    sections.extend_from_slice(&section(0, &contents));
-    sections.extend_from_slice(&section(2, &arg_body));
-    let mut out = Vec::new();
-    out.extend_from_slice(
-        &((SOURCE_INFO_HEADER_SIZE as usize + sections.len()) as u32).to_le_bytes(),
-    );
-    out.extend_from_slice(&0u16.to_le_bytes());
-    out.extend_from_slice(&3u16.to_le_bytes());
-    out.extend_from_slice(&sections);
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::error::ReadErrorKind;
+    use crate::fixtures::build_source_info;
 
     const FILES: &[(&[u8], &[u8])] = &[
         (b"main.hlsl", b"float4 main() : SV_Target { return 1; }"),

@@ -5,7 +5,7 @@ byte-identical to theirs and errors carry the same messages.
 """
 
 import os
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterator, List, Literal, Optional, Sequence, Tuple, Union
 
 __version__: str
 
@@ -98,12 +98,54 @@ class Container:
 
         Raises KeyError when there is no such part, Error when it does not decode.
         """
+    def to_dict(self) -> Dict[str, Any]:
+        """The whole ``dxinfo --json`` document of this container (schema 1).
+
+        Keys: schema, file, header, parts (each with its ``decoded`` object or
+        ``error``), pdb (for a PDB input) and verify; equal to ``json.loads``
+        of what ``dxinfo --json FILE`` prints. ``file`` is the path given to
+        open() or the `name` given to from_bytes().
+        """
+    def verify(self) -> List["Finding"]:
+        """The findings of ``dxinfo --verify``, in its order.
+
+        Checks the header digest, the HASH part, the structure and every
+        part. The container passes (dxinfo says OK) when no finding is a
+        problem, i.e. every level is "note".
+        """
     def edit(self, *, regex: bool = False) -> "Edit":
         """A new edit of this container; with regex=True patterns are regular expressions."""
     def __getitem__(self, key: Union[str, int]) -> Part: ...
     def __contains__(self, name: str) -> bool: ...
     def __len__(self) -> int: ...
     def __iter__(self) -> Iterator[Part]: ...
+
+class Finding:
+    """One finding of Container.verify(): a line of ``dxinfo --verify``.
+
+    ``str(finding)`` is ``"level: message"``, what dxinfo prints after the
+    file name. Findings compare equal when all their attributes are equal.
+    """
+
+    @property
+    def level(self) -> Literal["note", "warning", "error"]:
+        """How serious it is: "note" is informational (the container still
+        passes); "warning" and "error" make it fail verification."""
+    @property
+    def message(self) -> str:
+        """The sentence dxinfo prints after the level."""
+    @property
+    def part(self) -> Optional[str]:
+        """The name of the part it is about (None for the header or the whole container)."""
+    @property
+    def part_index(self) -> Optional[int]:
+        """The offset-table index of that part."""
+    @property
+    def offset(self) -> Optional[int]:
+        """The absolute byte offset in the container of the bytes at fault, when known."""
+    @property
+    def is_problem(self) -> bool:
+        """Whether it makes the container fail (a warning or an error)."""
 
 class Edit:
     """An edit of a container, made by Container.edit().
@@ -175,6 +217,10 @@ def strip_files(
 ) -> List[StripResult]:
     """Strips parts from many containers in place, in parallel, like dxstrip.
 
-    One StripResult per path, in the order given; a bad file does not stop
-    the others. The GIL is released while the files are processed.
+    Each file is edited in place as dxstrip does (a temp file renamed over
+    it, permissions kept; a file that needs no change is not rewritten).
+    `classes`: "debug", "reflect", "priv", "rootsig" or "all". `jobs` worker
+    threads (default: two per core). One StripResult per path, in the order
+    given; a bad file does not stop the others. The GIL is released while the
+    files are processed.
     """

@@ -974,7 +974,7 @@ fn strip_many(
         Cmd(v)
     };
     let cs = [
-        Contender::new("dxstrip (one worker per core)", dxstrip(None), restore),
+        Contender::new("dxstrip (two workers per core)", dxstrip(None), restore),
         Contender::new("dxstrip -j 1", dxstrip(Some("1")), restore),
     ];
     let mut m = measure(&cs, opts.strip_many_reps)?;

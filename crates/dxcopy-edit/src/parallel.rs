@@ -11,13 +11,19 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
-/// The default number of workers: the number of cores.
+/// The default number of workers: two per core.
+///
+/// A file's edit spends most of its time in the kernel and part of it
+/// waiting there (allocating the temp file's inode, the rename, freeing the
+/// replaced inode), so a second worker per core keeps every core busy: on
+/// two cores, `dxstrip` over 2,000 small corpus files in place runs
+/// 15–75 % faster with four workers than with two (docs/bench.md).
 pub fn default_jobs() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get())
+    std::thread::available_parallelism().map_or(1, |n| n.get().saturating_mul(2))
 }
 
-/// Runs `config` on every file of `files` with `jobs` workers (`None`: one
-/// per core; never more than there are files). `output`, when given, is the
+/// Runs `config` on every file of `files` with `jobs` workers (`None`:
+/// [`default_jobs`]; never more than there are files). `output`, when given, is the
 /// destination of every file (meant for a single file).
 ///
 /// `on_done` is called as each file finishes (in any order), for progress;

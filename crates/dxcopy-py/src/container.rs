@@ -6,6 +6,8 @@ use crate::edit::Edit;
 use crate::error::{read_to_py, to_py};
 use dxcopy_edit::{Config, EditError, MatchStyle};
 use dxcopy_read::digest;
+use dxcopy_read::info::verify::{verify, Check, Level};
+use dxcopy_read::info::{json, Inspection};
 use dxcopy_read::{container_input, decode_part, Container as Parsed, ContainerSource};
 use dxcopy_read::{MappedFile, PdbInfo, ReadError};
 use pyo3::exceptions::{PyIndexError, PyKeyError, PyTypeError};
@@ -92,6 +94,16 @@ impl Input {
 
     fn parsed(&self, py: Python<'_>) -> PyResult<Parsed<'_>> {
         self.container().map_err(|e| self.error(py, e.into()))
+    }
+
+    /// The container with every part decoded, as dxinfo inspects it (with
+    /// the PDB's info stream for a PDB input).
+    fn inspection(&self) -> Result<Inspection<'_>, ReadError> {
+        let insp = Inspection::new(self.container()?);
+        Ok(match &self.pdb {
+            Some((_, info)) => insp.from_pdb(*info),
+            None => insp,
+        })
     }
 }
 
@@ -271,6 +283,35 @@ impl Container {
         }
     }
 
+    /// The whole `dxinfo --json` document of this container, as a dict:
+    /// schema, file, header, parts (each with its decoded object or error),
+    /// pdb (for a PDB input) and verify. Equal to `json.loads` of what
+    /// `dxinfo --json FILE` prints; `file` is the path the container was
+    /// opened with (or the `name` given to from_bytes).
+    fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let input = &self.input;
+        let text = py
+            .detach(|| -> Result<_, ReadError> {
+                let insp = input.inspection()?;
+                Ok(serde_json::to_string(&json::document(&input.name, &insp)))
+            })
+            .map_err(|e| self.input.error(py, e.into()))?
+            .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
+        py.import("json")?.call_method1("loads", (text,))
+    }
+
+    /// Checks the digest, the HASH part, the structure and every part, as
+    /// `dxinfo --verify` does: a list of Finding, in the order dxinfo prints
+    /// them. The container is clean (dxinfo says OK) when every finding's
+    /// level is "note".
+    fn verify(&self, py: Python<'_>) -> PyResult<Vec<Finding>> {
+        let input = &self.input;
+        let checks = py
+            .detach(|| -> Result<Vec<Check>, ReadError> { Ok(verify(&input.inspection()?).checks) })
+            .map_err(|e| self.input.error(py, e.into()))?;
+        Ok(checks.into_iter().map(Finding::from).collect())
+    }
+
     /// A new edit of this container (see Edit). With `regex=True` the
     /// patterns of remove/only/keep are regular expressions (like --regex),
     /// otherwise globs.
@@ -377,6 +418,75 @@ impl Part {
         format!(
             "<dxcopy.Part {} index={} offset={:#x} size={}>",
             self.name, self.index, self.offset, self.size
+        )
+    }
+}
+
+/// One finding of Container.verify(): a line of `dxinfo --verify`.
+#[pyclass(module = "dxcopy", frozen, eq)]
+#[derive(PartialEq, Eq)]
+pub struct Finding {
+    /// How serious it is: "note" (informational; the container still
+    /// passes), "warning" or "error" (the container fails verification).
+    #[pyo3(get)]
+    level: &'static str,
+    /// The sentence dxinfo prints after the level.
+    #[pyo3(get)]
+    message: String,
+    /// The name of the part it is about (None when it is about the header
+    /// or the whole container).
+    #[pyo3(get)]
+    part: Option<String>,
+    /// The index in the offset table of that part.
+    #[pyo3(get)]
+    part_index: Option<u32>,
+    /// The absolute byte offset in the container of the bytes at fault,
+    /// when known.
+    #[pyo3(get)]
+    offset: Option<u64>,
+}
+
+impl From<Check> for Finding {
+    fn from(check: Check) -> Finding {
+        Finding {
+            level: match check.level {
+                Level::Note => "note",
+                Level::Warning => "warning",
+                Level::Error => "error",
+            },
+            message: check.message,
+            part: check.part.map(|p| p.name.to_string()),
+            part_index: check.part.map(|p| p.index),
+            offset: check.offset,
+        }
+    }
+}
+
+#[pymethods]
+impl Finding {
+    /// Whether the finding makes the container fail (a warning or an error).
+    #[getter]
+    fn is_problem(&self) -> bool {
+        self.level != "note"
+    }
+
+    /// `level: message`, the line dxinfo --verify prints after the file name.
+    fn __str__(&self) -> String {
+        format!("{}: {}", self.level, self.message)
+    }
+
+    fn __repr__(&self) -> String {
+        let part = match (&self.part, self.part_index) {
+            (Some(name), Some(index)) => format!(" part={index}:{name}"),
+            _ => String::new(),
+        };
+        let offset = self
+            .offset
+            .map(|o| format!(" offset={o:#x}"))
+            .unwrap_or_default();
+        format!(
+            "<dxcopy.Finding {}{part}{offset}: {:?}>",
+            self.level, self.message
         )
     }
 }

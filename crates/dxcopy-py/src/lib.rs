@@ -31,6 +31,7 @@ fn dxcopy_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     error::register(m)?;
     m.add_class::<container::Container>()?;
     m.add_class::<container::Part>()?;
+    m.add_class::<container::Finding>()?;
     m.add_class::<edit::Edit>()?;
     m.add_class::<strip::StripResult>()?;
     m.add_function(wrap_pyfunction!(strip::strip_files, m)?)?;

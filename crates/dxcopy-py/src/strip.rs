@@ -52,7 +52,7 @@ impl StripResult {
 /// Every file of `paths` is edited in place (a temp file renamed over it,
 /// permissions kept); `classes` are strip classes ("debug", "reflect",
 /// "priv", "rootsig", "all"). Files are processed in parallel by `jobs`
-/// threads (default: one per core) with the GIL released. A bad file does
+/// threads (default: two per core) with the GIL released. A bad file does
 /// not stop the others: the result list has one StripResult per path, in
 /// the order given, whose error is a dxcopy.Error with dxstrip's message.
 #[pyfunction]

@@ -11,8 +11,15 @@
 use super::Inspection;
 use crate::digest::{self, DigestKind};
 use crate::root_signature_check::{check_container, CheckAgainst, ContainerCoverage};
-use crate::{Container, Decoded, Finding, HashStatus, Severity};
+use crate::{Container, Decoded, Finding, HashStatus, PartRef, Severity};
 use std::fmt;
+
+/// Offset of the header's digest field (docs/format: header layout).
+const DIGEST_FIELD: u64 = 4;
+/// Offset of the header's FileSize field.
+const FILE_SIZE_FIELD: u64 = 24;
+/// Offset of the offset table (one u32 per part).
+const OFFSET_TABLE: u64 = 32;
 
 /// How serious a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -41,6 +48,10 @@ impl fmt::Display for Level {
 }
 
 /// One finding.
+///
+/// `part` and `offset` say where it lies, for programs that act on findings
+/// (the Python package's `Finding`); the text views print only `level` and
+/// `message`, and the JSON document leaves them out (schema 1 unchanged).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Check {
@@ -48,6 +59,44 @@ pub struct Check {
     pub level: Level,
     /// One sentence.
     pub message: String,
+    /// The part it is about, when it is about one part.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub part: Option<PartRef>,
+    /// Absolute offset of the offending bytes, when they are known.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub offset: Option<u64>,
+}
+
+impl Check {
+    fn new(level: Level, message: String, part: Option<PartRef>, offset: Option<u64>) -> Check {
+        Check {
+            level,
+            message,
+            part,
+            offset,
+        }
+    }
+}
+
+/// Where a structural finding lies: its part and offset.
+fn finding_location(
+    container: &Container<'_>,
+    finding: &Finding,
+) -> (Option<PartRef>, Option<u64>) {
+    match finding {
+        Finding::FileSizeMismatch { .. } => (None, Some(FILE_SIZE_FIELD)),
+        Finding::Gap { offset, .. } => (None, Some(*offset)),
+        Finding::UnsortedOffsets { index } => (
+            container.part(*index).map(|p| p.part_ref()),
+            Some(OFFSET_TABLE + 4 * u64::from(*index)),
+        ),
+        Finding::DuplicateName { part, .. }
+        | Finding::PrivNotLast { part }
+        | Finding::MultiplePriv { part }
+        | Finding::UnknownPart { part }
+        | Finding::Misaligned { part } => (Some(*part), Some(part.offset)),
+        Finding::DigestInvalid { .. } => (None, Some(DIGEST_FIELD)),
+    }
 }
 
 /// The outcome of HASH verification.
@@ -140,41 +189,56 @@ pub fn verify(insp: &Inspection<'_>) -> Verification {
     let container = &insp.container;
     let data = container.data();
     let mut checks = Vec::new();
-    let mut push = |level, message: String| checks.push(Check { level, message });
+    let mut push = |level, message: String, part: Option<PartRef>, offset: Option<u64>| {
+        checks.push(Check::new(level, message, part, offset))
+    };
+    let at_digest = Some(DIGEST_FIELD);
 
     let digest_kind = container.digest_kind();
     let stored = digest::to_hex(&container.header().digest);
     match digest_kind {
         DigestKind::Retail | DigestKind::Debug => {}
-        DigestKind::Zero => push(Level::Note, "header digest is zero: the container is not signed".into()),
-        DigestKind::Bypass => push(Level::Note, "header digest is the BYPASS sentinel (01…01)".into()),
-        DigestKind::Preview => push(Level::Note, "header digest is the PREVIEW sentinel (02…02)".into()),
+        DigestKind::Zero => push(Level::Note, "header digest is zero: the container is not signed".into(), None, at_digest),
+        DigestKind::Bypass => push(Level::Note, "header digest is the BYPASS sentinel (01…01)".into(), None, at_digest),
+        DigestKind::Preview => push(Level::Note, "header digest is the PREVIEW sentinel (02…02)".into(), None, at_digest),
         // dxc copies the main shader's digest into its PDB's container.
         DigestKind::Invalid if insp.pdb.is_some() => push(
             Level::Note,
             format!("header digest {stored} is not this container's own: dxc copies the main shader's digest into the PDB's container"),
+            None,
+            at_digest,
         ),
-        DigestKind::Invalid => push(
-            Level::Error,
-            match digest::container_digests(data) {
-                Some((retail, _)) => format!(
+        DigestKind::Invalid => match digest::container_digests(data) {
+            Some((retail, _)) => push(
+                Level::Error,
+                format!(
                     "header digest {stored} is not a valid retail or debug digest (the retail digest is {})",
                     digest::to_hex(&retail)
                 ),
-                None => format!(
+                None,
+                at_digest,
+            ),
+            None => push(
+                Level::Error,
+                format!(
                     "header digest {stored} cannot be checked: FileSize {:#x} is outside the file",
                     container.header().file_size
                 ),
-            },
-        ),
+                None,
+                Some(FILE_SIZE_FIELD),
+            ),
+        },
     }
 
     let mut hash = HashCheck::Absent;
+    let mut hash_part = None;
     for p in &insp.parts {
         if p.part.name != crate::PartName::HASH {
             continue;
         }
         let prefix = format!("part {} 'HASH'", p.part.index);
+        let part = Some(p.part.part_ref());
+        hash_part = hash_part.or(part);
         hash = match &p.decoded {
             Ok(Decoded::Hash(h)) => match h.verify(container) {
                 HashStatus::Valid => HashCheck::Valid,
@@ -187,6 +251,9 @@ pub fn verify(insp: &Inspection<'_>) -> Verification {
                             h.source_part(),
                             digest::to_hex(&computed)
                         ),
+                        part,
+                        // The digest follows the 4-byte flags.
+                        Some(p.part.data_offset() + 4),
                     );
                     HashCheck::Mismatch
                 }
@@ -194,6 +261,8 @@ pub fn verify(insp: &Inspection<'_>) -> Verification {
                     push(
                         Level::Note,
                         format!("{prefix}: no decodable {source} part to check the digest against"),
+                        part,
+                        Some(p.part.offset),
                     );
                     HashCheck::Unverifiable
                 }
@@ -207,6 +276,8 @@ pub fn verify(insp: &Inspection<'_>) -> Verification {
             Some(true) => push(
                 Level::Note,
                 format!("PDB GUID {} equals the HASH digest", info.guid_string()),
+                hash_part,
+                None,
             ),
             Some(false) => push(
                 Level::Error,
@@ -214,10 +285,14 @@ pub fn verify(insp: &Inspection<'_>) -> Verification {
                     "PDB GUID {} differs from the HASH digest: the PDB will not be found by its shader",
                     info.guid_string()
                 ),
+                hash_part,
+                None,
             ),
             None => push(
                 Level::Warning,
                 "PDB container has no decodable HASH part to check the GUID against".into(),
+                None,
+                None,
             ),
         }
     }
@@ -230,16 +305,18 @@ pub fn verify(insp: &Inspection<'_>) -> Verification {
             Severity::Note => Level::Note,
             Severity::Warning => Level::Warning,
         };
-        push(level, finding.to_string());
+        let (part, offset) = finding_location(container, &finding);
+        push(level, finding.to_string(), part, offset);
     }
 
     let mut decode_errors = 0;
     for p in &insp.parts {
         let prefix = format!("part {} '{}'", p.part.index, p.part.name);
+        let part = Some(p.part.part_ref());
         match &p.decoded {
             Err(e) => {
                 decode_errors += 1;
-                push(Level::Error, e.to_string());
+                push(Level::Error, e.to_string(), part, Some(e.offset));
             }
             Ok(d) => {
                 if let Decoded::Program(program) = d {
@@ -252,6 +329,9 @@ pub fn verify(insp: &Inspection<'_>) -> Verification {
                                 u64::from(program.size_in_words) * 4,
                                 p.part.size()
                             ),
+                            part,
+                            // The size in words follows the 4-byte version.
+                            Some(p.part.data_offset() + 4),
                         );
                     }
                     if !program.has_bitcode_magic() {
@@ -260,11 +340,18 @@ pub fn verify(insp: &Inspection<'_>) -> Verification {
                             format!(
                                 "{prefix}: bitcode does not start with the LLVM magic 'BC' 0xC0DE"
                             ),
+                            part,
+                            Some(program.bitcode_file_offset),
                         );
                     }
                 }
                 for issue in d.issues() {
-                    push(Level::Warning, format!("{prefix}: {issue}"));
+                    push(
+                        Level::Warning,
+                        format!("{prefix}: {issue}"),
+                        part,
+                        Some(issue.offset),
+                    );
                 }
             }
         }
@@ -289,13 +376,19 @@ pub fn coverage_checks(
     what: &str,
 ) -> Vec<Check> {
     match check_container(container, against) {
-        Ok(ContainerCoverage::Uncovered(list)) => list
-            .iter()
-            .map(|u| Check {
-                level: Level::Warning,
-                message: format!("PSV0 {u} ({what})"),
-            })
-            .collect(),
+        Ok(ContainerCoverage::Uncovered(list)) => {
+            let psv0 = container.find(crate::PartName::PSV0).map(|p| p.part_ref());
+            list.iter()
+                .map(|u| {
+                    Check::new(
+                        Level::Warning,
+                        format!("PSV0 {u} ({what})"),
+                        psv0,
+                        psv0.map(|p| p.offset),
+                    )
+                })
+                .collect()
+        }
         _ => Vec::new(),
     }
 }
@@ -382,6 +475,54 @@ mod tests {
             .iter()
             .any(|(l, m)| *l == Level::Warning && m.contains("part 1 'ILDN': reserved flags")));
         assert!(!v.is_clean());
+    }
+
+    #[test]
+    fn findings_say_where_they_lie() {
+        // Stale digest and HASH: the digest field, then the HASH digest (after its flags).
+        let mut bytes = good();
+        let last = bytes.len() - 1;
+        bytes[last] ^= 1;
+        let v = run(&bytes);
+        let located: Vec<(Option<String>, Option<u64>)> = v
+            .checks
+            .iter()
+            .map(|c| (c.part.map(|p| p.name.to_string()), c.offset))
+            .collect();
+        // Two parts: the table ends at 40, HASH's header there, its data at 48.
+        assert_eq!(
+            located,
+            [(None, Some(4)), (Some("HASH".to_string()), Some(52))]
+        );
+
+        // Undecodable SHEX, ILDN with reserved flags, a duplicate ILDN.
+        let bytes = build(&[
+            (b"ILDN", &[1, 0, 0, 0, 0, 0, 0, 0]),
+            (b"SHEX", &[0; 4]),
+            (b"ILDN", &[0, 0, 0, 0, 0, 0, 0, 0]),
+        ]);
+        let insp = Inspection::parse(&bytes).unwrap();
+        let v = verify(&insp);
+        let find = |text: &str| {
+            v.checks
+                .iter()
+                .find(|c| c.message.contains(text))
+                .unwrap_or_else(|| panic!("no finding with {text:?}: {:?}", v.checks))
+        };
+        let part_offsets: Vec<u64> = insp.parts.iter().map(|p| p.part.offset).collect();
+        assert_eq!(part_offsets, [44, 60, 72]);
+        let duplicate = find("duplicate");
+        assert_eq!(duplicate.part.map(|p| (p.index, p.offset)), Some((2, 72)));
+        assert_eq!(duplicate.offset, Some(72));
+        let shex = find("part 1 'SHEX'");
+        let error = insp.parts[1].decoded.as_ref().unwrap_err();
+        assert_eq!(shex.part.map(|p| p.index), Some(1));
+        assert_eq!(shex.offset, Some(error.offset));
+        let flags = find("reserved flags");
+        assert_eq!(flags.part.map(|p| p.index), Some(0));
+        // The flags word is the first of ILDN's data.
+        assert_eq!(flags.offset, Some(52));
+        assert_eq!(find("not signed").offset, Some(4));
     }
 
     #[test]

@@ -51,7 +51,7 @@ pub struct Opts {
     #[allow(missing_docs)] // flattened: its fields carry the help text
     #[command(flatten)]
     pub strip: StripArgs,
-    /// Worker threads (default: the number of cores)
+    /// Worker threads (default: two per core)
     #[arg(short = 'j', long = "jobs", value_name = "N")]
     pub jobs: Option<usize>,
     /// Do not print warnings, the summary or a progress bar

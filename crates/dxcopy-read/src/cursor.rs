@@ -138,7 +138,11 @@ impl<'data> Cursor<'data> {
     /// `count` little-endian `u32` words at `offset`, checked as one run of
     /// `4 * count` bytes (a `Truncated` error naming `what` otherwise).
     pub fn u32s(&self, offset: u64, count: u64, what: &'static str) -> Result<U32s<'data>> {
-        Ok(le_u32s(self.bytes(offset, count.saturating_mul(4), what)?))
+        Ok(le_u32s(self.bytes(
+            offset,
+            count.saturating_mul(4),
+            what,
+        )?))
     }
 
     /// `count` records of `stride` bytes starting at `offset`, checked as one
@@ -193,7 +197,12 @@ impl<'data> Cursor<'data> {
 
     /// Advancing read: the NUL-terminated string at `*pos` (see
     /// [`Cursor::cstr`]), then moves `*pos` past its terminator.
-    pub fn take_cstr(&self, pos: &mut u64, max_len: u64, what: &'static str) -> Result<&'data [u8]> {
+    pub fn take_cstr(
+        &self,
+        pos: &mut u64,
+        max_len: u64,
+        what: &'static str,
+    ) -> Result<&'data [u8]> {
         let s = self.cstr(*pos, max_len, what)?;
         *pos += s.len() as u64 + 1;
         Ok(s)
@@ -349,7 +358,9 @@ mod tests {
 
     #[test]
     fn advancing_reads() {
-        let data = [7, 0, 0, 0, b'h', b'i', 0, 1, 0, 0, 0, 2, 0, 0, 0, 0xaa, 0xbb];
+        let data = [
+            7, 0, 0, 0, b'h', b'i', 0, 1, 0, 0, 0, 2, 0, 0, 0, 0xaa, 0xbb,
+        ];
         let c = Cursor::new(&data, 0);
         let mut p = 0;
         assert_eq!(c.take_u32(&mut p, "n").unwrap(), 7);

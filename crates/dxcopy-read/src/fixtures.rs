@@ -5,11 +5,11 @@
 //! `testutil` feature (enabled by their dev-dependencies); not part of the
 //! library's API otherwise.
 
+use crate::pdb::MSF_MAGIC;
 use crate::rdat::RDAT_VERSION_10;
 use crate::source_info::{
     CONTENT_ENTRY_SIZE, NAME_ENTRY_SIZE, SECTION_HEADER_SIZE, SOURCE_INFO_HEADER_SIZE,
 };
-use crate::pdb::MSF_MAGIC;
 
 /// RDAT part data (version 0x10) holding the given (part type, part data)
 /// pairs in order, each after its 8-byte part header.

@@ -77,6 +77,8 @@ pub mod disasm;
 mod enums;
 pub mod error;
 pub mod fields;
+#[cfg(any(test, feature = "testutil"))]
+pub mod fixtures;
 pub mod info;
 pub mod mapped;
 pub mod name;
@@ -85,8 +87,6 @@ pub mod pdb;
 pub mod root_signature_check;
 #[cfg(test)]
 pub(crate) mod testutil;
-#[cfg(any(test, feature = "testutil"))]
-pub mod fixtures;
 
 // The decoder modules keep their paths at the crate root (`dxcopy_read::psv0`).
 pub use parts::{

@@ -203,7 +203,9 @@ impl<'data> Pdb<'data> {
         // Absolute file offset of directory byte `k`, for error messages.
         let dir_abs = |k: u64| -> u64 {
             let index = k / block_size;
-            let block = Cursor::new(map, 0).u32(index * 4, "MSF block map").unwrap_or(0);
+            let block = Cursor::new(map, 0)
+                .u32(index * 4, "MSF block map")
+                .unwrap_or(0);
             u64::from(block) * block_size + k % block_size
         };
         let dir = Cursor::new(&directory, 0);

@@ -195,11 +195,11 @@ pub fn decode_all<'data>(
 mod tests {
     use super::*;
     use crate::debug_name::encode as build_debug_name;
-    use crate::private::build_debug_path;
-    use crate::program::{build_program_data, ShaderKind};
+    use crate::fixtures::build_msf;
     use crate::fixtures::build_rdat;
     use crate::fixtures::build_source_info;
-    use crate::fixtures::build_msf;
+    use crate::private::build_debug_path;
+    use crate::program::{build_program_data, ShaderKind};
     use crate::testutil::build;
 
     #[test]

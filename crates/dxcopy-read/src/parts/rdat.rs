@@ -371,12 +371,9 @@ fn read_resources<'data>(
         }
         return Ok(out);
     }
-    let records = t.records.records(
-        0,
-        u64::from(t.count),
-        u64::from(t.stride),
-        "RDAT resource",
-    )?;
+    let records = t
+        .records
+        .records(0, u64::from(t.count), u64::from(t.stride), "RDAT resource")?;
     for (_, r) in records {
         out.push(RdatResource {
             class: ResourceClass(r.u32(0, "RDAT resource")?),
@@ -410,12 +407,9 @@ fn read_functions<'data>(
         }
         return Ok(out);
     }
-    let records = t.records.records(
-        0,
-        u64::from(t.count),
-        u64::from(t.stride),
-        "RDAT function",
-    )?;
+    let records = t
+        .records
+        .records(0, u64::from(t.count), u64::from(t.stride), "RDAT function")?;
     for (_, f) in records {
         let dependencies = refs
             .row(f.u32(12, "RDAT function")?, f.abs(12), issues)

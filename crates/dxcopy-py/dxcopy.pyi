@@ -186,7 +186,8 @@ class Edit:
         preserve_dates: bool = False,
     ) -> None:
         """Writes the edited container to `path` as dxcopy does: a temp file
-        renamed over `path`, the input's permissions kept."""
+        renamed over `path`; a new file gets 0666 minus the umask, an existing
+        one keeps its mode (without setuid/setgid) and owner."""
     @property
     def warnings(self) -> List[str]:
         """The warnings of the last finish() or write(), as dxcopy prints them."""

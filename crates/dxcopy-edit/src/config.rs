@@ -17,7 +17,7 @@ use crate::debug::{self, PdbTarget, SplitOptions};
 use crate::debug_search;
 use crate::dump::{self, DumpMode};
 use crate::error::{EditError, Result};
-use crate::file::{write_atomic, write_bytes_atomic, FileOptions};
+use crate::file::{file_kind, Destination, FileId, FileOptions, Outputs, Sink};
 use crate::matcher::{MatchStyle, NameMatcher};
 use crate::output::Output;
 use crate::plan::{EditPlan, EditWarning};
@@ -29,8 +29,18 @@ use dxcopy_read::{
     container_input, private, Container, ContainerSource, DebugName, DigestKind, MappedFile,
     PartName, ShaderHash,
 };
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+
+/// The most bytes read from a data file (`--add-section`, `--update-section`,
+/// `--set-private`) that is a regular file: no part can be larger than the
+/// 4 GiB a container holds.
+pub const MAX_DATA_FILE: u64 = u32::MAX as u64;
+
+/// The most bytes read from a data file that is not a regular file (standard
+/// input, a pipe, a device), which has no length to check first and is read
+/// into memory: 64 MiB. Larger data must come from a regular file.
+pub const MAX_STREAMED_DATA: u64 = 64 << 20;
 
 /// One `--dump-section`: the first part matching `pattern` goes to `path`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -187,9 +197,66 @@ pub struct Report {
     pub unchanged: bool,
 }
 
-/// Parses a four-byte part name given on the command line.
+/// Parses a part name given on the command line: four ASCII characters.
 pub fn part_name(s: &str) -> Result<PartName> {
+    if !s.is_ascii() {
+        return Err(EditError::BadName(s.to_string()));
+    }
     PartName::from_str_exact(s).ok_or_else(|| EditError::BadName(s.to_string()))
+}
+
+/// Reads a data file named by `option` (`-` is standard input): at most
+/// [`MAX_DATA_FILE`] bytes from a regular file, checked before reading, and
+/// [`MAX_STREAMED_DATA`] from anything else; more is an error naming the file.
+pub fn read_data_file(path: &Path, option: &'static str) -> Result<Vec<u8>> {
+    let io_err = |e: std::io::Error| EditError::io(path, e);
+    let too_large = |limit| EditError::DataTooLarge {
+        path: path.to_path_buf(),
+        option,
+        limit,
+    };
+    let (mut reader, limit): (Box<dyn Read>, u64) = if path.as_os_str() == "-" {
+        (Box::new(std::io::stdin().lock()), MAX_STREAMED_DATA)
+    } else {
+        let file = std::fs::File::open(path).map_err(io_err)?;
+        let meta = file.metadata().map_err(io_err)?;
+        if meta.is_dir() {
+            return Err(io_err(crate::file::is_a_directory()));
+        }
+        if meta.is_file() && meta.len() > MAX_DATA_FILE {
+            return Err(too_large(MAX_DATA_FILE));
+        }
+        let limit = if meta.is_file() && meta.len() > 0 {
+            MAX_DATA_FILE
+        } else {
+            MAX_STREAMED_DATA
+        };
+        (Box::new(file), limit)
+    };
+    let mut buf = Vec::new();
+    reader
+        .by_ref()
+        .take(limit + 1)
+        .read_to_end(&mut buf)
+        .map_err(io_err)?;
+    if buf.len() as u64 > limit {
+        return Err(too_large(limit));
+    }
+    Ok(buf)
+}
+
+/// Opens a container or PDB data file (`--add-debug-from`): mapped when it
+/// is a regular file, else read as far as its header allows.
+fn open_data_container(path: &Path) -> Result<MappedFile> {
+    let meta = if path.as_os_str() == "-" {
+        None
+    } else {
+        Some(std::fs::metadata(path).map_err(|e| EditError::io(path, e))?)
+    };
+    if meta.as_ref().is_some_and(|m| m.is_dir()) {
+        return Err(EditError::io(path, crate::file::is_a_directory()));
+    }
+    MappedFile::open(path).map_err(|e| EditError::io(path, e))
 }
 
 /// `--add-debug-from=DIR`: the debug file RenderDoc would use for the
@@ -213,37 +280,91 @@ fn find_debug_file(plan: &EditPlan<'_>, dir: &Path) -> Result<PathBuf> {
 }
 
 impl Config {
-    /// The contents of a FILE argument: its [`inline_data`](Self::inline_data)
-    /// if it has some, else the file's bytes.
-    fn read_file(&self, path: &Path) -> Result<Vec<u8>> {
+    /// A data-file argument of `option`: its
+    /// [`inline_data`](Self::inline_data) if it has some, else the file's
+    /// bytes, read with the data-file size cap (see [`read_data_file`]).
+    fn read_file(&self, path: &Path, option: &'static str) -> Result<Vec<u8>> {
         if let Some((_, data)) = self.inline_data.iter().find(|(p, _)| p == path) {
             return Ok(data.clone());
         }
-        std::fs::read(path).map_err(|e| EditError::io(path, e))
+        read_data_file(path, option)
     }
 
-    /// Whether the invocation only reads (dumps/extracts) and writes no container.
+    /// A container argument of `option` (`--add-debug-from`): its
+    /// [`inline_data`](Self::inline_data) if it has some, else the file,
+    /// mapped when it is a regular file.
+    fn open_container_file(&self, path: &Path) -> Result<MappedFile> {
+        if let Some((_, data)) = self.inline_data.iter().find(|(p, _)| p == path) {
+            return Ok(MappedFile::from_vec(data.clone()));
+        }
+        open_data_container(path)
+    }
+
+    /// Whether the invocation only reads (dumps/extracts) and writes no
+    /// container. `--digest` and `--hash` only say how containers are
+    /// written (the extracts too), so alone they do not make a run edit its
+    /// input.
     pub fn is_read_only(&self) -> bool {
         (!self.dumps.is_empty() || !self.extracts.is_empty() || self.extract_private_pdb.is_some())
-            && !self.modifies()
+            && !self.changes_parts()
     }
 
     /// Whether any option changes the container.
     pub fn modifies(&self) -> bool {
+        self.changes_parts() || self.digest != DigestPolicy::Auto || self.hash != HashPolicy::Auto
+    }
+
+    /// Whether any option changes the parts of the container.
+    fn changes_parts(&self) -> bool {
         !(self.remove.is_empty()
             && self.only.is_empty()
             && self.add.is_empty()
             && self.update.is_empty()
             && self.strip.is_empty()
             && self.set_private.is_none()
-            && self.digest == DigestPolicy::Auto
-            && self.hash == HashPolicy::Auto
             && self.split_debug.is_none()
             && !self.pdb_in_private
             && self.add_debug_from.is_none()
             && self.set_debug_name.is_none()
             && self.set_root_signature.is_none()
             && self.set_renderdoc_debug_path.is_none())
+    }
+
+    /// Checks the options on their own, before any file is opened.
+    fn check_options(&self, input: &Path) -> Result<()> {
+        if self.split_debug.as_deref() == Some("") {
+            return Err(EditError::Invalid(
+                "--split-debug needs a path (a file, or a directory ending in /)".into(),
+            ));
+        }
+        for (name, _) in &self.update {
+            part_name(name)?;
+        }
+        let mut names = Vec::new();
+        for (name, _) in &self.add {
+            let name = part_name(name)?;
+            if names.contains(&name) {
+                return Err(EditError::AddedTwice(name));
+            }
+            names.push(name);
+        }
+        let mut stdin_users = Vec::new();
+        if input.as_os_str() == "-" {
+            stdin_users.push("the input");
+        }
+        let data = self.add.iter().map(|(_, p)| ("--add-section", p));
+        let data = data.chain(self.update.iter().map(|(_, p)| ("--update-section", p)));
+        let data = data.chain(self.set_private.iter().map(|p| ("--set-private", p)));
+        let data = data.chain(self.add_debug_from.iter().map(|p| ("--add-debug-from", p)));
+        for (option, path) in data {
+            if path.as_os_str() == "-" {
+                stdin_users.push(option);
+            }
+        }
+        if let [first, second, ..] = stdin_users[..] {
+            return Err(EditError::StdinTwice { first, second });
+        }
+        Ok(())
     }
 
     fn matcher(&self, patterns: &[String]) -> Result<NameMatcher> {
@@ -328,7 +449,7 @@ impl Config {
         }
         for (name, path) in &self.update {
             let name = part_name(name)?;
-            let mut data = self.read_file(path)?;
+            let mut data = self.read_file(path, "--update-section")?;
             if let Some(inner) = root_signature::unwrap_update(name, path, &data)? {
                 data = inner;
                 notes.push(EditNote::UnwrappedRootSignature { path: path.clone() });
@@ -336,7 +457,8 @@ impl Config {
             plan.update(name, data)?;
         }
         if let Some(path) = &self.set_root_signature {
-            let (data, _) = root_signature::load(path, &self.read_file(path)?)?;
+            let (data, _) =
+                root_signature::load(path, &self.read_file(path, "--set-root-signature")?)?;
             root_signature::set_root_signature(&mut plan, data)?;
         }
         for (name, path) in &self.add {
@@ -344,10 +466,10 @@ impl Config {
             if plan.find(name).is_some() {
                 return Err(EditError::AlreadyExists(name));
             }
-            plan.add(name, self.read_file(path)?)?;
+            plan.add(name, self.read_file(path, "--add-section")?)?;
         }
         if let Some(path) = &self.set_private {
-            plan.set_private(self.read_file(path)?);
+            plan.set_private(self.read_file(path, "--set-private")?);
         }
         if let Some(path) = &self.set_renderdoc_debug_path {
             if path.is_empty() || path.contains('\0') {
@@ -369,16 +491,27 @@ impl Config {
                 given.clone()
             };
             let path = &path;
-            let bytes = self.read_file(path)?;
-            let found = container_input(&bytes)?;
+            let option = "--add-debug-from";
+            let in_file = |e: EditError| EditError::DataFile {
+                path: path.clone(),
+                option,
+                source: Box::new(e),
+            };
+            let file = self.open_container_file(path)?;
+            let found = container_input(&file).map_err(|e| in_file(e.into()))?;
             let guid = match found.source {
                 ContainerSource::PdbStream5 { info } => Some(info.guid),
                 ContainerSource::Container => None,
             };
-            let pdb = Container::parse(&found.bytes)?;
-            if let debug::Pairing::Forced { reason } =
-                debug::add_debug_from(&mut plan, &pdb, guid, self.force)?
-            {
+            let pdb = Container::parse(&found.bytes).map_err(|e| in_file(e.into()))?;
+            let pairing = debug::add_debug_from(&mut plan, &pdb, guid, self.force);
+            if let Some(change) = file.changed() {
+                return Err(EditError::InputChanged {
+                    path: path.clone(),
+                    change,
+                });
+            }
+            if let debug::Pairing::Forced { reason } = pairing? {
                 warnings.push(EditWarning::PdbMismatchForced { reason });
             }
         }
@@ -394,23 +527,61 @@ impl Config {
     ///
     /// A regular input file is memory-mapped and the kept bytes of a
     /// container file go from it straight to the output (dumps too); bytes
-    /// that are not kept are never read.
+    /// that are not kept are never read. Anything else (stdin, a pipe, a
+    /// device) is read only as far as its header allows. An in-place edit
+    /// needs a regular file. Every output is staged and renamed only when all
+    /// are ready, after checking that the input did not change meanwhile.
     pub fn run(&self, input: &Path, output: Option<&Path>) -> Result<Report> {
-        let file = MappedFile::open(input).map_err(|e| EditError::io(input, e))?;
-        let found = container_input(&file)?;
-        if !found.is_from_pdb() {
-            let container = Container::parse(&file)?;
-            return self.run_with(&container, Some(&file), input, output);
+        self.check_options(input)?;
+        let stdin = input.as_os_str() == "-";
+        if output.is_none() && !stdin && !self.is_read_only() {
+            // Checked before opening: opening a FIFO would wait for a writer.
+            let meta = std::fs::metadata(input).map_err(|e| EditError::io(input, e))?;
+            if !meta.is_file() {
+                return Err(EditError::NotRegularInPlace {
+                    path: input.to_path_buf(),
+                    kind: file_kind(&meta),
+                });
+            }
         }
-        let in_stream = |e: EditError| match e {
-            EditError::Io { .. } => e,
-            other => EditError::InPdbStream(Box::new(other)),
+        let file = MappedFile::open(input).map_err(|e| EditError::io(input, e))?;
+        let result = self.run_file(&file, input, output);
+        // A changed input explains any other error (a part past the new end,
+        // a short copy), so it is the one reported.
+        match file.changed() {
+            Some(change) => Err(EditError::InputChanged {
+                path: input.to_path_buf(),
+                change,
+            }),
+            None => result,
+        }
+    }
+
+    fn run_file(&self, file: &MappedFile, input: &Path, output: Option<&Path>) -> Result<Report> {
+        let found = container_input(file)?;
+        let source = InputSource {
+            path: input,
+            file: Some(file),
+            copy_from: !found.is_from_pdb(),
+        };
+        if !found.is_from_pdb() {
+            let container = Container::parse(file)?;
+            return self.run_with(&container, &source, output);
+        }
+        let in_stream = |e: EditError| {
+            if e.names_its_file() {
+                e
+            } else {
+                EditError::InPdbStream(Box::new(e))
+            }
         };
         if output.is_none() && !self.is_read_only() {
             return Err(EditError::PdbInPlace);
         }
         let container = Container::parse(&found.bytes).map_err(|e| in_stream(e.into()))?;
-        let mut report = self.run_on(&container, input, output).map_err(in_stream)?;
+        let mut report = self
+            .run_with(&container, &source, output)
+            .map_err(in_stream)?;
         report.input_is_pdb = true;
         Ok(report)
     }
@@ -422,19 +593,25 @@ impl Config {
         input: &Path,
         output: Option<&Path>,
     ) -> Result<Report> {
-        self.run_with(container, None, input, output)
+        self.check_options(input)?;
+        let source = InputSource {
+            path: input,
+            file: None,
+            copy_from: false,
+        };
+        self.run_with(container, &source, output)
     }
 
-    /// [`run_on`](Self::run_on), with the file `container` was parsed from
-    /// when it is a mapped file.
+    /// [`run_on`](Self::run_on), with the file the input was read from.
     fn run_with(
         &self,
         container: &Container<'_>,
-        mapped: Option<&MappedFile>,
-        input: &Path,
+        source: &InputSource<'_>,
         output: Option<&Path>,
     ) -> Result<Report> {
         Self::check_single_programs(container)?;
+        let input = source.path;
+        let mapped = source.file.filter(|_| source.copy_from);
         let mut report = Report {
             parts_before: container.part_count() as usize,
             ..Report::default()
@@ -444,7 +621,15 @@ impl Config {
         let mut dumps = Vec::new();
         for d in &self.dumps {
             let m = NameMatcher::from_patterns(&[&d.pattern], self.match_style)?;
-            dumps.push((dump::dump(container, &m, &d.pattern, d.mode)?, &d.path));
+            let what = match d.mode {
+                DumpMode::Bitcode => "--dump-section",
+                DumpMode::Raw => "--dump-section-raw",
+            };
+            dumps.push((
+                dump::dump(container, &m, &d.pattern, d.mode)?,
+                &d.path,
+                what,
+            ));
         }
         let mut extracts = Vec::new();
         for (pattern, path) in &self.extracts {
@@ -485,36 +670,63 @@ impl Config {
         } else {
             None
         };
-        // 3. Write: dumps, extracts, then the container.
+        let stdin = input.as_os_str() == "-";
+        let main_dest: Option<PathBuf> = main.as_ref().map(|_| match output {
+            Some(o) => o.to_path_buf(),
+            None if stdin => PathBuf::from("-"),
+            None => input.to_path_buf(),
+        });
+        // 3. Check where everything goes before anything is written: no
+        //    output may be the input (the main output in place excepted) and
+        //    no two outputs one file.
+        let mut planned: Vec<(&Path, String)> = Vec::new();
+        for (_, path, what) in &dumps {
+            planned.push((path, what.to_string()));
+        }
+        for (_, path) in &extracts {
+            planned.push((path, "--extract-section".into()));
+        }
+        if let Some((_, path)) = &private_pdb {
+            planned.push((path, "--extract-private-pdb".into()));
+        }
+        if let Some((path, _)) = &companion {
+            planned.push((path, "the --split-debug PDB".into()));
+        }
+        let destinations = check_destinations(source, &planned, main_dest.as_deref())?;
+        let mut destinations = destinations.into_iter();
+        let mut next_destination = || destinations.next().expect("one per output");
+        // 4. Stage every output, then commit them together.
         let fresh = FileOptions::default();
-        let write_output = |out: &Output<'_>, f: &mut std::fs::File| match mapped {
-            Some(m) => out.write_file_from(m, f),
-            None => out.write_to_seekable(f),
+        let write_output = |out: &Output<'_>, sink: Sink<'_>| match (sink, mapped) {
+            (Sink::File(f), Some(m)) => out.write_file_from(m, f).map(drop),
+            (Sink::File(f), None) => out.write_to_seekable(f).map(drop),
+            (Sink::Stream(w), _) => out.write_to(w).map(drop),
         };
-        for (bytes, path) in dumps {
-            if path.as_os_str() == "-" {
-                std::io::stdout()
-                    .lock()
-                    .write_all(bytes)
-                    .map_err(|e| EditError::io(path, e))?;
-            } else {
-                write_atomic(path, &fresh, |f| match mapped {
+        let mut outputs = Outputs::new();
+        for &(bytes, path, _) in &dumps {
+            outputs.add_to(path, next_destination(), &fresh, move |sink| match sink {
+                Sink::File(f) => match mapped {
                     Some(m) => copy::write_from_input(m, bytes, f),
                     None => f.write_all(bytes),
-                })?;
-            }
+                },
+                Sink::Stream(w) => w.write_all(bytes),
+            })?;
             report.dumped.push(path.clone());
         }
-        for (out, path) in extracts {
-            write_atomic(path, &fresh, |f| write_output(&out, f))?;
-            report.warnings.extend(out.warnings().iter().cloned());
-            report.dumped.push(path.clone());
+        for (out, path) in &extracts {
+            outputs.add_to(path, next_destination(), &fresh, |sink| {
+                write_output(out, sink)
+            })?;
+            report.dumped.push(path.to_path_buf());
         }
         if let Some((bytes, path)) = private_pdb {
-            write_bytes_atomic(path, bytes, &fresh)?;
+            outputs.add_to(path, next_destination(), &fresh, move |sink| match sink {
+                Sink::File(f) => f.write_all(bytes),
+                Sink::Stream(w) => w.write_all(bytes),
+            })?;
             report.dumped.push(path.clone());
         }
-        if let Some((path, bytes)) = companion {
+        if let Some((path, bytes)) = &companion {
             // `--split-debug=dir/` names a directory: make it when missing.
             let into_directory = self
                 .split_debug
@@ -525,37 +737,44 @@ impl Config {
                     std::fs::create_dir_all(dir).map_err(|e| EditError::io(dir, e))?;
                 }
             }
-            write_bytes_atomic(&path, &bytes, &fresh)?;
-            report.pdb_written = Some(path);
+            outputs.add_to(path, next_destination(), &fresh, |sink| match sink {
+                Sink::File(f) => f.write_all(bytes),
+                Sink::Stream(w) => w.write_all(bytes),
+            })?;
+            report.pdb_written = Some(path.clone());
         }
-        if let Some(out) = main {
-            let stdin = input.as_os_str() == "-";
-            let dest = output.unwrap_or(input);
-            let in_place = !stdin && (output.is_none() || output == Some(input));
-            if in_place
-                && mapped.is_some()
-                && unchanged::reproduces_input(&out, container, self.digest)
-            {
-                report.unchanged = true;
-                return Ok(report);
-            }
-            if dest.as_os_str() == "-" || (stdin && output.is_none()) {
-                let stdout = std::io::stdout();
-                out.write_to(std::io::BufWriter::with_capacity(1 << 16, stdout.lock()))
-                    .map_err(|e| EditError::io("-", e))?;
-            } else {
-                let options = if stdin {
-                    FileOptions::default()
-                } else {
-                    let meta = match mapped.and_then(MappedFile::file) {
-                        Some(f) => f.metadata(),
-                        None => std::fs::metadata(input),
-                    };
-                    let meta = meta.map_err(|e| EditError::io(input, e))?;
-                    FileOptions::like(&meta, self.preserve_dates)
-                };
-                write_atomic(dest, &options, |f| write_output(&out, f))?;
-            }
+        // An in-place edit that would write the input's own bytes leaves the
+        // file alone (same inode and modification time).
+        let in_place = !stdin && (output.is_none() || output == Some(input));
+        let unchanged = main.as_ref().is_some_and(|out| {
+            in_place && mapped.is_some() && unchanged::reproduces_input(out, container, self.digest)
+        });
+        if let (Some(out), Some(dest), false) = (&main, &main_dest, unchanged) {
+            // -p: the times read before the input was (so its access time is
+            // the old one); mode and owner follow the destination.
+            let meta = match source.file.and_then(MappedFile::metadata) {
+                Some(meta) => Some(meta.clone()),
+                // An input parsed by the caller (run_on): its file, when it has one.
+                None if self.preserve_dates && !stdin => std::fs::metadata(input).ok(),
+                None => None,
+            };
+            let options = match &meta {
+                Some(meta) if self.preserve_dates && !stdin => FileOptions::times_of(meta),
+                _ => FileOptions::default(),
+            };
+            outputs.add_to(dest, next_destination(), &options, |sink| {
+                write_output(out, sink)
+            })?;
+        }
+        outputs.commit(|| source.check_unchanged())?;
+        for (out, _) in &extracts {
+            report.warnings.extend(out.warnings().iter().cloned());
+        }
+        if unchanged {
+            report.unchanged = true;
+            return Ok(report);
+        }
+        if let Some(out) = &main {
             // After writing: the writer may have classified the input's digest.
             report.warnings.extend(out.warnings().iter().cloned());
             report.output_digest = Some(out.digest_kind());
@@ -563,4 +782,73 @@ impl Config {
         }
         Ok(report)
     }
+}
+
+/// The input of a run: its path, the file it was read from, and whether the
+/// parsed container's bytes are that file's (so writers may copy from it).
+struct InputSource<'a> {
+    path: &'a Path,
+    file: Option<&'a MappedFile>,
+    copy_from: bool,
+}
+
+impl InputSource<'_> {
+    /// The input did not change since it was opened.
+    fn check_unchanged(&self) -> Result<()> {
+        match self.file.and_then(MappedFile::changed) {
+            Some(change) => Err(EditError::InputChanged {
+                path: self.path.to_path_buf(),
+                change,
+            }),
+            None => Ok(()),
+        }
+    }
+
+    /// The input's identity, when it is a file.
+    fn id(&self) -> Option<FileId> {
+        if self.path.as_os_str() == "-" {
+            return None;
+        }
+        match self.file.and_then(MappedFile::metadata) {
+            Some(meta) => Some(FileId::of(meta)),
+            None => std::fs::metadata(self.path).ok().map(|m| FileId::of(&m)),
+        }
+    }
+}
+
+/// Classifies every output (the `planned` side outputs, then the main one)
+/// and checks that none is the input (the main output may be: that is an
+/// in-place edit) and no two are one file. Returns the destinations in the
+/// same order.
+fn check_destinations(
+    source: &InputSource<'_>,
+    planned: &[(&Path, String)],
+    main: Option<&Path>,
+) -> Result<Vec<Destination>> {
+    let input_id = source.id();
+    let mut seen: Vec<(FileId, &Path, String)> = Vec::new();
+    let mut destinations = Vec::new();
+    let main = main.map(|m| (m, "the output".to_string()));
+    for (index, (path, what)) in planned.iter().cloned().chain(main).enumerate() {
+        let destination = Destination::of(path)?;
+        let id = destination.id()?;
+        let is_main = index == planned.len();
+        if !is_main && input_id.as_ref() == Some(&id) {
+            return Err(EditError::OutputIsInput {
+                path: path.to_path_buf(),
+                what,
+            });
+        }
+        if let Some((_, first, first_what)) = seen.iter().find(|(seen_id, ..)| *seen_id == id) {
+            return Err(EditError::DuplicateOutput {
+                first: first.to_path_buf(),
+                first_what: first_what.clone(),
+                second: path.to_path_buf(),
+                second_what: what,
+            });
+        }
+        seen.push((id, path, what));
+        destinations.push(destination);
+    }
+    Ok(destinations)
 }

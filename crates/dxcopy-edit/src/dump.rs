@@ -38,7 +38,9 @@ pub fn first_match<'data>(
 }
 
 /// The bytes `--dump-section` writes for the first part matching `matcher`.
-/// Zero-copy: a slice of the input. An empty result is an error, as in llvm-objcopy.
+/// Zero-copy: a slice of the input. In [`DumpMode::Bitcode`] an empty result
+/// is an error, as in llvm-objcopy; [`DumpMode::Raw`] gives the exact part
+/// data, empty or not.
 pub fn dump<'data>(
     container: &Container<'data>,
     matcher: &NameMatcher,
@@ -51,7 +53,7 @@ pub fn dump<'data>(
     } else {
         part.data
     };
-    if bytes.is_empty() {
+    if bytes.is_empty() && mode == DumpMode::Bitcode {
         return Err(EditError::EmptyPart(part.name));
     }
     Ok(bytes)

@@ -25,8 +25,8 @@ pub enum EditError {
     /// The output would exceed the u32 FileSize.
     #[error("output of {0:#x} bytes exceeds the 4 GiB limit of a container")]
     TooLarge(u64),
-    /// A part name that is not exactly four bytes.
-    #[error("part name '{0}' is not exactly 4 bytes")]
+    /// A part name given on the command line that is not four ASCII characters.
+    #[error("part name '{0}' is not exactly 4 ASCII characters")]
     BadName(String),
     /// A bad pattern for --regex or a glob.
     #[error("invalid pattern '{pattern}': {message}")]
@@ -68,6 +68,83 @@ pub enum EditError {
     /// An error about the container found in a PDB's stream 5.
     #[error("in the container in PDB stream 5: {0}")]
     InPdbStream(Box<EditError>),
+    /// An output that is neither a regular file, a new path, a character
+    /// device nor a FIFO (a block device or a socket).
+    #[error("'{}' is {kind}: refusing to write a container or part to it", path.display())]
+    SpecialOutput {
+        /// The output as given.
+        path: PathBuf,
+        /// What it is, e.g. "a block device".
+        kind: &'static str,
+    },
+    /// An in-place edit of something that is not a regular file.
+    #[error("'{}' is {kind}, not a regular file: it cannot be edited in place (give an output file)", path.display())]
+    NotRegularInPlace {
+        /// The input as given.
+        path: PathBuf,
+        /// What it is (after following symlinks), e.g. "a FIFO".
+        kind: &'static str,
+    },
+    /// The input changed (truncated or written to) while the run read it.
+    #[error("'{}': {change}; nothing was written", path.display())]
+    InputChanged {
+        /// The input.
+        path: PathBuf,
+        /// What changed.
+        change: dxcopy_read::InputChange,
+    },
+    /// An output of the run is the input file itself (under any spelling).
+    #[error("'{}' is the input file: writing {what} to it would destroy the input; nothing was written", path.display())]
+    OutputIsInput {
+        /// The output as given.
+        path: PathBuf,
+        /// Which option writes it, e.g. "--dump-section".
+        what: String,
+    },
+    /// Two outputs of one run name the same file.
+    #[error("{second_what} '{}' and {first_what} '{}' are the same file: a run writes each file once; nothing was written", second.display(), first.display())]
+    DuplicateOutput {
+        /// The earlier output.
+        first: PathBuf,
+        /// Which option writes it.
+        first_what: String,
+        /// The later output.
+        second: PathBuf,
+        /// Which option writes it.
+        second_what: String,
+    },
+    /// A data file given to an option (`--add-section`, `--add-debug-from`,
+    /// …) is not what that option needs.
+    #[error("'{}' ({option}): {source}", path.display())]
+    DataFile {
+        /// The data file.
+        path: PathBuf,
+        /// The option that named it.
+        option: &'static str,
+        /// What is wrong with it.
+        source: Box<EditError>,
+    },
+    /// A data file larger than a container can hold.
+    #[error("'{}' ({option}): more than {limit} bytes, larger than a container can hold", path.display())]
+    DataTooLarge {
+        /// The data file.
+        path: PathBuf,
+        /// The option that named it.
+        option: &'static str,
+        /// The limit in bytes.
+        limit: u64,
+    },
+    /// Standard input named by two arguments of one run.
+    #[error("standard input ('-') is given for both {first} and {second}; it can be read once")]
+    StdinTwice {
+        /// The first argument reading it.
+        first: &'static str,
+        /// The second.
+        second: &'static str,
+    },
+    /// `--add-section` given twice for one name.
+    #[error("--add-section: part '{0}' is given twice")]
+    AddedTwice(PartName),
     /// A root-signature file that is not a valid root signature.
     #[error("'{}': not a valid root signature: {source}", path.display())]
     BadRootSignature {
@@ -103,12 +180,32 @@ pub enum EditError {
 }
 
 impl EditError {
+    /// Whether the message already names the file it is about (so callers
+    /// do not prefix the input's name), or is about the options, not a file.
+    pub fn names_its_file(&self) -> bool {
+        matches!(
+            self,
+            EditError::Io { .. }
+                | EditError::SpecialOutput { .. }
+                | EditError::NotRegularInPlace { .. }
+                | EditError::InputChanged { .. }
+                | EditError::OutputIsInput { .. }
+                | EditError::DuplicateOutput { .. }
+                | EditError::DataFile { .. }
+                | EditError::DataTooLarge { .. }
+                | EditError::StdinTwice { .. }
+                | EditError::AddedTwice(_)
+                | EditError::BadName(_)
+        )
+    }
+
     /// The one-line message the tools print for this error about `file`:
     /// `'file': message`, without repeating a path the error already names.
     pub fn file_message(&self, file: &std::path::Path) -> String {
-        match self {
-            EditError::Io { .. } => self.to_string(),
-            _ => format!("'{}': {self}", file.display()),
+        if self.names_its_file() {
+            self.to_string()
+        } else {
+            format!("'{}': {self}", file.display())
         }
     }
 

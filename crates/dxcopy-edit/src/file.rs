@@ -1,35 +1,78 @@
-//! The one way files are written: a temp file in the destination directory,
-//! written in full, then renamed over the destination. Readers never see a
-//! partial file, an error leaves the destination untouched and removes the
-//! temp file, and a killed process leaves either the old or the new file.
+//! The one way files are written.
+//!
+//! Every output of a run is first *staged*: a temp file in the destination's
+//! directory (`.dxcopy-*.tmp`), written in full. Only when every output of
+//! the run is ready are they renamed over their destinations, so a run
+//! writes all of its outputs or none, readers never see a partial file, and a
+//! killed process leaves each destination either old or new ([`Outputs`]).
+//!
+//! Destinations are classified first ([`Destination`]):
+//! - a new path: the file gets the default mode minus the umask;
+//! - an existing regular file (an in-place edit, or an output written
+//!   again): it keeps its mode without setuid/setgid, and its owner and
+//!   group where the process may set them; a symlink is followed, so the
+//!   link stays and its target is replaced; hard links to the old file keep
+//!   the old contents (the new file is a new inode);
+//! - a character device or FIFO (`/dev/null`, a named pipe): written into,
+//!   never replaced, after every staged file is ready and before any rename;
+//! - a directory, a path ending in `/`, a block device or a socket: refused.
+//!
+//! Temp files are removed when a run fails or unwinds, and
+//! [`remove_temp_files`] removes those of a run that is interrupted by a
+//! signal (the command-line tools call it from their signal handler).
 
 use crate::error::{EditError, Result};
-use std::fs::{self, File, Permissions};
-use std::io;
+use std::fs::{self, File, Metadata, Permissions};
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 use std::time::SystemTime;
 
-/// Options for [`write_atomic`].
+/// Options for a written file.
 #[derive(Debug, Clone, Default)]
 pub struct FileOptions {
-    /// Give the new file these permissions (e.g. the input's when editing in place).
+    /// Give the new file these permissions instead of the default (a new
+    /// destination: 0666 minus the umask; an existing one: its own mode
+    /// without setuid/setgid).
     pub permissions: Option<Permissions>,
     /// Set these access and modification times on the new file (`-p`).
     pub times: Option<(SystemTime, SystemTime)>,
 }
 
 impl FileOptions {
-    /// Options that copy permissions (and, if `preserve_times`, times) from `meta`.
-    pub fn like(meta: &fs::Metadata, preserve_times: bool) -> Self {
+    /// Options that copy permissions (without setuid/setgid) and, if
+    /// `preserve_times`, the access and modification times from `meta`.
+    pub fn like(meta: &Metadata, preserve_times: bool) -> Self {
         FileOptions {
-            permissions: meta.is_file().then(|| meta.permissions()),
-            times: if preserve_times {
-                meta.accessed().ok().zip(meta.modified().ok())
-            } else {
-                None
-            },
+            permissions: meta.is_file().then(|| without_set_id(meta.permissions())),
+            times: if preserve_times { times_of(meta) } else { None },
         }
     }
+
+    /// Options that only keep the access and modification times of `meta`
+    /// (`-p`); the mode and owner follow the destination's rules.
+    pub fn times_of(meta: &Metadata) -> Self {
+        FileOptions {
+            permissions: None,
+            times: times_of(meta),
+        }
+    }
+}
+
+fn times_of(meta: &Metadata) -> Option<(SystemTime, SystemTime)> {
+    meta.accessed().ok().zip(meta.modified().ok())
+}
+
+/// `permissions` without the setuid and setgid bits.
+fn without_set_id(permissions: Permissions) -> Permissions {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        Permissions::from_mode(permissions.mode() & 0o1777)
+    }
+    #[cfg(not(unix))]
+    permissions
 }
 
 /// Where a write to `path` really goes: a symlink is followed so the link stays
@@ -43,37 +86,439 @@ pub fn resolve_target(path: &Path) -> PathBuf {
     }
 }
 
-/// Writes `path` atomically with `write`, which receives the open temp file.
+/// What kind of file a destination is.
+#[derive(Debug)]
+pub enum Destination {
+    /// Standard output (`-`).
+    Stdout,
+    /// A path that does not exist yet.
+    New(PathBuf),
+    /// An existing regular file (after following symlinks), with its metadata.
+    Existing(PathBuf, Metadata),
+    /// A character device or FIFO: written into, never replaced.
+    Stream(PathBuf),
+}
+
+/// The kind of a file, in words, for messages.
+pub fn file_kind(meta: &Metadata) -> &'static str {
+    let t = meta.file_type();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if t.is_dir() {
+        "a directory"
+    } else if t.is_file() {
+        "a regular file"
+    } else if t.is_symlink() {
+        "a symbolic link"
+    } else {
+        "not a regular file"
+    }
+}
+
+/// The OS's "Is a directory" error (EISDIR), worded as the OS words it.
+pub(crate) fn is_a_directory() -> io::Error {
+    #[cfg(unix)]
+    {
+        // EISDIR is 21 on Linux, the BSDs and macOS.
+        io::Error::from_raw_os_error(21)
+    }
+    #[cfg(not(unix))]
+    io::Error::from(io::ErrorKind::IsADirectory)
+}
+
+/// Whether `path` ends in a path separator (names a directory).
+fn ends_in_separator(path: &Path) -> bool {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    bytes.last() == Some(&b'/') || (cfg!(windows) && bytes.last() == Some(&b'\\'))
+}
+
+impl Destination {
+    /// Classifies `path` as an output (`-` is standard output).
+    pub fn of(path: &Path) -> Result<Destination> {
+        if path.as_os_str() == "-" {
+            return Ok(Destination::Stdout);
+        }
+        let is_dir = || EditError::io(path, is_a_directory());
+        if ends_in_separator(path) {
+            return Err(is_dir());
+        }
+        let target = resolve_target(path);
+        let meta = match fs::metadata(&target) {
+            Ok(m) => m,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Destination::New(target)),
+            Err(e) => return Err(EditError::io(path, e)),
+        };
+        if meta.is_file() {
+            return Ok(Destination::Existing(target, meta));
+        }
+        if meta.is_dir() {
+            return Err(is_dir());
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::FileTypeExt;
+            let t = meta.file_type();
+            if t.is_char_device() || t.is_fifo() {
+                return Ok(Destination::Stream(target));
+            }
+        }
+        Err(EditError::SpecialOutput {
+            path: path.to_path_buf(),
+            kind: file_kind(&meta),
+        })
+    }
+
+    /// Which file this is, to find two names of one file (see [`FileId`]).
+    pub fn id(&self) -> Result<FileId> {
+        match self {
+            Destination::Stdout => Ok(FileId::Stdout),
+            Destination::Existing(_, meta) => Ok(FileId::of(meta)),
+            Destination::Stream(path) => fs::metadata(path)
+                .map(|m| FileId::of(&m))
+                .map_err(|e| EditError::io(path, e)),
+            Destination::New(path) => {
+                let parent = match path.parent() {
+                    Some(d) if !d.as_os_str().is_empty() => d,
+                    _ => Path::new("."),
+                };
+                let dir = fs::canonicalize(parent).unwrap_or_else(|_| parent.to_path_buf());
+                Ok(FileId::New(dir.join(path.file_name().unwrap_or_default())))
+            }
+        }
+    }
+}
+
+/// The identity of a file, whatever path names it: device and inode of an
+/// existing file (so `a`, `./a`, `../d/a`, a symlink to it and a hard link
+/// of it are one file), the canonical directory and name of a file not yet
+/// created, or standard input/output.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileId {
+    /// Standard input or output (`-`).
+    Stdout,
+    /// An existing file: device and inode (on other systems, its canonical path).
+    Existing(u64, u64),
+    /// A file to be created at this canonical path.
+    New(PathBuf),
+}
+
+impl FileId {
+    /// The identity of the file `meta` describes.
+    pub fn of(meta: &Metadata) -> FileId {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            FileId::Existing(meta.dev(), meta.ino())
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = meta;
+            FileId::New(PathBuf::new())
+        }
+    }
+}
+
+/// Where an output's bytes go when its writer runs.
+pub enum Sink<'w> {
+    /// A staged temp file (seekable, positioned at 0).
+    File(&'w mut File),
+    /// A device, FIFO or standard output: written in order, no seeking.
+    Stream(&'w mut dyn Write),
+}
+
+type Writer<'a> = Box<dyn FnOnce(Sink<'_>) -> io::Result<()> + 'a>;
+
+/// Temp files of runs in progress, for [`remove_temp_files`].
+struct Registry {
+    temps: Vec<PathBuf>,
+    /// Set by [`remove_temp_files`]: no rename may follow.
+    abandoned: bool,
+}
+
+static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
+    temps: Vec::new(),
+    abandoned: false,
+});
+
+fn registry() -> std::sync::MutexGuard<'static, Registry> {
+    REGISTRY.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Removes every temp file of the runs in progress and stops them from
+/// renaming anything afterwards (their commit fails). For a signal handler
+/// thread that is about to end the process; returns how many were removed.
+pub fn remove_temp_files() -> usize {
+    let mut r = registry();
+    r.abandoned = true;
+    let mut removed = 0;
+    for t in r.temps.drain(..) {
+        if fs::remove_file(&t).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
+}
+
+/// A staged temp file; removed on drop unless renamed.
+struct TempFile {
+    path: PathBuf,
+    file: File,
+    target: PathBuf,
+    shown: PathBuf,
+    committed: bool,
+}
+
+impl TempFile {
+    /// Creates a temp file in `dir` (0666 minus the umask).
+    fn create(dir: &Path, target: &Path, shown: &Path) -> Result<TempFile> {
+        static COUNTER: AtomicU64 = AtomicU64::new(0);
+        let seed = SystemTime::now()
+            .duration_since(SystemTime::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos() as u64);
+        for _ in 0..100 {
+            let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+            let tag = seed
+                .wrapping_add(n.wrapping_mul(0x9e37_79b9_7f4a_7c15))
+                .wrapping_mul(0xbf58_476d_1ce4_e5b9);
+            let path = dir.join(format!(
+                ".dxcopy-{}-{:012x}.tmp",
+                std::process::id(),
+                tag >> 16
+            ));
+            let mut open = fs::OpenOptions::new();
+            open.read(true).write(true).create_new(true);
+            #[cfg(unix)]
+            std::os::unix::fs::OpenOptionsExt::mode(&mut open, 0o666);
+            // Registered before it exists, so a signal never misses it.
+            let mut r = registry();
+            if r.abandoned {
+                return Err(EditError::io(
+                    shown,
+                    io::Error::from(io::ErrorKind::Interrupted),
+                ));
+            }
+            match open.open(&path) {
+                Ok(file) => {
+                    r.temps.push(path.clone());
+                    return Ok(TempFile {
+                        path,
+                        file,
+                        target: target.to_path_buf(),
+                        shown: shown.to_path_buf(),
+                        committed: false,
+                    });
+                }
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
+                // The OS error alone: the temp file's name means nothing to the user.
+                Err(e) => return Err(EditError::io(shown, e)),
+            }
+        }
+        Err(EditError::io(
+            shown,
+            io::Error::other("could not create a temp file (100 names taken)"),
+        ))
+    }
+
+    fn rename(&mut self) -> Result<()> {
+        let mut r = registry();
+        if r.abandoned {
+            return Err(EditError::io(
+                &self.shown,
+                io::Error::from(io::ErrorKind::Interrupted),
+            ));
+        }
+        fs::rename(&self.path, &self.target).map_err(|e| EditError::io(&self.shown, e))?;
+        r.temps.retain(|t| t != &self.path);
+        self.committed = true;
+        Ok(())
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        if !self.committed {
+            let _ = fs::remove_file(&self.path);
+            registry().temps.retain(|t| t != &self.path);
+        }
+    }
+}
+
+/// Applies `options`, or the existing destination's mode and owner, to a
+/// staged file.
+fn finish_temp(file: &File, existing: Option<&Metadata>, options: &FileOptions) -> io::Result<()> {
+    #[cfg(unix)]
+    if let Some(meta) = existing {
+        use std::os::unix::fs::MetadataExt;
+        // Owner and group where allowed (root, or a group the user is in);
+        // before the mode, as a change of owner clears setuid bits.
+        if std::os::unix::fs::fchown(file, Some(meta.uid()), Some(meta.gid())).is_err() {
+            let _ = std::os::unix::fs::fchown(file, None, Some(meta.gid()));
+        }
+    }
+    let permissions = options
+        .permissions
+        .clone()
+        .or_else(|| existing.map(|m| without_set_id(m.permissions())));
+    if let Some(p) = permissions {
+        file.set_permissions(p)?;
+    }
+    if let Some((atime, mtime)) = options.times {
+        let times = fs::FileTimes::new().set_accessed(atime).set_modified(mtime);
+        file.set_times(times)?;
+    }
+    Ok(())
+}
+
+/// The outputs of one run: staged as temp files as they are added, written
+/// to their destinations only by [`commit`](Self::commit). Dropping it
+/// without a commit removes every temp file.
+#[derive(Default)]
+pub struct Outputs<'a> {
+    staged: Vec<TempFile>,
+    streams: Vec<(PathBuf, Option<PathBuf>, Writer<'a>)>,
+}
+
+impl<'a> Outputs<'a> {
+    /// No outputs yet.
+    pub fn new() -> Self {
+        Outputs {
+            staged: Vec::new(),
+            streams: Vec::new(),
+        }
+    }
+
+    /// Adds the output `path`: a regular or new destination is written now to
+    /// a temp file by `write`; standard output, a device or a FIFO is written
+    /// by `write` during the commit.
+    pub fn add(
+        &mut self,
+        path: &Path,
+        options: &FileOptions,
+        write: impl FnOnce(Sink<'_>) -> io::Result<()> + 'a,
+    ) -> Result<()> {
+        self.add_to(path, Destination::of(path)?, options, write)
+    }
+
+    /// [`add`](Self::add) with the destination already classified.
+    pub fn add_to(
+        &mut self,
+        path: &Path,
+        destination: Destination,
+        options: &FileOptions,
+        write: impl FnOnce(Sink<'_>) -> io::Result<()> + 'a,
+    ) -> Result<()> {
+        let (target, existing) = match destination {
+            Destination::Stdout => {
+                self.streams
+                    .push((path.to_path_buf(), None, Box::new(write)));
+                return Ok(());
+            }
+            Destination::Stream(target) => {
+                self.streams
+                    .push((path.to_path_buf(), Some(target), Box::new(write)));
+                return Ok(());
+            }
+            Destination::New(target) => (target, None),
+            Destination::Existing(target, meta) => (target, Some(meta)),
+        };
+        let dir = match target.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let mut temp = TempFile::create(&dir, &target, path)?;
+        let err = |e: io::Error| EditError::io(path, e);
+        write(Sink::File(&mut temp.file)).map_err(err)?;
+        temp.file.flush().map_err(err)?;
+        finish_temp(&temp.file, existing.as_ref(), options).map_err(err)?;
+        self.staged.push(temp);
+        Ok(())
+    }
+
+    /// Writes the streamed outputs, then calls `check` (e.g. that the input
+    /// did not change), then renames every staged file over its destination.
+    /// Nothing is renamed when a stream write or `check` fails.
+    pub fn commit(mut self, check: impl FnOnce() -> Result<()>) -> Result<()> {
+        for (path, device, write) in self.streams.drain(..) {
+            let err = |e: io::Error| EditError::io(&path, e);
+            match device {
+                None => {
+                    let stdout = io::stdout();
+                    let mut out = io::BufWriter::with_capacity(1 << 16, stdout.lock());
+                    write(Sink::Stream(&mut out)).map_err(err)?;
+                    out.flush().map_err(err)?;
+                }
+                Some(device) => {
+                    let file = fs::OpenOptions::new()
+                        .write(true)
+                        .open(&device)
+                        .map_err(err)?;
+                    let mut out = io::BufWriter::with_capacity(1 << 16, file);
+                    write(Sink::Stream(&mut out)).map_err(err)?;
+                    out.flush().map_err(err)?;
+                }
+            }
+        }
+        check()?;
+        for temp in &mut self.staged {
+            temp.rename()?;
+        }
+        Ok(())
+    }
+}
+
+/// Writes `path` atomically with `write`, which receives the open temp file
+/// (or, for a device or FIFO destination, the device itself, written at once).
 pub fn write_atomic<T>(
     path: &Path,
     options: &FileOptions,
     write: impl FnOnce(&mut File) -> io::Result<T>,
 ) -> Result<T> {
-    let target = resolve_target(path);
-    let dir = match target.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let err = |e: io::Error| EditError::io(path, e);
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".dxcopy-").suffix(".tmp");
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        // Created like any new file (0666 minus the umask) unless told otherwise.
-        builder.permissions(Permissions::from_mode(0o666));
+    let destination = Destination::of(path)?;
+    if let Destination::Stream(device) = &destination {
+        let mut file = fs::OpenOptions::new()
+            .write(true)
+            .open(device)
+            .map_err(|e| EditError::io(path, e))?;
+        return write(&mut file).map_err(|e| EditError::io(path, e));
     }
-    let mut temp = builder.tempfile_in(&dir).map_err(err)?;
-    let value = write(temp.as_file_mut()).map_err(err)?;
-    if let Some(p) = &options.permissions {
-        temp.as_file().set_permissions(p.clone()).map_err(err)?;
+    if let Destination::Stdout = destination {
+        // A file named `-`: this function writes files only.
+        return write_atomic_to(path, Destination::New(path.to_path_buf()), options, write);
     }
-    if let Some((atime, mtime)) = options.times {
-        let times = fs::FileTimes::new().set_accessed(atime).set_modified(mtime);
-        temp.as_file().set_times(times).map_err(err)?;
-    }
-    temp.persist(&target).map_err(|e| err(e.error))?;
-    Ok(value)
+    write_atomic_to(path, destination, options, write)
+}
+
+fn write_atomic_to<T>(
+    path: &Path,
+    destination: Destination,
+    options: &FileOptions,
+    write: impl FnOnce(&mut File) -> io::Result<T>,
+) -> Result<T> {
+    let mut value = None;
+    let mut outputs = Outputs::new();
+    outputs.add_to(path, destination, options, |sink| {
+        let Sink::File(f) = sink else {
+            return Err(io::Error::other("not a file"));
+        };
+        value = Some(write(f)?);
+        Ok(())
+    })?;
+    outputs.commit(|| Ok(()))?;
+    value.ok_or_else(|| EditError::io(path, io::Error::other("nothing written")))
 }
 
 /// Writes `bytes` to `path` atomically.
@@ -84,6 +529,15 @@ pub fn write_bytes_atomic(path: &Path, bytes: &[u8], options: &FileOptions) -> R
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn names(dir: &Path) -> Vec<String> {
+        let mut v: Vec<_> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
 
     #[test]
     fn writes_replaces_and_cleans_up() {
@@ -99,15 +553,85 @@ mod tests {
         });
         assert!(r.is_err());
         assert_eq!(fs::read(&p).unwrap(), b"two");
-        let names: Vec<_> = fs::read_dir(dir.path())
-            .unwrap()
-            .map(|e| e.unwrap().file_name())
-            .collect();
-        assert_eq!(names.len(), 1, "{names:?}");
-        // Missing directory: error naming the path.
+        assert_eq!(names(dir.path()), ["out.bin"]);
+        // Missing directory: error naming the path, not the temp file.
         let e = write_bytes_atomic(&dir.path().join("no/such/x"), b"", &FileOptions::default())
             .unwrap_err();
-        assert!(e.to_string().contains("no/such/x"), "{e}");
+        let text = e.to_string();
+        assert!(text.contains("no/such/x"), "{text}");
+        assert!(!text.contains(".dxcopy-"), "{text}");
+    }
+
+    #[test]
+    fn a_run_writes_all_outputs_or_none() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let (a, b) = (d.join("a.bin"), d.join("b.bin"));
+        fs::write(&b, b"old").unwrap();
+        // The second output cannot be staged: the first is not written.
+        let mut outputs = Outputs::new();
+        outputs
+            .add(&a, &FileOptions::default(), |s| match s {
+                Sink::File(f) => f.write_all(b"A"),
+                Sink::Stream(w) => w.write_all(b"A"),
+            })
+            .unwrap();
+        let e = outputs
+            .add(
+                &d.join("missing/c.bin"),
+                &FileOptions::default(),
+                |_| Ok(()),
+            )
+            .err()
+            .unwrap();
+        assert!(e.to_string().contains("missing/c.bin"), "{e}");
+        drop(outputs);
+        assert_eq!(names(d), ["b.bin"]);
+        // A failing check: nothing renamed, no temp file left.
+        let mut outputs = Outputs::new();
+        for p in [&a, &b] {
+            outputs
+                .add(p, &FileOptions::default(), |s| match s {
+                    Sink::File(f) => f.write_all(b"new"),
+                    Sink::Stream(w) => w.write_all(b"new"),
+                })
+                .unwrap();
+        }
+        let e = outputs
+            .commit(|| Err(EditError::Invalid("changed".into())))
+            .unwrap_err();
+        assert_eq!(e.to_string(), "changed");
+        assert_eq!(names(d), ["b.bin"]);
+        assert_eq!(fs::read(&b).unwrap(), b"old");
+        // Both, when all is well.
+        let mut outputs = Outputs::new();
+        for p in [&a, &b] {
+            outputs
+                .add(p, &FileOptions::default(), |s| match s {
+                    Sink::File(f) => f.write_all(b"new"),
+                    Sink::Stream(w) => w.write_all(b"new"),
+                })
+                .unwrap();
+        }
+        outputs.commit(|| Ok(())).unwrap();
+        assert_eq!(names(d), ["a.bin", "b.bin"]);
+        assert_eq!(fs::read(&a).unwrap(), b"new");
+    }
+
+    #[test]
+    fn directories_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let sub = dir.path().join("sub");
+        fs::create_dir(&sub).unwrap();
+        for p in [sub.clone(), PathBuf::from(format!("{}/", sub.display()))] {
+            let e = Destination::of(&p).unwrap_err();
+            let EditError::Io { source, .. } = &e else {
+                panic!("{e:?}")
+            };
+            assert_eq!(source.kind(), io::ErrorKind::IsADirectory, "{e}");
+        }
+        let new = dir.path().join("new/");
+        assert!(Destination::of(&new).is_err());
     }
 
     #[cfg(unix)]
@@ -117,18 +641,41 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let target = dir.path().join("real.bin");
         fs::write(&target, b"old").unwrap();
-        fs::set_permissions(&target, Permissions::from_mode(0o751)).unwrap();
+        fs::set_permissions(&target, Permissions::from_mode(0o4751)).unwrap();
         let link = dir.path().join("link.bin");
         std::os::unix::fs::symlink(&target, &link).unwrap();
         let meta = fs::metadata(&link).unwrap();
-        write_bytes_atomic(&link, b"new", &FileOptions::like(&meta, true)).unwrap();
+        write_bytes_atomic(&link, b"new", &FileOptions::times_of(&meta)).unwrap();
         assert!(fs::symlink_metadata(&link)
             .unwrap()
             .file_type()
             .is_symlink());
-        assert_eq!(fs::read(&target).unwrap(), b"new");
+        // Before reading it back (a read may move the access time).
         let m = fs::metadata(&target).unwrap();
-        assert_eq!(m.permissions().mode() & 0o777, 0o751);
+        assert_eq!(m.accessed().unwrap(), meta.accessed().unwrap());
         assert_eq!(m.modified().unwrap(), meta.modified().unwrap());
+        // The old mode without setuid.
+        assert_eq!(m.permissions().mode() & 0o7777, 0o751);
+        assert_eq!(fs::read(&target).unwrap(), b"new");
+    }
+
+    #[test]
+    fn identities_see_through_spellings() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        fs::write(d.join("a"), b"x").unwrap();
+        fs::create_dir(d.join("sub")).unwrap();
+        let id = |p: PathBuf| Destination::of(&p).unwrap().id().unwrap();
+        assert_eq!(id(d.join("a")), id(d.join("sub/../a")));
+        assert_eq!(id(d.join("new")), id(d.join("sub/../new")));
+        assert_ne!(id(d.join("new")), id(d.join("a")));
+        assert_eq!(id(PathBuf::from("-")), FileId::Stdout);
+        #[cfg(unix)]
+        {
+            fs::hard_link(d.join("a"), d.join("hard")).unwrap();
+            std::os::unix::fs::symlink(d.join("a"), d.join("soft")).unwrap();
+            assert_eq!(id(d.join("a")), id(d.join("hard")));
+            assert_eq!(id(d.join("a")), id(d.join("soft")));
+        }
     }
 }

@@ -83,7 +83,7 @@ impl NameMatcher {
             MatchStyle::Regex => Pattern::Regex(regex::bytes::Regex::new(body).map_err(|e| {
                 EditError::BadPattern {
                     pattern: pattern.to_string(),
-                    message: e.to_string(),
+                    message: one_line_regex_error(&e),
                 }
             })?),
         };
@@ -192,6 +192,27 @@ fn glob_match(tokens: &[GlobToken], name: &[u8]) -> bool {
     }
 }
 
+/// A regex error in one line: the regex crate prints the pattern, a caret
+/// line and `error: …` on four lines; this keeps the message and the caret's
+/// position (`unclosed group (at character 1)`).
+fn one_line_regex_error(e: &regex::Error) -> String {
+    let text = e.to_string();
+    let lines: Vec<&str> = text.lines().collect();
+    let Some(message) = lines.iter().rev().find_map(|l| l.strip_prefix("error: ")) else {
+        return lines.join(" ");
+    };
+    // The pattern and caret lines are indented by four spaces.
+    let column = lines
+        .iter()
+        .find(|l| l.trim_start().starts_with('^'))
+        .and_then(|l| l.find('^'))
+        .and_then(|at| at.checked_sub(3));
+    match column {
+        Some(column) => format!("{message} (at character {column})"),
+        None => message.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -231,7 +252,16 @@ mod tests {
         let m = NameMatcher::from_patterns(&["^IL"], MatchStyle::Regex).unwrap();
         assert!(m.matches(&n(b"ILDB")));
         assert!(!m.matches(&n(b"DXIL")));
-        assert!(NameMatcher::from_patterns(&["("], MatchStyle::Regex).is_err());
+        let e = NameMatcher::from_patterns(&["("], MatchStyle::Regex).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "invalid pattern '(': unclosed group (at character 1)"
+        );
+        let e = NameMatcher::from_patterns(&["AB[z-a]"], MatchStyle::Regex).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "invalid pattern 'AB[z-a]': invalid character class range, the start must be <= the end (at character 4)"
+        );
     }
 
     #[test]

@@ -523,8 +523,13 @@ fn dump_and_extract() {
     ));
     let empty = ContainerBuilder::new().part(b"FKE0", b"").build().unwrap();
     let ce = Container::parse(&empty).unwrap();
+    // An empty part: the exact (empty) data raw, an error as bitcode.
+    assert_eq!(
+        dump(&ce, &glob("FKE0"), "FKE0", DumpMode::Raw).unwrap(),
+        b""
+    );
     assert!(matches!(
-        dump(&ce, &glob("FKE0"), "FKE0", DumpMode::Raw),
+        dump(&ce, &glob("FKE0"), "FKE0", DumpMode::Bitcode),
         Err(EditError::EmptyPart(_))
     ));
     let plan = extract(&c, &glob("SFI0"), "SFI0").unwrap();

@@ -216,8 +216,9 @@ impl Edit {
 
     /// Writes the edited container to `path` the way dxcopy writes its
     /// output: to a temp file in the same directory that is renamed over
-    /// `path` (a symbolic link is followed), with the input file's
-    /// permissions (and its times with preserve_dates=True, like -p). Writing
+    /// `path` (a symbolic link is followed); a new file gets 0666 minus the
+    /// umask, an existing one keeps its mode (without setuid/setgid) and
+    /// owner; preserve_dates=True keeps the input's times (like -p). Writing
     /// to the opened file itself edits it in place. A failure leaves `path`
     /// untouched.
     #[pyo3(signature = (path, digest = "auto", hash = "auto", *, preserve_dates = false))]

@@ -114,8 +114,14 @@ def test_write_like_dxcopy(tmp_path, sample):
     cli = tmp_path / "cli.dxil"
     run("dxcopy", "-g", sample, cli)
     assert out.read_bytes() == cli.read_bytes()
-    # The input's permissions, as dxcopy gives them.
-    assert stat.S_IMODE(os.stat(out).st_mode) == stat.S_IMODE(os.stat(cli).st_mode) == 0o751
+    # A new file: the default mode minus the umask, as dxcopy gives it (not the input's mode).
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(os.stat(out).st_mode) == stat.S_IMODE(os.stat(cli).st_mode) == 0o666 & ~umask
+    # An existing file keeps its own mode.
+    os.chmod(out, 0o640)
+    dxcopy.Container.open(sample).edit().strip("debug").write(out)
+    assert stat.S_IMODE(os.stat(out).st_mode) == 0o640
     # -p: the input's times.
     os.utime(sample, (1_000_000_000, 1_100_000_000))
     dxcopy.Container.open(sample).edit().write(out, preserve_dates=True)
@@ -155,9 +161,9 @@ def test_bad_arguments_raise_at_the_call():
     e = dxcopy.Container.open(SAMPLE).edit()
     with pytest.raises(dxcopy.Error, match="unknown strip class 'symbols'"):
         e.strip("symbols")
-    with pytest.raises(dxcopy.Error, match="not exactly 4 bytes"):
+    with pytest.raises(dxcopy.Error, match="not exactly 4 ASCII characters"):
         e.add("TOOLONG", b"")
-    with pytest.raises(dxcopy.Error, match="not exactly 4 bytes"):
+    with pytest.raises(dxcopy.Error, match="not exactly 4 ASCII characters"):
         e.update("ABC", b"")
     with pytest.raises(dxcopy.Error, match="unknown digest policy 'signed'"):
         e.finish(digest="signed")

@@ -216,6 +216,10 @@ impl<'data> Container<'data> {
         let file_len = data.len() as u64;
         let c = Cursor::new(data, 0);
         let magic = c.rest(0);
+        // Empty, or cut short inside the magic: too short, not a wrong magic.
+        if magic.len() < 4 && b"DXBC".starts_with(magic) {
+            return Err(ReadError::new(0, ReadErrorKind::FileTooShort { file_len }));
+        }
         if magic.len() < 4 || &magic[..4] != b"DXBC" {
             return Err(ReadError::new(
                 0,
@@ -543,7 +547,15 @@ mod tests {
 
     #[test]
     fn fatal_errors() {
-        assert!(matches!(err(b"").kind, ReadErrorKind::BadMagic { .. }));
+        assert!(matches!(
+            err(b"").kind,
+            ReadErrorKind::FileTooShort { file_len: 0 }
+        ));
+        assert!(matches!(
+            err(b"DX").kind,
+            ReadErrorKind::FileTooShort { file_len: 2 }
+        ));
+        assert!(matches!(err(b"x\n").kind, ReadErrorKind::BadMagic { .. }));
         assert!(matches!(
             err(b"DXBX00000000000000000000000000000000").kind,
             ReadErrorKind::BadMagic { .. }

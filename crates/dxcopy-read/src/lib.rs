@@ -76,6 +76,7 @@ pub mod digest;
 pub mod disasm;
 mod enums;
 pub mod error;
+mod fault_guard;
 pub mod fields;
 #[cfg(any(test, feature = "testutil"))]
 pub mod fixtures;
@@ -101,7 +102,7 @@ pub use digest::DigestKind;
 pub use error::{MsfBlockOwner, PartRef, ReadError, ReadErrorKind};
 pub use fields::Issue;
 pub use hash::{HashStatus, ShaderHash};
-pub use mapped::MappedFile;
+pub use mapped::{InputChange, MappedFile};
 pub use name::PartName;
 pub use parts::{part_info, PartInfo, StripClass, PART_TABLE};
 pub use pdb::{container_input, is_msf, ContainerInput, ContainerSource, Pdb, PdbInfo};

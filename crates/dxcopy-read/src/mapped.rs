@@ -1,25 +1,70 @@
-//! Opening inputs: memory-map regular files, read everything else (stdin, pipes).
+//! Opening inputs: memory-map regular files, read everything else (stdin,
+//! pipes, devices) only as far as a container's or PDB's header allows.
 
-use std::fs::File;
+use crate::fault_guard::{self, Registration};
+use crate::pdb::{MSF_MAGIC, SUPERBLOCK_SIZE};
+use std::fs::{File, Metadata};
 use std::io::{self, Read};
 use std::ops::Deref;
 use std::path::Path;
 
+/// The most bytes read from an input that is not a regular file: a container
+/// is at most 4 GiB (its FileSize is a u32), and so is the PDB holding one.
+pub const MAX_STREAM_INPUT: u64 = u32::MAX as u64;
+
 /// The bytes of an input file: a read-only memory map for regular files, an
 /// owned buffer for stdin, pipes, character devices and empty files.
 ///
-/// A mapped file must not be truncated by another process while it is in use;
-/// dxcopy never writes to an input in place (edits go to a temp file that is
-/// renamed over it), so its own edits are safe.
+/// Another process may truncate or rewrite a mapped file while it is in use.
+/// On Linux a read past the new end does not kill the process (see the
+/// `fault_guard` module): it reads zeros, and [`changed`](Self::changed)
+/// says so; callers ask it before they commit anything derived from the
+/// bytes. dxcopy itself never writes to an input in place (edits go to a temp
+/// file that is renamed over it).
 pub struct MappedFile {
     inner: Inner,
+    /// The file's metadata, taken before any byte of it was read (so its
+    /// access time is the one from before this run).
+    metadata: Option<Metadata>,
 }
 
 enum Inner {
     /// The map and the file it maps, kept open so writers can copy byte
     /// ranges of it in the kernel (copy_file_range) instead of through memory.
-    Map(memmap2::Mmap, File),
+    /// Declared before the map so the guard's slot is freed first.
+    Map(Option<Registration>, memmap2::Mmap, File),
     Owned(Vec<u8>),
+}
+
+/// How an input changed while it was in use (see [`MappedFile::changed`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InputChange {
+    /// A read of the mapped bytes hit a page past the file's new end.
+    Truncated,
+    /// The file's length is not the one it had when it was opened.
+    Length {
+        /// When opened.
+        was: u64,
+        /// Now.
+        now: u64,
+    },
+    /// The file's modification time moved (it was written to).
+    Modified,
+}
+
+impl std::fmt::Display for InputChange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            InputChange::Truncated => write!(f, "it was truncated while it was read"),
+            InputChange::Length { was, now } => {
+                write!(
+                    f,
+                    "its length changed from {was} to {now} bytes while it was read"
+                )
+            }
+            InputChange::Modified => write!(f, "it was modified while it was read"),
+        }
+    }
 }
 
 impl MappedFile {
@@ -32,45 +77,53 @@ impl MappedFile {
         MappedFile::from_file(file)
     }
 
-    /// Maps an open file (reads it when it is not a non-empty regular file).
+    /// Maps an open file when it is a non-empty regular file; reads anything
+    /// else as far as its header allows (see [`read_bounded`]).
     pub fn from_file(mut file: File) -> io::Result<MappedFile> {
         let meta = file.metadata()?;
         if meta.is_file() && meta.len() > 0 {
             #[allow(unsafe_code)]
             // SAFETY: `Mmap::map` makes a read-only *shared* mapping
-            // (PROT_READ, MAP_SHARED): nothing here can write through it, and
-            // this type only ever hands out `&[u8]`, never `&mut`, so no
-            // aliasing rule is broken by this process. Because the mapping is
-            // shared, a change another process makes to the file shows
-            // through it, and a truncation turns reads past the new end into
-            // SIGBUS; nothing here detects either. Soundness therefore rests
-            // on the file not being modified while it is mapped: the tools
+            // (PROT_READ, MAP_SHARED), not a private one: nothing here can
+            // write through it, and this type only hands out `&[u8]`, never
+            // `&mut`, so this process breaks no aliasing rule. Because it is
+            // shared, another process's writes show through it; the tools
             // never write an input in place (edits go to a temporary file
-            // renamed over it, which leaves the mapped inode untouched), and
-            // the type's docs state the requirement for everyone else.
+            // renamed over it, which leaves the mapped inode untouched). A
+            // truncation by another process is caught by the fault guard
+            // (Linux: pages past the new end read as zeros instead of raising
+            // SIGBUS), and `changed` re-checks the length and modification
+            // time, so callers report such an input before they use results.
             let map = unsafe { memmap2::Mmap::map(&file) };
             if let Ok(map) = map {
-                return Ok(MappedFile {
-                    inner: Inner::Map(map, file),
-                });
+                // Without a guard slot, a large file is still mapped (as
+                // before the guard existed); a small one is read instead.
+                let guard = fault_guard::register(map.as_ptr() as usize, map.len());
+                if guard.is_some() || map.len() > 1 << 20 {
+                    return Ok(MappedFile {
+                        inner: Inner::Map(guard, map, file),
+                        metadata: Some(meta),
+                    });
+                }
             }
         }
-        let mut buf = Vec::new();
-        file.read_to_end(&mut buf)?;
-        Ok(MappedFile::from_vec(buf))
+        let buf = read_bounded(&mut file)?;
+        Ok(MappedFile {
+            inner: Inner::Owned(buf),
+            metadata: Some(meta),
+        })
     }
 
-    /// Reads everything from `reader`.
+    /// Reads from `reader` as far as the header allows (see [`read_bounded`]).
     pub fn from_reader(mut reader: impl Read) -> io::Result<MappedFile> {
-        let mut buf = Vec::new();
-        reader.read_to_end(&mut buf)?;
-        Ok(MappedFile::from_vec(buf))
+        Ok(MappedFile::from_vec(read_bounded(&mut reader)?))
     }
 
     /// Wraps bytes already in memory.
     pub fn from_vec(buf: Vec<u8>) -> MappedFile {
         MappedFile {
             inner: Inner::Owned(buf),
+            metadata: None,
         }
     }
 
@@ -82,9 +135,40 @@ impl MappedFile {
     /// The open file behind a memory map (`None` for bytes read into memory).
     pub fn file(&self) -> Option<&File> {
         match &self.inner {
-            Inner::Map(_, file) => Some(file),
+            Inner::Map(_, _, file) => Some(file),
             Inner::Owned(_) => None,
         }
+    }
+
+    /// The metadata of the opened file, taken before it was read (`None` for
+    /// standard input and bytes given in memory).
+    pub fn metadata(&self) -> Option<&Metadata> {
+        self.metadata.as_ref()
+    }
+
+    /// Whether the mapped file changed since it was opened: a read hit a page
+    /// past its new end, or its length or modification time differ. `None`
+    /// for bytes read into memory (they cannot change) and unchanged files.
+    pub fn changed(&self) -> Option<InputChange> {
+        let Inner::Map(guard, map, file) = &self.inner else {
+            return None;
+        };
+        if guard.as_ref().is_some_and(Registration::faulted) {
+            return Some(InputChange::Truncated);
+        }
+        let now = file.metadata().ok()?;
+        let was = map.len() as u64;
+        if now.len() != was {
+            return Some(InputChange::Length {
+                was,
+                now: now.len(),
+            });
+        }
+        let before = self.metadata.as_ref().and_then(|m| m.modified().ok());
+        if before.is_some() && before != now.modified().ok() {
+            return Some(InputChange::Modified);
+        }
+        None
     }
 
     /// Maps the pages of `bytes`, a sub-slice of this mapping, into the
@@ -94,7 +178,7 @@ impl MappedFile {
     /// heap. Does nothing for other bytes, other systems or older kernels.
     pub fn populate(&self, bytes: &[u8]) {
         #[cfg(target_os = "linux")]
-        if let (Inner::Map(map, _), Some(offset)) = (&self.inner, offset_within(self, bytes)) {
+        if let (Inner::Map(_, map, _), Some(offset)) = (&self.inner, offset_within(self, bytes)) {
             // Only a hint: an error (an older kernel) leaves the pages to fault in.
             let _ = map.advise_range(memmap2::Advice::PopulateRead, offset as usize, bytes.len());
         }
@@ -112,6 +196,35 @@ impl MappedFile {
     }
 }
 
+/// Reads an input that is not a regular file (or reports a length of 0):
+/// the first bytes say whether it is a container (`DXBC`, whose FileSize
+/// gives its length) or a PDB (MSF, block size × block count); only that
+/// many bytes are read, at most [`MAX_STREAM_INPUT`]. Anything else stops
+/// after the 32-byte header, so an endless input (`/dev/zero`) costs 32 bytes
+/// and the container reader reports what it found.
+pub fn read_bounded(reader: &mut impl Read) -> io::Result<Vec<u8>> {
+    let mut buf = Vec::new();
+    reader.take(32).read_to_end(&mut buf)?;
+    let want = if buf.starts_with(b"DXBC") && buf.len() == 32 {
+        u64::from(u32::from_le_bytes([buf[24], buf[25], buf[26], buf[27]]))
+    } else if buf[..] == MSF_MAGIC[..] {
+        reader.take(SUPERBLOCK_SIZE - 32).read_to_end(&mut buf)?;
+        let field = |at: usize| {
+            buf.get(at..at + 4).map_or(0, |b| {
+                u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            })
+        };
+        (field(32) * field(40)).min(MAX_STREAM_INPUT)
+    } else {
+        return Ok(buf);
+    };
+    let have = buf.len() as u64;
+    if want > have {
+        reader.take(want - have).read_to_end(&mut buf)?;
+    }
+    Ok(buf)
+}
+
 /// The offset of `inner` within `outer` when `inner` is a sub-slice of it
 /// (compared by address; an empty `inner` matches any address in range).
 pub fn offset_within(outer: &[u8], inner: &[u8]) -> Option<u64> {
@@ -126,7 +239,7 @@ impl Deref for MappedFile {
     type Target = [u8];
     fn deref(&self) -> &[u8] {
         match &self.inner {
-            Inner::Map(m, _) => m,
+            Inner::Map(_, m, _) => m,
             Inner::Owned(v) => v,
         }
     }
@@ -188,5 +301,80 @@ mod tests {
         assert!(r.file().is_none());
         assert_eq!(r.file_offset_of(&r[1..]), None);
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_truncated_map_reads_zeros_and_reports_the_change() {
+        let dir = tempfile_dir("trunc");
+        let p = dir.join("big.bin");
+        std::fs::write(&p, vec![0xA5u8; 64 << 10]).unwrap();
+        let m = MappedFile::open(&p).unwrap();
+        assert!(m.is_mapped());
+        assert_eq!(m.changed(), None);
+        assert_eq!(m[40_000], 0xA5);
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&p)
+            .unwrap()
+            .set_len(4096)
+            .unwrap();
+        // Without the guard this read would raise SIGBUS and end the test run.
+        let tail: u32 = m[8192..].iter().map(|&b| u32::from(b)).sum();
+        assert_eq!(tail, 0);
+        assert_eq!(m[100], 0xA5);
+        assert_eq!(m.changed(), Some(InputChange::Truncated));
+        drop(m);
+        // Only the length moved (no read past the end): still reported.
+        let m = MappedFile::open(&p).unwrap();
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&p)
+            .unwrap()
+            .set_len(8192)
+            .unwrap();
+        assert_eq!(
+            m.changed(),
+            Some(InputChange::Length {
+                was: 4096,
+                now: 8192
+            })
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    fn tempfile_dir(tag: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("dxcopy-mapped-{tag}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn streams_are_read_as_far_as_the_header_allows() {
+        // Endless zeros: the 32-byte header only.
+        let mut zeros = std::io::repeat(0);
+        assert_eq!(read_bounded(&mut zeros).unwrap(), vec![0u8; 32]);
+        // A container: FileSize bytes, the rest of the stream left unread.
+        let mut head = b"DXBC".to_vec();
+        head.extend_from_slice(&[0; 20]);
+        head.extend_from_slice(&40u32.to_le_bytes());
+        head.extend_from_slice(&0u32.to_le_bytes());
+        let mut r = std::io::Cursor::new(head.clone()).chain(std::io::repeat(7));
+        let got = read_bounded(&mut r).unwrap();
+        assert_eq!(got.len(), 40);
+        assert_eq!(&got[32..], &[7; 8]);
+        // A container claiming more than the stream holds: what there is.
+        let mut short = &head[..];
+        assert_eq!(read_bounded(&mut short).unwrap().len(), 32);
+        // Short input and empty input.
+        assert_eq!(read_bounded(&mut &b"DX"[..]).unwrap(), b"DX");
+        assert!(read_bounded(&mut &b""[..]).unwrap().is_empty());
+        // A PDB: block size x block count.
+        let mut msf = MSF_MAGIC.to_vec();
+        msf.extend_from_slice(&512u32.to_le_bytes());
+        msf.extend_from_slice(&1u32.to_le_bytes());
+        msf.extend_from_slice(&3u32.to_le_bytes());
+        let mut r = std::io::Cursor::new(msf).chain(std::io::repeat(1));
+        assert_eq!(read_bounded(&mut r).unwrap().len(), 1536);
     }
 }

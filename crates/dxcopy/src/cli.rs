@@ -56,15 +56,87 @@ fn parse_hash(s: &str) -> Result<HashPolicy, String> {
     HashPolicy::parse(s).ok_or_else(|| format!("unknown hash policy '{s}' (auto, keep, update)"))
 }
 
-/// Parses `NAME=FILE`.
-pub fn name_eq_file(
+/// Parses `NAME=FILE`: NAME is text, FILE any path the system allows (on
+/// Unix, bytes that are not UTF-8 too).
+pub fn name_eq_file(option: &'static str) -> NameEqFile {
+    NameEqFile { option }
+}
+
+/// The clap value parser of `NAME=FILE` options (see [`name_eq_file`]).
+#[derive(Debug, Clone, Copy)]
+pub struct NameEqFile {
     option: &'static str,
-) -> impl Fn(&str) -> Result<(String, PathBuf), String> + Clone {
-    move |s: &str| match s.split_once('=') {
-        Some((name, file)) if !name.is_empty() && !file.is_empty() => {
-            Ok((name.to_string(), PathBuf::from(file)))
+}
+
+impl NameEqFile {
+    /// Splits `value` at its first `=`.
+    pub fn parse(&self, value: &std::ffi::OsStr) -> Result<(String, PathBuf), String> {
+        let bad = || format!("bad format for {}, expected NAME=FILE", self.option);
+        let (name, file) = split_name_eq_file(value).ok_or_else(bad)?;
+        if name.is_empty() || file.is_empty() {
+            return Err(bad());
         }
-        _ => Err(format!("bad format for {option}, expected NAME=FILE")),
+        Ok((name, PathBuf::from(file)))
+    }
+}
+
+#[cfg(unix)]
+fn split_name_eq_file(value: &std::ffi::OsStr) -> Option<(String, OsString)> {
+    use std::os::unix::ffi::OsStrExt;
+    let bytes = value.as_bytes();
+    let at = bytes.iter().position(|&b| b == b'=')?;
+    let name = std::str::from_utf8(&bytes[..at]).ok()?.to_string();
+    Some((
+        name,
+        std::ffi::OsStr::from_bytes(&bytes[at + 1..]).to_os_string(),
+    ))
+}
+
+#[cfg(not(unix))]
+fn split_name_eq_file(value: &std::ffi::OsStr) -> Option<(String, OsString)> {
+    let (name, file) = value.to_str()?.split_once('=')?;
+    Some((name.to_string(), file.into()))
+}
+
+impl clap::builder::TypedValueParser for NameEqFile {
+    type Value = (String, PathBuf);
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<Self::Value, clap::Error> {
+        self.parse(value).map_err(|message| {
+            let arg = arg.map_or_else(|| self.option.to_string(), ToString::to_string);
+            clap::Error::raw(
+                clap::error::ErrorKind::ValueValidation,
+                format!(
+                    "invalid value '{}' for '{arg}': {message}\n",
+                    value.to_string_lossy()
+                ),
+            )
+            .with_cmd(cmd)
+        })
+    }
+}
+
+/// Removes the temp files of a run interrupted by SIGINT, SIGTERM or SIGHUP
+/// and ends the process with status 128 + the signal (130, 143, 129), as a
+/// shell reports a process the signal ended.
+pub fn clean_up_on_signals() {
+    #[cfg(unix)]
+    {
+        use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+        let Ok(mut signals) = signal_hook::iterator::Signals::new([SIGINT, SIGTERM, SIGHUP]) else {
+            return;
+        };
+        std::thread::spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                dxcopy_edit::file::remove_temp_files();
+                std::process::exit(128 + signal);
+            }
+        });
     }
 }
 
@@ -478,6 +550,7 @@ mod tests {
     #[test]
     fn name_eq_file_parses() {
         let p = name_eq_file("--dump-section");
+        let p = |s: &str| p.parse(std::ffi::OsStr::new(s));
         assert_eq!(
             p("DXIL=a=b").unwrap(),
             ("DXIL".to_string(), PathBuf::from("a=b"))
@@ -487,6 +560,21 @@ mod tests {
             "bad format for --dump-section, expected NAME=FILE"
         );
         assert!(p("=x").is_err());
+        assert!(p("DXIL=").is_err());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn name_eq_file_keeps_non_utf8_paths() {
+        use std::os::unix::ffi::{OsStrExt, OsStringExt};
+        let p = name_eq_file("--add-section");
+        let (name, path) = p
+            .parse(std::ffi::OsStr::from_bytes(b"PRIV=d\xff.bin"))
+            .unwrap();
+        assert_eq!(name, "PRIV");
+        assert_eq!(path.into_os_string().into_vec(), b"d\xff.bin");
+        // The name must be text.
+        assert!(p.parse(std::ffi::OsStr::from_bytes(b"P\xffIV=x")).is_err());
     }
 
     #[test]

@@ -5,6 +5,14 @@
 //!   at random moments while they edit a 64 MiB container in place, 50 trials
 //!   each. Afterwards the file must be byte-identical to its old or its new
 //!   version, never anything else.
+//! - `truncation_during_runs_is_an_error` (ignored; `cargo xtask kill-test`
+//!   runs it on the release binaries): another process truncates the 64 MiB
+//!   input at random moments while dxcopy (to a new file and in place),
+//!   dxstrip and dxinfo (`--verify`, `--json`) read it, 20 trials each. The
+//!   tool must exit 0 or 1 with a message (never die of SIGBUS), leave no
+//!   temp file, and an output it wrote must be a whole container.
+//!   `truncation_during_a_run_quick` does the same on 4 MiB, 3 trials each,
+//!   in plain `cargo test`.
 //! - After a normal run, successful or not, no temp file is left.
 //! - A symlinked input: the target is edited and the link stays a link.
 
@@ -19,6 +27,7 @@ fn bin(name: &str) -> PathBuf {
     match name {
         "dxcopy" => PathBuf::from(env!("CARGO_BIN_EXE_dxcopy")),
         "dxstrip" => PathBuf::from(env!("CARGO_BIN_EXE_dxstrip")),
+        "dxinfo" => PathBuf::from(env!("CARGO_BIN_EXE_dxinfo")),
         other => panic!("no binary {other}"),
     }
 }
@@ -213,4 +222,115 @@ fn kill_during_in_place_edit() {
         );
     }
     assert!(failures.is_empty(), "{failures:#?}");
+}
+
+/// Truncates the input of each tool at random moments of its run; see the
+/// module docs. Returns a summary line per tool.
+fn truncation_trials(size: usize, trials: usize, seed: u64) -> Vec<String> {
+    let mut rng = Rng(seed);
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let old = container(size);
+    let file = d.join("v.dxil");
+    let cases: [(&str, &[&str], Option<&str>); 5] = [
+        (
+            "dxcopy",
+            &["-R", "STAT", "v.dxil", "out.dxil"],
+            Some("out.dxil"),
+        ),
+        ("dxcopy", &["-R", "STAT", "v.dxil"], None),
+        ("dxstrip", &["v.dxil"], None),
+        ("dxinfo", &["--verify", "v.dxil"], None),
+        ("dxinfo", &["--json", "v.dxil"], None),
+    ];
+    let mut failures = Vec::new();
+    let mut summary = Vec::new();
+    for (tool, args, output) in cases {
+        std::fs::write(&file, &old).unwrap();
+        let started = Instant::now();
+        let out = run(tool, args, d);
+        let normal = started.elapsed();
+        // dxinfo --verify exits 1 on its findings (the test STAT's size).
+        let normal_code = out.status.code();
+        assert!(
+            matches!(normal_code, Some(0 | 1)),
+            "{tool} {args:?}: {out:?}"
+        );
+        let (mut changed, mut other_errors, mut ok) = (0, 0, 0);
+        for trial in 0..trials {
+            std::fs::write(&file, &old).unwrap();
+            if let Some(o) = output {
+                let _ = std::fs::remove_file(d.join(o));
+            }
+            let window = normal.as_micros() as u64 + 1;
+            let delay = Duration::from_micros(rng.next() % window);
+            let child = Command::new(bin(tool))
+                .args(args)
+                .current_dir(d)
+                .stdout(Stdio::null())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            std::thread::sleep(delay);
+            // Another process shrinks the file (in place, not a rename).
+            std::fs::OpenOptions::new()
+                .write(true)
+                .open(&file)
+                .unwrap()
+                .set_len(4096)
+                .unwrap();
+            let out = child.wait_with_output().unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            let what = format!("{tool} {args:?} trial {trial} (truncated after {delay:?})");
+            match out.status.code() {
+                Some(1) if stderr.contains("while it was read") => changed += 1,
+                code if code == normal_code => ok += 1,
+                Some(1) if !stderr.is_empty() && !stderr.contains("panicked") => other_errors += 1,
+                _ => failures.push(format!("{what}: {:?}, stderr {stderr}", out.status)),
+            }
+            let left = temp_files(d);
+            if !left.is_empty() {
+                failures.push(format!("{what}: temp files left: {left:?}"));
+                for t in left {
+                    std::fs::remove_file(d.join(t)).unwrap();
+                }
+            }
+            // A written output is a whole container, never a torn one.
+            if let Some(o) = output.filter(|o| d.join(o).exists()) {
+                let bytes = std::fs::read(d.join(o)).unwrap();
+                if let Err(e) = Container::parse(&bytes) {
+                    failures.push(format!("{what}: output does not parse: {e}"));
+                }
+            }
+        }
+        summary.push(format!(
+            "{tool} {args:?}: normal run {normal:.2?}; {trials} trials: input changed reported {changed}, other errors {other_errors}, finished before the truncation {ok}"
+        ));
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+    summary
+}
+
+#[test]
+fn truncation_during_a_run_quick() {
+    for line in truncation_trials(4 << 20, 3, 0x7a11) {
+        println!("{line}");
+    }
+}
+
+#[test]
+#[ignore = "64 MiB files, 100 trials: run with `cargo xtask kill-test`"]
+fn truncation_during_runs_is_an_error() {
+    let trials = std::env::var("DXCOPY_TRUNCATE_TRIALS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(20);
+    let seed = std::env::var("DXCOPY_KILL_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0x7a11);
+    println!("truncation test: 64 MiB container, {trials} trials per tool, seed {seed:#x}");
+    for line in truncation_trials(64 << 20, trials, seed) {
+        println!("{line}");
+    }
 }

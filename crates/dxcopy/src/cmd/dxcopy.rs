@@ -59,7 +59,7 @@ pub struct Opts {
     #[arg(long = "set-private", value_name = "FILE")]
     pub set_private: Option<PathBuf>,
     /// Move ILDB, SRCI and PDBI into a companion PDB at PATH, named in ILDN (PATH ending in / or \ means HASH.pdb in that directory, created when missing; HASH = the 32 hex digits of the HASH part)
-    #[arg(long = "split-debug", value_name = "PATH")]
+    #[arg(long = "split-debug", value_name = "PATH", value_parser = clap::builder::NonEmptyStringValueParser::new())]
     pub split_debug: Option<String>,
     /// Split the debug info off into a PDB and embed it as the PRIV part (last, unpadded)
     #[arg(long = "pdb-in-private")]
@@ -122,6 +122,7 @@ fn config(opts: &Opts) -> Config {
 /// Runs the command with the process arguments and exits.
 pub fn main() {
     let opts: Opts = cli::parse_or_exit("dxcopy");
+    cli::clean_up_on_signals();
     let cfg = config(&opts);
     match cfg.run(&opts.input, opts.output.as_deref()) {
         Ok(report) => {

@@ -156,8 +156,21 @@ pub fn main() {
             color: cli::use_color(),
         },
     );
-    let flushed = out.flush();
-    std::process::exit(if flushed.is_err() { 1 } else { code });
+    let code = match out.flush() {
+        Ok(()) => code,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => code,
+        Err(e) => {
+            let line = cli::diagnostic(
+                "dxinfo",
+                cli::Level::Error,
+                &format!("writing output: {e}"),
+                cli::use_color(),
+            );
+            let _ = writeln!(io::stderr(), "{line}");
+            1
+        }
+    };
+    std::process::exit(code);
 }
 
 /// Runs dxinfo over every file; returns the exit status.
@@ -256,6 +269,12 @@ pub fn run(opts: &Opts, io: &mut Io<'_>) -> i32 {
                 show_text(io, &shown, &insp, index, opts.sources)
             }
         };
+        // A file truncated or rewritten while it was read: what was shown
+        // of it may be wrong.
+        if let Some(change) = bytes.changed() {
+            io.error(&format!("'{shown}': {change}"));
+            status = 1;
+        }
         match result {
             Ok(true) => {}
             Ok(false) => status = 1,

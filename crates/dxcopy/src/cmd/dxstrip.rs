@@ -105,6 +105,7 @@ fn gather(opts: &Opts) -> Result<Vec<PathBuf>, EditError> {
 /// Runs the command with the process arguments and exits.
 pub fn main() {
     let mut opts: Opts = cli::parse_or_exit("dxstrip");
+    cli::clean_up_on_signals();
     opts.files = match gather(&opts) {
         Ok(files) => files,
         Err(e) => {

@@ -91,9 +91,10 @@ impl MappedFile {
             // never write an input in place (edits go to a temporary file
             // renamed over it, which leaves the mapped inode untouched). A
             // truncation by another process is caught by the fault guard
-            // (Linux: pages past the new end read as zeros instead of raising
-            // SIGBUS), and `changed` re-checks the length and modification
-            // time, so callers report such an input before they use results.
+            // when the map got a guard slot (Linux: pages past the new end
+            // read as zeros instead of raising SIGBUS), and `changed`
+            // re-checks the length and modification time, so callers report
+            // such an input before they use results.
             let map = unsafe { memmap2::Mmap::map(&file) };
             if let Ok(map) = map {
                 // Without a guard slot, a large file is still mapped (as

@@ -94,7 +94,8 @@ class Container:
     def to_bytes(self) -> bytes:
         """The container's bytes (for a PDB input, the container in its stream 5)."""
     def decode(self, name: str) -> Dict[str, Any]:
-        """The decoded part `name`: the part's ``decoded`` object of ``dxinfo --json``.
+        """The decoded part `name`: the part's ``decoded`` object of ``dxinfo --json``
+        (program parts holding bitcode add ``module``, the module facts, or ``module_error``).
 
         Raises KeyError when there is no such part, Error when it does not decode.
         """

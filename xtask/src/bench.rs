@@ -34,7 +34,7 @@ const MIB: usize = 1 << 20;
 /// real containers in place, dxstrip -r over a tree of them next to cp -r,
 /// the Python package, dxinfo --json and --disasm over the corpus.
 /// (`--compare-profiles` adds the build-profile comparison.)
-const WORKLOADS: [&str; 8] = [
+const WORKLOADS: [&str; 9] = [
     "dump-priv",
     "copy-large",
     "small-calls",
@@ -43,6 +43,7 @@ const WORKLOADS: [&str; 8] = [
     "python",
     "info-corpus",
     "disasm",
+    "bitcode",
 ];
 const LLVM_OBJCOPY: &str = "/usr/lib/llvm-22/bin/llvm-objcopy";
 /// The parts `--strip-debug` removes, as llvm-objcopy options (strip-many's loop).
@@ -185,6 +186,9 @@ pub fn run(args: &[String]) -> Result<()> {
     }
     if opts.wants("disasm") && dxinfo.exists() && have_corpus {
         disasm(&opts, &dxinfo, &corpus, &mut report)?;
+    }
+    if opts.wants("bitcode") && have_corpus {
+        bitcode(&opts, &bins, &dxinfo, dir, &corpus, &mut report)?;
     }
     if opts.compare_profiles {
         profiles(&opts, &bins, dir, &mut report)?;
@@ -1119,6 +1123,81 @@ fn disasm(opts: &Options, dxinfo: &Path, corpus: &Path, report: &mut Report) -> 
         "disasm",
         "`dxinfo --disasm` / `dxinfo --json` over the DXBC containers, median",
         &format!("{:.2}×", ratio(m[0].median(), m[1].median())),
+        "reported",
+        None,
+    );
+    Ok(())
+}
+
+/// bitcode: the bitcode layer over the corpus's DXIL containers: `--dump-bitcode`
+/// (stream walk to the DATALAYOUT record, in-place patch) next to the
+/// byte-exact `--dump-section`, one dxcopy process per file; and dxinfo's
+/// text view (module facts decoded from every DXIL/ILDB/STAT bitcode) over
+/// every container in one process.
+fn bitcode(
+    opts: &Options,
+    bins: &Bins,
+    dxinfo: &Path,
+    dir: &Path,
+    corpus: &Path,
+    report: &mut Report,
+) -> Result<()> {
+    let dxil: Vec<PathBuf> = manifest(corpus)?
+        .into_iter()
+        .filter(|(_, _, kind, parts)| kind == "dxil" && parts.split(',').any(|p| p == "DXIL"))
+        .map(|(path, ..)| path)
+        .collect();
+    let out = dir.join("bitcode.bc");
+    let each = |option: &str| {
+        let script = format!(
+            "for f; do \"$0\" {option}=DXIL={} \"$f\" || exit 1; done",
+            out.display()
+        );
+        Cmd::new([OsStr::new("sh"), OsStr::new("-c"), OsStr::new(&script)]).with_args(
+            std::iter::once(bins.dxcopy.as_os_str()).chain(dxil.iter().map(|p| p.as_os_str())),
+        )
+    };
+    let remove_out = || remove(&out);
+    let mut contenders = vec![
+        Contender::new("dxcopy --dump-section", each("--dump-section"), remove_out).no_probe(),
+        Contender::new("dxcopy --dump-bitcode", each("--dump-bitcode"), remove_out).no_probe(),
+    ];
+    let mut files = Vec::new();
+    collect_containers(corpus, &mut files)?;
+    files.sort();
+    if dxinfo.exists() {
+        let mut c = Contender::new(
+            "dxinfo (text, module facts)",
+            Cmd::new([dxinfo.as_os_str()]).with_args(&files),
+            || Ok(()),
+        );
+        c.allow_fail = true;
+        contenders.push(c);
+    }
+    let mut m = measure(&contenders, opts.reps)?;
+    m[0].command = format!(
+        "dxcopy --dump-section=DXIL=out.bc FILE, per file ({} DXIL containers)",
+        dxil.len()
+    );
+    m[1].command = format!(
+        "dxcopy --dump-bitcode=DXIL=out.bc FILE, per file ({} DXIL containers)",
+        dxil.len()
+    );
+    if let Some(row) = m.get_mut(2) {
+        row.command = format!("dxinfo FILES… ({} containers)", files.len());
+    }
+    report.workload(
+        &format!(
+            "bitcode: `--dump-bitcode` next to `--dump-section` over {} DXIL containers; dxinfo text with module facts over {} containers",
+            dxil.len(),
+            files.len()
+        ),
+        &m,
+    );
+    report.target(
+        "bitcode",
+        "`--dump-bitcode` / `--dump-section` time",
+        &times(ratio(m[1].median(), m[0].median())),
         "reported",
         None,
     );

@@ -33,6 +33,10 @@ const TARGETS: &[(&str, &str)] = &[
         "the PDB (MSF) reader: directory, streams, stream-5 container, then the parse target's work",
     ),
     (
+        "bitcode",
+        "the LLVM bitstream reader, module facts, re-emission, data layout fix and name stripping",
+    ),
+    (
         "disasm",
         "the SM4/SM5 disassembler (dxinfo --disasm) on SHDR/SHEX data, alone and as a container",
     ),
@@ -96,6 +100,21 @@ pub fn seed() -> Result<Vec<(&'static str, usize)>> {
                         {
                             std::fs::write(dir.join(file_hash(&seed)), &seed)?;
                             n += 1;
+                        }
+                    }
+                    continue;
+                }
+                "bitcode" if !is_pdb => {
+                    // One seed per program part's bitcode.
+                    let Ok(c) = Container::parse(&bytes) else {
+                        continue;
+                    };
+                    for part in c.parts() {
+                        if let Ok(p) = Program::parse(&part) {
+                            if p.has_bitcode_magic() {
+                                std::fs::write(dir.join(file_hash(p.bitcode)), p.bitcode)?;
+                                n += 1;
+                            }
                         }
                     }
                     continue;

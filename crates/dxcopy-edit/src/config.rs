@@ -95,6 +95,9 @@ pub struct Config {
     pub force: bool,
     /// `--set-debug-name=NAME`: write the ILDN part.
     pub set_debug_name: Option<String>,
+    /// `--strip-bitcode-names`: remove struct, local-value and local-global
+    /// names from the DXIL and ILDB bitcode.
+    pub strip_bitcode_names: bool,
     /// `--set-root-signature=FILE`: add or replace RTS0 from a root-signature
     /// container or bare RTS0 data (decoded first).
     pub set_root_signature: Option<PathBuf>,
@@ -326,6 +329,7 @@ impl Config {
             && !self.pdb_in_private
             && self.add_debug_from.is_none()
             && self.set_debug_name.is_none()
+            && !self.strip_bitcode_names
             && self.set_root_signature.is_none()
             && self.set_renderdoc_debug_path.is_none())
     }
@@ -518,6 +522,9 @@ impl Config {
         if let Some(name) = &self.set_debug_name {
             debug::set_debug_name(&mut plan, name)?;
         }
+        if self.strip_bitcode_names {
+            crate::bitcode::strip_names::strip_plan_names(&mut plan)?;
+        }
         Ok(plan)
     }
 
@@ -624,6 +631,7 @@ impl Config {
             let what = match d.mode {
                 DumpMode::Bitcode => "--dump-section",
                 DumpMode::Raw => "--dump-section-raw",
+                DumpMode::FixedBitcode => "--dump-bitcode",
             };
             dumps.push((
                 dump::dump(container, &m, &d.pattern, d.mode)?,
@@ -703,11 +711,16 @@ impl Config {
             (Sink::Stream(w), _) => out.write_to(w).map(drop),
         };
         let mut outputs = Outputs::new();
-        for &(bytes, path, _) in &dumps {
+        for (bytes, path, _) in &dumps {
+            let path: &PathBuf = path;
             outputs.add_to(path, next_destination(), &fresh, move |sink| match sink {
-                Sink::File(f) => match mapped {
-                    Some(m) => copy::write_from_input(m, bytes, f),
-                    None => f.write_all(bytes),
+                Sink::File(f) => match (mapped, bytes) {
+                    // Zero-copy dumps go from the mapped input; a fixed
+                    // bitcode (`--dump-bitcode`) is written from memory.
+                    (Some(m), std::borrow::Cow::Borrowed(bytes)) => {
+                        copy::write_from_input(m, bytes, f)
+                    }
+                    _ => f.write_all(bytes),
                 },
                 Sink::Stream(w) => w.write_all(bytes),
             })?;

@@ -6,6 +6,7 @@ use crate::matcher::NameMatcher;
 use crate::parts::{PartData, PlanPart};
 use crate::plan::EditPlan;
 use dxcopy_read::{program, Container, Part, PartName, Program};
+use std::borrow::Cow;
 
 /// What `dump` returns for a part.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -16,6 +17,9 @@ pub enum DumpMode {
     Bitcode,
     /// The exact part data.
     Raw,
+    /// `--dump-bitcode`: the bitcode of a program part with its data layout
+    /// fixed so that LLVM 17+ reads it ([`crate::bitcode::fix_data_layout`]).
+    FixedBitcode,
 }
 
 /// Whether `part` is dumped as bitcode in [`DumpMode::Bitcode`].
@@ -37,26 +41,41 @@ pub fn first_match<'data>(
         .ok_or_else(|| EditError::NotFound(what.to_string()))
 }
 
-/// The bytes `--dump-section` writes for the first part matching `matcher`.
-/// Zero-copy: a slice of the input. In [`DumpMode::Bitcode`] an empty result
-/// is an error, as in llvm-objcopy; [`DumpMode::Raw`] gives the exact part
-/// data, empty or not.
+/// The bytes `--dump-section` (or `--dump-bitcode`) writes for the first
+/// part matching `matcher`. Zero-copy except for a fixed data layout: a slice
+/// of the input. In [`DumpMode::Bitcode`] and [`DumpMode::FixedBitcode`] an
+/// empty result is an error, as in llvm-objcopy; [`DumpMode::Raw`] gives the
+/// exact part data, empty or not.
 pub fn dump<'data>(
     container: &Container<'data>,
     matcher: &NameMatcher,
     what: &str,
     mode: DumpMode,
-) -> Result<&'data [u8]> {
+) -> Result<Cow<'data, [u8]>> {
     let part = first_match(container, matcher, what)?;
-    let bytes = if mode == DumpMode::Bitcode && dumps_as_bitcode(&part) {
-        Program::parse(&part)?.bitcode
-    } else {
-        part.data
+    let bytes = match mode {
+        DumpMode::Bitcode if dumps_as_bitcode(&part) => Program::parse(&part)?.bitcode,
+        DumpMode::Bitcode | DumpMode::Raw => part.data,
+        DumpMode::FixedBitcode => {
+            if !dumps_as_bitcode(&part) {
+                return Err(EditError::NotBitcode(part.name));
+            }
+            let bitcode = Program::parse(&part)?.bitcode;
+            if bitcode.is_empty() {
+                return Err(EditError::EmptyPart(part.name));
+            }
+            let fix =
+                crate::bitcode::fix_data_layout(bitcode).map_err(|source| EditError::Bitcode {
+                    name: part.name,
+                    source,
+                })?;
+            return Ok(fix.bytes);
+        }
     };
     if bytes.is_empty() && mode == DumpMode::Bitcode {
         return Err(EditError::EmptyPart(part.name));
     }
-    Ok(bytes)
+    Ok(Cow::Borrowed(bytes))
 }
 
 /// A plan for a one-part container holding the first part matching `matcher`,

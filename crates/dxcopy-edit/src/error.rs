@@ -68,6 +68,17 @@ pub enum EditError {
     /// An error about the container found in a PDB's stream 5.
     #[error("in the container in PDB stream 5: {0}")]
     InPdbStream(Box<EditError>),
+    /// The LLVM bitcode of a program part cannot be read or rewritten.
+    #[error("part '{name}': {source}")]
+    Bitcode {
+        /// DXIL, ILDB or STAT.
+        name: PartName,
+        /// Why.
+        source: crate::bitcode::RewriteError,
+    },
+    /// `--dump-bitcode` of a part that holds no LLVM bitcode.
+    #[error("part '{0}' holds no LLVM bitcode (--dump-bitcode takes DXIL, ILDB or a dxc STAT)")]
+    NotBitcode(PartName),
     /// An output that is neither a regular file, a new path, a character
     /// device nor a FIFO (a block device or a socket).
     #[error("'{}' is {kind}: refusing to write a container or part to it", path.display())]

@@ -26,6 +26,7 @@
 //! ```
 
 pub mod batch;
+pub mod bitcode;
 pub mod builder;
 pub mod config;
 #[cfg(test)]

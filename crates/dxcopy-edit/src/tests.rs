@@ -503,18 +503,18 @@ fn dump_and_extract() {
     let bytes = signed_shader();
     let c = Container::parse(&bytes).unwrap();
     assert_eq!(
-        dump(&c, &glob("DXIL"), "DXIL", DumpMode::Bitcode).unwrap(),
+        &dump(&c, &glob("DXIL"), "DXIL", DumpMode::Bitcode).unwrap()[..],
         BC
     );
     assert_eq!(
-        dump(&c, &glob("ILDB"), "ILDB", DumpMode::Bitcode).unwrap(),
+        &dump(&c, &glob("ILDB"), "ILDB", DumpMode::Bitcode).unwrap()[..],
         BC_DEBUG
     );
     let raw = dump(&c, &glob("DXIL"), "DXIL", DumpMode::Raw).unwrap();
     assert_eq!(raw.len(), 24 + BC.len() + 1);
     // fxc-style STAT is not a program part: dumped raw.
     assert_eq!(
-        dump(&c, &glob("STAT"), "STAT", DumpMode::Bitcode).unwrap(),
+        &dump(&c, &glob("STAT"), "STAT", DumpMode::Bitcode).unwrap()[..],
         b"stat"
     );
     assert!(matches!(
@@ -525,7 +525,7 @@ fn dump_and_extract() {
     let ce = Container::parse(&empty).unwrap();
     // An empty part: the exact (empty) data raw, an error as bitcode.
     assert_eq!(
-        dump(&ce, &glob("FKE0"), "FKE0", DumpMode::Raw).unwrap(),
+        &dump(&ce, &glob("FKE0"), "FKE0", DumpMode::Raw).unwrap()[..],
         b""
     );
     assert!(matches!(

@@ -12,6 +12,8 @@
 //!   ([`exercise_pdb`]) and then its stream-5 container through the rest.
 //! - [`decode_one`] / [`decode_input`]: every part decoder, through the
 //!   library's dispatch by part name.
+//! - [`exercise_bitcode`] / [`bitcode_input`]: the LLVM bitstream reader,
+//!   module facts, re-emission, the data layout fix and name stripping.
 //! - [`roundtrip`]: an edit script decoded from bytes ([`Script`]) applied to a
 //!   container, written, re-parsed and checked against the layout invariants.
 //! - [`verify_output`]: the invariants every written container must satisfy.
@@ -20,12 +22,14 @@
 //! [`Violation`]. The harness itself never panics on purpose; a panic comes
 //! from the library under test.
 
+mod bitcode;
 pub mod corpus;
 mod decode;
 mod exercise;
 mod script;
 mod verify;
 
+pub use bitcode::{bitcode_input, exercise_bitcode};
 pub use decode::{
     decode_input, decode_named, decode_one, decode_part_compat, decode_seed, disasm_data,
     disasm_input, DecodeInput, DECODE_NAMES,

@@ -7,8 +7,8 @@ use crate::error::{read_to_py, to_py};
 use dxcopy_edit::{Config, EditError, MatchStyle};
 use dxcopy_read::digest;
 use dxcopy_read::info::verify::{verify, Check, Level};
-use dxcopy_read::info::{json, Inspection};
-use dxcopy_read::{container_input, decode_part, Container as Parsed, ContainerSource};
+use dxcopy_read::info::{json, Inspected, Inspection};
+use dxcopy_read::{container_input, Container as Parsed, ContainerSource};
 use dxcopy_read::{MappedFile, PdbInfo, ReadError};
 use pyo3::exceptions::{PyIndexError, PyKeyError, PyTypeError};
 use pyo3::prelude::*;
@@ -267,7 +267,8 @@ impl Container {
 
     /// The decoded part `name` (the first of that name): the same dict as
     /// the part's `decoded` object in `dxinfo --json` (its "kind" says which
-    /// decoder; "unknown" when there is none).
+    /// decoder; "unknown" when there is none; program parts holding bitcode
+    /// add "module", the module facts, or "module_error").
     ///
     /// Raises KeyError when there is no such part and dxcopy.Error when the
     /// part does not decode.
@@ -277,9 +278,10 @@ impl Container {
         let part = container
             .part(wanted.index)
             .ok_or_else(|| PyKeyError::new_err(name.to_string()))?;
-        match decode_part(&container, &part) {
-            Ok(decoded) => to_python(py, &decoded),
-            Err(e) => Err(read_to_py(py, e, self.input.path.as_deref())),
+        let inspected = Inspected::new(&container, part, true);
+        match json::decoded_doc(&inspected) {
+            Ok(doc) => to_python(py, &doc),
+            Err(e) => Err(read_to_py(py, e.clone(), self.input.path.as_deref())),
         }
     }
 

@@ -70,6 +70,7 @@
 //! # Ok::<(), dxcopy_read::ReadError>(())
 //! ```
 
+pub mod bitcode;
 pub mod container;
 pub mod cursor;
 pub mod digest;

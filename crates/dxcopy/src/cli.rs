@@ -44,6 +44,9 @@ pub struct StripArgs {
     /// Keep the input's access and modification times on the output
     #[arg(short = 'p', long = "preserve-dates")]
     pub preserve_dates: bool,
+    /// Remove struct type names (but dx.*), local value names and internal globals' names from the DXIL and ILDB bitcode (function names, external globals and metadata stay)
+    #[arg(long = "strip-bitcode-names")]
+    pub strip_bitcode_names: bool,
 }
 
 fn parse_digest(s: &str) -> Result<DigestPolicy, String> {
@@ -171,6 +174,7 @@ impl StripArgs {
         config.digest = self.digest;
         config.hash = self.hash;
         config.preserve_dates = self.preserve_dates;
+        config.strip_bitcode_names = self.strip_bitcode_names;
     }
 }
 

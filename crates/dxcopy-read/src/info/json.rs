@@ -6,7 +6,8 @@
 //!               "part_count": N, "digest": "hex", "digest_kind": "retail" },
 //!   "parts": [ { "index": 0, "name": "DXIL", "offset": N, "data_offset": N, "size": N,
 //!                "crc32": N, "alignment": null | "unaligned offset" | …,
-//!                "decoded": { "kind": "program", … } | null, "error": null | "…" } ],
+//!                "decoded": { "kind": "program", …, "module": { "triple": …, … } } | null,
+//!                "error": null | "…" } ],
 //!   "verify": { "digest": "retail", "hash": "valid", "decode_errors": 0, "clean": true,
 //!               "checks": [ { "level": "note" | "warning" | "error", "message": "…" } ] } }
 //! ```
@@ -14,9 +15,10 @@
 //! Adding fields keeps the schema number; renaming or removing one bumps it.
 
 use super::verify::{verify, Verification};
-use super::{alignment_note, Inspection};
+use super::{alignment_note, Inspected, Inspection};
+use crate::bitcode::ModuleFacts;
 use crate::digest;
-use crate::{Decoded, PartName};
+use crate::{Decoded, PartName, ReadError};
 use serde::Serialize;
 use std::io::{self, Write};
 
@@ -62,9 +64,25 @@ pub struct PartDoc<'a> {
     /// Layout remark, if any.
     pub alignment: Option<&'static str>,
     /// Decoded value (`kind` names the decoder; `unknown` when there is none).
-    pub decoded: Option<&'a Decoded<'a>>,
+    pub decoded: Option<DecodedDoc<'a>>,
     /// Decode error, when the decoder failed.
     pub error: Option<String>,
+}
+
+/// A decoded part: the decoder's fields and, for program parts holding
+/// bitcode, the module facts read from the bitstream (`module`) or the error
+/// that stopped the reader (`module_error`).
+#[derive(Debug, Serialize)]
+pub struct DecodedDoc<'a> {
+    /// The decoder's fields (`kind` first).
+    #[serde(flatten)]
+    pub decoded: &'a Decoded<'a>,
+    /// Module facts (program parts whose bitcode decodes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub module: Option<&'a ModuleFacts>,
+    /// Why the module facts could not be read (part, bit offset, file offset).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub module_error: Option<String>,
 }
 
 /// Verification results plus the overall verdict.
@@ -112,6 +130,15 @@ pub struct PdbDoc {
     pub guid_matches_hash: Option<bool>,
 }
 
+/// The `decoded` object of one part, or the error that stopped its decoder.
+pub fn decoded_doc<'a>(p: &'a Inspected<'a>) -> Result<DecodedDoc<'a>, &'a ReadError> {
+    p.decoded.as_ref().map(|decoded| DecodedDoc {
+        decoded,
+        module: p.module.as_deref().and_then(|m| m.as_ref().ok()),
+        module_error: p.module_error_message(),
+    })
+}
+
 /// Builds the document for `insp`.
 pub fn document<'a>(file: &'a str, insp: &'a Inspection<'a>) -> FileDoc<'a> {
     let c = &insp.container;
@@ -141,7 +168,7 @@ pub fn document<'a>(file: &'a str, insp: &'a Inspection<'a>) -> FileDoc<'a> {
                 size: p.part.size(),
                 crc32: p.part.crc32(),
                 alignment: alignment_note(&p.part),
-                decoded: p.decoded.as_ref().ok(),
+                decoded: decoded_doc(p).ok(),
                 error: p.decoded.as_ref().err().map(|e| e.to_string()),
             })
             .collect(),
@@ -267,6 +294,60 @@ mod tests {
             params[0]
         );
         assert_eq!(v["verify"]["clean"], true, "{}", v["verify"]);
+    }
+
+    #[test]
+    fn program_parts_carry_module_facts_or_the_module_error() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/sample.dxil");
+        let sample = std::fs::read(path).unwrap();
+        let v = json_of(&sample);
+        let parts = v["parts"].as_array().unwrap();
+        let programs: Vec<&Value> = parts
+            .iter()
+            .filter(|p| p["decoded"]["kind"] == "program")
+            .collect();
+        assert_eq!(programs.len(), 3);
+        for p in programs {
+            let m = &p["decoded"]["module"];
+            assert_eq!(m["triple"], "dxil-unknown-shadermodel6.0-pixel", "{m}");
+            assert!(m["identification"]["producer"]
+                .as_str()
+                .unwrap()
+                .starts_with("LLVM"));
+            assert_eq!(m["module_version"], 2);
+            assert_eq!(m["functions_defined"], serde_json::json!(["main"]));
+            assert_eq!(m["functions_declared"], serde_json::json!([]));
+            assert_eq!(m["dx_ops"], serde_json::json!([]));
+            assert!(m["shader_model"].is_null() && m["dxil_version"].is_null());
+            assert!(m["entry_points"].as_array().unwrap().is_empty());
+            assert!(p["decoded"].get("module_error").is_none());
+            // The program fields are still there, beside `module`.
+            assert_eq!(p["decoded"]["shader_kind"], "Pixel");
+        }
+        // Other parts have no `module` key.
+        assert!(parts
+            .iter()
+            .filter(|p| p["decoded"]["kind"] != "program")
+            .all(|p| p["decoded"].get("module").is_none()));
+
+        // A bitstream that does not read: `module_error`, no `module`.
+        let dxil = build_program_data(
+            6,
+            0,
+            ShaderKind::Pixel,
+            1,
+            0,
+            &[0x42, 0x43, 0xc0, 0xde, 0x21, 0x0c, 0, 0, 1, 0, 0, 0],
+        );
+        let v = json_of(&build(&[(b"DXIL", &dxil)]));
+        let d = &v["parts"][0]["decoded"];
+        assert!(d.get("module").is_none(), "{d}");
+        let e = d["module_error"].as_str().unwrap();
+        assert!(e.starts_with("part 0 'DXIL': bitcode at bit "), "{e}");
+        assert!(
+            e.ends_with("(the bitcode starts at file offset 0x44)"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -11,6 +11,7 @@ pub mod text;
 pub mod verify;
 pub mod yaml;
 
+use crate::bitcode::{BitcodeError, ModuleFacts};
 use crate::pdb::PdbInfo;
 use crate::{decode_part, Container, Decoded, Part, PartName, ReadError};
 
@@ -21,6 +22,56 @@ pub struct Inspected<'data> {
     pub part: Part<'data>,
     /// Its decoded form, or the error that stopped its decoder.
     pub decoded: Result<Decoded<'data>, ReadError>,
+    /// For a program part (DXIL, ILDB, dxc STAT) whose bitcode starts with
+    /// the bitcode magic: the module facts read from the bitstream, or the
+    /// error that stopped the reader. `None` for every other part. (Boxed:
+    /// most parts are not programs, and a container may have many parts.)
+    pub module: Option<Box<Result<ModuleFacts, BitcodeError>>>,
+}
+
+impl<'data> Inspected<'data> {
+    /// Decodes `part` of `container`, and its module facts when
+    /// `module_facts` is true and it is a program part holding bitcode.
+    pub fn new(container: &Container<'data>, part: Part<'data>, module_facts: bool) -> Self {
+        let decoded = decode_part(container, &part);
+        Inspected {
+            module: if module_facts {
+                program_module_facts(&decoded)
+            } else {
+                None
+            },
+            decoded,
+            part,
+        }
+    }
+
+    /// The module error as shown by the views: the part, the bit offset
+    /// inside the bitcode and the file offset where the bitcode starts.
+    pub fn module_error_message(&self) -> Option<String> {
+        let Some(Err(e)) = self.module.as_deref() else {
+            return None;
+        };
+        let start = match &self.decoded {
+            Ok(Decoded::Program(p)) => p.bitcode_file_offset,
+            _ => self.part.data_offset(),
+        };
+        Some(format!(
+            "part {} '{}': {e} (the bitcode starts at file offset {start:#x})",
+            self.part.index, self.part.name
+        ))
+    }
+}
+
+/// The module facts of a decoded program part, when its data holds bitcode.
+fn program_module_facts(
+    decoded: &Result<Decoded<'_>, ReadError>,
+) -> Option<Box<Result<ModuleFacts, BitcodeError>>> {
+    match decoded {
+        Ok(Decoded::Program(p)) if p.has_bitcode_magic() => {
+            Some(Box::new(ModuleFacts::decode(p.bitcode)))
+        }
+        _ => None,
+    }
 }
 
 /// A container with every part decoded.
@@ -35,14 +86,19 @@ pub struct Inspection<'data> {
 }
 
 impl<'data> Inspection<'data> {
-    /// Decodes every part of `container`.
+    /// Decodes every part of `container`, and the module facts of every
+    /// program part holding bitcode.
     pub fn new(container: Container<'data>) -> Inspection<'data> {
+        Inspection::with_module_facts(container, true)
+    }
+
+    /// Decodes every part of `container`; the module facts of program parts
+    /// only when `module_facts` is true (`dxinfo --no-module-facts` skips
+    /// reading the bitstreams).
+    pub fn with_module_facts(container: Container<'data>, module_facts: bool) -> Inspection<'data> {
         let parts = container
             .parts()
-            .map(|part| Inspected {
-                decoded: decode_part(&container, &part),
-                part,
-            })
+            .map(|part| Inspected::new(&container, part, module_facts))
             .collect();
         Inspection {
             container,

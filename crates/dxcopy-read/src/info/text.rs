@@ -156,6 +156,23 @@ pub fn write_text(
             Ok(d) => write_decoded(&mut out, insp, d, options)?,
             Err(e) => out.line(format_args!("error: {e}"))?,
         }
+        match p.module.as_deref() {
+            Some(Ok(facts)) => {
+                out.open("Module {")?;
+                for (name, value) in facts.text_fields() {
+                    out.field(name, value)?;
+                }
+                out.close("}")?;
+            }
+            Some(Err(_)) => {
+                out.open("Module {")?;
+                if let Some(message) = p.module_error_message() {
+                    out.line(format_args!("error: {message}"))?;
+                }
+                out.close("}")?;
+            }
+            None => {}
+        }
         out.close("}")?;
     }
     let v = verify(insp);
@@ -819,6 +836,60 @@ mod tests {
             "{t}"
         );
         assert!(t.contains("(zero)"));
+    }
+
+    #[test]
+    fn module_block_under_each_program_part() {
+        // examples/sample.dxil: DXIL, ILDB and STAT hold the same llvm-as 22 bitcode.
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/sample.dxil");
+        let sample = std::fs::read(path).unwrap();
+        let t = text_of(&sample, TextOptions::default());
+        assert_eq!(
+            t.matches("  BitcodeMagic: BC C0DE\n  Module {\n").count(),
+            3,
+            "{t}"
+        );
+        assert!(t.contains("  Module {\n    Producer: \"LLVM"), "{t}");
+        assert!(
+            t.contains(
+                "    Triple: \"dxil-unknown-shadermodel6.0-pixel\"\n    DataLayout: \"e-m:e-p:32:32-i1:32-i8:8-"
+            ),
+            "{t}"
+        );
+        assert!(
+            t.contains(
+                "    FunctionsDefined: \"main\"\n    FunctionsDeclared: 0\n    DxOps: none\n  }\n}"
+            ),
+            "{t}"
+        );
+        // Without module facts: the same text minus the blocks.
+        let insp = Inspection::with_module_facts(Container::parse(&sample).unwrap(), false);
+        let mut out = Vec::new();
+        write_text(&mut out, "x.dxil", &insp, TextOptions::default()).unwrap();
+        let without = String::from_utf8(out).unwrap();
+        assert!(!without.contains("Module {"), "{without}");
+        assert_eq!(without.lines().count() + 3 * 8, t.lines().count());
+
+        // A block whose length word runs past the stream.
+        let dxil = build_program_data(
+            6,
+            0,
+            ShaderKind::Pixel,
+            1,
+            0,
+            &[0x42, 0x43, 0xc0, 0xde, 0x21, 0x0c, 0, 0, 1, 0, 0, 0],
+        );
+        let bytes = build(&[(b"DXIL", &dxil)]);
+        let t = text_of(&bytes, TextOptions::default());
+        // The part's data starts at 44, the bitcode 24 bytes further.
+        assert!(
+            t.contains("  Module {\n    error: part 0 'DXIL': bitcode at bit "),
+            "{t}"
+        );
+        assert!(
+            t.contains("(the bitcode starts at file offset 0x44)\n  }\n}"),
+            "{t}"
+        );
     }
 
     #[test]

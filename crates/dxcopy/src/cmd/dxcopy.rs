@@ -23,6 +23,8 @@ Examples:
   dxcopy --set-root-signature=rs.dxbc in.dxil out.dxil  add or replace RTS0 (checked)
   dxcopy --set-renderdoc-debug-path=dbg/a.pdb a.dxil    tell RenderDoc where the debug info is
   dxcopy @args.rsp                                      arguments from a response file
+  dxcopy --dump-bitcode=DXIL=s.bc s.dxil && llvm-dis s.bc   bitcode that LLVM 17+ reads
+  dxcopy --strip-bitcode-names in.dxil out.dxil         drop struct/local/internal names
   dxcopy --dump-section=ILDB=dbg.bc shader.pdb          read-only options accept a PDB";
 
 /// Copy and edit DirectX containers (DXBC/DXIL), like llvm-objcopy.
@@ -40,6 +42,9 @@ pub struct Opts {
     /// Write the first part matching NAME to FILE (DXIL/ILDB/STAT: the raw bitcode)
     #[arg(long = "dump-section", value_name = "NAME=FILE", value_parser = name_eq_file("--dump-section"))]
     pub dump: Vec<(String, PathBuf)>,
+    /// Write the bitcode of the first DXIL/ILDB/STAT part matching NAME to FILE with its data layout fixed so that LLVM 17+ reads it (i8:32 → i8:08; nothing else changes)
+    #[arg(long = "dump-bitcode", value_name = "NAME=FILE", value_parser = name_eq_file("--dump-bitcode"))]
+    pub dump_bitcode: Vec<(String, PathBuf)>,
     /// Write the exact data of the first part matching NAME to FILE
     #[arg(long = "dump-section-raw", value_name = "NAME=FILE", value_parser = name_eq_file("--dump-section-raw"))]
     pub dump_raw: Vec<(String, PathBuf)>,
@@ -95,8 +100,13 @@ fn config(opts: &Opts) -> Config {
     opts.strip.apply(&mut c);
     let dumps = opts.dump.iter().map(|d| (d, DumpMode::Bitcode));
     let raw = opts.dump_raw.iter().map(|d| (d, DumpMode::Raw));
+    let fixed = opts
+        .dump_bitcode
+        .iter()
+        .map(|d| (d, DumpMode::FixedBitcode));
     c.dumps = dumps
         .chain(raw)
+        .chain(fixed)
         .map(|((pattern, path), mode)| DumpSpec {
             pattern: pattern.clone(),
             path: path.clone(),

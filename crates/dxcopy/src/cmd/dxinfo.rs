@@ -32,6 +32,8 @@ Examples:
   dxinfo --hex=PSV0 shader.dxil          hex dump of a part
   dxinfo --dump-all=parts shader.dxil    parts/00-SFI0.bin, parts/01-ISG1.bin, ...
   dxinfo --disasm shader.cso             the listing fxc writes (DXBC: SHDR/SHEX)
+  dxinfo --disasm shader.dxil            the DXIL as LLVM IR (runs llvm-dis 17+)
+  dxinfo --disasm=ILDB shader.dxil       the debug module's IR
   cat shader.dxil | dxinfo -             read standard input";
 
 /// Show what a DirectX container (DXBC / DXIL) holds.
@@ -78,9 +80,20 @@ pub struct Opts {
     /// Write every part to DIR as NN-NAME.bin (a subdirectory per file when several)
     #[arg(long, value_name = "DIR", group = "view")]
     pub dump_all: Option<PathBuf>,
-    /// The shader listing as Microsoft's disassembler writes it (DXBC SHDR/SHEX programs)
-    #[arg(long, group = "view", conflicts_with = "verify")]
-    pub disasm: bool,
+    /// Disassemble: DXBC programs (SHDR/SHEX) as the listing Microsoft's disassembler writes; DXIL (default) or ILDB as LLVM IR through an installed llvm-dis 17+ ($LLVM_DIS, llvm-dis, llvm-dis-NN, /usr/lib/llvm-NN/bin)
+    #[arg(
+        long,
+        value_name = "PART",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "",
+        group = "view",
+        conflicts_with = "verify"
+    )]
+    pub disasm: Option<String>,
+    /// Text, JSON and --verify views: do not read the LLVM module facts of DXIL, ILDB and STAT bitcode (no Module block, no JSON decoded.module)
+    #[arg(long)]
+    pub no_module_facts: bool,
     /// Text view: also print the source files stored in SRCI parts
     #[arg(long, conflicts_with_all = ["parts", "json", "yaml", "hex", "dump_all", "verify"])]
     pub sources: bool,
@@ -187,6 +200,16 @@ pub fn run(opts: &Opts, io: &mut Io<'_>) -> i32 {
         },
         None => None,
     };
+    let disasm_part = match opts.disasm.as_deref() {
+        None | Some("") => None,
+        Some(text) => match parse_part_name(text) {
+            Some(n) => Some(n),
+            None => {
+                io.error(&format!("--disasm: '{text}' is not a four-byte part name"));
+                return 1;
+            }
+        },
+    };
     let root_signature = match &opts.root_signature {
         Some(path) => {
             let decoded = std::fs::read(path)
@@ -238,10 +261,10 @@ pub fn run(opts: &Opts, io: &mut Io<'_>) -> i32 {
                 continue;
             }
         };
-        let result = if opts.parts {
+        let result = if opts.disasm.is_some() {
+            show_disasm(io, &shown, &container, disasm_part, many)
+        } else if opts.parts {
             show_parts(io, &shown, &container, many)
-        } else if opts.disasm {
-            show_disasm(io, &shown, &container, many)
         } else if opts.yaml {
             show_yaml(io, &shown, &container, opts.upstream_keys)
         } else if let Some(name) = hex_name {
@@ -254,7 +277,7 @@ pub fn run(opts: &Opts, io: &mut Io<'_>) -> i32 {
             };
             show_dump(io, &shown, &container, &dir)
         } else {
-            let mut insp = Inspection::new(container);
+            let mut insp = Inspection::with_module_facts(container, !opts.no_module_facts);
             if let Some(info) = pdb_info {
                 insp = insp.from_pdb(info);
             }
@@ -300,7 +323,58 @@ fn show_parts(io: &mut Io<'_>, shown: &str, c: &Container<'_>, many: bool) -> Sh
     Ok(true)
 }
 
-fn show_disasm(io: &mut Io<'_>, shown: &str, c: &Container<'_>, many: bool) -> Shown {
+/// `--disasm[=PART]`: DXIL and ILDB through llvm-dis, SHDR/SHEX (and
+/// containers without bitcode) through the built-in DXBC listing.
+fn show_disasm(
+    io: &mut Io<'_>,
+    shown: &str,
+    c: &Container<'_>,
+    requested: Option<PartName>,
+    many: bool,
+) -> Shown {
+    use dxcopy_edit::bitcode::llvm_dis::{disasm_target, disassemble, find_llvm_dis, DisasmTarget};
+    let wants_bitcode = match requested {
+        Some(name) => name == PartName::DXIL || name == PartName::ILDB,
+        None => c.find(PartName::DXIL).is_some(),
+    };
+    if !wants_bitcode {
+        if let Some(name) = requested {
+            // SHEX/SHDR are checked by disasm_target; anything else is refused there.
+            if let Err(e) = disasm_target(c, Some(name)) {
+                io.error(&format!("'{shown}': {e}"));
+                return Ok(false);
+            }
+        }
+        return show_listing(io, shown, c, many);
+    }
+    let bitcode = match disasm_target(c, requested) {
+        Ok(DisasmTarget::Bitcode { bitcode, .. }) => bitcode,
+        Ok(DisasmTarget::Dxbc { .. }) => return show_listing(io, shown, c, many),
+        Err(e) => {
+            io.error(&format!("'{shown}': {e}"));
+            return Ok(false);
+        }
+    };
+    let Some(tool) = find_llvm_dis(std::env::var_os("LLVM_DIS"), std::env::var_os("PATH")) else {
+        io.error(&dxcopy_edit::bitcode::llvm_dis::DisasmError::NotFound.to_string());
+        return Ok(false);
+    };
+    let text = match disassemble(&tool, &bitcode) {
+        Ok(text) => text,
+        Err(e) => {
+            io.error(&format!("'{shown}': {e}"));
+            return Ok(false);
+        }
+    };
+    if many {
+        writeln!(io.out, "{shown}:")?;
+    }
+    io.out.write_all(text.as_bytes())?;
+    Ok(true)
+}
+
+/// The built-in listing of a DXBC program (SHDR/SHEX).
+fn show_listing(io: &mut Io<'_>, shown: &str, c: &Container<'_>, many: bool) -> Shown {
     let generator = format!("dxinfo {}", crate::VERSION);
     match disasm::listing(c, &generator) {
         Ok(listing) => {
@@ -551,6 +625,66 @@ mod tests {
             "{err}"
         );
         assert_eq!(parse(args(&["--disasm", "--json", "a"])).unwrap_err().1, 1);
+    }
+
+    #[test]
+    fn disasm_of_dxil_goes_through_llvm_dis_and_names_the_part() {
+        let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/sample.dxil");
+        let (status, out, err) = dxinfo(&["--disasm", sample]);
+        let tool = dxcopy_edit::bitcode::llvm_dis::find_llvm_dis(
+            std::env::var_os("LLVM_DIS"),
+            std::env::var_os("PATH"),
+        );
+        if tool.is_some() {
+            assert_eq!((status, err.as_str()), (0, ""));
+            assert!(out.starts_with("; ModuleID = '<stdin>'\n"), "{out}");
+            assert!(
+                out.contains("target triple = \"dxil-unknown-shadermodel6.0-pixel\""),
+                "{out}"
+            );
+            assert!(out.contains("define float @main(float %x)"), "{out}");
+        } else {
+            println!("no llvm-dis 17+ installed: checking the error only");
+            assert_eq!(status, 1);
+            assert!(err.contains("no llvm-dis 17 or later found"), "{err}");
+        }
+        // Parts that hold no program are refused before any tool runs.
+        let (status, out, err) = dxinfo(&["--disasm=RDEF", sample]);
+        assert_eq!((status, out.as_str()), (1, ""));
+        assert!(
+            err.contains("--disasm takes DXIL, ILDB, SHEX or SHDR, not 'RDEF'"),
+            "{err}"
+        );
+        let tmp = tempfile::tempdir().unwrap();
+        let sfi = tmp.path().join("sfi.dxbc");
+        std::fs::write(&sfi, sign(build(&[(b"SFI0", &[0; 8])]))).unwrap();
+        let (status, _, err) = dxinfo(&["--disasm=ILDB", sfi.to_str().unwrap()]);
+        assert_eq!(status, 1);
+        assert!(err.contains("ILDB"), "{err}");
+        let (status, _, err) = dxinfo(&["--disasm=SHEX", sfi.to_str().unwrap()]);
+        assert_eq!(status, 1);
+        assert!(err.contains("SHEX"), "{err}");
+    }
+
+    #[test]
+    fn module_facts_are_shown_unless_turned_off() {
+        let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/sample.dxil");
+        let (status, with, _) = dxinfo(&[sample]);
+        assert_eq!(status, 0);
+        assert_eq!(with.matches("\n  Module {\n").count(), 3, "{with}");
+        let (status, without, _) = dxinfo(&["--no-module-facts", sample]);
+        assert_eq!(status, 0);
+        assert!(!without.contains("Module {"), "{without}");
+        let (_, json, _) = dxinfo(&["--json", sample]);
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(
+            v["parts"][3]["decoded"]["module"]["triple"],
+            "dxil-unknown-shadermodel6.0-pixel"
+        );
+        let (_, json, _) = dxinfo(&["--json", "--no-module-facts", sample]);
+        let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(v["parts"][3]["decoded"]["kind"], "program");
+        assert!(v["parts"][3]["decoded"].get("module").is_none());
     }
 
     #[test]

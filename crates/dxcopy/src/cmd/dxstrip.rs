@@ -129,7 +129,7 @@ pub fn main() {
     }
     let mut cfg = Config::default();
     opts.strip.apply(&mut cfg);
-    if cfg.strip.is_empty() && cfg.remove.is_empty() {
+    if cfg.strip.is_empty() && cfg.remove.is_empty() && !cfg.strip_bitcode_names {
         cfg.strip.push(StripClass::Debug);
     }
     let progress = progress_bar(opts.files.len(), opts.quiet);

@@ -1,0 +1,325 @@
+//! Reader tests over streams built bit by bit here.
+
+use super::reader::MAX_DEPTH;
+use super::*;
+
+/// Packs fields least significant bit first.
+#[derive(Default)]
+struct Bits {
+    bytes: Vec<u8>,
+    len: u64,
+}
+
+impl Bits {
+    fn new() -> Bits {
+        let mut b = Bits::default();
+        for byte in [0x42, 0x43, 0xc0, 0xde] {
+            b.fixed(byte, 8);
+        }
+        b
+    }
+    fn fixed(&mut self, value: u64, width: u32) -> &mut Self {
+        for i in 0..width {
+            if self.len.is_multiple_of(8) {
+                self.bytes.push(0);
+            }
+            if (value >> i) & 1 == 1 {
+                let last = self.bytes.len() - 1;
+                self.bytes[last] |= 1 << (self.len % 8);
+            }
+            self.len += 1;
+        }
+        self
+    }
+    fn vbr(&mut self, mut value: u64, width: u32) -> &mut Self {
+        let limit = 1u64 << (width - 1);
+        while value >= limit {
+            self.fixed((value & (limit - 1)) | limit, width);
+            value >>= width - 1;
+        }
+        self.fixed(value, width)
+    }
+    fn align(&mut self) -> &mut Self {
+        while !self.len.is_multiple_of(32) {
+            self.fixed(0, 1);
+        }
+        self
+    }
+    /// ENTER_SUBBLOCK with outer abbreviation width `outer`; returns the
+    /// byte offset of the length word.
+    fn enter(&mut self, outer: u32, id: u64, width: u64) -> usize {
+        self.fixed(1, outer).vbr(id, 8).vbr(width, 4).align();
+        let at = (self.len / 8) as usize;
+        self.fixed(0, 32);
+        at
+    }
+    fn end(&mut self, width: u32, length_at: usize) -> &mut Self {
+        self.fixed(0, width).align();
+        let words = ((self.len / 8) as usize - length_at - 4) / 4;
+        self.bytes[length_at..length_at + 4].copy_from_slice(&(words as u32).to_le_bytes());
+        self
+    }
+}
+
+/// A module block (width 4) with: an abbreviation [literal 7, fixed 3,
+/// vbr 6, array of char6]; a record using it; an unabbreviated record; a
+/// blob abbreviation and a record using it.
+fn sample() -> Vec<u8> {
+    let mut b = Bits::new();
+    let at = b.enter(2, 8, 4);
+    // DEFINE_ABBREV (id 4): 4 ops.
+    b.fixed(2, 4).vbr(4, 5);
+    b.fixed(1, 1).vbr(7, 8); // literal 7 (the code)
+    b.fixed(0, 1).fixed(1, 3).vbr(3, 5); // fixed(3)
+    b.fixed(0, 1).fixed(3, 3); // array
+    b.fixed(0, 1).fixed(4, 3); // char6
+                               // Record with abbrev 4: fixed 5, array "a.Z9".
+    b.fixed(4, 4).fixed(5, 3).vbr(4, 6);
+    for c in [0u64, 62, 51, 61] {
+        b.fixed(c, 6);
+    }
+    // Unabbreviated record code 3 with ops 1000, 2.
+    b.fixed(3, 4).vbr(3, 6).vbr(2, 6).vbr(1000, 6).vbr(2, 6);
+    // DEFINE_ABBREV (id 5): [fixed(8) code, blob].
+    b.fixed(2, 4).vbr(2, 5);
+    b.fixed(0, 1).fixed(1, 3).vbr(8, 5);
+    b.fixed(0, 1).fixed(5, 3);
+    b.fixed(5, 4).fixed(9, 8).vbr(3, 6).align();
+    for byte in b"xyz" {
+        b.fixed(u64::from(*byte), 8);
+    }
+    b.align();
+    b.end(4, at);
+    b.bytes
+}
+
+fn entries(data: &[u8]) -> Result<Vec<String>, BitcodeError> {
+    let bitcode = Bitcode::parse(data)?;
+    let mut reader = bitcode.reader();
+    let mut out = Vec::new();
+    while let Some(e) = reader.next_entry()? {
+        out.push(match e {
+            Entry::EnterBlock(h) => format!(
+                "enter {} w{} len{}",
+                h.block_id, h.abbrev_width, h.length_words
+            ),
+            Entry::EndBlock { block_id, .. } => format!("end {block_id}"),
+            Entry::DefineAbbrev { abbrev, .. } => format!("abbrev {:?}", abbrev.ops()),
+            Entry::Record(r) => format!(
+                "record {} id{} {:?} blob {:?}",
+                r.code,
+                r.abbrev_id,
+                r.values().collect::<Vec<_>>(),
+                r.blob()
+            ),
+        });
+    }
+    Ok(out)
+}
+
+#[test]
+fn every_operand_encoding_decodes() {
+    let got = entries(&sample()).unwrap();
+    assert_eq!(got[0], "enter 8 w4 len7");
+    assert_eq!(got[1], "abbrev [Literal(7), Fixed(3), Array, Char6]");
+    assert_eq!(got[2], "record 7 id4 [5, 97, 46, 90, 57] blob None");
+    assert_eq!(got[3], "record 3 id3 [1000, 2] blob None");
+    assert_eq!(got[5], "record 9 id5 [] blob Some([120, 121, 122])");
+    assert_eq!(got[6], "end 8");
+    assert_eq!(got.len(), 7);
+}
+
+#[test]
+fn fields_report_their_bit_offsets_and_encodings() {
+    let data = sample();
+    let bitcode = Bitcode::parse(&data).unwrap();
+    let mut reader = bitcode.reader();
+    reader.next_entry().unwrap();
+    reader.next_entry().unwrap();
+    let Some(Entry::Record(r)) = reader.next_entry().unwrap() else {
+        panic!("a record")
+    };
+    let fields: Vec<Field> = r.fields().collect();
+    assert_eq!(fields[0].encoding, AbbrevOp::Fixed(3));
+    assert_eq!(fields[0].bit_offset, r.bit_offset + 4);
+    assert_eq!(fields[1].encoding, AbbrevOp::Char6);
+    // fixed(3), then the VBR6 array length, then the first element.
+    assert_eq!(fields[1].bit_offset, r.bit_offset + 4 + 3 + 6);
+    assert_eq!(r.string_from(1).unwrap(), b"a.Z9");
+}
+
+#[test]
+fn blockinfo_abbreviations_apply_to_later_blocks() {
+    let mut b = Bits::new();
+    let info = b.enter(2, 0, 2);
+    b.fixed(3, 2).vbr(1, 6).vbr(1, 6).vbr(8, 6); // SETBID 8
+    b.fixed(2, 2).vbr(2, 5); // DEFINE_ABBREV [literal 4, vbr 6]
+    b.fixed(1, 1).vbr(4, 8);
+    b.fixed(0, 1).fixed(2, 3).vbr(6, 5);
+    b.end(2, info);
+    let module = b.enter(2, 8, 3);
+    b.fixed(4, 3).vbr(77, 6);
+    b.end(3, module);
+    let got = entries(&b.bytes).unwrap();
+    assert_eq!(got[5], "record 4 id4 [77] blob None");
+}
+
+#[test]
+fn every_truncation_is_a_typed_error() {
+    let data = sample();
+    // The magic alone is an empty stream; every longer prefix cuts a block.
+    assert_eq!(entries(&data[..4]).unwrap(), Vec::<String>::new());
+    assert!(entries(&data[..0]).is_err());
+    for len in (8..data.len()).step_by(4) {
+        match entries(&data[..len]) {
+            Err(_) => {}
+            Ok(got) => panic!("prefix of {len} bytes read as {got:?}"),
+        }
+    }
+    let e = entries(&data[..10]).unwrap_err();
+    assert!(
+        matches!(e.kind, BitcodeErrorKind::UnalignedLength { .. }),
+        "{e}"
+    );
+    let e = entries(&data[..8]).unwrap_err();
+    assert!(matches!(e.kind, BitcodeErrorKind::Truncated { .. }), "{e}");
+    // The length word after the aligned ENTER_SUBBLOCK header is missing.
+    assert_eq!(e.bit_offset, 64);
+}
+
+#[test]
+fn bad_lengths_ids_and_abbreviations_are_typed_errors() {
+    // A length word one word too long.
+    let mut data = sample();
+    data[8] += 1;
+    data.extend_from_slice(&[0; 4]);
+    let e = entries(&data).unwrap_err();
+    assert!(
+        matches!(
+            e.kind,
+            BitcodeErrorKind::BlockLengthMismatch { block_id: 8, .. }
+        ),
+        "{e}"
+    );
+    // An abbreviation ID never defined.
+    let mut b = Bits::new();
+    let at = b.enter(2, 8, 4);
+    b.fixed(9, 4);
+    b.end(4, at);
+    let e = entries(&b.bytes).unwrap_err();
+    assert_eq!(
+        e.kind,
+        BitcodeErrorKind::UnknownAbbrev { id: 9, block_id: 8 }
+    );
+    // An array that is not second to last.
+    let mut b = Bits::new();
+    let at = b.enter(2, 8, 4);
+    b.fixed(2, 4)
+        .vbr(2, 5)
+        .fixed(0, 1)
+        .fixed(3, 3)
+        .fixed(0, 1)
+        .fixed(5, 3);
+    b.end(4, at);
+    let e = entries(&b.bytes).unwrap_err();
+    assert!(matches!(e.kind, BitcodeErrorKind::BadAbbrev { .. }), "{e}");
+    // Something other than a block at the top level.
+    let mut b = Bits::new();
+    b.fixed(3, 2).align();
+    let e = entries(&b.bytes).unwrap_err();
+    assert_eq!(e.kind, BitcodeErrorKind::NotABlock { id: 3 });
+    // Not bitcode.
+    let e = entries(b"DXBC\0\0\0\0").unwrap_err();
+    assert!(matches!(e.kind, BitcodeErrorKind::BadMagic { .. }));
+}
+
+#[test]
+fn huge_counts_fail_before_any_work() {
+    // An unabbreviated record claiming 2^40 operands, and an array claiming 2^40 elements.
+    let mut b = Bits::new();
+    let at = b.enter(2, 8, 4);
+    b.fixed(3, 4).vbr(1, 6).vbr(1 << 40, 6);
+    b.end(4, at);
+    let e = entries(&b.bytes).unwrap_err();
+    assert!(matches!(e.kind, BitcodeErrorKind::Truncated { .. }), "{e}");
+    let mut b = Bits::new();
+    let at = b.enter(2, 8, 4);
+    b.fixed(2, 4).vbr(3, 5);
+    b.fixed(1, 1).vbr(1, 8);
+    b.fixed(0, 1).fixed(3, 3);
+    b.fixed(0, 1).fixed(1, 3).vbr(8, 5);
+    b.fixed(4, 4).vbr(1 << 40, 6);
+    b.end(4, at);
+    let e = entries(&b.bytes).unwrap_err();
+    assert_eq!(
+        e.kind,
+        BitcodeErrorKind::Truncated {
+            what: "array elements"
+        }
+    );
+}
+
+#[test]
+fn deep_nesting_is_refused() {
+    let mut b = Bits::new();
+    let mut width = 2;
+    for _ in 0..=MAX_DEPTH {
+        b.enter(width, 8, 2);
+        width = 2;
+    }
+    let e = entries(&b.bytes).unwrap_err();
+    assert!(
+        matches!(
+            e.kind,
+            BitcodeErrorKind::TooDeep { .. } | BitcodeErrorKind::Truncated { .. }
+        ),
+        "{e}"
+    );
+}
+
+#[test]
+fn wrapper_header_is_followed_and_checked() {
+    let inner = sample();
+    let mut data = Vec::new();
+    for v in [0x0b17_c0deu32, 0, 20, inner.len() as u32, 7] {
+        data.extend_from_slice(&v.to_le_bytes());
+    }
+    data.extend_from_slice(&inner);
+    let bitcode = Bitcode::parse(&data).unwrap();
+    assert_eq!(bitcode.stream_start, 20);
+    assert_eq!(bitcode.wrapper.unwrap().cpu_type, 7);
+    assert_eq!(entries(&data).unwrap(), entries(&inner).unwrap());
+    data[12] = data[12].wrapping_add(8);
+    let e = entries(&data).unwrap_err();
+    assert!(matches!(e.kind, BitcodeErrorKind::BadWrapper { .. }));
+}
+
+#[test]
+fn signed_vbr_values_decode_as_llvm_writes_them() {
+    use super::module::decode_signed;
+    assert_eq!(decode_signed(2), 1);
+    assert_eq!(decode_signed(3), -1);
+    assert_eq!(decode_signed(0), 0);
+    assert_eq!(decode_signed(1), i64::MIN);
+}
+
+#[test]
+fn facts_of_llvm_22_bitcode_use_the_string_table() {
+    // examples/sample.dxil is built from examples/sample.ll by llvm-as 22:
+    // an IDENTIFICATION block, module version 2, names in STRTAB.
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/sample.dxil");
+    let file = std::fs::read(path).expect("examples/sample.dxil");
+    let container = crate::Container::parse(&file).unwrap();
+    let program =
+        crate::Program::parse(&container.require(crate::PartName::DXIL).unwrap()).unwrap();
+    let facts = ModuleFacts::decode(program.bitcode).unwrap();
+    let id = facts.identification.expect("identification block");
+    assert!(id.producer.starts_with("LLVM"), "{}", id.producer);
+    assert_eq!(facts.module_version, Some(2));
+    assert_eq!(facts.functions_defined, ["main"]);
+    assert_eq!(
+        facts.triple.as_deref(),
+        Some("dxil-unknown-shadermodel6.0-pixel")
+    );
+    assert!(facts.data_layout.unwrap().contains("-i8:8-"));
+}

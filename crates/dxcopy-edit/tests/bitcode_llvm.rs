@@ -11,7 +11,7 @@
 //!
 //! Four LLVM runs per bitcode take about ten minutes over the whole corpus on
 //! a small machine, so by default every 32nd bitcode is checked;
-//! `DXCOPY_BITCODE_LLVM_ALL=1` checks all of them.
+//! `DXCOPY_BITCODE_LLVM_ALL=1` (`cargo xtask bitcode-llvm`) checks all of them.
 
 use dxcopy_edit::bitcode::{fix_data_layout, strip_names};
 use dxcopy_edit::dump::dumps_as_bitcode;

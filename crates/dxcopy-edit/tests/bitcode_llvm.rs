@@ -259,10 +259,11 @@ fn llvm_reads_dumps_agrees_on_facts_and_on_stripped_names() {
                 .filter(|l| l.starts_with("declare "))
                 .filter_map(|l| {
                     let name = l.split_once('@')?.1;
-                    Some(match name.strip_prefix('"') {
-                        Some(quoted) => quoted.split('"').next()?.to_string(),
-                        None => name.split('(').next()?.to_string(),
-                    })
+                    match name.strip_prefix('"') {
+                        // Quoted names use llvm-dis's `\XX` escapes.
+                        Some(quoted) => md_string(&format!("!\"{}\"", quoted.split('"').next()?)),
+                        None => Some(name.split('(').next()?.to_string()),
+                    }
                 })
                 .collect(),
         );

@@ -1148,6 +1148,16 @@ fn bitcode(
         .into_iter()
         .filter(|(_, _, kind, parts)| kind == "dxil" && parts.split(',').any(|p| p == "DXIL"))
         .map(|(path, ..)| path)
+        // Only DXIL parts holding bitcode (LLVM's test inputs include empty ones).
+        .filter(|path| {
+            fs::read(path).is_ok_and(|bytes| {
+                dxcopy_read::Container::parse(&bytes).is_ok_and(|c| {
+                    c.find(dxcopy_read::PartName::DXIL)
+                        .and_then(|p| dxcopy_read::Program::parse(&p).ok())
+                        .is_some_and(|p| p.has_bitcode_magic())
+                })
+            })
+        })
         .collect();
     let out = dir.join("bitcode.bc");
     let each = |option: &str| {

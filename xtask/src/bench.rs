@@ -1129,11 +1129,13 @@ fn disasm(opts: &Options, dxinfo: &Path, corpus: &Path, report: &mut Report) -> 
     Ok(())
 }
 
-/// bitcode: the bitcode layer over the corpus's DXIL containers: `--dump-bitcode`
-/// (stream walk to the DATALAYOUT record, in-place patch) next to the
-/// byte-exact `--dump-section`, one dxcopy process per file; and dxinfo's
-/// text view (module facts decoded from every DXIL/ILDB/STAT bitcode) over
-/// every container in one process.
+/// bitcode: the bitcode layer over the corpus. `--dump-bitcode` (stream walk
+/// to the DATALAYOUT record, in-place patch) next to the byte-exact
+/// `--dump-section`, one dxcopy process per DXIL container; and dxinfo (text
+/// and `--json`) over every container in one process, with module facts
+/// (every DXIL/ILDB/STAT bitstream read) and with `--no-module-facts` (the
+/// views as they were before the layer). Target: module facts cost at most
+/// 1.5× of dxinfo without them.
 fn bitcode(
     opts: &Options,
     bins: &Bins,
@@ -1146,6 +1148,16 @@ fn bitcode(
         .into_iter()
         .filter(|(_, _, kind, parts)| kind == "dxil" && parts.split(',').any(|p| p == "DXIL"))
         .map(|(path, ..)| path)
+        // Only DXIL parts holding bitcode (LLVM's test inputs include empty ones).
+        .filter(|path| {
+            fs::read(path).is_ok_and(|bytes| {
+                dxcopy_read::Container::parse(&bytes).is_ok_and(|c| {
+                    c.find(dxcopy_read::PartName::DXIL)
+                        .and_then(|p| dxcopy_read::Program::parse(&p).ok())
+                        .is_some_and(|p| p.has_bitcode_magic())
+                })
+            })
+        })
         .collect();
     let out = dir.join("bitcode.bc");
     let each = |option: &str| {
@@ -1165,14 +1177,25 @@ fn bitcode(
     let mut files = Vec::new();
     collect_containers(corpus, &mut files)?;
     files.sort();
+    // (label, options): with module facts, then without, for each view.
+    let views: [(&str, &[&str]); 4] = [
+        ("dxinfo", &[]),
+        ("dxinfo --no-module-facts", &["--no-module-facts"]),
+        ("dxinfo --json", &["--json"]),
+        (
+            "dxinfo --json --no-module-facts",
+            &["--json", "--no-module-facts"],
+        ),
+    ];
     if dxinfo.exists() {
-        let mut c = Contender::new(
-            "dxinfo (text, module facts)",
-            Cmd::new([dxinfo.as_os_str()]).with_args(&files),
-            || Ok(()),
-        );
-        c.allow_fail = true;
-        contenders.push(c);
+        for (label, args) in views {
+            let cmd =
+                Cmd::new(std::iter::once(dxinfo.as_os_str()).chain(args.iter().map(OsStr::new)))
+                    .with_args(&files);
+            let mut c = Contender::new(label, cmd, || Ok(()));
+            c.allow_fail = true;
+            contenders.push(c);
+        }
     }
     let mut m = measure(&contenders, opts.reps)?;
     m[0].command = format!(
@@ -1183,12 +1206,12 @@ fn bitcode(
         "dxcopy --dump-bitcode=DXIL=out.bc FILE, per file ({} DXIL containers)",
         dxil.len()
     );
-    if let Some(row) = m.get_mut(2) {
-        row.command = format!("dxinfo FILES… ({} containers)", files.len());
+    for (row, (label, _)) in m.iter_mut().skip(2).zip(views) {
+        row.command = format!("{label} FILES… ({} containers)", files.len());
     }
     report.workload(
         &format!(
-            "bitcode: `--dump-bitcode` next to `--dump-section` over {} DXIL containers; dxinfo text with module facts over {} containers",
+            "bitcode: `--dump-bitcode` next to `--dump-section` over {} DXIL containers; dxinfo with and without module facts over {} containers",
             dxil.len(),
             files.len()
         ),
@@ -1201,6 +1224,18 @@ fn bitcode(
         "reported",
         None,
     );
+    if m.len() == 6 {
+        for (with, without, view) in [(2, 3, "text"), (4, 5, "--json")] {
+            let r = ratio(m[with].median(), m[without].median());
+            report.target(
+                "bitcode",
+                &format!("dxinfo ({view}) over the corpus: with module facts ÷ without"),
+                &times(r),
+                "≤ 1.5×",
+                Some(r <= 1.5),
+            );
+        }
+    }
     Ok(())
 }
 

@@ -75,6 +75,19 @@ fn main() -> Result<()> {
             run(cargo().args(["build", "--workspace", "--bins"]))?;
             cases::run_all(&root().join("target/debug"), rest)
         }
+        // LLVM 22 against the bitcode layer over every corpus bitcode (slow:
+        // four LLVM runs per bitcode); `cargo test` checks every 32nd.
+        "bitcode-llvm" => run(cargo()
+            .args([
+                "test",
+                "-p",
+                "dxcopy-edit",
+                "--test",
+                "bitcode_llvm",
+                "--",
+                "--nocapture",
+            ])
+            .env("DXCOPY_BITCODE_LLVM_ALL", "1")),
         "conformance" => run(cargo().args([
             "test",
             "-p",
@@ -117,6 +130,8 @@ fn main() -> Result<()> {
                  cases [NAME]  run the data-driven cases in tests/ (optionally only those containing NAME)\n  \
                  pytest [ARGS]  the Python package: venv in target/pytest, pip install ./crates/dxcopy-py, pytest\n  \
                  conformance   compare dxinfo --yaml with obj2yaml 22 over samples and corpus\n  \
+                 bitcode-llvm  llvm-dis/opt 22 over every corpus bitcode: --dump-bitcode read, IR = opt --data-layout,\n\
+                 \x20               module facts = printed metadata, strip pass and verify after --strip-bitcode-names\n  \
                  disasm-conformance\n\
                  \x20               compare dxinfo --disasm with the reference listings in ../shared/corpus/listings\n  \
                  sweep [--quick] [--seed N] [--only SUBSTRING] [--no-bins | --bins-only] [--bin-stride N]\n\

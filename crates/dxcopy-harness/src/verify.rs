@@ -1,4 +1,4 @@
-//! The invariants of a written container (README "Libraries", layouts.md §1).
+//! The invariants of a written container (README "Libraries", docs/format/container.md §1–§4).
 
 use dxcopy_edit::{EditPlan, Output};
 use dxcopy_read::{digest, Container, DigestKind, PartName};

@@ -181,7 +181,7 @@ fn hostile() -> Vec<(&'static str, Vec<u8>)> {
 /// overrides the declared uncompressed size (a lie is an error).
 fn zlib_bomb(declared: Option<u32>) -> Vec<u8> {
     let text = vec![b'x'; 3 << 20];
-    let srci = dxcopy_read::source_info::build_source_info(&[(b"a.hlsl", &text)], &[], true);
+    let srci = dxcopy_read::fixtures::build_source_info(&[(b"a.hlsl", &text)], &[], true);
     let mut bytes = dxcopy_edit::ContainerBuilder::new()
         .part(b"SRCI", &srci)
         .build()

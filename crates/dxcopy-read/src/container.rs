@@ -1,6 +1,6 @@
 //! The container: header, offset table and parts, validated on parse.
 //!
-//! Layout (layouts.md §1): 32-byte header (`DXBC`, 16-byte digest, u16 major,
+//! Layout (docs/format/container.md §1–§3): 32-byte header (`DXBC`, 16-byte digest, u16 major,
 //! u16 minor, u32 FileSize, u32 PartCount), then PartCount u32 absolute part
 //! offsets; each part is a 4-byte name, a u32 size and `size` bytes of data.
 

@@ -135,11 +135,147 @@ impl<'data> Cursor<'data> {
         }
     }
 
+    /// `count` little-endian `u32` words at `offset`, checked as one run of
+    /// `4 * count` bytes (a `Truncated` error naming `what` otherwise).
+    pub fn u32s(&self, offset: u64, count: u64, what: &'static str) -> Result<U32s<'data>> {
+        Ok(le_u32s(self.bytes(
+            offset,
+            count.saturating_mul(4),
+            what,
+        )?))
+    }
+
+    /// `count` records of `stride` bytes starting at `offset`, checked as one
+    /// run of `count * stride` bytes (a `Truncated` error naming `what`
+    /// otherwise). Yields each record's relative offset and a cursor over it.
+    pub fn records(
+        &self,
+        offset: u64,
+        count: u64,
+        stride: u64,
+        what: &'static str,
+    ) -> Result<Records<'data>> {
+        let all = self.sub(offset, count.saturating_mul(stride), what)?;
+        Ok(Records {
+            all,
+            offset,
+            stride,
+            next: 0,
+            count,
+        })
+    }
+
+    /// Advancing read: `len` bytes at `*pos`, then moves `*pos` past them.
+    /// On error `*pos` is left as it was.
+    pub fn take_bytes(&self, pos: &mut u64, len: u64, what: &'static str) -> Result<&'data [u8]> {
+        let b = self.bytes(*pos, len, what)?;
+        *pos += len;
+        Ok(b)
+    }
+
+    /// Advancing read: a sub-cursor of `len` bytes at `*pos`, then moves `*pos` past it.
+    pub fn take_sub(&self, pos: &mut u64, len: u64, what: &'static str) -> Result<Cursor<'data>> {
+        let c = self.sub(*pos, len, what)?;
+        *pos += len;
+        Ok(c)
+    }
+
+    /// Advancing read: the little-endian `u32` at `*pos`, then moves `*pos` by 4.
+    pub fn take_u32(&self, pos: &mut u64, what: &'static str) -> Result<u32> {
+        let v = self.u32(*pos, what)?;
+        *pos += 4;
+        Ok(v)
+    }
+
+    /// Advancing read: `count` `u32` words at `*pos` (see [`Cursor::u32s`]),
+    /// then moves `*pos` past them.
+    pub fn take_u32s(&self, pos: &mut u64, count: u64, what: &'static str) -> Result<U32s<'data>> {
+        let words = self.u32s(*pos, count, what)?;
+        *pos += count * 4;
+        Ok(words)
+    }
+
+    /// Advancing read: the NUL-terminated string at `*pos` (see
+    /// [`Cursor::cstr`]), then moves `*pos` past its terminator.
+    pub fn take_cstr(
+        &self,
+        pos: &mut u64,
+        max_len: u64,
+        what: &'static str,
+    ) -> Result<&'data [u8]> {
+        let s = self.cstr(*pos, max_len, what)?;
+        *pos += s.len() as u64 + 1;
+        Ok(s)
+    }
+
     /// An error of kind `Invalid` at relative `offset`.
     pub fn invalid(&self, offset: u64, message: impl Into<String>) -> ReadError {
         ReadError::invalid(self.abs(offset), message)
     }
 }
+
+/// The whole little-endian `u32` words of `bytes`, in order (a trailing
+/// partial word is ignored).
+pub fn le_u32s(bytes: &[u8]) -> U32s<'_> {
+    U32s {
+        words: bytes.chunks_exact(4),
+    }
+}
+
+/// Iterator over little-endian `u32` words; see [`Cursor::u32s`] and [`le_u32s`].
+#[derive(Debug, Clone)]
+pub struct U32s<'data> {
+    words: std::slice::ChunksExact<'data, u8>,
+}
+
+impl Iterator for U32s<'_> {
+    type Item = u32;
+
+    fn next(&mut self) -> Option<u32> {
+        self.words
+            .next()
+            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.words.size_hint()
+    }
+}
+
+impl ExactSizeIterator for U32s<'_> {}
+
+/// Iterator over fixed-stride records; see [`Cursor::records`].
+#[derive(Debug, Clone)]
+pub struct Records<'data> {
+    all: Cursor<'data>,
+    offset: u64,
+    stride: u64,
+    next: u64,
+    count: u64,
+}
+
+impl<'data> Iterator for Records<'data> {
+    /// The record's offset relative to the cursor it came from, and a cursor over its bytes.
+    type Item = (u64, Cursor<'data>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.next >= self.count {
+            return None;
+        }
+        let at = self.next * self.stride;
+        self.next += 1;
+        // The whole run was checked when the iterator was made.
+        let record = self.all.sub(at, self.stride, "record").ok()?;
+        Some((self.offset + at, record))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = usize::try_from(self.count - self.next).unwrap_or(usize::MAX);
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for Records<'_> {}
 
 #[cfg(test)]
 mod tests {
@@ -172,5 +308,74 @@ mod tests {
         assert_eq!(c.cstr(0, 3, "s").unwrap(), b"ab");
         assert!(c.cstr(0, 2, "s").is_err());
         assert!(c.cstr(3, 10, "s").is_err());
+    }
+
+    #[test]
+    fn word_arrays() {
+        let c = Cursor::new(&[1, 0, 0, 0, 2, 0, 0, 0, 0xff], 10);
+        assert_eq!(c.u32s(0, 2, "w").unwrap().collect::<Vec<_>>(), [1, 2]);
+        assert_eq!(c.u32s(4, 1, "w").unwrap().len(), 1);
+        assert_eq!(c.u32s(9, 0, "w").unwrap().count(), 0);
+        let e = c.u32s(4, 2, "words").unwrap_err();
+        assert_eq!(e.offset, 14);
+        assert!(matches!(
+            e.kind,
+            ReadErrorKind::Truncated {
+                what: "words",
+                needed: 8,
+                available: 5,
+                ..
+            }
+        ));
+        assert!(c.u32s(0, u64::MAX, "w").is_err());
+        assert_eq!(le_u32s(&[3, 0, 0, 0, 9]).collect::<Vec<_>>(), [3]);
+    }
+
+    #[test]
+    fn strided_records() {
+        let data: Vec<u8> = (0..10).collect();
+        let c = Cursor::new(&data, 100);
+        let recs: Vec<_> = c.records(1, 3, 3, "r").unwrap().collect();
+        assert_eq!(recs.len(), 3);
+        assert_eq!(recs[0].0, 1);
+        assert_eq!(recs[2].0, 7);
+        assert_eq!(recs[2].1.data(), &[7, 8, 9]);
+        assert_eq!(recs[1].1.base(), 104);
+        assert_eq!(c.records(0, 4, 0, "r").unwrap().count(), 4);
+        let e = c.records(2, 3, 3, "records").unwrap_err();
+        assert_eq!(e.offset, 102);
+        assert!(matches!(
+            e.kind,
+            ReadErrorKind::Truncated {
+                what: "records",
+                needed: 9,
+                available: 8,
+                ..
+            }
+        ));
+        assert!(c.records(0, u64::MAX, 2, "r").is_err());
+    }
+
+    #[test]
+    fn advancing_reads() {
+        let data = [
+            7, 0, 0, 0, b'h', b'i', 0, 1, 0, 0, 0, 2, 0, 0, 0, 0xaa, 0xbb,
+        ];
+        let c = Cursor::new(&data, 0);
+        let mut p = 0;
+        assert_eq!(c.take_u32(&mut p, "n").unwrap(), 7);
+        assert_eq!(p, 4);
+        assert_eq!(c.take_cstr(&mut p, 8, "s").unwrap(), b"hi");
+        assert_eq!(p, 7);
+        let words: Vec<u32> = c.take_u32s(&mut p, 2, "w").unwrap().collect();
+        assert_eq!((words, p), (vec![1, 2], 15));
+        assert!(c.take_bytes(&mut p, 3, "b").is_err());
+        assert_eq!(p, 15, "a failed read leaves the position alone");
+        let sub = c.take_sub(&mut p, 1, "b").unwrap();
+        assert_eq!((sub.data(), sub.base(), p), (&[0xaa][..], 15, 16));
+        assert_eq!(c.take_bytes(&mut p, 1, "b").unwrap(), &[0xbb]);
+        assert!(c.take_u32(&mut p, "n").is_err());
+        assert!(c.take_cstr(&mut p, 4, "s").is_err());
+        assert_eq!(p, 17);
     }
 }

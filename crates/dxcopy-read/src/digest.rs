@@ -7,6 +7,7 @@
 //! Retail: `W0 = 8n`, `W15 = 2n | 1`. Debug: `W0 = 16n | 0xF`,
 //! `W15 = 4n | 0x10000000`. All mod 2^32.
 
+use crate::cursor::{le_u32s, Cursor};
 use md5::block_api::compress;
 
 const IV: [u32; 4] = [0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476];
@@ -163,9 +164,8 @@ pub fn debug(data: &[u8]) -> [u8; 16] {
 /// The bytes a container digest covers: `[20, FileSize)`, or `None` when
 /// FileSize is below 20 or beyond the input.
 pub fn signed_range(container: &[u8]) -> Option<&[u8]> {
-    let fs = container.get(24..28)?;
-    let file_size = u32::from_le_bytes([fs[0], fs[1], fs[2], fs[3]]) as usize;
-    container.get(20..file_size)
+    let file_size = Cursor::new(container, 0).u32(24, "FileSize").ok()?;
+    container.get(20..usize::try_from(file_size).ok()?)
 }
 
 /// Computes both variants of a container's digest in one pass.
@@ -220,9 +220,8 @@ pub fn to_hex(bytes: &[u8]) -> String {
 
 /// The four little-endian u32 words `A B C D` as `%08x` (vkd3d-dxbc / DXC test style).
 pub fn to_words(digest: &[u8; 16]) -> String {
-    digest
-        .chunks(4)
-        .map(|c| format!("{:08x}", u32::from_le_bytes([c[0], c[1], c[2], c[3]])))
+    le_u32s(digest)
+        .map(|w| format!("{w:08x}"))
         .collect::<Vec<_>>()
         .join(" ")
 }

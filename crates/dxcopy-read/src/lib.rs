@@ -79,6 +79,8 @@ mod enums;
 pub mod error;
 mod fault_guard;
 pub mod fields;
+#[cfg(any(test, feature = "testutil"))]
+pub mod fixtures;
 pub mod info;
 pub mod mapped;
 pub mod name;

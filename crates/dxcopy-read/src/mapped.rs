@@ -83,9 +83,18 @@ impl MappedFile {
         let meta = file.metadata()?;
         if meta.is_file() && meta.len() > 0 {
             #[allow(unsafe_code)]
-            // SAFETY: the map is read-only and private to this process. A
-            // file truncated under it is caught by the fault guard (Linux),
-            // and `changed` reports any change before results are used.
+            // SAFETY: `Mmap::map` makes a read-only *shared* mapping
+            // (PROT_READ, MAP_SHARED), not a private one: nothing here can
+            // write through it, and this type only hands out `&[u8]`, never
+            // `&mut`, so this process breaks no aliasing rule. Because it is
+            // shared, another process's writes show through it; the tools
+            // never write an input in place (edits go to a temporary file
+            // renamed over it, which leaves the mapped inode untouched). A
+            // truncation by another process is caught by the fault guard
+            // when the map got a guard slot (Linux: pages past the new end
+            // read as zeros instead of raising SIGBUS), and `changed`
+            // re-checks the length and modification time, so callers report
+            // such an input before they use results.
             let map = unsafe { memmap2::Mmap::map(&file) };
             if let Ok(map) = map {
                 // Without a guard slot, a large file is still mapped (as

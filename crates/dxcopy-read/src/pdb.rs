@@ -42,7 +42,7 @@
 //! file holds, and nothing is allocated beyond the file's size.
 
 use crate::container::HEADER_SIZE;
-use crate::cursor::Cursor;
+use crate::cursor::{le_u32s, Cursor};
 use crate::error::{MsfBlockOwner, ReadError, ReadErrorKind, Result};
 use std::borrow::Cow;
 
@@ -203,9 +203,9 @@ impl<'data> Pdb<'data> {
         // Absolute file offset of directory byte `k`, for error messages.
         let dir_abs = |k: u64| -> u64 {
             let index = k / block_size;
-            let block = map
-                .get(index as usize * 4..index as usize * 4 + 4)
-                .map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+            let block = Cursor::new(map, 0)
+                .u32(index * 4, "MSF block map")
+                .unwrap_or(0);
             u64::from(block) * block_size + k % block_size
         };
         let dir = Cursor::new(&directory, 0);
@@ -214,13 +214,12 @@ impl<'data> Pdb<'data> {
             ..e
         };
         let stream_count = dir.u32(0, "MSF NumStreams").map_err(relocate)?;
+        let mut list_at = 4;
         let sizes = dir
-            .bytes(4, 4 * u64::from(stream_count), "MSF stream sizes")
+            .take_u32s(&mut list_at, u64::from(stream_count), "MSF stream sizes")
             .map_err(relocate)?;
         let mut streams = Vec::with_capacity(stream_count as usize);
-        let mut list_at = 4 + 4 * u64::from(stream_count);
-        for (index, raw) in sizes.chunks_exact(4).enumerate() {
-            let raw = u32::from_le_bytes([raw[0], raw[1], raw[2], raw[3]]);
+        for (index, raw) in sizes.enumerate() {
             let nil = raw == NIL_STREAM;
             let size = if nil { 0 } else { raw };
             let size_at = 4 + 4 * index as u64;
@@ -233,8 +232,9 @@ impl<'data> Pdb<'data> {
                 ));
             }
             let block_count = u64::from(size).div_ceil(block_size);
+            let start = list_at;
             let list = dir
-                .bytes(list_at, 4 * block_count, "MSF stream block list")
+                .take_bytes(&mut list_at, 4 * block_count, "MSF stream block list")
                 .map_err(relocate)?;
             let contiguous_at = check_blocks(
                 file_len,
@@ -242,16 +242,15 @@ impl<'data> Pdb<'data> {
                 list,
                 u64::from(size),
                 MsfBlockOwner::Stream(index as u32),
-                |k| dir_abs(list_at + k),
+                |k| dir_abs(start + k),
             )?;
             streams.push(StreamEntry {
                 size,
                 nil,
-                list_at,
+                list_at: start,
                 block_count,
                 contiguous_at,
             });
-            list_at += 4 * block_count;
         }
         let mut pdb = Pdb {
             data,
@@ -323,9 +322,7 @@ impl<'data> Pdb<'data> {
 
     /// The block indices of stream `index`, in stream order (empty past the last stream).
     pub fn stream_blocks(&self, index: u32) -> impl Iterator<Item = u32> + '_ {
-        self.block_list(index)
-            .chunks_exact(4)
-            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        le_u32s(self.block_list(index))
     }
 
     /// File offset of stream `index`'s first byte, when it has one.
@@ -422,8 +419,7 @@ fn check_blocks(
 ) -> Result<Option<u64>> {
     let mut first: Option<u64> = None;
     let mut contiguous = true;
-    for (k, raw) in list.chunks_exact(4).enumerate() {
-        let block = u32::from_le_bytes([raw[0], raw[1], raw[2], raw[3]]);
+    for (k, block) in le_u32s(list).enumerate() {
         let k = k as u64;
         let chunk = block_size.min(len - k * block_size);
         let start = u64::from(block) * block_size;
@@ -468,8 +464,7 @@ fn gather<'data>(
     }
     // `len` was checked against the file length, so this is bounded by it.
     let mut out = Vec::with_capacity(len as usize);
-    for (k, raw) in list.chunks_exact(4).enumerate() {
-        let block = u32::from_le_bytes([raw[0], raw[1], raw[2], raw[3]]);
+    for (k, block) in le_u32s(list).enumerate() {
         let chunk = block_size.min(len - k as u64 * block_size);
         out.extend_from_slice(slice(u64::from(block) * block_size, chunk));
     }

@@ -201,8 +201,8 @@ pub fn write_json(w: &mut dyn Write, doc: &FileDoc<'_>, pretty: bool) -> io::Res
 mod tests {
     use super::*;
     use crate::debug_name::encode as build_debug_name;
+    use crate::fixtures::build_source_info;
     use crate::program::{build_program_data, ShaderKind};
-    use crate::source_info::build_source_info;
     use crate::testutil::{build, sign};
     use serde_json::Value;
 

@@ -762,10 +762,10 @@ fn write_member(
 mod tests {
     use super::*;
     use crate::debug_name::encode as build_debug_name;
+    use crate::fixtures::build_source_info;
     use crate::hash::md5_of;
     use crate::private::build_debug_path;
     use crate::program::{build_program_data, ShaderKind};
-    use crate::source_info::build_source_info;
     use crate::testutil::{build, sign};
 
     fn text_of(bytes: &[u8], options: TextOptions) -> String {

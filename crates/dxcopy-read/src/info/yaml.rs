@@ -1,5 +1,5 @@
 //! The obj2yaml view: the `--- !dxcontainer` document that LLVM's `obj2yaml`
-//! prints for a container (layouts.md §7 and §9).
+//! prints for a container (docs/format/obj2yaml.md).
 //!
 //! For every file that `obj2yaml` from LLVM 22.1.8 accepts, [`to_obj2yaml`]
 //! returns the same bytes (checked against the shared corpus by
@@ -32,7 +32,7 @@
 //! upstream's tests show (`Program`, `DebugName`, `CompilerVersion`,
 //! `SourceInfo`, `PrivateData`), and PSV0 may take its shader kind from ILDB.
 //! There is no upstream binary to compare against, so that output follows the
-//! upstream test expectations (layouts.md §7.2) rather than a byte-checked oracle.
+//! upstream test expectations (docs/format/obj2yaml.md §2) rather than a byte-checked oracle.
 
 use crate::error::PartRef;
 use crate::psv0::{Psv0, PsvElement, StageInfo};
@@ -682,7 +682,7 @@ mod upstream {
     use crate::version::CompilerVersion;
     use crate::Part;
 
-    /// ILDN (layouts.md §3.3).
+    /// ILDN (docs/format/small-parts.md §3).
     pub(super) fn debug_name(out: &mut Emitter, part: &Part<'_>) -> Result<(), YamlError> {
         let d = DebugName::parse_llvm_compat(part)?;
         out.key(4, "DebugName");
@@ -694,7 +694,7 @@ mod upstream {
         Ok(())
     }
 
-    /// VERS (layouts.md §3.5).
+    /// VERS (docs/format/small-parts.md §5).
     pub(super) fn compiler_version(out: &mut Emitter, part: &Part<'_>) -> Result<(), YamlError> {
         let v = CompilerVersion::parse_llvm_compat(part)?;
         out.key(4, "CompilerVersion");
@@ -727,7 +727,7 @@ mod upstream {
         out.scalar(["SourceContents", "SourceNames", "Args"][usize::from(h.section_type.0)]);
     }
 
-    /// SRCI (layouts.md §3.6).
+    /// SRCI (docs/format/small-parts.md §6).
     pub(super) fn source_info(out: &mut Emitter, part: &Part<'_>) -> Result<(), YamlError> {
         let info = SourceInfo::parse_llvm_compat(part)?;
         out.key(4, "SourceInfo");

@@ -1,4 +1,4 @@
-//! The ILDN part (layouts.md §3.3, DXContainer.md "ILDN Part"): the name of
+//! The ILDN part (docs/format/small-parts.md §3): the name of
 //! the companion PDB. `u16 Flags` (0), `u16 NameLength` (without the NUL),
 //! the UTF-8 name, a NUL, zero padding to a multiple of 4. fxc's
 //! `D3D_BLOB_DEBUG_NAME` has the same layout.

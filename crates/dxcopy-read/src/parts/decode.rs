@@ -195,11 +195,11 @@ pub fn decode_all<'data>(
 mod tests {
     use super::*;
     use crate::debug_name::encode as build_debug_name;
+    use crate::fixtures::build_msf;
+    use crate::fixtures::build_rdat;
+    use crate::fixtures::build_source_info;
     use crate::private::build_debug_path;
     use crate::program::{build_program_data, ShaderKind};
-    use crate::rdat::build_rdat;
-    use crate::source_info::build_source_info;
-    use crate::spdb::build_msf;
     use crate::testutil::build;
 
     #[test]
@@ -265,7 +265,7 @@ mod tests {
     }
 
     #[test]
-    fn helper_a_families_and_psv0_kind() {
+    fn decodes_each_part_family_and_takes_psv0_stage_from_program() {
         let words = |w: &[u32]| -> Vec<u8> { w.iter().flat_map(|v| v.to_le_bytes()).collect() };
         let dxil = build_program_data(6, 0, ShaderKind::Vertex, 1, 0, b"BC\xc0\xde");
         let mut psv0 = words(&[24]);

@@ -1,4 +1,4 @@
-//! PRIV, private data (layouts.md §3.4): opaque bytes, always the last part,
+//! PRIV, private data (docs/format/small-parts.md §4): opaque bytes, always the last part,
 //! possibly of unaligned size. Two contents are recognised:
 //!
 //! * a whole PDB file, as dxc `-Qpdb_in_private` writes it (MSF 7.00 magic);
@@ -105,7 +105,7 @@ pub fn build_debug_path(path: &[u8]) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::spdb::build_msf;
+    use crate::fixtures::build_msf;
 
     #[test]
     fn recognises_contents() {

@@ -1,4 +1,4 @@
-//! PSV0: pipeline state validation (layouts.md §5).
+//! PSV0: pipeline state validation (docs/format/psv0.md).
 //!
 //! The part starts with the size of a `RuntimeInfo` record whose version
 //! (0–3) follows from that size alone (24 / 36 / 48 / 52 bytes or more). The
@@ -6,7 +6,7 @@
 //! come the resource bindings and, from version 1 on, a string table, a
 //! semantic index table, the signature elements and the ViewID / input-output
 //! dependency tables whose sizes are computed from the vector counts in the
-//! record (layouts.md §5.5).
+//! record (docs/format/psv0.md §4).
 //!
 //! The stage is not stored in a version-0 record, and LLVM takes it from the
 //! DXIL program header for every version. [`Psv0::parse`] therefore takes the
@@ -21,7 +21,7 @@
 //! quirks, so that the obj2yaml view can match obj2yaml byte for byte.
 
 use crate::container::Part;
-use crate::cursor::Cursor;
+use crate::cursor::{le_u32s, Cursor};
 use crate::enums::{flag_set, open_enum};
 use crate::error::Result;
 use crate::program::ShaderKind;
@@ -43,7 +43,7 @@ pub const RESOURCE_V2_SIZE: u32 = 24;
 pub const ELEMENT_SIZE: u32 = 16;
 
 open_enum! {
-    /// Resource type of a PSV resource binding (layouts.md §8.11).
+    /// Resource type of a PSV resource binding (docs/format/enums.md §7).
     pub enum ResourceType: u32 {
         /// 0
         Invalid = 0 => "Invalid",
@@ -69,7 +69,7 @@ open_enum! {
 }
 
 open_enum! {
-    /// Resource kind (dimension) of a version-2 PSV resource binding (layouts.md §8.12).
+    /// Resource kind (dimension) of a version-2 PSV resource binding (docs/format/enums.md §8).
     pub enum ResourceKind: u32 {
         /// 0
         Invalid = 0 => "Invalid",
@@ -113,7 +113,7 @@ open_enum! {
 }
 
 flag_set! {
-    /// Flags of a version-2 PSV resource binding (layouts.md §8.5).
+    /// Flags of a version-2 PSV resource binding (docs/format/enums.md §3).
     pub struct ResourceFlags: u32 {
         /// Bit 0: the resource is used by 64-bit atomics.
         USED_BY_ATOMIC64 = 0x1 => "UsedByAtomic64",
@@ -121,7 +121,7 @@ flag_set! {
 }
 
 open_enum! {
-    /// Semantic kind of a PSV signature element (layouts.md §8.7).
+    /// Semantic kind of a PSV signature element (docs/format/enums.md §3).
     pub enum SemanticKind: u8 {
         /// 0
         Arbitrary = 0 => "Arbitrary",
@@ -189,7 +189,7 @@ open_enum! {
 }
 
 open_enum! {
-    /// Interpolation mode of a PSV signature element (layouts.md §8.6).
+    /// Interpolation mode of a PSV signature element (docs/format/enums.md §3).
     pub enum InterpolationMode: u8 {
         /// 0
         Undefined = 0 => "Undefined",
@@ -212,7 +212,7 @@ open_enum! {
     }
 }
 
-/// The stage-specific first 16 bytes of `RuntimeInfo` (layouts.md §5.1).
+/// The stage-specific first 16 bytes of `RuntimeInfo` (docs/format/psv0.md §1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub enum StageInfo {
@@ -401,7 +401,7 @@ pub struct ResourceBinding {
     pub flags: Option<ResourceFlags>,
 }
 
-/// One PSV signature element (layouts.md §5.4).
+/// One PSV signature element (docs/format/psv0.md §3).
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct PsvElement<'data> {
@@ -513,7 +513,7 @@ enum Mode {
     LlvmCompat,
 }
 
-/// Record version for a `RuntimeInfo` size (layouts.md §5.5).
+/// Record version for a `RuntimeInfo` size (docs/format/psv0.md §2).
 pub fn version_for_size(size: u32) -> u8 {
     if size >= RUNTIME_INFO_V3_SIZE {
         3
@@ -579,34 +579,33 @@ fn align4(v: u64) -> u64 {
     (v + 3) & !3
 }
 
-/// Reads `count` records of `stride` bytes starting at `p`, each through
-/// `read` on a zero-filled 24-byte buffer holding `min(stride, 24)` bytes.
+/// Reads `count` records of `stride` bytes starting at `*p` (all of which
+/// must lie in `c`, else a `Truncated` error naming `what`), each through
+/// `read` on a cursor over a zero-filled 24-byte copy holding
+/// `min(stride, 24)` bytes, with the record's relative offset, and moves `*p`
+/// past them. A stride of 0 reads nothing.
 fn read_records<T>(
     c: &Cursor<'_>,
-    p: u64,
+    p: &mut u64,
     count: u64,
     stride: u32,
     what: &'static str,
-    mut read: impl FnMut(&[u8; 24], u64) -> Result<T>,
+    mut read: impl FnMut(&Cursor<'_>, u64) -> Result<T>,
 ) -> Result<Vec<T>> {
-    let stride = u64::from(stride);
     if stride == 0 {
         return Ok(Vec::new());
     }
-    // The caller has checked count * stride <= remaining bytes.
-    let mut out = Vec::with_capacity(count as usize);
-    for i in 0..count {
-        let at = p + i * stride;
-        let bytes = c.bytes(at, stride.min(24), what)?;
-        let mut record = [0u8; 24];
-        record[..bytes.len()].copy_from_slice(bytes);
-        out.push(read(&record, at)?);
-    }
-    Ok(out)
-}
-
-fn le32(b: &[u8; 24], o: usize) -> u32 {
-    u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]])
+    let records = c.records(*p, count, u64::from(stride), what)?;
+    *p += count * u64::from(stride);
+    records
+        .map(|(at, record)| {
+            let bytes = record.data();
+            let mut padded = [0u8; 24];
+            let n = bytes.len().min(24);
+            padded[..n].copy_from_slice(&bytes[..n]);
+            read(&Cursor::new(&padded, record.base()), at)
+        })
+        .collect()
 }
 
 fn decode<'data>(c: Cursor<'data>, kind: Option<ShaderKind>, mode: Mode) -> Result<Psv0<'data>> {
@@ -679,40 +678,44 @@ fn decode<'data>(c: Cursor<'data>, kind: Option<ShaderKind>, mode: Mode) -> Resu
     };
 
     let mut p = 4 + u64::from(size);
-    let resource_count = c.u32(p, "PSV0 resource count")?;
-    p += 4;
+    let resource_count = c.take_u32(&mut p, "PSV0 resource count")?;
     let mut resource_stride = RESOURCE_V2_SIZE;
     let mut resources = Vec::new();
     if resource_count > 0 {
-        resource_stride = c.u32(p, "PSV0 resource stride")?;
-        p += 4;
+        let stride_at = p;
+        resource_stride = c.take_u32(&mut p, "PSV0 resource stride")?;
         if strict && resource_stride < RESOURCE_V0_SIZE {
             return Err(c.invalid(
-                p - 4,
+                stride_at,
                 format!("resource stride {resource_stride} is smaller than the 16-byte record"),
             ));
         }
-        let bytes = u64::from(resource_count) * u64::from(resource_stride);
-        c.bytes(p, bytes, "PSV0 resource bindings")?;
+        const WHAT: &str = "PSV0 resource binding";
         resources = read_records(
             &c,
-            p,
+            &mut p,
             u64::from(resource_count),
             resource_stride,
-            "PSV0 resource binding",
+            "PSV0 resource bindings",
             |r, _| {
                 Ok(ResourceBinding {
-                    resource_type: ResourceType::from_raw(le32(r, 0)),
-                    space: le32(r, 4),
-                    lower_bound: le32(r, 8),
-                    upper_bound: le32(r, 12),
-                    kind: (!strict || resource_stride >= 20)
-                        .then(|| ResourceKind::from_raw(le32(r, 16))),
-                    flags: (!strict || resource_stride >= 24).then(|| ResourceFlags(le32(r, 20))),
+                    resource_type: ResourceType::from_raw(r.u32(0, WHAT)?),
+                    space: r.u32(4, WHAT)?,
+                    lower_bound: r.u32(8, WHAT)?,
+                    upper_bound: r.u32(12, WHAT)?,
+                    kind: if !strict || resource_stride >= 20 {
+                        Some(ResourceKind::from_raw(r.u32(16, WHAT)?))
+                    } else {
+                        None
+                    },
+                    flags: if !strict || resource_stride >= 24 {
+                        Some(ResourceFlags(r.u32(20, WHAT)?))
+                    } else {
+                        None
+                    },
                 })
             },
         )?;
-        p += bytes;
     }
 
     let mut psv = Psv0 {
@@ -742,31 +745,26 @@ fn decode<'data>(c: Cursor<'data>, kind: Option<ShaderKind>, mode: Mode) -> Resu
         return Ok(psv);
     }
 
-    // layouts.md §5.5: the string table starts 4-byte aligned. LLVM aligns the
+    // docs/format/psv0.md §4: the string table starts 4-byte aligned. LLVM aligns the
     // absolute address; within a part laid out by dxc the offset is aligned already.
     p = match mode {
         Mode::Strict => align4(p),
         Mode::LlvmCompat => align4(c.base() + p) - c.base(),
     };
-    let table_size = c.u32(p, "PSV0 string table size")?;
+    let table_size_at = p;
+    let table_size = c.take_u32(&mut p, "PSV0 string table size")?;
     if table_size % 4 != 0 {
         return Err(c.invalid(
-            p,
+            table_size_at,
             format!("string table size {table_size} is not a multiple of 4"),
         ));
     }
-    p += 4;
-    psv.string_table = c.bytes(p, u64::from(table_size), "PSV0 string table")?;
-    p += u64::from(table_size);
+    psv.string_table = c.take_bytes(&mut p, u64::from(table_size), "PSV0 string table")?;
 
-    let index_count = c.u32(p, "PSV0 semantic index count")?;
-    p += 4;
-    let index_bytes = c.bytes(p, u64::from(index_count) * 4, "PSV0 semantic index table")?;
-    psv.semantic_index_table = index_bytes
-        .chunks_exact(4)
-        .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+    let index_count = c.take_u32(&mut p, "PSV0 semantic index count")?;
+    psv.semantic_index_table = c
+        .take_u32s(&mut p, u64::from(index_count), "PSV0 semantic index table")?
         .collect();
-    p += u64::from(index_count) * 4;
 
     let counts = [
         psv.runtime_info.sig_input_elements.unwrap_or(0),
@@ -775,11 +773,11 @@ fn decode<'data>(c: Cursor<'data>, kind: Option<ShaderKind>, mode: Mode) -> Resu
     ];
     let element_count: u64 = counts.iter().map(|&n| u64::from(n)).sum();
     if element_count > 0 {
-        let stride = c.u32(p, "PSV0 signature element stride")?;
-        p += 4;
+        let stride_at = p;
+        let stride = c.take_u32(&mut p, "PSV0 signature element stride")?;
         if strict && stride < ELEMENT_SIZE {
             return Err(c.invalid(
-                p - 4,
+                stride_at,
                 format!("signature element stride {stride} is smaller than the 16-byte record"),
             ));
         }
@@ -795,13 +793,12 @@ fn decode<'data>(c: Cursor<'data>, kind: Option<ShaderKind>, mode: Mode) -> Resu
         for (list, &count) in lists.iter_mut().zip(&counts) {
             *list = read_records(
                 &c,
-                p,
+                &mut p,
                 u64::from(count),
                 stride,
                 "PSV0 signature element",
                 |r, at| decode_element(&c, r, at, table, index_table, mode),
             )?;
-            p += u64::from(count) * u64::from(stride);
         }
         let [inputs, outputs, patch] = lists;
         psv.input_elements = inputs;
@@ -820,7 +817,7 @@ fn decode<'data>(c: Cursor<'data>, kind: Option<ShaderKind>, mode: Mode) -> Resu
         )?);
     }
 
-    // Dependency tables (layouts.md §5.5).
+    // Dependency tables (docs/format/psv0.md §4).
     let ri = psv.runtime_info;
     let outputs = ri.sig_output_vectors.unwrap_or([0; 4]);
     let inputs = ri.sig_input_vectors.unwrap_or(0);
@@ -829,20 +826,15 @@ fn decode<'data>(c: Cursor<'data>, kind: Option<ShaderKind>, mode: Mode) -> Resu
     let mesh = stage == Some(ShaderKind::Mesh);
     let domain = stage == Some(ShaderKind::Domain);
     let mut table = |words: u32, what: &'static str| -> Result<Vec<u32>> {
-        let want = u64::from(words) * 4;
-        let bytes = match mode {
-            Mode::Strict => c.bytes(p, want, what)?,
+        match mode {
+            Mode::Strict => Ok(c.take_u32s(&mut p, u64::from(words), what)?.collect()),
             Mode::LlvmCompat => {
+                // LLVM reads what is there: a short table is cut, not an error.
                 let rest = c.rest(p);
-                let take = rest.len().min(usize::try_from(want).unwrap_or(usize::MAX));
-                &rest[..take / 4 * 4]
+                p += u64::from(words) * 4;
+                Ok(le_u32s(rest).take(words as usize).collect())
             }
-        };
-        p += want;
-        Ok(bytes
-            .chunks_exact(4)
-            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-            .collect())
+        }
     };
     if ri.uses_view_id.unwrap_or(0) != 0 {
         for (mask, &count) in psv.output_vector_masks.iter_mut().zip(&outputs) {
@@ -902,14 +894,16 @@ fn resolve_name<'data>(
 
 fn decode_element<'data>(
     c: &Cursor<'data>,
-    r: &[u8; 24],
+    record: &Cursor<'_>,
     at: u64,
     table: &'data [u8],
     index_table: &[u32],
     mode: Mode,
 ) -> Result<PsvElement<'data>> {
-    let name_offset = le32(r, 0);
-    let indices_offset = le32(r, 4);
+    const WHAT: &str = "PSV0 signature element";
+    let name_offset = record.u32(0, WHAT)?;
+    let indices_offset = record.u32(4, WHAT)?;
+    let r: [u8; 16] = record.array(0, WHAT)?;
     let rows = r[8];
     let name = resolve_name(c, table, name_offset, at, mode, "semantic name")?;
     let start = indices_offset as usize;
@@ -954,7 +948,7 @@ mod tests {
     use super::*;
     use crate::error::ReadErrorKind;
 
-    /// Builds PSV0 part data from its pieces (layouts.md §5.5 writer order).
+    /// Builds PSV0 part data from its pieces (docs/format/psv0.md §5).
     #[derive(Clone)]
     struct PsvBuilder {
         info: Vec<u8>,

@@ -54,7 +54,7 @@ named_code!(
 );
 
 named_code!(
-    /// `DXIL::ResourceKind` (layouts.md §8.12).
+    /// `DXIL::ResourceKind` (docs/format/enums.md §8).
     ResourceKind: u32 {
         0 => "Invalid", 1 => "Texture1D", 2 => "Texture2D", 3 => "Texture2DMS", 4 => "Texture3D",
         5 => "TextureCube", 6 => "Texture1DArray", 7 => "Texture2DArray",
@@ -338,17 +338,10 @@ impl<'data> Refs<'data> {
         }
         let read = || -> Option<Vec<u32>> {
             let ix = self.index?;
-            let start = u64::from(row) * 4;
-            let count = ix.u32(start, "RDAT index row").ok()?;
-            let values = ix
-                .bytes(start + 4, u64::from(count) * 4, "RDAT index row")
-                .ok()?;
-            Some(
-                values
-                    .chunks_exact(4)
-                    .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-                    .collect(),
-            )
+            let mut at = u64::from(row) * 4;
+            let count = ix.take_u32(&mut at, "RDAT index row").ok()?;
+            let values = ix.u32s(at, u64::from(count), "RDAT index row").ok()?;
+            Some(values.collect())
         };
         read().unwrap_or_else(|| {
             issues.push(Issue::new(
@@ -378,12 +371,10 @@ fn read_resources<'data>(
         }
         return Ok(out);
     }
-    for i in 0..u64::from(t.count) {
-        let r = t.records.sub(
-            i * u64::from(t.stride),
-            u64::from(t.stride),
-            "RDAT resource",
-        )?;
+    let records = t
+        .records
+        .records(0, u64::from(t.count), u64::from(t.stride), "RDAT resource")?;
+    for (_, r) in records {
         out.push(RdatResource {
             class: ResourceClass(r.u32(0, "RDAT resource")?),
             kind: ResourceKind(r.u32(4, "RDAT resource")?),
@@ -416,12 +407,10 @@ fn read_functions<'data>(
         }
         return Ok(out);
     }
-    for i in 0..u64::from(t.count) {
-        let f = t.records.sub(
-            i * u64::from(t.stride),
-            u64::from(t.stride),
-            "RDAT function",
-        )?;
+    let records = t
+        .records
+        .records(0, u64::from(t.count), u64::from(t.stride), "RDAT function")?;
+    for (_, f) in records {
         let dependencies = refs
             .row(f.u32(12, "RDAT function")?, f.abs(12), issues)
             .into_iter()
@@ -444,27 +433,11 @@ fn read_functions<'data>(
     Ok(out)
 }
 
-/// Test helper: RDAT bytes from (type, part data) pairs.
-pub fn build_rdat(parts: &[(u32, Vec<u8>)]) -> Vec<u8> {
-    let mut out = RDAT_VERSION_10.to_le_bytes().to_vec();
-    out.extend_from_slice(&(parts.len() as u32).to_le_bytes());
-    let mut at = 8 + 4 * parts.len();
-    for (_, data) in parts {
-        out.extend_from_slice(&(at as u32).to_le_bytes());
-        at += 8 + data.len();
-    }
-    for (ty, data) in parts {
-        out.extend_from_slice(&ty.to_le_bytes());
-        out.extend_from_slice(&(data.len() as u32).to_le_bytes());
-        out.extend_from_slice(data);
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::error::ReadErrorKind;
+    use crate::fixtures::build_rdat;
 
     fn words(values: &[u32]) -> Vec<u8> {
         values.iter().flat_map(|v| v.to_le_bytes()).collect()

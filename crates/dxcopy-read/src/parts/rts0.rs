@@ -1,4 +1,4 @@
-//! RTS0: serialized root signature, versions 1.0, 1.1 and 1.2 (layouts.md §6).
+//! RTS0: serialized root signature, versions 1.0, 1.1 and 1.2 (docs/format/rts0.md).
 //!
 //! A 24-byte header (version, parameter count and offset, static sampler count
 //! and offset, flags) is followed by 12-byte parameter headers, each pointing
@@ -73,7 +73,7 @@ impl RootSignatureVersion {
 }
 
 flag_set! {
-    /// Root signature flags (layouts.md §8.13).
+    /// Root signature flags (docs/format/enums.md §10).
     pub struct RootFlags: u32 {
         /// 0x1
         ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT = 0x1 => "AllowInputAssemblerInputLayout",
@@ -103,7 +103,7 @@ flag_set! {
 }
 
 flag_set! {
-    /// Root descriptor flags, version 1.1+ (layouts.md §8.18).
+    /// Root descriptor flags, version 1.1+ (docs/format/enums.md §11).
     pub struct RootDescriptorFlags: u32 {
         /// 0x2
         DATA_VOLATILE = 0x2 => "DATA_VOLATILE",
@@ -115,7 +115,7 @@ flag_set! {
 }
 
 flag_set! {
-    /// Descriptor range flags, version 1.1+ (layouts.md §8.17).
+    /// Descriptor range flags, version 1.1+ (docs/format/enums.md §11).
     pub struct DescriptorRangeFlags: u32 {
         /// 0x1
         DESCRIPTORS_VOLATILE = 0x1 => "DESCRIPTORS_VOLATILE",
@@ -131,7 +131,7 @@ flag_set! {
 }
 
 flag_set! {
-    /// Static sampler flags, version 1.2 (layouts.md §8.19).
+    /// Static sampler flags, version 1.2 (docs/format/enums.md §11).
     pub struct StaticSamplerFlags: u32 {
         /// 0x1
         UINT_BORDER_COLOR = 0x1 => "SAMPLER_FLAG_UINT_BORDER_COLOR",
@@ -141,7 +141,7 @@ flag_set! {
 }
 
 open_enum! {
-    /// Root parameter type (layouts.md §8.14).
+    /// Root parameter type (docs/format/rts0.md §2).
     pub enum ParameterType: u32 {
         /// 0
         DescriptorTable = 0 => "DescriptorTable",
@@ -157,7 +157,7 @@ open_enum! {
 }
 
 open_enum! {
-    /// Shader visibility of a parameter or static sampler (layouts.md §8.15).
+    /// Shader visibility of a parameter or static sampler (docs/format/enums.md §12).
     pub enum ShaderVisibility: u32 {
         /// 0
         All = 0 => "All",
@@ -179,7 +179,7 @@ open_enum! {
 }
 
 open_enum! {
-    /// Descriptor range type (`dxil::ResourceClass`; layouts.md §8.16).
+    /// Descriptor range type (`dxil::ResourceClass`; docs/format/enums.md §11).
     pub enum RangeType: u32 {
         /// 0
         Srv = 0 => "SRV",
@@ -193,7 +193,7 @@ open_enum! {
 }
 
 open_enum! {
-    /// Static sampler filter (`D3D12_FILTER`; layouts.md §8.20).
+    /// Static sampler filter (`D3D12_FILTER`; docs/format/enums.md §13).
     pub enum Filter: u32 {
         /// 0x0
         MinMagMipPoint = 0x0 => "MinMagMipPoint",
@@ -271,7 +271,7 @@ open_enum! {
 }
 
 open_enum! {
-    /// Texture address mode (layouts.md §8.21).
+    /// Texture address mode (docs/format/enums.md §14).
     pub enum TextureAddressMode: u32 {
         /// 1
         Wrap = 1 => "Wrap",
@@ -287,7 +287,7 @@ open_enum! {
 }
 
 open_enum! {
-    /// Comparison function (layouts.md §8.22).
+    /// Comparison function (docs/format/enums.md §15).
     pub enum ComparisonFunc: u32 {
         /// 1
         Never = 1 => "Never",
@@ -309,7 +309,7 @@ open_enum! {
 }
 
 open_enum! {
-    /// Static border color (layouts.md §8.23).
+    /// Static border color (docs/format/enums.md §16).
     pub enum StaticBorderColor: u32 {
         /// 0
         TransparentBlack = 0 => "TransparentBlack",

@@ -1,5 +1,5 @@
 //! SFI0: shader feature info, one little-endian `u64` of feature flags
-//! (layouts.md §3.1; bit names and meanings §8.3).
+//! (docs/format/small-parts.md §1; bit names and meanings in docs/format/enums.md §2).
 //!
 //! LLVM reads only the first 8 bytes; a longer part is accepted and the rest
 //! ignored, a shorter one is an error. Bits without a name are kept.
@@ -10,7 +10,7 @@ use crate::enums::flag_set;
 use crate::error::Result;
 
 flag_set! {
-    /// The SFI0 feature flags (`SHADER_FEATURE_FLAG`, `1 << bit`; layouts.md §8.3).
+    /// The SFI0 feature flags (`SHADER_FEATURE_FLAG`, `1 << bit`; docs/format/enums.md §2).
     pub struct FeatureFlags: u64 {
         /// Bit 0: double-precision floating point.
         DOUBLES = 0x1 => "Doubles",
@@ -83,7 +83,7 @@ flag_set! {
     }
 }
 
-/// One-line descriptions of the named bits, indexed by bit number (layouts.md §8.3).
+/// One-line descriptions of the named bits, indexed by bit number (docs/format/enums.md §2).
 pub const FEATURE_DESCRIPTIONS: [&str; 34] = [
     "Double-precision floating point",
     "CS4 raw and structured buffers",

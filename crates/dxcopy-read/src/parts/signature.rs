@@ -1,4 +1,4 @@
-//! Signature parts: the DXIL-era ISG1 / OSG1 / PSG1 (layouts.md §4) and the
+//! Signature parts: the DXIL-era ISG1 / OSG1 / PSG1 (docs/format/signatures.md) and the
 //! DXBC-era ISGN / OSGN / PCSG / OSG5 written by fxc.
 //!
 //! Every signature part is an 8-byte header (`u32 ParamCount`,
@@ -67,7 +67,7 @@ impl SignatureFormat {
 }
 
 open_enum! {
-    /// `D3D_NAME` / `D3DSystemValue`: the system value of a signature element (layouts.md §8.9).
+    /// `D3D_NAME` / `D3DSystemValue`: the system value of a signature element (docs/format/enums.md §5).
     pub enum SystemValue: u32 {
         /// 0
         Undefined = 0 => "Undefined",
@@ -128,7 +128,7 @@ open_enum! {
 
 open_enum! {
     /// Register component type (`D3D_REGISTER_COMPONENT_TYPE` / LLVM `SigComponentType`,
-    /// also the PSV element `ComponentType`; layouts.md §8.8).
+    /// also the PSV element `ComponentType`; docs/format/enums.md §4).
     pub enum ComponentType: u32 {
         /// 0
         Unspecified = 0 => "Unknown",
@@ -154,7 +154,7 @@ open_enum! {
 }
 
 open_enum! {
-    /// Minimum precision of a signature element (`D3D_MIN_PRECISION`; layouts.md §8.10).
+    /// Minimum precision of a signature element (`D3D_MIN_PRECISION`; docs/format/enums.md §6).
     pub enum MinPrecision: u32 {
         /// 0
         Default = 0 => "Default",

@@ -1,5 +1,5 @@
-//! SRCI, the shader source info dxc writes into companion PDBs (layouts.md
-//! §3.6): an 8-byte header (`u32 AlignedSizeInBytes`, `u16 Flags`,
+//! SRCI, the shader source info dxc writes into companion PDBs
+//! (docs/format/small-parts.md §6): an 8-byte header (`u32 AlignedSizeInBytes`, `u16 Flags`,
 //! `u16 SectionCount` = 3), then three 4-byte aligned sections, each with an
 //! 8-byte section header (`u32 AlignedSizeInBytes`, `u16 Flags`, `u16 Type`):
 //! the source file names, their contents (optionally one zlib stream) and the
@@ -35,7 +35,7 @@ pub const ARGS_HEADER_SIZE: u64 = 12;
 pub const MAX_SOURCE_CONTENTS: u64 = 64 << 20;
 
 named_code!(
-    /// SRCI section type (`SourceInfo::SectionType`, layouts.md §8.24).
+    /// SRCI section type (`SourceInfo::SectionType`, docs/format/enums.md §9).
     SectionType: u16 { 0 => "SourceContents", 1 => "SourceNames", 2 => "Args" }
 );
 
@@ -452,7 +452,7 @@ mod llvm {
         let mut at = NAMES_HEADER_SIZE;
         for _ in 0..count {
             let aligned_size = body.u32(at, "SRCI name entry size")?;
-            let entry = body.sub(at, u64::from(aligned_size), "SRCI name entry")?;
+            let entry = body.take_sub(&mut at, u64::from(aligned_size), "SRCI name entry")?;
             let entry_flags = entry.u32(4, "SRCI name entry flags")?;
             let name_size = entry.u32(8, "SRCI name size")?;
             let content_size = entry.u32(12, "SRCI name content size")?;
@@ -470,7 +470,6 @@ mod llvm {
                 content_size,
                 name,
             });
-            at += u64::from(aligned_size);
         }
         let names = SourceNames {
             flags,
@@ -564,10 +563,8 @@ mod llvm {
         let mut args = Vec::new();
         let mut at = ARGS_HEADER_SIZE;
         for _ in 0..count {
-            let name = body.cstr(at, u64::MAX, "SRCI argument name")?;
-            at += name.len() as u64 + 1;
-            let value = body.cstr(at, u64::MAX, "SRCI argument value")?;
-            at += value.len() as u64 + 1;
+            let name = body.take_cstr(&mut at, u64::MAX, "SRCI argument name")?;
+            let value = body.take_cstr(&mut at, u64::MAX, "SRCI argument value")?;
             args.push(SourceArg { name, value });
         }
         let args = SourceArgs {
@@ -611,7 +608,7 @@ fn parse_names<'data>(
                 format!("source name entry AlignedSizeInBytes {aligned_size} is smaller than its header"),
             ));
         }
-        let entry = region.sub(pos, u64::from(aligned_size), "source name entry")?;
+        let entry = region.take_sub(&mut pos, u64::from(aligned_size), "source name entry")?;
         let name = entry.cstr(NAME_ENTRY_SIZE, u64::from(name_size), "source file name")?;
         if name.len() as u64 + 1 != u64::from(name_size) {
             issues.push(Issue::new(
@@ -636,7 +633,6 @@ fn parse_names<'data>(
             content_size,
             name,
         });
-        pos += u64::from(aligned_size);
     }
     if pos != region.len() {
         issues.push(Issue::new(
@@ -772,7 +768,7 @@ fn parse_content_entries<'a, 'data>(
                 format!("source contents entry AlignedSizeInBytes {aligned_size} is smaller than its header"),
             ));
         }
-        let entry = region.sub(pos, u64::from(aligned_size), "source contents entry")?;
+        let entry = region.take_sub(&mut pos, u64::from(aligned_size), "source contents entry")?;
         let raw = entry.bytes(CONTENT_ENTRY_SIZE, u64::from(content_size), "source text")?;
         let content = match raw.iter().position(|&b| b == 0) {
             Some(nul) if nul + 1 == raw.len() => &raw[..nul],
@@ -796,7 +792,6 @@ fn parse_content_entries<'a, 'data>(
             content_size,
             content: keep(content),
         });
-        pos += u64::from(aligned_size);
     }
     Ok(entries)
 }
@@ -809,10 +804,8 @@ fn parse_args(body: Cursor<'_>) -> Result<(SourceArgs<'_>, u64)> {
     let mut args = Vec::new();
     let mut pos = 0u64;
     for _ in 0..count {
-        let name = region.cstr(pos, region.len(), "argument name")?;
-        pos += name.len() as u64 + 1;
-        let value = region.cstr(pos, region.len(), "argument value")?;
-        pos += value.len() as u64 + 1;
+        let name = region.take_cstr(&mut pos, region.len(), "argument name")?;
+        let value = region.take_cstr(&mut pos, region.len(), "argument value")?;
         args.push(SourceArg { name, value });
     }
     Ok((
@@ -826,96 +819,11 @@ fn parse_args(body: Cursor<'_>) -> Result<(SourceArgs<'_>, u64)> {
     ))
 }
 
-/// Test and fixture helper: builds SRCI data from (file name, text) pairs and
-/// argument pairs, compressing the contents with zlib when `zlib` is set.
-pub fn build_source_info(files: &[(&[u8], &[u8])], args: &[(&[u8], &[u8])], zlib: bool) -> Vec<u8> {
-    fn pad(v: &mut Vec<u8>) {
-        while !v.len().is_multiple_of(4) {
-            v.push(0);
-        }
-    }
-    fn section(kind: u16, body: &[u8]) -> Vec<u8> {
-        let mut v = Vec::new();
-        let size = align4(SECTION_HEADER_SIZE + body.len() as u64) as u32;
-        v.extend_from_slice(&size.to_le_bytes());
-        v.extend_from_slice(&0u16.to_le_bytes());
-        v.extend_from_slice(&kind.to_le_bytes());
-        v.extend_from_slice(body);
-        pad(&mut v);
-        v
-    }
-    let mut name_entries = Vec::new();
-    let mut content_entries = Vec::new();
-    for (name, text) in files {
-        let mut e = Vec::new();
-        let len = (NAME_ENTRY_SIZE as usize + name.len() + 1).div_ceil(4) * 4;
-        e.extend_from_slice(&(len as u32).to_le_bytes());
-        e.extend_from_slice(&0u32.to_le_bytes());
-        e.extend_from_slice(&(name.len() as u32 + 1).to_le_bytes());
-        e.extend_from_slice(&(text.len() as u32 + 1).to_le_bytes());
-        e.extend_from_slice(name);
-        e.push(0);
-        pad(&mut e);
-        name_entries.extend_from_slice(&e);
-        let mut t = Vec::new();
-        let len = (CONTENT_ENTRY_SIZE as usize + text.len() + 1).div_ceil(4) * 4;
-        t.extend_from_slice(&(len as u32).to_le_bytes());
-        t.extend_from_slice(&0u32.to_le_bytes());
-        t.extend_from_slice(&(text.len() as u32 + 1).to_le_bytes());
-        t.extend_from_slice(text);
-        t.push(0);
-        pad(&mut t);
-        content_entries.extend_from_slice(&t);
-    }
-    let mut names = Vec::new();
-    names.extend_from_slice(&0u32.to_le_bytes());
-    names.extend_from_slice(&(files.len() as u32).to_le_bytes());
-    names.extend_from_slice(&(name_entries.len() as u16).to_le_bytes());
-    names.extend_from_slice(&name_entries);
-    let stored = if zlib {
-        let mut enc = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
-        std::io::Write::write_all(&mut enc, &content_entries).expect("in-memory write");
-        enc.finish().expect("in-memory write")
-    } else {
-        content_entries.clone()
-    };
-    let mut contents = Vec::new();
-    contents.extend_from_slice(&0u32.to_le_bytes());
-    contents.extend_from_slice(&0u16.to_le_bytes());
-    contents.extend_from_slice(&u16::from(zlib).to_le_bytes());
-    contents.extend_from_slice(&(stored.len() as u32).to_le_bytes());
-    contents.extend_from_slice(&(content_entries.len() as u32).to_le_bytes());
-    contents.extend_from_slice(&(files.len() as u32).to_le_bytes());
-    contents.extend_from_slice(&stored);
-    let mut arg_bytes = Vec::new();
-    for (n, v) in args {
-        arg_bytes.extend_from_slice(n);
-        arg_bytes.push(0);
-        arg_bytes.extend_from_slice(v);
-        arg_bytes.push(0);
-    }
-    let mut arg_body = Vec::new();
-    arg_body.extend_from_slice(&0u32.to_le_bytes());
-    arg_body.extend_from_slice(&(arg_bytes.len() as u32).to_le_bytes());
-    arg_body.extend_from_slice(&(args.len() as u32).to_le_bytes());
-    arg_body.extend_from_slice(&arg_bytes);
-    let mut sections = section(1, &names);
-    sections.extend_from_slice(&section(0, &contents));
-    sections.extend_from_slice(&section(2, &arg_body));
-    let mut out = Vec::new();
-    out.extend_from_slice(
-        &((SOURCE_INFO_HEADER_SIZE as usize + sections.len()) as u32).to_le_bytes(),
-    );
-    out.extend_from_slice(&0u16.to_le_bytes());
-    out.extend_from_slice(&3u16.to_le_bytes());
-    out.extend_from_slice(&sections);
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::error::ReadErrorKind;
+    use crate::fixtures::build_source_info;
 
     const FILES: &[(&[u8], &[u8])] = &[
         (b"main.hlsl", b"float4 main() : SV_Target { return 1; }"),

@@ -13,7 +13,7 @@ use crate::cursor::Cursor;
 use crate::error::Result;
 use crate::fields::Issue;
 use crate::name::PartName;
-use crate::pdb::{is_msf, Pdb, BLOCK_SIZES, CONTAINER_STREAM, MSF_MAGIC};
+use crate::pdb::{is_msf, Pdb, BLOCK_SIZES, CONTAINER_STREAM};
 
 /// The superblock of an embedded MSF 7.00 file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -151,47 +151,11 @@ impl DebugBlob {
     }
 }
 
-/// Test helper: an MSF file of `blocks` blocks of `block_size` bytes whose
-/// superblock stores `num_blocks`. With at least 6 blocks it is a readable
-/// PDB: block map in block 3, directory (streams 0 and 1) in block 4, the
-/// 28-byte info stream (VC70, GUID 00 01 … 0f) in block 5.
-pub fn build_msf(block_size: u32, blocks: u32, num_blocks: u32) -> Vec<u8> {
-    let size = block_size as usize;
-    let mut out = vec![0u8; size * (blocks as usize)];
-    let mut put = |at: usize, words: &[u32]| {
-        for (i, w) in words.iter().enumerate() {
-            let o = at + 4 * i;
-            if let Some(dst) = out.get_mut(o..o + 4) {
-                dst.copy_from_slice(&w.to_le_bytes());
-            }
-        }
-    };
-    put(32, &[block_size, 1, num_blocks, 16, 0, 3]);
-    if blocks >= 6 {
-        put(3 * size, &[4]);
-        put(4 * size, &[2, 0, 28, 5]);
-        put(
-            5 * size,
-            &[
-                20_000_404,
-                0,
-                1,
-                0x0302_0100,
-                0x0706_0504,
-                0x0b0a_0908,
-                0x0f0e_0d0c,
-            ],
-        );
-    }
-    let n = MSF_MAGIC.len().min(out.len());
-    out[..n].copy_from_slice(&MSF_MAGIC[..n]);
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::error::ReadErrorKind;
+    use crate::fixtures::build_msf;
 
     #[test]
     fn superblock_table() {

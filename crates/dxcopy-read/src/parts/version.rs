@@ -1,4 +1,4 @@
-//! VERS, the compiler version (layouts.md §3.5, §8.24): a 16-byte header
+//! VERS, the compiler version (docs/format/small-parts.md §5, docs/format/enums.md §9): a 16-byte header
 //! (`u16 Major`, `u16 Minor`, `u32 Flags`, `u32 CommitCount`,
 //! `u32 ContentSizeInBytes`) followed by two NUL-terminated strings, the
 //! compiler's commit SHA and a custom version string, then padding to 4.

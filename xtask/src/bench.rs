@@ -902,6 +902,20 @@ fn group_digits(n: u64) -> String {
     out
 }
 
+/// The corpus containers (DXIL and DXBC) of at most 256 KiB, in manifest
+/// order: the files of the strip-many and strip-tree workloads.
+fn small_containers(corpus: &Path, workload: &str) -> Result<Vec<PathBuf>> {
+    let sources: Vec<PathBuf> = manifest(corpus)?
+        .into_iter()
+        .filter(|(_, size, kind, _)| (kind == "dxil" || kind == "dxbc") && *size <= 256 << 10)
+        .map(|(p, ..)| p)
+        .collect();
+    if sources.is_empty() {
+        bail!("{workload}: no corpus containers");
+    }
+    Ok(sources)
+}
+
 fn strip_many(
     opts: &Options,
     bins: &Bins,
@@ -913,14 +927,7 @@ fn strip_many(
     let work = dir.join("strip-many");
     fs::create_dir_all(&pristine)?;
     fs::create_dir_all(&work)?;
-    let mut sources: Vec<PathBuf> = manifest(corpus)?
-        .into_iter()
-        .filter(|(_, size, kind, _)| (kind == "dxil" || kind == "dxbc") && *size <= 256 << 10)
-        .map(|(p, ..)| p)
-        .collect();
-    if sources.is_empty() {
-        bail!("strip-many: no corpus containers");
-    }
+    let mut sources = small_containers(corpus, "strip-many")?;
     let llvm_cmd = |file: &Path| {
         let l = bins.llvm.as_ref().expect("only called with llvm-objcopy");
         let mut v: Vec<OsString> = vec![l.clone().into()];

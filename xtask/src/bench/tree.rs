@@ -7,7 +7,7 @@
 //! files that hold debug parts, the second must cost less than copying the
 //! tree, because unchanged files are not rewritten (same inode, same mtime).
 
-use super::{manifest, measure, ratio, times, Bins, Cmd, Contender, Options, Report};
+use super::{measure, ratio, small_containers, times, Bins, Cmd, Contender, Options, Report};
 use anyhow::{bail, Context, Result};
 use std::ffi::OsStr;
 use std::fs;
@@ -27,14 +27,7 @@ pub(super) fn workload(
     corpus: &Path,
     report: &mut Report,
 ) -> Result<()> {
-    let sources: Vec<PathBuf> = manifest(corpus)?
-        .into_iter()
-        .filter(|(_, size, kind, _)| (kind == "dxil" || kind == "dxbc") && *size <= 256 << 10)
-        .map(|(p, ..)| p)
-        .collect();
-    if sources.is_empty() {
-        bail!("strip-tree: no corpus containers");
-    }
+    let sources = small_containers(corpus, "strip-tree")?;
     let src = dir.join("strip-tree-src");
     let (bytes, with_debug) = make_tree(&src, &sources, opts.files)?;
     let copy = dir.join("strip-tree-copy");

@@ -86,6 +86,75 @@ pub fn resolve_target(path: &Path) -> PathBuf {
     }
 }
 
+/// An input opened for an in-place edit (see [`open_in_place`]).
+#[derive(Debug)]
+pub struct InPlaceInput {
+    /// The open file.
+    pub file: File,
+    /// Its metadata (`fstat` of the open file).
+    pub metadata: Metadata,
+    /// The path named the file itself, not a symbolic link to it: the
+    /// in-place destination is this file.
+    pub plain: bool,
+}
+
+/// Opens `path` for an in-place edit, which needs a regular file: anything
+/// else (a FIFO, a device, a directory, a symbolic link to one of them) is
+/// refused with [`EditError::NotRegularInPlace`] before a byte is read. The
+/// file is opened without waiting (a FIFO with no writer would block an
+/// ordinary open) and without becoming a controlling terminal, then
+/// checked with one `fstat`; a symbolic link is opened again, followed.
+pub fn open_in_place(path: &Path) -> Result<InPlaceInput> {
+    let io_err = |e: io::Error| EditError::io(path, e);
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    let (file, plain) = {
+        use rustix::fs::OFlags;
+        use std::os::unix::fs::OpenOptionsExt;
+        let open = |follow: bool| {
+            let mut flags = OFlags::NONBLOCK | OFlags::NOCTTY;
+            if !follow {
+                flags |= OFlags::NOFOLLOW;
+            }
+            fs::OpenOptions::new()
+                .read(true)
+                .custom_flags(flags.bits() as i32)
+                .open(path)
+        };
+        match open(false) {
+            Ok(file) => (file, true),
+            // ELOOP: the last component is a symbolic link.
+            Err(e) if e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) => {
+                (open(true).map_err(io_err)?, false)
+            }
+            Err(e) => return Err(io_err(e)),
+        }
+    };
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    let (file, plain) = {
+        // Checked before opening: opening a FIFO would wait for a writer.
+        let meta = fs::metadata(path).map_err(io_err)?;
+        if !meta.is_file() {
+            return Err(EditError::NotRegularInPlace {
+                path: path.to_path_buf(),
+                kind: file_kind(&meta),
+            });
+        }
+        (File::open(path).map_err(io_err)?, false)
+    };
+    let metadata = file.metadata().map_err(io_err)?;
+    if !metadata.is_file() {
+        return Err(EditError::NotRegularInPlace {
+            path: path.to_path_buf(),
+            kind: file_kind(&metadata),
+        });
+    }
+    Ok(InPlaceInput {
+        file,
+        metadata,
+        plain,
+    })
+}
+
 /// What kind of file a destination is.
 #[derive(Debug)]
 pub enum Destination {
@@ -452,6 +521,10 @@ impl<'a> Outputs<'a> {
     /// did not change), then renames every staged file over its destination.
     /// Nothing is renamed when a stream write or `check` fails.
     pub fn commit(mut self, check: impl FnOnce() -> Result<()>) -> Result<()> {
+        if self.staged.is_empty() && self.streams.is_empty() {
+            // Nothing to write: nothing the check could protect.
+            return Ok(());
+        }
         for (path, device, write) in self.streams.drain(..) {
             let err = |e: io::Error| EditError::io(&path, e);
             match device {
@@ -677,5 +750,34 @@ mod tests {
             assert_eq!(id(d.join("a")), id(d.join("hard")));
             assert_eq!(id(d.join("a")), id(d.join("soft")));
         }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn in_place_inputs_are_regular_files_and_links_are_told() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        fs::write(d.join("a.bin"), b"abc").unwrap();
+        std::os::unix::fs::symlink("a.bin", d.join("link")).unwrap();
+        fs::create_dir(d.join("sub")).unwrap();
+        std::os::unix::fs::symlink("sub", d.join("dirlink")).unwrap();
+        let plain = open_in_place(&d.join("a.bin")).unwrap();
+        assert!(plain.plain);
+        assert_eq!(plain.metadata.len(), 3);
+        let linked = open_in_place(&d.join("link")).unwrap();
+        assert!(!linked.plain);
+        assert_eq!(FileId::of(&linked.metadata), FileId::of(&plain.metadata));
+        for (name, kind) in [("sub", "a directory"), ("dirlink", "a directory")] {
+            let e = open_in_place(&d.join(name)).unwrap_err();
+            assert!(
+                matches!(&e, EditError::NotRegularInPlace { kind: k, .. } if *k == kind),
+                "{name}: {e}"
+            );
+        }
+        let e = open_in_place(&d.join("missing")).unwrap_err();
+        assert!(
+            matches!(&e, EditError::Io { source, .. } if source.kind() == io::ErrorKind::NotFound),
+            "{e}"
+        );
     }
 }

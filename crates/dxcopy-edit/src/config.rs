@@ -218,6 +218,7 @@ pub fn read_data_file(path: &Path, option: &'static str) -> Result<Vec<u8>> {
         path: path.to_path_buf(),
         option,
         limit,
+        streamed: limit == MAX_STREAMED_DATA,
     };
     let (mut reader, limit): (Box<dyn Read>, u64) = if path.as_os_str() == "-" {
         (Box::new(std::io::stdin().lock()), MAX_STREAMED_DATA)
@@ -281,6 +282,7 @@ impl DataFiles {
                     path: path.clone(),
                     option,
                     limit: MAX_DATA_FILE,
+                    streamed: false,
                 });
             }
             let file = MappedFile::open(path).map_err(|e| EditError::io(path, e))?;
@@ -1074,6 +1076,45 @@ fn check_destinations(
 #[cfg(test)]
 mod data_file_tests {
     use super::*;
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_streamed_data_file_over_the_cap_says_so() {
+        // A device has no length to check first: read up to the cap, no further.
+        let e = read_data_file(Path::new("/dev/zero"), "--add-section").unwrap_err();
+        assert!(
+            matches!(
+                &e,
+                EditError::DataTooLarge {
+                    limit: MAX_STREAMED_DATA,
+                    streamed: true,
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        assert_eq!(
+            e.to_string(),
+            "'/dev/zero' (--add-section): the data file is larger than the cap of 67108864 bytes read from a non-regular file (standard input, a pipe, a device); larger data must come from a regular file"
+        );
+        // A regular file is only checked against the container's limit.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("d.bin");
+        std::fs::write(&path, b"data").unwrap();
+        assert_eq!(read_data_file(&path, "--add-section").unwrap(), b"data");
+        let e = EditError::DataTooLarge {
+            path,
+            option: "--set-private",
+            limit: MAX_DATA_FILE,
+            streamed: false,
+        };
+        assert!(
+            e.to_string().ends_with(
+                "(--set-private): more than 4294967295 bytes, larger than a container can hold"
+            ),
+            "{e}"
+        );
+    }
 
     #[test]
     fn mapped_data_files_are_borrowed_and_checked_for_changes() {

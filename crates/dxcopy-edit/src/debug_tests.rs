@@ -1,4 +1,4 @@
-//! Split / join / naming tests, including one test per row of DXContainer.md's
+//! Split / join / naming tests, including one test per row of LLVM's DXContainer.md
 //! "Part Placement" table (DXIL, ILDB, ILDN, HASH, SRCI, VERS, PRIV).
 
 use crate::debug::*;
@@ -99,7 +99,7 @@ fn part(bytes: &[u8], name: PartName) -> &[u8] {
     Container::parse(bytes).unwrap().find(name).unwrap().data
 }
 
-// --- DXContainer.md "Part Placement", one test per row --------------------
+// --- LLVM DXContainer.md "Part Placement", one test per row --------------------
 
 #[test]
 fn placement_dxil_main_only() {

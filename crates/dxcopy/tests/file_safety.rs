@@ -8,7 +8,6 @@
 #![cfg(unix)]
 
 use dxcopy_edit::{ContainerBuilder, DigestPolicy};
-use dxcopy_read::program::ShaderKind;
 use dxcopy_read::{Container, PartName};
 use std::io::{Read, Write};
 use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
@@ -30,20 +29,8 @@ fn container() -> Vec<u8> {
     ContainerBuilder::new()
         .part(b"SFI0", &[0; 8])
         .hash_of_dxil()
-        .program(
-            b"DXIL",
-            ShaderKind::Pixel,
-            (6, 0),
-            (1, 0),
-            b"BC\xc0\xde\x01\x02",
-        )
-        .program(
-            b"ILDB",
-            ShaderKind::Pixel,
-            (6, 0),
-            (1, 0),
-            b"BC\xc0\xde\x03\x04",
-        )
+        .pixel_program(b"DXIL", b"BC\xc0\xde\x01\x02")
+        .pixel_program(b"ILDB", b"BC\xc0\xde\x03\x04")
         .part(b"STAT", b"stat")
         .digest(DigestPolicy::Retail)
         .build()

@@ -18,18 +18,12 @@
 
 use dxcopy_edit::{ContainerBuilder, DigestPolicy};
 use dxcopy_read::{Container, PartName};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-fn bin(name: &str) -> PathBuf {
-    match name {
-        "dxcopy" => PathBuf::from(env!("CARGO_BIN_EXE_dxcopy")),
-        "dxstrip" => PathBuf::from(env!("CARGO_BIN_EXE_dxstrip")),
-        "dxinfo" => PathBuf::from(env!("CARGO_BIN_EXE_dxinfo")),
-        other => panic!("no binary {other}"),
-    }
-}
+mod common;
+use common::bin;
 
 fn temp_files(dir: &Path) -> Vec<String> {
     std::fs::read_dir(dir)

@@ -15,14 +15,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant, SystemTime};
 
-fn bin(name: &str) -> PathBuf {
-    match name {
-        "dxcopy" => PathBuf::from(env!("CARGO_BIN_EXE_dxcopy")),
-        "dxstrip" => PathBuf::from(env!("CARGO_BIN_EXE_dxstrip")),
-        "dxinfo" => PathBuf::from(env!("CARGO_BIN_EXE_dxinfo")),
-        other => panic!("no binary {other}"),
-    }
-}
+mod common;
+use common::bin;
 
 /// A signed container with SFI0, HASH, DXIL, ILDB and STAT.
 fn container() -> Vec<u8> {

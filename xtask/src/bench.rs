@@ -214,11 +214,7 @@ struct Bins {
     llvm: Option<PathBuf>,
 }
 
-fn target_dir() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| crate::root().join("target"))
-}
+use crate::target_dir;
 
 fn which(name: &str) -> Option<PathBuf> {
     std::env::var_os("PATH")?

@@ -52,7 +52,7 @@ pub fn run(_args: &[String]) -> Result<()> {
         return Ok(());
     };
     crate::run(crate::cargo().args(["build", "-p", "dxcopy", "--bin", "dxinfo"]))?;
-    let dxinfo = crate::root().join("target/debug/dxinfo");
+    let dxinfo = crate::target_dir().join("debug/dxinfo");
     let table = std::fs::read_to_string(corpus.join("listings/LISTINGS.tsv"))
         .context("reading LISTINGS.tsv")?;
     let (mut full_same, mut program_same) = (0usize, 0usize);

@@ -1052,6 +1052,12 @@ fn check_destinations(
             }
             _ => Destination::of(path)?,
         };
+        if planned.is_empty() {
+            // The only output: there is nothing to compare it with (the
+            // main output may be the input), so its identity is not needed.
+            destinations.push(destination);
+            break;
+        }
         let id = destination.id()?;
         if !is_main && input_id.as_ref() == Some(&id) {
             return Err(EditError::OutputIsInput {

@@ -225,10 +225,23 @@ impl Destination {
         if ends_in_separator(path) {
             return Err(is_dir());
         }
-        let target = resolve_target(path);
-        let meta = match fs::metadata(&target) {
-            Ok(m) => m,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Destination::New(target)),
+        // One look-up for the usual case (a new path, or a file that is no
+        // symbolic link); a link is followed to its target.
+        let (target, meta) = match fs::symlink_metadata(path) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let target = fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+                match fs::metadata(&target) {
+                    Ok(m) => (target, m),
+                    Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                        return Ok(Destination::New(target))
+                    }
+                    Err(e) => return Err(EditError::io(path, e)),
+                }
+            }
+            Ok(m) => (path.to_path_buf(), m),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                return Ok(Destination::New(path.to_path_buf()))
+            }
             Err(e) => return Err(EditError::io(path, e)),
         };
         if meta.is_file() {

@@ -571,14 +571,18 @@ struct TempFile {
 }
 
 impl TempFile {
-    /// Creates a temp file in `dir` (0666 minus the umask).
-    fn create(dir: &Path, target: &Path, shown: &Path) -> Result<TempFile> {
+    /// Creates a temp file in `dir` with `mode` minus the umask (0666 for a
+    /// new file; a replaced file's own mode, so its new contents are never
+    /// readable by more users than its old ones, even while staged).
+    fn create(dir: &Path, target: &Path, shown: &Path, mode: u32) -> Result<TempFile> {
         Self::create_with(dir, shown, |name| {
             let path = dir.join(name);
             let mut open = fs::OpenOptions::new();
             open.read(true).write(true).create_new(true);
             #[cfg(unix)]
-            std::os::unix::fs::OpenOptionsExt::mode(&mut open, 0o666);
+            std::os::unix::fs::OpenOptionsExt::mode(&mut open, mode);
+            #[cfg(not(unix))]
+            let _ = mode;
             let file = open.open(&path)?;
             Ok((
                 file,
@@ -767,7 +771,18 @@ impl<'a> Outputs<'a> {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
         };
-        let mut temp = TempFile::create(&dir, &target, path)?;
+        #[cfg(unix)]
+        let mode = {
+            use std::os::unix::fs::PermissionsExt;
+            let kept = options
+                .permissions
+                .clone()
+                .or_else(|| existing.as_ref().map(|m| without_set_id(m.permissions())));
+            kept.map_or(0o666, |p| p.mode() & 0o777)
+        };
+        #[cfg(not(unix))]
+        let mode = 0o666;
+        let mut temp = TempFile::create(&dir, &target, path, mode)?;
         let err = |e: io::Error| EditError::io(path, e);
         write(Sink::File(&mut temp.file)).map_err(err)?;
         temp.file.flush().map_err(err)?;
@@ -1057,6 +1072,39 @@ mod tests {
         assert!(
             matches!(&e, EditError::Io { source, .. } if source.kind() == io::ErrorKind::NotFound),
             "{e}"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_staged_replacement_is_no_more_readable_than_the_file_it_replaces() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("private.bin");
+        fs::write(&p, b"old").unwrap();
+        fs::set_permissions(&p, Permissions::from_mode(0o600)).unwrap();
+        let mut outputs = Outputs::new();
+        outputs
+            .add(&p, &FileOptions::default(), |s| match s {
+                Sink::File(f) => f.write_all(b"new"),
+                Sink::Stream(w) => w.write_all(b"new"),
+            })
+            .unwrap();
+        let staged: Vec<_> = names(dir.path())
+            .into_iter()
+            .filter(|n| n.ends_with(".tmp"))
+            .collect();
+        assert_eq!(staged.len(), 1, "{staged:?}");
+        let mode = fs::metadata(dir.path().join(&staged[0]))
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o600);
+        outputs.commit(|| Ok(())).unwrap();
+        assert_eq!(fs::read(&p).unwrap(), b"new");
+        assert_eq!(
+            fs::metadata(&p).unwrap().permissions().mode() & 0o777,
+            0o600
         );
     }
 }

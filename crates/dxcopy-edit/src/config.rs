@@ -624,7 +624,7 @@ impl Config {
             debug::set_debug_name(&mut plan, name)?;
         }
         if self.strip_bitcode_names {
-            crate::bitcode::strip_names::strip_plan_names(&mut plan)?;
+            crate::name_strip::strip_plan_names(&mut plan)?;
         }
         Ok(plan)
     }

@@ -44,7 +44,9 @@ pub mod file;
 mod finish;
 mod hash_upkeep;
 mod layout;
+pub mod llvm_dis;
 pub mod matcher;
+pub mod name_strip;
 pub mod output;
 #[cfg(test)]
 mod output_tests;

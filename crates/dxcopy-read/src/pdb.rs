@@ -1,7 +1,7 @@
 //! MSF 7.00 ("Big MSF") PDB files, as far as DXIL tooling needs them: the
 //! superblock, the stream directory, the PDB info stream (1) and the DXIL
 //! container dxc stores in stream 5 of a companion PDB (`dxc -Fd`,
-//! digest-hash-pdb.md §D).
+//! docs/format/pdb.md §2).
 //!
 //! # Why an own reader instead of a crate
 //!
@@ -29,7 +29,7 @@
 //! crate's own [`Cursor`] do all of that, borrow contiguous streams straight
 //! from the input, and add no dependency.
 //!
-//! # Layout (llvm.org/docs/PDB/MsfFile.html; digest-hash-pdb.md §D)
+//! # Layout (docs/format/pdb.md §1, §2)
 //!
 //! Block 0 is the superblock: the 32-byte magic, then u32 BlockSize,
 //! FreeBlockMapBlock, NumBlocks, NumDirectoryBytes, an unknown u32 and

@@ -8,7 +8,6 @@
 #![cfg(unix)]
 
 use dxcopy_edit::{ContainerBuilder, DigestPolicy};
-use dxcopy_read::program::ShaderKind;
 use dxcopy_read::{Container, PartName};
 use std::io::{Read, Write};
 use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
@@ -16,34 +15,16 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant, SystemTime};
 
-fn bin(name: &str) -> PathBuf {
-    match name {
-        "dxcopy" => PathBuf::from(env!("CARGO_BIN_EXE_dxcopy")),
-        "dxstrip" => PathBuf::from(env!("CARGO_BIN_EXE_dxstrip")),
-        "dxinfo" => PathBuf::from(env!("CARGO_BIN_EXE_dxinfo")),
-        other => panic!("no binary {other}"),
-    }
-}
+mod common;
+use common::bin;
 
 /// A signed container with SFI0, HASH, DXIL, ILDB and STAT.
 fn container() -> Vec<u8> {
     ContainerBuilder::new()
         .part(b"SFI0", &[0; 8])
         .hash_of_dxil()
-        .program(
-            b"DXIL",
-            ShaderKind::Pixel,
-            (6, 0),
-            (1, 0),
-            b"BC\xc0\xde\x01\x02",
-        )
-        .program(
-            b"ILDB",
-            ShaderKind::Pixel,
-            (6, 0),
-            (1, 0),
-            b"BC\xc0\xde\x03\x04",
-        )
+        .pixel_program(b"DXIL", b"BC\xc0\xde\x01\x02")
+        .pixel_program(b"ILDB", b"BC\xc0\xde\x03\x04")
         .part(b"STAT", b"stat")
         .digest(DigestPolicy::Retail)
         .build()

@@ -1,4 +1,4 @@
-//! DXIL / ILDB / dxc-STAT program parts (layouts.md §2): a 24-byte program
+//! DXIL / ILDB / dxc-STAT program parts (docs/format/program.md §1): a 24-byte program
 //! header (shader model, kind, size in words, then a 16-byte bitcode header
 //! with the DXIL version and the bitcode's offset and size) followed by LLVM bitcode.
 //!
@@ -16,7 +16,7 @@ pub const BITCODE_HEADER_OFFSET: u64 = 8;
 /// LLVM bitcode magic `BC 0xC0DE`.
 pub const BITCODE_MAGIC: [u8; 4] = [b'B', b'C', 0xc0, 0xde];
 
-/// Shader stage of a program header / PSV0 (layouts.md §8.2).
+/// Shader stage of a program header / PSV0 (docs/format/enums.md §1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ShaderKind {
     /// 0

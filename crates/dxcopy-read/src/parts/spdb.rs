@@ -2,7 +2,7 @@
 //! 7.00 PDB file), fxc's `SDBG` (legacy D3D10 debug info, reported by size),
 //! and the MSF superblock reader that `PRIV` (dxc `-Qpdb_in_private`) uses too.
 //!
-//! MSF superblock (digest-hash-pdb.md §D): the 32-byte magic
+//! MSF superblock (docs/format/pdb.md §1): the 32-byte magic
 //! `Microsoft C/C++ MSF 7.00\r\n\x1aDS\0\0\0`, then `u32 BlockSize`,
 //! `u32 FreeBlockMapBlock`, `u32 NumBlocks`, `u32 NumDirectoryBytes`,
 //! `u32 Unknown`, `u32 BlockMapAddr`. dxc writes NumBlocks one less than the

@@ -120,22 +120,22 @@ fn endless_and_device_inputs_are_read_only_as_far_as_the_header_allows() {
         (
             "dxcopy",
             &["--add-section=PRIV=-", "a.dxil", "o.dxil"],
-            "dxcopy: error: '-' (--add-section): more than 67108864 bytes, larger than a container can hold",
+            "dxcopy: error: '-' (--add-section): the data file is larger than the cap of 67108864 bytes read from a non-regular file (standard input, a pipe, a device); larger data must come from a regular file",
         ),
         (
             "dxcopy",
             &["--set-private=-", "a.dxil", "o.dxil"],
-            "'-' (--set-private): more than 67108864 bytes",
+            "'-' (--set-private): the data file is larger than the cap of 67108864 bytes read from a non-regular file",
         ),
         (
             "dxcopy",
             &["--update-section=STAT=-", "a.dxil", "o.dxil"],
-            "'-' (--update-section): more than 67108864 bytes",
+            "'-' (--update-section): the data file is larger than the cap of 67108864 bytes read from a non-regular file",
         ),
         (
             "dxinfo",
             &["--verify", "--root-signature=-", "a.dxil"],
-            "dxinfo: error: '-' (--root-signature): more than 67108864 bytes",
+            "dxinfo: error: '-' (--root-signature): the data file is larger than the cap of 67108864 bytes read from a non-regular file",
         ),
         (
             "dxstrip",
@@ -201,7 +201,7 @@ fn endless_and_device_inputs_are_read_only_as_far_as_the_header_allows() {
         (
             "dxcopy",
             &["--add-section=PRIV=zero", "a.dxil", "o.dxil"],
-            "dxcopy: error: 'zero' (--add-section): more than 67108864 bytes",
+            "dxcopy: error: 'zero' (--add-section): the data file is larger than the cap of 67108864 bytes read from a non-regular file (standard input, a pipe, a device); larger data must come from a regular file",
         ),
         (
             "dxcopy",
@@ -221,7 +221,7 @@ fn endless_and_device_inputs_are_read_only_as_far_as_the_header_allows() {
         (
             "dxinfo",
             &["--verify", "--root-signature=zero", "a.dxil"],
-            "dxinfo: error: 'zero' (--root-signature): more than 67108864 bytes",
+            "dxinfo: error: 'zero' (--root-signature): the data file is larger than the cap of 67108864 bytes read from a non-regular file",
         ),
         (
             "dxstrip",

@@ -13,9 +13,6 @@ pub enum EditError {
     /// `add` of a name that is already present.
     #[error("part '{0}' already exists; use --update-section to replace it")]
     AlreadyExists(PartName),
-    /// `update`/`dump`/`extract` of a name that is absent.
-    #[error("part '{0}' not found")]
-    NotFound(String),
     /// A dump of an empty part (or empty bitcode).
     #[error("part '{0}' is empty")]
     EmptyPart(PartName),

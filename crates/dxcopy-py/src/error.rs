@@ -36,14 +36,17 @@ struct Location {
 }
 
 fn read_location(e: &ReadError) -> Location {
-    let part = match &e.kind {
-        ReadErrorKind::PartNotFound { name } => Some(name.clone()),
-        _ => e.part().map(|p| p.name.to_string()),
-    };
-    Location {
-        path: None,
-        part,
-        offset: Some(e.offset),
+    match &e.kind {
+        // About the whole container: no offset to point at.
+        ReadErrorKind::PartNotFound { name } => Location {
+            part: Some(name.clone()),
+            ..Location::default()
+        },
+        _ => Location {
+            path: None,
+            part: e.part().map(|p| p.name.to_string()),
+            offset: Some(e.offset),
+        },
     }
 }
 
@@ -57,10 +60,6 @@ fn edit_location(e: &EditError) -> Location {
         },
         EditError::AlreadyExists(name) | EditError::EmptyPart(name) => Location {
             part: Some(name.to_string()),
-            ..Location::default()
-        },
-        EditError::NotFound(name) => Location {
-            part: Some(name.clone()),
             ..Location::default()
         },
         EditError::Io { path, .. } => Location {

@@ -373,12 +373,12 @@ pub fn parse_or_exit<T: clap::Parser>(tool: &str) -> T {
     let args = match crate::args::expand(std::env::args_os().collect()) {
         Ok(args) => args,
         Err(e) => {
-            emit(tool, Level::Error, &e.to_string());
+            emit(tool, Severity::Error, &e.to_string());
             std::process::exit(1);
         }
     };
     if let Err(msg) = reject_unsupported(tool, &args) {
-        emit(tool, Level::Error, &msg);
+        emit(tool, Severity::Error, &msg);
         std::process::exit(1);
     }
     match T::try_parse_from(&args) {
@@ -391,16 +391,8 @@ pub fn parse_or_exit<T: clap::Parser>(tool: &str) -> T {
     }
 }
 
-/// Severity of a diagnostic line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Level {
-    /// `tool: error: …`
-    Error,
-    /// `tool: warning: …`
-    Warning,
-    /// `tool: note: …`
-    Note,
-}
+/// Severity of a diagnostic line: `tool: error: …`, `tool: warning: …`, `tool: note: …`.
+pub use dxcopy_read::Severity;
 
 /// Whether diagnostics are coloured: stderr is a terminal and `NO_COLOR` is unset or empty.
 pub fn use_color() -> bool {
@@ -410,11 +402,11 @@ pub fn use_color() -> bool {
 
 /// Formats `tool: error: message` / `tool: warning: message` / `tool: note: message`,
 /// with ANSI colour when asked.
-pub fn diagnostic(tool: &str, level: Level, message: &str, color: bool) -> String {
+pub fn diagnostic(tool: &str, level: Severity, message: &str, color: bool) -> String {
     let (word, code) = match level {
-        Level::Error => ("error", "1;31"),
-        Level::Warning => ("warning", "1;33"),
-        Level::Note => ("note", "1;36"),
+        Severity::Error => ("error", "1;31"),
+        Severity::Warning => ("warning", "1;33"),
+        Severity::Note => ("note", "1;36"),
     };
     if color {
         format!("{tool}: \x1b[{code}m{word}:\x1b[0m {message}")
@@ -424,7 +416,7 @@ pub fn diagnostic(tool: &str, level: Level, message: &str, color: bool) -> Strin
 }
 
 /// Prints a diagnostic line on stderr.
-pub fn emit(tool: &str, level: Level, message: &str) {
+pub fn emit(tool: &str, level: Severity, message: &str) {
     eprintln!("{}", diagnostic(tool, level, message, use_color()));
 }
 
@@ -538,15 +530,15 @@ mod tests {
     #[test]
     fn diagnostics_prefix_and_colour() {
         assert_eq!(
-            diagnostic("dxcopy", Level::Error, "'a': bad", false),
+            diagnostic("dxcopy", Severity::Error, "'a': bad", false),
             "dxcopy: error: 'a': bad"
         );
         assert_eq!(
-            diagnostic("dxstrip", Level::Warning, "w", false),
+            diagnostic("dxstrip", Severity::Warning, "w", false),
             "dxstrip: warning: w"
         );
         assert_eq!(
-            diagnostic("dxcopy", Level::Error, "x", true),
+            diagnostic("dxcopy", Severity::Error, "x", true),
             "dxcopy: \x1b[1;31merror:\x1b[0m x"
         );
     }

@@ -196,11 +196,17 @@ fn errors() {
         .part(b"PRIV", b"b")
         .build();
     assert!(matches!(two_priv, Err(EditError::MultiplePriv(2))));
-    let msg = EditError::AlreadyExists(PartName::HASH).to_string();
+    let e = EditError::AlreadyExists(PartName::HASH);
+    // The library says what happened; the front ends name what helps.
+    assert_eq!(e.to_string(), "part 'HASH' already exists");
+    assert_eq!(e.remedy(), Some(Remedy::UpdateInstead));
+    let wrapped = EditError::InPdbStream(Box::new(EditError::MultiplePriv(2)));
+    assert_eq!(wrapped.remedy(), Some(Remedy::StripOrReplacePriv));
     assert_eq!(
-        msg,
-        "part 'HASH' already exists; use --update-section to replace it"
+        EditError::NotBitcode(PartName::RDEF).remedy(),
+        Some(Remedy::BitcodePart)
     );
+    assert_eq!(EditError::EmptyPart(PartName::RDEF).remedy(), None);
 }
 
 #[test]

@@ -1,7 +1,7 @@
 //! Argument groups and message helpers shared by dxcopy, dxstrip and dxinfo.
 
 use clap::Args;
-use dxcopy_edit::{Config, DigestPolicy, EditError, HashPolicy, MatchStyle, StripClass};
+use dxcopy_edit::{Config, DigestPolicy, EditError, HashPolicy, MatchStyle, Remedy, StripClass};
 use std::ffi::OsString;
 use std::path::PathBuf;
 
@@ -421,14 +421,68 @@ pub fn emit(tool: &str, level: Severity, message: &str) {
 }
 
 /// One-line message for an error about `file`: `'file': message`, without
-/// repeating a path the error already names.
+/// repeating a path the error already names, and the option that helps, if any.
 pub fn file_message(file: &std::path::Path, err: &EditError) -> String {
-    err.file_message(file)
+    let mut message = err.file_message(file);
+    if let Some(remedy) = err.remedy() {
+        message.push_str(option_hint(remedy));
+    }
+    message
+}
+
+/// The options that address an error, as the end of its message.
+fn option_hint(remedy: Remedy) -> &'static str {
+    match remedy {
+        Remedy::UpdateInstead => "; use --update-section to replace it",
+        Remedy::StripOrReplacePriv => {
+            "; remove them with --strip-priv or replace them with --set-private"
+        }
+        Remedy::Force => "; use --force to add its debug info anyway",
+        Remedy::BitcodePart => " (--dump-bitcode takes DXIL, ILDB or a dxc STAT)",
+        _ => "",
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn file_messages_name_the_option_that_helps() {
+        use std::path::Path;
+        let file = Path::new("out.dxil");
+        let rows = [
+            (
+                EditError::AlreadyExists(dxcopy_read::PartName::PRIV),
+                "'out.dxil': part 'PRIV' already exists; use --update-section to replace it",
+            ),
+            (
+                EditError::MultiplePriv(2),
+                "'out.dxil': more than one PRIV part (2); remove them with --strip-priv or replace them with --set-private",
+            ),
+            (
+                EditError::PdbMismatch {
+                    reason: "GUID differs".into(),
+                },
+                "'out.dxil': the PDB does not belong to this shader: GUID differs; use --force to add its debug info anyway",
+            ),
+            (
+                EditError::NotBitcode(dxcopy_read::PartName::RDEF),
+                "'out.dxil': part 'RDEF' holds no LLVM bitcode (--dump-bitcode takes DXIL, ILDB or a dxc STAT)",
+            ),
+            (
+                EditError::InPdbStream(Box::new(EditError::MultiplePriv(3))),
+                "'out.dxil': in the container in PDB stream 5: more than one PRIV part (3); remove them with --strip-priv or replace them with --set-private",
+            ),
+            (
+                EditError::EmptyPart(dxcopy_read::PartName::RDEF),
+                "'out.dxil': part 'RDEF' is empty",
+            ),
+        ];
+        for (e, want) in rows {
+            assert_eq!(file_message(file, &e), want);
+        }
+    }
 
     #[test]
     fn rejects_unsupported_with_reason() {

@@ -19,7 +19,6 @@ mod tree;
 
 use anyhow::{bail, Context, Result};
 use dxcopy_edit::{ContainerBuilder, DigestPolicy};
-use dxcopy_read::program::ShaderKind;
 use std::ffi::{OsStr, OsString};
 use std::fmt::Write as _;
 use std::fs;
@@ -215,11 +214,7 @@ struct Bins {
     llvm: Option<PathBuf>,
 }
 
-fn target_dir() -> PathBuf {
-    std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| crate::root().join("target"))
-}
+use crate::target_dir;
 
 fn which(name: &str) -> Option<PathBuf> {
     std::env::var_os("PATH")?
@@ -506,14 +501,8 @@ fn gen_debug_container(path: &Path, half: usize, policy: DigestPolicy) -> Result
     let bytes = ContainerBuilder::new()
         .part(b"SFI0", &[0; 8])
         .hash_of_dxil()
-        .program(
-            b"DXIL",
-            ShaderKind::Pixel,
-            (6, 0),
-            (1, 0),
-            b"BC\xc0\xde\x35\x14\0\0\x05\0\0\0",
-        )
-        .program(b"ILDB", ShaderKind::Pixel, (6, 0), (1, 0), &debug_bitcode)
+        .pixel_program(b"DXIL", b"BC\xc0\xde\x35\x14\0\0\x05\0\0\0")
+        .pixel_program(b"ILDB", &debug_bitcode)
         .part(b"PRIV", &random_bytes(half, 3))
         .digest(policy)
         .build()?;

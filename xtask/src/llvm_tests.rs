@@ -163,16 +163,7 @@ fn dxcopy_binary(bin: Option<PathBuf>) -> Result<PathBuf> {
         return Ok(bin.canonicalize()?);
     }
     crate::run(crate::cargo().args(["build", "-p", "dxcopy", "--bin", "dxcopy"]))?;
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .map(|t| {
-            if t.is_absolute() {
-                t
-            } else {
-                crate::root().join(t)
-            }
-        })
-        .unwrap_or_else(|| crate::root().join("target"));
+    let target = crate::target_dir();
     let bin = target.join("debug/dxcopy");
     if !bin.is_file() {
         bail!("the build did not leave {}", bin.display());

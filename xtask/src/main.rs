@@ -52,6 +52,16 @@ pub fn run(cmd: &mut Command) -> Result<()> {
     Ok(())
 }
 
+/// Cargo's target folder: `$CARGO_TARGET_DIR` (relative to the workspace
+/// root when relative), else `target/` in the workspace root.
+pub fn target_dir() -> PathBuf {
+    match std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from) {
+        Some(t) if t.is_absolute() => t,
+        Some(t) => root().join(t),
+        None => root().join("target"),
+    }
+}
+
 fn cargo() -> Command {
     Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
 }
@@ -65,7 +75,7 @@ fn main() -> Result<()> {
             run(cargo().args(["build", "--workspace", "--bins"]))?;
             run(cargo().args(["test", "--workspace", "--all-targets"]))?;
             run(cargo().args(["test", "--workspace", "--doc"]))?;
-            cases::run_all(&root().join("target/debug"), rest)?;
+            cases::run_all(&target_dir().join("debug"), rest)?;
             // The Python package: venv, pip install, pytest (skips without python3).
             python::test(&[])?;
             // The bounded mutation sweep (skips itself without ../shared/corpus).
@@ -73,7 +83,7 @@ fn main() -> Result<()> {
         }
         "cases" => {
             run(cargo().args(["build", "--workspace", "--bins"]))?;
-            cases::run_all(&root().join("target/debug"), rest)
+            cases::run_all(&target_dir().join("debug"), rest)
         }
         // LLVM 22 against the bitcode layer over every corpus bitcode (slow:
         // four LLVM runs per bitcode); `cargo test` checks every 32nd.
@@ -117,7 +127,7 @@ fn main() -> Result<()> {
         "dist" => dist::write(
             &rest
                 .first()
-                .map_or_else(|| root().join("target/dist"), PathBuf::from),
+                .map_or_else(|| target_dir().join("dist"), PathBuf::from),
         ),
         "bench" => bench::run(rest),
         "snapshot" => snapshot::run(rest),

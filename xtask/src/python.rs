@@ -58,7 +58,7 @@ pub fn prepare() -> Result<Option<PathBuf>> {
         println!("python tests skipped: {why}");
         return Ok(None);
     }
-    let venv = crate::root().join("target/pytest/venv");
+    let venv = crate::target_dir().join("pytest/venv");
     let py = venv_python(&venv);
     if !py.exists() {
         eprintln!("python: creating {}", venv.display());
@@ -89,7 +89,7 @@ pub fn test(args: &[String]) -> Result<()> {
     let Some(py) = prepare()? else {
         return Ok(());
     };
-    let bins = crate::root().join("target/debug");
+    let bins = crate::target_dir().join("debug");
     if !bins.join("dxcopy").exists() {
         run_in_root(crate::cargo().args(["build", "--workspace", "--bins"]))?;
     }

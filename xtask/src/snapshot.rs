@@ -123,7 +123,7 @@ pub fn run(args: &[String]) -> Result<()> {
         Some(b) => b,
         None => {
             crate::run(crate::cargo().args(["build", "-p", "dxcopy", "--bins"]))?;
-            crate::root().join("target/debug")
+            crate::target_dir().join("debug")
         }
     };
     record(&out, &bins.canonicalize()?, stride.max(1), jobs.max(1))

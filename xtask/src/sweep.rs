@@ -353,7 +353,7 @@ thread_local! {
 }
 
 fn failure_dir() -> PathBuf {
-    crate::root().join("target/sweep-failures")
+    crate::target_dir().join("sweep-failures")
 }
 
 fn save_failure(rel: &str, m: &Mutation, bytes: &[u8]) -> PathBuf {
@@ -844,7 +844,7 @@ pub fn run(args: &[String]) -> Result<()> {
     // Quick: the binaries of the sweep profile (optimised, overflow checks on,
     // built in a fraction of the LTO time); full: the release binaries.
     let profile = if o.quick { "sweep" } else { "release" };
-    let bin = crate::root().join("target").join(profile);
+    let bin = crate::target_dir().join(profile);
     if o.bins {
         crate::run(crate::cargo().args(["build", "--profile", profile, "-p", "dxcopy", "--bins"]))?;
     }

@@ -71,16 +71,19 @@ fn relative_text(relative: &Path) -> String {
 /// What a directory walk found.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Walk {
-    /// Containers selected by the filter, in path order.
-    pub containers: Vec<PathBuf>,
-    /// Files selected by the filter that are not containers (left untouched).
-    pub others: usize,
+    /// Files selected by the filter, in path order: regular files and
+    /// symbolic links to them. Which of them are containers is decided by
+    /// their first bytes when each is opened to be edited
+    /// ([`Config::run_if_container`](crate::Config::run_if_container), so a
+    /// file is opened once), or by [`is_container_file`].
+    pub files: Vec<PathBuf>,
 }
 
 /// Walks `root` recursively: every regular file (symbolic links to files
-/// included) selected by `filter` whose first bytes are the container magic.
-/// Symbolic links to directories are not followed, so a link cycle cannot
-/// make the walk endless.
+/// included) selected by `filter`. The walk reads directories only: the
+/// kind of an entry comes with it, and only a symbolic link is looked up
+/// (to see whether it leads to a file). Symbolic links to directories are
+/// not followed, so a link cycle cannot make the walk endless.
 pub fn walk(root: &Path, filter: &FileFilter) -> Result<Walk> {
     let mut found = Walk::default();
     walk_into(root, Path::new(""), filter, &mut found)?;
@@ -106,13 +109,8 @@ fn walk_into(dir: &Path, relative: &Path, filter: &FileFilter, found: &mut Walk)
         } else {
             kind.is_file()
         };
-        if !is_file || !filter.selects(&rel) {
-            continue;
-        }
-        if is_container_file(&path).map_err(|e| EditError::io(&path, e))? {
-            found.containers.push(path);
-        } else {
-            found.others += 1;
+        if is_file && filter.selects(&rel) {
+            found.files.push(path);
         }
     }
     Ok(())
@@ -320,7 +318,7 @@ mod tests {
         touch(&root.join("notes.txt"), b"hello");
         let all = walk(root, &FileFilter::default()).unwrap();
         let rel: Vec<_> = all
-            .containers
+            .files
             .iter()
             .map(|p| relative_text(p.strip_prefix(root).unwrap()))
             .collect();
@@ -328,22 +326,37 @@ mod tests {
             rel,
             [
                 "a.dxil",
+                "notes.txt",
+                "sub/b.cso",
+                "sub/deeper/c.dxil",
+                "sub/shader.pdb",
+                "third_party/d.dxil"
+            ]
+        );
+        let containers: Vec<_> = all
+            .files
+            .iter()
+            .filter(|p| is_container_file(p).unwrap())
+            .map(|p| relative_text(p.strip_prefix(root).unwrap()))
+            .collect();
+        assert_eq!(
+            containers,
+            [
+                "a.dxil",
                 "sub/b.cso",
                 "sub/deeper/c.dxil",
                 "third_party/d.dxil"
             ]
         );
-        assert_eq!(all.others, 2);
 
         let f = FileFilter::new(&["*.dxil"], &["third_party/*"]).unwrap();
         let some = walk(root, &f).unwrap();
         let rel: Vec<_> = some
-            .containers
+            .files
             .iter()
             .map(|p| relative_text(p.strip_prefix(root).unwrap()))
             .collect();
         assert_eq!(rel, ["a.dxil", "sub/deeper/c.dxil"]);
-        assert_eq!(some.others, 0);
     }
 
     #[cfg(unix)]
@@ -355,7 +368,7 @@ mod tests {
         std::os::unix::fs::symlink(root, root.join("x/loop")).unwrap();
         std::os::unix::fs::symlink(root.join("x/a.dxil"), root.join("x/link.dxil")).unwrap();
         let found = walk(root, &FileFilter::default()).unwrap();
-        assert_eq!(found.containers.len(), 2, "{found:?}");
+        assert_eq!(found.files.len(), 2, "{found:?}");
     }
 
     #[test]

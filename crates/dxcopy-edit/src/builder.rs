@@ -97,6 +97,12 @@ impl ContainerBuilder {
         self
     }
 
+    /// Adds a pixel-shader 6.0 program part (DXIL version 1.0) around
+    /// `bitcode`: [`Self::program`] with the values most tests need.
+    pub fn pixel_program(self, name: &[u8; 4], bitcode: &[u8]) -> Self {
+        self.program(name, ShaderKind::Pixel, (6, 0), (1, 0), bitcode)
+    }
+
     /// Adds a HASH part (flags 0) holding the MD5 of the DXIL bitcode, placed
     /// before the DXIL part, when the container is built.
     pub fn hash_of_dxil(mut self) -> Self {

@@ -17,7 +17,7 @@ use crate::debug::{self, PdbTarget, SplitOptions};
 use crate::debug_search;
 use crate::dump::{self, DumpMode};
 use crate::error::{EditError, Result};
-use crate::file::{file_kind, Destination, FileId, FileOptions, Outputs, Sink};
+use crate::file::{Destination, FileId, FileOptions, Outputs, Sink};
 use crate::matcher::{MatchStyle, NameMatcher};
 use crate::output::Output;
 use crate::plan::{EditPlan, EditWarning, PartData};
@@ -218,6 +218,7 @@ pub fn read_data_file(path: &Path, option: &'static str) -> Result<Vec<u8>> {
         path: path.to_path_buf(),
         option,
         limit,
+        streamed: limit == MAX_STREAMED_DATA,
     };
     let (mut reader, limit): (Box<dyn Read>, u64) = if path.as_os_str() == "-" {
         (Box::new(std::io::stdin().lock()), MAX_STREAMED_DATA)
@@ -281,6 +282,7 @@ impl DataFiles {
                     path: path.clone(),
                     option,
                     limit: MAX_DATA_FILE,
+                    streamed: false,
                 });
             }
             let file = MappedFile::open(path).map_err(|e| EditError::io(path, e))?;
@@ -624,7 +626,7 @@ impl Config {
             debug::set_debug_name(&mut plan, name)?;
         }
         if self.strip_bitcode_names {
-            crate::bitcode::strip_names::strip_plan_names(&mut plan)?;
+            crate::name_strip::strip_plan_names(&mut plan)?;
         }
         Ok(plan)
     }
@@ -640,37 +642,69 @@ impl Config {
     /// needs a regular file. Every output is staged and renamed only when all
     /// are ready, after checking that the input did not change meanwhile.
     pub fn run(&self, input: &Path, output: Option<&Path>) -> Result<Report> {
+        self.run_input(input, output, false)
+            .map(|r| r.expect("every input is run"))
+    }
+
+    /// [`run`](Self::run) on a file found by walking a directory: a file
+    /// whose first bytes are not the container magic is left alone and
+    /// `None` is returned (a PDB or any other file beside the shaders). The
+    /// file is opened and read once for both the check and the run.
+    pub fn run_if_container(&self, input: &Path, output: Option<&Path>) -> Result<Option<Report>> {
+        self.run_input(input, output, true)
+    }
+
+    fn run_input(
+        &self,
+        input: &Path,
+        output: Option<&Path>,
+        containers_only: bool,
+    ) -> Result<Option<Report>> {
         self.check_options(input)?;
         let stdin = input.as_os_str() == "-";
-        if output.is_none() && !stdin && !self.is_read_only() {
-            // Checked before opening: opening a FIFO would wait for a writer.
-            let meta = std::fs::metadata(input).map_err(|e| EditError::io(input, e))?;
-            if !meta.is_file() {
-                return Err(EditError::NotRegularInPlace {
-                    path: input.to_path_buf(),
-                    kind: file_kind(&meta),
-                });
-            }
+        let (file, plain) = if output.is_none() && !stdin && !self.is_read_only() {
+            let opened = crate::file::open_in_place(input)?;
+            let file = MappedFile::from_file_with(opened.file, opened.metadata)
+                .map_err(|e| EditError::io(input, e))?;
+            (file, opened.plain)
+        } else {
+            let file = MappedFile::open(input).map_err(|e| EditError::io(input, e))?;
+            (file, false)
+        };
+        if containers_only && !file.starts_with(crate::batch::CONTAINER_MAGIC) {
+            return Ok(None);
         }
-        let file = MappedFile::open(input).map_err(|e| EditError::io(input, e))?;
-        let result = self.run_file(&file, input, output);
+        let result = self.run_file(&file, input, output, plain);
         // A changed input explains any other error (a part past the new end,
-        // a short copy), so it is the one reported.
-        match file.changed() {
+        // a short copy), so it is the one reported. A run that succeeded
+        // checked the file before it renamed anything; one that wrote nothing
+        // only needs its bytes to have been read whole.
+        let change = match &result {
+            Ok(_) => file.changed_while_read(),
+            Err(_) => file.changed(),
+        };
+        match change {
             Some(change) => Err(EditError::InputChanged {
                 path: input.to_path_buf(),
                 change,
             }),
-            None => result,
+            None => result.map(Some),
         }
     }
 
-    fn run_file(&self, file: &MappedFile, input: &Path, output: Option<&Path>) -> Result<Report> {
+    fn run_file(
+        &self,
+        file: &MappedFile,
+        input: &Path,
+        output: Option<&Path>,
+        plain: bool,
+    ) -> Result<Report> {
         let found = container_input(file)?;
         let source = InputSource {
             path: input,
             file: Some(file),
             copy_from: !found.is_from_pdb(),
+            plain,
         };
         if !found.is_from_pdb() {
             let container = Container::parse(file)?;
@@ -706,6 +740,7 @@ impl Config {
             path: input,
             file: None,
             copy_from: false,
+            plain: false,
         };
         self.run_with(container, &source, output)
     }
@@ -790,11 +825,18 @@ impl Config {
             None
         };
         let stdin = input.as_os_str() == "-";
-        let main_dest: Option<PathBuf> = main.as_ref().map(|_| match output {
-            Some(o) => o.to_path_buf(),
-            None if stdin => PathBuf::from("-"),
-            None => input.to_path_buf(),
+        // An in-place edit that would write the input's own bytes leaves the
+        // file alone (same inode and modification time): it has no destination.
+        let in_place = !stdin && (output.is_none() || output == Some(input));
+        let unchanged = main.as_ref().is_some_and(|out| {
+            in_place && mapped.is_some() && unchanged::reproduces_input(out, container, self.digest)
         });
+        let main_dest: Option<PathBuf> =
+            main.as_ref().filter(|_| !unchanged).map(|_| match output {
+                Some(o) => o.to_path_buf(),
+                None if stdin => PathBuf::from("-"),
+                None => input.to_path_buf(),
+            });
         // 3. Check where everything goes before anything is written: no
         //    output may be the input (the main output in place excepted) and
         //    no two outputs one file.
@@ -869,13 +911,7 @@ impl Config {
             })?;
             report.pdb_written = Some(path.clone());
         }
-        // An in-place edit that would write the input's own bytes leaves the
-        // file alone (same inode and modification time).
-        let in_place = !stdin && (output.is_none() || output == Some(input));
-        let unchanged = main.as_ref().is_some_and(|out| {
-            in_place && mapped.is_some() && unchanged::reproduces_input(out, container, self.digest)
-        });
-        if let (Some(out), Some(dest), false) = (&main, &main_dest, unchanged) {
+        if let (Some(out), Some(dest)) = (&main, &main_dest) {
             // -p: the times read before the input was (so its access time is
             // the old one); mode and owner follow the destination.
             let meta = match source.file.and_then(MappedFile::metadata) {
@@ -960,6 +996,10 @@ struct InputSource<'a> {
     path: &'a Path,
     file: Option<&'a MappedFile>,
     copy_from: bool,
+    /// `path` named the regular file `file` itself (no symbolic link) when
+    /// it was opened for an in-place edit: the in-place destination is that
+    /// file, classified from its metadata without another look-up.
+    plain: bool,
 }
 
 impl InputSource<'_> {
@@ -995,14 +1035,24 @@ fn check_destinations(
     planned: &[(&Path, String)],
     main: Option<&Path>,
 ) -> Result<Vec<Destination>> {
+    if planned.is_empty() && main.is_none() {
+        return Ok(Vec::new());
+    }
     let input_id = source.id();
     let mut seen: Vec<(FileId, &Path, String)> = Vec::new();
     let mut destinations = Vec::new();
     let main = main.map(|m| (m, "the output".to_string()));
     for (index, (path, what)) in planned.iter().cloned().chain(main).enumerate() {
-        let destination = Destination::of(path)?;
-        let id = destination.id()?;
         let is_main = index == planned.len();
+        let destination = match source.file.and_then(MappedFile::metadata) {
+            // The input itself, opened through this very name, which was
+            // no symbolic link: the file and its metadata are known.
+            Some(meta) if is_main && source.plain && path == source.path => {
+                Destination::Existing(path.to_path_buf(), meta.clone())
+            }
+            _ => Destination::of(path)?,
+        };
+        let id = destination.id()?;
         if !is_main && input_id.as_ref() == Some(&id) {
             return Err(EditError::OutputIsInput {
                 path: path.to_path_buf(),
@@ -1026,6 +1076,45 @@ fn check_destinations(
 #[cfg(test)]
 mod data_file_tests {
     use super::*;
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_streamed_data_file_over_the_cap_says_so() {
+        // A device has no length to check first: read up to the cap, no further.
+        let e = read_data_file(Path::new("/dev/zero"), "--add-section").unwrap_err();
+        assert!(
+            matches!(
+                &e,
+                EditError::DataTooLarge {
+                    limit: MAX_STREAMED_DATA,
+                    streamed: true,
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
+        assert_eq!(
+            e.to_string(),
+            "'/dev/zero' (--add-section): the data file is larger than the cap of 67108864 bytes read from a non-regular file (standard input, a pipe, a device); larger data must come from a regular file"
+        );
+        // A regular file is only checked against the container's limit.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("d.bin");
+        std::fs::write(&path, b"data").unwrap();
+        assert_eq!(read_data_file(&path, "--add-section").unwrap(), b"data");
+        let e = EditError::DataTooLarge {
+            path,
+            option: "--set-private",
+            limit: MAX_DATA_FILE,
+            streamed: false,
+        };
+        assert!(
+            e.to_string().ends_with(
+                "(--set-private): more than 4294967295 bytes, larger than a container can hold"
+            ),
+            "{e}"
+        );
+    }
 
     #[test]
     fn mapped_data_files_are_borrowed_and_checked_for_changes() {

@@ -28,13 +28,7 @@ fn setup() -> (tempfile::TempDir, PathBuf, Vec<u8>) {
     (dir, input, bytes)
 }
 
-fn names(bytes: &[u8]) -> Vec<String> {
-    Container::parse(bytes)
-        .unwrap()
-        .parts()
-        .map(|p| p.name.to_string())
-        .collect()
-}
+use dxcopy_harness::part_names as names;
 
 #[test]
 fn dumps_only_do_not_rewrite_input() {

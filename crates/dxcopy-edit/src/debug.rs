@@ -10,7 +10,8 @@
 //! - [`set_debug_name`]: write the ILDN part.
 //! - [`extract_private_pdb`]: the PDB a `-Qpdb_in_private` shader carries in PRIV.
 //!
-//! Part placement follows DXContainer.md "Part Placement": DXIL stays in the
+//! Part placement follows LLVM's `llvm/docs/DirectX/DXContainer.md` "Part Placement"
+//! (docs/format/pdb.md §2): DXIL stays in the
 //! main container only; ILDN and HASH go to both; SRCI to the PDB only; VERS
 //! to both; ILDB to the PDB, and also stays in the main container when it is
 //! marked kept (`--keep-section=ILDB`, dxc's `-Fd` with `-Qembed_debug`); PRIV

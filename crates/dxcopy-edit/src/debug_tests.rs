@@ -1,4 +1,4 @@
-//! Split / join / naming tests, including one test per row of DXContainer.md's
+//! Split / join / naming tests, including one test per row of LLVM's DXContainer.md
 //! "Part Placement" table (DXIL, ILDB, ILDN, HASH, SRCI, VERS, PRIV).
 
 use crate::debug::*;
@@ -21,11 +21,11 @@ fn ildn(name: &str) -> Vec<u8> {
 fn full_shader(extra: &[(&[u8; 4], &[u8])]) -> Vec<u8> {
     let mut b = ContainerBuilder::new()
         .part(b"SFI0", &[0; 8])
-        .program(b"ILDB", ShaderKind::Pixel, (6, 0), (1, 0), BC_DEBUG)
+        .pixel_program(b"ILDB", BC_DEBUG)
         .part(b"STAT", b"stat")
         .part(b"ILDN", &ildn("old.pdb"))
         .hash_of_dxil()
-        .program(b"DXIL", ShaderKind::Pixel, (6, 0), (1, 0), BC)
+        .pixel_program(b"DXIL", BC)
         .part(
             b"VERS",
             &[
@@ -99,7 +99,7 @@ fn part(bytes: &[u8], name: PartName) -> &[u8] {
     Container::parse(bytes).unwrap().find(name).unwrap().data
 }
 
-// --- DXContainer.md "Part Placement", one test per row --------------------
+// --- LLVM DXContainer.md "Part Placement", one test per row --------------------
 
 #[test]
 fn placement_dxil_main_only() {
@@ -134,7 +134,7 @@ fn placement_ildb_pdb_and_main_only_when_embedded() {
     // Slim (/Zs): no ILDB anywhere, SRCI still split off.
     let slim = ContainerBuilder::new()
         .hash_of_dxil()
-        .program(b"DXIL", ShaderKind::Pixel, (6, 0), (1, 0), BC)
+        .pixel_program(b"DXIL", BC)
         .part(b"SRCI", &[9; 16])
         .build()
         .unwrap();
@@ -239,7 +239,7 @@ fn split_layout_order_digest_and_signing() {
 fn split_refuses_without_debug_info() {
     let input = ContainerBuilder::new()
         .hash_of_dxil()
-        .program(b"DXIL", ShaderKind::Pixel, (6, 0), (1, 0), BC)
+        .pixel_program(b"DXIL", BC)
         .build()
         .unwrap();
     let e = split_with(&input, SplitOptions::default(), |_| {})
@@ -384,7 +384,7 @@ fn split_then_join_restores_the_shader_byte_for_byte() {
     // ILDN already holds the default name, so the round trip is exact.
     let plain = ContainerBuilder::new()
         .part(b"SFI0", &[0; 8])
-        .program(b"ILDB", ShaderKind::Pixel, (6, 0), (1, 0), BC_DEBUG)
+        .pixel_program(b"ILDB", BC_DEBUG)
         .part(b"STAT", b"stat")
         .part(
             b"ILDN",
@@ -397,7 +397,7 @@ fn split_then_join_restores_the_shader_byte_for_byte() {
             ),
         )
         .hash_of_dxil()
-        .program(b"DXIL", ShaderKind::Pixel, (6, 0), (1, 0), BC)
+        .pixel_program(b"DXIL", BC)
         .digest(DigestPolicy::Retail)
         .build()
         .unwrap();
@@ -439,13 +439,7 @@ fn join_refuses_a_foreign_pdb_unless_forced() {
     let s = split(&full_shader(&[]));
     let other = ContainerBuilder::new()
         .hash_of_dxil()
-        .program(
-            b"DXIL",
-            ShaderKind::Pixel,
-            (6, 0),
-            (1, 0),
-            b"BC\xc0\xdeother",
-        )
+        .pixel_program(b"DXIL", b"BC\xc0\xdeother")
         .digest(DigestPolicy::Retail)
         .build()
         .unwrap();
@@ -458,7 +452,7 @@ fn join_refuses_a_foreign_pdb_unless_forced() {
     assert!(has(&joined, PartName::ILDB));
     // Bare container, shader without HASH and unsigned: nothing to pair by.
     let unsigned = ContainerBuilder::new()
-        .program(b"DXIL", ShaderKind::Pixel, (6, 0), (1, 0), BC)
+        .pixel_program(b"DXIL", BC)
         .build()
         .unwrap();
     let e = join(&unsigned, &s.pdb_container, false).err().unwrap();
@@ -497,10 +491,7 @@ fn set_debug_name_replaces_or_inserts() {
         if with_hash {
             b = b.hash_of_dxil();
         }
-        let bytes = b
-            .program(b"DXIL", ShaderKind::Pixel, (6, 0), (1, 0), BC)
-            .build()
-            .unwrap();
+        let bytes = b.pixel_program(b"DXIL", BC).build().unwrap();
         let c = Container::parse(&bytes).unwrap();
         let mut plan = EditPlan::from_container(&c);
         set_debug_name(&mut plan, "x.pdb").unwrap();

@@ -16,7 +16,7 @@
 //! staged and renamed together: all are written or none.
 
 use crate::error::{EditError, Result};
-use crate::file::{file_kind, FileId, FileOptions, Outputs, Sink};
+use crate::file::{DirEntryKind, DirHandle, FileId, Outputs, Sink};
 use dxcopy_read::{Container, PartName};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -64,14 +64,16 @@ pub fn dump_all(
     container: &Container<'_>,
     input: Option<&Path>,
 ) -> Result<Vec<Dumped>> {
-    prepare_dir(dir)?;
-    write_parts(dir, container, input)
+    let dir = prepare_dir(dir)?;
+    write_parts(&dir, container, input)
 }
 
 /// [`dump_all`] for input number `file_index` of several: into
 /// [`per_file_dir`]`(dir, file_index, file)`, a directory of the dump's own
 /// (created when missing; refused when it is a symbolic link or not a
-/// directory).
+/// directory). The subdirectory is opened once, without following a link,
+/// and every part file is checked, created and renamed relative to it, so a
+/// link put in its place after the check cannot lead a write out of DIR.
 pub fn dump_all_per_file(
     dir: &Path,
     file_index: usize,
@@ -79,30 +81,50 @@ pub fn dump_all_per_file(
     container: &Container<'_>,
     input: Option<&Path>,
 ) -> Result<Vec<Dumped>> {
-    prepare_dir(dir)?;
-    let sub = per_file_dir(dir, file_index, file);
-    match std::fs::symlink_metadata(&sub) {
-        Ok(meta) if meta.is_dir() => {}
-        Ok(meta) => return Err(refused(&sub, &meta)),
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            std::fs::create_dir(&sub).map_err(|e| EditError::io(&sub, e))?;
-        }
-        Err(e) => return Err(EditError::io(&sub, e)),
+    let dir = prepare_dir(dir)?;
+    let sub = per_file_dir(dir.path(), file_index, file);
+    let name = sub
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let io_err = |e: io::Error| EditError::io(&sub, e);
+    match dir.entry(&name).map_err(io_err)? {
+        DirEntryKind::Directory => {}
+        DirEntryKind::Missing => match dir.create_dir(&name) {
+            Ok(()) => {}
+            // Made meanwhile by someone else: checked when opened.
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+            Err(e) => return Err(io_err(e)),
+        },
+        DirEntryKind::File(_) => return Err(refused(&sub, "a regular file")),
+        DirEntryKind::Other(kind) => return Err(refused(&sub, kind)),
     }
-    write_parts(&sub, container, input)
+    let sub_dir = match dir.open_own_dir(&name) {
+        Ok(d) => d,
+        // Swapped for a link or a file since the check.
+        Err(e) => {
+            return Err(match dir.entry(&name) {
+                Ok(DirEntryKind::Other(kind)) => refused(&sub, kind),
+                Ok(DirEntryKind::File(_)) => refused(&sub, "a regular file"),
+                _ => io_err(e),
+            })
+        }
+    };
+    write_parts(&sub_dir, container, input)
 }
 
 /// The user's DIR: an existing directory (a symbolic link to one included),
-/// or created.
-fn prepare_dir(dir: &Path) -> Result<()> {
+/// or created; then held open.
+fn prepare_dir(dir: &Path) -> Result<DirHandle> {
     match std::fs::metadata(dir) {
-        Ok(meta) if meta.is_dir() => Ok(()),
-        Ok(_) => Err(EditError::io(dir, not_a_directory())),
+        Ok(meta) if meta.is_dir() => {}
+        Ok(_) => return Err(EditError::io(dir, not_a_directory())),
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            std::fs::create_dir_all(dir).map_err(|e| EditError::io(dir, e))
+            std::fs::create_dir_all(dir).map_err(|e| EditError::io(dir, e))?;
         }
-        Err(e) => Err(EditError::io(dir, e)),
+        Err(e) => return Err(EditError::io(dir, e)),
     }
+    DirHandle::open(dir).map_err(|e| EditError::io(dir, e))
 }
 
 /// The OS's "Not a directory" error (ENOTDIR), worded as the OS words it.
@@ -116,39 +138,40 @@ fn not_a_directory() -> io::Error {
     io::Error::from(io::ErrorKind::NotADirectory)
 }
 
-fn refused(path: &Path, meta: &std::fs::Metadata) -> EditError {
+fn refused(path: &Path, kind: &'static str) -> EditError {
     EditError::DumpAllRefused {
         path: path.to_path_buf(),
-        kind: file_kind(meta),
+        kind,
     }
 }
 
 /// Checks every destination in `dir` first, then stages every part and
-/// renames them together.
-fn write_parts(dir: &Path, container: &Container<'_>, input: Option<&Path>) -> Result<Vec<Dumped>> {
+/// renames them together, all relative to the held directory.
+fn write_parts(
+    dir: &DirHandle,
+    container: &Container<'_>,
+    input: Option<&Path>,
+) -> Result<Vec<Dumped>> {
     let input_id = input
         .filter(|p| p.as_os_str() != "-")
         .and_then(|p| std::fs::metadata(p).ok())
         .map(|m| FileId::of(&m));
     let mut written = Vec::new();
     for part in container.parts() {
-        let path = dir.join(part_file_name(
-            part.index,
-            container.part_count(),
-            part.name,
-        ));
-        match std::fs::symlink_metadata(&path) {
-            Ok(meta) if meta.is_file() => {
-                if input_id.as_ref() == Some(&FileId::of(&meta)) {
+        let name = part_file_name(part.index, container.part_count(), part.name);
+        let path = dir.path().join(&name);
+        match dir.entry(&name).map_err(|e| EditError::io(&path, e))? {
+            DirEntryKind::File(id) => {
+                if input_id.as_ref() == Some(&id) {
                     return Err(EditError::OutputIsInput {
                         path,
                         what: "--dump-all".into(),
                     });
                 }
             }
-            Ok(meta) => return Err(refused(&path, &meta)),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-            Err(e) => return Err(EditError::io(&path, e)),
+            DirEntryKind::Missing => {}
+            DirEntryKind::Directory => return Err(refused(&path, "a directory")),
+            DirEntryKind::Other(kind) => return Err(refused(&path, kind)),
         }
         written.push((
             Dumped {
@@ -156,18 +179,19 @@ fn write_parts(dir: &Path, container: &Container<'_>, input: Option<&Path>) -> R
                 path,
                 size: part.data.len() as u64,
             },
+            name,
             part.data,
         ));
     }
     let mut outputs = Outputs::new();
-    for (d, data) in &written {
-        outputs.add(&d.path, &FileOptions::default(), move |sink| match sink {
+    for (_, name, data) in &written {
+        outputs.add_in(dir, name, move |sink| match sink {
             Sink::File(f) => f.write_all(data),
             Sink::Stream(w) => w.write_all(data),
         })?;
     }
     outputs.commit(|| Ok(()))?;
-    Ok(written.into_iter().map(|(d, _)| d).collect())
+    Ok(written.into_iter().map(|(d, ..)| d).collect())
 }
 
 /// The directory for input number `file_index` when several inputs are
@@ -253,6 +277,56 @@ mod tests {
         let e = dump_all(&dir, &c, None).unwrap_err();
         assert!(e.to_string().contains("symbolic link"));
         assert_eq!(std::fs::read(&outside).unwrap(), b"keep");
+    }
+
+    /// The per-file subfolder is held open: a link put in its place after
+    /// it was checked and opened does not lead the part files anywhere else.
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    #[test]
+    fn a_link_swapped_in_after_the_check_does_not_redirect_writes() {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = tmp.path();
+        let outside = d.join("outside");
+        std::fs::create_dir(&outside).unwrap();
+        std::fs::create_dir_all(d.join("parts/0-a")).unwrap();
+        let parts = DirHandle::open(&d.join("parts")).unwrap();
+        let sub = parts.open_own_dir("0-a").unwrap();
+        // Swapped after the open: the real folder moved, a link in its place.
+        std::fs::rename(d.join("parts/0-a"), d.join("parts/moved")).unwrap();
+        std::os::unix::fs::symlink(&outside, d.join("parts/0-a")).unwrap();
+        let bytes = build(&[(b"SFI0", b"one"), (b"DXIL", b"two")]);
+        let c = Container::parse(&bytes).unwrap();
+        let written = write_parts(&sub, &c, None).unwrap();
+        assert_eq!(written.len(), 2);
+        assert!(names(&outside).is_empty(), "{:?}", names(&outside));
+        assert_eq!(
+            names(&d.join("parts/moved")),
+            ["00-SFI0.bin", "01-DXIL.bin"]
+        );
+        assert_eq!(
+            std::fs::read(d.join("parts/moved/01-DXIL.bin")).unwrap(),
+            b"two"
+        );
+        // Opening the name now finds the link and refuses it.
+        // (O_DIRECTORY with O_NOFOLLOW: Linux says ENOTDIR for a link.)
+        let e = parts.open_own_dir("0-a").unwrap_err();
+        assert!(
+            [Some(20), Some(libc_eloop())].contains(&e.raw_os_error()),
+            "{e}"
+        );
+        assert_eq!(
+            parts.entry("0-a").unwrap(),
+            DirEntryKind::Other("a symbolic link")
+        );
+        // And the per-file dump refuses it by name before writing.
+        let e = dump_all_per_file(&d.join("parts"), 0, Path::new("a"), &c, None).unwrap_err();
+        assert!(e.to_string().contains("is a symbolic link"), "{e}");
+        assert!(names(&outside).is_empty());
+    }
+
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    fn libc_eloop() -> i32 {
+        rustix::io::Errno::LOOP.raw_os_error()
     }
 
     /// Lists `dir` (names, sorted).

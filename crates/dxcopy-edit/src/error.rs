@@ -135,8 +135,10 @@ pub enum EditError {
         /// What is wrong with it.
         source: Box<EditError>,
     },
-    /// A data file larger than a container can hold.
-    #[error("'{}' ({option}): more than {limit} bytes, larger than a container can hold", path.display())]
+    /// A data file larger than a container can hold, or, read from
+    /// something that is not a regular file, larger than the cap for such
+    /// data.
+    #[error("{}", data_too_large(path, option, *limit, *streamed))]
     DataTooLarge {
         /// The data file.
         path: PathBuf,
@@ -144,6 +146,9 @@ pub enum EditError {
         option: &'static str,
         /// The limit in bytes.
         limit: u64,
+        /// The data was streamed (standard input, a pipe, a device), so the
+        /// limit is the cap on data read into memory, not a container's size.
+        streamed: bool,
     },
     /// `dxinfo --dump-all`: a name the dump would create inside its
     /// directory already exists as something it may not write through (a
@@ -256,3 +261,18 @@ fn join_paths(paths: &[PathBuf]) -> String {
 
 /// Result type of the editing library.
 pub type Result<T, E = EditError> = std::result::Result<T, E>;
+
+/// The message of [`EditError::DataTooLarge`].
+fn data_too_large(path: &std::path::Path, option: &str, limit: u64, streamed: bool) -> String {
+    if streamed {
+        format!(
+            "'{}' ({option}): the data file is larger than the cap of {limit} bytes read from a non-regular file (standard input, a pipe, a device); larger data must come from a regular file",
+            path.display()
+        )
+    } else {
+        format!(
+            "'{}' ({option}): more than {limit} bytes, larger than a container can hold",
+            path.display()
+        )
+    }
+}

@@ -26,7 +26,7 @@ use std::fs::{self, File, Metadata, Permissions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::{Mutex, RwLock};
 use std::time::SystemTime;
 
 /// Options for a written file.
@@ -84,6 +84,75 @@ pub fn resolve_target(path: &Path) -> PathBuf {
         }
         _ => path.to_path_buf(),
     }
+}
+
+/// An input opened for an in-place edit (see [`open_in_place`]).
+#[derive(Debug)]
+pub struct InPlaceInput {
+    /// The open file.
+    pub file: File,
+    /// Its metadata (`fstat` of the open file).
+    pub metadata: Metadata,
+    /// The path named the file itself, not a symbolic link to it: the
+    /// in-place destination is this file.
+    pub plain: bool,
+}
+
+/// Opens `path` for an in-place edit, which needs a regular file: anything
+/// else (a FIFO, a device, a directory, a symbolic link to one of them) is
+/// refused with [`EditError::NotRegularInPlace`] before a byte is read. The
+/// file is opened without waiting (a FIFO with no writer would block an
+/// ordinary open) and without becoming a controlling terminal, then
+/// checked with one `fstat`; a symbolic link is opened again, followed.
+pub fn open_in_place(path: &Path) -> Result<InPlaceInput> {
+    let io_err = |e: io::Error| EditError::io(path, e);
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    let (file, plain) = {
+        use rustix::fs::OFlags;
+        use std::os::unix::fs::OpenOptionsExt;
+        let open = |follow: bool| {
+            let mut flags = OFlags::NONBLOCK | OFlags::NOCTTY;
+            if !follow {
+                flags |= OFlags::NOFOLLOW;
+            }
+            fs::OpenOptions::new()
+                .read(true)
+                .custom_flags(flags.bits() as i32)
+                .open(path)
+        };
+        match open(false) {
+            Ok(file) => (file, true),
+            // ELOOP: the last component is a symbolic link.
+            Err(e) if e.raw_os_error() == Some(rustix::io::Errno::LOOP.raw_os_error()) => {
+                (open(true).map_err(io_err)?, false)
+            }
+            Err(e) => return Err(io_err(e)),
+        }
+    };
+    #[cfg(not(any(target_os = "linux", target_os = "android")))]
+    let (file, plain) = {
+        // Checked before opening: opening a FIFO would wait for a writer.
+        let meta = fs::metadata(path).map_err(io_err)?;
+        if !meta.is_file() {
+            return Err(EditError::NotRegularInPlace {
+                path: path.to_path_buf(),
+                kind: file_kind(&meta),
+            });
+        }
+        (File::open(path).map_err(io_err)?, false)
+    };
+    let metadata = file.metadata().map_err(io_err)?;
+    if !metadata.is_file() {
+        return Err(EditError::NotRegularInPlace {
+            path: path.to_path_buf(),
+            kind: file_kind(&metadata),
+        });
+    }
+    Ok(InPlaceInput {
+        file,
+        metadata,
+        plain,
+    })
 }
 
 /// What kind of file a destination is.
@@ -243,29 +312,33 @@ pub enum Sink<'w> {
 type Writer<'a> = Box<dyn FnOnce(Sink<'_>) -> io::Result<()> + 'a>;
 
 /// Temp files of runs in progress, for [`remove_temp_files`].
-struct Registry {
-    temps: Vec<PathBuf>,
-    /// Set by [`remove_temp_files`]: no rename may follow.
-    abandoned: bool,
+static TEMPS: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+/// Set by [`remove_temp_files`]: no temp file may be created and no rename
+/// may follow. Creating a temp file and renaming one hold it shared (so
+/// workers do not wait for each other's file-system calls, the slowest part
+/// of an edit); [`remove_temp_files`] holds it exclusively, so it waits for
+/// every create and rename in flight and none starts after it.
+static ABANDONED: RwLock<bool> = RwLock::new(false);
+
+fn temps() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    TEMPS.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
-    temps: Vec::new(),
-    abandoned: false,
-});
-
-fn registry() -> std::sync::MutexGuard<'static, Registry> {
-    REGISTRY.lock().unwrap_or_else(|e| e.into_inner())
+/// Holds the gate shared; `None` once the temp files were removed.
+fn gate() -> Option<std::sync::RwLockReadGuard<'static, bool>> {
+    let g = ABANDONED.read().unwrap_or_else(|e| e.into_inner());
+    (!*g).then_some(g)
 }
 
 /// Removes every temp file of the runs in progress and stops them from
 /// renaming anything afterwards (their commit fails). For a signal handler
 /// thread that is about to end the process; returns how many were removed.
 pub fn remove_temp_files() -> usize {
-    let mut r = registry();
-    r.abandoned = true;
+    let mut abandoned = ABANDONED.write().unwrap_or_else(|e| e.into_inner());
+    *abandoned = true;
     let mut removed = 0;
-    for t in r.temps.drain(..) {
+    for t in temps().drain(..) {
         if fs::remove_file(&t).is_ok() {
             removed += 1;
         }
@@ -273,11 +346,213 @@ pub fn remove_temp_files() -> usize {
     removed
 }
 
+/// This process's id, asked once (it is part of every temp file's name).
+fn process_id() -> u32 {
+    static ID: std::sync::OnceLock<u32> = std::sync::OnceLock::new();
+    *ID.get_or_init(std::process::id)
+}
+
+/// A directory held open: names in it are checked, created and renamed
+/// relative to the open directory (`openat`, `renameat`), never by a path
+/// looked up again, so a directory swapped for a symbolic link after it was
+/// opened cannot redirect a write elsewhere (Linux; on other systems the
+/// directory's path is used).
+#[derive(Debug, Clone)]
+pub struct DirHandle {
+    path: PathBuf,
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    fd: std::sync::Arc<std::os::fd::OwnedFd>,
+}
+
+/// What a name in a [`DirHandle`] is (the name itself, links not followed).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DirEntryKind {
+    /// Nothing of that name.
+    Missing,
+    /// A regular file, and which.
+    File(FileId),
+    /// A directory.
+    Directory,
+    /// Anything else, in words ("a symbolic link", "a FIFO", …).
+    Other(&'static str),
+}
+
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn kind_of_type(t: rustix::fs::FileType) -> DirEntryKind {
+    use rustix::fs::FileType;
+    DirEntryKind::Other(match t {
+        FileType::Symlink => "a symbolic link",
+        FileType::Fifo => "a FIFO",
+        FileType::CharacterDevice => "a character device",
+        FileType::BlockDevice => "a block device",
+        FileType::Socket => "a socket",
+        FileType::Directory => return DirEntryKind::Directory,
+        _ => "not a regular file",
+    })
+}
+
+impl DirHandle {
+    /// Opens the directory `path` (a symbolic link to a directory is
+    /// followed: this is the user's directory).
+    pub fn open(path: &Path) -> io::Result<DirHandle> {
+        #[cfg(any(target_os = "linux", target_os = "android"))]
+        {
+            use rustix::fs::{Mode, OFlags, CWD};
+            let fd = rustix::fs::openat(
+                CWD,
+                path,
+                OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC,
+                Mode::empty(),
+            )?;
+            Ok(DirHandle {
+                path: path.to_path_buf(),
+                fd: std::sync::Arc::new(fd),
+            })
+        }
+        #[cfg(not(any(target_os = "linux", target_os = "android")))]
+        {
+            if !fs::metadata(path)?.is_dir() {
+                return Err(io::Error::from(io::ErrorKind::NotADirectory));
+            }
+            Ok(DirHandle {
+                path: path.to_path_buf(),
+            })
+        }
+    }
+
+    /// The directory's path, for messages.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// What `name` is in this directory (not following a symbolic link).
+    pub fn entry(&self, name: &str) -> io::Result<DirEntryKind> {
+        #[cfg(any(target_os = "linux", target_os = "android"))]
+        let found = rustix::fs::statat(&*self.fd, name, rustix::fs::AtFlags::SYMLINK_NOFOLLOW)
+            .map_err(io::Error::from)
+            .map(|st| {
+                let t = rustix::fs::FileType::from_raw_mode(st.st_mode);
+                if t == rustix::fs::FileType::RegularFile {
+                    DirEntryKind::File(FileId::Existing(st.st_dev, st.st_ino))
+                } else {
+                    kind_of_type(t)
+                }
+            });
+        #[cfg(not(any(target_os = "linux", target_os = "android")))]
+        let found = fs::symlink_metadata(self.path.join(name)).map(|meta| {
+            if meta.is_file() {
+                DirEntryKind::File(FileId::of(&meta))
+            } else if meta.is_dir() {
+                DirEntryKind::Directory
+            } else {
+                DirEntryKind::Other(file_kind(&meta))
+            }
+        });
+        match found {
+            Ok(kind) => Ok(kind),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(DirEntryKind::Missing),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Creates the directory `name` in this one (0777 minus the umask).
+    pub fn create_dir(&self, name: &str) -> io::Result<()> {
+        #[cfg(any(target_os = "linux", target_os = "android"))]
+        return Ok(rustix::fs::mkdirat(
+            &*self.fd,
+            name,
+            rustix::fs::Mode::from_raw_mode(0o777),
+        )?);
+        #[cfg(not(any(target_os = "linux", target_os = "android")))]
+        fs::create_dir(self.path.join(name))
+    }
+
+    /// Opens the directory `name` in this one, refusing a symbolic link
+    /// (ELOOP) and anything that is not a directory (ENOTDIR).
+    pub fn open_own_dir(&self, name: &str) -> io::Result<DirHandle> {
+        let path = self.path.join(name);
+        #[cfg(any(target_os = "linux", target_os = "android"))]
+        {
+            use rustix::fs::{Mode, OFlags};
+            let fd = rustix::fs::openat(
+                &*self.fd,
+                name,
+                OFlags::RDONLY | OFlags::DIRECTORY | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+                Mode::empty(),
+            )?;
+            Ok(DirHandle {
+                path,
+                fd: std::sync::Arc::new(fd),
+            })
+        }
+        #[cfg(not(any(target_os = "linux", target_os = "android")))]
+        {
+            if !fs::symlink_metadata(&path)?.is_dir() {
+                return Err(io::Error::from(io::ErrorKind::NotADirectory));
+            }
+            Ok(DirHandle { path })
+        }
+    }
+
+    /// Creates the new file `name` (0666 minus the umask), failing if it exists.
+    fn create_new(&self, name: &str) -> io::Result<File> {
+        #[cfg(any(target_os = "linux", target_os = "android"))]
+        {
+            use rustix::fs::{Mode, OFlags};
+            let fd = rustix::fs::openat(
+                &*self.fd,
+                name,
+                OFlags::RDWR | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC,
+                Mode::from_raw_mode(0o666),
+            )?;
+            Ok(File::from(fd))
+        }
+        #[cfg(not(any(target_os = "linux", target_os = "android")))]
+        fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create_new(true)
+            .open(self.path.join(name))
+    }
+
+    fn rename(&self, from: &str, to: &str) -> io::Result<()> {
+        #[cfg(any(target_os = "linux", target_os = "android"))]
+        return Ok(rustix::fs::renameat(&*self.fd, from, &*self.fd, to)?);
+        #[cfg(not(any(target_os = "linux", target_os = "android")))]
+        fs::rename(self.path.join(from), self.path.join(to))
+    }
+
+    fn remove(&self, name: &str) -> io::Result<()> {
+        #[cfg(any(target_os = "linux", target_os = "android"))]
+        return Ok(rustix::fs::unlinkat(
+            &*self.fd,
+            name,
+            rustix::fs::AtFlags::empty(),
+        )?);
+        #[cfg(not(any(target_os = "linux", target_os = "android")))]
+        fs::remove_file(self.path.join(name))
+    }
+}
+
+/// Where a staged file lives: by path, or by name in a held directory.
+enum Place {
+    Path {
+        temp: PathBuf,
+        target: PathBuf,
+    },
+    In {
+        dir: DirHandle,
+        temp: String,
+        target: String,
+    },
+}
+
 /// A staged temp file; removed on drop unless renamed.
 struct TempFile {
+    /// The temp file's path, for [`remove_temp_files`].
     path: PathBuf,
     file: File,
-    target: PathBuf,
+    place: Place,
     shown: PathBuf,
     committed: bool,
 }
@@ -285,6 +560,43 @@ struct TempFile {
 impl TempFile {
     /// Creates a temp file in `dir` (0666 minus the umask).
     fn create(dir: &Path, target: &Path, shown: &Path) -> Result<TempFile> {
+        Self::create_with(dir, shown, |name| {
+            let path = dir.join(name);
+            let mut open = fs::OpenOptions::new();
+            open.read(true).write(true).create_new(true);
+            #[cfg(unix)]
+            std::os::unix::fs::OpenOptionsExt::mode(&mut open, 0o666);
+            let file = open.open(&path)?;
+            Ok((
+                file,
+                Place::Path {
+                    temp: path,
+                    target: target.to_path_buf(),
+                },
+            ))
+        })
+    }
+
+    /// Creates a temp file in the held directory `dir`, to become `target` there.
+    fn create_in(dir: &DirHandle, target: &str, shown: &Path) -> Result<TempFile> {
+        Self::create_with(&dir.path, shown, |name| {
+            let file = dir.create_new(name)?;
+            Ok((
+                file,
+                Place::In {
+                    dir: dir.clone(),
+                    temp: name.to_string(),
+                    target: target.to_string(),
+                },
+            ))
+        })
+    }
+
+    fn create_with(
+        dir: &Path,
+        shown: &Path,
+        open: impl Fn(&str) -> io::Result<(File, Place)>,
+    ) -> Result<TempFile> {
         static COUNTER: AtomicU64 = AtomicU64::new(0);
         let seed = SystemTime::now()
             .duration_since(SystemTime::UNIX_EPOCH)
@@ -294,37 +606,34 @@ impl TempFile {
             let tag = seed
                 .wrapping_add(n.wrapping_mul(0x9e37_79b9_7f4a_7c15))
                 .wrapping_mul(0xbf58_476d_1ce4_e5b9);
-            let path = dir.join(format!(
-                ".dxcopy-{}-{:012x}.tmp",
-                std::process::id(),
-                tag >> 16
-            ));
-            let mut open = fs::OpenOptions::new();
-            open.read(true).write(true).create_new(true);
-            #[cfg(unix)]
-            std::os::unix::fs::OpenOptionsExt::mode(&mut open, 0o666);
+            let name = format!(".dxcopy-{}-{:012x}.tmp", process_id(), tag >> 16);
+            let path = dir.join(&name);
             // Registered before it exists, so a signal never misses it.
-            let mut r = registry();
-            if r.abandoned {
+            let Some(_gate) = gate() else {
                 return Err(EditError::io(
                     shown,
                     io::Error::from(io::ErrorKind::Interrupted),
                 ));
-            }
-            match open.open(&path) {
-                Ok(file) => {
-                    r.temps.push(path.clone());
+            };
+            temps().push(path.clone());
+            match open(&name) {
+                Ok((file, place)) => {
                     return Ok(TempFile {
                         path,
                         file,
-                        target: target.to_path_buf(),
+                        place,
                         shown: shown.to_path_buf(),
                         committed: false,
                     });
                 }
-                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => continue,
-                // The OS error alone: the temp file's name means nothing to the user.
-                Err(e) => return Err(EditError::io(shown, e)),
+                Err(e) => {
+                    temps().retain(|t| t != &path);
+                    if e.kind() == io::ErrorKind::AlreadyExists {
+                        continue;
+                    }
+                    // The OS error alone: the temp file's name means nothing to the user.
+                    return Err(EditError::io(shown, e));
+                }
             }
         }
         Err(EditError::io(
@@ -334,16 +643,19 @@ impl TempFile {
     }
 
     fn rename(&mut self) -> Result<()> {
-        let mut r = registry();
-        if r.abandoned {
+        let Some(_gate) = gate() else {
             return Err(EditError::io(
                 &self.shown,
                 io::Error::from(io::ErrorKind::Interrupted),
             ));
+        };
+        match &self.place {
+            Place::Path { temp, target } => fs::rename(temp, target),
+            Place::In { dir, temp, target } => dir.rename(temp, target),
         }
-        fs::rename(&self.path, &self.target).map_err(|e| EditError::io(&self.shown, e))?;
-        r.temps.retain(|t| t != &self.path);
+        .map_err(|e| EditError::io(&self.shown, e))?;
         self.committed = true;
+        temps().retain(|t| t != &self.path);
         Ok(())
     }
 }
@@ -351,8 +663,11 @@ impl TempFile {
 impl Drop for TempFile {
     fn drop(&mut self) {
         if !self.committed {
-            let _ = fs::remove_file(&self.path);
-            registry().temps.retain(|t| t != &self.path);
+            let _ = match &self.place {
+                Place::Path { temp, .. } => fs::remove_file(temp),
+                Place::In { dir, temp, .. } => dir.remove(temp),
+            };
+            temps().retain(|t| t != &self.path);
         }
     }
 }
@@ -448,10 +763,34 @@ impl<'a> Outputs<'a> {
         Ok(())
     }
 
+    /// Adds the new or replaced regular file `name` in the held directory
+    /// `dir`, written now to a temp file there by `write` (0666 minus the
+    /// umask); `name` must not be a path. Checking what `name` is now (a
+    /// symbolic link, a FIFO) is the caller's part: the rename replaces the
+    /// name itself, whatever it is then, and never writes through it.
+    pub fn add_in(
+        &mut self,
+        dir: &DirHandle,
+        name: &str,
+        write: impl FnOnce(Sink<'_>) -> io::Result<()> + 'a,
+    ) -> Result<()> {
+        let shown = dir.path.join(name);
+        let mut temp = TempFile::create_in(dir, name, &shown)?;
+        let err = |e: io::Error| EditError::io(&shown, e);
+        write(Sink::File(&mut temp.file)).map_err(err)?;
+        temp.file.flush().map_err(err)?;
+        self.staged.push(temp);
+        Ok(())
+    }
+
     /// Writes the streamed outputs, then calls `check` (e.g. that the input
     /// did not change), then renames every staged file over its destination.
     /// Nothing is renamed when a stream write or `check` fails.
     pub fn commit(mut self, check: impl FnOnce() -> Result<()>) -> Result<()> {
+        if self.staged.is_empty() && self.streams.is_empty() {
+            // Nothing to write: nothing the check could protect.
+            return Ok(());
+        }
         for (path, device, write) in self.streams.drain(..) {
             let err = |e: io::Error| EditError::io(&path, e);
             match device {
@@ -677,5 +1016,34 @@ mod tests {
             assert_eq!(id(d.join("a")), id(d.join("hard")));
             assert_eq!(id(d.join("a")), id(d.join("soft")));
         }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn in_place_inputs_are_regular_files_and_links_are_told() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        fs::write(d.join("a.bin"), b"abc").unwrap();
+        std::os::unix::fs::symlink("a.bin", d.join("link")).unwrap();
+        fs::create_dir(d.join("sub")).unwrap();
+        std::os::unix::fs::symlink("sub", d.join("dirlink")).unwrap();
+        let plain = open_in_place(&d.join("a.bin")).unwrap();
+        assert!(plain.plain);
+        assert_eq!(plain.metadata.len(), 3);
+        let linked = open_in_place(&d.join("link")).unwrap();
+        assert!(!linked.plain);
+        assert_eq!(FileId::of(&linked.metadata), FileId::of(&plain.metadata));
+        for (name, kind) in [("sub", "a directory"), ("dirlink", "a directory")] {
+            let e = open_in_place(&d.join(name)).unwrap_err();
+            assert!(
+                matches!(&e, EditError::NotRegularInPlace { kind: k, .. } if *k == kind),
+                "{name}: {e}"
+            );
+        }
+        let e = open_in_place(&d.join("missing")).unwrap_err();
+        assert!(
+            matches!(&e, EditError::Io { source, .. } if source.kind() == io::ErrorKind::NotFound),
+            "{e}"
+        );
     }
 }

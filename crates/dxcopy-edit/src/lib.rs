@@ -44,7 +44,9 @@ pub mod file;
 mod finish;
 mod hash_upkeep;
 mod layout;
+pub mod llvm_dis;
 pub mod matcher;
+pub mod name_strip;
 pub mod output;
 #[cfg(test)]
 mod output_tests;
@@ -69,7 +71,7 @@ pub use error::{EditError, Result};
 pub use file::{write_atomic, write_bytes_atomic, FileOptions};
 pub use matcher::{MatchStyle, NameMatcher};
 pub use output::Output;
-pub use parallel::run_many;
+pub use parallel::{run_many, run_many_walked};
 pub use parts::{EditWarning, PartData, PlanPart};
 pub use plan::EditPlan;
 pub use policy::{DigestPolicy, HashPolicy};

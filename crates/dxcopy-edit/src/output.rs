@@ -293,23 +293,24 @@ impl<'data> Output<'data> {
     /// platform allows it (`copy_file_range` on Linux).
     ///
     /// `input` must hold the bytes the edited container was parsed from (the
-    /// plan's input borrowed from it); otherwise, and for small outputs, this
-    /// is [`write_to_seekable`](Self::write_to_seekable). A digest to compute
+    /// plan's input borrowed from it); otherwise this is
+    /// [`write_to_seekable`](Self::write_to_seekable). A small output is
+    /// assembled in memory and written with one call. A digest to compute
     /// is hashed from the mapping in this thread while another copies; under
     /// `--digest=auto` the input's own digest is checked beside them, and
     /// when the signed bytes are unchanged that one pass gives both answers.
     /// The digest is then written at offset 4, so `out` must not be opened
     /// for appending.
     pub fn write_file_from(&self, input: &MappedFile, out: &mut File) -> io::Result<[u8; 16]> {
-        if self.input.and_then(|i| input.file_offset_of(i)).is_none() {
-            return self.write_to_seekable(out);
-        }
         if u64::from(self.layout.file_size) <= SMALL_OUTPUT {
             let bytes = self.to_vec();
             out.write_all(&bytes)?;
             let mut d = [0; 16];
             d.copy_from_slice(&bytes[4..SIGNED_FROM]);
             return Ok(d);
+        }
+        if self.input.and_then(|i| input.file_offset_of(i)).is_none() {
+            return self.write_to_seekable(out);
         }
         let start = out.stream_position()?;
         let segs = self.segments();

@@ -3,13 +3,23 @@
 //! counter and run [`Config::run`] on it; results come back to the calling
 //! thread, which hands them on in input order. A bad file gives an error for
 //! that file; the others are still processed.
+//!
+//! Workers leave each result in a shared list and do not wake the calling
+//! thread for it: it collects what is there every [`TICK`] (for a progress
+//! bar) and is woken once, by the worker that finishes the last file. Waking
+//! it per file costs two futex calls per file, more than a small file's
+//! whole run when it has nothing to write.
 
 use crate::config::{Config, Report};
 use crate::error::Result;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// How often the calling thread collects finished files while it waits.
+pub const TICK: Duration = Duration::from_millis(50);
 
 /// The default number of workers: two per core.
 ///
@@ -26,48 +36,131 @@ pub fn default_jobs() -> usize {
 /// [`default_jobs`]; never more than there are files). `output`, when given, is the
 /// destination of every file (meant for a single file).
 ///
-/// `on_done` is called as each file finishes (in any order), for progress;
-/// `on_result` receives each file's index and outcome in input order. Both
-/// run on the calling thread.
+/// `on_done` is called as each file finishes (in any order, a few at a time),
+/// for progress; `on_result` receives each file's index and outcome in input
+/// order. Both run on the calling thread.
 pub fn run_many(
     config: &Config,
     files: &[PathBuf],
     output: Option<&Path>,
     jobs: Option<usize>,
-    mut on_done: impl FnMut(),
-    mut on_result: impl FnMut(usize, Result<Report>),
+    on_done: impl FnMut(),
+    on_result: impl FnMut(usize, Result<Report>),
 ) {
-    if files.is_empty() {
+    run_each(
+        files.len(),
+        jobs,
+        |i| config.run(&files[i], output),
+        on_done,
+        on_result,
+    );
+}
+
+/// [`run_many`] where some files were found by walking directories
+/// (`walked[i]`): such a file that is not a container is left alone and its
+/// outcome is `Ok(None)` (see [`Config::run_if_container`]). Files named
+/// directly are run as [`run_many`] runs them.
+pub fn run_many_walked(
+    config: &Config,
+    files: &[PathBuf],
+    walked: &[bool],
+    output: Option<&Path>,
+    jobs: Option<usize>,
+    on_done: impl FnMut(),
+    on_result: impl FnMut(usize, Result<Option<Report>>),
+) {
+    run_each(
+        files.len(),
+        jobs,
+        |i| {
+            if walked.get(i).copied().unwrap_or(false) {
+                config.run_if_container(&files[i], output)
+            } else {
+                config.run(&files[i], output).map(Some)
+            }
+        },
+        on_done,
+        on_result,
+    );
+}
+
+/// Runs `run(i)` for every `i < count` on `jobs` workers; see [`run_many`].
+fn run_each<R: Send>(
+    count: usize,
+    jobs: Option<usize>,
+    run: impl Fn(usize) -> R + Sync,
+    mut on_done: impl FnMut(),
+    mut on_result: impl FnMut(usize, R),
+) {
+    if count == 0 {
         return;
     }
-    let jobs = jobs.unwrap_or_else(default_jobs).clamp(1, files.len());
+    let jobs = jobs.unwrap_or_else(default_jobs).clamp(1, count);
     let next = AtomicUsize::new(0);
-    let (tx, rx) = mpsc::channel();
+    let live = AtomicUsize::new(jobs);
+    let results: Mutex<Vec<(usize, R)>> = Mutex::new(Vec::new());
+    let caller = std::thread::current();
     std::thread::scope(|s| {
         for _ in 0..jobs {
-            let tx = tx.clone();
-            let next = &next;
-            s.spawn(move || loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(file) = files.get(i) else { break };
-                let r = config.run(file, output);
-                if tx.send((i, r)).is_err() {
-                    break;
+            let (next, results, run) = (&next, &results, &run);
+            let exit = WorkerExit {
+                live: &live,
+                caller: &caller,
+            };
+            s.spawn(move || {
+                let _exit = exit;
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= count {
+                        break;
+                    }
+                    let r = run(i);
+                    results
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push((i, r));
                 }
             });
         }
-        drop(tx);
         let mut pending = BTreeMap::new();
         let mut reported = 0usize;
-        for (i, r) in rx {
-            on_done();
-            pending.insert(i, r);
+        let mut batch = Vec::new();
+        loop {
+            // Read before collecting: results are left before a worker exits.
+            let all_exited = live.load(Ordering::Acquire) == 0;
+            std::mem::swap(
+                &mut batch,
+                &mut *results.lock().unwrap_or_else(|e| e.into_inner()),
+            );
+            for (i, r) in batch.drain(..) {
+                on_done();
+                pending.insert(i, r);
+            }
             while let Some(r) = pending.remove(&reported) {
                 on_result(reported, r);
                 reported += 1;
             }
+            if all_exited {
+                break;
+            }
+            std::thread::park_timeout(TICK);
         }
     });
+}
+
+/// Counts a worker out when it ends (normally or by a panic, which the
+/// scope then hands on) and wakes the calling thread after the last one.
+struct WorkerExit<'a> {
+    live: &'a AtomicUsize,
+    caller: &'a std::thread::Thread,
+}
+
+impl Drop for WorkerExit<'_> {
+    fn drop(&mut self) {
+        if self.live.fetch_sub(1, Ordering::AcqRel) == 1 {
+            self.caller.unpark();
+        }
+    }
 }
 
 #[cfg(test)]
@@ -129,5 +222,68 @@ mod tests {
         assert_eq!(std::fs::read(&files[1]).unwrap(), b"not a container");
         // No files: nothing is called.
         run_many(&config, &[], None, None, || panic!(), |_, _| panic!());
+    }
+
+    #[test]
+    fn walked_files_that_are_not_containers_are_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let good = ContainerBuilder::new()
+            .program(b"DXIL", ShaderKind::Pixel, (6, 0), (1, 0), b"BC\xc0\xde")
+            .program(b"ILDB", ShaderKind::Pixel, (6, 0), (1, 0), b"BC\xc0\xdedbg")
+            .build()
+            .unwrap();
+        let pdb_like = b"Microsoft C/C++ MSF 7.00\r\n\x1aDS\0\0\0".to_vec();
+        let rows: [(&str, &[u8], bool); 5] = [
+            ("a.dxil", &good, true),
+            ("notes.dxil", b"DXB", true),
+            ("shader.pdb", &pdb_like, true),
+            ("named.txt", b"not a container", false),
+            ("b.dxil", &good, false),
+        ];
+        let files: Vec<_> = rows.iter().map(|(n, ..)| d.join(n)).collect();
+        for ((_, bytes, _), path) in rows.iter().zip(&files) {
+            std::fs::write(path, bytes).unwrap();
+        }
+        let walked: Vec<bool> = rows.iter().map(|r| r.2).collect();
+        let config = Config {
+            strip: vec![StripClass::Debug],
+            ..Config::default()
+        };
+        let mut outcomes = Vec::new();
+        run_many_walked(
+            &config,
+            &files,
+            &walked,
+            None,
+            Some(2),
+            || {},
+            |i, r| {
+                outcomes.push((i, r.map(|r| r.map(|r| r.parts_after))));
+            },
+        );
+        let got: Vec<String> = outcomes
+            .iter()
+            .map(|(i, r)| match r {
+                Ok(Some(parts)) => format!("{i}: {parts} parts"),
+                Ok(None) => format!("{i}: skipped"),
+                Err(_) => format!("{i}: error"),
+            })
+            .collect();
+        // A walked file is skipped unless it starts with the magic; a named
+        // file that is not a container is an error, as in run_many.
+        assert_eq!(
+            got,
+            [
+                "0: 1 parts",
+                "1: skipped",
+                "2: skipped",
+                "3: error",
+                "4: 1 parts"
+            ]
+        );
+        for (i, (_, bytes, _)) in rows.iter().enumerate().skip(1).take(3) {
+            assert_eq!(std::fs::read(&files[i]).unwrap(), *bytes, "file {i}");
+        }
     }
 }

@@ -5,7 +5,7 @@
 //! module doc compares it with the `pdb`, `pdb2` and `ms-pdb-msf` crates): the
 //! output must match dxc byte for byte, and dxc's layout is small and fixed.
 //!
-//! # Layout (digest-hash-pdb.md, "Exact byte layout of a dxc companion PDB")
+//! # Layout (docs/format/pdb.md §2)
 //!
 //! - 512-byte blocks, the file a whole number of them, zero-filled.
 //! - Block 0: superblock — magic, BlockSize, FreeBlockMapBlock 1, NumBlocks,

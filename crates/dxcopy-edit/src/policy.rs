@@ -25,6 +25,18 @@ pub enum DigestPolicy {
 }
 
 impl DigestPolicy {
+    /// Every policy, in declaration order (the order `--digest`'s values are
+    /// documented in).
+    pub const ALL: [DigestPolicy; 7] = [
+        DigestPolicy::Auto,
+        DigestPolicy::Retail,
+        DigestPolicy::Debug,
+        DigestPolicy::Zero,
+        DigestPolicy::Keep,
+        DigestPolicy::Bypass,
+        DigestPolicy::Preview,
+    ];
+
     /// Parses `auto|retail|debug|zero|keep|bypass|preview`.
     pub fn parse(s: &str) -> Option<DigestPolicy> {
         Some(match s {

@@ -1,5 +1,5 @@
 //! Strip classes: named groups of parts with D3DStripShader / dxc `-Qstrip_*`
-//! semantics (peers.md). Which part belongs to which class is a column of
+//! semantics (docs/format/container.md §5). Which part belongs to which class is a column of
 //! `dxcopy_read::PART_TABLE`.
 //!
 //! - debug: ILDB, SRCI, PDBI, SDBG, SPDB (ILDN stays, like a debuglink)

@@ -21,13 +21,7 @@ fn signed_shader() -> Vec<u8> {
         .unwrap()
 }
 
-fn names(bytes: &[u8]) -> Vec<String> {
-    Container::parse(bytes)
-        .unwrap()
-        .parts()
-        .map(|p| p.name.to_string())
-        .collect()
-}
+use dxcopy_harness::part_names as names;
 
 fn run(input: &[u8], edit: impl FnOnce(&mut EditPlan<'_>)) -> (Vec<u8>, Vec<EditWarning>) {
     let c = Container::parse(input).unwrap();

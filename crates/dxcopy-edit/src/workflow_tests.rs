@@ -3,7 +3,6 @@
 
 use crate::*;
 use dxcopy_read::private::{PrivateContent, PrivateData};
-use dxcopy_read::program::ShaderKind;
 use dxcopy_read::rts0::RootSignature;
 use dxcopy_read::{Container, PartName};
 use std::fs;
@@ -23,7 +22,7 @@ fn shader(extra: &[(&[u8; 4], &[u8])]) -> Vec<u8> {
     let mut b = ContainerBuilder::new()
         .part(b"SFI0", &[0; 8])
         .hash_of_dxil()
-        .program(b"DXIL", ShaderKind::Pixel, (6, 0), (1, 0), BC);
+        .pixel_program(b"DXIL", BC);
     for (name, data) in extra {
         b = b.part(name, data);
     }
@@ -180,7 +179,7 @@ fn repeated_program_parts_are_refused() {
     let dir = tempfile::tempdir().unwrap();
     for name in [b"DXIL", b"ILDB", b"STAT"] {
         let bytes = ContainerBuilder::new()
-            .program(b"DXIL", ShaderKind::Pixel, (6, 0), (1, 0), BC)
+            .pixel_program(b"DXIL", BC)
             .part(b"SFI0", &[0; 8])
             .part(name, b"abcdefghijklmnopqrstuvwx")
             .part(name, b"abcdefghijklmnopqrstuvwx")
@@ -214,14 +213,8 @@ fn repeated_program_parts_are_refused() {
 fn split_into(dir: &Path, ildn_name: &str, pdb_rel: &str) -> (PathBuf, Vec<u8>) {
     let full = ContainerBuilder::new()
         .hash_of_dxil()
-        .program(b"DXIL", ShaderKind::Pixel, (6, 0), (1, 0), BC)
-        .program(
-            b"ILDB",
-            ShaderKind::Pixel,
-            (6, 0),
-            (1, 0),
-            b"BC\xc0\xdedbg!",
-        )
+        .pixel_program(b"DXIL", BC)
+        .pixel_program(b"ILDB", b"BC\xc0\xdedbg!")
         .part(b"PDBI", b"pdb info")
         .digest(DigestPolicy::Retail)
         .build()
@@ -342,14 +335,8 @@ fn split_debug_creates_a_missing_directory() {
     let dir = tempfile::tempdir().unwrap();
     let full = ContainerBuilder::new()
         .hash_of_dxil()
-        .program(b"DXIL", ShaderKind::Pixel, (6, 0), (1, 0), BC)
-        .program(
-            b"ILDB",
-            ShaderKind::Pixel,
-            (6, 0),
-            (1, 0),
-            b"BC\xc0\xdedbg!",
-        )
+        .pixel_program(b"DXIL", BC)
+        .pixel_program(b"ILDB", b"BC\xc0\xdedbg!")
         .digest(DigestPolicy::Retail)
         .build()
         .unwrap();

@@ -205,15 +205,7 @@ proptest! {
         let c = Container::parse(&input).unwrap();
         let mut plan = EditPlan::from_container(&c);
         plan.set_private(private);
-        let policies = [
-            DigestPolicy::Auto,
-            DigestPolicy::Retail,
-            DigestPolicy::Debug,
-            DigestPolicy::Zero,
-            DigestPolicy::Keep,
-            DigestPolicy::Bypass,
-            DigestPolicy::Preview,
-        ];
+        let policies = DigestPolicy::ALL;
         plan.digest_policy = policies[output_policy];
         let out = plan.finish().unwrap();
         let bytes = out.to_vec();

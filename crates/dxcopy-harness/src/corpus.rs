@@ -47,6 +47,42 @@ pub fn corpus_or_skip(test: &str) -> Option<PathBuf> {
     }
 }
 
+/// The corpus folder when it holds Microsoft's reference listings
+/// (`listings/LISTINGS.tsv`, which maps each listing to its container), or
+/// `None` after printing that `test` is skipped.
+pub fn listings_or_skip(test: &str) -> Option<PathBuf> {
+    let corpus = shared_dir().join("corpus");
+    if corpus.join("listings/LISTINGS.tsv").is_file() {
+        Some(corpus)
+    } else {
+        println!(
+            "{test}: skipped: no reference listings at {} (set {SHARED_ENV} to the shared folder)",
+            corpus.join("listings").display()
+        );
+        None
+    }
+}
+
+/// The program part of an SM4/SM5 listing: from the profile line (`ps_4_0`,
+/// `cs_5_1`, …) to the end; empty when the listing has no profile line.
+pub fn listing_program_portion(listing: &str) -> &str {
+    let mut offset = 0;
+    for line in listing.split_inclusive('\n') {
+        let b = line.trim_end().as_bytes();
+        if b.len() == 6
+            && matches!(&b[..2], b"ps" | b"vs" | b"gs" | b"hs" | b"ds" | b"cs")
+            && b[2] == b'_'
+            && b[3].is_ascii_digit()
+            && b[4] == b'_'
+            && b[5].is_ascii_digit()
+        {
+            return &listing[offset..];
+        }
+        offset += line.len();
+    }
+    ""
+}
+
 /// Every file under `dir` (recursively), sorted; none when `dir` is missing.
 pub fn files_under(dir: &Path) -> Vec<PathBuf> {
     let mut files = Vec::new();

@@ -38,6 +38,16 @@ pub use exercise::{exercise, exercise_file_writer, exercise_pdb, Summary};
 pub use script::{roundtrip, Op, Script};
 pub use verify::{verify_output, Violation};
 
+/// The part names of a container, in table order (panics when `bytes` is not
+/// a container: for tests that just built or wrote one).
+pub fn part_names(bytes: &[u8]) -> Vec<String> {
+    dxcopy_read::Container::parse(bytes)
+        .expect("a container")
+        .parts()
+        .map(|p| p.name.to_string())
+        .collect()
+}
+
 /// Where formatted output goes: counted and dropped, so that formatting runs
 /// in full (Display, Debug, JSON) but memory measurements see only what the
 /// library itself keeps.

@@ -116,17 +116,7 @@ impl<'a> Script<'a> {
                     bitcode.extend(r.take(data_len));
                     Op::ReplaceBitcode(target, bitcode)
                 }
-                9 => Op::Digest(
-                    [
-                        DigestPolicy::Auto,
-                        DigestPolicy::Retail,
-                        DigestPolicy::Debug,
-                        DigestPolicy::Zero,
-                        DigestPolicy::Keep,
-                        DigestPolicy::Bypass,
-                        DigestPolicy::Preview,
-                    ][usize::from(arg) % 7],
-                ),
+                9 => Op::Digest(DigestPolicy::ALL[usize::from(arg) % DigestPolicy::ALL.len()]),
                 10 => Op::Hash(
                     [HashPolicy::Auto, HashPolicy::Keep, HashPolicy::Update][usize::from(arg) % 3],
                 ),

@@ -12,6 +12,7 @@
 
 use dxcopy_harness::DecodeInput;
 use dxcopy_read::decode::decode_part;
+use dxcopy_read::error::{Extent, ValueField};
 use dxcopy_read::{Container, Pdb, ReadError, ReadErrorKind};
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -190,7 +191,19 @@ fn decode_regressions() {
 const PDB: &[(&str, ErrorAt)] = &[
     (
         "msf-block-size-100.pdb",
-        (|k| matches!(k, ReadErrorKind::Invalid { .. }), 32),
+        (
+            |k| {
+                matches!(
+                    k,
+                    ReadErrorKind::UnknownValue {
+                        field: ValueField::MsfBlockSize,
+                        value: 100,
+                        ..
+                    }
+                )
+            },
+            32,
+        ),
     ),
     (
         "msf-directory-block-past-end.pdb",
@@ -202,7 +215,18 @@ const PDB: &[(&str, ErrorAt)] = &[
     ),
     (
         "msf-stream-larger-than-file.pdb",
-        (|k| matches!(k, ReadErrorKind::Invalid { .. }), 1028),
+        (
+            |k| {
+                matches!(
+                    k,
+                    ReadErrorKind::OutOfBounds {
+                        what: Extent::MsfStream(_),
+                        ..
+                    }
+                )
+            },
+            1028,
+        ),
     ),
 ];
 

@@ -94,6 +94,21 @@ impl Edit {
             .map_err(|e| invalid(py, e))
     }
 
+    /// The `(name, data path)` pair `add`/`update` record: `name` checked as
+    /// a part name, `data` recorded through [`Self::inline`].
+    fn named_data(
+        &mut self,
+        py: Python<'_>,
+        call: &str,
+        name: &str,
+        data: &Bound<'_, PyAny>,
+    ) -> PyResult<(String, PathBuf)> {
+        part_name(name).map_err(|e| invalid(py, e))?;
+        let bytes = buffer_bytes(data)?;
+        let path = self.inline(&format!("{call}('{name}')"), bytes);
+        Ok((name.to_string(), path))
+    }
+
     /// Records `data` under a name that says which call gave it (the name
     /// appears in messages about the data) and returns that name.
     fn inline(&mut self, call: &str, data: Vec<u8>) -> PathBuf {
@@ -153,10 +168,9 @@ impl Edit {
         name: &str,
         data: &Bound<'py, PyAny>,
     ) -> PyResult<PyRefMut<'py, Self>> {
-        part_name(name).map_err(|e| invalid(slf.py(), e))?;
-        let bytes = buffer_bytes(data)?;
-        let path = slf.inline(&format!("add('{name}')"), bytes);
-        slf.config.add.push((name.to_string(), path));
+        let py = slf.py();
+        let entry = slf.named_data(py, "add", name, data)?;
+        slf.config.add.push(entry);
         Ok(slf)
     }
 
@@ -168,10 +182,9 @@ impl Edit {
         name: &str,
         data: &Bound<'py, PyAny>,
     ) -> PyResult<PyRefMut<'py, Self>> {
-        part_name(name).map_err(|e| invalid(slf.py(), e))?;
-        let bytes = buffer_bytes(data)?;
-        let path = slf.inline(&format!("update('{name}')"), bytes);
-        slf.config.update.push((name.to_string(), path));
+        let py = slf.py();
+        let entry = slf.named_data(py, "update", name, data)?;
+        slf.config.update.push(entry);
         Ok(slf)
     }
 

@@ -37,14 +37,8 @@ struct Location {
 
 fn read_location(e: &ReadError) -> Location {
     let part = match &e.kind {
-        ReadErrorKind::PartDataPastEnd { part, .. } | ReadErrorKind::PartOverlap { part, .. } => {
-            Some(part.name.to_string())
-        }
-        ReadErrorKind::Truncated { part, .. } | ReadErrorKind::Invalid { part, .. } => {
-            part.map(|p| p.name.to_string())
-        }
         ReadErrorKind::PartNotFound { name } => Some(name.clone()),
-        _ => None,
+        _ => e.part().map(|p| p.name.to_string()),
     };
     Location {
         path: None,

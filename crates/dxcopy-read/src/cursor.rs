@@ -1,7 +1,7 @@
 //! Bounds-checked little-endian reads over a byte slice. Every read returns a
 //! [`ReadError`] carrying the absolute file offset instead of panicking.
 
-use crate::error::{ReadError, ReadErrorKind, Result};
+use crate::error::{ReadError, ReadErrorKind, Result, ValueField};
 
 /// A view of `data` that lives at absolute file offset `base`.
 ///
@@ -128,9 +128,13 @@ impl<'data> Cursor<'data> {
             .min(usize::try_from(max_len).unwrap_or(usize::MAX))];
         match window.iter().position(|&b| b == 0) {
             Some(n) => Ok(&window[..n]),
-            None => Err(ReadError::invalid(
-                self.abs(offset),
-                format!("{what} is not NUL-terminated"),
+            None => Err(self.error(
+                offset,
+                ReadErrorKind::NotNulTerminated {
+                    part: None,
+                    what,
+                    table_offset: None,
+                },
             )),
         }
     }
@@ -208,9 +212,26 @@ impl<'data> Cursor<'data> {
         Ok(s)
     }
 
-    /// An error of kind `Invalid` at relative `offset`.
-    pub fn invalid(&self, offset: u64, message: impl Into<String>) -> ReadError {
-        ReadError::invalid(self.abs(offset), message)
+    /// An error of `kind` at relative `offset`.
+    pub fn error(&self, offset: u64, kind: ReadErrorKind) -> ReadError {
+        ReadError::new(self.abs(offset), kind)
+    }
+
+    /// An [`ReadErrorKind::UnknownValue`] error for `field` at relative `offset`.
+    pub fn unknown_value(
+        &self,
+        offset: u64,
+        field: ValueField,
+        value: impl Into<u64>,
+    ) -> ReadError {
+        self.error(
+            offset,
+            ReadErrorKind::UnknownValue {
+                part: None,
+                field,
+                value: value.into(),
+            },
+        )
     }
 }
 

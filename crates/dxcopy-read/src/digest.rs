@@ -2,7 +2,7 @@
 //! `ComputeHashDebug`, the same function fxc uses for its DXBC checksum.
 //!
 //! It is MD5's compression function over `D = container[20..FileSize]` with a
-//! different finalisation (digest-hash-pdb.md §A.2): the last block carries the
+//! different finalisation (docs/format/digest.md §2): the last block carries the
 //! bit count *first* (`W0`) and a second length word at bytes 60..63 (`W15`).
 //! Retail: `W0 = 8n`, `W15 = 2n | 1`. Debug: `W0 = 16n | 0xF`,
 //! `W15 = 4n | 0x10000000`. All mod 2^32.

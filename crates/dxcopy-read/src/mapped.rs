@@ -12,15 +12,23 @@ use std::path::Path;
 /// is at most 4 GiB (its FileSize is a u32), and so is the PDB holding one.
 pub const MAX_STREAM_INPUT: u64 = u32::MAX as u64;
 
-/// The bytes of an input file: a read-only memory map for regular files, an
-/// owned buffer for stdin, pipes, character devices and empty files.
+/// Regular files up to this size are read into memory with one `read`
+/// instead of being mapped: for a small file a map costs more system calls
+/// (`mmap`, `munmap`, a page fault, the fault guard) than the copy it saves.
+pub const READ_LIMIT: u64 = 256 << 10;
+
+/// The bytes of an input file: a read-only memory map for regular files
+/// larger than [`READ_LIMIT`], the bytes read into memory for smaller ones,
+/// an owned buffer for stdin, pipes, character devices and empty files.
 ///
-/// Another process may truncate or rewrite a mapped file while it is in use.
-/// On Linux a read past the new end does not kill the process (see the
-/// `fault_guard` module): it reads zeros, and [`changed`](Self::changed)
-/// says so; callers ask it before they commit anything derived from the
-/// bytes. dxcopy itself never writes to an input in place (edits go to a temp
-/// file that is renamed over it).
+/// Another process may truncate or rewrite a file while it is in use.
+/// On Linux a read past the new end of a mapped file does not kill the
+/// process (see the `fault_guard` module): it reads zeros, and
+/// [`changed`](Self::changed) says so; callers ask it before they commit
+/// anything derived from the bytes. A regular file that was read is checked
+/// the same way (its length and modification time now against those it was
+/// opened with). dxcopy itself never writes to an input in place (edits go
+/// to a temp file that is renamed over it).
 pub struct MappedFile {
     inner: Inner,
     /// The file's metadata, taken before any byte of it was read (so its
@@ -33,6 +41,10 @@ enum Inner {
     /// ranges of it in the kernel (copy_file_range) instead of through memory.
     /// Declared before the map so the guard's slot is freed first.
     Map(Option<Registration>, memmap2::Mmap, File),
+    /// A small regular file read into memory, and the file, kept open so
+    /// [`MappedFile::changed`] can ask whether it changed since. `short`:
+    /// the file ended before the length it had when opened.
+    Read(Vec<u8>, File, bool),
     Owned(Vec<u8>),
 }
 
@@ -77,11 +89,27 @@ impl MappedFile {
         MappedFile::from_file(file)
     }
 
-    /// Maps an open file when it is a non-empty regular file; reads anything
-    /// else as far as its header allows (see [`read_bounded`]).
-    pub fn from_file(mut file: File) -> io::Result<MappedFile> {
+    /// Maps an open file when it is a regular file larger than
+    /// [`READ_LIMIT`], reads a smaller one, and reads anything else as far
+    /// as its header allows (see [`read_bounded`]).
+    pub fn from_file(file: File) -> io::Result<MappedFile> {
         let meta = file.metadata()?;
+        MappedFile::from_file_with(file, meta)
+    }
+
+    /// [`from_file`](Self::from_file) with the file's metadata already taken
+    /// (one `fstat` per file: the caller's).
+    pub fn from_file_with(mut file: File, meta: Metadata) -> io::Result<MappedFile> {
+        if meta.is_file() && meta.len() > 0 && meta.len() <= READ_LIMIT {
+            let (buf, short) = read_exact_len(&mut file, meta.len() as usize)?;
+            return Ok(MappedFile {
+                inner: Inner::Read(buf, file, short),
+                metadata: Some(meta),
+            });
+        }
         if meta.is_file() && meta.len() > 0 {
+            // The length is the one just taken: memmap2 would ask again.
+            let len = usize::try_from(meta.len()).ok();
             #[allow(unsafe_code)]
             // SAFETY: `Mmap::map` makes a read-only *shared* mapping
             // (PROT_READ, MAP_SHARED), not a private one: nothing here can
@@ -95,8 +123,8 @@ impl MappedFile {
             // read as zeros instead of raising SIGBUS), and `changed`
             // re-checks the length and modification time, so callers report
             // such an input before they use results.
-            let map = unsafe { memmap2::Mmap::map(&file) };
-            if let Ok(map) = map {
+            let map = len.map(|len| unsafe { memmap2::MmapOptions::new().len(len).map(&file) });
+            if let Some(Ok(map)) = map {
                 // Without a guard slot, a large file is still mapped (as
                 // before the guard existed); a small one is read instead.
                 let guard = fault_guard::register(map.as_ptr() as usize, map.len());
@@ -137,7 +165,7 @@ impl MappedFile {
     pub fn file(&self) -> Option<&File> {
         match &self.inner {
             Inner::Map(_, _, file) => Some(file),
-            Inner::Owned(_) => None,
+            Inner::Read(..) | Inner::Owned(_) => None,
         }
     }
 
@@ -147,18 +175,21 @@ impl MappedFile {
         self.metadata.as_ref()
     }
 
-    /// Whether the mapped file changed since it was opened: a read hit a page
-    /// past its new end, or its length or modification time differ. `None`
-    /// for bytes read into memory (they cannot change) and unchanged files.
+    /// Whether the file changed since it was opened: a read of the map hit
+    /// a page past its new end, a read of a small file ended early, or its
+    /// length or modification time now differ (one `fstat`). `None` for
+    /// bytes that did not come from a regular file (stdin, a pipe: what was
+    /// read is all there is) and for unchanged files.
     pub fn changed(&self) -> Option<InputChange> {
-        let Inner::Map(guard, map, file) = &self.inner else {
-            return None;
-        };
-        if guard.as_ref().is_some_and(Registration::faulted) {
-            return Some(InputChange::Truncated);
+        if let Some(change) = self.changed_while_read() {
+            return Some(change);
         }
+        let (file, was) = match &self.inner {
+            Inner::Map(_, map, file) => (file, map.len() as u64),
+            Inner::Read(_, file, _) => (file, self.metadata.as_ref()?.len()),
+            Inner::Owned(_) => return None,
+        };
         let now = file.metadata().ok()?;
-        let was = map.len() as u64;
         if now.len() != was {
             return Some(InputChange::Length {
                 was,
@@ -170,6 +201,20 @@ impl MappedFile {
             return Some(InputChange::Modified);
         }
         None
+    }
+
+    /// What [`changed`](Self::changed) knows without asking the OS: a read
+    /// of the map that hit a page past the file's new end, or a read of a
+    /// small file that ended before its length. For a run that writes
+    /// nothing, this is all that matters: its bytes were read as they were.
+    pub fn changed_while_read(&self) -> Option<InputChange> {
+        match &self.inner {
+            Inner::Map(guard, ..) if guard.as_ref().is_some_and(Registration::faulted) => {
+                Some(InputChange::Truncated)
+            }
+            Inner::Read(_, _, true) => Some(InputChange::Truncated),
+            _ => None,
+        }
     }
 
     /// Maps the pages of `bytes`, a sub-slice of this mapping, into the
@@ -195,6 +240,25 @@ impl MappedFile {
         self.file()?;
         offset_within(self, bytes)
     }
+}
+
+/// Reads `len` bytes, the length of a regular file, normally with one
+/// `read` (no second call to see the end: a file that grew meanwhile is
+/// found by [`MappedFile::changed`] through its length). Returns fewer bytes,
+/// and `true`, when the file ends early (it shrank meanwhile).
+fn read_exact_len(file: &mut File, len: usize) -> io::Result<(Vec<u8>, bool)> {
+    let mut buf = vec![0u8; len];
+    let mut filled = 0;
+    while filled < len {
+        match file.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    buf.truncate(filled);
+    Ok((buf, filled < len))
 }
 
 /// Reads an input that is not a regular file (or reports a length of 0):
@@ -241,7 +305,7 @@ impl Deref for MappedFile {
     fn deref(&self) -> &[u8] {
         match &self.inner {
             Inner::Map(_, m, _) => m,
-            Inner::Owned(v) => v,
+            Inner::Read(v, ..) | Inner::Owned(v) => v,
         }
     }
 }
@@ -275,21 +339,31 @@ mod tests {
     }
 
     #[test]
-    fn maps_regular_files_and_reads_empty_ones() {
-        let dir = std::env::temp_dir().join(format!("dxcopy-mapped-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+    fn maps_large_files_and_reads_small_and_empty_ones() {
+        let dir = tempfile_dir("kinds");
         let p = dir.join("a.bin");
         std::fs::write(&p, b"DXBC1234").unwrap();
         let m = MappedFile::open(&p).unwrap();
-        assert!(m.is_mapped());
+        assert!(!m.is_mapped());
         assert_eq!(&m[..], b"DXBC1234");
+        assert!(m.file().is_none());
+        assert_eq!(m.file_offset_of(&m[4..]), None);
+        assert_eq!(m.metadata().map(|m| m.len()), Some(8));
+        assert_eq!(m.changed(), None);
+        // Above the read limit: mapped, with the file kept for kernel copies.
+        let big: Vec<u8> = (0..READ_LIMIT + 5).map(|i| (i % 251) as u8).collect();
+        let b = dir.join("big.bin");
+        std::fs::write(&b, &big).unwrap();
+        let m = MappedFile::open(&b).unwrap();
+        assert!(m.is_mapped());
+        assert_eq!(&m[..], &big[..]);
         assert!(m.file().is_some());
         assert_eq!(m.file_offset_of(&m[4..]), Some(4));
-        assert_eq!(m.file_offset_of(&m[8..]), Some(8));
+        assert_eq!(m.file_offset_of(&m[big.len()..]), Some(big.len() as u64));
         assert_eq!(m.file_offset_of(b"1234"), None);
         // A hint only: any sub-slice, empty or not, and foreign bytes are fine.
         m.populate(&m[2..]);
-        m.populate(&m[8..]);
+        m.populate(&m[big.len()..]);
         m.populate(b"elsewhere");
         let e = dir.join("empty.bin");
         std::fs::write(&e, b"").unwrap();
@@ -301,6 +375,47 @@ mod tests {
         assert_eq!(&r[..], b"xyz");
         assert!(r.file().is_none());
         assert_eq!(r.file_offset_of(&r[1..]), None);
+        assert_eq!(r.changed(), None);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_small_file_that_changes_after_it_was_read_is_reported() {
+        let dir = tempfile_dir("small-change");
+        let p = dir.join("s.bin");
+        std::fs::write(&p, vec![1u8; 5000]).unwrap();
+        let m = MappedFile::open(&p).unwrap();
+        assert_eq!(m.len(), 5000);
+        assert_eq!(m.changed_while_read(), None);
+        // Grown by another process: the bytes read stay, the length tells.
+        let mut f = std::fs::OpenOptions::new().append(true).open(&p).unwrap();
+        std::io::Write::write_all(&mut f, b"more").unwrap();
+        assert_eq!(m[4999], 1);
+        assert_eq!(
+            m.changed(),
+            Some(InputChange::Length {
+                was: 5000,
+                now: 5004
+            })
+        );
+        assert_eq!(m.changed_while_read(), None);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_short_read_is_a_truncation() {
+        let dir = tempfile_dir("short");
+        let p = dir.join("s.bin");
+        std::fs::write(&p, vec![3u8; 100]).unwrap();
+        let mut file = File::open(&p).unwrap();
+        assert_eq!(
+            read_exact_len(&mut file, 100).unwrap(),
+            (vec![3u8; 100], false)
+        );
+        // The metadata said 200 bytes; the file has 100 by the time it is read.
+        let mut file = File::open(&p).unwrap();
+        let (bytes, short) = read_exact_len(&mut file, 200).unwrap();
+        assert_eq!((bytes.len(), short), (100, true));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -309,11 +424,12 @@ mod tests {
     fn a_truncated_map_reads_zeros_and_reports_the_change() {
         let dir = tempfile_dir("trunc");
         let p = dir.join("big.bin");
-        std::fs::write(&p, vec![0xA5u8; 64 << 10]).unwrap();
+        let len = (READ_LIMIT as usize + (64 << 10)) & !4095;
+        std::fs::write(&p, vec![0xA5u8; len]).unwrap();
         let m = MappedFile::open(&p).unwrap();
         assert!(m.is_mapped());
         assert_eq!(m.changed(), None);
-        assert_eq!(m[40_000], 0xA5);
+        assert_eq!(m[len - 100], 0xA5);
         std::fs::OpenOptions::new()
             .write(true)
             .open(&p)
@@ -324,23 +440,32 @@ mod tests {
         let tail: u32 = m[8192..].iter().map(|&b| u32::from(b)).sum();
         assert_eq!(tail, 0);
         assert_eq!(m[100], 0xA5);
+        assert_eq!(m.changed_while_read(), Some(InputChange::Truncated));
         assert_eq!(m.changed(), Some(InputChange::Truncated));
         drop(m);
         // Only the length moved (no read past the end): still reported.
-        let m = MappedFile::open(&p).unwrap();
         std::fs::OpenOptions::new()
             .write(true)
             .open(&p)
             .unwrap()
-            .set_len(8192)
+            .set_len(len as u64)
+            .unwrap();
+        let m = MappedFile::open(&p).unwrap();
+        assert!(m.is_mapped());
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&p)
+            .unwrap()
+            .set_len(len as u64 + 8192)
             .unwrap();
         assert_eq!(
             m.changed(),
             Some(InputChange::Length {
-                was: 4096,
-                now: 8192
+                was: len as u64,
+                now: len as u64 + 8192
             })
         );
+        assert_eq!(m.changed_while_read(), None);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

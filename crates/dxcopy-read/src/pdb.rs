@@ -1,7 +1,7 @@
 //! MSF 7.00 ("Big MSF") PDB files, as far as DXIL tooling needs them: the
 //! superblock, the stream directory, the PDB info stream (1) and the DXIL
 //! container dxc stores in stream 5 of a companion PDB (`dxc -Fd`,
-//! digest-hash-pdb.md §D).
+//! docs/format/pdb.md §2).
 //!
 //! # Why an own reader instead of a crate
 //!
@@ -29,7 +29,7 @@
 //! crate's own [`Cursor`] do all of that, borrow contiguous streams straight
 //! from the input, and add no dependency.
 //!
-//! # Layout (llvm.org/docs/PDB/MsfFile.html; digest-hash-pdb.md §D)
+//! # Layout (docs/format/pdb.md §1, §2)
 //!
 //! Block 0 is the superblock: the 32-byte magic, then u32 BlockSize,
 //! FreeBlockMapBlock, NumBlocks, NumDirectoryBytes, an unknown u32 and
@@ -43,7 +43,9 @@
 
 use crate::container::HEADER_SIZE;
 use crate::cursor::{le_u32s, Cursor};
-use crate::error::{MsfBlockOwner, ReadError, ReadErrorKind, Result};
+use crate::error::{
+    Extent, MissingItem, MsfBlockOwner, ReadError, ReadErrorKind, Record, Result, ValueField,
+};
 use std::borrow::Cow;
 
 /// The 32-byte MSF 7.00 magic at the start of the superblock.
@@ -165,23 +167,28 @@ impl<'data> Pdb<'data> {
             block_map_addr: c.u32(52, "MSF BlockMapAddr")?,
         };
         if !BLOCK_SIZES.contains(&superblock.block_size) {
-            return Err(c.invalid(
+            return Err(c.error(
                 32,
-                format!(
-                    "MSF block size {} is not 512, 1024, 2048 or 4096",
-                    superblock.block_size
-                ),
+                ReadErrorKind::UnknownValue {
+                    part: None,
+                    field: ValueField::MsfBlockSize,
+                    value: u64::from(superblock.block_size),
+                },
             ));
         }
         let block_size = u64::from(superblock.block_size);
         let file_len = c.len();
         let directory_len = u64::from(superblock.num_directory_bytes);
         if directory_len < 4 || directory_len > file_len {
-            return Err(c.invalid(
+            return Err(c.error(
                 44,
-                format!(
-                    "MSF directory size {directory_len:#x} is not between 4 and the file length {file_len:#x}"
-                ),
+                ReadErrorKind::OutOfBounds {
+                    part: None,
+                    what: Extent::MsfDirectory,
+                    start: 0,
+                    len: superblock.num_directory_bytes,
+                    limit: file_len,
+                },
             ));
         }
         // The block map: one u32 per directory block.
@@ -224,11 +231,15 @@ impl<'data> Pdb<'data> {
             let size = if nil { 0 } else { raw };
             let size_at = 4 + 4 * index as u64;
             if u64::from(size) > file_len {
-                return Err(ReadError::invalid(
+                return Err(ReadError::new(
                     dir_abs(size_at),
-                    format!(
-                        "MSF stream {index} claims {size:#x} bytes, more than the whole file ({file_len:#x})"
-                    ),
+                    ReadErrorKind::OutOfBounds {
+                        part: None,
+                        what: Extent::MsfStream(index as u32),
+                        start: 0,
+                        len: size,
+                        limit: file_len,
+                    },
                 ));
             }
             let block_count = u64::from(size).div_ceil(block_size);
@@ -270,9 +281,12 @@ impl<'data> Pdb<'data> {
 
     fn read_info(&self) -> Result<PdbInfo> {
         let Some(stream) = self.stream(INFO_STREAM).filter(|s| !s.is_empty()) else {
-            return Err(ReadError::invalid(
+            return Err(ReadError::new(
                 SUPERBLOCK_SIZE,
-                "PDB has no info stream (stream 1)",
+                ReadErrorKind::Missing {
+                    part: None,
+                    what: MissingItem::PdbInfoStream,
+                },
             ));
         };
         let c = Cursor::new(&stream, self.stream_offset(INFO_STREAM).unwrap_or(0));
@@ -386,11 +400,14 @@ impl<'data> Pdb<'data> {
         let c = Cursor::new(&stream, base);
         let file_size = u64::from(c.u32(24, "FileSize of the container in PDB stream 5")?);
         if file_size < HEADER_SIZE {
-            return Err(c.invalid(
+            return Err(c.error(
                 24,
-                format!(
-                    "container in PDB stream 5 has FileSize {file_size:#x}, less than its 32-byte header"
-                ),
+                ReadErrorKind::TooSmall {
+                    part: None,
+                    record: Record::PdbContainerFileSize,
+                    size: file_size,
+                    minimum: HEADER_SIZE,
+                },
             ));
         }
         c.bytes(0, file_size, "container in PDB stream 5 (its FileSize)")?;
@@ -756,14 +773,22 @@ mod tests {
         };
         for bs in [0, 1, 500, 8192, u32::MAX] {
             let e = parse_err(&set(32, bs));
-            assert!(matches!(e.kind, ReadErrorKind::Invalid { .. }), "{e}");
+            assert_eq!(
+                e.kind,
+                ReadErrorKind::UnknownValue {
+                    part: None,
+                    field: ValueField::MsfBlockSize,
+                    value: u64::from(bs),
+                },
+                "{e}"
+            );
             assert_eq!(e.offset, 32);
         }
         // Directory bigger than the file, or too small for NumStreams.
         for ndb in [0, 3, good.len() as u32 + 1, u32::MAX] {
             assert!(matches!(
                 parse_err(&set(44, ndb)).kind,
-                ReadErrorKind::Invalid { .. }
+                ReadErrorKind::OutOfBounds { what: Extent::MsfDirectory, len, .. } if len == ndb
             ));
         }
         // Block map past the end.
@@ -806,7 +831,14 @@ mod tests {
         let dir = 4 * 512;
         // Stream 5 size larger than the file.
         let e = parse_err(&set(dir + 4 + 5 * 4, 0x7fff_ffff));
-        assert!(matches!(e.kind, ReadErrorKind::Invalid { .. }));
+        assert!(matches!(
+            e.kind,
+            ReadErrorKind::OutOfBounds {
+                what: Extent::MsfStream(5),
+                len: 0x7fff_ffff,
+                ..
+            }
+        ));
         assert_eq!(e.offset, (dir + 24) as u64);
         // Stream 5 needs two blocks but the directory ends after one.
         assert!(matches!(
@@ -837,7 +869,10 @@ mod tests {
         let bytes = TestMsf::new(6).stream(0, &[], &[]).build();
         assert!(matches!(
             parse_err(&bytes).kind,
-            ReadErrorKind::Invalid { .. }
+            ReadErrorKind::Missing {
+                what: MissingItem::PdbInfoStream,
+                ..
+            }
         ));
         // Info stream too short.
         let bytes = TestMsf::new(6)
@@ -872,7 +907,18 @@ mod tests {
         c[24..28].copy_from_slice(&8u32.to_le_bytes());
         let bytes = dxc_like(&c).build();
         let e = Pdb::parse(&bytes).unwrap().container_bytes().unwrap_err();
-        assert!(matches!(e.kind, ReadErrorKind::Invalid { .. }), "{e}");
+        assert!(
+            matches!(
+                e.kind,
+                ReadErrorKind::TooSmall {
+                    record: Record::PdbContainerFileSize,
+                    size: 8,
+                    minimum: 32,
+                    ..
+                }
+            ),
+            "{e}"
+        );
         // Header cut short.
         let bytes = dxc_like(b"DXBC\0\0\0\0").build();
         let e = Pdb::parse(&bytes).unwrap().container_bytes().unwrap_err();
@@ -894,6 +940,15 @@ mod tests {
         assert_eq!(pdb.stream(2).unwrap().len(), 512 * 7);
         msf.streams[2] = (512 * 9, vec![5; 9], vec![]);
         let e = parse_err(&msf.build());
-        assert!(matches!(e.kind, ReadErrorKind::Invalid { .. }), "{e}");
+        assert!(
+            matches!(
+                e.kind,
+                ReadErrorKind::OutOfBounds {
+                    what: Extent::MsfStream(2),
+                    ..
+                }
+            ),
+            "{e}"
+        );
     }
 }

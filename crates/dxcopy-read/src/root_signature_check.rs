@@ -472,7 +472,17 @@ mod tests {
         let mut bad_version = raw.clone();
         bad_version[0] = 9;
         let e = read_root_signature_file(&bad_version).unwrap_err();
-        assert!(matches!(e.kind, ReadErrorKind::Invalid { .. }), "{e}");
+        assert!(
+            matches!(
+                e.kind,
+                ReadErrorKind::UnknownValue {
+                    field: crate::error::ValueField::RootSignatureVersion,
+                    value: 9,
+                    ..
+                }
+            ),
+            "{e}"
+        );
     }
 
     #[test]

@@ -7,51 +7,15 @@
 //! `CARGO_MANIFEST_DIR/../../../shared/corpus`; the test says so and passes
 //! when it is missing.
 
+use dxcopy_harness::corpus::{listing_program_portion, listings_or_skip};
 use dxcopy_read::disasm;
 use dxcopy_read::Container;
-use std::path::PathBuf;
-
-fn corpus() -> Option<PathBuf> {
-    let shared = std::env::var_os("DXCOPY_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"));
-    let corpus = shared.join("corpus");
-    if corpus.join("listings/LISTINGS.tsv").is_file() {
-        Some(corpus)
-    } else {
-        println!(
-            "skipping: corpus listings not found at {} (set DXCOPY_SHARED)",
-            corpus.display()
-        );
-        None
-    }
-}
-
-/// The program part of a listing: from the profile line to the end.
-fn program_portion(listing: &str) -> &str {
-    let mut offset = 0;
-    for line in listing.split_inclusive('\n') {
-        let l = line.trim_end();
-        let b = l.as_bytes();
-        if b.len() == 6
-            && [b"ps", b"vs", b"gs", b"hs", b"ds", b"cs"]
-                .iter()
-                .any(|p| &b[..2] == *p)
-            && b[2] == b'_'
-            && b[3].is_ascii_digit()
-            && b[4] == b'_'
-            && b[5].is_ascii_digit()
-        {
-            return &listing[offset..];
-        }
-        offset += line.len();
-    }
-    ""
-}
 
 #[test]
 fn program_listing_matches_every_reference() {
-    let Some(corpus) = corpus() else { return };
+    let Some(corpus) = listings_or_skip("disasm_corpus") else {
+        return;
+    };
     let table = std::fs::read_to_string(corpus.join("listings/LISTINGS.tsv")).unwrap();
     let mut identical = 0;
     let mut differing = Vec::new();
@@ -64,7 +28,7 @@ fn program_listing_matches_every_reference() {
         let mut ours = String::new();
         let cut = disasm::write_program_listing(&container, &mut ours).unwrap();
         assert_eq!(cut, None, "{path}");
-        let want = program_portion(&expected);
+        let want = listing_program_portion(&expected);
         assert!(!want.is_empty(), "{path}: no profile line in the reference");
         if ours == want {
             identical += 1;
@@ -91,7 +55,9 @@ fn program_listing_matches_every_reference() {
 /// order and spelled the same, and the number of the other listing lines.
 #[test]
 fn part_summary_matches_every_reference() {
-    let Some(corpus) = corpus() else { return };
+    let Some(corpus) = listings_or_skip("disasm_corpus") else {
+        return;
+    };
     let table = std::fs::read_to_string(corpus.join("listings/LISTINGS.tsv")).unwrap();
     let (mut compared, mut declarations, mut instructions) = (0, 0, 0);
     for row in table.lines() {
@@ -100,7 +66,7 @@ fn part_summary_matches_every_reference() {
             std::fs::read_to_string(corpus.join("listings").join(format!("{path}.lst"))).unwrap();
         let mut want_decls: Vec<String> = Vec::new();
         let mut want_count = 0u32;
-        for line in program_portion(&expected).lines().skip(1) {
+        for line in listing_program_portion(&expected).lines().skip(1) {
             let t = line.trim_start();
             if t.starts_with("dcl_") {
                 want_decls.push(line.to_owned());

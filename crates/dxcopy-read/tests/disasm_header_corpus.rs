@@ -14,25 +14,10 @@
 //! `CARGO_MANIFEST_DIR/../../../shared/corpus`; the test says so and passes
 //! when it is missing.
 
+use dxcopy_harness::corpus::listings_or_skip;
 use dxcopy_read::disasm::header::write_header_sections;
 use dxcopy_read::Container;
 use std::path::{Path, PathBuf};
-
-fn corpus() -> Option<PathBuf> {
-    let shared = std::env::var_os("DXCOPY_SHARED")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared"));
-    let corpus = shared.join("corpus");
-    if corpus.join("listings/LISTINGS.tsv").is_file() {
-        Some(corpus)
-    } else {
-        println!(
-            "skipping: corpus listings not found at {} (set DXCOPY_SHARED)",
-            corpus.display()
-        );
-        None
-    }
-}
 
 /// The reference portion: lines before the program version line, without line 2.
 fn reference_portion(listing: &str) -> Vec<String> {
@@ -126,7 +111,7 @@ fn header_sections_match_reference_listings() {
             pairs.len() - same
         );
     }
-    let Some(corpus) = corpus() else {
+    let Some(corpus) = listings_or_skip("disasm_header_corpus") else {
         return;
     };
     let index = std::fs::read_to_string(corpus.join("listings/LISTINGS.tsv")).unwrap();

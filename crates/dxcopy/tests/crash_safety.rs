@@ -17,20 +17,13 @@
 //! - A symlinked input: the target is edited and the link stays a link.
 
 use dxcopy_edit::{ContainerBuilder, DigestPolicy};
-use dxcopy_read::program::ShaderKind;
 use dxcopy_read::{Container, PartName};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-fn bin(name: &str) -> PathBuf {
-    match name {
-        "dxcopy" => PathBuf::from(env!("CARGO_BIN_EXE_dxcopy")),
-        "dxstrip" => PathBuf::from(env!("CARGO_BIN_EXE_dxstrip")),
-        "dxinfo" => PathBuf::from(env!("CARGO_BIN_EXE_dxinfo")),
-        other => panic!("no binary {other}"),
-    }
-}
+mod common;
+use common::bin;
 
 fn temp_files(dir: &Path) -> Vec<String> {
     std::fs::read_dir(dir)
@@ -51,20 +44,8 @@ fn container(size: usize) -> Vec<u8> {
     ContainerBuilder::new()
         .part(b"SFI0", &[0; 8])
         .hash_of_dxil()
-        .program(
-            b"DXIL",
-            ShaderKind::Pixel,
-            (6, 0),
-            (1, 0),
-            &fill(size / 4, 1),
-        )
-        .program(
-            b"ILDB",
-            ShaderKind::Pixel,
-            (6, 0),
-            (1, 0),
-            &fill(size * 3 / 4, 2),
-        )
+        .pixel_program(b"DXIL", &fill(size / 4, 1))
+        .pixel_program(b"ILDB", &fill(size * 3 / 4, 2))
         .part(b"STAT", &[7; 64])
         .part(b"PRIV", b"build info")
         .digest(DigestPolicy::Retail)

@@ -18,7 +18,7 @@
 //! failure is attributed to the right one.
 //!
 //! Inputs llvm-objcopy rejects are counted with its message, and what dxcopy
-//! did with them is reported. Known differences (spec llvm-objcopy.md) are
+//! did with them is reported. Known differences are
 //! named and counted, never skipped silently:
 //! - PRIV not last in the input: dxcopy writes PRIV last, llvm-objcopy keeps
 //!   the input order;

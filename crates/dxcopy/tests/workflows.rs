@@ -9,16 +9,11 @@ use dxcopy_read::root_signature_check::{
 };
 use dxcopy_read::{Container, PartName};
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
-fn tool(name: &str) -> PathBuf {
-    match name {
-        "dxcopy" => PathBuf::from(env!("CARGO_BIN_EXE_dxcopy")),
-        "dxstrip" => PathBuf::from(env!("CARGO_BIN_EXE_dxstrip")),
-        _ => PathBuf::from(env!("CARGO_BIN_EXE_dxinfo")),
-    }
-}
+mod common;
+use common::bin as tool;
 
 fn run(name: &str, args: &[&str], cwd: &Path) -> Output {
     Command::new(tool(name))
@@ -40,13 +35,7 @@ fn rows<'a>(all: &'a [Row], kind: &str, with: &[&str]) -> Vec<&'a Row> {
         .collect()
 }
 
-fn names(bytes: &[u8]) -> Vec<String> {
-    Container::parse(bytes)
-        .unwrap()
-        .parts()
-        .map(|p| p.name.to_string())
-        .collect()
-}
+use dxcopy_harness::part_names as names;
 
 #[test]
 fn dxstrip_recursive_strips_containers_by_magic_only() {

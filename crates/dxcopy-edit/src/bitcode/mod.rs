@@ -13,7 +13,6 @@
 //! ```
 
 pub mod datalayout;
-pub mod llvm_dis;
 pub mod rewrite;
 pub mod strip_names;
 #[cfg(test)]

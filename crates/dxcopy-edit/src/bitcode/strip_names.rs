@@ -6,11 +6,8 @@
 //! names, external globals' names and all metadata stay.
 
 use super::rewrite::{rewrite, NewRecord, RecordEdit, RewriteError};
-use crate::error::{EditError, Result as EditResult};
-use crate::plan::EditPlan;
 use dxcopy_read::bitcode::codes::{block, module, types, value_symtab};
 use dxcopy_read::bitcode::{abbrev_id, Record};
-use dxcopy_read::{PartName, Program};
 
 /// How many names [`strip_names`] removed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -110,27 +107,4 @@ pub fn strip_names(data: &[u8]) -> Result<(Vec<u8>, StripStats), RewriteError> {
         }
     })?;
     Ok((bytes, stats))
-}
-
-/// Strips the names of the DXIL and ILDB parts of `plan` ([`strip_names`]);
-/// changed bitcode replaces the old through [`EditPlan::replace_bitcode`], so
-/// the HASH part and the digest are kept up to date as for any DXIL change.
-pub fn strip_plan_names(plan: &mut EditPlan<'_>) -> EditResult<StripStats> {
-    let mut total = StripStats::default();
-    for name in [PartName::DXIL, PartName::ILDB] {
-        let Some(part) = plan.find(name) else {
-            continue;
-        };
-        let program = Program::parse_data(part.bytes(), 0)
-            .map_err(|source| EditError::NotAProgram { name, source })?;
-        let (bitcode, stats) =
-            strip_names(program.bitcode).map_err(|source| EditError::Bitcode { name, source })?;
-        if stats.total() > 0 {
-            plan.replace_bitcode(name, &bitcode)?;
-        }
-        total.struct_names += stats.struct_names;
-        total.local_names += stats.local_names;
-        total.global_names += stats.global_names;
-    }
-    Ok(total)
 }

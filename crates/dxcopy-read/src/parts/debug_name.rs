@@ -9,7 +9,7 @@
 
 use crate::container::Part;
 use crate::cursor::Cursor;
-use crate::error::Result;
+use crate::error::{Mismatch, ReadErrorKind, Result};
 use crate::fields::Issue;
 
 /// Size of the ILDN header.
@@ -96,12 +96,14 @@ impl<'data> DebugName<'data> {
             )
             .map_err(fail)?;
         if name.len() != usize::from(name_length) {
-            return Err(fail(c.invalid(
+            return Err(fail(c.error(
                 DEBUG_NAME_HEADER_SIZE,
-                format!(
-                    "debug file name length mismatch: NameLength {name_length}, name of {} bytes",
-                    name.len()
-                ),
+                ReadErrorKind::SizeMismatch {
+                    part: None,
+                    what: Mismatch::DebugNameLength,
+                    stored: u64::from(name_length),
+                    actual: name.len() as u64,
+                },
             )));
         }
         Ok(DebugName {

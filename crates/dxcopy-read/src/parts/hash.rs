@@ -1,4 +1,4 @@
-//! The HASH part (digest-hash-pdb.md §B): `u32 Flags` + 16-byte MD5 digest.
+//! The HASH part (docs/format/small-parts.md §2): `u32 Flags` + 16-byte MD5 digest.
 //! Flags 0: MD5 of the DXIL part's bitcode; flags 1 (`IncludesSource`, `/Zss`):
 //! MD5 of the ILDB part's bitcode.
 

@@ -186,7 +186,7 @@ use Family as F;
 use StripClass as S;
 
 /// Every part name written by dxc, fxc, clang-dxc or the Effects compiler that
-/// this project knows (DXContainer.md "Part Formats", plus Effects and fxc
+/// this project knows (LLVM's DXContainer.md "Part Formats", plus Effects and fxc
 /// extras), with its decoder, strip class and LLVM support. The rows with a
 /// decoder come first, in the order the decode fuzz target's first byte picks
 /// them (kept stable so saved fuzz inputs keep their meaning).

@@ -2,7 +2,7 @@
 //! possibly of unaligned size. Two contents are recognised:
 //!
 //! * a whole PDB file, as dxc `-Qpdb_in_private` writes it (MSF 7.00 magic);
-//! * RenderDoc's debug-path convention (peers.md §C.4): the 16 bytes of GUID
+//! * RenderDoc's debug-path convention (docs/format/small-parts.md §4): the 16 bytes of GUID
 //!   `{eab25520-6670-4865-8429-6c08515400ff}` in memory order, then a
 //!   NUL-terminated path to separate debug info; a `lz4#` prefix on the path
 //!   says that file is LZ4-compressed.

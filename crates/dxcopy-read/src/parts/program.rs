@@ -1,4 +1,4 @@
-//! DXIL / ILDB / dxc-STAT program parts (layouts.md §2): a 24-byte program
+//! DXIL / ILDB / dxc-STAT program parts (docs/format/program.md §1): a 24-byte program
 //! header (shader model, kind, size in words, then a 16-byte bitcode header
 //! with the DXIL version and the bitcode's offset and size) followed by LLVM bitcode.
 //!
@@ -7,7 +7,7 @@
 
 use crate::container::Part;
 use crate::cursor::Cursor;
-use crate::error::Result;
+use crate::error::{Magic, ReadErrorKind, Result};
 
 /// Size of the program header (including the bitcode header).
 pub const PROGRAM_HEADER_SIZE: usize = 24;
@@ -16,7 +16,7 @@ pub const BITCODE_HEADER_OFFSET: u64 = 8;
 /// LLVM bitcode magic `BC 0xC0DE`.
 pub const BITCODE_MAGIC: [u8; 4] = [b'B', b'C', 0xc0, 0xde];
 
-/// Shader stage of a program header / PSV0 (layouts.md §8.2).
+/// Shader stage of a program header / PSV0 (docs/format/enums.md §1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ShaderKind {
     /// 0
@@ -181,7 +181,13 @@ impl<'data> Program<'data> {
         let bitcode_offset = c.u32(16, "bitcode header")?;
         let bitcode_size = c.u32(20, "bitcode header")?;
         if &bitcode_magic != b"DXIL" {
-            return Err(c.invalid(8, "bitcode header magic is not 'DXIL'"));
+            return Err(c.error(
+                8,
+                ReadErrorKind::WrongMagic {
+                    part: None,
+                    expected: Magic::DxilBitcodeHeader,
+                },
+            ));
         }
         let start = BITCODE_HEADER_OFFSET + u64::from(bitcode_offset);
         let bitcode = c.bytes(
@@ -351,7 +357,10 @@ mod tests {
         data[8] = b'X';
         assert!(matches!(
             Program::parse_data(&data, 0).unwrap_err().kind,
-            ReadErrorKind::Invalid { .. }
+            ReadErrorKind::WrongMagic {
+                expected: Magic::DxilBitcodeHeader,
+                ..
+            }
         ));
         assert_eq!(ShaderKind::from_u16(99).name(), "Unknown(99)");
         assert_eq!(ShaderKind::from_u16(13).name(), "Mesh");

@@ -23,7 +23,7 @@
 use crate::container::Part;
 use crate::cursor::{le_u32s, Cursor};
 use crate::enums::{flag_set, open_enum};
-use crate::error::Result;
+use crate::error::{Extent, ReadErrorKind, Record, Result};
 use crate::program::ShaderKind;
 use crate::signature::ComponentType;
 
@@ -613,12 +613,15 @@ fn decode<'data>(c: Cursor<'data>, kind: Option<ShaderKind>, mode: Mode) -> Resu
     let size = c.u32(0, "PSV0 RuntimeInfo size")?;
     let version = version_for_size(size);
     let info = c.sub(4, u64::from(size), "PSV0 RuntimeInfo").map_err(|_| {
-        c.invalid(
+        c.error(
             0,
-            format!(
-                "pipeline state data of {size:#x} bytes extends beyond the {}-byte part",
-                c.len()
-            ),
+            ReadErrorKind::OutOfBounds {
+                part: None,
+                what: Extent::Psv0RuntimeInfo,
+                start: 4,
+                len: size,
+                limit: c.len(),
+            },
         )
     })?;
     let min_size = [
@@ -685,9 +688,14 @@ fn decode<'data>(c: Cursor<'data>, kind: Option<ShaderKind>, mode: Mode) -> Resu
         let stride_at = p;
         resource_stride = c.take_u32(&mut p, "PSV0 resource stride")?;
         if strict && resource_stride < RESOURCE_V0_SIZE {
-            return Err(c.invalid(
+            return Err(c.error(
                 stride_at,
-                format!("resource stride {resource_stride} is smaller than the 16-byte record"),
+                ReadErrorKind::TooSmall {
+                    part: None,
+                    record: Record::Psv0ResourceStride,
+                    size: u64::from(resource_stride),
+                    minimum: u64::from(RESOURCE_V0_SIZE),
+                },
             ));
         }
         const WHAT: &str = "PSV0 resource binding";
@@ -754,9 +762,14 @@ fn decode<'data>(c: Cursor<'data>, kind: Option<ShaderKind>, mode: Mode) -> Resu
     let table_size_at = p;
     let table_size = c.take_u32(&mut p, "PSV0 string table size")?;
     if table_size % 4 != 0 {
-        return Err(c.invalid(
+        return Err(c.error(
             table_size_at,
-            format!("string table size {table_size} is not a multiple of 4"),
+            ReadErrorKind::Unaligned {
+                part: None,
+                what: "string table size",
+                value: table_size,
+                alignment: 4,
+            },
         ));
     }
     psv.string_table = c.take_bytes(&mut p, u64::from(table_size), "PSV0 string table")?;
@@ -776,9 +789,14 @@ fn decode<'data>(c: Cursor<'data>, kind: Option<ShaderKind>, mode: Mode) -> Resu
         let stride_at = p;
         let stride = c.take_u32(&mut p, "PSV0 signature element stride")?;
         if strict && stride < ELEMENT_SIZE {
-            return Err(c.invalid(
+            return Err(c.error(
                 stride_at,
-                format!("signature element stride {stride} is smaller than the 16-byte record"),
+                ReadErrorKind::TooSmall {
+                    part: None,
+                    record: Record::Psv0ElementStride,
+                    size: u64::from(stride),
+                    minimum: u64::from(ELEMENT_SIZE),
+                },
             ));
         }
         psv.element_stride = stride;
@@ -813,7 +831,7 @@ fn decode<'data>(c: Cursor<'data>, kind: Option<ShaderKind>, mode: Mode) -> Resu
             offset,
             4 + 48,
             mode,
-            "entry name",
+            ("entry name", Extent::Psv0EntryName),
         )?);
     }
 
@@ -867,7 +885,7 @@ fn resolve_name<'data>(
     offset: u32,
     at: u64,
     mode: Mode,
-    what: &'static str,
+    (what, extent): (&'static str, Extent),
 ) -> Result<&'data [u8]> {
     let rest = table.get(offset as usize..);
     match (mode, rest) {
@@ -877,17 +895,24 @@ fn resolve_name<'data>(
         }
         (Mode::Strict, Some(rest)) if !rest.is_empty() => match rest.iter().position(|&b| b == 0) {
             Some(end) => Ok(&rest[..end]),
-            None => Err(c.invalid(
+            None => Err(c.error(
                 at,
-                format!("{what} at string table offset {offset} is not NUL-terminated"),
+                ReadErrorKind::NotNulTerminated {
+                    part: None,
+                    what,
+                    table_offset: Some(offset),
+                },
             )),
         },
-        (Mode::Strict, _) => Err(c.invalid(
+        (Mode::Strict, _) => Err(c.error(
             at,
-            format!(
-                "{what} offset {offset} is outside the {}-byte string table",
-                table.len()
-            ),
+            ReadErrorKind::OutOfBounds {
+                part: None,
+                what: extent,
+                start: offset,
+                len: 0,
+                limit: table.len() as u64,
+            },
         )),
     }
 }
@@ -905,7 +930,14 @@ fn decode_element<'data>(
     let indices_offset = record.u32(4, WHAT)?;
     let r: [u8; 16] = record.array(0, WHAT)?;
     let rows = r[8];
-    let name = resolve_name(c, table, name_offset, at, mode, "semantic name")?;
+    let name = resolve_name(
+        c,
+        table,
+        name_offset,
+        at,
+        mode,
+        ("semantic name", Extent::Psv0SemanticName),
+    )?;
     let start = indices_offset as usize;
     let indices = match index_table.get(start..start.saturating_add(usize::from(rows))) {
         Some(slice) => slice.to_vec(),
@@ -914,13 +946,15 @@ fn decode_element<'data>(
             .map(|s| s[..s.len().min(usize::from(rows))].to_vec())
             .unwrap_or_default(),
         None => {
-            return Err(c.invalid(
+            return Err(c.error(
                 at + 4,
-                format!(
-                    "semantic indices {indices_offset}..{} are outside the {}-entry index table",
-                    u64::from(indices_offset) + u64::from(rows),
-                    index_table.len()
-                ),
+                ReadErrorKind::OutOfBounds {
+                    part: None,
+                    what: Extent::Psv0SemanticIndices,
+                    start: indices_offset,
+                    len: u32::from(rows),
+                    limit: index_table.len() as u64,
+                },
             ))
         }
     };
@@ -1366,13 +1400,69 @@ mod tests {
             let data = mutate(&mut b).unwrap_or_else(|| b.build());
             let err = Psv0::parse_data(&data, 0x100, Some(ShaderKind::Pixel)).unwrap_err();
             assert!(err.offset >= 0x100, "{what}: {err}");
-            assert!(
-                matches!(
+            use ReadErrorKind::*;
+            let expected = match *what {
+                "size past part" => matches!(
                     err.kind,
-                    ReadErrorKind::Truncated { .. } | ReadErrorKind::Invalid { .. }
+                    OutOfBounds {
+                        what: Extent::Psv0RuntimeInfo,
+                        len: 100,
+                        ..
+                    }
                 ),
-                "{what}"
-            );
+                "resource stride < 16" => matches!(
+                    err.kind,
+                    TooSmall {
+                        record: Record::Psv0ResourceStride,
+                        size: 8,
+                        minimum: 16,
+                        ..
+                    }
+                ),
+                "string table misaligned" => matches!(
+                    err.kind,
+                    Unaligned {
+                        what: "string table size",
+                        alignment: 4,
+                        ..
+                    }
+                ),
+                "element stride < 16" => matches!(
+                    err.kind,
+                    TooSmall {
+                        record: Record::Psv0ElementStride,
+                        size: 12,
+                        minimum: 16,
+                        ..
+                    }
+                ),
+                "name outside table" => matches!(
+                    err.kind,
+                    OutOfBounds {
+                        what: Extent::Psv0SemanticName,
+                        start: 400,
+                        ..
+                    }
+                ),
+                "name without NUL" => matches!(
+                    err.kind,
+                    NotNulTerminated {
+                        what: "semantic name",
+                        table_offset: Some(_),
+                        ..
+                    }
+                ),
+                "indices outside table" => matches!(
+                    err.kind,
+                    OutOfBounds {
+                        what: Extent::Psv0SemanticIndices,
+                        start: 1,
+                        ..
+                    }
+                ),
+                _ => matches!(err.kind, Truncated { .. }),
+            };
+            assert!(expected, "{what}: {err:?}");
         }
     }
 

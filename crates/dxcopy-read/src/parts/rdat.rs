@@ -15,7 +15,7 @@
 
 use crate::container::Part;
 use crate::cursor::Cursor;
-use crate::error::Result;
+use crate::error::{Result, ValueField};
 use crate::fields::{named_code, Flags, Issue};
 
 /// The only RDAT version dxc writes.
@@ -193,10 +193,7 @@ impl<'data> RuntimeData<'data> {
         let version = c.u32(0, "RDAT header")?;
         let part_count = c.u32(4, "RDAT header")?;
         if version != RDAT_VERSION_10 {
-            return Err(c.invalid(
-                0,
-                format!("RDAT version {version:#x} is not 0x10 (a prerelease layout)"),
-            ));
+            return Err(c.unknown_value(0, ValueField::RdatVersion, version));
         }
         let mut out = RuntimeData {
             version,
@@ -519,10 +516,14 @@ mod tests {
         // Wrong version, table past its part, truncated offsets.
         let mut bad = library();
         bad[0] = 0x11;
-        assert!(matches!(
+        assert_eq!(
             RuntimeData::parse_data(&bad, 0).unwrap_err().kind,
-            ReadErrorKind::Invalid { .. }
-        ));
+            ReadErrorKind::UnknownValue {
+                part: None,
+                field: ValueField::RdatVersion,
+                value: 0x11
+            }
+        );
         let data = build_rdat(&[(4, words(&[100, 44]))]);
         assert!(matches!(
             RuntimeData::parse_data(&data, 0).unwrap_err().kind,

@@ -20,7 +20,7 @@
 
 use crate::container::Part;
 use crate::cursor::Cursor;
-use crate::error::Result;
+use crate::error::{Limit, Rd11Record, ReadErrorKind, Record, Result};
 use crate::fields::{named_code, Flags, Issue};
 
 /// Size of the RDEF header before the optional RD11 header.
@@ -352,16 +352,26 @@ impl<'data> Reader<'data> {
 
     fn shader_type(&mut self, offset: u32, depth: usize) -> Result<ShaderType<'data>> {
         if depth > MAX_TYPE_DEPTH {
-            return Err(self.c.invalid(
+            return Err(self.c.error(
                 u64::from(offset),
-                format!("type nesting is deeper than {MAX_TYPE_DEPTH}"),
+                ReadErrorKind::LimitExceeded {
+                    part: None,
+                    what: Limit::RdefTypeDepth,
+                    value: depth as u64,
+                    limit: MAX_TYPE_DEPTH as u64,
+                },
             ));
         }
         self.type_nodes += 1;
         if self.type_nodes > MAX_TYPE_NODES {
-            return Err(self.c.invalid(
+            return Err(self.c.error(
                 u64::from(offset),
-                format!("more than {MAX_TYPE_NODES} type records"),
+                ReadErrorKind::LimitExceeded {
+                    part: None,
+                    what: Limit::RdefTypeRecords,
+                    value: self.type_nodes as u64,
+                    limit: MAX_TYPE_NODES as u64,
+                },
             ));
         }
         let rec = self
@@ -539,18 +549,23 @@ impl<'data> ResourceDefinitions<'data> {
                     format!("RD11 magic is '{}'", crate::name::escape_bytes(&h.magic)),
                 ));
             }
-            let checks: [(&str, u32, u64, u64); 5] = [
-                ("constant buffer", h.cbuffer_size, 24, 8),
-                ("bound resource", h.binding_size, 32, 12),
-                ("variable", h.variable_size, 24, 16),
-                ("type", h.type_size, 16, 20),
-                ("member", h.member_size, 12, 24),
+            let checks: [(Rd11Record, u32, u64, u64); 5] = [
+                (Rd11Record::ConstantBuffer, h.cbuffer_size, 24, 8),
+                (Rd11Record::BoundResource, h.binding_size, 32, 12),
+                (Rd11Record::Variable, h.variable_size, 24, 16),
+                (Rd11Record::Type, h.type_size, 16, 20),
+                (Rd11Record::Member, h.member_size, 12, 24),
             ];
             for (what, size, minimum, at) in checks {
                 if u64::from(size) < minimum {
-                    return Err(r.invalid(
+                    return Err(r.error(
                         at,
-                        format!("RD11 {what} record size {size} is below the minimum {minimum}"),
+                        ReadErrorKind::TooSmall {
+                            part: None,
+                            record: Record::Rd11(what),
+                            size: u64::from(size),
+                            minimum,
+                        },
                     ));
                 }
             }
@@ -769,10 +784,15 @@ mod tests {
         let r = ResourceDefinitions::parse_data(&data, 0).unwrap();
         assert_eq!(r.issues.len(), 2, "{:?}", r.issues);
         data[44] = 4;
-        assert!(matches!(
+        assert_eq!(
             ResourceDefinitions::parse_data(&data, 0).unwrap_err().kind,
-            ReadErrorKind::Invalid { .. }
-        ));
+            ReadErrorKind::TooSmall {
+                part: None,
+                record: Record::Rd11(Rd11Record::Variable),
+                size: 4,
+                minimum: 24
+            }
+        );
 
         // Creator string without NUL, counts past the end, truncated header.
         let mut data = Vec::new();
@@ -807,6 +827,16 @@ mod tests {
         data.resize(112, 0);
         data.extend_from_slice(b"x\0");
         let e = ResourceDefinitions::parse_data(&data, 0).unwrap_err();
-        assert!(e.to_string().contains("deeper than"), "{e}");
+        assert!(
+            matches!(
+                e.kind,
+                ReadErrorKind::LimitExceeded {
+                    what: Limit::RdefTypeDepth,
+                    limit,
+                    ..
+                } if limit == MAX_TYPE_DEPTH as u64
+            ),
+            "{e}"
+        );
     }
 }

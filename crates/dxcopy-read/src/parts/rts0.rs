@@ -20,7 +20,7 @@
 use crate::container::Part;
 use crate::cursor::Cursor;
 use crate::enums::{flag_set, open_enum};
-use crate::error::Result;
+use crate::error::{Result, SamplerField, ValueField};
 
 /// Size of the RTS0 header.
 pub const HEADER_SIZE: u32 = 24;
@@ -500,10 +500,7 @@ fn decode(c: Cursor<'_>, mode: Mode) -> Result<RootSignature> {
     c.bytes(0, u64::from(HEADER_SIZE), "RTS0 header")?;
     let version = RootSignatureVersion::from_raw(c.u32(0, "RTS0 version")?);
     if strict && version.known_name().is_none() {
-        return Err(c.invalid(
-            0,
-            format!("unsupported root signature version {}", version.raw()),
-        ));
+        return Err(c.unknown_value(0, ValueField::RootSignatureVersion, version.raw()));
     }
     let num_parameters = c.u32(4, "RTS0 NumParameters")?;
     let parameters_offset = c.u32(8, "RTS0 ParametersOffset")?;
@@ -541,13 +538,10 @@ fn decode(c: Cursor<'_>, mode: Mode) -> Result<RootSignature> {
         let visibility = ShaderVisibility::from_raw(c.u32(at + 4, "RTS0 parameter visibility")?);
         let payload_offset = c.u32(at + 8, "RTS0 parameter offset")?;
         if parameter_type.known_name().is_none() {
-            return Err(c.invalid(at, format!("invalid root parameter type {raw_type}")));
+            return Err(c.unknown_value(at, ValueField::RootParameterType, raw_type));
         }
         if !strict && visibility.known_name().is_none() {
-            return Err(c.invalid(
-                at + 4,
-                format!("invalid shader visibility {}", visibility.raw()),
-            ));
+            return Err(c.unknown_value(at + 4, ValueField::ShaderVisibility, visibility.raw()));
         }
         let payload = decode_payload(
             &c,
@@ -602,22 +596,44 @@ fn decode(c: Cursor<'_>, mode: Mode) -> Result<RootSignature> {
         if !strict {
             // LLVM 22's obj2yaml rejects sampler fields without a name.
             let checks = [
-                ("filter", sampler.filter.known_name().is_some()),
-                ("AddressU", sampler.address_u.known_name().is_some()),
-                ("AddressV", sampler.address_v.known_name().is_some()),
-                ("AddressW", sampler.address_w.known_name().is_some()),
                 (
-                    "ComparisonFunc",
-                    sampler.comparison_func.known_name().is_some(),
+                    SamplerField::Filter,
+                    sampler.filter.known_name(),
+                    sampler.filter.raw(),
                 ),
-                ("BorderColor", sampler.border_color.known_name().is_some()),
                 (
-                    "ShaderVisibility",
-                    sampler.visibility.known_name().is_some(),
+                    SamplerField::AddressU,
+                    sampler.address_u.known_name(),
+                    sampler.address_u.raw(),
+                ),
+                (
+                    SamplerField::AddressV,
+                    sampler.address_v.known_name(),
+                    sampler.address_v.raw(),
+                ),
+                (
+                    SamplerField::AddressW,
+                    sampler.address_w.known_name(),
+                    sampler.address_w.raw(),
+                ),
+                (
+                    SamplerField::ComparisonFunc,
+                    sampler.comparison_func.known_name(),
+                    sampler.comparison_func.raw(),
+                ),
+                (
+                    SamplerField::BorderColor,
+                    sampler.border_color.known_name(),
+                    sampler.border_color.raw(),
+                ),
+                (
+                    SamplerField::ShaderVisibility,
+                    sampler.visibility.known_name(),
+                    sampler.visibility.raw(),
                 ),
             ];
-            if let Some((field, _)) = checks.iter().find(|(_, ok)| !ok) {
-                return Err(s.invalid(0, format!("Invalid value for static sampler {field}")));
+            if let Some((field, _, raw)) = checks.iter().find(|(_, name, _)| name.is_none()) {
+                return Err(s.unknown_value(0, ValueField::StaticSampler(*field), *raw));
             }
         }
         static_samplers.push(sampler);
@@ -664,9 +680,10 @@ fn decode_payload(
             let size = match (mode, version) {
                 (Mode::LlvmCompat, RootSignatureVersion::V1_2)
                 | (_, RootSignatureVersion::Unknown(_)) => {
-                    return Err(c.invalid(
+                    return Err(c.unknown_value(
                         at,
-                        format!("Invalid Root Signature version: {}", version.raw()),
+                        ValueField::RootDescriptorVersion,
+                        version.raw(),
                     ))
                 }
                 (_, v) => v.root_descriptor_size().unwrap_or(12),
@@ -684,13 +701,7 @@ fn decode_payload(
         }
         ParameterType::DescriptorTable => {
             let range_size = version.descriptor_range_size().ok_or_else(|| {
-                c.invalid(
-                    at,
-                    format!(
-                        "descriptor table in unsupported root signature version {}",
-                        version.raw()
-                    ),
-                )
+                c.unknown_value(at, ValueField::DescriptorTableVersion, version.raw())
             })?;
             let num_ranges = section.u32(at, "RTS0 descriptor table range count")?;
             let ranges_offset = section.u32(at + 4, "RTS0 descriptor table ranges offset")?;
@@ -711,7 +722,11 @@ fn decode_payload(
                 let v11 = range_size >= 24;
                 let range_type = RangeType::from_raw(r.u32(0, "range type")?);
                 if !strict && range_type.known_name().is_none() {
-                    return Err(r.invalid(0, "Invalid value for descriptor range type"));
+                    return Err(r.unknown_value(
+                        0,
+                        ValueField::DescriptorRangeType,
+                        range_type.raw(),
+                    ));
                 }
                 ranges.push(DescriptorRange {
                     range_type,
@@ -733,9 +748,7 @@ fn decode_payload(
                 ranges,
             }))
         }
-        ParameterType::Unknown(raw) => {
-            Err(c.invalid(at, format!("invalid root parameter type {raw}")))
-        }
+        ParameterType::Unknown(raw) => Err(c.unknown_value(at, ValueField::RootParameterType, raw)),
     }
 }
 
@@ -913,43 +926,70 @@ mod tests {
     #[test]
     fn strict_errors() {
         type Mutation = fn(&mut Vec<u8>);
-        let rows: &[(&str, Mutation)] = &[
-            ("short header", |d| d.truncate(20)),
-            ("version 0", |d| {
-                d[0..4].copy_from_slice(&0u32.to_le_bytes())
-            }),
-            ("version 4", |d| {
-                d[0..4].copy_from_slice(&4u32.to_le_bytes())
-            }),
-            ("parameter headers past end", |d| {
-                d[4..8].copy_from_slice(&1000u32.to_le_bytes())
-            }),
-            ("samplers past end", |d| {
-                d[12..16].copy_from_slice(&3u32.to_le_bytes())
-            }),
-            ("bad parameter type", |d| {
-                d[24..28].copy_from_slice(&9u32.to_le_bytes())
-            }),
-            ("payload past end", |d| {
-                d[32..36].copy_from_slice(&0xffff_fff0u32.to_le_bytes())
-            }),
-            ("too many ranges", |d| {
-                let at = u32::from_le_bytes(d[56..60].try_into().unwrap()) as usize;
-                d[at..at + 4].copy_from_slice(&0x4000_0000u32.to_le_bytes());
-            }),
+        // `None`: a Truncated error; otherwise the field and value an
+        // UnknownValue error names.
+        type Expected = Option<(ValueField, u64)>;
+        let rows: &[(&str, Mutation, Expected)] = &[
+            ("short header", |d| d.truncate(20), None),
+            (
+                "version 0",
+                |d| d[0..4].copy_from_slice(&0u32.to_le_bytes()),
+                Some((ValueField::RootSignatureVersion, 0)),
+            ),
+            (
+                "version 4",
+                |d| d[0..4].copy_from_slice(&4u32.to_le_bytes()),
+                Some((ValueField::RootSignatureVersion, 4)),
+            ),
+            (
+                "parameter headers past end",
+                |d| d[4..8].copy_from_slice(&1000u32.to_le_bytes()),
+                None,
+            ),
+            (
+                "samplers past end",
+                |d| d[12..16].copy_from_slice(&3u32.to_le_bytes()),
+                None,
+            ),
+            (
+                "bad parameter type",
+                |d| d[24..28].copy_from_slice(&9u32.to_le_bytes()),
+                Some((ValueField::RootParameterType, 9)),
+            ),
+            (
+                "payload past end",
+                |d| d[32..36].copy_from_slice(&0xffff_fff0u32.to_le_bytes()),
+                None,
+            ),
+            (
+                "too many ranges",
+                |d| {
+                    let at = u32::from_le_bytes(d[56..60].try_into().unwrap()) as usize;
+                    d[at..at + 4].copy_from_slice(&0x4000_0000u32.to_le_bytes());
+                },
+                None,
+            ),
         ];
-        for (what, mutate) in rows {
+        for (what, mutate, expected) in rows {
             let mut data = build(2, 0, &sample_params(), 1);
             mutate(&mut data);
             let err = RootSignature::parse_data(&data, 0x50).unwrap_err();
             assert!(err.offset >= 0x50, "{what}");
-            assert!(
-                matches!(
-                    err.kind,
-                    ReadErrorKind::Truncated { .. } | ReadErrorKind::Invalid { .. }
+            match expected {
+                None => assert!(
+                    matches!(err.kind, ReadErrorKind::Truncated { .. }),
+                    "{what}: {err}"
                 ),
-                "{what}"
-            );
+                Some((field, value)) => assert_eq!(
+                    err.kind,
+                    ReadErrorKind::UnknownValue {
+                        part: None,
+                        field: *field,
+                        value: *value
+                    },
+                    "{what}: {err}"
+                ),
+            }
         }
         // Unknown visibility is kept in strict mode.
         let mut data = build(2, 0, &sample_params(), 1);
@@ -971,8 +1011,14 @@ mod tests {
         assert!(RootSignature::parse_data(&data, 0).is_ok());
         let err = compat(&data).unwrap_err();
         assert!(
-            err.to_string()
-                .contains("Invalid Root Signature version: 3"),
+            matches!(
+                err.kind,
+                ReadErrorKind::UnknownValue {
+                    field: ValueField::RootDescriptorVersion,
+                    value: 3,
+                    ..
+                }
+            ),
             "{err}"
         );
         // A 1.2 signature without root descriptors is fine.
@@ -1020,19 +1066,47 @@ mod tests {
         // Unknown visibility, range type or sampler enumeration is an error for LLVM.
         let mut data = build(2, 0, &params, 0);
         data[28..32].copy_from_slice(&8u32.to_le_bytes());
-        assert!(compat(&data).is_err());
+        assert!(matches!(
+            compat(&data).unwrap_err().kind,
+            ReadErrorKind::UnknownValue {
+                field: ValueField::ShaderVisibility,
+                value: 8,
+                ..
+            }
+        ));
         let mut data = build(2, 0, &table, 0);
         data[44..48].copy_from_slice(&4u32.to_le_bytes());
         assert!(RootSignature::parse_data(&data, 0).is_ok());
-        assert!(compat(&data).is_err());
-        for field in [0usize, 4, 8, 12, 24, 28, 48] {
+        assert!(matches!(
+            compat(&data).unwrap_err().kind,
+            ReadErrorKind::UnknownValue {
+                field: ValueField::DescriptorRangeType,
+                value: 4,
+                ..
+            }
+        ));
+        let sampler_fields = [
+            (0usize, SamplerField::Filter),
+            (4, SamplerField::AddressU),
+            (8, SamplerField::AddressV),
+            (12, SamplerField::AddressW),
+            (24, SamplerField::ComparisonFunc),
+            (28, SamplerField::BorderColor),
+            (48, SamplerField::ShaderVisibility),
+        ];
+        for (field, name) in sampler_fields {
             let mut data = build(2, 0, &params, 1);
             let at = data.len() - 52 + field;
             data[at..at + 4].copy_from_slice(&0x99u32.to_le_bytes());
             assert!(RootSignature::parse_data(&data, 0).is_ok());
             let err = compat(&data).unwrap_err();
-            assert!(
-                err.to_string().contains("Invalid value for static sampler"),
+            assert_eq!(
+                err.kind,
+                ReadErrorKind::UnknownValue {
+                    part: err.part(),
+                    field: ValueField::StaticSampler(name),
+                    value: 0x99
+                },
                 "{err}"
             );
         }

@@ -16,7 +16,7 @@
 use crate::container::Part;
 use crate::cursor::Cursor;
 use crate::enums::open_enum;
-use crate::error::Result;
+use crate::error::{Extent, ReadErrorKind, Result};
 use crate::name::PartName;
 
 /// Size of the signature part header.
@@ -255,12 +255,15 @@ impl<'data> Signature<'data> {
             };
             let name_offset = e.u32(rest, "element name offset")?;
             let name = if u64::from(name_offset) >= c.len() {
-                return Err(e.invalid(
+                return Err(e.error(
                     rest,
-                    format!(
-                        "semantic name offset {name_offset:#x} is outside the {}-byte part",
-                        c.len()
-                    ),
+                    ReadErrorKind::OutOfBounds {
+                        part: None,
+                        what: Extent::SemanticName,
+                        start: name_offset,
+                        len: 0,
+                        limit: c.len(),
+                    },
                 ));
             } else {
                 c.cstr(u64::from(name_offset), u64::MAX, "semantic name")?
@@ -523,6 +526,7 @@ mod tests {
         let bytes = crate::testutil::build(&[(b"OSGN", &bad)]);
         let c = crate::Container::parse(&bytes).unwrap();
         let err = Signature::parse(&c.part(0).unwrap()).unwrap_err();
-        assert!(err.to_string().contains("'OSGN'"), "{err}");
+        assert_eq!(err.part(), Some(c.part(0).unwrap().part_ref()), "{err}");
+        assert!(matches!(err.kind, ReadErrorKind::Truncated { .. }), "{err}");
     }
 }

@@ -11,7 +11,7 @@
 
 use crate::container::Part;
 use crate::cursor::Cursor;
-use crate::error::{ReadError, Result};
+use crate::error::{Extent, Limit, Mismatch, ReadErrorKind, Record, Result, ValueField};
 use crate::fields::{align4, named_code, Issue};
 use std::borrow::Cow;
 use std::io::Read;
@@ -219,9 +219,14 @@ impl<'data> SourceInfo<'data> {
             let section_flags = c.u16(pos + 4, "SRCI section header")?;
             let section_type = SectionType(c.u16(pos + 6, "SRCI section header")?);
             if u64::from(section_size) < SECTION_HEADER_SIZE {
-                return Err(c.invalid(
+                return Err(c.error(
                     pos,
-                    format!("section AlignedSizeInBytes {section_size} is smaller than its header"),
+                    ReadErrorKind::TooSmall {
+                        part: None,
+                        record: Record::SrciSection,
+                        size: u64::from(section_size),
+                        minimum: SECTION_HEADER_SIZE,
+                    },
                 ));
             }
             let body = c.sub(
@@ -362,15 +367,26 @@ mod llvm {
         let flags = c.u16(4, "SRCI flags").map_err(fail)?;
         let section_count = c.u16(6, "SRCI section count").map_err(fail)?;
         if u64::from(aligned_size) > c.len() {
-            return Err(fail(c.invalid(
+            return Err(fail(c.error(
                 0,
-                format!("SRCI size {aligned_size} exceeds the {}-byte part", c.len()),
+                ReadErrorKind::OutOfBounds {
+                    part: None,
+                    what: Extent::SrciSize,
+                    start: 0,
+                    len: aligned_size,
+                    limit: c.len(),
+                },
             )));
         }
         if section_count != 3 {
-            return Err(fail(c.invalid(
+            return Err(fail(c.error(
                 6,
-                format!("SRCI has {section_count} sections, expected 3"),
+                ReadErrorKind::SizeMismatch {
+                    part: None,
+                    what: Mismatch::SrciSectionCount,
+                    stored: u64::from(section_count),
+                    actual: 3,
+                },
             )));
         }
         let mut info = SourceInfo {
@@ -406,9 +422,10 @@ mod llvm {
                 _ => true,
             };
             if repeated {
-                return Err(fail(c.invalid(
+                return Err(fail(c.unknown_value(
                     at + 6,
-                    format!("invalid or repeated SRCI section type {kind}"),
+                    ValueField::SrciSectionType,
+                    kind,
                 )));
             }
             let used = match kind {
@@ -430,12 +447,14 @@ mod llvm {
             };
             let expected = u64::from(section.aligned_size);
             if align4(SECTION_HEADER_SIZE + used) != expected {
-                return Err(fail(c.invalid(
+                return Err(fail(c.error(
                     at,
-                    format!(
-                        "SRCI section size {expected} does not match its content ({})",
-                        SECTION_HEADER_SIZE + used
-                    ),
+                    ReadErrorKind::SizeMismatch {
+                        part: None,
+                        what: Mismatch::SrciSectionSize,
+                        stored: expected,
+                        actual: SECTION_HEADER_SIZE + used,
+                    },
                 )));
             }
             info.sections.push(section);
@@ -458,9 +477,14 @@ mod llvm {
             let content_size = entry.u32(12, "SRCI name content size")?;
             let name = entry.cstr(NAME_ENTRY_SIZE, u64::from(name_size), "SRCI file name")?;
             if u64::from(aligned_size) < NAME_ENTRY_SIZE {
-                return Err(entry.invalid(
+                return Err(entry.error(
                     0,
-                    format!("SRCI name entry size {aligned_size} is too small"),
+                    ReadErrorKind::TooSmall {
+                        part: None,
+                        record: Record::SrciNameEntry,
+                        size: u64::from(aligned_size),
+                        minimum: NAME_ENTRY_SIZE,
+                    },
                 ));
             }
             entries.push(SourceName {
@@ -497,14 +521,19 @@ mod llvm {
             1 => {
                 let inflated = inflate(blob, uncompressed_size)?;
                 if inflated.len() as u64 != u64::from(uncompressed_size) {
-                    return Err(body.invalid(
+                    return Err(body.error(
                         CONTENTS_HEADER_SIZE,
-                        "SRCI contents decompress to the wrong size".to_string(),
+                        ReadErrorKind::SizeMismatch {
+                            part: None,
+                            what: Mismatch::SrciInflatedSize,
+                            stored: u64::from(uncompressed_size),
+                            actual: inflated.len() as u64,
+                        },
                     ));
                 }
                 Cow::Owned(inflated)
             }
-            other => return Err(body.invalid(6, format!("unknown SRCI compression type {other}"))),
+            other => return Err(body.unknown_value(6, ValueField::SrciCompression, other)),
         };
         let region = Cursor::new(&data, blob.base());
         let mut entries = Vec::new();
@@ -519,17 +548,20 @@ mod llvm {
                 u64::from(content_size),
                 "SRCI file content",
             )?;
-            let Some((0, text)) = content.split_last() else {
-                return Err(entry.invalid(
+            let not_one_string = || {
+                entry.error(
                     CONTENT_ENTRY_SIZE,
-                    "SRCI file content is not one NUL-terminated string".to_string(),
-                ));
+                    ReadErrorKind::NotOneString {
+                        part: None,
+                        what: "SRCI file content",
+                    },
+                )
+            };
+            let Some((0, text)) = content.split_last() else {
+                return Err(not_one_string());
             };
             if text.contains(&0) {
-                return Err(entry.invalid(
-                    CONTENT_ENTRY_SIZE,
-                    "SRCI file content is not one NUL-terminated string".to_string(),
-                ));
+                return Err(not_one_string());
             }
             entries.push(SourceContent {
                 aligned_size: entry_size,
@@ -603,9 +635,14 @@ fn parse_names<'data>(
         let name_size = region.u32(pos + 8, "source name entry")?;
         let content_size = region.u32(pos + 12, "source name entry")?;
         if u64::from(aligned_size) < NAME_ENTRY_SIZE {
-            return Err(region.invalid(
+            return Err(region.error(
                 pos,
-                format!("source name entry AlignedSizeInBytes {aligned_size} is smaller than its header"),
+                ReadErrorKind::TooSmall {
+                    part: None,
+                    record: Record::SourceNameEntry,
+                    size: u64::from(aligned_size),
+                    minimum: NAME_ENTRY_SIZE,
+                },
             ));
         }
         let entry = region.take_sub(&mut pos, u64::from(aligned_size), "source name entry")?;
@@ -701,10 +738,7 @@ fn parse_contents<'data>(
             parse_content_entries(inflated_cursor, count, issues, |b| Cow::Owned(b.to_vec()))?
         }
         _ => {
-            return Err(body.invalid(
-                6,
-                format!("unknown source contents compression type {}", compression.0),
-            ))
+            return Err(body.unknown_value(6, ValueField::SourceContentsCompression, compression.0))
         }
     };
     Ok((
@@ -726,25 +760,36 @@ fn parse_contents<'data>(
 fn inflate(blob: Cursor<'_>, declared: u32) -> Result<Vec<u8>> {
     let declared = u64::from(declared);
     if declared > MAX_SOURCE_CONTENTS {
-        return Err(ReadError::invalid(
-            blob.base(),
-            format!(
-                "source contents declare {declared} uncompressed bytes, more than the {MAX_SOURCE_CONTENTS}-byte limit"
-            ),
+        return Err(blob.error(
+            0,
+            ReadErrorKind::LimitExceeded {
+                part: None,
+                what: Limit::SourceContentsSize,
+                value: declared,
+                limit: MAX_SOURCE_CONTENTS,
+            },
         ));
     }
     let mut out = Vec::new();
     let mut decoder = flate2::read::ZlibDecoder::new(blob.data()).take(declared + 1);
     decoder.read_to_end(&mut out).map_err(|e| {
-        ReadError::invalid(
-            blob.base(),
-            format!("source contents zlib stream is corrupt: {e}"),
+        blob.error(
+            0,
+            ReadErrorKind::Inflate {
+                part: None,
+                message: e.to_string(),
+            },
         )
     })?;
     if out.len() as u64 > declared {
-        return Err(ReadError::invalid(
-            blob.base(),
-            format!("source contents inflate to more than the declared {declared} bytes"),
+        return Err(blob.error(
+            0,
+            ReadErrorKind::SizeMismatch {
+                part: None,
+                what: Mismatch::SourceContentsInflatedSize,
+                stored: declared,
+                actual: out.len() as u64,
+            },
         ));
     }
     Ok(out)
@@ -763,9 +808,14 @@ fn parse_content_entries<'a, 'data>(
         let flags = region.u32(pos + 4, "source contents entry")?;
         let content_size = region.u32(pos + 8, "source contents entry")?;
         if u64::from(aligned_size) < CONTENT_ENTRY_SIZE {
-            return Err(region.invalid(
+            return Err(region.error(
                 pos,
-                format!("source contents entry AlignedSizeInBytes {aligned_size} is smaller than its header"),
+                ReadErrorKind::TooSmall {
+                    part: None,
+                    record: Record::SourceContentsEntry,
+                    size: u64::from(aligned_size),
+                    minimum: CONTENT_ENTRY_SIZE,
+                },
             ));
         }
         let entry = region.take_sub(&mut pos, u64::from(aligned_size), "source contents entry")?;
@@ -873,18 +923,36 @@ mod tests {
         small[at + 12..at + 16].copy_from_slice(&10u32.to_le_bytes());
         let e = SourceInfo::parse_data(&small, 0).unwrap_err();
         assert!(
-            e.to_string().contains("more than the declared 10 bytes"),
+            matches!(
+                e.kind,
+                ReadErrorKind::SizeMismatch {
+                    what: Mismatch::SourceContentsInflatedSize,
+                    stored: 10,
+                    actual: 11,
+                    ..
+                }
+            ),
             "{e}"
         );
         // Declared size above the hard cap.
         let mut huge = data.clone();
         huge[at + 12..at + 16].copy_from_slice(&u32::MAX.to_le_bytes());
         let e = SourceInfo::parse_data(&huge, 0).unwrap_err();
-        assert!(e.to_string().contains("limit"), "{e}");
+        assert_eq!(
+            e.kind,
+            ReadErrorKind::LimitExceeded {
+                part: None,
+                what: Limit::SourceContentsSize,
+                value: u64::from(u32::MAX),
+                limit: MAX_SOURCE_CONTENTS
+            },
+            "{e}"
+        );
         // Corrupt stream.
         data[at + 20] ^= 0xff;
         data[at + 21] ^= 0xff;
-        assert!(SourceInfo::parse_data(&data, 0).is_err());
+        let e = SourceInfo::parse_data(&data, 0).unwrap_err();
+        assert!(matches!(e.kind, ReadErrorKind::Inflate { .. }), "{e}");
     }
 
     #[test]
@@ -928,10 +996,15 @@ mod tests {
             .any(|i| i.message.contains("unknown section type 9")));
         // Section size smaller than its header.
         data[args_at..args_at + 4].copy_from_slice(&4u32.to_le_bytes());
-        assert!(matches!(
+        assert_eq!(
             SourceInfo::parse_data(&data, 0).unwrap_err().kind,
-            ReadErrorKind::Invalid { .. }
-        ));
+            ReadErrorKind::TooSmall {
+                part: None,
+                record: Record::SrciSection,
+                size: 4,
+                minimum: SECTION_HEADER_SIZE
+            }
+        );
     }
 
     #[test]
@@ -964,7 +1037,11 @@ mod tests {
         bad[26 + 8] = 3;
         assert!(matches!(
             SourceInfo::parse_data(&bad, 0).unwrap_err().kind,
-            ReadErrorKind::Invalid { .. }
+            ReadErrorKind::NotNulTerminated {
+                what: "source file name",
+                table_offset: None,
+                ..
+            }
         ));
     }
 

@@ -2,7 +2,7 @@
 //! 7.00 PDB file), fxc's `SDBG` (legacy D3D10 debug info, reported by size),
 //! and the MSF superblock reader that `PRIV` (dxc `-Qpdb_in_private`) uses too.
 //!
-//! MSF superblock (digest-hash-pdb.md §D): the 32-byte magic
+//! MSF superblock (docs/format/pdb.md §1): the 32-byte magic
 //! `Microsoft C/C++ MSF 7.00\r\n\x1aDS\0\0\0`, then `u32 BlockSize`,
 //! `u32 FreeBlockMapBlock`, `u32 NumBlocks`, `u32 NumDirectoryBytes`,
 //! `u32 Unknown`, `u32 BlockMapAddr`. dxc writes NumBlocks one less than the
@@ -10,7 +10,7 @@
 
 use crate::container::Part;
 use crate::cursor::Cursor;
-use crate::error::Result;
+use crate::error::{Magic, ReadErrorKind, Result};
 use crate::fields::Issue;
 use crate::name::PartName;
 use crate::pdb::{is_msf, Pdb, BLOCK_SIZES, CONTAINER_STREAM};
@@ -49,7 +49,13 @@ impl MsfSuperblock {
     pub fn parse_data(data: &[u8], base: u64) -> Result<MsfSuperblock> {
         let c = Cursor::new(data, base);
         if !is_msf(data) {
-            return Err(c.invalid(0, "data does not start with the MSF 7.00 magic"));
+            return Err(c.error(
+                0,
+                ReadErrorKind::WrongMagic {
+                    part: None,
+                    expected: Magic::Msf,
+                },
+            ));
         }
         let block_size = c.u32(32, "MSF superblock")?;
         let free_block_map_block = c.u32(36, "MSF superblock")?;
@@ -195,7 +201,13 @@ mod tests {
         assert_eq!(d.size, 3072);
         assert!(d.msf.unwrap().dxc_block_count_quirk);
         let e = DebugBlob::parse_data(PartName::SPDB, b"not a pdb", 0x30).unwrap_err();
-        assert!(matches!(e.kind, ReadErrorKind::Invalid { .. }));
+        assert!(matches!(
+            e.kind,
+            ReadErrorKind::WrongMagic {
+                expected: Magic::Msf,
+                ..
+            }
+        ));
         assert_eq!(e.offset, 0x30);
         let e = DebugBlob::parse_data(PartName::SPDB, &msf[..40], 0).unwrap_err();
         assert!(matches!(e.kind, ReadErrorKind::Truncated { .. }));

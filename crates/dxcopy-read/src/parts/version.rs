@@ -5,7 +5,7 @@
 
 use crate::container::Part;
 use crate::cursor::Cursor;
-use crate::error::Result;
+use crate::error::{Result, ValueField};
 use crate::fields::{Flags, Issue};
 
 /// Size of the VERS header.
@@ -117,9 +117,10 @@ impl<'data> CompilerVersion<'data> {
         let commit_count = c.u32(8, "VERS commit count").map_err(fail)?;
         let content_size = c.u32(12, "VERS content size").map_err(fail)?;
         if flags >= 4 {
-            return Err(fail(c.invalid(
+            return Err(fail(c.unknown_value(
                 4,
-                "Incorrect shader compiler version flags combination".to_string(),
+                ValueField::CompilerVersionFlags,
+                flags,
             )));
         }
         let commit_sha = c
@@ -221,7 +222,10 @@ mod tests {
             CompilerVersion::parse_data(&vers(0, 2, b"abcd"), 0)
                 .unwrap_err()
                 .kind,
-            ReadErrorKind::Invalid { .. }
+            ReadErrorKind::NotNulTerminated {
+                table_offset: None,
+                ..
+            }
         ));
     }
 }

@@ -334,7 +334,7 @@ fn show_disasm(
     requested: Option<PartName>,
     many: bool,
 ) -> Shown {
-    use dxcopy_edit::bitcode::llvm_dis::{disasm_target, disassemble, find_llvm_dis, DisasmTarget};
+    use dxcopy_edit::llvm_dis::{disasm_target, disassemble, find_llvm_dis, DisasmTarget};
     let wants_bitcode = match requested {
         Some(name) => name == PartName::DXIL || name == PartName::ILDB,
         None => c.find(PartName::DXIL).is_some(),
@@ -358,7 +358,7 @@ fn show_disasm(
         }
     };
     let Some(tool) = find_llvm_dis(std::env::var_os("LLVM_DIS"), std::env::var_os("PATH")) else {
-        io.error(&dxcopy_edit::bitcode::llvm_dis::DisasmError::NotFound.to_string());
+        io.error(&dxcopy_edit::llvm_dis::DisasmError::NotFound.to_string());
         return Ok(false);
     };
     let text = match disassemble(&tool, &bitcode) {
@@ -637,7 +637,7 @@ mod tests {
     fn disasm_of_dxil_goes_through_llvm_dis_and_names_the_part() {
         let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/sample.dxil");
         let (status, out, err) = dxinfo(&["--disasm", sample]);
-        let tool = dxcopy_edit::bitcode::llvm_dis::find_llvm_dis(
+        let tool = dxcopy_edit::llvm_dis::find_llvm_dis(
             std::env::var_os("LLVM_DIS"),
             std::env::var_os("PATH"),
         );

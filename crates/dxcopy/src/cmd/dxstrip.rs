@@ -70,9 +70,10 @@ fn progress_bar(total: usize, quiet: bool) -> Option<ProgressBar> {
 }
 
 /// The files to strip: the arguments (glob-expanded on Windows, whose shell
-/// does not), the `--files-from` list, and with -r the containers found in
-/// directories.
-fn gather(opts: &Opts) -> Result<Vec<PathBuf>, EditError> {
+/// does not), the `--files-from` list, and with -r the files found in
+/// directories, each marked `true` (those are stripped only when they are
+/// containers: the check is made when each is opened to be stripped).
+fn gather(opts: &Opts) -> Result<(Vec<PathBuf>, Vec<bool>), EditError> {
     let mut named: Vec<PathBuf> = Vec::new();
     for f in &opts.files {
         if cfg!(windows) {
@@ -88,35 +89,55 @@ fn gather(opts: &Opts) -> Result<Vec<PathBuf>, EditError> {
         named.extend(batch::read_file_list(list)?);
     }
     if !opts.recursive {
-        return Ok(named);
+        let walked = vec![false; named.len()];
+        return Ok((named, walked));
     }
     let filter = batch::FileFilter::new(&opts.include, &opts.exclude)?;
     let mut files = Vec::new();
+    let mut walked = Vec::new();
     for f in named {
         if f.is_dir() {
-            files.extend(batch::walk(&f, &filter)?.containers);
+            let found = batch::walk(&f, &filter)?.files;
+            walked.resize(walked.len() + found.len(), true);
+            files.extend(found);
         } else {
             files.push(f);
+            walked.push(false);
         }
     }
-    Ok(files)
+    Ok((files, walked))
 }
 
 /// Runs the command with the process arguments and exits.
 pub fn main() {
     let mut opts: Opts = cli::parse_or_exit("dxstrip");
     cli::clean_up_on_signals();
-    opts.files = match gather(&opts) {
-        Ok(files) => files,
+    let mut walked;
+    (opts.files, walked) = match gather(&opts) {
+        Ok(found) => found,
         Err(e) => {
             cli::emit("dxstrip", cli::Level::Error, &e.to_string());
             std::process::exit(1);
         }
     };
-    if opts.files.is_empty() {
-        if !opts.quiet {
+    if opts.output.is_some() {
+        // One output for one input: which walked files count is settled first.
+        let keep: Vec<bool> = walked
+            .iter()
+            .zip(&opts.files)
+            .map(|(&w, f)| !w || batch::is_container_file(f).unwrap_or(true))
+            .collect();
+        let mut keep = keep.into_iter();
+        opts.files.retain(|_| keep.next().unwrap_or(true));
+        walked = vec![false; opts.files.len()];
+    }
+    let no_containers = |quiet: bool| {
+        if !quiet {
             eprintln!("dxstrip: no containers to strip");
         }
+    };
+    if opts.files.is_empty() {
+        no_containers(opts.quiet);
         return;
     }
     if opts.output.is_some() && opts.files.len() != 1 {
@@ -141,9 +162,11 @@ pub fn main() {
     let mut failed = 0usize;
     let mut removed = 0usize;
     let mut unchanged = 0usize;
-    dxcopy_edit::run_many(
+    let mut not_containers = 0usize;
+    dxcopy_edit::run_many_walked(
         &cfg,
         &opts.files,
+        &walked,
         opts.output.as_deref(),
         opts.jobs,
         || {
@@ -154,7 +177,8 @@ pub fn main() {
         |i, r| {
             let file = &opts.files[i];
             match r {
-                Ok(report) => {
+                Ok(None) => not_containers += 1,
+                Ok(Some(report)) => {
                     if report.unchanged {
                         unchanged += 1;
                     }
@@ -178,7 +202,11 @@ pub fn main() {
     if let Some(bar) = progress {
         bar.finish_and_clear();
     }
-    let total = opts.files.len();
+    let total = opts.files.len() - not_containers;
+    if total == 0 {
+        no_containers(opts.quiet);
+        return;
+    }
     if !opts.quiet && (total > 1 || failed > 0) {
         eprintln!(
             "dxstrip: {total} files: {} changed ({removed} parts removed), {unchanged} unchanged (not rewritten), {failed} failed",

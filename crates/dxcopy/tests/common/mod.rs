@@ -1,5 +1,5 @@
-//! Shared by the corpus and LLVM tests: where the LLVM 22 tools are, and
-//! summaries of failures. The corpus and its MANIFEST.tsv rows come from
+//! Shared by the integration tests: the tools under test, where the LLVM 22
+//! tools are, and summaries of failures. The corpus and its MANIFEST.tsv rows come from
 //! `dxcopy_harness::corpus`.
 //!
 //! Every test that needs one of them says clearly that it skipped when it is
@@ -9,6 +9,16 @@
 #![allow(dead_code)]
 
 use std::path::PathBuf;
+
+/// The path of this package's binary `name` (`dxcopy`, `dxstrip` or `dxinfo`).
+pub fn bin(name: &str) -> PathBuf {
+    match name {
+        "dxcopy" => PathBuf::from(env!("CARGO_BIN_EXE_dxcopy")),
+        "dxstrip" => PathBuf::from(env!("CARGO_BIN_EXE_dxstrip")),
+        "dxinfo" => PathBuf::from(env!("CARGO_BIN_EXE_dxinfo")),
+        other => panic!("no binary {other}"),
+    }
+}
 
 /// Environment variable naming the folder of the LLVM tools.
 pub const LLVM_BIN_ENV: &str = "DXCOPY_LLVM_BIN";

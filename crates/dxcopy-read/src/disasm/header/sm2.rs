@@ -24,7 +24,7 @@
 //! after the `DBUG` tag.
 
 use crate::cursor::Cursor;
-use crate::error::{ReadError, Result};
+use crate::error::{Limit, MissingItem, ReadError, ReadErrorKind, Result, ValueField};
 use std::fmt::Write;
 
 /// Most instructions decoded from one program (a program cannot hold more
@@ -185,9 +185,13 @@ fn read_version(token: u32, at: u64) -> Result<Sm2Version> {
         0xfffe => Sm2Kind::Vertex,
         0xffff => Sm2Kind::Pixel,
         _ => {
-            return Err(ReadError::invalid(
+            return Err(ReadError::new(
                 at,
-                format!("SM1-3 version token {token:#010x} is not a vs/ps token"),
+                ReadErrorKind::UnknownValue {
+                    part: None,
+                    field: ValueField::Sm2VersionToken,
+                    value: u64::from(token),
+                },
             ))
         }
     };
@@ -212,9 +216,12 @@ impl<'data> Sm2Program<'data> {
         let mut at: u64 = 1;
         loop {
             if at >= token_count {
-                return Err(ReadError::invalid(
-                    c.abs(at * 4),
-                    "SM1-3 program has no end token",
+                return Err(c.error(
+                    at * 4,
+                    ReadErrorKind::Missing {
+                        part: None,
+                        what: MissingItem::Sm2EndToken,
+                    },
                 ));
             }
             let token = c.u32(at * 4, "SM1-3 instruction token")?;
@@ -237,9 +244,13 @@ impl<'data> Sm2Program<'data> {
                 match sm1_param_count(opcode, version) {
                     Some(n) => n,
                     None => {
-                        return Err(ReadError::invalid(
-                            c.abs(at * 4),
-                            format!("unknown shader model 1 opcode {opcode}"),
+                        return Err(c.error(
+                            at * 4,
+                            ReadErrorKind::UnknownValue {
+                                part: None,
+                                field: ValueField::Sm1Opcode,
+                                value: u64::from(opcode),
+                            },
                         ))
                     }
                 }
@@ -249,9 +260,14 @@ impl<'data> Sm2Program<'data> {
                 params.push(c.u32((at + 1 + i) * 4, "SM1-3 instruction parameter")?);
             }
             if instructions.len() >= MAX_INSTRUCTIONS {
-                return Err(ReadError::invalid(
-                    c.abs(at * 4),
-                    "SM1-3 program has too many instructions",
+                return Err(c.error(
+                    at * 4,
+                    ReadErrorKind::LimitExceeded {
+                        part: None,
+                        what: Limit::Sm2Instructions,
+                        value: instructions.len() as u64 + 1,
+                        limit: MAX_INSTRUCTIONS as u64,
+                    },
                 ));
             }
             instructions.push(Sm2Instruction {
@@ -1033,7 +1049,6 @@ pub(crate) mod build {
 mod tests {
     use super::build::{dbug, program};
     use super::*;
-    use crate::error::ReadErrorKind;
 
     /// dcl t0; dcl_2d s0; def c0; texld r0, t0, s0; mad_sat r1.xy, r0.x, -c0.yzxw, t0; mov oC0, r0.
     const BODY: [u32; 24] = [
@@ -1202,6 +1217,16 @@ mod tests {
         bytes.truncate(bytes.len() - 4);
         let e = Sm2Program::parse(&bytes, 100).unwrap_err();
         assert_eq!(e.offset, 100 + bytes.len() as u64);
+        assert!(
+            matches!(
+                e.kind,
+                ReadErrorKind::Missing {
+                    what: MissingItem::Sm2EndToken,
+                    ..
+                }
+            ),
+            "{e}"
+        );
         // An instruction whose length runs past the data.
         let bytes = program(0xffff_0200, &[], &[0x0f00_0001]);
         let e = Sm2Program::parse(&bytes[..8], 0).unwrap_err();
@@ -1216,7 +1241,15 @@ mod tests {
         assert_eq!(e.offset, 8);
         // Not a vs/ps version token.
         let e = Sm2Program::parse(&0x1234_0200u32.to_le_bytes(), 0).unwrap_err();
-        assert!(e.to_string().contains("version token"), "{e}");
+        assert_eq!(
+            e.kind,
+            ReadErrorKind::UnknownValue {
+                part: None,
+                field: ValueField::Sm2VersionToken,
+                value: 0x1234_0200,
+            },
+            "{e}"
+        );
         // A DBUG table past the comment.
         let mut d = dbug(&["a.fx"], &[(1, 0, 4)], &[]);
         d[4 + 24..4 + 28].copy_from_slice(&0xfff0u32.to_le_bytes());

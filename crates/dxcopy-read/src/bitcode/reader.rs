@@ -801,7 +801,7 @@ impl<'a> Record<'a> {
         bits.skip(skip * step, "array element").ok()?;
         let count = len - skip;
         // Bytes on byte boundaries are the string itself.
-        if width == 8 && bits.pos() % 8 == 0 {
+        if width == 8 && bits.pos().is_multiple_of(8) {
             let start = (bits.pos() / 8) as usize;
             let bytes = usize::try_from(count)
                 .ok()

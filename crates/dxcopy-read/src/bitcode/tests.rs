@@ -371,7 +371,9 @@ fn strings_of_character_arrays_equal_their_fields() {
         .map(|c| u64::from(encode_char6(*c).unwrap()))
         .collect();
     let wide = [0x41u64, 0x142, 0x43];
-    let cases: [(&str, (u64, Option<u64>), &[u64]); 4] = [
+    // (label, (encoding number, fixed width), characters)
+    type Case<'a> = (&'a str, (u64, Option<u64>), &'a [u64]);
+    let cases: [Case<'_>; 4] = [
         ("fixed 8", (1, Some(8)), &text),
         ("fixed 7", (1, Some(7)), &text),
         ("char6", (4, None), &char6),

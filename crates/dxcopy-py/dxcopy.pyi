@@ -100,7 +100,7 @@ class Container:
         Raises KeyError when there is no such part, Error when it does not decode.
         """
     def to_dict(self) -> Dict[str, Any]:
-        """The whole ``dxinfo --json`` document of this container (schema 1).
+        """The whole ``dxinfo --json`` document of this container (schema 2).
 
         Keys: schema, file, header, parts (each with its ``decoded`` object or
         ``error``), pdb (for a PDB input) and verify; equal to ``json.loads``

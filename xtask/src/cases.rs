@@ -139,7 +139,7 @@ fn kind(s: &str) -> Result<ShaderKind> {
     names
         .iter()
         .position(|n| n.eq_ignore_ascii_case(s))
-        .map(|i| ShaderKind::from_u16(i as u16))
+        .map(|i| ShaderKind::from_raw(i as u16))
         .ok_or_else(|| anyhow!("unknown shader kind '{s}'"))
 }
 

@@ -24,7 +24,8 @@ use crate::parts::{EditWarning, PartData, PlanPart};
 use crate::pdb::{pdb_container_from_parts, write_companion_pdb, PDB_CONTAINER_PARTS};
 use crate::plan::EditPlan;
 use crate::policy::HashPolicy;
-use dxcopy_read::digest::{self, to_hex};
+use dxcopy_read::digest;
+use dxcopy_read::fields::hex;
 use dxcopy_read::hash::{md5_of, ShaderHash, FLAG_INCLUDES_SOURCE};
 use dxcopy_read::{debug_name, is_msf, Container, PartName, Program};
 use std::path::PathBuf;
@@ -225,7 +226,7 @@ pub fn split_debug<'data>(
     let (hash, added_from) = ensure_hash(&mut plan)?;
     if let Some(source) = added_from {
         warnings.push(EditWarning::HashAdded {
-            digest: to_hex(&hash.digest),
+            digest: hex(&hash.digest),
             source,
         });
     }
@@ -376,16 +377,16 @@ fn pairing(plan: &EditPlan<'_>, pdb: &Container<'_>, guid: Option<[u8; 16]>) -> 
         }
     }
     let hash_text = shader_hash.map_or("none (the shader has no HASH part)".to_string(), |h| {
-        to_hex(&h.digest)
+        hex(&h.digest)
     });
     let what = match guid {
         Some(g) => format!(
             "its GUID {} is not the shader's HASH digest {hash_text}",
-            to_hex(&g)
+            hex(&g)
         ),
         None => format!(
             "its HASH part {} is not the shader's {hash_text}",
-            pdb_hash.map_or("(none)".to_string(), |h| to_hex(&h.digest))
+            pdb_hash.map_or("(none)".to_string(), |h| hex(&h.digest))
         ),
     };
     Pairing::Forced {

@@ -203,7 +203,7 @@ impl<'a> DecodeInput<'a> {
         let (&pick, &flags) = (input.first()?, input.get(1)?);
         let kind = match flags & 0xf {
             0xf => None,
-            k => Some(ShaderKind::from_u16(u16::from(k))),
+            k => Some(ShaderKind::from_raw(u16::from(k))),
         };
         Some(DecodeInput {
             name: DECODE_NAMES[usize::from(pick) % DECODE_NAMES.len()],
@@ -231,7 +231,7 @@ impl<'a> DecodeInput<'a> {
 /// The decode fuzz target's seed for a part: name index, kind byte, data.
 pub fn decode_seed(name: PartName, kind: Option<ShaderKind>, data: &[u8]) -> Option<Vec<u8>> {
     let pick = DECODE_NAMES.iter().position(|n| *n == name)?;
-    let kind = kind.map_or(0xf, |k| (k.to_u16() & 0xf).min(0xe) as u8);
+    let kind = kind.map_or(0xf, |k| (k.raw() & 0xf).min(0xe) as u8);
     let mut v = vec![pick as u8, kind];
     v.extend_from_slice(data);
     Some(v)

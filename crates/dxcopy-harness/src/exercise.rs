@@ -128,7 +128,7 @@ fn exercise_container(bytes: &[u8]) -> Result<Summary, Violation> {
         if matches!(part.name, PartName::DXIL | PartName::ILDB | PartName::STAT) {
             if let Ok(p) = Program::parse(&part) {
                 let _ = (p.has_bitcode_magic(), p.size_matches(part.size()));
-                let _ = write!(sink, "{}", p.shader_kind.name());
+                let _ = write!(sink, "{}", p.shader_kind);
                 summary.decodes += crate::bitcode::exercise_bitcode(p.bitcode, &mut sink)
                     .map_err(|v| Violation(format!("part {} bitcode: {v}", part.name)))?;
             }

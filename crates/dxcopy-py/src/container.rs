@@ -5,7 +5,7 @@
 use crate::edit::Edit;
 use crate::error::{read_to_py, to_py};
 use dxcopy_edit::{Config, EditError, MatchStyle};
-use dxcopy_read::digest;
+
 use dxcopy_read::info::verify::{verify, Check, Level};
 use dxcopy_read::info::{json, Inspected, Inspection};
 use dxcopy_read::{container_input, Container as Parsed, ContainerSource};
@@ -250,7 +250,9 @@ impl Container {
     /// The stored header digest, as 32 lower-case hex digits.
     #[getter]
     fn digest(&self, py: Python<'_>) -> PyResult<String> {
-        Ok(digest::to_hex(&self.input.parsed(py)?.header().digest))
+        Ok(dxcopy_read::fields::hex(
+            &self.input.parsed(py)?.header().digest,
+        ))
     }
 
     /// The container format version, (major, minor).

@@ -56,7 +56,7 @@ def check_file(path):
 def test_sample_to_dict_and_verify():
     c = dxcopy.Container.open(SAMPLE)
     doc = c.to_dict()
-    assert doc["schema"] == 1 and doc["file"] == str(SAMPLE)
+    assert doc["schema"] == 2 and doc["file"] == str(SAMPLE)
     assert [p["name"] for p in doc["parts"]] == [p.name for p in c.parts]
     assert doc["parts"][3]["decoded"] == c.decode("DXIL")
     assert c.verify() == []

@@ -199,7 +199,7 @@ impl std::fmt::Display for Finding {
             Finding::DigestInvalid { stored } => write!(
                 f,
                 "header digest {} is not a valid retail or debug digest of the container",
-                digest::to_hex(stored)
+                crate::fields::hex(stored)
             ),
         }
     }

@@ -213,11 +213,6 @@ pub fn classify(container: &[u8]) -> DigestKind {
     kind_from_digests(stored, container_digests(container))
 }
 
-/// Lower-case hex of 16 bytes in order (as MD5 digests and PDB names are printed).
-pub fn to_hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
 /// The four little-endian u32 words `A B C D` as `%08x` (vkd3d-dxbc / DXC test style).
 pub fn to_words(digest: &[u8; 16]) -> String {
     le_u32s(digest)

@@ -1,11 +1,19 @@
-//! Macros for the numeric enumerations and flag words found inside parts.
+//! The two macros for the named numbers found inside parts: [`open_enum!`]
+//! for numeric codes and [`flag_set!`] for flag words. Every decoder uses
+//! them, so every code and flag word prints and serializes the same way.
 //!
 //! Files carry raw integers; a value the specification does not name must
 //! still decode (and re-encode) unchanged, so every enumeration generated here
 //! is "open": it has one variant per named value plus `Unknown(raw)`. Flag
 //! words keep their raw bits and list the names of the bits that are set.
-//! With the `serde` feature, an open enumeration serializes as its name (or
-//! the bare number when unnamed) and a flag word as `{ value, names, unknown_bits }`.
+//!
+//! Text (`Display`): a code prints its name, or `Unknown(N)` when unnamed; a
+//! flag word prints its names joined with ` | `, the bits without a name as
+//! one hex number after them, and `0` when no bit is set.
+//!
+//! JSON (`serde` feature, docs/dxinfo-json.md): a code serializes as that same
+//! string; a flag word as `{"value": N, "names": [...]}`, the bits without a
+//! name being one hex string at the end of `names`.
 
 /// Defines an open enumeration over an integer type.
 ///
@@ -61,12 +69,6 @@ macro_rules! open_enum {
                     $name::Unknown(_) => None,
                 }
             }
-
-            /// The specification's name of the value (`"Unknown"` when it has none;
-            /// use [`Self::raw`] to show the number).
-            pub fn name(self) -> &'static str {
-                self.known_name().unwrap_or("Unknown")
-            }
         }
 
         impl std::fmt::Display for $name {
@@ -81,17 +83,28 @@ macro_rules! open_enum {
         #[cfg(feature = "serde")]
         impl serde::Serialize for $name {
             fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                match self.known_name() {
-                    Some(text) => serializer.serialize_str(text),
-                    None => serde::Serialize::serialize(&self.raw(), serializer),
-                }
+                serializer.collect_str(self)
             }
         }
     };
 }
 pub(crate) use open_enum;
 
-/// Defines a flag word: a newtype over the raw integer with the named bits.
+/// Defines a flag word: a newtype over the raw integer with the named masks.
+///
+/// Masks are matched in table order, and the bits of a matched mask are not
+/// matched again, so a table may name a combination before its single bits
+/// (`OptimizationLevel2 = 0xc000` before `OptimizationLevel0 = 0x4000`).
+///
+/// ```text
+/// flag_set! {
+///     /// Doc.
+///     pub struct VersionFlags: u32 {
+///         /// Doc.
+///         DEBUG = 0x1 => "Debug",
+///     }
+/// }
+/// ```
 macro_rules! flag_set {
     (
         $(#[$meta:meta])*
@@ -106,7 +119,7 @@ macro_rules! flag_set {
         impl $name {
             $( $(#[$fmeta])* pub const $flag: $repr = $value; )*
 
-            /// Every named bit with its name, in specification order.
+            /// Every named mask with its name, in specification order.
             pub const KNOWN: &'static [($repr, &'static str)] = &[ $( ($value, $text), )* ];
 
             /// The raw flag word.
@@ -119,91 +132,180 @@ macro_rules! flag_set {
                 flag != 0 && self.0 & flag == flag
             }
 
-            /// Names of the set bits, in specification order.
-            pub fn names(self) -> Vec<&'static str> {
-                Self::KNOWN
-                    .iter()
-                    .filter(|(bit, _)| self.contains(*bit))
-                    .map(|(_, text)| *text)
-                    .collect()
+            /// Names of the matched masks, in specification order, and the
+            /// bits left over (those no mask names).
+            fn split(self) -> (Vec<&'static str>, $repr) {
+                let mut rest = self.0;
+                let mut names = Vec::new();
+                for &(mask, text) in Self::KNOWN {
+                    if mask != 0 && rest & mask == mask {
+                        names.push(text);
+                        rest &= !mask;
+                    }
+                }
+                (names, rest)
             }
 
-            /// Set bits that have no name in the specification.
+            /// Names of the set masks, in specification order (bits without a
+            /// name are left out: see [`Self::unknown_bits`]).
+            pub fn names(self) -> Vec<&'static str> {
+                self.split().0
+            }
+
+            /// Set bits that no named mask covers.
             pub fn unknown_bits(self) -> $repr {
-                let known = Self::KNOWN.iter().fold(0, |acc, (bit, _)| acc | *bit);
-                self.0 & !known
+                self.split().1
             }
         }
 
         impl std::fmt::Display for $name {
             fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                let mut first = true;
-                for text in self.names() {
-                    if !first {
-                        f.write_str(" | ")?;
-                    }
-                    f.write_str(text)?;
-                    first = false;
-                }
-                let unknown = self.unknown_bits();
-                if unknown != 0 {
-                    if !first {
-                        f.write_str(" | ")?;
-                    }
-                    write!(f, "{unknown:#x}")?;
-                    first = false;
-                }
-                if first {
-                    f.write_str("0")?;
-                }
-                Ok(())
+                $crate::enums::write_flags(f, &self.names(), u64::from(self.unknown_bits()))
             }
         }
 
         #[cfg(feature = "serde")]
         impl serde::Serialize for $name {
             fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                use serde::ser::SerializeStruct;
-                let mut s = serializer.serialize_struct(stringify!($name), 3)?;
-                s.serialize_field("value", &self.0)?;
-                s.serialize_field("names", &self.names())?;
-                s.serialize_field("unknown_bits", &self.unknown_bits())?;
-                s.end()
+                $crate::enums::serialize_flags(
+                    serializer,
+                    u64::from(self.0),
+                    &self.names(),
+                    u64::from(self.unknown_bits()),
+                )
             }
         }
     };
 }
 pub(crate) use flag_set;
 
-/// Serializes borrowed bytes as a string (lossy UTF-8), for names read from files.
-#[cfg(feature = "serde")]
-pub(crate) fn serialize_lossy<S: serde::Serializer>(
-    bytes: &[u8],
-    serializer: S,
-) -> Result<S::Ok, S::Error> {
-    serializer.serialize_str(&String::from_utf8_lossy(bytes))
-}
-
-/// Serializes optional borrowed bytes as an optional string (lossy UTF-8).
-#[cfg(feature = "serde")]
-pub(crate) fn serialize_lossy_opt<S: serde::Serializer>(
-    bytes: &Option<&[u8]>,
-    serializer: S,
-) -> Result<S::Ok, S::Error> {
-    match bytes {
-        Some(b) => serializer.serialize_some(&String::from_utf8_lossy(b)),
-        None => serializer.serialize_none(),
+/// `Display` of a flag word: `names` joined with ` | `, then `unknown` in hex
+/// when non-zero; `0` when both are empty.
+pub(crate) fn write_flags(
+    f: &mut std::fmt::Formatter<'_>,
+    names: &[&str],
+    unknown: u64,
+) -> std::fmt::Result {
+    let mut first = true;
+    for text in names {
+        if !first {
+            f.write_str(" | ")?;
+        }
+        f.write_str(text)?;
+        first = false;
     }
+    if unknown != 0 {
+        if !first {
+            f.write_str(" | ")?;
+        }
+        write!(f, "{unknown:#x}")?;
+        first = false;
+    }
+    if first {
+        f.write_str("0")?;
+    }
+    Ok(())
 }
 
-/// Serializes an optional shader kind by its name.
+/// JSON of a flag word: `{"value": N, "names": [...]}`, `unknown` (when
+/// non-zero) as one hex string at the end of `names`.
 #[cfg(feature = "serde")]
-pub(crate) fn serialize_shader_kind_opt<S: serde::Serializer>(
-    kind: &Option<crate::program::ShaderKind>,
+pub(crate) fn serialize_flags<S: serde::Serializer>(
     serializer: S,
+    value: u64,
+    names: &[&str],
+    unknown: u64,
 ) -> Result<S::Ok, S::Error> {
-    match kind {
-        Some(k) => serializer.serialize_some(&k.name()),
-        None => serializer.serialize_none(),
+    use serde::ser::SerializeStruct;
+    let mut all: Vec<std::borrow::Cow<'_, str>> = names.iter().map(|n| (*n).into()).collect();
+    if unknown != 0 {
+        all.push(format!("{unknown:#x}").into());
+    }
+    let mut s = serializer.serialize_struct("Flags", 2)?;
+    s.serialize_field("value", &value)?;
+    s.serialize_field("names", &all)?;
+    s.end()
+}
+
+#[cfg(test)]
+mod tests {
+    open_enum! {
+        /// A test code.
+        pub enum Colour: u16 {
+            /// 0
+            Red = 0 => "Red",
+            /// 7
+            Blue = 7 => "Blue",
+            /// 0xffff
+            White = 0xffff => "White",
+        }
+    }
+
+    flag_set! {
+        /// A test flag word; `BOTH` names a combination before its single bits.
+        pub struct Bits: u32 {
+            /// 0x1
+            A = 0x1 => "A",
+            /// 0xc
+            BOTH = 0xc => "Both",
+            /// 0x4
+            C = 0x4 => "C",
+            /// 0x8
+            D = 0x8 => "D",
+        }
+    }
+
+    #[test]
+    fn open_enum_keeps_every_value() {
+        assert_eq!(Colour::from_raw(7), Colour::Blue);
+        assert_eq!(Colour::from_raw(0xffff), Colour::White);
+        assert_eq!(Colour::from_raw(3), Colour::Unknown(3));
+        for raw in [0u16, 3, 7, 8, 0xfffe, 0xffff] {
+            assert_eq!(Colour::from_raw(raw).raw(), raw);
+        }
+        assert_eq!(Colour::KNOWN, &[(0, "Red"), (7, "Blue"), (0xffff, "White")]);
+        assert_eq!(Colour::Blue.known_name(), Some("Blue"));
+        assert_eq!(Colour::Unknown(3).known_name(), None);
+        assert_eq!(Colour::Red.to_string(), "Red");
+        assert_eq!(Colour::from_raw(3).to_string(), "Unknown(3)");
+    }
+
+    #[test]
+    fn flag_set_names_masks_in_order_and_keeps_unknown_bits() {
+        let f = Bits(0x35);
+        assert_eq!(f.bits(), 0x35);
+        assert_eq!(f.names(), vec!["A", "C"]);
+        assert_eq!(f.unknown_bits(), 0x30);
+        assert_eq!(f.to_string(), "A | C | 0x30");
+        // A combination takes its bits: they are not named again one by one.
+        assert_eq!(Bits(0xd).names(), vec!["A", "Both"]);
+        assert_eq!(Bits(0xd).unknown_bits(), 0);
+        assert_eq!(Bits(0x8).to_string(), "D");
+        assert_eq!(Bits(0x40).to_string(), "0x40");
+        assert_eq!(Bits(0).to_string(), "0");
+        assert_eq!(Bits::default(), Bits(0));
+        assert!(Bits(0xc).contains(Bits::C));
+        assert!(!Bits(0x4).contains(Bits::BOTH));
+        assert!(!Bits(0xff).contains(0));
+        assert!(Bits(0x9).contains(Bits::A | Bits::D));
+        assert_eq!(Bits::KNOWN[1], (0xc, "Both"));
+    }
+
+    #[cfg(feature = "serde")]
+    fn json<T: serde::Serialize>(value: &T) -> String {
+        serde_json::to_string(value).unwrap()
+    }
+
+    #[cfg(feature = "serde")]
+    #[test]
+    fn json_shapes() {
+        assert_eq!(json(&Colour::Blue), r#""Blue""#);
+        assert_eq!(json(&Colour::from_raw(3)), r#""Unknown(3)""#);
+        assert_eq!(
+            json(&Bits(0x35)),
+            r#"{"value":53,"names":["A","C","0x30"]}"#
+        );
+        assert_eq!(json(&Bits(0xd)), r#"{"value":13,"names":["A","Both"]}"#);
+        assert_eq!(json(&Bits(0)), r#"{"value":0,"names":[]}"#);
     }
 }

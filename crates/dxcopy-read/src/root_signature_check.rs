@@ -211,14 +211,19 @@ impl std::fmt::Display for UncoveredBinding {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let b = &self.binding;
         let letter = register_letter(self.class);
-        let class = self.class.name();
+        let class = self.class.known_name().unwrap_or("Unknown");
         write!(f, "{class} binding {letter}{}", b.lower_bound)?;
         if b.upper_bound == u32::MAX {
             write!(f, "-unbounded")?;
         } else if b.upper_bound != b.lower_bound {
             write!(f, "-{letter}{}", b.upper_bound)?;
         }
-        write!(f, " space {} ({})", b.space, b.resource_type.name())?;
+        write!(
+            f,
+            " space {} ({})",
+            b.space,
+            b.resource_type.known_name().unwrap_or("Unknown")
+        )?;
         match self.reason {
             Uncovered::NotBound => f.write_str(" is not bound by the root signature"),
             Uncovered::Partly { first_missing } => write!(
@@ -226,7 +231,7 @@ impl std::fmt::Display for UncoveredBinding {
                 " is only partly bound by the root signature ({letter}{first_missing} is missing)"
             ),
             Uncovered::NotVisible => {
-                let stage = self.stage.map_or("this".to_string(), |s| s.name());
+                let stage = self.stage.map_or("this".to_string(), |s| s.to_string());
                 write!(
                     f,
                     " is bound by the root signature only for other shader stages, not for the {stage} stage"

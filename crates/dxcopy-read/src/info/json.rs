@@ -1,7 +1,7 @@
-//! `--json`: one JSON document per container, schema 1 (docs/dxinfo-json.md).
+//! `--json`: one JSON document per container, schema 2 (docs/dxinfo-json.md).
 //!
 //! ```text
-//! { "schema": 1, "file": "...",
+//! { "schema": 2, "file": "...",
 //!   "header": { "version": "1.0", "major": 1, "minor": 0, "file_size": N, "file_length": N,
 //!               "part_count": N, "digest": "hex", "digest_kind": "retail" },
 //!   "parts": [ { "index": 0, "name": "DXIL", "offset": N, "data_offset": N, "size": N,
@@ -17,13 +17,12 @@
 use super::verify::{verify, Verification};
 use super::{alignment_note, Inspected, Inspection};
 use crate::bitcode::ModuleFacts;
-use crate::digest;
 use crate::{Decoded, PartName, ReadError};
 use serde::Serialize;
 use std::io::{self, Write};
 
 /// The schema version written in every document.
-pub const SCHEMA: u32 = 1;
+pub const SCHEMA: u32 = 2;
 
 /// The container header.
 #[derive(Debug, Serialize)]
@@ -154,7 +153,7 @@ pub fn document<'a>(file: &'a str, insp: &'a Inspection<'a>) -> FileDoc<'a> {
             file_size: h.file_size,
             file_length: c.data().len() as u64,
             part_count: h.part_count,
-            digest: digest::to_hex(&h.digest),
+            digest: crate::fields::hex(&h.digest),
             digest_kind: verification.digest.as_str(),
         },
         parts: insp
@@ -173,7 +172,7 @@ pub fn document<'a>(file: &'a str, insp: &'a Inspection<'a>) -> FileDoc<'a> {
             })
             .collect(),
         pdb: insp.pdb.as_ref().map(|info| PdbDoc {
-            guid: digest::to_hex(&info.guid),
+            guid: crate::fields::hex(&info.guid),
             guid_string: info.guid_string(),
             age: info.age,
             signature: info.signature,
@@ -227,7 +226,7 @@ mod tests {
             (b"\x00/..", b"x"),
         ]));
         let v = json_of(&bytes);
-        assert_eq!(v["schema"], 1);
+        assert_eq!(v["schema"], 2);
         assert_eq!(v["file"], "in.dxil");
         assert_eq!(v["header"]["version"], "1.0");
         assert_eq!(v["header"]["digest_kind"], "retail");

@@ -24,7 +24,7 @@ use crate::fields::{lossy, Issue};
 use crate::private::PrivateContent;
 use crate::rdef::ShaderType;
 use crate::spdb::MsfSuperblock;
-use crate::{digest, Container, HashStatus, Part};
+use crate::{Container, HashStatus, Part};
 use std::fmt::Display;
 use std::io::{self, Write};
 
@@ -126,7 +126,7 @@ pub fn write_text(
     }
     out.field(
         "Digest",
-        format_args!("{} ({})", digest::to_hex(&h.digest), c.digest_kind()),
+        format_args!("{} ({})", crate::fields::hex(&h.digest), c.digest_kind()),
     )?;
     out.field("PartCount", h.part_count)?;
     if let Some(info) = &insp.pdb {
@@ -195,7 +195,7 @@ fn write_decoded(
     match decoded {
         Decoded::Program(p) => {
             out.field("Profile", p.profile())?;
-            out.field("ShaderKind", p.shader_kind.name())?;
+            out.field("ShaderKind", p.shader_kind.to_string())?;
             out.field(
                 "ShaderModel",
                 format_args!("{}.{}", p.model_major, p.model_minor),
@@ -225,14 +225,14 @@ fn write_decoded(
                     f => format!("{f:#x}"),
                 },
             )?;
-            out.field("Digest", digest::to_hex(&h.digest))?;
+            out.field("Digest", crate::fields::hex(&h.digest))?;
             out.field("DefaultPDBName", h.pdb_name())?;
             let status = match h.verify(&insp.container) {
                 HashStatus::Valid => format!("matches the {} bitcode", h.source_part()),
                 HashStatus::Mismatch { computed } => format!(
                     "MISMATCH: the {} bitcode hashes to {}",
                     h.source_part(),
-                    digest::to_hex(&computed)
+                    crate::fields::hex(&computed)
                 ),
                 HashStatus::NoBitcode { source } => format!("not checked: no {source} part"),
             };
@@ -271,7 +271,7 @@ fn write_decoded(
             out.field("Version", p.version)?;
             out.field("RuntimeInfoSize", p.runtime_info_size)?;
             if let Some(stage) = p.stage {
-                out.field("Stage", stage.name())?;
+                out.field("Stage", stage.to_string())?;
             }
             out.field("StageInfo", format_args!("{:?}", p.runtime_info.stage_info))?;
             out.field(
@@ -520,7 +520,7 @@ fn write_decoded(
                     cb.kind,
                     lossy(cb.name),
                     cb.size,
-                    if cb.flags.value != 0 {
+                    if cb.flags.bits() != 0 {
                         format!(", {}", cb.flags)
                     } else {
                         String::new()
@@ -535,7 +535,7 @@ fn write_decoded(
                             "offset {}, size {}{}",
                             v.start_offset,
                             v.size,
-                            if v.flags.value != 0 {
+                            if v.flags.bits() != 0 {
                                 format!(", {}", v.flags)
                             } else {
                                 String::new()
@@ -556,19 +556,19 @@ fn write_decoded(
                     b.bind_point,
                     b.bind_count
                 );
-                if b.return_type.0 != 0 {
+                if b.return_type.raw() != 0 {
                     line.push_str(&format!(", {} {}", b.return_type, b.dimension));
                 }
                 // NumSamples holds the stride for structured buffers.
-                if matches!(b.input_type.0, 5 | 6 | 9 | 10 | 11) {
+                if matches!(b.input_type.raw(), 5 | 6 | 9 | 10 | 11) {
                     line.push_str(&format!(", stride {}", b.sample_count));
-                } else if matches!(b.dimension.0, 6 | 7) && b.sample_count != u32::MAX {
+                } else if matches!(b.dimension.raw(), 6 | 7) && b.sample_count != u32::MAX {
                     line.push_str(&format!(", {} samples", b.sample_count));
                 }
                 if let Some(space) = b.space {
                     line.push_str(&format!(", space {space}"));
                 }
-                if b.flags.value != 0 {
+                if b.flags.bits() != 0 {
                     line.push_str(&format!(", {}", b.flags));
                 }
                 out.line(line)?;
@@ -628,7 +628,7 @@ fn write_decoded(
                         res.upper_bound.to_string()
                     },
                     res.id,
-                    if res.flags.value != 0 {
+                    if res.flags.bits() != 0 {
                         format!(", {}", res.flags)
                     } else {
                         String::new()
@@ -717,7 +717,7 @@ pub fn type_name(t: &ShaderType<'_>) -> String {
         }
     }
     let base = t.base_type.to_string();
-    match t.class.0 {
+    match t.class.raw() {
         1 => format!("{base}{}", t.columns),
         2 | 3 => format!("{base}{}x{}", t.rows, t.columns),
         5 => "struct".to_string(),
@@ -914,8 +914,8 @@ mod tests {
         use crate::rdef::{VariableClass, VariableType};
         let mut t = ShaderType {
             offset: 0,
-            class: VariableClass(1),
-            base_type: VariableType(3),
+            class: VariableClass::from_raw(1),
+            base_type: VariableType::from_raw(3),
             rows: 1,
             columns: 3,
             elements: 0,
@@ -924,12 +924,12 @@ mod tests {
             members: Vec::new(),
         };
         assert_eq!(type_name(&t), "float3");
-        t.class = VariableClass(3);
+        t.class = VariableClass::from_raw(3);
         t.rows = 4;
         t.columns = 4;
         assert_eq!(type_name(&t), "float4x4");
-        t.class = VariableClass(0);
-        t.base_type = VariableType(19);
+        t.class = VariableClass::from_raw(0);
+        t.base_type = VariableType::from_raw(19);
         assert_eq!(type_name(&t), "uint");
         t.name = Some(b"MyStruct");
         assert_eq!(type_name(&t), "MyStruct");

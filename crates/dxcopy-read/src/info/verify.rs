@@ -53,7 +53,7 @@ impl fmt::Display for Level {
 ///
 /// `part` and `offset` say where it lies, for programs that act on findings
 /// (the Python package's `Finding`); the text views print only `level` and
-/// `message`, and the JSON document leaves them out (schema 1 unchanged).
+/// `message`, and the JSON document leaves them out.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Check {
@@ -197,7 +197,7 @@ pub fn verify(insp: &Inspection<'_>) -> Verification {
     let at_digest = Some(DIGEST_FIELD);
 
     let digest_kind = container.digest_kind();
-    let stored = digest::to_hex(&container.header().digest);
+    let stored = crate::fields::hex(&container.header().digest);
     match digest_kind {
         DigestKind::Retail | DigestKind::Debug => {}
         DigestKind::Zero => push(Level::Note, "header digest is zero: the container is not signed".into(), None, at_digest),
@@ -215,7 +215,7 @@ pub fn verify(insp: &Inspection<'_>) -> Verification {
                 Level::Error,
                 format!(
                     "header digest {stored} is not a valid retail or debug digest (the retail digest is {})",
-                    digest::to_hex(&retail)
+                    crate::fields::hex(&retail)
                 ),
                 None,
                 at_digest,
@@ -249,9 +249,9 @@ pub fn verify(insp: &Inspection<'_>) -> Verification {
                         Level::Error,
                         format!(
                             "{prefix}: digest {} does not match the MD5 of the {} bitcode ({})",
-                            digest::to_hex(&h.digest),
+                            crate::fields::hex(&h.digest),
                             h.source_part(),
-                            digest::to_hex(&computed)
+                            crate::fields::hex(&computed)
                         ),
                         part,
                         // The digest follows the 4-byte flags.

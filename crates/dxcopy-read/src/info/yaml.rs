@@ -181,7 +181,7 @@ fn program_shader_kind(
             Some(part) => Ok(Some(
                 Program::parse_llvm_compat(&part, container.data())?
                     .shader_kind
-                    .to_u16(),
+                    .raw(),
             )),
             None => Ok(None),
         }
@@ -205,7 +205,7 @@ fn program(out: &mut Emitter, container: &Container<'_>, part: &Part<'_>) -> Res
     out.key(6, "MinorVersion");
     out.scalar(&p.model_minor.to_string());
     out.key(6, "ShaderKind");
-    out.scalar(&p.shader_kind.to_u16().to_string());
+    out.scalar(&p.shader_kind.raw().to_string());
     out.key(6, "Size");
     out.scalar(&p.size_in_words.to_string());
     out.key(6, "DXILMajorVersion");
@@ -278,7 +278,7 @@ fn signature(out: &mut Emitter, sig: &Signature<'_>) {
 }
 
 fn psv0(out: &mut Emitter, part: &Part<'_>, program_kind: Option<u16>) -> Result<(), YamlError> {
-    let kind = program_kind.map(ShaderKind::from_u16);
+    let kind = program_kind.map(ShaderKind::from_raw);
     let psv = match Psv0::parse_llvm_compat(part, kind) {
         Ok(psv) => psv,
         Err(compat_error) => Psv0::parse(part, kind).map_err(|_| compat_error)?,
@@ -297,7 +297,7 @@ fn psv0(out: &mut Emitter, part: &Part<'_>, program_kind: Option<u16>) -> Result
             }
         },
     };
-    let stage_kind = ShaderKind::from_u16(u16::from(print_stage));
+    let stage_kind = ShaderKind::from_raw(u16::from(print_stage));
     let ri = &psv.runtime_info;
     out.key(4, "PSVInfo");
     out.begin_mapping();
@@ -702,9 +702,9 @@ mod upstream {
         field_at(out, 6, "Major", v.major.into());
         field_at(out, 6, "Minor", v.minor.into());
         out.key(6, "IsDebugBuild");
-        out.scalar(super::bool_text(v.flags.value & 1 != 0));
+        out.scalar(super::bool_text(v.flags.bits() & 1 != 0));
         out.key(6, "IsValidated");
-        out.scalar(super::bool_text(v.flags.value & 2 != 0));
+        out.scalar(super::bool_text(v.flags.bits() & 2 != 0));
         field_at(out, 6, "CommitCount", v.commit_count.into());
         field_at(out, 6, "ContentSizeInBytes", v.content_size.into());
         out.key(6, "CommitSha");
@@ -724,7 +724,7 @@ mod upstream {
         field_at(out, 10, "AlignedSizeInBytes", h.aligned_size.into());
         field_at(out, 10, "Flags", h.flags.into());
         out.key(10, "Type");
-        out.scalar(["SourceContents", "SourceNames", "Args"][usize::from(h.section_type.0)]);
+        out.scalar(["SourceContents", "SourceNames", "Args"][usize::from(h.section_type.raw())]);
     }
 
     /// SRCI (docs/format/small-parts.md §6).
@@ -740,7 +740,7 @@ mod upstream {
         if let Some(names) = &info.names {
             out.key(6, "Names");
             out.begin_mapping();
-            section_header(out, &info, SectionType(1));
+            section_header(out, &info, SectionType::from_raw(1));
             out.key(8, "Header");
             out.begin_mapping();
             field_at(out, 10, "Flags", names.flags.into());
@@ -763,13 +763,13 @@ mod upstream {
         if let Some(contents) = &info.contents {
             out.key(6, "Contents");
             out.begin_mapping();
-            section_header(out, &info, SectionType(0));
+            section_header(out, &info, SectionType::from_raw(0));
             out.key(8, "Header");
             out.begin_mapping();
             field_at(out, 10, "AlignedSizeInBytes", contents.aligned_size.into());
             field_at(out, 10, "Flags", contents.flags.into());
             out.key(10, "Type");
-            out.scalar(if contents.compression.0 == 0 {
+            out.scalar(if contents.compression.raw() == 0 {
                 "None"
             } else {
                 "Zlib"
@@ -798,7 +798,7 @@ mod upstream {
         if let Some(args) = &info.args {
             out.key(6, "Args");
             out.begin_mapping();
-            section_header(out, &info, SectionType(2));
+            section_header(out, &info, SectionType::from_raw(2));
             out.key(8, "Header");
             out.begin_mapping();
             field_at(out, 10, "Flags", args.flags.into());

@@ -12,20 +12,32 @@
 use crate::container::Part;
 use crate::cursor::Cursor;
 use crate::disasm::sm4::{self, Body};
+use crate::enums::open_enum;
 use crate::error::Result;
-use crate::fields::{named_code, Issue};
+use crate::fields::Issue;
 
-named_code!(
+open_enum! {
     /// SM4/5 program type (bits 16–31 of the version token).
-    ProgramType: u16 {
-        0 => "Pixel", 1 => "Vertex", 2 => "Geometry", 3 => "Hull", 4 => "Domain", 5 => "Compute",
+    pub enum ProgramType: u16 {
+        /// 0
+        Pixel = 0 => "Pixel",
+        /// 1
+        Vertex = 1 => "Vertex",
+        /// 2
+        Geometry = 2 => "Geometry",
+        /// 3
+        Hull = 3 => "Hull",
+        /// 4
+        Domain = 4 => "Domain",
+        /// 5
+        Compute = 5 => "Compute",
     }
-);
+}
 
 impl ProgramType {
     /// Profile prefix (`ps`, `vs`, …; `??` for unknown types).
     pub fn profile_prefix(self) -> &'static str {
-        match self.0 {
+        match self.raw() {
             0 => "ps",
             1 => "vs",
             2 => "gs",
@@ -160,7 +172,7 @@ impl ShaderBytecode {
         }
         Ok(ShaderBytecode {
             version_token,
-            program_type: ProgramType((version_token >> 16) as u16),
+            program_type: ProgramType::from_raw((version_token >> 16) as u16),
             major: ((version_token >> 4) & 0xf) as u8,
             minor: (version_token & 0xf) as u8,
             length_dwords,
@@ -280,7 +292,7 @@ mod tests {
                 assert!(s.issues[0].message.contains(issue), "{:?}", s.issues);
             }
         }
-        assert_eq!(ProgramType(9).to_string(), "Unknown(9)");
+        assert_eq!(ProgramType::from_raw(9).to_string(), "Unknown(9)");
         assert!(ShaderBytecode::parse_data(&[0; 7], 0).is_err());
     }
 }

@@ -93,7 +93,7 @@ impl ShaderHash {
 
     /// The default PDB file name dxc derives from the digest: 32 lower-case hex digits + `.pdb`.
     pub fn pdb_name(&self) -> String {
-        format!("{}.pdb", crate::digest::to_hex(&self.digest))
+        format!("{}.pdb", crate::fields::hex(&self.digest))
     }
 }
 
@@ -111,7 +111,7 @@ mod tests {
     #[test]
     fn md5_standard() {
         assert_eq!(
-            crate::digest::to_hex(&md5_of(b"abc")),
+            crate::fields::hex(&md5_of(b"abc")),
             "900150983cd24fb0d6963f7d28e17f72"
         );
     }

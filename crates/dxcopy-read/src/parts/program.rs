@@ -7,6 +7,7 @@
 
 use crate::container::Part;
 use crate::cursor::Cursor;
+use crate::enums::open_enum;
 use crate::error::{Magic, ReadErrorKind, Result};
 
 /// Size of the program header (including the bitcode header).
@@ -16,102 +17,45 @@ pub const BITCODE_HEADER_OFFSET: u64 = 8;
 /// LLVM bitcode magic `BC 0xC0DE`.
 pub const BITCODE_MAGIC: [u8; 4] = [b'B', b'C', 0xc0, 0xde];
 
-/// Shader stage of a program header / PSV0 (docs/format/enums.md §1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ShaderKind {
-    /// 0
-    Pixel,
-    /// 1
-    Vertex,
-    /// 2
-    Geometry,
-    /// 3
-    Hull,
-    /// 4
-    Domain,
-    /// 5
-    Compute,
-    /// 6
-    Library,
-    /// 7
-    RayGeneration,
-    /// 8
-    Intersection,
-    /// 9
-    AnyHit,
-    /// 10
-    ClosestHit,
-    /// 11
-    Miss,
-    /// 12
-    Callable,
-    /// 13
-    Mesh,
-    /// 14
-    Amplification,
-    /// 15
-    Node,
-    /// Any other value.
-    Other(u16),
+open_enum! {
+    /// Shader stage of a program header / PSV0 (docs/format/enums.md §1).
+    pub enum ShaderKind: u16 {
+        /// 0
+        Pixel = 0 => "Pixel",
+        /// 1
+        Vertex = 1 => "Vertex",
+        /// 2
+        Geometry = 2 => "Geometry",
+        /// 3
+        Hull = 3 => "Hull",
+        /// 4
+        Domain = 4 => "Domain",
+        /// 5
+        Compute = 5 => "Compute",
+        /// 6
+        Library = 6 => "Library",
+        /// 7
+        RayGeneration = 7 => "RayGeneration",
+        /// 8
+        Intersection = 8 => "Intersection",
+        /// 9
+        AnyHit = 9 => "AnyHit",
+        /// 10
+        ClosestHit = 10 => "ClosestHit",
+        /// 11
+        Miss = 11 => "Miss",
+        /// 12
+        Callable = 12 => "Callable",
+        /// 13
+        Mesh = 13 => "Mesh",
+        /// 14
+        Amplification = 14 => "Amplification",
+        /// 15
+        Node = 15 => "Node",
+    }
 }
 
 impl ShaderKind {
-    /// From the raw u16.
-    pub fn from_u16(v: u16) -> ShaderKind {
-        use ShaderKind::*;
-        match v {
-            0 => Pixel,
-            1 => Vertex,
-            2 => Geometry,
-            3 => Hull,
-            4 => Domain,
-            5 => Compute,
-            6 => Library,
-            7 => RayGeneration,
-            8 => Intersection,
-            9 => AnyHit,
-            10 => ClosestHit,
-            11 => Miss,
-            12 => Callable,
-            13 => Mesh,
-            14 => Amplification,
-            15 => Node,
-            v => Other(v),
-        }
-    }
-
-    /// The raw value.
-    pub fn to_u16(self) -> u16 {
-        use ShaderKind::*;
-        match self {
-            Pixel => 0,
-            Vertex => 1,
-            Geometry => 2,
-            Hull => 3,
-            Domain => 4,
-            Compute => 5,
-            Library => 6,
-            RayGeneration => 7,
-            Intersection => 8,
-            AnyHit => 9,
-            ClosestHit => 10,
-            Miss => 11,
-            Callable => 12,
-            Mesh => 13,
-            Amplification => 14,
-            Node => 15,
-            Other(v) => v,
-        }
-    }
-
-    /// The stage's name (`Pixel`, `Vertex`, …; `Unknown(N)` otherwise).
-    pub fn name(self) -> String {
-        match self {
-            ShaderKind::Other(v) => format!("Unknown({v})"),
-            k => format!("{k:?}"),
-        }
-    }
-
     /// The profile prefix used by compilers (`ps`, `vs`, `lib`, …).
     pub fn profile_prefix(self) -> &'static str {
         use ShaderKind::*;
@@ -126,15 +70,8 @@ impl ShaderKind {
             Amplification => "as",
             Library | RayGeneration | Intersection | AnyHit | ClosestHit | Miss | Callable
             | Node => "lib",
-            Other(_) => "??",
+            Unknown(_) => "??",
         }
-    }
-}
-
-#[cfg(feature = "serde")]
-impl serde::Serialize for ShaderKind {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.name())
     }
 }
 
@@ -173,7 +110,7 @@ impl<'data> Program<'data> {
     pub fn parse_data(data: &'data [u8], base: u64) -> Result<Program<'data>> {
         let c = Cursor::new(data, base);
         let version = c.u8(0, "program header")?;
-        let shader_kind = ShaderKind::from_u16(c.u16(2, "program header")?);
+        let shader_kind = ShaderKind::from_raw(c.u16(2, "program header")?);
         let size_in_words = c.u32(4, "program header")?;
         let bitcode_magic: [u8; 4] = c.array(8, "bitcode header")?;
         let dxil_minor = c.u8(12, "bitcode header")?;
@@ -244,7 +181,7 @@ impl<'data> Program<'data> {
         Ok(Program {
             model_major: version >> 4,
             model_minor: version & 0xf,
-            shader_kind: ShaderKind::from_u16(shader_kind),
+            shader_kind: ShaderKind::from_raw(shader_kind),
             size_in_words,
             bitcode_magic,
             dxil_major,
@@ -297,7 +234,7 @@ pub fn build_program_data(
     let mut out = Vec::with_capacity(padded);
     out.push((model_major << 4) | (model_minor & 0xf));
     out.push(0);
-    out.extend_from_slice(&shader_kind.to_u16().to_le_bytes());
+    out.extend_from_slice(&shader_kind.raw().to_le_bytes());
     out.extend_from_slice(&((padded / 4) as u32).to_le_bytes());
     out.extend_from_slice(b"DXIL");
     out.push(dxil_minor);
@@ -362,7 +299,7 @@ mod tests {
                 ..
             }
         ));
-        assert_eq!(ShaderKind::from_u16(99).name(), "Unknown(99)");
-        assert_eq!(ShaderKind::from_u16(13).name(), "Mesh");
+        assert_eq!(ShaderKind::from_raw(99).to_string(), "Unknown(99)");
+        assert_eq!(ShaderKind::from_raw(13).known_name(), Some("Mesh"));
     }
 }

@@ -408,10 +408,7 @@ pub struct PsvElement<'data> {
     /// Offset of the name in the string table.
     pub name_offset: u32,
     /// The semantic name (without its NUL).
-    #[cfg_attr(
-        feature = "serde",
-        serde(serialize_with = "crate::enums::serialize_lossy")
-    )]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::fields::ser::text"))]
     pub name: &'data [u8],
     /// Index (in entries) of the first semantic index in the semantic index table.
     pub indices_offset: u32,
@@ -459,17 +456,13 @@ pub struct Psv0<'data> {
     /// The stage used to decode the union and the stage-dependent tables: the
     /// program's shader kind when given, else the record's `ShaderStage` (v1+),
     /// else `None`.
-    #[cfg_attr(
-        feature = "serde",
-        serde(serialize_with = "crate::enums::serialize_shader_kind_opt")
-    )]
     pub stage: Option<ShaderKind>,
     /// The runtime info record.
     pub runtime_info: RuntimeInfo,
     /// v3: the entry point name.
     #[cfg_attr(
         feature = "serde",
-        serde(serialize_with = "crate::enums::serialize_lossy_opt")
+        serde(serialize_with = "crate::fields::ser::opt_text")
     )]
     pub entry_name: Option<&'data [u8]>,
     /// Number of resource bindings as stored.
@@ -642,7 +635,7 @@ fn decode<'data>(c: Cursor<'data>, kind: Option<ShaderKind>, mode: Mode) -> Resu
         }
     };
     let shader_stage = opt_u8(24, "PSV0 ShaderStage")?;
-    let stage = kind.or_else(|| shader_stage.map(|s| ShaderKind::from_u16(u16::from(s))));
+    let stage = kind.or_else(|| shader_stage.map(|s| ShaderKind::from_raw(u16::from(s))));
     let runtime_info = RuntimeInfo {
         stage_info_raw,
         stage_info: StageInfo::decode(&stage_info_raw, stage),

@@ -15,8 +15,9 @@
 
 use crate::container::Part;
 use crate::cursor::Cursor;
+use crate::enums::{flag_set, open_enum};
 use crate::error::{Result, ValueField};
-use crate::fields::{named_code, Flags, Issue};
+use crate::fields::Issue;
 
 /// The only RDAT version dxc writes.
 pub const RDAT_VERSION_10: u32 = 0x10;
@@ -27,62 +28,182 @@ pub const FUNCTION_RECORD_SIZE: u32 = 44;
 /// "No row" marker for index-array references.
 pub const NULL_REF: u32 = u32::MAX;
 
-named_code!(
+open_enum! {
     /// RDAT part type (`RuntimeDataPartType`).
-    RdatPartType: u32 {
-        0 => "Invalid", 1 => "StringBuffer", 2 => "IndexArrays", 3 => "ResourceTable",
-        4 => "FunctionTable", 5 => "RawBytes", 6 => "SubobjectTable", 7 => "NodeIDTable",
-        8 => "NodeShaderIOAttribTable", 9 => "NodeShaderFuncAttribTable", 10 => "IONodeTable",
-        11 => "NodeShaderInfoTable", 13 => "SignatureElementTable", 14 => "VSInfoTable",
-        15 => "PSInfoTable", 16 => "HSInfoTable", 17 => "DSInfoTable", 18 => "GSInfoTable",
-        19 => "CSInfoTable", 20 => "MSInfoTable", 21 => "ASInfoTable",
-        0x10001 => "DxilPdbInfoTable", 0x10002 => "DxilPdbInfoSourceTable",
-        0x10003 => "DxilPdbInfoLibraryTable",
+    pub enum RdatPartType: u32 {
+        /// 0
+        Invalid = 0 => "Invalid",
+        /// 1
+        StringBuffer = 1 => "StringBuffer",
+        /// 2
+        IndexArrays = 2 => "IndexArrays",
+        /// 3
+        ResourceTable = 3 => "ResourceTable",
+        /// 4
+        FunctionTable = 4 => "FunctionTable",
+        /// 5
+        RawBytes = 5 => "RawBytes",
+        /// 6
+        SubobjectTable = 6 => "SubobjectTable",
+        /// 7
+        NodeIDTable = 7 => "NodeIDTable",
+        /// 8
+        NodeShaderIOAttribTable = 8 => "NodeShaderIOAttribTable",
+        /// 9
+        NodeShaderFuncAttribTable = 9 => "NodeShaderFuncAttribTable",
+        /// 10
+        IONodeTable = 10 => "IONodeTable",
+        /// 11
+        NodeShaderInfoTable = 11 => "NodeShaderInfoTable",
+        /// 13
+        SignatureElementTable = 13 => "SignatureElementTable",
+        /// 14
+        VSInfoTable = 14 => "VSInfoTable",
+        /// 15
+        PSInfoTable = 15 => "PSInfoTable",
+        /// 16
+        HSInfoTable = 16 => "HSInfoTable",
+        /// 17
+        DSInfoTable = 17 => "DSInfoTable",
+        /// 18
+        GSInfoTable = 18 => "GSInfoTable",
+        /// 19
+        CSInfoTable = 19 => "CSInfoTable",
+        /// 20
+        MSInfoTable = 20 => "MSInfoTable",
+        /// 21
+        ASInfoTable = 21 => "ASInfoTable",
+        /// 0x10001
+        DxilPdbInfoTable = 0x10001 => "DxilPdbInfoTable",
+        /// 0x10002
+        DxilPdbInfoSourceTable = 0x10002 => "DxilPdbInfoSourceTable",
+        /// 0x10003
+        DxilPdbInfoLibraryTable = 0x10003 => "DxilPdbInfoLibraryTable",
     }
-);
+}
 
 impl RdatPartType {
     /// Whether parts of this type are record tables (count, stride, records).
     pub fn is_table(self) -> bool {
-        !matches!(self.0, 0 | 1 | 2 | 5)
+        !matches!(self.raw(), 0 | 1 | 2 | 5)
     }
 }
 
-named_code!(
+open_enum! {
     /// `DXIL::ResourceClass`.
-    ResourceClass: u32 { 0 => "SRV", 1 => "UAV", 2 => "CBuffer", 3 => "Sampler", 4 => "Invalid" }
-);
+    pub enum ResourceClass: u32 {
+        /// 0
+        Srv = 0 => "SRV",
+        /// 1
+        Uav = 1 => "UAV",
+        /// 2
+        CBuffer = 2 => "CBuffer",
+        /// 3
+        Sampler = 3 => "Sampler",
+        /// 4
+        Invalid = 4 => "Invalid",
+    }
+}
 
-named_code!(
+open_enum! {
     /// `DXIL::ResourceKind` (docs/format/enums.md §8).
-    ResourceKind: u32 {
-        0 => "Invalid", 1 => "Texture1D", 2 => "Texture2D", 3 => "Texture2DMS", 4 => "Texture3D",
-        5 => "TextureCube", 6 => "Texture1DArray", 7 => "Texture2DArray",
-        8 => "Texture2DMSArray", 9 => "TextureCubeArray", 10 => "TypedBuffer",
-        11 => "RawBuffer", 12 => "StructuredBuffer", 13 => "CBuffer", 14 => "Sampler",
-        15 => "TBuffer", 16 => "RTAccelerationStructure", 17 => "FeedbackTexture2D",
-        18 => "FeedbackTexture2DArray",
+    pub enum ResourceKind: u32 {
+        /// 0
+        Invalid = 0 => "Invalid",
+        /// 1
+        Texture1D = 1 => "Texture1D",
+        /// 2
+        Texture2D = 2 => "Texture2D",
+        /// 3
+        Texture2DMS = 3 => "Texture2DMS",
+        /// 4
+        Texture3D = 4 => "Texture3D",
+        /// 5
+        TextureCube = 5 => "TextureCube",
+        /// 6
+        Texture1DArray = 6 => "Texture1DArray",
+        /// 7
+        Texture2DArray = 7 => "Texture2DArray",
+        /// 8
+        Texture2DMSArray = 8 => "Texture2DMSArray",
+        /// 9
+        TextureCubeArray = 9 => "TextureCubeArray",
+        /// 10
+        TypedBuffer = 10 => "TypedBuffer",
+        /// 11
+        RawBuffer = 11 => "RawBuffer",
+        /// 12
+        StructuredBuffer = 12 => "StructuredBuffer",
+        /// 13
+        CBuffer = 13 => "CBuffer",
+        /// 14
+        Sampler = 14 => "Sampler",
+        /// 15
+        TBuffer = 15 => "TBuffer",
+        /// 16
+        RTAccelerationStructure = 16 => "RTAccelerationStructure",
+        /// 17
+        FeedbackTexture2D = 17 => "FeedbackTexture2D",
+        /// 18
+        FeedbackTexture2DArray = 18 => "FeedbackTexture2DArray",
     }
-);
+}
 
-named_code!(
+open_enum! {
     /// `DXIL::ShaderKind` as RDAT stores it (16 = Invalid).
-    FunctionKind: u32 {
-        0 => "Pixel", 1 => "Vertex", 2 => "Geometry", 3 => "Hull", 4 => "Domain", 5 => "Compute",
-        6 => "Library", 7 => "RayGeneration", 8 => "Intersection", 9 => "AnyHit",
-        10 => "ClosestHit", 11 => "Miss", 12 => "Callable", 13 => "Mesh", 14 => "Amplification",
-        15 => "Node", 16 => "Invalid",
+    pub enum FunctionKind: u32 {
+        /// 0
+        Pixel = 0 => "Pixel",
+        /// 1
+        Vertex = 1 => "Vertex",
+        /// 2
+        Geometry = 2 => "Geometry",
+        /// 3
+        Hull = 3 => "Hull",
+        /// 4
+        Domain = 4 => "Domain",
+        /// 5
+        Compute = 5 => "Compute",
+        /// 6
+        Library = 6 => "Library",
+        /// 7
+        RayGeneration = 7 => "RayGeneration",
+        /// 8
+        Intersection = 8 => "Intersection",
+        /// 9
+        AnyHit = 9 => "AnyHit",
+        /// 10
+        ClosestHit = 10 => "ClosestHit",
+        /// 11
+        Miss = 11 => "Miss",
+        /// 12
+        Callable = 12 => "Callable",
+        /// 13
+        Mesh = 13 => "Mesh",
+        /// 14
+        Amplification = 14 => "Amplification",
+        /// 15
+        Node = 15 => "Node",
+        /// 16
+        Invalid = 16 => "Invalid",
     }
-);
+}
 
-/// RDAT resource flags (`DxilResourceFlag`).
-pub const RESOURCE_FLAGS: &[(u64, &str)] = &[
-    (1, "UAVGloballyCoherent"),
-    (2, "UAVCounter"),
-    (4, "UAVRasterizerOrderedView"),
-    (8, "DynamicIndexing"),
-    (16, "Atomics64Use"),
-];
+flag_set! {
+    /// RDAT resource flags (`DxilResourceFlag`).
+    pub struct ResourceFlags: u32 {
+        /// 0x1
+        UAV_GLOBALLY_COHERENT = 0x1 => "UAVGloballyCoherent",
+        /// 0x2
+        UAV_COUNTER = 0x2 => "UAVCounter",
+        /// 0x4
+        UAV_RASTERIZER_ORDERED_VIEW = 0x4 => "UAVRasterizerOrderedView",
+        /// 0x8
+        DYNAMIC_INDEXING = 0x8 => "DynamicIndexing",
+        /// 0x10
+        ATOMICS64_USE = 0x10 => "Atomics64Use",
+    }
+}
 
 /// One RDAT part as laid out.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -120,7 +241,7 @@ pub struct RdatResource<'data> {
     #[cfg_attr(feature = "serde", serde(serialize_with = "crate::fields::ser::text"))]
     pub name: &'data [u8],
     /// Flags.
-    pub flags: Flags,
+    pub flags: ResourceFlags,
 }
 
 /// A function record.
@@ -211,7 +332,7 @@ impl<'data> RuntimeData<'data> {
         let mut function_table = None;
         for i in 0..u64::from(part_count) {
             let at = u64::from(c.u32(8 + 4 * i, "RDAT part offset")?);
-            let part_type = RdatPartType(c.u32(at, "RDAT part header")?);
+            let part_type = RdatPartType::from_raw(c.u32(at, "RDAT part header")?);
             let size = c.u32(at + 4, "RDAT part header")?;
             let body = c.sub(at + 8, u64::from(size), "RDAT part")?;
             if at % 4 != 0 || size % 4 != 0 {
@@ -233,7 +354,7 @@ impl<'data> RuntimeData<'data> {
                     format!("second {part_type} part ignored"),
                 ));
             };
-            match part_type.0 {
+            match part_type.raw() {
                 1 if string_buffer.is_none() => string_buffer = Some(body),
                 2 if index.is_none() => index = Some(body),
                 5 if out.raw_bytes_size == 0 => out.raw_bytes_size = size,
@@ -259,7 +380,7 @@ impl<'data> RuntimeData<'data> {
                         count,
                         stride,
                     };
-                    match part_type.0 {
+                    match part_type.raw() {
                         3 if resource_table.is_none() => resource_table = Some(table),
                         4 if function_table.is_none() => function_table = Some(table),
                         3 | 4 => duplicate(&mut out.issues),
@@ -373,14 +494,14 @@ fn read_resources<'data>(
         .records(0, u64::from(t.count), u64::from(t.stride), "RDAT resource")?;
     for (_, r) in records {
         out.push(RdatResource {
-            class: ResourceClass(r.u32(0, "RDAT resource")?),
-            kind: ResourceKind(r.u32(4, "RDAT resource")?),
+            class: ResourceClass::from_raw(r.u32(0, "RDAT resource")?),
+            kind: ResourceKind::from_raw(r.u32(4, "RDAT resource")?),
             id: r.u32(8, "RDAT resource")?,
             space: r.u32(12, "RDAT resource")?,
             lower_bound: r.u32(16, "RDAT resource")?,
             upper_bound: r.u32(20, "RDAT resource")?,
             name: refs.string(r.u32(24, "RDAT resource")?, r.abs(24), issues),
-            flags: Flags::new(u64::from(r.u32(28, "RDAT resource")?), RESOURCE_FLAGS),
+            flags: ResourceFlags(r.u32(28, "RDAT resource")?),
         });
     }
     Ok(out)
@@ -418,7 +539,7 @@ fn read_functions<'data>(
             unmangled_name: refs.string(f.u32(4, "RDAT function")?, f.abs(4), issues),
             resources: refs.row(f.u32(8, "RDAT function")?, f.abs(8), issues),
             dependencies,
-            shader_kind: FunctionKind(f.u32(16, "RDAT function")?),
+            shader_kind: FunctionKind::from_raw(f.u32(16, "RDAT function")?),
             payload_size: f.u32(20, "RDAT function")?,
             attribute_size: f.u32(24, "RDAT function")?,
             feature_flags: u64::from(f.u32(28, "RDAT function")?)

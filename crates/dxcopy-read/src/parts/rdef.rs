@@ -20,8 +20,9 @@
 
 use crate::container::Part;
 use crate::cursor::Cursor;
+use crate::enums::{flag_set, open_enum};
 use crate::error::{Limit, Rd11Record, ReadErrorKind, Record, Result};
-use crate::fields::{named_code, Flags, Issue};
+use crate::fields::Issue;
 
 /// Size of the RDEF header before the optional RD11 header.
 pub const RDEF_HEADER_SIZE: u64 = 28;
@@ -32,18 +33,28 @@ pub const MAX_TYPE_NODES: usize = 200_000;
 /// Deepest struct nesting followed.
 pub const MAX_TYPE_DEPTH: usize = 64;
 
-named_code!(
+open_enum! {
     /// RDEF program type (high half of the target version).
-    TargetType: u16 {
-        0xffff => "Pixel", 0xfffe => "Vertex", 0x4753 => "Geometry", 0x4853 => "Hull",
-        0x4453 => "Domain", 0x4353 => "Compute",
+    pub enum TargetType: u16 {
+        /// 0xffff
+        Pixel = 0xffff => "Pixel",
+        /// 0xfffe
+        Vertex = 0xfffe => "Vertex",
+        /// 0x4753
+        Geometry = 0x4753 => "Geometry",
+        /// 0x4853
+        Hull = 0x4853 => "Hull",
+        /// 0x4453
+        Domain = 0x4453 => "Domain",
+        /// 0x4353
+        Compute = 0x4353 => "Compute",
     }
-);
+}
 
 impl TargetType {
     /// Profile prefix (`ps`, `vs`, …).
     pub fn profile_prefix(self) -> &'static str {
-        match self.0 {
+        match self.raw() {
             0xffff => "ps",
             0xfffe => "vs",
             0x4753 => "gs",
@@ -55,114 +66,351 @@ impl TargetType {
     }
 }
 
-named_code!(
+open_enum! {
     /// `D3D_SHADER_VARIABLE_CLASS`.
-    VariableClass: u16 {
-        0 => "Scalar", 1 => "Vector", 2 => "MatrixRows", 3 => "MatrixColumns", 4 => "Object",
-        5 => "Struct", 6 => "InterfaceClass", 7 => "InterfacePointer",
+    pub enum VariableClass: u16 {
+        /// 0
+        Scalar = 0 => "Scalar",
+        /// 1
+        Vector = 1 => "Vector",
+        /// 2
+        MatrixRows = 2 => "MatrixRows",
+        /// 3
+        MatrixColumns = 3 => "MatrixColumns",
+        /// 4
+        Object = 4 => "Object",
+        /// 5
+        Struct = 5 => "Struct",
+        /// 6
+        InterfaceClass = 6 => "InterfaceClass",
+        /// 7
+        InterfacePointer = 7 => "InterfacePointer",
     }
-);
+}
 
-named_code!(
+open_enum! {
     /// `D3D_SHADER_VARIABLE_TYPE`.
-    VariableType: u16 {
-        0 => "void", 1 => "bool", 2 => "int", 3 => "float", 4 => "string", 5 => "texture",
-        6 => "Texture1D", 7 => "Texture2D", 8 => "Texture3D", 9 => "TextureCube", 10 => "sampler",
-        11 => "sampler1D", 12 => "sampler2D", 13 => "sampler3D", 14 => "samplerCUBE",
-        15 => "PixelShader", 16 => "VertexShader", 17 => "PixelFragment", 18 => "VertexFragment",
-        19 => "uint", 20 => "uint8", 21 => "GeometryShader", 22 => "RasterizerState",
-        23 => "DepthStencilState", 24 => "BlendState", 25 => "Buffer", 26 => "cbuffer",
-        27 => "tbuffer", 28 => "Texture1DArray", 29 => "Texture2DArray", 30 => "RenderTargetView",
-        31 => "DepthStencilView", 32 => "Texture2DMS", 33 => "Texture2DMSArray",
-        34 => "TextureCubeArray", 35 => "HullShader", 36 => "DomainShader",
-        37 => "InterfacePointer", 38 => "ComputeShader", 39 => "double", 40 => "RWTexture1D",
-        41 => "RWTexture1DArray", 42 => "RWTexture2D", 43 => "RWTexture2DArray",
-        44 => "RWTexture3D", 45 => "RWBuffer", 46 => "ByteAddressBuffer",
-        47 => "RWByteAddressBuffer", 48 => "StructuredBuffer", 49 => "RWStructuredBuffer",
-        50 => "AppendStructuredBuffer", 51 => "ConsumeStructuredBuffer", 52 => "min8float",
-        53 => "min10float", 54 => "min16float", 55 => "min12int", 56 => "min16int",
-        57 => "min16uint", 58 => "int16_t", 59 => "uint16_t", 60 => "float16_t", 61 => "int64_t",
-        62 => "uint64_t",
+    pub enum VariableType: u16 {
+        /// 0
+        Void = 0 => "void",
+        /// 1
+        Bool = 1 => "bool",
+        /// 2
+        Int = 2 => "int",
+        /// 3
+        Float = 3 => "float",
+        /// 4
+        String = 4 => "string",
+        /// 5
+        Texture = 5 => "texture",
+        /// 6
+        Texture1D = 6 => "Texture1D",
+        /// 7
+        Texture2D = 7 => "Texture2D",
+        /// 8
+        Texture3D = 8 => "Texture3D",
+        /// 9
+        TextureCube = 9 => "TextureCube",
+        /// 10
+        Sampler = 10 => "sampler",
+        /// 11
+        Sampler1D = 11 => "sampler1D",
+        /// 12
+        Sampler2D = 12 => "sampler2D",
+        /// 13
+        Sampler3D = 13 => "sampler3D",
+        /// 14
+        SamplerCUBE = 14 => "samplerCUBE",
+        /// 15
+        PixelShader = 15 => "PixelShader",
+        /// 16
+        VertexShader = 16 => "VertexShader",
+        /// 17
+        PixelFragment = 17 => "PixelFragment",
+        /// 18
+        VertexFragment = 18 => "VertexFragment",
+        /// 19
+        Uint = 19 => "uint",
+        /// 20
+        Uint8 = 20 => "uint8",
+        /// 21
+        GeometryShader = 21 => "GeometryShader",
+        /// 22
+        RasterizerState = 22 => "RasterizerState",
+        /// 23
+        DepthStencilState = 23 => "DepthStencilState",
+        /// 24
+        BlendState = 24 => "BlendState",
+        /// 25
+        Buffer = 25 => "Buffer",
+        /// 26
+        Cbuffer = 26 => "cbuffer",
+        /// 27
+        Tbuffer = 27 => "tbuffer",
+        /// 28
+        Texture1DArray = 28 => "Texture1DArray",
+        /// 29
+        Texture2DArray = 29 => "Texture2DArray",
+        /// 30
+        RenderTargetView = 30 => "RenderTargetView",
+        /// 31
+        DepthStencilView = 31 => "DepthStencilView",
+        /// 32
+        Texture2DMS = 32 => "Texture2DMS",
+        /// 33
+        Texture2DMSArray = 33 => "Texture2DMSArray",
+        /// 34
+        TextureCubeArray = 34 => "TextureCubeArray",
+        /// 35
+        HullShader = 35 => "HullShader",
+        /// 36
+        DomainShader = 36 => "DomainShader",
+        /// 37
+        InterfacePointer = 37 => "InterfacePointer",
+        /// 38
+        ComputeShader = 38 => "ComputeShader",
+        /// 39
+        Double = 39 => "double",
+        /// 40
+        RWTexture1D = 40 => "RWTexture1D",
+        /// 41
+        RWTexture1DArray = 41 => "RWTexture1DArray",
+        /// 42
+        RWTexture2D = 42 => "RWTexture2D",
+        /// 43
+        RWTexture2DArray = 43 => "RWTexture2DArray",
+        /// 44
+        RWTexture3D = 44 => "RWTexture3D",
+        /// 45
+        RWBuffer = 45 => "RWBuffer",
+        /// 46
+        ByteAddressBuffer = 46 => "ByteAddressBuffer",
+        /// 47
+        RWByteAddressBuffer = 47 => "RWByteAddressBuffer",
+        /// 48
+        StructuredBuffer = 48 => "StructuredBuffer",
+        /// 49
+        RWStructuredBuffer = 49 => "RWStructuredBuffer",
+        /// 50
+        AppendStructuredBuffer = 50 => "AppendStructuredBuffer",
+        /// 51
+        ConsumeStructuredBuffer = 51 => "ConsumeStructuredBuffer",
+        /// 52
+        Min8Float = 52 => "min8float",
+        /// 53
+        Min10Float = 53 => "min10float",
+        /// 54
+        Min16Float = 54 => "min16float",
+        /// 55
+        Min12Int = 55 => "min12int",
+        /// 56
+        Min16Int = 56 => "min16int",
+        /// 57
+        Min16Uint = 57 => "min16uint",
+        /// 58
+        Int16 = 58 => "int16_t",
+        /// 59
+        Uint16 = 59 => "uint16_t",
+        /// 60
+        Float16 = 60 => "float16_t",
+        /// 61
+        Int64 = 61 => "int64_t",
+        /// 62
+        Uint64 = 62 => "uint64_t",
     }
-);
+}
 
-named_code!(
+open_enum! {
     /// `D3D_SHADER_INPUT_TYPE` of a bound resource.
-    InputType: u32 {
-        0 => "cbuffer", 1 => "tbuffer", 2 => "texture", 3 => "sampler", 4 => "UAVTyped",
-        5 => "structured", 6 => "UAVStructured", 7 => "byteaddress", 8 => "UAVByteAddress",
-        9 => "UAVAppendStructured", 10 => "UAVConsumeStructured",
-        11 => "UAVStructuredWithCounter", 12 => "RTAccelerationStructure",
-        13 => "UAVFeedbackTexture",
+    pub enum InputType: u32 {
+        /// 0
+        Cbuffer = 0 => "cbuffer",
+        /// 1
+        Tbuffer = 1 => "tbuffer",
+        /// 2
+        Texture = 2 => "texture",
+        /// 3
+        Sampler = 3 => "sampler",
+        /// 4
+        UAVTyped = 4 => "UAVTyped",
+        /// 5
+        Structured = 5 => "structured",
+        /// 6
+        UAVStructured = 6 => "UAVStructured",
+        /// 7
+        ByteAddress = 7 => "byteaddress",
+        /// 8
+        UAVByteAddress = 8 => "UAVByteAddress",
+        /// 9
+        UAVAppendStructured = 9 => "UAVAppendStructured",
+        /// 10
+        UAVConsumeStructured = 10 => "UAVConsumeStructured",
+        /// 11
+        UAVStructuredWithCounter = 11 => "UAVStructuredWithCounter",
+        /// 12
+        RTAccelerationStructure = 12 => "RTAccelerationStructure",
+        /// 13
+        UAVFeedbackTexture = 13 => "UAVFeedbackTexture",
     }
-);
+}
 
-named_code!(
+open_enum! {
     /// `D3D_RESOURCE_RETURN_TYPE` (0 for resources without one).
-    ReturnType: u32 {
-        0 => "NA", 1 => "unorm", 2 => "snorm", 3 => "sint", 4 => "uint", 5 => "float",
-        6 => "mixed", 7 => "double", 8 => "continued",
+    pub enum ReturnType: u32 {
+        /// 0
+        NotApplicable = 0 => "NA",
+        /// 1
+        Unorm = 1 => "unorm",
+        /// 2
+        Snorm = 2 => "snorm",
+        /// 3
+        Sint = 3 => "sint",
+        /// 4
+        Uint = 4 => "uint",
+        /// 5
+        Float = 5 => "float",
+        /// 6
+        Mixed = 6 => "mixed",
+        /// 7
+        Double = 7 => "double",
+        /// 8
+        Continued = 8 => "continued",
     }
-);
+}
 
-named_code!(
+open_enum! {
     /// `D3D_SRV_DIMENSION` of a bound resource.
-    Dimension: u32 {
-        0 => "NA", 1 => "buf", 2 => "1d", 3 => "1darray", 4 => "2d", 5 => "2darray", 6 => "2dMS",
-        7 => "2dMSarray", 8 => "3d", 9 => "cube", 10 => "cubearray", 11 => "bufex",
+    pub enum Dimension: u32 {
+        /// 0
+        NotApplicable = 0 => "NA",
+        /// 1
+        Buffer = 1 => "buf",
+        /// 2
+        Texture1D = 2 => "1d",
+        /// 3
+        Texture1DArray = 3 => "1darray",
+        /// 4
+        Texture2D = 4 => "2d",
+        /// 5
+        Texture2DArray = 5 => "2darray",
+        /// 6
+        Texture2DMS = 6 => "2dMS",
+        /// 7
+        Texture2DMSArray = 7 => "2dMSarray",
+        /// 8
+        Texture3D = 8 => "3d",
+        /// 9
+        TextureCube = 9 => "cube",
+        /// 10
+        TextureCubeArray = 10 => "cubearray",
+        /// 11
+        BufferEx = 11 => "bufex",
     }
-);
+}
 
-named_code!(
+open_enum! {
     /// `D3D_CBUFFER_TYPE`.
-    CBufferType: u32 {
-        0 => "cbuffer", 1 => "tbuffer", 2 => "InterfacePointers", 3 => "ResourceBindInfo",
+    pub enum CBufferType: u32 {
+        /// 0
+        Cbuffer = 0 => "cbuffer",
+        /// 1
+        Tbuffer = 1 => "tbuffer",
+        /// 2
+        InterfacePointers = 2 => "InterfacePointers",
+        /// 3
+        ResourceBindInfo = 3 => "ResourceBindInfo",
     }
-);
+}
 
-/// `D3D_SHADER_INPUT_FLAGS`.
-pub const INPUT_FLAGS: &[(u64, &str)] = &[
-    (1, "UserPacked"),
-    (2, "ComparisonSampler"),
-    (4, "TextureComponent0"),
-    (8, "TextureComponent1"),
-    (0x10, "Unused"),
-];
-/// `D3D_SHADER_VARIABLE_FLAGS`.
-pub const VARIABLE_FLAGS: &[(u64, &str)] = &[
-    (1, "UserPacked"),
-    (2, "Used"),
-    (4, "InterfacePointer"),
-    (8, "InterfaceParameter"),
-];
-/// `D3D_SHADER_CBUFFER_FLAGS`.
-pub const CBUFFER_FLAGS: &[(u64, &str)] = &[(1, "UserPacked")];
-/// `D3DCOMPILE_*` flags recorded in the header (optimization level 2 is both level bits).
-pub const COMPILE_FLAGS: &[(u64, &str)] = &[
-    (0x1, "Debug"),
-    (0x2, "SkipValidation"),
-    (0x4, "SkipOptimization"),
-    (0x8, "PackMatrixRowMajor"),
-    (0x10, "PackMatrixColumnMajor"),
-    (0x20, "PartialPrecision"),
-    (0x40, "ForceVSSoftwareNoOpt"),
-    (0x80, "ForcePSSoftwareNoOpt"),
-    (0x100, "NoPreshader"),
-    (0x200, "AvoidFlowControl"),
-    (0x400, "PreferFlowControl"),
-    (0x800, "EnableStrictness"),
-    (0x1000, "EnableBackwardsCompatibility"),
-    (0x2000, "IEEEStrictness"),
-    (0xc000, "OptimizationLevel2"),
-    (0x4000, "OptimizationLevel0"),
-    (0x8000, "OptimizationLevel3"),
-    (0x40000, "WarningsAreErrors"),
-    (0x80000, "ResourcesMayAlias"),
-    (0x100000, "EnableUnboundedDescriptorTables"),
-    (0x200000, "AllResourcesBound"),
-    (0x400000, "DebugNameForSource"),
-    (0x800000, "DebugNameForBinary"),
-];
+flag_set! {
+    /// `D3D_SHADER_INPUT_FLAGS`.
+    pub struct InputFlags: u32 {
+        /// 0x1
+        USER_PACKED = 0x1 => "UserPacked",
+        /// 0x2
+        COMPARISON_SAMPLER = 0x2 => "ComparisonSampler",
+        /// 0x4
+        TEXTURE_COMPONENT0 = 0x4 => "TextureComponent0",
+        /// 0x8
+        TEXTURE_COMPONENT1 = 0x8 => "TextureComponent1",
+        /// 0x10
+        UNUSED = 0x10 => "Unused",
+    }
+}
+
+flag_set! {
+    /// `D3D_SHADER_VARIABLE_FLAGS`.
+    pub struct VariableFlags: u32 {
+        /// 0x1
+        USER_PACKED = 0x1 => "UserPacked",
+        /// 0x2
+        USED = 0x2 => "Used",
+        /// 0x4
+        INTERFACE_POINTER = 0x4 => "InterfacePointer",
+        /// 0x8
+        INTERFACE_PARAMETER = 0x8 => "InterfaceParameter",
+    }
+}
+
+flag_set! {
+    /// `D3D_SHADER_CBUFFER_FLAGS`.
+    pub struct CBufferFlags: u32 {
+        /// 0x1
+        USER_PACKED = 0x1 => "UserPacked",
+    }
+}
+
+flag_set! {
+    /// `D3DCOMPILE_*` flags recorded in the header (optimization level 2 is both level bits).
+    pub struct CompileFlags: u32 {
+        /// 0x1
+        DEBUG = 0x1 => "Debug",
+        /// 0x2
+        SKIP_VALIDATION = 0x2 => "SkipValidation",
+        /// 0x4
+        SKIP_OPTIMIZATION = 0x4 => "SkipOptimization",
+        /// 0x8
+        PACK_MATRIX_ROW_MAJOR = 0x8 => "PackMatrixRowMajor",
+        /// 0x10
+        PACK_MATRIX_COLUMN_MAJOR = 0x10 => "PackMatrixColumnMajor",
+        /// 0x20
+        PARTIAL_PRECISION = 0x20 => "PartialPrecision",
+        /// 0x40
+        FORCE_VS_SOFTWARE_NO_OPT = 0x40 => "ForceVSSoftwareNoOpt",
+        /// 0x80
+        FORCE_PS_SOFTWARE_NO_OPT = 0x80 => "ForcePSSoftwareNoOpt",
+        /// 0x100
+        NO_PRESHADER = 0x100 => "NoPreshader",
+        /// 0x200
+        AVOID_FLOW_CONTROL = 0x200 => "AvoidFlowControl",
+        /// 0x400
+        PREFER_FLOW_CONTROL = 0x400 => "PreferFlowControl",
+        /// 0x800
+        ENABLE_STRICTNESS = 0x800 => "EnableStrictness",
+        /// 0x1000
+        ENABLE_BACKWARDS_COMPATIBILITY = 0x1000 => "EnableBackwardsCompatibility",
+        /// 0x2000
+        IEEE_STRICTNESS = 0x2000 => "IEEEStrictness",
+        /// 0xc000
+        OPTIMIZATION_LEVEL2 = 0xc000 => "OptimizationLevel2",
+        /// 0x4000
+        OPTIMIZATION_LEVEL0 = 0x4000 => "OptimizationLevel0",
+        /// 0x8000
+        OPTIMIZATION_LEVEL3 = 0x8000 => "OptimizationLevel3",
+        /// 0x40000
+        WARNINGS_ARE_ERRORS = 0x40000 => "WarningsAreErrors",
+        /// 0x80000
+        RESOURCES_MAY_ALIAS = 0x80000 => "ResourcesMayAlias",
+        /// 0x100000
+        ENABLE_UNBOUNDED_DESCRIPTOR_TABLES = 0x100000 => "EnableUnboundedDescriptorTables",
+        /// 0x200000
+        ALL_RESOURCES_BOUND = 0x200000 => "AllResourcesBound",
+        /// 0x400000
+        DEBUG_NAME_FOR_SOURCE = 0x400000 => "DebugNameForSource",
+        /// 0x800000
+        DEBUG_NAME_FOR_BINARY = 0x800000 => "DebugNameForBinary",
+    }
+}
 
 /// The SM5 RD11 header: record sizes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -240,7 +488,7 @@ pub struct Variable<'data> {
     /// Size in bytes.
     pub size: u32,
     /// `D3D_SHADER_VARIABLE_FLAGS`.
-    pub flags: Flags,
+    pub flags: VariableFlags,
     /// Type.
     pub var_type: ShaderType<'data>,
     /// Default value bytes.
@@ -271,7 +519,7 @@ pub struct ConstantBuffer<'data> {
     /// Size in bytes.
     pub size: u32,
     /// `D3D_SHADER_CBUFFER_FLAGS`.
-    pub flags: Flags,
+    pub flags: CBufferFlags,
     /// Variables.
     pub variables: Vec<Variable<'data>>,
 }
@@ -296,7 +544,7 @@ pub struct ResourceBinding<'data> {
     /// Registers used.
     pub bind_count: u32,
     /// `D3D_SHADER_INPUT_FLAGS`.
-    pub flags: Flags,
+    pub flags: InputFlags,
     /// SM 5.1: register space.
     pub space: Option<u32>,
     /// SM 5.1: resource id.
@@ -314,7 +562,7 @@ pub struct ResourceDefinitions<'data> {
     /// Target program type.
     pub target: TargetType,
     /// `D3DCOMPILE_*` flags.
-    pub compile_flags: Flags,
+    pub compile_flags: CompileFlags,
     /// Creator string (e.g. "Microsoft (R) HLSL Shader Compiler 10.1").
     #[cfg_attr(feature = "serde", serde(serialize_with = "crate::fields::ser::text"))]
     pub creator: &'data [u8],
@@ -401,8 +649,8 @@ impl<'data> Reader<'data> {
         }
         Ok(ShaderType {
             offset,
-            class: VariableClass(rec.u16(0, "RDEF type")?),
-            base_type: VariableType(rec.u16(2, "RDEF type")?),
+            class: VariableClass::from_raw(rec.u16(0, "RDEF type")?),
+            base_type: VariableType::from_raw(rec.u16(2, "RDEF type")?),
             rows: rec.u16(4, "RDEF type")?,
             columns: rec.u16(6, "RDEF type")?,
             elements: rec.u16(8, "RDEF type")?,
@@ -417,7 +665,7 @@ impl<'data> Reader<'data> {
         let name = self.string(v.u32(0, "RDEF variable")?, "RDEF variable name")?;
         let start_offset = v.u32(4, "RDEF variable")?;
         let size = v.u32(8, "RDEF variable")?;
-        let flags = Flags::new(u64::from(v.u32(12, "RDEF variable")?), VARIABLE_FLAGS);
+        let flags = VariableFlags(v.u32(12, "RDEF variable")?);
         let type_offset = v.u32(16, "RDEF variable")?;
         let default_offset = v.u32(20, "RDEF variable")?;
         let default_value = match default_offset {
@@ -477,9 +725,9 @@ impl<'data> Reader<'data> {
         }
         Ok(ConstantBuffer {
             name,
-            kind: CBufferType(b.u32(20, "RDEF constant buffer")?),
+            kind: CBufferType::from_raw(b.u32(20, "RDEF constant buffer")?),
             size: b.u32(12, "RDEF constant buffer")?,
-            flags: Flags::new(u64::from(b.u32(16, "RDEF constant buffer")?), CBUFFER_FLAGS),
+            flags: CBufferFlags(b.u32(16, "RDEF constant buffer")?),
             variables,
         })
     }
@@ -489,13 +737,13 @@ impl<'data> Reader<'data> {
         let extended = self.sizes.binding >= 40;
         Ok(ResourceBinding {
             name: self.string(r.u32(0, "RDEF bound resource")?, "RDEF resource name")?,
-            input_type: InputType(r.u32(4, "RDEF bound resource")?),
-            return_type: ReturnType(r.u32(8, "RDEF bound resource")?),
-            dimension: Dimension(r.u32(12, "RDEF bound resource")?),
+            input_type: InputType::from_raw(r.u32(4, "RDEF bound resource")?),
+            return_type: ReturnType::from_raw(r.u32(8, "RDEF bound resource")?),
+            dimension: Dimension::from_raw(r.u32(12, "RDEF bound resource")?),
             sample_count: r.u32(16, "RDEF bound resource")?,
             bind_point: r.u32(20, "RDEF bound resource")?,
             bind_count: r.u32(24, "RDEF bound resource")?,
-            flags: Flags::new(u64::from(r.u32(28, "RDEF bound resource")?), INPUT_FLAGS),
+            flags: InputFlags(r.u32(28, "RDEF bound resource")?),
             space: if extended {
                 Some(r.u32(32, "RDEF bound resource")?)
             } else {
@@ -520,8 +768,8 @@ impl<'data> ResourceDefinitions<'data> {
         let binding_offset = c.u32(12, "RDEF header")?;
         let minor = c.u8(16, "RDEF header")?;
         let major = c.u8(17, "RDEF header")?;
-        let target = TargetType(c.u16(18, "RDEF header")?);
-        let compile_flags = Flags::new(u64::from(c.u32(20, "RDEF header")?), COMPILE_FLAGS);
+        let target = TargetType::from_raw(c.u16(18, "RDEF header")?);
+        let compile_flags = CompileFlags(c.u32(20, "RDEF header")?);
         let creator_offset = c.u32(24, "RDEF header")?;
         let mut issues = Vec::new();
         let mut sizes = Sizes {

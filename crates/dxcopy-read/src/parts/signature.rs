@@ -184,10 +184,7 @@ pub struct SignatureElement<'data> {
     /// Offset of the semantic name from the start of the part.
     pub name_offset: u32,
     /// The semantic name (without its NUL).
-    #[cfg_attr(
-        feature = "serde",
-        serde(serialize_with = "crate::enums::serialize_lossy")
-    )]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::fields::ser::text"))]
     pub name: &'data [u8],
     /// Semantic index.
     pub semantic_index: u32,
@@ -425,7 +422,7 @@ mod tests {
             assert_eq!((e[0].mask, e[0].rw_mask), (0xf, 0x3));
             assert_eq!(e[1].semantic_index, 5);
             assert_eq!(e[1].register, 0xffff_ffff);
-            assert_eq!(e[1].component_type.name(), "Float16");
+            assert_eq!(e[1].component_type.known_name(), Some("Float16"));
             match format {
                 SignatureFormat::Dxbc => {
                     assert_eq!(e[0].stream, None);
@@ -460,10 +457,10 @@ mod tests {
         assert_eq!(e.name, b"");
         assert_eq!(e.system_value, SystemValue::Unknown(17));
         assert_eq!(e.system_value.raw(), 17);
-        assert_eq!(e.system_value.name(), "Unknown");
+        assert_eq!(e.system_value.known_name(), None);
         assert_eq!(e.component_type.to_string(), "Unknown(42)");
         assert_eq!(e.min_precision.unwrap().known_name(), None);
-        assert_eq!(SystemValue::from_raw(67).name(), "DepthGE");
+        assert_eq!(SystemValue::from_raw(67).known_name(), Some("DepthGE"));
     }
 
     #[test]

@@ -11,8 +11,9 @@
 
 use crate::container::Part;
 use crate::cursor::Cursor;
+use crate::enums::open_enum;
 use crate::error::{Extent, Limit, Mismatch, ReadErrorKind, Record, Result, ValueField};
-use crate::fields::{align4, named_code, Issue};
+use crate::fields::{align4, Issue};
 use std::borrow::Cow;
 use std::io::Read;
 
@@ -34,15 +35,27 @@ pub const ARGS_HEADER_SIZE: u64 = 12;
 /// the part declares.
 pub const MAX_SOURCE_CONTENTS: u64 = 64 << 20;
 
-named_code!(
+open_enum! {
     /// SRCI section type (`SourceInfo::SectionType`, docs/format/enums.md §9).
-    SectionType: u16 { 0 => "SourceContents", 1 => "SourceNames", 2 => "Args" }
-);
+    pub enum SectionType: u16 {
+        /// 0
+        SourceContents = 0 => "SourceContents",
+        /// 1
+        SourceNames = 1 => "SourceNames",
+        /// 2
+        Args = 2 => "Args",
+    }
+}
 
-named_code!(
+open_enum! {
     /// Compression of the source contents (`CompressionType`).
-    Compression: u16 { 0 => "None", 1 => "Zlib" }
-);
+    pub enum Compression: u16 {
+        /// 0
+        None = 0 => "None",
+        /// 1
+        Zlib = 1 => "Zlib",
+    }
+}
 
 /// One section as laid out in the part.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -217,7 +230,7 @@ impl<'data> SourceInfo<'data> {
         for _ in 0..section_count {
             let section_size = c.u32(pos, "SRCI section header")?;
             let section_flags = c.u16(pos + 4, "SRCI section header")?;
-            let section_type = SectionType(c.u16(pos + 6, "SRCI section header")?);
+            let section_type = SectionType::from_raw(c.u16(pos + 6, "SRCI section header")?);
             if u64::from(section_size) < SECTION_HEADER_SIZE {
                 return Err(c.error(
                     pos,
@@ -247,7 +260,7 @@ impl<'data> SourceInfo<'data> {
                 ));
             }
             let duplicate = || Issue::new(c.abs(pos + 6), format!("second {section_type} section"));
-            let consumed = match section_type.0 {
+            let consumed = match section_type.raw() {
                 0 if info.contents.is_none() => {
                     let (contents, used) = parse_contents(body, &mut info.issues)?;
                     info.contents = Some(contents);
@@ -270,7 +283,7 @@ impl<'data> SourceInfo<'data> {
                 _ => {
                     info.issues.push(Issue::new(
                         c.abs(pos + 6),
-                        format!("unknown section type {}", section_type.0),
+                        format!("unknown section type {}", section_type.raw()),
                     ));
                     None
                 }
@@ -405,7 +418,9 @@ mod llvm {
                 offset: c.abs(at),
                 aligned_size: c.u32(at, "SRCI section size").map_err(fail)?,
                 flags: c.u16(at + 4, "SRCI section flags").map_err(fail)?,
-                section_type: SectionType(c.u16(at + 6, "SRCI section type").map_err(fail)?),
+                section_type: SectionType::from_raw(
+                    c.u16(at + 6, "SRCI section type").map_err(fail)?,
+                ),
             };
             let body = c
                 .sub(
@@ -414,7 +429,7 @@ mod llvm {
                     "SRCI section",
                 )
                 .map_err(fail)?;
-            let kind = section.section_type.0;
+            let kind = section.section_type.raw();
             let repeated = match kind {
                 0 => info.contents.is_some(),
                 1 => info.names.is_some(),
@@ -507,7 +522,7 @@ mod llvm {
     fn contents<'a>(body: &Cursor<'a>) -> Result<(SourceContents<'a>, u64)> {
         let aligned_size = body.u32(0, "SRCI contents size")?;
         let flags = body.u16(4, "SRCI contents flags")?;
-        let compression = Compression(body.u16(6, "SRCI compression type")?);
+        let compression = Compression::from_raw(body.u16(6, "SRCI compression type")?);
         let entries_size = body.u32(8, "SRCI contents entries size")?;
         let uncompressed_size = body.u32(12, "SRCI contents uncompressed size")?;
         let count = body.u32(16, "SRCI contents count")?;
@@ -516,7 +531,7 @@ mod llvm {
             u64::from(entries_size),
             "SRCI contents entries",
         )?;
-        let data: Cow<'a, [u8]> = match compression.0 {
+        let data: Cow<'a, [u8]> = match compression.raw() {
             0 => Cow::Borrowed(blob.data()),
             1 => {
                 let inflated = inflate(blob, uncompressed_size)?;
@@ -572,7 +587,7 @@ mod llvm {
             at += u64::from(entry_size.max(1));
         }
         let used = CONTENTS_HEADER_SIZE
-            + match compression.0 {
+            + match compression.raw() {
                 0 => at,
                 _ => u64::from(entries_size),
             };
@@ -696,7 +711,7 @@ fn parse_contents<'data>(
 ) -> Result<(SourceContents<'data>, u64)> {
     let aligned_size = body.u32(0, "source contents header")?;
     let flags = body.u16(4, "source contents header")?;
-    let compression = Compression(body.u16(6, "source contents header")?);
+    let compression = Compression::from_raw(body.u16(6, "source contents header")?);
     let entries_size = body.u32(8, "source contents header")?;
     let uncompressed_size = body.u32(12, "source contents header")?;
     let count = body.u32(16, "source contents header")?;
@@ -711,7 +726,7 @@ fn parse_contents<'data>(
         u64::from(entries_size),
         "source contents entries",
     )?;
-    let entries = match compression.0 {
+    let entries = match compression.raw() {
         0 => {
             if entries_size != uncompressed_size {
                 issues.push(Issue::new(
@@ -738,7 +753,11 @@ fn parse_contents<'data>(
             parse_content_entries(inflated_cursor, count, issues, |b| Cow::Owned(b.to_vec()))?
         }
         _ => {
-            return Err(body.unknown_value(6, ValueField::SourceContentsCompression, compression.0))
+            return Err(body.unknown_value(
+                6,
+                ValueField::SourceContentsCompression,
+                compression.raw(),
+            ))
         }
     };
     Ok((
@@ -900,7 +919,7 @@ mod tests {
             assert_eq!(files[0].0, b"main.hlsl");
             assert_eq!(files[1].1, Some(&b"// include"[..]));
             let c = s.contents.as_ref().unwrap();
-            assert_eq!(c.compression, Compression(u16::from(zlib)));
+            assert_eq!(c.compression, Compression::from_raw(u16::from(zlib)));
             assert_eq!(matches!(c.entries[0].content, Cow::Owned(_)), zlib);
             let a = s.args.as_ref().unwrap();
             assert_eq!(a.args.len(), 4);

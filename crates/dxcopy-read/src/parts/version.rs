@@ -5,14 +5,22 @@
 
 use crate::container::Part;
 use crate::cursor::Cursor;
+use crate::enums::flag_set;
 use crate::error::{Result, ValueField};
-use crate::fields::{Flags, Issue};
+use crate::fields::Issue;
 
 /// Size of the VERS header.
 pub const VERSION_HEADER_SIZE: u64 = 16;
 
-/// VERS flag bits (`CompilerVersionFlags`): Debug = 1, Internal = 2.
-pub const VERSION_FLAGS: &[(u64, &str)] = &[(1, "Debug"), (2, "Internal")];
+flag_set! {
+    /// VERS flag bits (`CompilerVersionFlags`): Debug = 1, Internal = 2.
+    pub struct VersionFlags: u32 {
+        /// 0x1
+        DEBUG = 0x1 => "Debug",
+        /// 0x2
+        INTERNAL = 0x2 => "Internal",
+    }
+}
 
 /// A decoded VERS part.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,7 +31,7 @@ pub struct CompilerVersion<'data> {
     /// Compiler minor version.
     pub minor: u16,
     /// Flags (Debug = 1: a debug build of the compiler; Internal = 2).
-    pub flags: Flags,
+    pub flags: VersionFlags,
     /// `git rev-list --count HEAD` of the compiler (LLVM writes 0).
     pub commit_count: u32,
     /// ContentSizeInBytes as stored: both strings with their NULs.
@@ -47,7 +55,7 @@ impl<'data> CompilerVersion<'data> {
         let c = Cursor::new(data, base);
         let major = c.u16(0, "VERS major")?;
         let minor = c.u16(2, "VERS minor")?;
-        let flags = Flags::new(u64::from(c.u32(4, "VERS flags")?), VERSION_FLAGS);
+        let flags = VersionFlags(c.u32(4, "VERS flags")?);
         let commit_count = c.u32(8, "VERS commit count")?;
         let content_size = c.u32(12, "VERS content size")?;
         let content = c.sub(
@@ -59,7 +67,7 @@ impl<'data> CompilerVersion<'data> {
         if flags.unknown_bits() != 0 {
             issues.push(Issue::new(
                 c.abs(4),
-                format!("flags {:#x} are not a valid combination", flags.value),
+                format!("flags {:#x} are not a valid combination", flags.bits()),
             ));
         }
         let commit_sha = content.cstr(0, content.len(), "VERS commit SHA")?;
@@ -141,7 +149,7 @@ impl<'data> CompilerVersion<'data> {
         Ok(CompilerVersion {
             major,
             minor,
-            flags: Flags::new(u64::from(flags), VERSION_FLAGS),
+            flags: VersionFlags(flags),
             commit_count,
             content_size,
             commit_sha,

@@ -25,7 +25,7 @@ const EXAMPLES: &str = "\
 Examples:
   dxinfo shader.dxil                     header, parts table, every part decoded
   dxinfo --parts shaders/*.cso           one line per part, a header line per file
-  dxinfo --json a.dxil b.dxil > out.jsonl   one JSON document per file (schema 1)
+  dxinfo --json a.dxil b.dxil > out.jsonl   one JSON document per file (schema 2)
   dxinfo --verify shaders/*.dxil         digest, HASH, structure, decoders; exit 1 on problems
   dxinfo --verify --root-signature=rs.dxbc a.dxil   are a.dxil's bindings covered by rs.dxbc?
   dxinfo --yaml shader.dxil              the same YAML as LLVM's obj2yaml
@@ -51,7 +51,7 @@ pub struct Opts {
     /// One line per part: index, name, offset, size, CRC-32, alignment note
     #[arg(long, group = "view")]
     pub parts: bool,
-    /// JSON, schema 1 (docs/dxinfo-json.md): indented for one file, one line per file otherwise
+    /// JSON, schema 2 (docs/dxinfo-json.md): indented for one file, one line per file otherwise
     #[arg(long, group = "view")]
     pub json: bool,
     /// YAML identical to LLVM 22's obj2yaml (`--- !dxcontainer`)
@@ -727,7 +727,7 @@ mod tests {
         assert_eq!(out.lines().count(), 2);
         for line in out.lines() {
             let v: serde_json::Value = serde_json::from_str(line).unwrap();
-            assert_eq!(v["schema"], 1);
+            assert_eq!(v["schema"], 2);
         }
     }
 

@@ -61,7 +61,7 @@ pub fn container_stage(container: &Container<'_>) -> Stage {
     }
     if let Some(part) = container.find(PartName::RDEF) {
         if let Ok(defs) = ResourceDefinitions::parse(&part) {
-            return match defs.target.0 {
+            return match defs.target.raw() {
                 0xffff => Stage::Pixel,
                 0xfffe => Stage::Vertex,
                 0x4753 => Stage::Geometry,

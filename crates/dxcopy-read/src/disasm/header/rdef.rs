@@ -31,8 +31,8 @@ fn text(bytes: &[u8]) -> String {
 
 /// The HLSL spelling of a non-struct type (`float4`, `row_major float4x4`, `uint`).
 pub fn type_name(t: &ShaderType<'_>) -> String {
-    let base = t.base_type.name().unwrap_or("unknown");
-    match t.class.0 {
+    let base = t.base_type.known_name().unwrap_or("unknown");
+    match t.class.raw() {
         CLASS_SCALAR => base.to_string(),
         CLASS_VECTOR => format!("{base}{}", t.columns),
         CLASS_MATRIX_ROWS => format!("row_major {base}{}x{}", t.rows, t.columns),
@@ -66,7 +66,7 @@ fn declaration(
     base_offset: u32,
     out: &mut String,
 ) -> String {
-    if t.class.0 == CLASS_STRUCT {
+    if t.class.raw() == CLASS_STRUCT {
         if !first {
             out.push_str(&indent(level));
             out.push('\n');
@@ -112,7 +112,7 @@ fn write_variable(v: &Variable<'_>, first: bool, out: &mut String) {
     } else {
         v.size.to_string()
     };
-    let unused = if v.flags.value & 2 == 0 {
+    let unused = if v.flags.bits() & 2 == 0 {
         " [unused]"
     } else {
         ""
@@ -136,7 +136,7 @@ fn write_variable(v: &Variable<'_>, first: bool, out: &mut String) {
 }
 
 fn buffer_kind(cb: &ConstantBuffer<'_>) -> String {
-    match cb.kind.0 {
+    match cb.kind.raw() {
         0 => "cbuffer".into(),
         1 => "tbuffer".into(),
         2 => "interfaces".into(),
@@ -163,12 +163,12 @@ pub fn write_buffer_definitions(defs: &ResourceDefinitions<'_>, out: &mut String
 }
 
 fn input_type_name(r: &ResourceBinding<'_>) -> String {
-    match r.input_type.0 {
+    match r.input_type.raw() {
         0 => "cbuffer".into(),
         1 => "tbuffer".into(),
         2 | 5 | 7 => "texture".into(),
         3 => {
-            if r.flags.value & 2 != 0 {
+            if r.flags.bits() & 2 != 0 {
                 "sampler_c".into()
             } else {
                 "sampler".into()
@@ -182,7 +182,7 @@ fn input_type_name(r: &ResourceBinding<'_>) -> String {
 }
 
 fn format_name(r: &ResourceBinding<'_>) -> String {
-    let base = match (r.return_type.0, r.input_type.0) {
+    let base = match (r.return_type.raw(), r.input_type.raw()) {
         (6, 5 | 6 | 9 | 10 | 11) => "struct".to_string(),
         (6, 7 | 8) => "byte".to_string(),
         (0, _) => "NA".to_string(),
@@ -190,11 +190,11 @@ fn format_name(r: &ResourceBinding<'_>) -> String {
         (8, _) => "<continued>".to_string(),
         (code, _) => r
             .return_type
-            .name()
+            .known_name()
             .map(str::to_string)
             .unwrap_or_else(|| format!("{code}")),
     };
-    let components = ((r.flags.value >> 2) & 3) + 1;
+    let components = ((r.flags.bits() >> 2) & 3) + 1;
     if components > 1 && base != "NA" && base != "struct" && base != "byte" {
         format!("{base}{components}")
     } else {
@@ -203,7 +203,7 @@ fn format_name(r: &ResourceBinding<'_>) -> String {
 }
 
 fn dimension_name(r: &ResourceBinding<'_>) -> String {
-    match r.input_type.0 {
+    match r.input_type.raw() {
         5 | 7 => return "r/o".into(),
         6 | 8 => return "r/w".into(),
         11 => return "r/w+cnt".into(),
@@ -211,7 +211,7 @@ fn dimension_name(r: &ResourceBinding<'_>) -> String {
         10 => return "consume".into(),
         _ => {}
     }
-    let mut name = match r.dimension.0 {
+    let mut name = match r.dimension.raw() {
         0 => "NA".to_string(),
         1 | 11 => "buf".to_string(),
         2 => "1d".to_string(),
@@ -225,14 +225,14 @@ fn dimension_name(r: &ResourceBinding<'_>) -> String {
         10 => "cubearray".to_string(),
         other => format!("dim{other}"),
     };
-    if matches!(r.dimension.0, 6 | 7) && r.sample_count > 0 && r.sample_count != u32::MAX {
+    if matches!(r.dimension.raw(), 6 | 7) && r.sample_count > 0 && r.sample_count != u32::MAX {
         name.push_str(&r.sample_count.to_string());
     }
     name
 }
 
 fn register_prefix(r: &ResourceBinding<'_>) -> &'static str {
-    match r.input_type.0 {
+    match r.input_type.raw() {
         0 => "cb",
         3 => "s",
         4 | 6 | 8..=11 | 13 => "u",
@@ -298,9 +298,8 @@ pub fn write_resource_bindings(defs: &ResourceDefinitions<'_>, out: &mut String)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::fields::Flags;
     use crate::rdef::build::sample;
-    use crate::rdef::{Dimension, InputType, ReturnType, INPUT_FLAGS};
+    use crate::rdef::{Dimension, InputFlags, InputType, ReturnType, VariableFlags};
 
     fn print(data: &[u8]) -> String {
         let defs = ResourceDefinitions::parse_data(data, 0).unwrap();
@@ -347,14 +346,14 @@ mod tests {
         input_type: u32,
         return_type: u32,
         dimension: u32,
-        flags: u64,
+        flags: u32,
         bind: (u32, u32, u32),
     ) -> ResourceBinding<'static> {
         ResourceBinding {
             name: name.as_bytes(),
-            input_type: InputType(input_type),
-            return_type: ReturnType(return_type),
-            dimension: Dimension(dimension),
+            input_type: InputType::from_raw(input_type),
+            return_type: ReturnType::from_raw(return_type),
+            dimension: Dimension::from_raw(dimension),
             sample_count: if matches!(dimension, 6 | 7) {
                 4
             } else {
@@ -362,7 +361,7 @@ mod tests {
             },
             bind_point: bind.0,
             bind_count: bind.1,
-            flags: Flags::new(flags, INPUT_FLAGS),
+            flags: InputFlags(flags),
             space: Some(bind.2),
             id: Some(bind.0 + 10),
         }
@@ -407,21 +406,21 @@ mod tests {
         let mut defs = ResourceDefinitions::parse_data(&data, 0).unwrap();
         let t = &mut defs.constant_buffers[0].variables[0].var_type;
         assert_eq!(type_name(t), "float4");
-        t.class = crate::rdef::VariableClass(2);
+        t.class = crate::rdef::VariableClass::from_raw(2);
         t.rows = 4;
         assert_eq!(type_name(t), "row_major float4x4");
-        t.class = crate::rdef::VariableClass(3);
+        t.class = crate::rdef::VariableClass::from_raw(3);
         t.rows = 3;
         t.columns = 2;
-        t.base_type = crate::rdef::VariableType(19);
+        t.base_type = crate::rdef::VariableType::from_raw(19);
         assert_eq!(type_name(t), "uint3x2");
-        t.class = crate::rdef::VariableClass(0);
-        t.base_type = crate::rdef::VariableType(54);
+        t.class = crate::rdef::VariableClass::from_raw(0);
+        t.base_type = crate::rdef::VariableType::from_raw(54);
         assert_eq!(type_name(t), "min16float");
         t.elements = 3;
-        t.base_type = crate::rdef::VariableType(3);
+        t.base_type = crate::rdef::VariableType::from_raw(3);
         let v = &mut defs.constant_buffers[0].variables[0];
-        v.flags = Flags::new(0, crate::rdef::VARIABLE_FLAGS);
+        v.flags = VariableFlags(0);
         v.default_value = None;
         v.size = 40;
         let mut out = String::new();

@@ -16,7 +16,8 @@ class Error(ValueError):
     """A container could not be read or edited.
 
     ``str(error)`` is the message the dxcopy command prints for the same
-    failure. The attributes are None when not known.
+    failure, except that where the command names an option that helps, it
+    names the Python method. The attributes are None when not known.
     """
 
     path: Optional[str]

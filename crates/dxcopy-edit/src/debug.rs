@@ -27,7 +27,7 @@ use crate::policy::HashPolicy;
 use dxcopy_read::digest;
 use dxcopy_read::fields::hex;
 use dxcopy_read::hash::{md5_of, ShaderHash, FLAG_INCLUDES_SOURCE};
-use dxcopy_read::{debug_name, is_msf, Container, PartName, Program};
+use dxcopy_read::{debug_name, is_msf, Container, PartName, Program, ReadError};
 use std::path::PathBuf;
 
 /// Where `--split-debug=PATH` puts the PDB, and the name ILDN records.
@@ -399,7 +399,7 @@ fn pairing(plan: &EditPlan<'_>, pdb: &Container<'_>, guid: Option<[u8; 16]>) -> 
 pub fn extract_private_pdb<'data>(container: &Container<'data>) -> Result<&'data [u8]> {
     let part = container
         .find(PartName::PRIV)
-        .ok_or_else(|| EditError::NotFound("PRIV".to_string()))?;
+        .ok_or_else(|| ReadError::part_not_found("PRIV"))?;
     if is_msf(part.data) {
         Ok(part.data)
     } else {

@@ -5,7 +5,7 @@ use crate::error::{EditError, Result};
 use crate::matcher::NameMatcher;
 use crate::parts::{PartData, PlanPart};
 use crate::plan::EditPlan;
-use dxcopy_read::{program, Container, Part, PartName, Program};
+use dxcopy_read::{program, Container, Part, PartName, Program, ReadError};
 use std::borrow::Cow;
 
 /// What `dump` returns for a part.
@@ -38,7 +38,7 @@ pub fn first_match<'data>(
     container
         .parts()
         .find(|p| matcher.matches(&p.name))
-        .ok_or_else(|| EditError::NotFound(what.to_string()))
+        .ok_or_else(|| ReadError::part_not_found(what).into())
 }
 
 /// The bytes `--dump-section` (or `--dump-bitcode`) writes for the first

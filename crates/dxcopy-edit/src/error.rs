@@ -10,17 +10,14 @@ pub enum EditError {
     /// The input could not be read.
     #[error(transparent)]
     Read(#[from] ReadError),
-    /// `add` of a name that is already present.
-    #[error("part '{0}' already exists; use --update-section to replace it")]
+    /// `add` of a name that is already present ([`Remedy::UpdateInstead`]).
+    #[error("part '{0}' already exists")]
     AlreadyExists(PartName),
-    /// `update`/`dump`/`extract` of a name that is absent.
-    #[error("part '{0}' not found")]
-    NotFound(String),
     /// A dump of an empty part (or empty bitcode).
     #[error("part '{0}' is empty")]
     EmptyPart(PartName),
-    /// More than one PRIV part would be written.
-    #[error("more than one PRIV part ({0}); remove them with --strip-priv or replace them with --set-private")]
+    /// More than one PRIV part would be written ([`Remedy::StripOrReplacePriv`]).
+    #[error("more than one PRIV part ({0})")]
     MultiplePriv(usize),
     /// The output would exceed the u32 FileSize.
     #[error("output of {0:#x} bytes exceeds the 4 GiB limit of a container")]
@@ -53,8 +50,9 @@ pub enum EditError {
     /// `--add-debug-from` with a PDB (or PDB container) holding no ILDB, SRCI or PDBI.
     #[error("the PDB holds no ILDB, SRCI or PDBI part to add")]
     PdbWithoutDebugInfo,
-    /// `--add-debug-from` with a PDB that does not belong to the shader.
-    #[error("the PDB does not belong to this shader: {reason}; use --force to add its debug info anyway")]
+    /// Adding debug info from a PDB that does not belong to the shader
+    /// ([`Remedy::Force`]).
+    #[error("the PDB does not belong to this shader: {reason}")]
     PdbMismatch {
         /// What was compared, as a sentence fragment.
         reason: String,
@@ -76,8 +74,8 @@ pub enum EditError {
         /// Why.
         source: crate::bitcode::RewriteError,
     },
-    /// `--dump-bitcode` of a part that holds no LLVM bitcode.
-    #[error("part '{0}' holds no LLVM bitcode (--dump-bitcode takes DXIL, ILDB or a dxc STAT)")]
+    /// A bitcode dump of a part that holds no LLVM bitcode ([`Remedy::BitcodePart`]).
+    #[error("part '{0}' holds no LLVM bitcode")]
     NotBitcode(PartName),
     /// An output that is neither a regular file, a new path, a character
     /// device nor a FIFO (a block device or a socket).
@@ -206,7 +204,37 @@ pub enum EditError {
     },
 }
 
+/// What the user can do about an error, for a front end to say in its own
+/// terms (the command-line tools name an option, the Python package a method).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Remedy {
+    /// Replace the existing part instead of adding one of the same name.
+    UpdateInstead,
+    /// Strip the PRIV parts, or replace them with one.
+    StripOrReplacePriv,
+    /// Override the check that refused the edit.
+    Force,
+    /// Dump the bitcode of a part that holds some: DXIL, ILDB or a dxc STAT.
+    BitcodePart,
+}
+
 impl EditError {
+    /// What the user can do about this error, when there is something (looks
+    /// through the wrappers whose message ends with the inner error's).
+    pub fn remedy(&self) -> Option<Remedy> {
+        match self {
+            EditError::AlreadyExists(_) => Some(Remedy::UpdateInstead),
+            EditError::MultiplePriv(_) => Some(Remedy::StripOrReplacePriv),
+            EditError::PdbMismatch { .. } => Some(Remedy::Force),
+            EditError::NotBitcode(_) => Some(Remedy::BitcodePart),
+            EditError::InPdbStream(inner) | EditError::DataFile { source: inner, .. } => {
+                inner.remedy()
+            }
+            _ => None,
+        }
+    }
+
     /// Whether the message already names the file it is about (so callers
     /// do not prefix the input's name), or is about the options, not a file.
     pub fn names_its_file(&self) -> bool {

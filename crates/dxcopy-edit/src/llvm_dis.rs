@@ -3,6 +3,7 @@
 //! output. Search order: `$LLVM_DIS`, `llvm-dis` on `PATH`, `llvm-dis-NN`
 //! on `PATH` (newest first), `/usr/lib/llvm-NN/bin/llvm-dis` (newest first).
 
+use dxcopy_read::ReadError;
 use std::ffi::OsString;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -199,13 +200,13 @@ pub fn disasm_target<'a>(
             .into_iter()
             .find(|n| container.find(*n).is_some())
             .ok_or_else(|| {
-                crate::EditError::NotFound("DXIL, SHEX or SHDR (nothing to disassemble)".into())
+                ReadError::part_not_found("DXIL, SHEX or SHDR (nothing to disassemble)")
             })?,
     };
     if name == shex || name == shdr {
         container
             .find(name)
-            .ok_or_else(|| crate::EditError::NotFound(name.to_string()))?;
+            .ok_or_else(|| ReadError::part_not_found(name.to_string()))?;
         return Ok(DisasmTarget::Dxbc { part: name });
     }
     let matcher = crate::NameMatcher::exact(name);

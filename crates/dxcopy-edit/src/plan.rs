@@ -9,7 +9,7 @@ pub use crate::parts::{pad_for, EditWarning, PartData, PlanPart};
 use crate::policy::{DigestPolicy, HashPolicy};
 use crate::strip::StripClass;
 use dxcopy_read::program::{self, Program};
-use dxcopy_read::{Container, DigestKind, PartName};
+use dxcopy_read::{Container, DigestKind, PartName, ReadError};
 
 /// An ordered list of parts plus header fields and signing policies.
 #[derive(Debug, Clone)]
@@ -182,7 +182,7 @@ impl<'data> EditPlan<'data> {
     /// of 4 bytes, or small).
     pub fn update_data(&mut self, name: PartName, data: PartData<'data>) -> Result<()> {
         if self.find(name).is_none() {
-            return Err(EditError::NotFound(name.to_string()));
+            return Err(ReadError::part_not_found(name.to_string()).into());
         }
         let is_program = name == PartName::DXIL || name == PartName::ILDB;
         if is_program && data.as_slice().starts_with(&program::BITCODE_MAGIC) {
@@ -213,7 +213,7 @@ impl<'data> EditPlan<'data> {
             .parts
             .iter_mut()
             .find(|p| p.name == name)
-            .ok_or_else(|| EditError::NotFound(name.to_string()))?;
+            .ok_or_else(|| ReadError::part_not_found(name.to_string()))?;
         let old = Program::parse_data(part.bytes(), 0)
             .map_err(|source| EditError::NotAProgram { name, source })?;
         let data = program::build_program_data(

@@ -3,7 +3,7 @@
 use crate::*;
 use dxcopy_read::hash::{md5_of, HashStatus, ShaderHash};
 use dxcopy_read::program::ShaderKind;
-use dxcopy_read::{Container, DigestKind, PartName, Program};
+use dxcopy_read::{Container, DigestKind, PartName, Program, ReadError, ReadErrorKind};
 
 const BC: &[u8] = b"BC\xc0\xde\x01\x02\x03";
 const BC_DEBUG: &[u8] = b"BC\xc0\xde\x09\x09\x09\x09\x09";
@@ -181,11 +181,11 @@ fn errors() {
     ));
     assert!(matches!(
         plan.update(PartName(*b"NOPE"), vec![]),
-        Err(EditError::NotFound(_))
+        Err(EditError::Read(ReadError { kind: ReadErrorKind::PartNotFound { name }, .. })) if name == "NOPE"
     ));
     assert!(matches!(
         plan.replace_bitcode(PartName::PRIV, BC),
-        Err(EditError::NotFound(_))
+        Err(EditError::Read(ReadError { kind: ReadErrorKind::PartNotFound { name }, .. })) if name == "PRIV"
     ));
     assert!(matches!(
         plan.replace_bitcode(PartName::STAT, BC),
@@ -196,11 +196,17 @@ fn errors() {
         .part(b"PRIV", b"b")
         .build();
     assert!(matches!(two_priv, Err(EditError::MultiplePriv(2))));
-    let msg = EditError::AlreadyExists(PartName::HASH).to_string();
+    let e = EditError::AlreadyExists(PartName::HASH);
+    // The library says what happened; the front ends name what helps.
+    assert_eq!(e.to_string(), "part 'HASH' already exists");
+    assert_eq!(e.remedy(), Some(Remedy::UpdateInstead));
+    let wrapped = EditError::InPdbStream(Box::new(EditError::MultiplePriv(2)));
+    assert_eq!(wrapped.remedy(), Some(Remedy::StripOrReplacePriv));
     assert_eq!(
-        msg,
-        "part 'HASH' already exists; use --update-section to replace it"
+        EditError::NotBitcode(PartName::RDEF).remedy(),
+        Some(Remedy::BitcodePart)
     );
+    assert_eq!(EditError::EmptyPart(PartName::RDEF).remedy(), None);
 }
 
 #[test]
@@ -513,7 +519,7 @@ fn dump_and_extract() {
     );
     assert!(matches!(
         dump(&c, &glob("NOPE"), "NOPE", DumpMode::Raw),
-        Err(EditError::NotFound(n)) if n == "NOPE"
+        Err(EditError::Read(ReadError { kind: ReadErrorKind::PartNotFound { name }, .. })) if name == "NOPE"
     ));
     let empty = ContainerBuilder::new().part(b"FKE0", b"").build().unwrap();
     let ce = Container::parse(&empty).unwrap();

@@ -5,9 +5,9 @@
 use crate::edit::Edit;
 use crate::error::{read_to_py, to_py};
 use dxcopy_edit::{Config, EditError, MatchStyle};
-
-use dxcopy_read::info::verify::{verify, Check, Level};
+use dxcopy_read::info::verify::{verify, Check};
 use dxcopy_read::info::{json, Inspected, Inspection};
+use dxcopy_read::Severity;
 use dxcopy_read::{container_input, Container as Parsed, ContainerSource};
 use dxcopy_read::{MappedFile, PdbInfo, ReadError};
 use pyo3::exceptions::{PyIndexError, PyKeyError, PyTypeError};
@@ -454,9 +454,9 @@ impl From<Check> for Finding {
     fn from(check: Check) -> Finding {
         Finding {
             level: match check.level {
-                Level::Note => "note",
-                Level::Warning => "warning",
-                Level::Error => "error",
+                Severity::Note => "note",
+                Severity::Warning => "warning",
+                Severity::Error => "error",
             },
             message: check.message,
             part: check.part.map(|p| p.name.to_string()),

@@ -1,7 +1,7 @@
 //! `dxcopy.Error`: every read and edit failure, with the command-line
 //! tools' message as its text and `.path`, `.part`, `.offset` attributes.
 
-use dxcopy_edit::EditError;
+use dxcopy_edit::{EditError, Remedy};
 use dxcopy_read::{ReadError, ReadErrorKind};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -12,7 +12,9 @@ pyo3::create_exception!(
     Error,
     PyValueError,
     "A container could not be read or edited.\n\n\
-     The text is the message the dxcopy command prints for the same failure. \
+     The text is the message the dxcopy command prints for the same failure, \
+     except that where the command names an option that helps, it names the \
+     Python method. \
      Attributes (None when not known): path (str, the file), part (str, the \
      part's name), offset (int, the absolute byte offset of the problem)."
 );
@@ -36,14 +38,17 @@ struct Location {
 }
 
 fn read_location(e: &ReadError) -> Location {
-    let part = match &e.kind {
-        ReadErrorKind::PartNotFound { name } => Some(name.clone()),
-        _ => e.part().map(|p| p.name.to_string()),
-    };
-    Location {
-        path: None,
-        part,
-        offset: Some(e.offset),
+    match &e.kind {
+        // About the whole container: no offset to point at.
+        ReadErrorKind::PartNotFound { name } => Location {
+            part: Some(name.clone()),
+            ..Location::default()
+        },
+        _ => Location {
+            path: None,
+            part: e.part().map(|p| p.name.to_string()),
+            offset: Some(e.offset),
+        },
     }
 }
 
@@ -59,10 +64,6 @@ fn edit_location(e: &EditError) -> Location {
             part: Some(name.to_string()),
             ..Location::default()
         },
-        EditError::NotFound(name) => Location {
-            part: Some(name.clone()),
-            ..Location::default()
-        },
         EditError::Io { path, .. } => Location {
             path: Some(path.display().to_string()),
             ..Location::default()
@@ -71,13 +72,28 @@ fn edit_location(e: &EditError) -> Location {
     }
 }
 
+/// What helps, in the Python API's terms, as the end of a message. (The
+/// command-line tools name their options instead.)
+fn method_hint(remedy: Remedy) -> &'static str {
+    match remedy {
+        Remedy::UpdateInstead => "; use Edit.update() to replace it",
+        Remedy::StripOrReplacePriv => {
+            "; remove them with Edit.strip(\"priv\") or replace them with Edit.set_private()"
+        }
+        _ => "",
+    }
+}
+
 /// The Python exception for `e`, an error about the file `file` (None for
 /// bytes given in memory): its text is the command-line message.
 pub fn to_py(py: Python<'_>, e: &EditError, file: Option<&Path>) -> PyErr {
-    let message = match file {
+    let mut message = match file {
         Some(file) => e.file_message(file),
         None => e.to_string(),
     };
+    if let Some(remedy) = e.remedy() {
+        message.push_str(method_hint(remedy));
+    }
     let mut location = edit_location(e);
     if location.path.is_none() {
         location.path = file.map(|f| f.display().to_string());

@@ -149,7 +149,8 @@ def test_failed_write_leaves_destination(tmp_path, sample):
     with pytest.raises(dxcopy.Error) as e:
         dxcopy.Container.open(sample).edit().add("DXIL", b"x").write(dest)
     assert dest.read_bytes() == b"old"
-    assert str(e.value) == cli_error("dxcopy", f"--add-section=DXIL={sample}", sample, dest)
+    cli = cli_error("dxcopy", f"--add-section=DXIL={sample}", sample, dest)
+    assert str(e.value) == cli.replace("use --update-section to", "use Edit.update() to")
     assert e.value.part == "DXIL" and e.value.path == str(sample)
     with pytest.raises(dxcopy.Error) as e:
         dxcopy.Container.open(sample).edit().write(tmp_path / "no" / "such" / "dir.dxil")
@@ -189,8 +190,15 @@ def test_edit_errors_carry_dxcopy_messages(tmp_path):
     for edit, options in cases:
         with pytest.raises(dxcopy.Error) as e:
             edit(c.edit()).finish()
-        assert str(e.value) == cli_error("dxcopy", *options, SAMPLE, tmp_path / "o.dxil")
+        # The same message, except that what helps is named in Python's terms.
+        cli = cli_error("dxcopy", *options, SAMPLE, tmp_path / "o.dxil")
+        python = cli.replace("use --update-section to", "use Edit.update() to")
+        assert str(e.value) == python
         assert not (tmp_path / "o.dxil").exists()
+    with pytest.raises(dxcopy.Error) as e:
+        c.edit().add("DXIL", b"x").finish()
+    assert str(e.value).endswith("part 'DXIL' already exists; use Edit.update() to replace it")
+    assert "--" not in str(e.value)
 
 
 @pytest.mark.parametrize("options", [["-g"], ["--strip-all"], ["-R", "STAT"], ["--set-private={blob}"], ["-g", "--digest=keep", "--hash=update"]])

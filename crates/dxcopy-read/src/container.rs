@@ -92,13 +92,33 @@ pub struct Container<'data> {
     header: Header,
 }
 
-/// Severity of a [`Finding`].
+/// How serious a finding is: of a [`Finding`], of a verification
+/// [`Check`](crate::info::verify::Check), and of a line the tools print.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize),
+    serde(rename_all = "lowercase")
+)]
 pub enum Severity {
-    /// Worth knowing; the container is fine (e.g. unaligned parts written by older dxc).
+    /// Worth knowing; the container is fine (e.g. unaligned parts written by
+    /// older dxc, an unsigned container).
     Note,
-    /// Something is wrong or non-conforming.
+    /// Something is wrong or non-conforming; the container fails verification.
     Warning,
+    /// Broken (a part that does not decode, a digest that does not match); the
+    /// container fails verification. [`Finding::severity`] never says this.
+    Error,
+}
+
+impl std::fmt::Display for Severity {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Severity::Note => "note",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        })
+    }
 }
 
 /// A non-fatal observation made by [`Container::check`].
@@ -369,14 +389,8 @@ impl<'data> Container<'data> {
 
     /// The first part named `name`, or a `PartNotFound` error.
     pub fn require(&self, name: PartName) -> Result<Part<'data>> {
-        self.find(name).ok_or_else(|| {
-            ReadError::new(
-                0,
-                ReadErrorKind::PartNotFound {
-                    name: name.to_string(),
-                },
-            )
-        })
+        self.find(name)
+            .ok_or_else(|| ReadError::part_not_found(name.to_string()))
     }
 
     /// Classifies the stored digest (retail, debug, zero, bypass, preview or invalid).
@@ -515,6 +529,18 @@ fn overlap(part: Part<'_>, other: Part<'_>) -> ReadError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_severity_for_findings_checks_and_diagnostics() {
+        let all = [Severity::Note, Severity::Warning, Severity::Error];
+        let words: Vec<String> = all.iter().map(Severity::to_string).collect();
+        assert_eq!(words, ["note", "warning", "error"]);
+        assert!(Severity::Note < Severity::Warning && Severity::Warning < Severity::Error);
+        let gap = Finding::Gap { offset: 8, len: 2 };
+        assert_eq!(gap.severity(), Severity::Note);
+        let gap = Finding::Gap { offset: 8, len: 4 };
+        assert_eq!(gap.severity(), Severity::Warning);
+    }
     use crate::testutil::{build, raw_container};
 
     #[test]

@@ -197,7 +197,8 @@ pub enum ReadErrorKind {
         /// What the decompressor reported.
         message: String,
     },
-    /// The requested part is not in the container.
+    /// The requested part is not in the container (from a reader, an edit, a
+    /// dump or a disassembly).
     PartNotFound {
         /// The name looked for.
         name: String,
@@ -246,6 +247,12 @@ impl ReadError {
     /// Creates an error at `offset`.
     pub fn new(offset: u64, kind: ReadErrorKind) -> Self {
         ReadError { offset, kind }
+    }
+
+    /// A [`ReadErrorKind::PartNotFound`] error: no part named `name` (the
+    /// offset is 0, as the error is about the whole container).
+    pub fn part_not_found(name: impl Into<String>) -> Self {
+        ReadError::new(0, ReadErrorKind::PartNotFound { name: name.into() })
     }
 
     /// What went wrong.

@@ -17,7 +17,7 @@
 //! tracing, nodes) and shaders of unknown stage see every parameter.
 
 use crate::container::Container;
-use crate::error::{ReadError, ReadErrorKind, Result};
+use crate::error::Result;
 use crate::name::PartName;
 use crate::program::ShaderKind;
 use crate::psv0::{ResourceBinding, ResourceType};
@@ -39,14 +39,7 @@ pub struct RootSignatureFile<'data> {
 pub fn read_root_signature_file(bytes: &[u8]) -> Result<RootSignatureFile<'_>> {
     if bytes.starts_with(b"DXBC") {
         let container = Container::parse(bytes)?;
-        let part = container.find(PartName::RTS0).ok_or_else(|| {
-            ReadError::new(
-                0,
-                ReadErrorKind::PartNotFound {
-                    name: "RTS0".to_string(),
-                },
-            )
-        })?;
+        let part = container.require(PartName::RTS0)?;
         let signature = RootSignature::parse(&part)?;
         return Ok(RootSignatureFile {
             data: part.data,
@@ -378,6 +371,7 @@ pub fn check_container(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ReadErrorKind;
 
     /// What a test root parameter binds.
     enum Param {

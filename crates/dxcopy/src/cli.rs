@@ -1,7 +1,7 @@
 //! Argument groups and message helpers shared by dxcopy, dxstrip and dxinfo.
 
 use clap::Args;
-use dxcopy_edit::{Config, DigestPolicy, EditError, HashPolicy, MatchStyle, StripClass};
+use dxcopy_edit::{Config, DigestPolicy, EditError, HashPolicy, MatchStyle, Remedy, StripClass};
 use std::ffi::OsString;
 use std::path::PathBuf;
 
@@ -373,12 +373,12 @@ pub fn parse_or_exit<T: clap::Parser>(tool: &str) -> T {
     let args = match crate::args::expand(std::env::args_os().collect()) {
         Ok(args) => args,
         Err(e) => {
-            emit(tool, Level::Error, &e.to_string());
+            emit(tool, Severity::Error, &e.to_string());
             std::process::exit(1);
         }
     };
     if let Err(msg) = reject_unsupported(tool, &args) {
-        emit(tool, Level::Error, &msg);
+        emit(tool, Severity::Error, &msg);
         std::process::exit(1);
     }
     match T::try_parse_from(&args) {
@@ -391,16 +391,8 @@ pub fn parse_or_exit<T: clap::Parser>(tool: &str) -> T {
     }
 }
 
-/// Severity of a diagnostic line.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Level {
-    /// `tool: error: …`
-    Error,
-    /// `tool: warning: …`
-    Warning,
-    /// `tool: note: …`
-    Note,
-}
+/// Severity of a diagnostic line: `tool: error: …`, `tool: warning: …`, `tool: note: …`.
+pub use dxcopy_read::Severity;
 
 /// Whether diagnostics are coloured: stderr is a terminal and `NO_COLOR` is unset or empty.
 pub fn use_color() -> bool {
@@ -410,11 +402,11 @@ pub fn use_color() -> bool {
 
 /// Formats `tool: error: message` / `tool: warning: message` / `tool: note: message`,
 /// with ANSI colour when asked.
-pub fn diagnostic(tool: &str, level: Level, message: &str, color: bool) -> String {
+pub fn diagnostic(tool: &str, level: Severity, message: &str, color: bool) -> String {
     let (word, code) = match level {
-        Level::Error => ("error", "1;31"),
-        Level::Warning => ("warning", "1;33"),
-        Level::Note => ("note", "1;36"),
+        Severity::Error => ("error", "1;31"),
+        Severity::Warning => ("warning", "1;33"),
+        Severity::Note => ("note", "1;36"),
     };
     if color {
         format!("{tool}: \x1b[{code}m{word}:\x1b[0m {message}")
@@ -424,19 +416,73 @@ pub fn diagnostic(tool: &str, level: Level, message: &str, color: bool) -> Strin
 }
 
 /// Prints a diagnostic line on stderr.
-pub fn emit(tool: &str, level: Level, message: &str) {
+pub fn emit(tool: &str, level: Severity, message: &str) {
     eprintln!("{}", diagnostic(tool, level, message, use_color()));
 }
 
 /// One-line message for an error about `file`: `'file': message`, without
-/// repeating a path the error already names.
+/// repeating a path the error already names, and the option that helps, if any.
 pub fn file_message(file: &std::path::Path, err: &EditError) -> String {
-    err.file_message(file)
+    let mut message = err.file_message(file);
+    if let Some(remedy) = err.remedy() {
+        message.push_str(option_hint(remedy));
+    }
+    message
+}
+
+/// The options that address an error, as the end of its message.
+fn option_hint(remedy: Remedy) -> &'static str {
+    match remedy {
+        Remedy::UpdateInstead => "; use --update-section to replace it",
+        Remedy::StripOrReplacePriv => {
+            "; remove them with --strip-priv or replace them with --set-private"
+        }
+        Remedy::Force => "; use --force to add its debug info anyway",
+        Remedy::BitcodePart => " (--dump-bitcode takes DXIL, ILDB or a dxc STAT)",
+        _ => "",
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn file_messages_name_the_option_that_helps() {
+        use std::path::Path;
+        let file = Path::new("out.dxil");
+        let rows = [
+            (
+                EditError::AlreadyExists(dxcopy_read::PartName::PRIV),
+                "'out.dxil': part 'PRIV' already exists; use --update-section to replace it",
+            ),
+            (
+                EditError::MultiplePriv(2),
+                "'out.dxil': more than one PRIV part (2); remove them with --strip-priv or replace them with --set-private",
+            ),
+            (
+                EditError::PdbMismatch {
+                    reason: "GUID differs".into(),
+                },
+                "'out.dxil': the PDB does not belong to this shader: GUID differs; use --force to add its debug info anyway",
+            ),
+            (
+                EditError::NotBitcode(dxcopy_read::PartName::RDEF),
+                "'out.dxil': part 'RDEF' holds no LLVM bitcode (--dump-bitcode takes DXIL, ILDB or a dxc STAT)",
+            ),
+            (
+                EditError::InPdbStream(Box::new(EditError::MultiplePriv(3))),
+                "'out.dxil': in the container in PDB stream 5: more than one PRIV part (3); remove them with --strip-priv or replace them with --set-private",
+            ),
+            (
+                EditError::EmptyPart(dxcopy_read::PartName::RDEF),
+                "'out.dxil': part 'RDEF' is empty",
+            ),
+        ];
+        for (e, want) in rows {
+            assert_eq!(file_message(file, &e), want);
+        }
+    }
 
     #[test]
     fn rejects_unsupported_with_reason() {
@@ -538,15 +584,15 @@ mod tests {
     #[test]
     fn diagnostics_prefix_and_colour() {
         assert_eq!(
-            diagnostic("dxcopy", Level::Error, "'a': bad", false),
+            diagnostic("dxcopy", Severity::Error, "'a': bad", false),
             "dxcopy: error: 'a': bad"
         );
         assert_eq!(
-            diagnostic("dxstrip", Level::Warning, "w", false),
+            diagnostic("dxstrip", Severity::Warning, "w", false),
             "dxstrip: warning: w"
         );
         assert_eq!(
-            diagnostic("dxcopy", Level::Error, "x", true),
+            diagnostic("dxcopy", Severity::Error, "x", true),
             "dxcopy: \x1b[1;31merror:\x1b[0m x"
         );
     }

@@ -14,7 +14,6 @@ use super::Inspection;
 use crate::digest::{self, DigestKind};
 use crate::root_signature_check::{check_container, CheckAgainst, ContainerCoverage};
 use crate::{Container, Decoded, Finding, HashStatus, PartRef, Severity};
-use std::fmt;
 
 /// Offset of the header's digest field (docs/format: header layout).
 const DIGEST_FIELD: u64 = 4;
@@ -22,32 +21,6 @@ const DIGEST_FIELD: u64 = 4;
 const FILE_SIZE_FIELD: u64 = 24;
 /// Offset of the offset table (one u32 per part).
 const OFFSET_TABLE: u64 = 32;
-
-/// How serious a finding is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize),
-    serde(rename_all = "lowercase")
-)]
-pub enum Level {
-    /// Informational; the container passes.
-    Note,
-    /// Non-conforming; the container fails.
-    Warning,
-    /// Broken; the container fails.
-    Error,
-}
-
-impl fmt::Display for Level {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Level::Note => "note",
-            Level::Warning => "warning",
-            Level::Error => "error",
-        })
-    }
-}
 
 /// One finding.
 ///
@@ -58,7 +31,7 @@ impl fmt::Display for Level {
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
 pub struct Check {
     /// How serious it is.
-    pub level: Level,
+    pub level: Severity,
     /// One sentence.
     pub message: String,
     /// The part it is about, when it is about one part.
@@ -70,7 +43,7 @@ pub struct Check {
 }
 
 impl Check {
-    fn new(level: Level, message: String, part: Option<PartRef>, offset: Option<u64>) -> Check {
+    fn new(level: Severity, message: String, part: Option<PartRef>, offset: Option<u64>) -> Check {
         Check {
             level,
             message,
@@ -157,12 +130,15 @@ fn ser_digest_kind<S: serde::Serializer>(k: &DigestKind, s: S) -> Result<S::Ok, 
 impl Verification {
     /// Whether nothing worse than a note was found.
     pub fn is_clean(&self) -> bool {
-        self.checks.iter().all(|c| c.level == Level::Note)
+        self.checks.iter().all(|c| c.level == Severity::Note)
     }
 
     /// Number of warnings and errors.
     pub fn problems(&self) -> usize {
-        self.checks.iter().filter(|c| c.level > Level::Note).count()
+        self.checks
+            .iter()
+            .filter(|c| c.level > Severity::Note)
+            .count()
     }
 
     /// One-line summary: `OK (digest retail, HASH valid, 7 parts decoded)` or
@@ -200,19 +176,19 @@ pub fn verify(insp: &Inspection<'_>) -> Verification {
     let stored = crate::fields::hex(&container.header().digest);
     match digest_kind {
         DigestKind::Retail | DigestKind::Debug => {}
-        DigestKind::Zero => push(Level::Note, "header digest is zero: the container is not signed".into(), None, at_digest),
-        DigestKind::Bypass => push(Level::Note, "header digest is the BYPASS sentinel (01…01)".into(), None, at_digest),
-        DigestKind::Preview => push(Level::Note, "header digest is the PREVIEW sentinel (02…02)".into(), None, at_digest),
+        DigestKind::Zero => push(Severity::Note, "header digest is zero: the container is not signed".into(), None, at_digest),
+        DigestKind::Bypass => push(Severity::Note, "header digest is the BYPASS sentinel (01…01)".into(), None, at_digest),
+        DigestKind::Preview => push(Severity::Note, "header digest is the PREVIEW sentinel (02…02)".into(), None, at_digest),
         // dxc copies the main shader's digest into its PDB's container.
         DigestKind::Invalid if insp.pdb.is_some() => push(
-            Level::Note,
+            Severity::Note,
             format!("header digest {stored} is not this container's own: dxc copies the main shader's digest into the PDB's container"),
             None,
             at_digest,
         ),
         DigestKind::Invalid => match digest::container_digests(data) {
             Some((retail, _)) => push(
-                Level::Error,
+                Severity::Error,
                 format!(
                     "header digest {stored} is not a valid retail or debug digest (the retail digest is {})",
                     crate::fields::hex(&retail)
@@ -221,7 +197,7 @@ pub fn verify(insp: &Inspection<'_>) -> Verification {
                 at_digest,
             ),
             None => push(
-                Level::Error,
+                Severity::Error,
                 format!(
                     "header digest {stored} cannot be checked: FileSize {:#x} is outside the file",
                     container.header().file_size
@@ -246,7 +222,7 @@ pub fn verify(insp: &Inspection<'_>) -> Verification {
                 HashStatus::Valid => HashCheck::Valid,
                 HashStatus::Mismatch { computed } => {
                     push(
-                        Level::Error,
+                        Severity::Error,
                         format!(
                             "{prefix}: digest {} does not match the MD5 of the {} bitcode ({})",
                             crate::fields::hex(&h.digest),
@@ -261,7 +237,7 @@ pub fn verify(insp: &Inspection<'_>) -> Verification {
                 }
                 HashStatus::NoBitcode { source } => {
                     push(
-                        Level::Note,
+                        Severity::Note,
                         format!("{prefix}: no decodable {source} part to check the digest against"),
                         part,
                         Some(p.part.offset),
@@ -276,13 +252,13 @@ pub fn verify(insp: &Inspection<'_>) -> Verification {
     if let Some(info) = &insp.pdb {
         match insp.pdb_guid_matches_hash() {
             Some(true) => push(
-                Level::Note,
+                Severity::Note,
                 format!("PDB GUID {} equals the HASH digest", info.guid_string()),
                 hash_part,
                 None,
             ),
             Some(false) => push(
-                Level::Error,
+                Severity::Error,
                 format!(
                     "PDB GUID {} differs from the HASH digest: the PDB will not be found by its shader",
                     info.guid_string()
@@ -291,7 +267,7 @@ pub fn verify(insp: &Inspection<'_>) -> Verification {
                 None,
             ),
             None => push(
-                Level::Warning,
+                Severity::Warning,
                 "PDB container has no decodable HASH part to check the GUID against".into(),
                 None,
                 None,
@@ -303,12 +279,8 @@ pub fn verify(insp: &Inspection<'_>) -> Verification {
         if matches!(finding, Finding::DigestInvalid { .. }) {
             continue; // reported above, with the expected value
         }
-        let level = match finding.severity() {
-            Severity::Note => Level::Note,
-            Severity::Warning => Level::Warning,
-        };
         let (part, offset) = finding_location(container, &finding);
-        push(level, finding.to_string(), part, offset);
+        push(finding.severity(), finding.to_string(), part, offset);
     }
 
     let mut decode_errors = 0;
@@ -318,13 +290,13 @@ pub fn verify(insp: &Inspection<'_>) -> Verification {
         match &p.decoded {
             Err(e) => {
                 decode_errors += 1;
-                push(Level::Error, e.to_string(), part, Some(e.offset));
+                push(Severity::Error, e.to_string(), part, Some(e.offset));
             }
             Ok(d) => {
                 if let Decoded::Program(program) = d {
                     if !program.size_matches(p.part.size()) {
                         push(
-                            Level::Warning,
+                            Severity::Warning,
                             format!(
                                 "{prefix}: program header says {} words ({} bytes), the part has {}",
                                 program.size_in_words,
@@ -338,7 +310,7 @@ pub fn verify(insp: &Inspection<'_>) -> Verification {
                     }
                     if !program.has_bitcode_magic() {
                         push(
-                            Level::Warning,
+                            Severity::Warning,
                             format!(
                                 "{prefix}: bitcode does not start with the LLVM magic 'BC' 0xC0DE"
                             ),
@@ -363,7 +335,7 @@ pub fn verify(insp: &Inspection<'_>) -> Verification {
                 }
                 for issue in d.issues() {
                     push(
-                        Level::Warning,
+                        Severity::Warning,
                         format!("{prefix}: {issue}"),
                         part,
                         Some(issue.offset),
@@ -397,7 +369,7 @@ pub fn coverage_checks(
             list.iter()
                 .map(|u| {
                     Check::new(
-                        Level::Warning,
+                        Severity::Warning,
                         format!("PSV0 {u} ({what})"),
                         psv0,
                         psv0.map(|p| p.offset),
@@ -474,7 +446,7 @@ mod tests {
             (b"ILDN", &[0, 0, 0, 0, 0, 0, 0, 0]),
         ]);
         let v = run(&bytes);
-        let levels: Vec<(Level, &str)> = v
+        let levels: Vec<(Severity, &str)> = v
             .checks
             .iter()
             .map(|c| (c.level, c.message.as_str()))
@@ -482,18 +454,18 @@ mod tests {
         assert_eq!(v.digest, DigestKind::Zero);
         assert_eq!(v.hash, HashCheck::Unverifiable);
         assert_eq!(v.decode_errors, 1);
-        assert_eq!(levels[0].0, Level::Note);
+        assert_eq!(levels[0].0, Severity::Note);
         assert!(levels[0].1.contains("not signed"));
         assert!(levels[1].1.contains("no decodable DXIL part"));
         assert!(levels
             .iter()
-            .any(|(l, m)| *l == Level::Warning && m.contains("duplicate")));
+            .any(|(l, m)| *l == Severity::Warning && m.contains("duplicate")));
         assert!(levels
             .iter()
-            .any(|(l, m)| *l == Level::Error && m.starts_with("part 2 'SHEX'")));
+            .any(|(l, m)| *l == Severity::Error && m.starts_with("part 2 'SHEX'")));
         assert!(levels
             .iter()
-            .any(|(l, m)| *l == Level::Warning && m.contains("part 1 'ILDN': reserved flags")));
+            .any(|(l, m)| *l == Severity::Warning && m.contains("part 1 'ILDN': reserved flags")));
         assert!(!v.is_clean());
     }
 

@@ -139,7 +139,7 @@ pub fn main() {
             if !opts.quiet && report.input_is_pdb {
                 cli::emit(
                     "dxcopy",
-                    cli::Level::Note,
+                    cli::Severity::Note,
                     &format!(
                         "'{}' is a PDB: working on the DXIL container in its stream 5",
                         opts.input.display()
@@ -150,21 +150,21 @@ pub fn main() {
                 for note in &report.notes {
                     cli::emit(
                         "dxcopy",
-                        cli::Level::Note,
+                        cli::Severity::Note,
                         &format!("'{}': {note}", opts.input.display()),
                     );
                 }
                 for w in &report.option_warnings {
                     cli::emit(
                         "dxcopy",
-                        cli::Level::Warning,
+                        cli::Severity::Warning,
                         &format!("'{}': {w}", opts.input.display()),
                     );
                 }
                 for w in &report.warnings {
                     cli::emit(
                         "dxcopy",
-                        cli::Level::Warning,
+                        cli::Severity::Warning,
                         &format!("'{}': {w}", opts.input.display()),
                     );
                 }
@@ -173,7 +173,7 @@ pub fn main() {
         Err(e) => {
             cli::emit(
                 "dxcopy",
-                cli::Level::Error,
+                cli::Severity::Error,
                 &cli::file_message(&opts.input, &e),
             );
             std::process::exit(1);

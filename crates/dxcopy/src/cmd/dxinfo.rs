@@ -8,7 +8,7 @@ use crate::info::dump::{dump_all, dump_all_per_file};
 use crate::info::hexdump::write_hex;
 use crate::info::json::{document, write_json};
 use crate::info::text::{write_parts, write_text, TextOptions};
-use crate::info::verify::{coverage_checks, verify, Level};
+use crate::info::verify::{coverage_checks, verify};
 use crate::info::yaml::{to_obj2yaml, YamlOptions};
 use crate::info::{parse_part_name, Inspection};
 use clap::Parser;
@@ -16,6 +16,7 @@ use dxcopy_read::disasm::{self, DisasmError};
 use dxcopy_read::pdb::{container_input, ContainerSource};
 use dxcopy_read::root_signature_check::{read_root_signature_file, CheckAgainst};
 use dxcopy_read::rts0::RootSignature;
+use dxcopy_read::Severity;
 use dxcopy_read::{Container, MappedFile, PartName};
 use std::ffi::OsString;
 use std::io::{self, Write};
@@ -114,7 +115,7 @@ impl Io<'_> {
         let _ = writeln!(
             self.err,
             "{}",
-            cli::diagnostic("dxinfo", cli::Level::Error, message, self.color)
+            cli::diagnostic("dxinfo", cli::Severity::Error, message, self.color)
         );
     }
 
@@ -122,7 +123,7 @@ impl Io<'_> {
         let _ = writeln!(
             self.err,
             "{}",
-            cli::diagnostic("dxinfo", cli::Level::Note, message, self.color)
+            cli::diagnostic("dxinfo", cli::Severity::Note, message, self.color)
         );
     }
 }
@@ -134,7 +135,7 @@ pub fn parse(args: impl IntoIterator<Item = OsString>) -> Result<Opts, (String, 
         (
             format!(
                 "{}\n",
-                cli::diagnostic("dxinfo", cli::Level::Error, &e.to_string(), false)
+                cli::diagnostic("dxinfo", cli::Severity::Error, &e.to_string(), false)
             ),
             1,
         )
@@ -175,7 +176,7 @@ pub fn main() {
         Err(e) => {
             let line = cli::diagnostic(
                 "dxinfo",
-                cli::Level::Error,
+                cli::Severity::Error,
                 &format!("writing output: {e}"),
                 cli::use_color(),
             );
@@ -456,7 +457,7 @@ fn show_verify(
         ));
     }
     for check in &v.checks {
-        if quiet && check.level == Level::Note {
+        if quiet && check.level == Severity::Note {
             continue;
         }
         writeln!(io.out, "{shown}: {}: {}", check.level, check.message)?;

@@ -116,7 +116,7 @@ pub fn main() {
     (opts.files, walked) = match gather(&opts) {
         Ok(found) => found,
         Err(e) => {
-            cli::emit("dxstrip", cli::Level::Error, &e.to_string());
+            cli::emit("dxstrip", cli::Severity::Error, &e.to_string());
             std::process::exit(1);
         }
     };
@@ -143,7 +143,7 @@ pub fn main() {
     if opts.output.is_some() && opts.files.len() != 1 {
         cli::emit(
             "dxstrip",
-            cli::Level::Error,
+            cli::Severity::Error,
             "-o takes exactly one input file",
         );
         std::process::exit(1);
@@ -155,7 +155,7 @@ pub fn main() {
     }
     let progress = progress_bar(opts.files.len(), opts.quiet);
     // Messages go around the bar so it is redrawn below them.
-    let say = |level: cli::Level, msg: &str| match &progress {
+    let say = |level: cli::Severity, msg: &str| match &progress {
         Some(bar) => bar.suspend(|| cli::emit("dxstrip", level, msg)),
         None => cli::emit("dxstrip", level, msg),
     };
@@ -185,16 +185,22 @@ pub fn main() {
                     removed += report.parts_before.saturating_sub(report.parts_after);
                     if !opts.quiet {
                         for w in &report.option_warnings {
-                            say(cli::Level::Warning, &format!("'{}': {w}", file.display()));
+                            say(
+                                cli::Severity::Warning,
+                                &format!("'{}': {w}", file.display()),
+                            );
                         }
                         for w in &report.warnings {
-                            say(cli::Level::Warning, &format!("'{}': {w}", file.display()));
+                            say(
+                                cli::Severity::Warning,
+                                &format!("'{}': {w}", file.display()),
+                            );
                         }
                     }
                 }
                 Err(e) => {
                     failed += 1;
-                    say(cli::Level::Error, &cli::file_message(file, &e));
+                    say(cli::Severity::Error, &cli::file_message(file, &e));
                 }
             }
         },

@@ -324,7 +324,7 @@ pub fn verify(insp: &Inspection<'_>) -> Verification {
                         let start = program.bitcode_file_offset;
                         let at = start + e.bit_offset / 8;
                         push(
-                            Level::Error,
+                            Severity::Error,
                             format!(
                                 "{prefix}: LLVM bitstream does not read: {e} (file offset {at:#x}; the bitcode starts at {start:#x})"
                             ),
@@ -582,7 +582,7 @@ mod tests {
             bc[word..word + 4].copy_from_slice(&0x0fff_ffffu32.to_le_bytes());
         });
         let f = f.expect("a finding for the length word");
-        assert_eq!(f.level, Level::Error);
+        assert_eq!(f.level, Severity::Error);
         assert_eq!(f.part.map(|p| p.name.to_string()).as_deref(), Some("DXIL"));
         assert!(
             f.message.starts_with("part 3 'DXIL': LLVM bitstream does not read: bitcode at bit 32 (byte 0x4): block (by its length word) runs past"),
@@ -602,7 +602,7 @@ mod tests {
             clear_bits(bc, at + u64::from(width), 5);
         });
         let f = f.expect("a finding for the abbreviation");
-        assert_eq!(f.level, Level::Error);
+        assert_eq!(f.level, Severity::Error);
         assert!(
             f.message
                 .contains("invalid abbreviation definition: no operands"),
@@ -634,7 +634,7 @@ mod tests {
             .iter()
             .find(|c| c.message.contains("does not start with the LLVM magic"))
             .expect("magic warning");
-        assert_eq!(magic.level, Level::Warning);
+        assert_eq!(magic.level, Severity::Warning);
         assert_eq!(magic.offset, Some(start));
     }
 

@@ -59,15 +59,15 @@ pub fn align4(value: u64) -> u64 {
 pub mod ser {
     use serde::Serializer;
 
-    /// Bytes as a (lossy) UTF-8 string.
-    pub fn text<S: Serializer>(bytes: &&[u8], s: S) -> Result<S::Ok, S::Error> {
+    /// Bytes (`&[u8]`, or anything that derefs to them, like `Cow<[u8]>`) as
+    /// a (lossy) UTF-8 string.
+    pub fn text<S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
         s.collect_str(&super::lossy(bytes))
     }
 
-    /// A byte slice (or anything that derefs to one, like `Cow<[u8]>`) as a
-    /// (lossy) UTF-8 string.
-    pub fn text_slice<S: Serializer>(bytes: &[u8], s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(&super::lossy(bytes))
+    /// A list of byte strings as a list of (lossy) UTF-8 strings.
+    pub fn text_list<S: Serializer>(list: &[&[u8]], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(list.iter().map(|b| super::lossy(b)))
     }
 
     /// Optional bytes as a (lossy) UTF-8 string or null.

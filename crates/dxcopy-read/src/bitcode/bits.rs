@@ -63,11 +63,33 @@ impl<'a> BitReader<'a> {
         Ok(())
     }
 
+    /// The 64 bits starting at the current position's byte, shifted so that
+    /// bit 0 is the current bit, and how many of them lie before the end
+    /// (at most 57, so a window never needs a ninth byte). `None` near the
+    /// end of the data, where the byte-wise path takes over.
+    #[inline]
+    fn window(&self) -> Option<(u64, u64)> {
+        let byte = (self.pos / 8) as usize;
+        let bytes: [u8; 8] = self.data.get(byte..byte.checked_add(8)?)?.try_into().ok()?;
+        let shift = self.pos % 8;
+        let valid = (64 - shift).min(self.end - self.pos);
+        Some((u64::from_le_bytes(bytes) >> shift, valid))
+    }
+
     /// Reads a `width`-bit field (`width` ≤ 64).
+    #[inline]
     pub fn read(&mut self, width: u32, what: &'static str) -> Result<u64> {
         debug_assert!(width <= 64);
         if width == 0 {
             return Ok(0);
+        }
+        if width < 57 {
+            if let Some((word, valid)) = self.window() {
+                if u64::from(width) <= valid {
+                    self.pos += u64::from(width);
+                    return Ok(word & ((1u64 << width) - 1));
+                }
+            }
         }
         if u64::from(width) > self.remaining() {
             return err(self.pos, BitcodeErrorKind::Truncated { what });
@@ -78,7 +100,93 @@ impl<'a> BitReader<'a> {
     }
 
     /// Reads a VBR value with `width`-bit chunks (`width` in 2..=32).
+    #[inline]
     pub fn read_vbr(&mut self, width: u32, what: &'static str) -> Result<u64> {
+        // Fast path: the whole value lies in one window and has few enough
+        // chunks that it cannot overflow 64 bits; anything else (the end of
+        // the data or the block, long values) takes the checked path.
+        if let Some((word, valid)) = self.window() {
+            let payload = width - 1;
+            let chunk_mask = (1u64 << width) - 1;
+            let high = 1u64 << payload;
+            let max_chunks = (valid / u64::from(width)).min(u64::from(64 / payload)) as u32;
+            let mut value = 0u64;
+            for k in 0..max_chunks {
+                let chunk = (word >> (k * width)) & chunk_mask;
+                value |= (chunk & (high - 1)) << (k * payload);
+                if chunk & high == 0 {
+                    self.pos += u64::from((k + 1) * width);
+                    return Ok(value);
+                }
+            }
+        }
+        self.read_vbr_checked(width, what)
+    }
+
+    /// Steps over `count` VBR values with `width`-bit chunks (`width` in
+    /// 2..=32), as `count` calls of [`BitReader::read_vbr`] would, with the
+    /// same errors at the same offsets. Whole windows of chunks are stepped
+    /// over at once by counting the chunks without a continuation bit.
+    pub fn skip_vbrs(&mut self, width: u32, mut count: u64, what: &'static str) -> Result<()> {
+        let payload = width - 1;
+        // A value of at most this many chunks cannot overflow 64 bits.
+        let safe_chunks = u64::from(64 / payload);
+        let per_window = 57 / width;
+        let window_bits = u64::from(per_window * width);
+        // One bit per chunk: its continuation bit.
+        let ones = ((1u64 << window_bits) - 1) / ((1u64 << width) - 1);
+        let high = ones << payload;
+        // Chunks of the current value already passed.
+        let mut run = 0u64;
+        while count > 0 {
+            let Some((word, valid)) = self.window() else {
+                break;
+            };
+            if valid < window_bits {
+                break;
+            }
+            let ends = !word & high;
+            if ends == 0 {
+                if run + u64::from(per_window) >= safe_chunks {
+                    break;
+                }
+                run += u64::from(per_window);
+                self.pos += window_bits;
+                continue;
+            }
+            // The value in progress ends at the first end in the window.
+            let first = u64::from(ends.trailing_zeros() / width);
+            if run + first + 1 > safe_chunks {
+                break;
+            }
+            let found = u64::from(ends.count_ones());
+            if found < count {
+                count -= found;
+                let last = u64::from((63 - ends.leading_zeros()) / width);
+                run = u64::from(per_window) - 1 - last;
+                self.pos += window_bits;
+                continue;
+            }
+            // The `count`-th end lies in this window.
+            let mut rest = ends;
+            for _ in 1..count {
+                rest &= rest - 1;
+            }
+            let chunk = u64::from(rest.trailing_zeros() / width);
+            self.pos += (chunk + 1) * u64::from(width);
+            return Ok(());
+        }
+        // The end of the data or the block is near, or a long value: go back
+        // to the start of the value in progress and read value by value.
+        self.pos -= run * u64::from(width);
+        for _ in 0..count {
+            self.read_vbr_checked(width, what)?;
+        }
+        Ok(())
+    }
+
+    /// [`BitReader::read_vbr`] chunk by chunk, with every bound and overflow check.
+    fn read_vbr_checked(&mut self, width: u32, what: &'static str) -> Result<u64> {
         let start = self.pos;
         let payload = width - 1;
         let high = 1u64 << payload;
@@ -101,6 +209,16 @@ impl<'a> BitReader<'a> {
                 return err(start, BitcodeErrorKind::VbrOverflow);
             }
         }
+    }
+
+    /// Moves `bits` bits forward, which must not pass the end.
+    #[inline]
+    pub fn skip(&mut self, bits: u64, what: &'static str) -> Result<()> {
+        if bits > self.remaining() {
+            return err(self.pos, BitcodeErrorKind::Truncated { what });
+        }
+        self.pos += bits;
+        Ok(())
     }
 
     /// Skips to the next multiple of 32 bits.
@@ -175,6 +293,90 @@ mod tests {
         let e = r.read_vbr(4, "x").unwrap_err();
         assert_eq!(e.kind, BitcodeErrorKind::VbrOverflow);
         assert_eq!(e.bit_offset, 0);
+    }
+
+    /// Bytes from a small xorshift generator; `dense` makes continuation
+    /// bits frequent, so long and overflowing values occur.
+    fn noise(len: usize, seed: u64, dense: bool) -> Vec<u8> {
+        let mut x = seed | 1;
+        (0..len)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let b = x as u8;
+                if dense {
+                    b | (x >> 8) as u8
+                } else {
+                    b
+                }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn skipping_vbr_values_matches_reading_them_one_by_one() {
+        let (mut passed, mut overflowed, mut truncated) = (0, 0, 0);
+        for seed in 1..40u64 {
+            for dense in [false, true] {
+                let data = noise(48 + (seed as usize % 13), seed, dense);
+                for width in [2u32, 3, 4, 5, 6, 7, 8, 11, 16, 31, 32] {
+                    for start in [0u64, 3, 13] {
+                        for end_cut in [0u64, 5, 29] {
+                            let end = data.len() as u64 * 8 - end_cut;
+                            for count in [0u64, 1, 2, 5, 9, 40, 400] {
+                                let mut one = BitReader::new(&data, start, end);
+                                let expected = (0..count)
+                                    .try_for_each(|_| one.read_vbr(width, "x").map(|_| ()));
+                                let mut all = BitReader::new(&data, start, end);
+                                let got = all.skip_vbrs(width, count, "x");
+                                assert_eq!(
+                                    got, expected,
+                                    "seed {seed} width {width} count {count}"
+                                );
+                                match got {
+                                    Ok(()) => {
+                                        assert_eq!(
+                                            all.pos(),
+                                            one.pos(),
+                                            "seed {seed} width {width}"
+                                        );
+                                        passed += 1;
+                                    }
+                                    Err(e) if e.kind == BitcodeErrorKind::VbrOverflow => {
+                                        overflowed += 1
+                                    }
+                                    Err(_) => truncated += 1,
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        // Every path was taken: whole values, overflows and the end of the data.
+        assert!(passed > 5_000 && overflowed > 100 && truncated > 100);
+    }
+
+    #[test]
+    fn fast_and_checked_vbr_reads_agree() {
+        for seed in 1..60u64 {
+            let data = noise(40, seed, seed % 2 == 0);
+            for width in [2u32, 4, 6, 8, 12, 32] {
+                let end = data.len() as u64 * 8 - seed % 9;
+                let mut fast = BitReader::new(&data, seed % 7, end);
+                let mut slow = fast.clone();
+                loop {
+                    let a = fast.read_vbr(width, "x");
+                    let b = slow.read_vbr_checked(width, "x");
+                    assert_eq!(a, b, "seed {seed} width {width}");
+                    assert_eq!(fast.pos(), slow.pos());
+                    if a.is_err() {
+                        break;
+                    }
+                }
+            }
+        }
     }
 
     #[test]

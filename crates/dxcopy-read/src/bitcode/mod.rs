@@ -37,6 +37,6 @@ pub use abbrev::{Abbrev, AbbrevOp};
 pub use error::{BitcodeError, BitcodeErrorKind};
 pub use module::ModuleFacts;
 pub use reader::{
-    abbrev_id, decode_char6, encode_char6, Bitcode, BlockHeader, Entry, Field, Layout, Record,
-    StreamReader, WrapperHeader,
+    abbrev_id, decode_char6, encode_char6, Bitcode, BlockHeader, Entry, Field, FieldSpan, Layout,
+    Record, StreamReader, WrapperHeader,
 };

@@ -13,7 +13,7 @@
 use super::bits::BitReader;
 use super::codes::{block, constants, identification, metadata, module, strtab, value_symtab};
 use super::error::Result;
-use super::reader::{Bitcode, Entry, Record};
+use super::reader::{Bitcode, Entry, FieldSpan, Record};
 
 /// A `{major, minor}` pair (`dx.version`, `dx.valver`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -105,24 +105,33 @@ enum Value {
     Integer(i64),
 }
 
-#[derive(Debug, Clone, Copy)]
-enum Md {
-    String { start: usize, len: usize },
-    Node { start: usize, len: usize },
+/// One metadata ID. Strings and nodes are kept as where their fields lie and
+/// read only when a named node reaches them: most of a debug module's
+/// metadata is never looked at.
+#[derive(Debug, Clone)]
+enum Md<'a> {
+    /// One string of a METADATA_STRINGS blob.
+    String(&'a [u8]),
+    /// METADATA_STRING_OLD: the characters are the fields.
+    StringOld(FieldSpan),
+    /// NODE or DISTINCT_NODE: the fields are metadata IDs plus one.
+    Node(FieldSpan),
     Value(u64),
     Other,
 }
 
 #[derive(Default)]
-struct State {
+struct State<'a> {
+    /// The bitcode the spans of `md` point into.
+    data: &'a [u8],
     facts: ModuleFacts,
     values: Vec<Value>,
     /// (value ID, name) from the module VALUE_SYMTAB, or strtab ranges.
     names: Vec<(u64, Vec<u8>)>,
     strtab_refs: Vec<(u64, u64, u64)>,
-    strtab: Vec<u8>,
-    md: Vec<Md>,
-    md_bytes: Vec<u8>,
+    strtab: &'a [u8],
+    md: Vec<Md<'a>>,
+    /// The operands of the named nodes.
     md_operands: Vec<u32>,
     named: Vec<(String, usize, usize)>,
     pending_name: Option<String>,
@@ -139,6 +148,27 @@ pub fn decode_signed(v: u64) -> i64 {
     }
 }
 
+/// `s` as `{:?}` writes it: in quotes, escaped. Plain printable ASCII (all
+/// that DXIL names hold) is copied without the per-character escaping.
+fn push_quoted(out: &mut String, s: &str) {
+    if s.bytes()
+        .all(|b| (0x20..0x7f).contains(&b) && b != b'"' && b != b'\\')
+    {
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
+    } else {
+        use std::fmt::Write;
+        let _ = write!(out, "{s:?}");
+    }
+}
+
+fn quoted(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    push_quoted(&mut out, s);
+    out
+}
+
 fn lossy(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -153,10 +183,10 @@ impl ModuleFacts {
             out.push(("Producer", format!("{:?}{epoch}", id.producer)));
         }
         if let Some(t) = &self.triple {
-            out.push(("Triple", format!("{t:?}")));
+            out.push(("Triple", quoted(t)));
         }
         if let Some(l) = &self.data_layout {
-            out.push(("DataLayout", format!("{l:?}")));
+            out.push(("DataLayout", quoted(l)));
         }
         if let Some(sm) = &self.shader_model {
             out.push((
@@ -174,10 +204,14 @@ impl ModuleFacts {
             if v.is_empty() {
                 return "none".to_string();
             }
-            v.iter()
-                .map(|s| format!("{s:?}"))
-                .collect::<Vec<_>>()
-                .join(", ")
+            let mut out = String::with_capacity(v.iter().map(|s| s.len() + 4).sum());
+            for (i, s) in v.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                push_quoted(&mut out, s);
+            }
+            out
         };
         if !self.entry_points.is_empty() {
             out.push(("EntryPoints", list(&self.entry_points)));
@@ -192,7 +226,7 @@ impl ModuleFacts {
             ));
         }
         if let Some(f) = &self.main_file_name {
-            out.push(("MainFileName", format!("{f:?}")));
+            out.push(("MainFileName", quoted(f)));
         }
         if !self.source_args.is_empty() {
             out.push(("SourceArgs", list(&self.source_args)));
@@ -213,7 +247,10 @@ impl ModuleFacts {
     pub fn decode(data: &[u8]) -> Result<ModuleFacts> {
         let bitcode = Bitcode::parse(data)?;
         let mut reader = bitcode.reader();
-        let mut st = State::default();
+        let mut st = State {
+            data,
+            ..State::default()
+        };
         while let Some(entry) = reader.next_entry()? {
             let depth = reader.depth();
             match entry {
@@ -241,8 +278,8 @@ impl ModuleFacts {
     }
 }
 
-impl State {
-    fn record(&mut self, r: &Record<'_>, depth: usize, top: Option<u32>) {
+impl<'a> State<'a> {
+    fn record(&mut self, r: &Record<'a>, depth: usize, top: Option<u32>) {
         match (depth, r.block_id) {
             (1, block::IDENTIFICATION) => match r.code {
                 identification::STRING => {
@@ -261,7 +298,7 @@ impl State {
             },
             (1, block::MODULE) => self.module_record(r),
             (1, block::STRTAB) if r.code == strtab::BLOB => {
-                self.strtab = r.blob().unwrap_or_default().to_vec();
+                self.strtab = r.blob().unwrap_or_default();
             }
             (2, block::CONSTANTS) if top == Some(block::MODULE) => match r.code {
                 constants::SETTYPE => {}
@@ -280,7 +317,19 @@ impl State {
                     value_symtab::FNENTRY => 2,
                     _ => return,
                 };
-                if let (Some(id), Some(name)) = (r.values().next(), r.string_from(skip)) {
+                let Some(id) = r.values().next() else {
+                    return;
+                };
+                // Only function names are shown; values are only ever
+                // appended, so a name for a known non-function is never used.
+                let known_other = usize::try_from(id)
+                    .ok()
+                    .and_then(|i| self.values.get(i))
+                    .is_some_and(|v| !matches!(v, Value::Function { .. }));
+                if known_other {
+                    return;
+                }
+                if let Some(name) = r.string_from(skip) {
                     self.names.push((id, name));
                 }
             }
@@ -288,7 +337,7 @@ impl State {
         }
     }
 
-    fn module_record(&mut self, r: &Record<'_>) {
+    fn module_record(&mut self, r: &Record<'a>) {
         let v2 = self.facts.module_version.unwrap_or(0) >= 2;
         let shift = if v2 { 2 } else { 0 };
         match r.code {
@@ -320,7 +369,7 @@ impl State {
         }
     }
 
-    fn metadata_record(&mut self, r: &Record<'_>) {
+    fn metadata_record(&mut self, r: &Record<'a>) {
         match r.code {
             metadata::NAME => {
                 self.pending_name = Some(lossy(&r.string_from(0).unwrap_or_default()));
@@ -333,25 +382,9 @@ impl State {
                 self.named
                     .push((name, start, self.md_operands.len() - start));
             }
-            metadata::STRING_OLD => {
-                let start = self.md_bytes.len();
-                self.md_bytes
-                    .extend(r.values().map(|v| u8::try_from(v).unwrap_or(b'?')));
-                self.md.push(Md::String {
-                    start,
-                    len: self.md_bytes.len() - start,
-                });
-            }
+            metadata::STRING_OLD => self.md.push(Md::StringOld(r.field_span())),
             metadata::STRINGS => self.metadata_strings(r),
-            metadata::NODE | metadata::DISTINCT_NODE => {
-                let start = self.md_operands.len();
-                self.md_operands
-                    .extend(r.values().map(|v| u32::try_from(v).unwrap_or(u32::MAX)));
-                self.md.push(Md::Node {
-                    start,
-                    len: self.md_operands.len() - start,
-                });
-            }
+            metadata::NODE | metadata::DISTINCT_NODE => self.md.push(Md::Node(r.field_span())),
             metadata::VALUE => {
                 let value = r.values().nth(1).unwrap_or(u64::MAX);
                 self.md.push(Md::Value(value));
@@ -367,7 +400,7 @@ impl State {
 
     /// METADATA_STRINGS: [count, offset of the characters, blob]; the blob
     /// holds `count` VBR6 lengths, then (at the offset) the characters.
-    fn metadata_strings(&mut self, r: &Record<'_>) {
+    fn metadata_strings(&mut self, r: &Record<'a>) {
         let mut fields = r.values();
         let (Some(count), Some(offset), Some(blob)) = (fields.next(), fields.next(), r.blob())
         else {
@@ -391,19 +424,21 @@ impl State {
             else {
                 return;
             };
-            let start = self.md_bytes.len();
-            self.md_bytes.extend_from_slice(s);
-            self.md.push(Md::String {
-                start,
-                len: s.len(),
-            });
+            self.md.push(Md::String(s));
             at += s.len();
         }
     }
 
     fn md_string(&self, id: u32) -> Option<String> {
         match self.md.get(id as usize)? {
-            Md::String { start, len } => Some(lossy(self.md_bytes.get(*start..start + len)?)),
+            Md::String(bytes) => Some(lossy(bytes)),
+            Md::StringOld(span) => {
+                let bytes: Vec<u8> = span
+                    .fields(self.data)
+                    .map(|f| u8::try_from(f.value).unwrap_or(b'?'))
+                    .collect();
+                Some(lossy(&bytes))
+            }
             _ => None,
         }
     }
@@ -411,11 +446,9 @@ impl State {
     /// A node's operands as metadata IDs (`None` for a null operand).
     fn md_node(&self, id: u32) -> Option<Vec<Option<u32>>> {
         match self.md.get(id as usize)? {
-            Md::Node { start, len } => Some(
-                self.md_operands
-                    .get(*start..start + len)?
-                    .iter()
-                    .map(|v| v.checked_sub(1))
+            Md::Node(span) => Some(
+                span.fields(self.data)
+                    .map(|f| u32::try_from(f.value).unwrap_or(u32::MAX).checked_sub(1))
                     .collect(),
             ),
             _ => None,
@@ -534,5 +567,28 @@ impl State {
         }
         self.facts.dx_ops.sort();
         self.facts
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoted_strings_are_written_as_debug_formatting_writes_them() {
+        for s in [
+            "",
+            "dxil-ms-dx",
+            "e-m:e-p:32:32-i1:32-i8:32",
+            "\u{1}?main@@YAXXZ",
+            "a\"b",
+            "back\\slash",
+            "tab\there",
+            "ünïcode",
+            "\u{7f}",
+            "'single'",
+        ] {
+            assert_eq!(quoted(s), format!("{s:?}"), "{s:?}");
+        }
     }
 }

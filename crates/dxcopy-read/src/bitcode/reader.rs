@@ -307,9 +307,8 @@ impl<'a> StreamReader<'a> {
                     },
                 })?;
                 let body_start = self.bits.pos();
-                for _ in 0..num_ops {
-                    self.bits.read_vbr(6, "record operand")?;
-                }
+                self.bits
+                    .skip_vbrs(6, u64::from(num_ops), "record operand")?;
                 Entry::Record(Record {
                     bit_offset,
                     abbrev_id: abbrev_id::UNABBREV_RECORD,
@@ -516,8 +515,20 @@ impl<'a> StreamReader<'a> {
                         );
                     }
                     array_len = count as u32;
-                    for _ in 0..count {
-                        read_scalar(&mut self.bits, elem, "array element")?;
+                    match elem {
+                        // Fixed-width elements are stepped over at once (the
+                        // check above made sure they fit).
+                        AbbrevOp::Fixed(_) | AbbrevOp::Char6 => {
+                            self.bits.skip(count * min_bits, "array elements")?;
+                        }
+                        AbbrevOp::Vbr(w) if w > 0 => {
+                            self.bits.skip_vbrs(u32::from(w), count, "array element")?;
+                        }
+                        _ => {
+                            for _ in 0..count {
+                                read_scalar(&mut self.bits, elem, "array element")?;
+                            }
+                        }
                     }
                     i += 1;
                 }
@@ -573,6 +584,7 @@ fn scalar_min_bits(op: AbbrevOp) -> u64 {
 }
 
 /// Reads one scalar operand (a literal reads nothing).
+#[inline]
 fn read_scalar(bits: &mut BitReader<'_>, op: AbbrevOp, what: &'static str) -> Result<u64> {
     match op {
         AbbrevOp::Literal(v) => Ok(v),
@@ -683,16 +695,17 @@ impl<'a> Record<'a> {
     /// The scalar fields after the code in order (literals and array
     /// elements included, the blob excluded), as LLVM's `readRecord` lists them.
     pub fn fields(&self) -> Fields<'a> {
-        let (ops, left) = match &self.layout {
-            Layout::Abbreviated(a) => (Some(a.clone()), 0),
-            Layout::Unabbreviated { num_ops } => (None, *num_ops),
-        };
-        Fields {
-            bits: BitReader::new(self.data, self.body_start, self.end),
-            ops,
-            index: 1,
-            left,
-            in_array: false,
+        fields_of(self.data, self.body_start, self.end, &self.layout)
+    }
+
+    /// Where the fields lie, without the bytes: what a caller keeps to read
+    /// them later with [`FieldSpan::fields`] (module facts keep one per
+    /// metadata node and read only the nodes a named node reaches).
+    pub fn field_span(&self) -> FieldSpan {
+        FieldSpan {
+            body_start: self.body_start,
+            end: self.end,
+            layout: self.layout.clone(),
         }
     }
 
@@ -704,10 +717,109 @@ impl<'a> Record<'a> {
     /// The values as bytes (characters of a string record), or `None` if one
     /// does not fit a byte.
     pub fn string_from(&self, skip: usize) -> Option<Vec<u8>> {
-        self.values()
-            .skip(skip)
-            .map(|v| u8::try_from(v).ok())
-            .collect()
+        if let Some((width, bits, len, skip)) = self.char_array(skip) {
+            return Record::char_array_string(width, bits, len, skip);
+        }
+        // The field count is bounded by the record's bits (checked when it was read).
+        let fields = match &self.layout {
+            Layout::Unabbreviated { num_ops } => *num_ops as usize,
+            Layout::Abbreviated(a) => a.ops().len() + self.array_len as usize,
+        };
+        let mut out = Vec::with_capacity(fields.saturating_sub(skip));
+        for value in self.values().skip(skip) {
+            out.push(u8::try_from(value).ok()?);
+        }
+        Some(out)
+    }
+}
+
+fn fields_of<'a>(data: &'a [u8], body_start: u64, end: u64, layout: &Layout) -> Fields<'a> {
+    let (ops, left) = match layout {
+        Layout::Abbreviated(a) => (Some(a.clone()), 0),
+        Layout::Unabbreviated { num_ops } => (None, *num_ops),
+    };
+    Fields {
+        bits: BitReader::new(data, body_start, end),
+        ops,
+        index: 1,
+        left,
+        in_array: false,
+    }
+}
+
+/// A record's fields detached from the record ([`Record::field_span`]).
+#[derive(Debug, Clone)]
+pub struct FieldSpan {
+    body_start: u64,
+    end: u64,
+    layout: Layout,
+}
+
+impl FieldSpan {
+    /// The fields, read from `data` (the data the record was read from; other
+    /// data gives whatever lies at the same bits, never a panic).
+    pub fn fields<'a>(&self, data: &'a [u8]) -> Fields<'a> {
+        fields_of(data, self.body_start, self.end, &self.layout)
+    }
+}
+
+impl<'a> Record<'a> {
+    /// For a record abbreviated as `[code, scalars…, array of fixed or
+    /// char6]` (how LLVM writes strings) whose first `skip` fields cover the
+    /// scalars: the element width (0 for char6), a cursor at the first
+    /// element, the element count and how many elements `skip` leaves out.
+    fn char_array(&self, skip: usize) -> Option<(u32, BitReader<'a>, u64, usize)> {
+        let Layout::Abbreviated(a) = &self.layout else {
+            return None;
+        };
+        let [_, scalars @ .., AbbrevOp::Array, elem] = a.ops() else {
+            return None;
+        };
+        let skip_elements = skip.checked_sub(scalars.len())?;
+        let width = match *elem {
+            AbbrevOp::Fixed(w) => u32::from(w),
+            AbbrevOp::Char6 => 0,
+            _ => return None,
+        };
+        let mut bits = BitReader::new(self.data, self.body_start, self.end);
+        for op in scalars {
+            read_scalar(&mut bits, *op, "record field").ok()?;
+        }
+        let len = bits.read_vbr(6, "array length").ok()?;
+        Some((width, bits, len, skip_elements))
+    }
+
+    /// [`Record::string_from`] for a `[code, scalars…, array of fixed or char6]` record.
+    fn char_array_string(
+        width: u32,
+        mut bits: BitReader<'a>,
+        len: u64,
+        skip: usize,
+    ) -> Option<Vec<u8>> {
+        let step = if width == 0 { 6 } else { u64::from(width) };
+        let skip = (skip as u64).min(len);
+        bits.skip(skip * step, "array element").ok()?;
+        let count = len - skip;
+        // Bytes on byte boundaries are the string itself.
+        if width == 8 && bits.pos().is_multiple_of(8) {
+            let start = (bits.pos() / 8) as usize;
+            let bytes = usize::try_from(count)
+                .ok()
+                .and_then(|n| bits.data().get(start..start.checked_add(n)?))?;
+            bits.skip(count * 8, "array element").ok()?;
+            return Some(bytes.to_vec());
+        }
+        // The count was checked against the record's bits when it was read.
+        let mut out = Vec::with_capacity(usize::try_from(count).ok()?);
+        for _ in 0..count {
+            let value = if width == 0 {
+                u64::from(decode_char6(bits.read(6, "array element").ok()? as u8))
+            } else {
+                bits.read(width, "array element").ok()?
+            };
+            out.push(u8::try_from(value).ok()?);
+        }
+        Some(out)
     }
 }
 

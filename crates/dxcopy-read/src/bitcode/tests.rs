@@ -323,3 +323,105 @@ fn facts_of_llvm_22_bitcode_use_the_string_table() {
     );
     assert!(facts.data_layout.unwrap().contains("-i8:8-"));
 }
+
+/// A block (abbreviation width 5) with one abbreviation `[literal 1, array of elem]`
+/// (`elem` is the encoding number and width) and a record using it with
+/// `chars` (with `prefix`, a VBR8 field 300 before the array, as in a
+/// symbol table entry), after an unabbreviated record of `pad_ops` operands that moves
+/// the array to different bit offsets (byte-aligned for some).
+fn char_record(elem: (u64, Option<u64>), chars: &[u64], pad_ops: u64, prefix: bool) -> Vec<u8> {
+    let mut b = Bits::new();
+    let at = b.enter(2, 8, 5);
+    b.fixed(2, 5).vbr(3 + u64::from(prefix), 5);
+    b.fixed(1, 1).vbr(1, 8);
+    if prefix {
+        b.fixed(0, 1).fixed(2, 3).vbr(8, 5);
+    }
+    b.fixed(0, 1).fixed(3, 3);
+    b.fixed(0, 1).fixed(elem.0, 3);
+    if let Some(w) = elem.1 {
+        b.vbr(w, 5);
+    }
+    // Unabbreviated record with `pad_ops` operands shifts what follows.
+    b.fixed(3, 5).vbr(9, 6).vbr(pad_ops, 6);
+    for _ in 0..pad_ops {
+        b.vbr(0, 6);
+    }
+    b.fixed(4, 5);
+    if prefix {
+        b.vbr(300, 8);
+    }
+    b.vbr(chars.len() as u64, 6);
+    let width = elem.1.unwrap_or(6) as u32;
+    for c in chars {
+        b.fixed(*c, width);
+    }
+    b.end(5, at);
+    b.bytes
+}
+
+#[test]
+fn strings_of_character_arrays_equal_their_fields() {
+    let text: Vec<u64> = b"dx.op.bufferLoad.f32"
+        .iter()
+        .map(|c| u64::from(*c))
+        .collect();
+    let char6: Vec<u64> = b"dx.op.bufferLoad"
+        .iter()
+        .map(|c| u64::from(encode_char6(*c).unwrap()))
+        .collect();
+    let wide = [0x41u64, 0x142, 0x43];
+    // (label, (encoding number, fixed width), characters)
+    type Case<'a> = (&'a str, (u64, Option<u64>), &'a [u64]);
+    let cases: [Case<'_>; 4] = [
+        ("fixed 8", (1, Some(8)), &text),
+        ("fixed 7", (1, Some(7)), &text),
+        ("char6", (4, None), &char6),
+        ("fixed 9 above a byte", (1, Some(9)), &wide),
+    ];
+    let mut aligned = 0;
+    for (label, elem, chars) in cases {
+        for (pad_ops, prefix) in (0..8).flat_map(|p| [(p, false), (p, true)]) {
+            let data = char_record(elem, chars, pad_ops, prefix);
+            let bitcode = Bitcode::parse(&data).unwrap();
+            let mut reader = bitcode.reader();
+            let record = loop {
+                match reader.next_entry().unwrap() {
+                    Some(Entry::Record(r)) if r.code == 1 => break r,
+                    Some(_) => {}
+                    None => panic!("{label}: no record"),
+                }
+            };
+            let first_char = record.fields().nth(usize::from(prefix)).unwrap();
+            if elem.1 == Some(8) && first_char.bit_offset % 8 == 0 {
+                aligned += 1;
+            }
+            for skip in [0, 1, 5, chars.len(), chars.len() + 3] {
+                let by_fields: Option<Vec<u8>> = record
+                    .values()
+                    .skip(skip)
+                    .map(|v| u8::try_from(v).ok())
+                    .collect();
+                assert_eq!(
+                    record.string_from(skip),
+                    by_fields,
+                    "{label} pad {pad_ops} prefix {prefix} skip {skip}"
+                );
+            }
+        }
+    }
+    // The byte-aligned copy was exercised.
+    assert!(aligned > 0);
+    let data = char_record((1, Some(8)), &text, 0, true);
+    let bitcode = Bitcode::parse(&data).unwrap();
+    let mut reader = bitcode.reader();
+    let record = loop {
+        if let Some(Entry::Record(r)) = reader.next_entry().unwrap() {
+            if r.code == 1 {
+                break r;
+            }
+        }
+    };
+    assert_eq!(record.string_from(7).unwrap(), b"bufferLoad.f32");
+    assert_eq!(record.values().next(), Some(300));
+}

@@ -6,7 +6,9 @@
 //! Checked: the header digest (kind and validity), each HASH part against
 //! the bitcode it covers, the structural findings of
 //! [`Container::check`](crate::Container::check), each part's decode
-//! error, and each decoder's rule violations.
+//! error, each decoder's rule violations, and the LLVM bitstream of each
+//! program part (DXIL, ILDB, dxc STAT) as the module-facts reader read it
+//! ([`Inspected::module`](super::Inspected::module)).
 
 use super::Inspection;
 use crate::digest::{self, DigestKind};
@@ -316,6 +318,20 @@ pub fn verify(insp: &Inspection<'_>) -> Verification {
                             Some(program.bitcode_file_offset),
                         );
                     }
+                    // The bitstream as the module-facts reader read it (views
+                    // without module facts do not read it).
+                    if let Some(Err(e)) = p.module.as_deref() {
+                        let start = program.bitcode_file_offset;
+                        let at = start + e.bit_offset / 8;
+                        push(
+                            Severity::Error,
+                            format!(
+                                "{prefix}: LLVM bitstream does not read: {e} (file offset {at:#x}; the bitcode starts at {start:#x})"
+                            ),
+                            part,
+                            Some(at),
+                        );
+                    }
                 }
                 for issue in d.issues() {
                     push(
@@ -378,7 +394,11 @@ mod tests {
         h
     }
 
-    const BITCODE: &[u8] = b"BC\xc0\xde\x35\x14\x00\x00";
+    /// The magic and one empty module block (ENTER_SUBBLOCK 8, width 3,
+    /// length 1, END_BLOCK): the smallest bitstream that reads.
+    const BITCODE: &[u8] = &[
+        0x42, 0x43, 0xc0, 0xde, 0x21, 0x0c, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0,
+    ];
 
     fn good() -> Vec<u8> {
         let dxil = build_program_data(6, 0, ShaderKind::Pixel, 1, 0, BITCODE);
@@ -495,6 +515,127 @@ mod tests {
         // The flags word is the first of ILDN's data.
         assert_eq!(flags.offset, Some(52));
         assert_eq!(find("not signed").offset, Some(4));
+    }
+
+    /// examples/sample.dxil (DXIL, ILDB and STAT hold llvm-as 22 bitcode)
+    /// with `corrupt` applied to the DXIL bitcode; the DXIL part's bitstream
+    /// finding and the bitcode's file offset.
+    fn corrupted_sample(corrupt: impl Fn(&mut [u8])) -> (Option<Check>, u64) {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/sample.dxil");
+        let mut file = std::fs::read(path).unwrap();
+        let (start, len) = {
+            let c = Container::parse(&file).unwrap();
+            let p = crate::Program::parse(&c.require(crate::PartName::DXIL).unwrap()).unwrap();
+            (p.bitcode_file_offset as usize, p.bitcode.len())
+        };
+        corrupt(&mut file[start..start + len]);
+        let v = run(&file);
+        let found = v
+            .checks
+            .into_iter()
+            .find(|c| c.message.contains("LLVM bitstream does not read"));
+        (found, start as u64)
+    }
+
+    /// Found by walking the sample's bitcode: the first top-level block, and
+    /// the bit offset of the first DEFINE_ABBREV with the abbreviation-ID
+    /// width of its block.
+    fn sample_offsets(bitcode: &[u8]) -> (crate::bitcode::BlockHeader, u64, u32) {
+        use crate::bitcode::{Bitcode, Entry};
+        let b = Bitcode::parse(bitcode).unwrap();
+        let mut r = b.reader();
+        let mut widths = Vec::new();
+        let mut first_block = None;
+        loop {
+            match r.next_entry().unwrap().unwrap() {
+                Entry::EnterBlock(h) => {
+                    first_block.get_or_insert(h);
+                    widths.push(h.abbrev_width);
+                }
+                Entry::EndBlock { .. } => {
+                    widths.pop();
+                }
+                Entry::DefineAbbrev { bit_offset, .. } => {
+                    return (first_block.unwrap(), bit_offset, *widths.last().unwrap());
+                }
+                Entry::Record(_) => {}
+            }
+        }
+    }
+
+    fn clear_bits(data: &mut [u8], from: u64, count: u64) {
+        for bit in from..from + count {
+            data[(bit / 8) as usize] &= !(1 << (bit % 8));
+        }
+    }
+
+    #[test]
+    fn unreadable_bitstreams_are_errors_with_their_offsets() {
+        // Untouched: every program part reads.
+        let (none, _) = corrupted_sample(|_| {});
+        assert!(none.is_none(), "{none:?}");
+
+        // A block whose length word runs past the stream.
+        let (f, start) = corrupted_sample(|bc| {
+            let (block, _, _) = sample_offsets(bc);
+            let word = (block.body_start / 8) as usize - 4;
+            bc[word..word + 4].copy_from_slice(&0x0fff_ffffu32.to_le_bytes());
+        });
+        let f = f.expect("a finding for the length word");
+        assert_eq!(f.level, Severity::Error);
+        assert_eq!(f.part.map(|p| p.name.to_string()).as_deref(), Some("DXIL"));
+        assert!(
+            f.message.starts_with("part 3 'DXIL': LLVM bitstream does not read: bitcode at bit 32 (byte 0x4): block (by its length word) runs past"),
+            "{}",
+            f.message
+        );
+        assert_eq!(f.offset, Some(start + 4));
+        assert!(f.message.ends_with(&format!(
+            "(file offset {:#x}; the bitcode starts at {start:#x})",
+            start + 4
+        )));
+
+        // An abbreviation definition with no operands.
+        let (f, start) = corrupted_sample(|bc| {
+            let (_, at, width) = sample_offsets(bc);
+            // The abbreviation ID, then the VBR5 operand count (one chunk).
+            clear_bits(bc, at + u64::from(width), 5);
+        });
+        let f = f.expect("a finding for the abbreviation");
+        assert_eq!(f.level, Severity::Error);
+        assert!(
+            f.message
+                .contains("invalid abbreviation definition: no operands"),
+            "{}",
+            f.message
+        );
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/sample.dxil");
+        let file = std::fs::read(path).unwrap();
+        let c = Container::parse(&file).unwrap();
+        let p = crate::Program::parse(&c.require(crate::PartName::DXIL).unwrap()).unwrap();
+        let (_, at, _) = sample_offsets(p.bitcode);
+        assert!(
+            f.message
+                .contains(&format!("bitcode at bit {at} (byte {:#x})", at / 8)),
+            "{}",
+            f.message
+        );
+        assert_eq!(f.offset, Some(start + at / 8));
+
+        // Bad magic: the magic warning (at the bitcode's first byte) says it;
+        // the bitstream is not read.
+        let (f, start) = corrupted_sample(|bc| bc[0] = b'X');
+        assert!(f.is_none(), "{f:?}");
+        let mut file = file.clone();
+        file[start as usize] = b'X';
+        let v = run(&file);
+        let magic = v
+            .checks
+            .iter()
+            .find(|c| c.message.contains("does not start with the LLVM magic"))
+            .expect("magic warning");
+        assert_eq!(magic.level, Severity::Warning);
+        assert_eq!(magic.offset, Some(start));
     }
 
     #[test]

@@ -259,7 +259,10 @@ pub struct RdatFunction<'data> {
     /// Indices into the resource table.
     pub resources: Vec<u32>,
     /// Names of the functions this one depends on.
-    #[cfg_attr(feature = "serde", serde(serialize_with = "ser_texts"))]
+    #[cfg_attr(
+        feature = "serde",
+        serde(serialize_with = "crate::fields::ser::text_list")
+    )]
     pub dependencies: Vec<&'data [u8]>,
     /// Payload (hit/miss) or parameter (callable) size.
     pub payload_size: u32,
@@ -273,11 +276,6 @@ pub struct RdatFunction<'data> {
     pub min_shader_target: u32,
 }
 
-#[cfg(feature = "serde")]
-fn ser_texts<S: serde::Serializer>(v: &[&[u8]], s: S) -> std::result::Result<S::Ok, S::Error> {
-    s.collect_seq(v.iter().map(|b| crate::fields::lossy(b)))
-}
-
 /// A decoded RDAT part.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -287,7 +285,10 @@ pub struct RuntimeData<'data> {
     /// Parts, in offset-table order.
     pub parts: Vec<RdatPart>,
     /// Strings of the string buffer.
-    #[cfg_attr(feature = "serde", serde(serialize_with = "ser_texts"))]
+    #[cfg_attr(
+        feature = "serde",
+        serde(serialize_with = "crate::fields::ser::text_list")
+    )]
     pub strings: Vec<&'data [u8]>,
     /// Size of the index arrays in u32 words.
     pub index_words: u32,

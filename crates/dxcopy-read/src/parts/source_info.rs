@@ -133,10 +133,7 @@ pub struct SourceContent<'data> {
     /// ContentSizeInBytes (with NUL).
     pub content_size: u32,
     /// The text without its NUL; owned when it came out of a zlib stream.
-    #[cfg_attr(
-        feature = "serde",
-        serde(serialize_with = "crate::fields::ser::text_slice")
-    )]
+    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::fields::ser::text"))]
     pub content: Cow<'data, [u8]>,
 }
 

@@ -184,6 +184,13 @@ impl<'data> Cursor<'data> {
         Ok(c)
     }
 
+    /// Advancing read: the little-endian `u16` at `*pos`, then moves `*pos` by 2.
+    pub fn take_u16(&self, pos: &mut u64, what: &'static str) -> Result<u16> {
+        let v = self.u16(*pos, what)?;
+        *pos += 2;
+        Ok(v)
+    }
+
     /// Advancing read: the little-endian `u32` at `*pos`, then moves `*pos` by 4.
     pub fn take_u32(&self, pos: &mut u64, what: &'static str) -> Result<u32> {
         let v = self.u32(*pos, what)?;
@@ -386,6 +393,9 @@ mod tests {
         let mut p = 0;
         assert_eq!(c.take_u32(&mut p, "n").unwrap(), 7);
         assert_eq!(p, 4);
+        let mut q = 0;
+        assert_eq!(c.take_u16(&mut q, "n").unwrap(), 7);
+        assert_eq!(q, 2);
         assert_eq!(c.take_cstr(&mut p, 8, "s").unwrap(), b"hi");
         assert_eq!(p, 7);
         let words: Vec<u32> = c.take_u32s(&mut p, 2, "w").unwrap().collect();

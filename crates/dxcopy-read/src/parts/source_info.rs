@@ -225,12 +225,13 @@ impl<'data> SourceInfo<'data> {
         }
         let mut pos = SOURCE_INFO_HEADER_SIZE;
         for _ in 0..section_count {
-            let section_size = c.u32(pos, "SRCI section header")?;
-            let section_flags = c.u16(pos + 4, "SRCI section header")?;
-            let section_type = SectionType::from_raw(c.u16(pos + 6, "SRCI section header")?);
+            let section_at = pos;
+            let section_size = c.take_u32(&mut pos, "SRCI section header")?;
+            let section_flags = c.take_u16(&mut pos, "SRCI section header")?;
+            let section_type = SectionType::from_raw(c.take_u16(&mut pos, "SRCI section header")?);
             if u64::from(section_size) < SECTION_HEADER_SIZE {
                 return Err(c.error(
-                    pos,
+                    section_at,
                     ReadErrorKind::TooSmall {
                         part: None,
                         record: Record::SrciSection,
@@ -239,24 +240,29 @@ impl<'data> SourceInfo<'data> {
                     },
                 ));
             }
-            let body = c.sub(
-                pos + SECTION_HEADER_SIZE,
+            let body = c.take_sub(
+                &mut pos,
                 u64::from(section_size) - SECTION_HEADER_SIZE,
                 "SRCI section",
             )?;
             info.sections.push(SourceSection {
-                offset: c.abs(pos),
+                offset: c.abs(section_at),
                 aligned_size: section_size,
                 flags: section_flags,
                 section_type,
             });
             if section_flags != 0 {
                 info.issues.push(Issue::new(
-                    c.abs(pos + 4),
+                    c.abs(section_at + 4),
                     format!("section flags are {section_flags:#x}"),
                 ));
             }
-            let duplicate = || Issue::new(c.abs(pos + 6), format!("second {section_type} section"));
+            let duplicate = || {
+                Issue::new(
+                    c.abs(section_at + 6),
+                    format!("second {section_type} section"),
+                )
+            };
             let consumed = match section_type.raw() {
                 0 if info.contents.is_none() => {
                     let (contents, used) = parse_contents(body, &mut info.issues)?;
@@ -279,7 +285,7 @@ impl<'data> SourceInfo<'data> {
                 }
                 _ => {
                     info.issues.push(Issue::new(
-                        c.abs(pos + 6),
+                        c.abs(section_at + 6),
                         format!("unknown section type {}", section_type.raw()),
                     ));
                     None
@@ -289,14 +295,13 @@ impl<'data> SourceInfo<'data> {
                 let expected = align4(SECTION_HEADER_SIZE + used);
                 if expected != u64::from(section_size) {
                     info.issues.push(Issue::new(
-                        c.abs(pos),
+                        c.abs(section_at),
                         format!(
                             "{section_type} section AlignedSizeInBytes is {section_size} but its data needs {expected}"
                         ),
                     ));
                 }
             }
-            pos += u64::from(section_size);
         }
         if let (Some(names), Some(contents)) = (&info.names, &info.contents) {
             if names.entries.len() != contents.entries.len() {
@@ -409,19 +414,20 @@ mod llvm {
             args: None,
             issues: Vec::new(),
         };
-        let mut at = SOURCE_INFO_HEADER_SIZE;
+        let mut pos = SOURCE_INFO_HEADER_SIZE;
         for _ in 0..section_count {
+            let at = pos;
             let section = SourceSection {
                 offset: c.abs(at),
-                aligned_size: c.u32(at, "SRCI section size").map_err(fail)?,
-                flags: c.u16(at + 4, "SRCI section flags").map_err(fail)?,
+                aligned_size: c.take_u32(&mut pos, "SRCI section size").map_err(fail)?,
+                flags: c.take_u16(&mut pos, "SRCI section flags").map_err(fail)?,
                 section_type: SectionType::from_raw(
-                    c.u16(at + 6, "SRCI section type").map_err(fail)?,
+                    c.take_u16(&mut pos, "SRCI section type").map_err(fail)?,
                 ),
             };
             let body = c
-                .sub(
-                    at + SECTION_HEADER_SIZE,
+                .take_sub(
+                    &mut pos,
                     u64::from(section.aligned_size).saturating_sub(SECTION_HEADER_SIZE),
                     "SRCI section",
                 )
@@ -470,7 +476,6 @@ mod llvm {
                 )));
             }
             info.sections.push(section);
-            at += expected.max(SECTION_HEADER_SIZE);
         }
         Ok(info)
     }
@@ -552,7 +557,7 @@ mod llvm {
         let mut at = 0u64;
         for _ in 0..count {
             let entry_size = region.u32(at, "SRCI content entry size")?;
-            let entry = region.sub(at, u64::from(entry_size), "SRCI content entry")?;
+            let entry = region.take_sub(&mut at, u64::from(entry_size), "SRCI content entry")?;
             let entry_flags = entry.u32(4, "SRCI content entry flags")?;
             let content_size = entry.u32(8, "SRCI content size")?;
             let content = entry.bytes(
@@ -581,7 +586,6 @@ mod llvm {
                 content_size,
                 content: Cow::Owned(text.to_vec()),
             });
-            at += u64::from(entry_size.max(1));
         }
         let used = CONTENTS_HEADER_SIZE
             + match compression.raw() {

@@ -124,11 +124,10 @@ fn write_variable(v: &Variable<'_>, first: bool, out: &mut String) {
     );
     if let Some(default) = v.default_value {
         out.push_str("//      = ");
-        for (i, word) in default.chunks_exact(4).enumerate() {
+        for (i, value) in crate::cursor::le_u32s(default).enumerate() {
             if i > 0 && i % 4 == 0 {
                 out.push_str("\n//        ");
             }
-            let value = u32::from_le_bytes([word[0], word[1], word[2], word[3]]);
             let _ = write!(out, "0x{value:08x} ");
         }
         out.push('\n');

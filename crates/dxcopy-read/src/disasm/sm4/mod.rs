@@ -206,34 +206,29 @@ impl Program {
         data: &[u8],
         base: u64,
     ) -> Result<(Program, Option<DecodeError>), DecodeError> {
-        let words = data.len() / 4;
-        let word = |i: usize| -> u32 {
-            let b = &data[i * 4..i * 4 + 4];
-            u32::from_le_bytes([b[0], b[1], b[2], b[3]])
-        };
+        let words = crate::cursor::le_u32s(data);
         let err = |token: usize, kind| DecodeError {
             token: token as u32,
             offset: base.saturating_add(token as u64 * 4),
             kind,
         };
-        if words < 2 {
+        let mut header = words.clone();
+        let (Some(version), Some(length)) = (header.next(), header.next()) else {
             return Err(err(0, DecodeErrorKind::ProgramTooShort));
-        }
-        let version = word(0);
-        let length = word(1);
+        };
         if length < 2 {
             return Err(err(1, DecodeErrorKind::ProgramTooShort));
         }
-        if length as usize > words {
+        if length as usize > words.len() {
             return Err(err(
                 1,
                 DecodeErrorKind::LengthPastPart {
                     length,
-                    available: words as u32,
+                    available: words.len() as u32,
                 },
             ));
         }
-        let tokens: Vec<u32> = (0..length as usize).map(word).collect();
+        let tokens: Vec<u32> = words.take(length as usize).collect();
         let mut program = Program {
             stage: Stage::from_token(version),
             major: ((version >> 4) & 0xf) as u8,

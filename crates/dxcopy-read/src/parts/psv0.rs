@@ -69,7 +69,8 @@ open_enum! {
 }
 
 open_enum! {
-    /// Resource kind (dimension) of a version-2 PSV resource binding (docs/format/enums.md §8).
+    /// `DXIL::ResourceKind`, the resource kind (dimension) of a version-2 PSV resource binding and of
+    /// an RDAT resource record (docs/format/enums.md §8).
     pub enum ResourceKind: u32 {
         /// 0
         Invalid = 0 => "Invalid",

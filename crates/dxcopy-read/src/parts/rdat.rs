@@ -105,49 +105,8 @@ open_enum! {
     }
 }
 
-open_enum! {
-    /// `DXIL::ResourceKind` (docs/format/enums.md §8).
-    pub enum ResourceKind: u32 {
-        /// 0
-        Invalid = 0 => "Invalid",
-        /// 1
-        Texture1D = 1 => "Texture1D",
-        /// 2
-        Texture2D = 2 => "Texture2D",
-        /// 3
-        Texture2DMS = 3 => "Texture2DMS",
-        /// 4
-        Texture3D = 4 => "Texture3D",
-        /// 5
-        TextureCube = 5 => "TextureCube",
-        /// 6
-        Texture1DArray = 6 => "Texture1DArray",
-        /// 7
-        Texture2DArray = 7 => "Texture2DArray",
-        /// 8
-        Texture2DMSArray = 8 => "Texture2DMSArray",
-        /// 9
-        TextureCubeArray = 9 => "TextureCubeArray",
-        /// 10
-        TypedBuffer = 10 => "TypedBuffer",
-        /// 11
-        RawBuffer = 11 => "RawBuffer",
-        /// 12
-        StructuredBuffer = 12 => "StructuredBuffer",
-        /// 13
-        CBuffer = 13 => "CBuffer",
-        /// 14
-        Sampler = 14 => "Sampler",
-        /// 15
-        TBuffer = 15 => "TBuffer",
-        /// 16
-        RTAccelerationStructure = 16 => "RTAccelerationStructure",
-        /// 17
-        FeedbackTexture2D = 17 => "FeedbackTexture2D",
-        /// 18
-        FeedbackTexture2DArray = 18 => "FeedbackTexture2DArray",
-    }
-}
+/// `DXIL::ResourceKind`: the same enumeration PSV0 version 2 stores.
+pub use crate::parts::psv0::ResourceKind;
 
 open_enum! {
     /// `DXIL::ShaderKind` as RDAT stores it (16 = Invalid).

@@ -217,7 +217,7 @@ pub enum EditError {
         /// limit is the cap on data read into memory, not a container's size.
         streamed: bool,
     },
-    /// A dump of every part ([`dump_all`](crate::dump_all)): a name the dump
+    /// A dump of every part ([`dump_all`](crate::dump_all())): a name the dump
     /// would create inside its directory already exists as something it may
     /// not write through (a symbolic link, a FIFO, a device, a regular file
     /// where a subdirectory goes).

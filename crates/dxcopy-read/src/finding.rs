@@ -853,3 +853,228 @@ pub mod ser {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bitcode::BitcodeErrorKind;
+    use crate::error::ReadErrorKind;
+    use crate::psv0::{ResourceBinding, ResourceType};
+    use crate::root_signature_check::Uncovered;
+    use crate::rts0::RangeType;
+    use FindingKind::*;
+
+    const D1: [u8; 16] = [0x11; 16];
+    const D2: [u8; 16] = [0xab; 16];
+
+    fn too_short() -> ReadError {
+        ReadError::new(0, ReadErrorKind::FileTooShort { file_len: 2 })
+    }
+
+    fn binding() -> UncoveredBinding {
+        UncoveredBinding {
+            binding: ResourceBinding {
+                resource_type: ResourceType::from_raw(2),
+                space: 0,
+                lower_bound: 3,
+                upper_bound: 3,
+                kind: None,
+                flags: None,
+            },
+            class: RangeType::Srv,
+            reason: Uncovered::NotBound,
+            stage: None,
+        }
+    }
+
+    /// Every kind with its sentence and severity: the one place that pins
+    /// the wording (dxinfo's text, `--verify` and the JSON show these).
+    fn table() -> Vec<(FindingKind, Severity, String)> {
+        use Severity::{Error as E, Note as N, Warning as W};
+        let bitcode = BitcodeError {
+            bit_offset: 32,
+            kind: BitcodeErrorKind::Truncated { what: "block" },
+        };
+        let rows: Vec<(FindingKind, Severity, &str)> = vec![
+            (FileSizeMismatch { stored: 0x10, actual: 0x13 }, W,
+             "header FileSize 0x10 is less than the file length 0x13 (3 trailing bytes)"),
+            (FileSizeMismatch { stored: 0x20, actual: 0x13 }, W,
+             "header FileSize 0x20 is more than the file length 0x13 (file is short)"),
+            (Gap { offset: 0x31, len: 3 }, N, "3 unused bytes at offset 0x31 belong to no part"),
+            (Gap { offset: 0x30, len: 4 }, W, "4 unused bytes at offset 0x30 belong to no part"),
+            (UnsortedOffsets { index: 2 }, W, "part 2: offset table is not in ascending file order"),
+            (DuplicateName { first: 1 }, W, "duplicate name (first seen as part 1)"),
+            (PrivNotLast, W, "PRIV is not the last part"),
+            (MultiplePriv, W, "more than one PRIV part"),
+            (UnknownPart, W, "unknown part name"),
+            (Misaligned, N, "not 4-byte aligned"),
+            (DigestInvalid { stored: D1 }, W, "header digest 11111111111111111111111111111111 is not a valid retail or debug digest of the container"),
+            (DigestZero, N, "header digest is zero: the container is not signed"),
+            (DigestBypass, N, "header digest is the BYPASS sentinel (01…01)"),
+            (DigestPreview, N, "header digest is the PREVIEW sentinel (02…02)"),
+            (DigestOfShader { stored: D1 }, N, "header digest 11111111111111111111111111111111 is not this container's own: dxc copies the main shader's digest into the PDB's container"),
+            (DigestMismatch { stored: D1, retail: D2 }, E, "header digest 11111111111111111111111111111111 is not a valid retail or debug digest (the retail digest is abababababababababababababababab)"),
+            (DigestUncheckable { stored: D1, file_size: 0x99 }, E, "header digest 11111111111111111111111111111111 cannot be checked: FileSize 0x99 is outside the file"),
+            (HashMismatch { stored: D1, source: PartName::ILDB, computed: D2 }, E, "digest 11111111111111111111111111111111 does not match the MD5 of the ILDB bitcode (abababababababababababababababab)"),
+            (HashUnverifiable { source: PartName::DXIL }, N, "no decodable DXIL part to check the digest against"),
+            (PdbGuidMatchesHash { guid: "{G}".into() }, N, "PDB GUID {G} equals the HASH digest"),
+            (PdbGuidDiffers { guid: "{G}".into() }, E, "PDB GUID {G} differs from the HASH digest: the PDB will not be found by its shader"),
+            (PdbWithoutHash, W, "PDB container has no decodable HASH part to check the GUID against"),
+            (Undecodable { error: too_short() }, E, "file is 0x2 bytes, shorter than the 32-byte container header"),
+            (ProgramSizeMismatch { words: 5, part_size: 24 }, W, "program header says 5 words (20 bytes), the part has 24"),
+            (BitcodeMagic, W, "bitcode does not start with the LLVM magic 'BC' 0xC0DE"),
+            (BitstreamUnreadable { error: bitcode, at: 0x54, start: 0x50 }, E, "LLVM bitstream does not read: bitcode at bit 32 (byte 0x4): block runs past the end of the enclosing block or of the stream (file offset 0x54; the bitcode starts at 0x50)"),
+            (FlagsSet { field: "section flags", flags: 0x10 }, W, "section flags are 0x10"),
+            (ReservedFlags { flags: 7 }, W, "reserved flags are 0x7, not 0"),
+            (NotFixedValue { field: "SectionCount", value: 2, expected: 3 }, W, "SectionCount is 2, not 3"),
+            (InvalidFlags { flags: 4 }, W, "flags 0x4 are not a valid combination"),
+            (SizeFieldMismatch { size: 9, part_size: 8 }, W, "size field 9 differs from the part size 8"),
+            (VersionTokenNotShader { token: 0x1234 }, W, "version token 0x00001234 is not a vs/ps token"),
+            (ProgramPastPart { size: 64, offset: 40 }, W, "program of 64 bytes at offset 40 runs past the part"),
+            (MappingTablePastPart { table: "sampler", offset: 90 }, W, "sampler mapping table offset 90 is past the part"),
+            (ContentSizeMismatch { stated: 8, used: 5 }, W, "ContentSizeInBytes is 8 but the strings use 5 bytes"),
+            (VersionStringMissing, W, "version string is missing or not NUL-terminated within ContentSizeInBytes"),
+            (RdatPartUnaligned { part_type: RdatPartType::StringBuffer, at: 0x1e, size: 6 }, W, "StringBuffer part at 0x1e with size 6 is not 4-byte aligned"),
+            (RdatDuplicatePart { part_type: RdatPartType::IndexArrays }, W, "second IndexArrays part ignored"),
+            (RdatInvalidPart, W, "part of type Invalid (0)"),
+            (RdatStrideUnaligned { part_type: RdatPartType::ResourceTable, stride: 6 }, W, "ResourceTable stride 6 is not a multiple of 4"),
+            (RecordStrideTooSmall { record: "function", stride: 8, minimum: 40 }, W, "function stride 8 is below 40"),
+            (StringBufferUnterminated, W, "string buffer does not end with a NUL"),
+            (StringOffsetOutside { offset: 0x40 }, W, "string offset 0x40 is outside the string buffer"),
+            (IndexRowOutside { row: 7 }, W, "index row 7 is outside the index arrays"),
+            (NameLengthMismatch { stated: 5, actual: 3 }, W, "name length is 5 but the name ends after 3 bytes"),
+            (NameUnterminated, W, "name is not NUL-terminated"),
+            (AlignedSizePastPart { aligned_size: 0x40, part_size: 0x30 }, W, "AlignedSizeInBytes 0x40 is more than the part size 0x30"),
+            (DuplicateSection { section: SectionType::Args }, W, "second Args section"),
+            (UnknownSection { raw: 9 }, W, "unknown section type 9"),
+            (SectionSizeMismatch { section: SectionType::SourceNames, stated: 20, needed: 24 }, W, "SourceNames section AlignedSizeInBytes is 20 but its data needs 24"),
+            (SourceCountMismatch { names: 2, contents: 1 }, W, "2 source names but 1 source contents"),
+            (SourceSizeMismatch { index: 1, name: "a.hlsl".into(), names_say: 5, contents_hold: 6 }, W, "source 1 'a.hlsl': names say 5 content bytes, contents hold 6"),
+            (NameSizeMismatch { stated: 9, name: "a.hlsl".into(), actual: 7 }, W, "NameSizeInBytes is 9 but the name 'a.hlsl' ends after 7 bytes"),
+            (EntriesSizeMismatch { used: 40, stated: 44 }, W, "source names entries use 40 bytes but EntriesSizeInBytes is 44"),
+            (UncompressedSizeMismatch { declared: 10, held: 12 }, W, "uncompressed contents declare 10 bytes but hold 12"),
+            (InflatedSizeMismatch { declared: 10, inflated: 11 }, W, "zlib contents declare 10 bytes but inflate to 11"),
+            (SourceTextNul { size: 12 }, W, "source text of 12 bytes does not end at its first NUL"),
+            (BlockSize { size: 100 }, W, "block size 100 is not 512, 1024, 2048 or 4096"),
+            (PartialBlock { len: 1000, block_size: 512 }, W, "1000 bytes are not a whole number of 512-byte blocks"),
+            (BlockCountMismatch { stated: 3, held: 5 }, W, "NumBlocks is 3 but the data holds 5 blocks"),
+            (BlockMapPastEnd { address: 9 }, W, "block map address 9 is past the last block"),
+            (PdbUnreadable { error: too_short() }, W, "the PDB does not read: file is 0x2 bytes, shorter than the 32-byte container header"),
+            (DefaultValuePastPart { name: "g".into(), size: 16, offset: 0xfff0 }, W, "default value of 'g' (16 bytes at 0xfff0) runs past the part"),
+            (Rd11Magic { magic: *b"RD\x001" }, W, "RD11 magic is 'RD\\x001'"),
+            (ProgramLengthPastPart { words: 9, part_size: 16 }, W, "program length 9 words (36 bytes) runs past the part (16 bytes)"),
+            (ProgramLengthShort { words: 1 }, W, "program length 1 words is shorter than its two header tokens"),
+            (ProgramLengthMismatch { bytes: 12, part_size: 16 }, W, "program length 12 bytes differs from the part size 16"),
+            (DebugPathUnterminated, W, "debug path is not NUL-terminated"),
+            (DebugPathEmpty, W, "debug path is empty"),
+            (StatSize { size: 100 }, W, "size 100 is none of fxc's STAT sizes (112, 116, 148 bytes)"),
+        ];
+        let mut rows: Vec<(FindingKind, Severity, String)> = rows
+            .into_iter()
+            .map(|(k, s, t)| (k, s, t.to_string()))
+            .collect();
+        rows.push((
+            RootSignatureUncovered {
+                binding: binding(),
+                against: "its RTS0".into(),
+            },
+            W,
+            format!("PSV0 {} (its RTS0)", binding()),
+        ));
+        rows
+    }
+
+    #[test]
+    fn each_kind_has_its_sentence_and_severity() {
+        let rows = table();
+        assert!(rows.len() > 70);
+        for (kind, severity, sentence) in rows {
+            assert_eq!(kind.to_string(), sentence, "{kind:?}");
+            assert_eq!(kind.severity(), severity, "{kind:?}");
+            // Without a part, a finding says what its kind says (rules add
+            // their offset).
+            let alone = Finding::new(kind.clone());
+            assert_eq!(alone.to_string(), sentence);
+            assert_eq!(alone.severity(), severity);
+        }
+    }
+
+    #[test]
+    fn a_finding_names_its_part_and_offset_as_its_kind_says() {
+        let part = PartRef {
+            index: 2,
+            name: PartName::DXIL,
+            offset: 0x48,
+        };
+        let say = |kind: FindingKind| Finding::at(0x54, kind).in_part(part).to_string();
+        // Structure: the part and its offset first.
+        assert_eq!(
+            say(Misaligned),
+            "part 2 'DXIL' at offset 0x48: not 4-byte aligned"
+        );
+        // Verification of one part: the part first.
+        assert_eq!(
+            say(BitcodeMagic),
+            "part 2 'DXIL': bitcode does not start with the LLVM magic 'BC' 0xC0DE"
+        );
+        // A decoder's rule: the part first, the offset last; without the part
+        // (as the decoder makes it) only the offset.
+        assert_eq!(
+            say(NameUnterminated),
+            "part 2 'DXIL': name is not NUL-terminated (at offset 0x54)"
+        );
+        assert_eq!(
+            Finding::at(0x54, NameUnterminated).to_string(),
+            "name is not NUL-terminated (at offset 0x54)"
+        );
+        // Sentences that say where they are themselves.
+        assert_eq!(say(DigestZero), DigestZero.to_string());
+        let error = too_short();
+        assert_eq!(
+            say(Undecodable {
+                error: error.clone()
+            }),
+            error.to_string()
+        );
+        let f = Finding::new(PdbWithoutHash).in_part(None);
+        assert_eq!((f.part, f.offset), (None, None));
+    }
+
+    #[test]
+    fn severities_order_and_words() {
+        let all = [Severity::Note, Severity::Warning, Severity::Error];
+        let words: Vec<String> = all.iter().map(Severity::to_string).collect();
+        assert_eq!(words, ["note", "warning", "error"]);
+        assert!(Severity::Note < Severity::Warning && Severity::Warning < Severity::Error);
+    }
+
+    #[cfg(feature = "serde")]
+    #[test]
+    fn the_two_json_shapes() {
+        #[derive(serde::Serialize)]
+        struct Doc {
+            #[serde(serialize_with = "ser::issues")]
+            issues: Vec<Finding>,
+            #[serde(serialize_with = "ser::checks")]
+            checks: Vec<Finding>,
+        }
+        let part = PartRef {
+            index: 1,
+            name: PartName::ILDN,
+            offset: 0x30,
+        };
+        let flags = Finding::at(0x38, ReservedFlags { flags: 1 });
+        let doc = Doc {
+            issues: vec![flags.clone()],
+            checks: vec![flags.in_part(part), Finding::at(4, DigestZero)],
+        };
+        assert_eq!(
+            serde_json::to_string(&doc).unwrap(),
+            concat!(
+                r#"{"issues":[{"offset":56,"message":"reserved flags are 0x1, not 0"}],"#,
+                r#""checks":[{"level":"warning","message":"part 1 'ILDN': reserved flags are 0x1, not 0 (at offset 0x38)"},"#,
+                r#"{"level":"note","message":"header digest is zero: the container is not signed"}]}"#
+            )
+        );
+    }
+}

@@ -4,7 +4,7 @@
 //! `D3D_BLOB_DEBUG_NAME` has the same layout.
 //!
 //! Decoding is lenient where it can be: a NUL before `NameLength`, a missing
-//! NUL and non-zero flags are reported as [`Finding`](crate::Finding)s next to the name; only a
+//! NUL and non-zero flags are reported as [`Finding`]s next to the name; only a
 //! name that runs past the part is an error.
 
 use crate::container::Part;

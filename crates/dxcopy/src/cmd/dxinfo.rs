@@ -459,10 +459,10 @@ fn show_verify(
         ));
     }
     for check in &v.checks {
-        if quiet && check.level == Severity::Note {
+        if quiet && check.severity() == Severity::Note {
             continue;
         }
-        writeln!(io.out, "{shown}: {}: {}", check.level, check.message)?;
+        writeln!(io.out, "{shown}: {}: {check}", check.severity())?;
     }
     writeln!(io.out, "{shown}: {}", v.summary(insp.parts.len()))?;
     Ok(v.is_clean())

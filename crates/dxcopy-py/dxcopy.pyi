@@ -137,6 +137,10 @@ class Finding:
     def message(self) -> str:
         """The sentence dxinfo prints after the level."""
     @property
+    def kind(self) -> str:
+        """What was found, as a name ("DuplicateName", "HashMismatch", "FlagsSet", …):
+        the Rust library's ``FindingKind`` variant."""
+    @property
     def part(self) -> Optional[str]:
         """The name of the part it is about (None for the header or the whole container)."""
     @property

@@ -457,6 +457,13 @@ impl Finding {
         self.finding.to_string()
     }
 
+    /// What was found, as a name ("DuplicateName", "HashMismatch",
+    /// "FlagsSet", ...): the Rust library's `FindingKind` variant.
+    #[getter]
+    fn kind(&self) -> String {
+        self.finding.kind.name()
+    }
+
     /// The name of the part it is about (None when it is about the header
     /// or the whole container).
     #[getter]

@@ -522,6 +522,17 @@ pub enum FindingKind {
 }
 
 impl FindingKind {
+    /// The kind's name as spelled in this enum (`"DuplicateName"`), for
+    /// programs that do not see the Rust type (the Python package's
+    /// `Finding.kind`).
+    pub fn name(&self) -> String {
+        let debug = format!("{self:?}");
+        let end = debug
+            .find(|c: char| !c.is_ascii_alphanumeric())
+            .unwrap_or(debug.len());
+        debug[..end].to_string()
+    }
+
     /// How serious a finding of this kind is.
     pub fn severity(&self) -> Severity {
         use FindingKind::*;
@@ -988,8 +999,12 @@ mod tests {
     fn each_kind_has_its_sentence_and_severity() {
         let rows = table();
         assert!(rows.len() > 70);
+        let mut names = std::collections::BTreeSet::new();
         for (kind, severity, sentence) in rows {
             assert_eq!(kind.to_string(), sentence, "{kind:?}");
+            let name = kind.name();
+            assert!(format!("{kind:?}").starts_with(&name) && !name.is_empty());
+            names.insert(name);
             assert_eq!(kind.severity(), severity, "{kind:?}");
             // Without a part, a finding says what its kind says (rules add
             // their offset).
@@ -997,6 +1012,9 @@ mod tests {
             assert_eq!(alone.to_string(), sentence);
             assert_eq!(alone.severity(), severity);
         }
+        // One name per kind (FileSizeMismatch and Gap have two rows each).
+        assert_eq!(names.len(), table().len() - 2);
+        assert!(names.contains("DuplicateName") && names.contains("DigestZero"));
     }
 
     #[test]

@@ -149,6 +149,16 @@ impl<'data> Cursor<'data> {
         )?))
     }
 
+    /// `count` little-endian `u16` values at `offset`, checked as one run of
+    /// `2 * count` bytes (a `Truncated` error naming `what` otherwise).
+    pub fn u16s(&self, offset: u64, count: u64, what: &'static str) -> Result<U16s<'data>> {
+        Ok(U16s {
+            values: self
+                .bytes(offset, count.saturating_mul(2), what)?
+                .chunks_exact(2),
+        })
+    }
+
     /// `count` records of `stride` bytes starting at `offset`, checked as one
     /// run of `count * stride` bytes (a `Truncated` error naming `what`
     /// otherwise). Yields each record's relative offset and a cursor over it.
@@ -332,6 +342,26 @@ impl Iterator for U32s<'_> {
 
 impl ExactSizeIterator for U32s<'_> {}
 
+/// Iterator over little-endian `u16` values; see [`Cursor::u16s`].
+#[derive(Debug, Clone)]
+pub struct U16s<'data> {
+    values: std::slice::ChunksExact<'data, u8>,
+}
+
+impl Iterator for U16s<'_> {
+    type Item = u16;
+
+    fn next(&mut self) -> Option<u16> {
+        self.values.next().map(|v| u16::from_le_bytes([v[0], v[1]]))
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.values.size_hint()
+    }
+}
+
+impl ExactSizeIterator for U16s<'_> {}
+
 /// Iterator over `u32` words read one at a time; see [`Cursor::u32_each`].
 #[derive(Debug, Clone)]
 pub struct U32Each<'data> {
@@ -446,6 +476,19 @@ mod tests {
             }
         ));
         assert!(c.u32s(0, u64::MAX, "w").is_err());
+        assert_eq!(c.u16s(3, 2, "h").unwrap().collect::<Vec<_>>(), [0x0200, 0]);
+        let e = c.u16s(6, 2, "halves").unwrap_err();
+        assert_eq!(e.offset, 16);
+        assert!(matches!(
+            e.kind,
+            ReadErrorKind::Truncated {
+                what: "halves",
+                needed: 4,
+                available: 3,
+                ..
+            }
+        ));
+        assert!(c.u16s(0, u64::MAX, "h").is_err());
         assert_eq!(le_u32s(&[3, 0, 0, 0, 9]).collect::<Vec<_>>(), [3]);
     }
 

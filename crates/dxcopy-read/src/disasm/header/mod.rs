@@ -186,9 +186,12 @@ fn program_has_abort(container: &Container<'_>) -> bool {
     let tokens = c
         .u32(4, "program length")
         .map_or(0, |n| u64::from(n).min(c.len() / 4));
-    let mut at = 2u64;
-    while at < tokens {
-        let Ok(token) = c.u32(at * 4, "instruction token") else {
+    let Ok(program) = c.sub(0, tokens * 4, "program") else {
+        return false;
+    };
+    let mut p = 8;
+    while p < program.len() {
+        let Ok(token) = program.u32(p, "instruction token") else {
             return false;
         };
         let opcode = token & 0x7ff;
@@ -196,14 +199,14 @@ fn program_has_abort(container: &Container<'_>) -> bool {
             return true;
         }
         let length = if opcode == OPCODE_CUSTOMDATA {
-            c.u32(at * 4 + 4, "customdata length").map_or(0, u64::from)
+            program.u32(p + 4, "customdata length").map_or(0, u64::from)
         } else {
             u64::from((token >> 24) & 0x7f)
         };
-        if length == 0 {
+        // A zero length or one past the program ends the walk.
+        if length == 0 || program.take_sub(&mut p, length * 4, "instruction").is_err() {
             return false;
         }
-        at += length;
     }
     false
 }

@@ -21,7 +21,7 @@
 //! quirks, so that the obj2yaml view can match obj2yaml byte for byte.
 
 use crate::container::Part;
-use crate::cursor::{le_u32s, Cursor};
+use crate::cursor::Cursor;
 use crate::enums::{flag_set, open_enum};
 use crate::error::{Extent, ReadErrorKind, Record, Result};
 use crate::program::ShaderKind;

@@ -108,45 +108,8 @@ open_enum! {
 /// `DXIL::ResourceKind`: the same enumeration PSV0 version 2 stores.
 pub use crate::parts::psv0::ResourceKind;
 
-open_enum! {
-    /// `DXIL::ShaderKind` as RDAT stores it (16 = Invalid).
-    pub enum FunctionKind: u32 {
-        /// 0
-        Pixel = 0 => "Pixel",
-        /// 1
-        Vertex = 1 => "Vertex",
-        /// 2
-        Geometry = 2 => "Geometry",
-        /// 3
-        Hull = 3 => "Hull",
-        /// 4
-        Domain = 4 => "Domain",
-        /// 5
-        Compute = 5 => "Compute",
-        /// 6
-        Library = 6 => "Library",
-        /// 7
-        RayGeneration = 7 => "RayGeneration",
-        /// 8
-        Intersection = 8 => "Intersection",
-        /// 9
-        AnyHit = 9 => "AnyHit",
-        /// 10
-        ClosestHit = 10 => "ClosestHit",
-        /// 11
-        Miss = 11 => "Miss",
-        /// 12
-        Callable = 12 => "Callable",
-        /// 13
-        Mesh = 13 => "Mesh",
-        /// 14
-        Amplification = 14 => "Amplification",
-        /// 15
-        Node = 15 => "Node",
-        /// 16
-        Invalid = 16 => "Invalid",
-    }
-}
+/// `DXIL::ShaderKind` as RDAT stores it (16 = Invalid).
+pub use crate::stage::FunctionKind;
 
 flag_set! {
     /// RDAT resource flags (`DxilResourceFlag`).

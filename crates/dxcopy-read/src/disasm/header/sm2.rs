@@ -25,26 +25,19 @@
 
 use crate::cursor::Cursor;
 use crate::error::{Limit, MissingItem, ReadError, ReadErrorKind, Result, ValueField};
+use crate::stage::{ShaderKind, TargetType};
 use std::fmt::Write;
 
 /// Most instructions decoded from one program (a program cannot hold more
 /// instructions than it has tokens; this bounds the work on hostile input).
 pub const MAX_INSTRUCTIONS: usize = 1 << 20;
 
-/// The program kind from the version token.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Sm2Kind {
-    /// `vs_*` (`0xFFFE`).
-    Vertex,
-    /// `ps_*` (`0xFFFF`).
-    Pixel,
-}
-
 /// The version token.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Sm2Version {
-    /// Vertex or pixel program.
-    pub kind: Sm2Kind,
+    /// [`ShaderKind::Vertex`] (`0xFFFE`) or [`ShaderKind::Pixel`] (`0xFFFF`),
+    /// the codes of an RDEF target ([`TargetType`]).
+    pub kind: ShaderKind,
     /// Major shader model.
     pub major: u8,
     /// Minor shader model (1 prints as `x`, 0xFF as `sw`).
@@ -54,10 +47,7 @@ pub struct Sm2Version {
 impl Sm2Version {
     /// The profile as the disassembler prints it (`vs_2_0`, `ps_2_x`, `ps_3_sw`).
     pub fn profile(&self) -> String {
-        let kind = match self.kind {
-            Sm2Kind::Vertex => "vs",
-            Sm2Kind::Pixel => "ps",
-        };
+        let kind = self.kind.profile_prefix();
         let minor = match self.minor {
             0xff => "sw".to_string(),
             m if self.major >= 2 && m != 0 => "x".to_string(),
@@ -158,7 +148,7 @@ pub struct Sm2Program<'data> {
 
 /// Number of parameter tokens for shader model 1 instructions, which carry no length.
 fn sm1_param_count(opcode: u16, version: Sm2Version) -> Option<usize> {
-    let ps14 = version.kind == Sm2Kind::Pixel && version.minor >= 4;
+    let ps14 = version.kind == ShaderKind::Pixel && version.minor >= 4;
     Some(match opcode {
         0 => 0,                                       // nop
         1 | 6 | 7 | 14 | 15 | 16 | 19 | 78 | 79 => 2, // mov rcp rsq exp log lit frc expp logp
@@ -181,9 +171,8 @@ fn sm1_param_count(opcode: u16, version: Sm2Version) -> Option<usize> {
 }
 
 fn read_version(token: u32, at: u64) -> Result<Sm2Version> {
-    let kind = match token >> 16 {
-        0xfffe => Sm2Kind::Vertex,
-        0xffff => Sm2Kind::Pixel,
+    let kind = match TargetType::from_raw((token >> 16) as u16).stage() {
+        Some(kind @ (ShaderKind::Vertex | ShaderKind::Pixel)) => kind,
         _ => {
             return Err(ReadError::new(
                 at,
@@ -424,7 +413,7 @@ fn mnemonic(opcode: u16, version: Sm2Version) -> Option<&'static str> {
         47 => "defb",
         48 => "defi",
         64 => {
-            if version.kind == Sm2Kind::Pixel && version.major == 1 && version.minor >= 4 {
+            if version.kind == ShaderKind::Pixel && version.major == 1 && version.minor >= 4 {
                 "texcrd"
             } else {
                 "texcoord"
@@ -559,7 +548,7 @@ struct Printer<'a> {
 impl Printer<'_> {
     fn register_name(&self, reg: Sm2Register) -> String {
         let n = reg.number;
-        let vs = self.version.kind == Sm2Kind::Vertex;
+        let vs = self.version.kind == ShaderKind::Vertex;
         match reg.register_type {
             0 => format!("r{n}"),
             1 => format!("v{n}"),
@@ -777,8 +766,8 @@ impl Printer<'_> {
 
     fn declares_usage(&self, reg: Sm2Register) -> bool {
         match self.version.kind {
-            Sm2Kind::Vertex => true,
-            Sm2Kind::Pixel => self.version.major >= 3 && reg.register_type == 1,
+            ShaderKind::Vertex => true,
+            _ => self.version.major >= 3 && reg.register_type == 1,
         }
     }
 
@@ -927,7 +916,7 @@ impl Sm2Program<'_> {
         text.push('\n');
         let word = if total > 1 { "slots" } else { "slot" };
         let arithmetic = total - texture;
-        if self.version.kind == Sm2Kind::Pixel && arithmetic != total {
+        if self.version.kind == ShaderKind::Pixel && arithmetic != total {
             let _ = writeln!(
                 text,
                 "// approximately {total} instruction {word} used ({texture} texture, {arithmetic} arithmetic)"

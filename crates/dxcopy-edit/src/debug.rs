@@ -115,14 +115,10 @@ fn put_part(plan: &mut EditPlan<'_>, name: PartName, data: Vec<u8>, before: &[Pa
 /// zero padding to 4). A new ILDN goes before HASH or DXIL, where dxc puts it.
 pub fn set_debug_name(plan: &mut EditPlan<'_>, name: &str) -> Result<()> {
     if name.is_empty() {
-        return Err(EditError::Invalid("the debug name is empty".to_string()));
+        return Err(EditError::EmptyDebugName);
     }
-    let data = debug_name::encode(name.as_bytes()).ok_or_else(|| {
-        EditError::Invalid(format!(
-            "the debug name must be at most 65535 bytes without NUL characters ({} bytes given)",
-            name.len()
-        ))
-    })?;
+    let data = debug_name::encode(name.as_bytes())
+        .ok_or(EditError::BadDebugName { length: name.len() })?;
     put_part(
         plan,
         PartName::ILDN,
@@ -139,7 +135,7 @@ pub fn set_debug_name(plan: &mut EditPlan<'_>, name: &str) -> Result<()> {
 pub fn ensure_hash(plan: &mut EditPlan<'_>) -> Result<(ShaderHash, Option<PartName>)> {
     if let Some(p) = plan.find(PartName::HASH) {
         let hash = ShaderHash::parse_data(p.bytes(), 0)
-            .map_err(|e| EditError::Invalid(format!("the HASH part does not decode: {e}")))?;
+            .map_err(|source| EditError::BadHashPart { source })?;
         return Ok((hash, None));
     }
     let (source, flags) = if plan.find(PartName::DXIL).is_some() {
@@ -147,15 +143,12 @@ pub fn ensure_hash(plan: &mut EditPlan<'_>) -> Result<(ShaderHash, Option<PartNa
     } else if plan.find(PartName::ILDB).is_some() {
         (PartName::ILDB, FLAG_INCLUDES_SOURCE)
     } else {
-        return Err(EditError::Invalid(
-            "cannot compute a HASH part: the container has no DXIL or ILDB program".to_string(),
-        ));
+        return Err(EditError::NoProgramToHash);
     };
     let data = plan.find(source).map(PlanPart::bytes).unwrap_or_default();
-    let program = Program::parse_data(data, 0).map_err(|e| {
-        EditError::Invalid(format!(
-            "cannot compute a HASH part: the {source} part is not a DXIL program ({e})"
-        ))
+    let program = Program::parse_data(data, 0).map_err(|e| EditError::HashSourceNotAProgram {
+        name: source,
+        source: e,
     })?;
     let hash = ShaderHash {
         flags,

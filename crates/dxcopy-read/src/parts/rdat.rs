@@ -17,7 +17,7 @@ use crate::container::Part;
 use crate::cursor::Cursor;
 use crate::enums::{flag_set, open_enum};
 use crate::error::{Result, ValueField};
-use crate::fields::Issue;
+use crate::finding::{Finding, FindingKind};
 
 /// The only RDAT version dxc writes.
 pub const RDAT_VERSION_10: u32 = 0x10;
@@ -221,7 +221,11 @@ pub struct RuntimeData<'data> {
     /// Function table records.
     pub functions: Vec<RdatFunction<'data>>,
     /// Broken references, short strides, duplicate parts.
-    pub issues: Vec<Issue>,
+    #[cfg_attr(
+        feature = "serde",
+        serde(serialize_with = "crate::finding::ser::issues")
+    )]
+    pub issues: Vec<Finding>,
 }
 
 struct Table<'data> {
@@ -262,9 +266,13 @@ impl<'data> RuntimeData<'data> {
             let size = c.take_u32(&mut header, "RDAT part header")?;
             let body = c.sub(header, u64::from(size), "RDAT part")?;
             if at % 4 != 0 || size % 4 != 0 {
-                out.issues.push(Issue::new(
+                out.issues.push(Finding::at(
                     c.abs(at),
-                    format!("{part_type} part at {at:#x} with size {size} is not 4-byte aligned"),
+                    FindingKind::RdatPartUnaligned {
+                        part_type,
+                        at,
+                        size,
+                    },
                 ));
             }
             let mut part = RdatPart {
@@ -274,10 +282,10 @@ impl<'data> RuntimeData<'data> {
                 record_count: None,
                 record_stride: None,
             };
-            let duplicate = |issues: &mut Vec<Issue>| {
-                issues.push(Issue::new(
+            let duplicate = |issues: &mut Vec<Finding>| {
+                issues.push(Finding::at(
                     c.abs(at),
-                    format!("second {part_type} part ignored"),
+                    FindingKind::RdatDuplicatePart { part_type },
                 ));
             };
             match part_type.raw() {
@@ -287,7 +295,7 @@ impl<'data> RuntimeData<'data> {
                 1 | 2 | 5 => duplicate(&mut out.issues),
                 0 => out
                     .issues
-                    .push(Issue::new(c.abs(at), "part of type Invalid (0)")),
+                    .push(Finding::at(c.abs(at), FindingKind::RdatInvalidPart)),
                 _ => {
                     let mut p = 0;
                     let count = body.take_u32(&mut p, "RDAT table header")?;
@@ -295,9 +303,9 @@ impl<'data> RuntimeData<'data> {
                     let bytes = u64::from(count) * u64::from(stride);
                     let records = body.sub(p, bytes, "RDAT table records")?;
                     if stride % 4 != 0 {
-                        out.issues.push(Issue::new(
+                        out.issues.push(Finding::at(
                             body.abs(4),
-                            format!("{part_type} stride {stride} is not a multiple of 4"),
+                            FindingKind::RdatStrideUnaligned { part_type, stride },
                         ));
                     }
                     part.record_count = Some(count);
@@ -320,9 +328,9 @@ impl<'data> RuntimeData<'data> {
         if let Some(s) = string_buffer {
             let bytes = s.data();
             if !bytes.is_empty() && bytes.last() != Some(&0) {
-                out.issues.push(Issue::new(
+                out.issues.push(Finding::at(
                     s.abs(s.len() - 1),
-                    "string buffer does not end with a NUL",
+                    FindingKind::StringBufferUnterminated,
                 ));
             }
             out.strings = bytes
@@ -360,24 +368,21 @@ struct Refs<'data> {
 }
 
 impl<'data> Refs<'data> {
-    fn string(&self, offset: u32, at: u64, issues: &mut Vec<Issue>) -> &'data [u8] {
+    fn string(&self, offset: u32, at: u64, issues: &mut Vec<Finding>) -> &'data [u8] {
         match self
             .strings
             .and_then(|s| s.cstr(u64::from(offset), s.len(), "RDAT string").ok())
         {
             Some(s) => s,
             None => {
-                issues.push(Issue::new(
-                    at,
-                    format!("string offset {offset:#x} is outside the string buffer"),
-                ));
+                issues.push(Finding::at(at, FindingKind::StringOffsetOutside { offset }));
                 &[]
             }
         }
     }
 
     /// Row `row` of the index arrays (empty for the null reference).
-    fn row(&self, row: u32, at: u64, issues: &mut Vec<Issue>) -> Vec<u32> {
+    fn row(&self, row: u32, at: u64, issues: &mut Vec<Finding>) -> Vec<u32> {
         if row == NULL_REF {
             return Vec::new();
         }
@@ -389,10 +394,7 @@ impl<'data> Refs<'data> {
             Some(values.collect())
         };
         read().unwrap_or_else(|| {
-            issues.push(Issue::new(
-                at,
-                format!("index row {row} is outside the index arrays"),
-            ));
+            issues.push(Finding::at(at, FindingKind::IndexRowOutside { row }));
             Vec::new()
         })
     }
@@ -401,17 +403,18 @@ impl<'data> Refs<'data> {
 fn read_resources<'data>(
     t: &Table<'data>,
     refs: &Refs<'data>,
-    issues: &mut Vec<Issue>,
+    issues: &mut Vec<Finding>,
 ) -> Result<Vec<RdatResource<'data>>> {
     let mut out = Vec::new();
     if t.stride < RESOURCE_RECORD_SIZE {
         if t.count > 0 {
-            issues.push(Issue::new(
+            issues.push(Finding::at(
                 t.records.abs(0),
-                format!(
-                    "resource stride {} is below {RESOURCE_RECORD_SIZE}",
-                    t.stride
-                ),
+                FindingKind::RecordStrideTooSmall {
+                    record: "resource",
+                    stride: t.stride,
+                    minimum: RESOURCE_RECORD_SIZE,
+                },
             ));
         }
         return Ok(out);
@@ -437,17 +440,18 @@ fn read_resources<'data>(
 fn read_functions<'data>(
     t: &Table<'data>,
     refs: &Refs<'data>,
-    issues: &mut Vec<Issue>,
+    issues: &mut Vec<Finding>,
 ) -> Result<Vec<RdatFunction<'data>>> {
     let mut out = Vec::new();
     if t.stride < FUNCTION_RECORD_SIZE {
         if t.count > 0 {
-            issues.push(Issue::new(
+            issues.push(Finding::at(
                 t.records.abs(0),
-                format!(
-                    "function stride {} is below {FUNCTION_RECORD_SIZE}",
-                    t.stride
-                ),
+                FindingKind::RecordStrideTooSmall {
+                    record: "function",
+                    stride: t.stride,
+                    minimum: FUNCTION_RECORD_SIZE,
+                },
             ));
         }
         return Ok(out);

@@ -22,7 +22,7 @@ use crate::container::Part;
 use crate::cursor::Cursor;
 use crate::enums::{flag_set, open_enum};
 use crate::error::{Limit, Rd11Record, ReadErrorKind, Record, Result};
-use crate::fields::Issue;
+use crate::finding::{Finding, FindingKind};
 
 /// Size of the RDEF header before the optional RD11 header.
 pub const RDEF_HEADER_SIZE: u64 = 28;
@@ -542,7 +542,11 @@ pub struct ResourceDefinitions<'data> {
     /// Bound resources.
     pub resources: Vec<ResourceBinding<'data>>,
     /// Unusual record sizes, default values out of range.
-    pub issues: Vec<Issue>,
+    #[cfg_attr(
+        feature = "serde",
+        serde(serialize_with = "crate::finding::ser::issues")
+    )]
+    pub issues: Vec<Finding>,
 }
 
 /// Record sizes in effect.
@@ -559,7 +563,7 @@ struct Reader<'data> {
     c: Cursor<'data>,
     sizes: Sizes,
     type_nodes: usize,
-    issues: Vec<Issue>,
+    issues: Vec<Finding>,
 }
 
 impl<'data> Reader<'data> {
@@ -645,12 +649,13 @@ impl<'data> Reader<'data> {
             {
                 Ok(b) => Some(b),
                 Err(_) => {
-                    self.issues.push(Issue::new(
+                    self.issues.push(Finding::at(
                         v.abs(20),
-                        format!(
-                            "default value of '{}' ({size} bytes at {off:#x}) runs past the part",
-                            String::from_utf8_lossy(name)
-                        ),
+                        FindingKind::DefaultValuePastPart {
+                            name: String::from_utf8_lossy(name).into_owned(),
+                            size,
+                            offset: off,
+                        },
                     ));
                     None
                 }
@@ -761,9 +766,9 @@ impl<'data> ResourceDefinitions<'data> {
                 interface_slots: r.u32(28, "RD11 header")?,
             };
             if &h.magic != b"RD11" && h.magic != [0x13, 0x13, 0x44, 0x25] {
-                issues.push(Issue::new(
+                issues.push(Finding::at(
                     r.abs(0),
-                    format!("RD11 magic is '{}'", crate::name::escape_bytes(&h.magic)),
+                    FindingKind::Rd11Magic { magic: h.magic },
                 ));
             }
             let checks: [(Rd11Record, u32, u64, u64); 5] = [
@@ -787,9 +792,13 @@ impl<'data> ResourceDefinitions<'data> {
                 }
             }
             if h.header_size != 60 {
-                issues.push(Issue::new(
+                issues.push(Finding::at(
                     r.abs(4),
-                    format!("RD11 header size is {}, not 60", h.header_size),
+                    FindingKind::NotFixedValue {
+                        field: "RD11 header size",
+                        value: h.header_size,
+                        expected: 60,
+                    },
                 ));
             }
             sizes = Sizes {
@@ -991,7 +1000,15 @@ mod tests {
         let var0 = 28 + 24;
         data[var0 + 20..var0 + 24].copy_from_slice(&0xfff0u32.to_le_bytes());
         let r = ResourceDefinitions::parse_data(&data, 0).unwrap();
-        assert!(r.issues[0].message.contains("default value"));
+        assert!(
+            matches!(
+                &r.issues[0].kind,
+                FindingKind::DefaultValuePastPart { offset: 0xfff0, .. }
+            ),
+            "{:?}",
+            r.issues
+        );
+        assert_eq!(r.issues[0].offset, Some(var0 as u64 + 20));
         assert!(r.constant_buffers[0].variables[0].default_value.is_none());
 
         // Bad RD11 magic / header size → issues; tiny record size → error.

@@ -15,7 +15,7 @@
 //! link cannot redirect a write out of DIR. The parts of one container are
 //! staged and renamed together: all are written or none.
 
-use crate::error::{EditError, Result};
+use crate::error::{EditError, FileKind, Result};
 use crate::file::{DirEntryKind, DirHandle, FileId, Outputs, Sink};
 use dxcopy_read::{Container, PartName};
 use std::io::{self, Write};
@@ -96,7 +96,7 @@ pub fn dump_all_per_file(
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
             Err(e) => return Err(io_err(e)),
         },
-        DirEntryKind::File(_) => return Err(refused(&sub, "a regular file")),
+        DirEntryKind::File(_) => return Err(refused(&sub, FileKind::Regular)),
         DirEntryKind::Other(kind) => return Err(refused(&sub, kind)),
     }
     let sub_dir = match dir.open_own_dir(&name) {
@@ -105,7 +105,7 @@ pub fn dump_all_per_file(
         Err(e) => {
             return Err(match dir.entry(&name) {
                 Ok(DirEntryKind::Other(kind)) => refused(&sub, kind),
-                Ok(DirEntryKind::File(_)) => refused(&sub, "a regular file"),
+                Ok(DirEntryKind::File(_)) => refused(&sub, FileKind::Regular),
                 _ => io_err(e),
             })
         }
@@ -138,7 +138,7 @@ fn not_a_directory() -> io::Error {
     io::Error::from(io::ErrorKind::NotADirectory)
 }
 
-fn refused(path: &Path, kind: &'static str) -> EditError {
+fn refused(path: &Path, kind: FileKind) -> EditError {
     EditError::DumpAllRefused {
         path: path.to_path_buf(),
         kind,
@@ -170,7 +170,7 @@ fn write_parts(
                 }
             }
             DirEntryKind::Missing => {}
-            DirEntryKind::Directory => return Err(refused(&path, "a directory")),
+            DirEntryKind::Directory => return Err(refused(&path, FileKind::Directory)),
             DirEntryKind::Other(kind) => return Err(refused(&path, kind)),
         }
         written.push((
@@ -276,7 +276,7 @@ mod tests {
         let c = Container::parse(&bytes).unwrap();
         let e = dump_all(&dir, &c, None).unwrap_err();
         assert!(
-            matches!(&e, EditError::DumpAllRefused { path, kind: "a symbolic link" } if path == &dir.join("00-DXIL.bin")),
+            matches!(&e, EditError::DumpAllRefused { path, kind: FileKind::SymbolicLink } if path == &dir.join("00-DXIL.bin")),
             "{e:?}"
         );
         assert_eq!(std::fs::read(&outside).unwrap(), b"keep");
@@ -319,12 +319,12 @@ mod tests {
         );
         assert_eq!(
             parts.entry("0-a").unwrap(),
-            DirEntryKind::Other("a symbolic link")
+            DirEntryKind::Other(FileKind::SymbolicLink)
         );
         // And the per-file dump refuses it by name before writing.
         let e = dump_all_per_file(&d.join("parts"), 0, Path::new("a"), &c, None).unwrap_err();
         assert!(
-            matches!(&e, EditError::DumpAllRefused { path, kind: "a symbolic link" } if path == &d.join("parts/0-a")),
+            matches!(&e, EditError::DumpAllRefused { path, kind: FileKind::SymbolicLink } if path == &d.join("parts/0-a")),
             "{e:?}"
         );
         assert!(names(&outside).is_empty());
@@ -360,7 +360,7 @@ mod tests {
         std::os::unix::fs::symlink(&outside, &sub).unwrap();
         let e = dump_all_per_file(&dir, 1, Path::new("x/a.dxil"), &c, None).unwrap_err();
         assert!(
-            matches!(&e, EditError::DumpAllRefused { path, kind: "a symbolic link" } if path == &sub),
+            matches!(&e, EditError::DumpAllRefused { path, kind: FileKind::SymbolicLink } if path == &sub),
             "{e:?}"
         );
         assert!(names(&outside).is_empty());
@@ -380,7 +380,13 @@ mod tests {
         assert!(status.success());
         let e = dump_all_per_file(&dir, 0, Path::new("x/a.dxil"), &c, None).unwrap_err();
         assert!(
-            matches!(&e, EditError::DumpAllRefused { kind: "a FIFO", .. }),
+            matches!(
+                &e,
+                EditError::DumpAllRefused {
+                    kind: FileKind::Fifo,
+                    ..
+                }
+            ),
             "{e:?}"
         );
         assert_eq!(std::fs::read(sub0.join("00-SFI0.bin")).unwrap(), b"old");
@@ -390,7 +396,7 @@ mod tests {
         std::fs::write(&sub2, b"file").unwrap();
         let e = dump_all_per_file(&dir, 2, Path::new("b.dxil"), &c, None).unwrap_err();
         assert!(
-            matches!(&e, EditError::DumpAllRefused { path, kind: "a regular file" } if path == &sub2),
+            matches!(&e, EditError::DumpAllRefused { path, kind: FileKind::Regular } if path == &sub2),
             "{e:?}"
         );
     }

@@ -152,16 +152,16 @@ pub enum EditError {
     SpecialOutput {
         /// The output as given.
         path: PathBuf,
-        /// What it is, e.g. "a block device".
-        kind: &'static str,
+        /// What it is, e.g. [`FileKind::BlockDevice`].
+        kind: FileKind,
     },
     /// An in-place edit of something that is not a regular file.
     #[error("'{}' is {kind}, not a regular file: it cannot be edited in place (give an output file)", path.display())]
     NotRegularInPlace {
         /// The input as given.
         path: PathBuf,
-        /// What it is (after following symlinks), e.g. "a FIFO".
-        kind: &'static str,
+        /// What it is (after following symlinks), e.g. [`FileKind::Fifo`].
+        kind: FileKind,
     },
     /// The input changed (truncated or written to) while the run read it.
     #[error("'{}': {change}; nothing was written", path.display())]
@@ -221,12 +221,12 @@ pub enum EditError {
     /// would create inside its directory already exists as something it may
     /// not write through (a symbolic link, a FIFO, a device, a regular file
     /// where a subdirectory goes).
-    #[error("{}", dump_all_refused(path, kind, Operation::describe))]
+    #[error("{}", dump_all_refused(path, *kind, Operation::describe))]
     DumpAllRefused {
         /// The entry.
         path: PathBuf,
-        /// What it is, e.g. "a symbolic link".
-        kind: &'static str,
+        /// What it is, e.g. [`FileKind::SymbolicLink`].
+        kind: FileKind,
     },
     /// Standard input named by two arguments of one run.
     #[error("{}", stdin_twice(*first, *second, Operation::describe))]
@@ -271,6 +271,45 @@ pub enum EditError {
         /// The error.
         source: std::io::Error,
     },
+}
+
+/// What a file is, for errors about a file that is not what an operation
+/// needs (an output that cannot be written, an input that cannot be edited
+/// in place, an entry a dump may not write through).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum FileKind {
+    /// A regular file.
+    Regular,
+    /// A directory.
+    Directory,
+    /// A symbolic link (when links are not followed).
+    SymbolicLink,
+    /// A FIFO (named pipe).
+    Fifo,
+    /// A character device.
+    CharacterDevice,
+    /// A block device.
+    BlockDevice,
+    /// A socket.
+    Socket,
+    /// Something else.
+    Other,
+}
+
+impl std::fmt::Display for FileKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            FileKind::Regular => "a regular file",
+            FileKind::Directory => "a directory",
+            FileKind::SymbolicLink => "a symbolic link",
+            FileKind::Fifo => "a FIFO",
+            FileKind::CharacterDevice => "a character device",
+            FileKind::BlockDevice => "a block device",
+            FileKind::Socket => "a socket",
+            FileKind::Other => "not a regular file",
+        })
+    }
 }
 
 /// What did not match when a PDB was paired with a shader (neither the
@@ -484,7 +523,7 @@ impl EditError {
                 limit,
                 streamed,
             } => data_too_large(path, *option, *limit, *streamed, spell),
-            EditError::DumpAllRefused { path, kind } => dump_all_refused(path, kind, spell),
+            EditError::DumpAllRefused { path, kind } => dump_all_refused(path, *kind, spell),
             EditError::StdinTwice { first, second } => stdin_twice(*first, *second, spell),
             EditError::AddedTwice(name) => added_twice(*name, spell),
             EditError::InPdbStream(inner) => {
@@ -634,7 +673,7 @@ fn data_too_large(
 }
 
 /// [`EditError::DumpAllRefused`].
-fn dump_all_refused(path: &std::path::Path, kind: &str, spell: Spelling) -> String {
+fn dump_all_refused(path: &std::path::Path, kind: FileKind, spell: Spelling) -> String {
     format!(
         "'{}' is {kind}: {} writes only regular files and directories of its own inside its directory; nothing was written",
         path.display(),
@@ -850,14 +889,14 @@ mod tests {
             (
                 EditError::SpecialOutput {
                     path: p("/dev/sda"),
-                    kind: "a block device",
+                    kind: FileKind::BlockDevice,
                 },
                 "'/dev/sda' is a block device: refusing to write a container or part to it".into(),
             ),
             (
                 EditError::NotRegularInPlace {
                     path: p("fifo"),
-                    kind: "a FIFO",
+                    kind: FileKind::Fifo,
                 },
                 "'fifo' is a FIFO, not a regular file: it cannot be edited in place (give an output file)".into(),
             ),
@@ -913,7 +952,7 @@ mod tests {
             (
                 EditError::DumpAllRefused {
                     path: p("d/00-DXIL.bin"),
-                    kind: "a symbolic link",
+                    kind: FileKind::SymbolicLink,
                 },
                 "'d/00-DXIL.bin' is a symbolic link: a dump of every part writes only regular files and directories of its own inside its directory; nothing was written".into(),
             ),
@@ -964,6 +1003,24 @@ mod tests {
         for (e, want) in rows {
             assert_eq!(e.to_string(), want, "{e:?}");
             assert_eq!(e.message_with(Operation::describe), want, "{e:?}");
+        }
+    }
+
+    /// Every file kind in the words the messages use.
+    #[test]
+    fn every_file_kind_has_its_words() {
+        let rows = [
+            (FileKind::Regular, "a regular file"),
+            (FileKind::Directory, "a directory"),
+            (FileKind::SymbolicLink, "a symbolic link"),
+            (FileKind::Fifo, "a FIFO"),
+            (FileKind::CharacterDevice, "a character device"),
+            (FileKind::BlockDevice, "a block device"),
+            (FileKind::Socket, "a socket"),
+            (FileKind::Other, "not a regular file"),
+        ];
+        for (kind, want) in rows {
+            assert_eq!(kind.to_string(), want);
         }
     }
 

@@ -21,6 +21,7 @@
 //! [`remove_temp_files`] removes those of a run that is interrupted by a
 //! signal (the command-line tools call it from their signal handler).
 
+pub use crate::error::FileKind;
 use crate::error::{EditError, Result};
 use std::fs::{self, File, Metadata, Permissions};
 use std::io::{self, Write};
@@ -168,33 +169,33 @@ pub enum Destination {
     Stream(PathBuf),
 }
 
-/// The kind of a file, in words, for messages.
-pub fn file_kind(meta: &Metadata) -> &'static str {
+/// The kind of a file, for messages.
+pub fn file_kind(meta: &Metadata) -> FileKind {
     let t = meta.file_type();
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;
         if t.is_fifo() {
-            return "a FIFO";
+            return FileKind::Fifo;
         }
         if t.is_char_device() {
-            return "a character device";
+            return FileKind::CharacterDevice;
         }
         if t.is_block_device() {
-            return "a block device";
+            return FileKind::BlockDevice;
         }
         if t.is_socket() {
-            return "a socket";
+            return FileKind::Socket;
         }
     }
     if t.is_dir() {
-        "a directory"
+        FileKind::Directory
     } else if t.is_file() {
-        "a regular file"
+        FileKind::Regular
     } else if t.is_symlink() {
-        "a symbolic link"
+        FileKind::SymbolicLink
     } else {
-        "not a regular file"
+        FileKind::Other
     }
 }
 
@@ -386,21 +387,21 @@ pub enum DirEntryKind {
     File(FileId),
     /// A directory.
     Directory,
-    /// Anything else, in words ("a symbolic link", "a FIFO", …).
-    Other(&'static str),
+    /// Anything else (a symbolic link, a FIFO, …).
+    Other(FileKind),
 }
 
 #[cfg(any(target_os = "linux", target_os = "android"))]
 fn kind_of_type(t: rustix::fs::FileType) -> DirEntryKind {
     use rustix::fs::FileType;
     DirEntryKind::Other(match t {
-        FileType::Symlink => "a symbolic link",
-        FileType::Fifo => "a FIFO",
-        FileType::CharacterDevice => "a character device",
-        FileType::BlockDevice => "a block device",
-        FileType::Socket => "a socket",
+        FileType::Symlink => FileKind::SymbolicLink,
+        FileType::Fifo => FileKind::Fifo,
+        FileType::CharacterDevice => FileKind::CharacterDevice,
+        FileType::BlockDevice => FileKind::BlockDevice,
+        FileType::Socket => FileKind::Socket,
         FileType::Directory => return DirEntryKind::Directory,
-        _ => "not a regular file",
+        _ => FileKind::Other,
     })
 }
 
@@ -1062,7 +1063,10 @@ mod tests {
         let linked = open_in_place(&d.join("link")).unwrap();
         assert!(!linked.plain);
         assert_eq!(FileId::of(&linked.metadata), FileId::of(&plain.metadata));
-        for (name, kind) in [("sub", "a directory"), ("dirlink", "a directory")] {
+        for (name, kind) in [
+            ("sub", FileKind::Directory),
+            ("dirlink", FileKind::Directory),
+        ] {
             let e = open_in_place(&d.join(name)).unwrap_err();
             assert!(
                 matches!(&e, EditError::NotRegularInPlace { kind: k, .. } if *k == kind),

@@ -609,7 +609,7 @@ mod tests {
             (
                 EditError::DumpAllRefused {
                     path: p("d/00-DXIL.bin"),
-                    kind: "a symbolic link",
+                    kind: dxcopy_edit::FileKind::SymbolicLink,
                 },
                 "'d/00-DXIL.bin' is a symbolic link: --dump-all writes only regular files and directories of its own inside its directory; nothing was written",
             ),

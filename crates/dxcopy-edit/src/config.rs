@@ -745,15 +745,37 @@ impl Config {
     /// the edits. The inputs are opened and read first, all of them; each
     /// result is what [`run`](Self::run) gives for that input.
     pub fn run_batch(&self, inputs: &[PathBuf], output: Option<&Path>) -> Vec<Result<Report>> {
-        let opened: Vec<Result<(MappedFile, bool)>> = inputs
+        self.run_batch_walked(inputs, &[], output)
+            .into_iter()
+            .map(|r| r.map(|r| r.expect("every input is run")))
+            .collect()
+    }
+
+    /// [`run_batch`](Self::run_batch) where `walked[i]` says that input `i`
+    /// was found by walking a directory and is left alone (`Ok(None)`) when
+    /// it is not a container, as [`run_if_container`](Self::run_if_container)
+    /// does.
+    pub(crate) fn run_batch_walked(
+        &self,
+        inputs: &[PathBuf],
+        walked: &[bool],
+        output: Option<&Path>,
+    ) -> Vec<Result<Option<Report>>> {
+        let opened: Vec<Result<Option<(MappedFile, bool)>>> = inputs
             .iter()
-            .map(|input| self.open_input(input, output))
+            .enumerate()
+            .map(|(i, input)| {
+                let (file, plain) = self.open_input(input, output)?;
+                let skip = walked.get(i).copied().unwrap_or(false)
+                    && !file.starts_with(crate::batch::CONTAINER_MAGIC);
+                Ok((!skip).then_some((file, plain)))
+            })
             .collect();
         let ahead: Vec<(usize, &[u8])> = opened
             .iter()
             .enumerate()
             .filter_map(|(i, o)| {
-                let (file, _) = o.as_ref().ok()?;
+                let (file, _) = o.as_ref().ok()?.as_ref()?;
                 self.hashes_ahead(file).then_some((i, &file[..]))
             })
             .collect();
@@ -766,9 +788,9 @@ impl Config {
             .into_iter()
             .zip(inputs)
             .zip(digests)
-            .map(|((o, input), d)| {
-                let (file, plain) = o?;
-                self.run_opened(&file, plain, input, output, d)
+            .map(|((o, input), d)| match o? {
+                Some((file, plain)) => self.run_opened(&file, plain, input, output, d).map(Some),
+                None => Ok(None),
             })
             .collect()
     }

@@ -94,11 +94,21 @@ pub fn run_many_walked(
     on_done: impl FnMut(),
     on_result: impl FnMut(usize, Result<Option<Report>>),
 ) {
+    let jobs = jobs
+        .unwrap_or_else(default_jobs)
+        .clamp(1, files.len().max(1));
     run_each(
         files.len(),
-        jobs,
-        1,
+        Some(jobs),
+        batch_size(config, files.len(), jobs),
         |range| {
+            if range.len() > 1 {
+                let flags: Vec<bool> = range
+                    .clone()
+                    .map(|i| walked.get(i).copied().unwrap_or(false))
+                    .collect();
+                return config.run_batch_walked(&files[range], &flags, output);
+            }
             let i = range.start;
             vec![if walked.get(i).copied().unwrap_or(false) {
                 config.run_if_container(&files[i], output)
@@ -109,6 +119,17 @@ pub fn run_many_walked(
         on_done,
         on_result,
     );
+}
+
+/// How many files a worker takes at a time: up to [`BATCH`] when `config`
+/// hashes inputs ahead ([`Config::run_batch`]), as long as every one of the
+/// `jobs` workers still gets a share of the `count` files; else one.
+fn batch_size(config: &Config, count: usize, jobs: usize) -> usize {
+    if config.batches_digests() {
+        count.div_ceil(jobs).clamp(1, BATCH)
+    } else {
+        1
+    }
 }
 
 /// Runs `run` on every `i < count` on `jobs` workers, `chunk` indices at a
@@ -363,48 +384,52 @@ mod tests {
             ("b.dxil", &good, false),
         ];
         let files: Vec<_> = rows.iter().map(|(n, ..)| d.join(n)).collect();
-        for ((_, bytes, _), path) in rows.iter().zip(&files) {
-            std::fs::write(path, bytes).unwrap();
-        }
-        let walked: Vec<bool> = rows.iter().map(|r| r.2).collect();
-        let config = Config {
-            strip: vec![StripClass::Debug],
-            ..Config::default()
-        };
-        let mut outcomes = Vec::new();
-        run_many_walked(
-            &config,
-            &files,
-            &walked,
-            None,
-            Some(2),
-            || {},
-            |i, r| {
-                outcomes.push((i, r.map(|r| r.map(|r| r.parts_after))));
-            },
-        );
-        let got: Vec<String> = outcomes
-            .iter()
-            .map(|(i, r)| match r {
-                Ok(Some(parts)) => format!("{i}: {parts} parts"),
-                Ok(None) => format!("{i}: skipped"),
-                Err(_) => format!("{i}: error"),
-            })
-            .collect();
-        // A walked file is skipped unless it starts with the magic; a named
-        // file that is not a container is an error, as in run_many.
-        assert_eq!(
-            got,
-            [
-                "0: 1 parts",
-                "1: skipped",
-                "2: skipped",
-                "3: error",
-                "4: 1 parts"
-            ]
-        );
-        for (i, (_, bytes, _)) in rows.iter().enumerate().skip(1).take(3) {
-            assert_eq!(std::fs::read(&files[i]).unwrap(), *bytes, "file {i}");
+        // One worker takes all five files as a batch, two take three and
+        // two, five take one each.
+        for jobs in [1, 2, 5] {
+            for ((_, bytes, _), path) in rows.iter().zip(&files) {
+                std::fs::write(path, bytes).unwrap();
+            }
+            let walked: Vec<bool> = rows.iter().map(|r| r.2).collect();
+            let config = Config {
+                strip: vec![StripClass::Debug],
+                ..Config::default()
+            };
+            let mut outcomes = Vec::new();
+            run_many_walked(
+                &config,
+                &files,
+                &walked,
+                None,
+                Some(jobs),
+                || {},
+                |i, r| {
+                    outcomes.push((i, r.map(|r| r.map(|r| r.parts_after))));
+                },
+            );
+            let got: Vec<String> = outcomes
+                .iter()
+                .map(|(i, r)| match r {
+                    Ok(Some(parts)) => format!("{i}: {parts} parts"),
+                    Ok(None) => format!("{i}: skipped"),
+                    Err(_) => format!("{i}: error"),
+                })
+                .collect();
+            // A walked file is skipped unless it starts with the magic; a named
+            // file that is not a container is an error, as in run_many.
+            assert_eq!(
+                got,
+                [
+                    "0: 1 parts",
+                    "1: skipped",
+                    "2: skipped",
+                    "3: error",
+                    "4: 1 parts"
+                ]
+            );
+            for (i, (_, bytes, _)) in rows.iter().enumerate().skip(1).take(3) {
+                assert_eq!(std::fs::read(&files[i]).unwrap(), *bytes, "file {i}");
+            }
         }
     }
 }

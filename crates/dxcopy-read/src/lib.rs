@@ -88,6 +88,7 @@ pub mod name;
 pub mod parts;
 pub mod pdb;
 pub mod root_signature_check;
+pub mod stage;
 #[cfg(test)]
 pub(crate) mod testutil;
 

@@ -12,42 +12,9 @@
 use crate::container::Part;
 use crate::cursor::Cursor;
 use crate::disasm::sm4::{self, Body};
-use crate::enums::open_enum;
 use crate::error::Result;
 use crate::finding::{Finding, FindingKind};
-
-open_enum! {
-    /// SM4/5 program type (bits 16–31 of the version token).
-    pub enum ProgramType: u16 {
-        /// 0
-        Pixel = 0 => "Pixel",
-        /// 1
-        Vertex = 1 => "Vertex",
-        /// 2
-        Geometry = 2 => "Geometry",
-        /// 3
-        Hull = 3 => "Hull",
-        /// 4
-        Domain = 4 => "Domain",
-        /// 5
-        Compute = 5 => "Compute",
-    }
-}
-
-impl ProgramType {
-    /// Profile prefix (`ps`, `vs`, …; `??` for unknown types).
-    pub fn profile_prefix(self) -> &'static str {
-        match self.raw() {
-            0 => "ps",
-            1 => "vs",
-            2 => "gs",
-            3 => "hs",
-            4 => "ds",
-            5 => "cs",
-            _ => "??",
-        }
-    }
-}
+pub use crate::stage::ProgramType;
 
 /// A decoded SHDR or SHEX part.
 #[derive(Debug, Clone, PartialEq, Eq)]

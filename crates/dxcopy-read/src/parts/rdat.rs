@@ -108,45 +108,8 @@ open_enum! {
 /// `DXIL::ResourceKind`: the same enumeration PSV0 version 2 stores.
 pub use crate::parts::psv0::ResourceKind;
 
-open_enum! {
-    /// `DXIL::ShaderKind` as RDAT stores it (16 = Invalid).
-    pub enum FunctionKind: u32 {
-        /// 0
-        Pixel = 0 => "Pixel",
-        /// 1
-        Vertex = 1 => "Vertex",
-        /// 2
-        Geometry = 2 => "Geometry",
-        /// 3
-        Hull = 3 => "Hull",
-        /// 4
-        Domain = 4 => "Domain",
-        /// 5
-        Compute = 5 => "Compute",
-        /// 6
-        Library = 6 => "Library",
-        /// 7
-        RayGeneration = 7 => "RayGeneration",
-        /// 8
-        Intersection = 8 => "Intersection",
-        /// 9
-        AnyHit = 9 => "AnyHit",
-        /// 10
-        ClosestHit = 10 => "ClosestHit",
-        /// 11
-        Miss = 11 => "Miss",
-        /// 12
-        Callable = 12 => "Callable",
-        /// 13
-        Mesh = 13 => "Mesh",
-        /// 14
-        Amplification = 14 => "Amplification",
-        /// 15
-        Node = 15 => "Node",
-        /// 16
-        Invalid = 16 => "Invalid",
-    }
-}
+/// `DXIL::ShaderKind` as RDAT stores it (16 = Invalid).
+pub use crate::stage::FunctionKind;
 
 flag_set! {
     /// RDAT resource flags (`DxilResourceFlag`).
@@ -294,11 +257,14 @@ impl<'data> RuntimeData<'data> {
         let mut index: Option<Cursor<'data>> = None;
         let mut resource_table = None;
         let mut function_table = None;
-        for i in 0..u64::from(part_count) {
-            let at = u64::from(c.u32(8 + 4 * i, "RDAT part offset")?);
-            let part_type = RdatPartType::from_raw(c.u32(at, "RDAT part header")?);
-            let size = c.u32(at + 4, "RDAT part header")?;
-            let body = c.sub(at + 8, u64::from(size), "RDAT part")?;
+        // Each offset is read when its part is decoded, so a short table
+        // reports its first missing entry after the parts before it.
+        for at in c.u32_each(8, u64::from(part_count), "RDAT part offset") {
+            let at = u64::from(at?);
+            let mut header = at;
+            let part_type = RdatPartType::from_raw(c.take_u32(&mut header, "RDAT part header")?);
+            let size = c.take_u32(&mut header, "RDAT part header")?;
+            let body = c.sub(header, u64::from(size), "RDAT part")?;
             if at % 4 != 0 || size % 4 != 0 {
                 out.issues.push(Finding::at(
                     c.abs(at),
@@ -331,10 +297,11 @@ impl<'data> RuntimeData<'data> {
                     .issues
                     .push(Finding::at(c.abs(at), FindingKind::RdatInvalidPart)),
                 _ => {
-                    let count = body.u32(0, "RDAT table header")?;
-                    let stride = body.u32(4, "RDAT table header")?;
+                    let mut p = 0;
+                    let count = body.take_u32(&mut p, "RDAT table header")?;
+                    let stride = body.take_u32(&mut p, "RDAT table header")?;
                     let bytes = u64::from(count) * u64::from(stride);
-                    let records = body.sub(8, bytes, "RDAT table records")?;
+                    let records = body.sub(p, bytes, "RDAT table records")?;
                     if stride % 4 != 0 {
                         out.issues.push(Finding::at(
                             body.abs(4),
@@ -580,7 +547,7 @@ mod tests {
     fn issues_and_errors() {
         // Bad string offset and index row → issues.
         let mut data = library();
-        let funcs_at = u32::from_le_bytes(data[16..20].try_into().unwrap()) as usize + 16;
+        let funcs_at = Cursor::new(&data, 0).u32(16, "offset").unwrap() as usize + 16;
         data[funcs_at..funcs_at + 4].copy_from_slice(&500u32.to_le_bytes());
         data[funcs_at + 8..funcs_at + 12].copy_from_slice(&77u32.to_le_bytes());
         let r = RuntimeData::parse_data(&data, 0).unwrap();
@@ -615,5 +582,38 @@ mod tests {
             ReadErrorKind::Truncated { .. }
         ));
         assert!(RuntimeData::parse_data(&words(&[0x10, 3]), 0).is_err());
+    }
+
+    #[test]
+    fn short_offset_table_fails_at_its_first_missing_entry() {
+        // Five entries; the first two name the RawBytes part at 4 (type 5 =
+        // the part count, size 4 = the first entry), the third has 2 of its
+        // 4 bytes.
+        let mut data = words(&[0x10, 5, 4, 4]);
+        data.extend([0xaa, 0xbb]);
+        let e = RuntimeData::parse_data(&data, 100).unwrap_err();
+        assert_eq!(e.offset, 116);
+        assert_eq!(
+            e.kind,
+            ReadErrorKind::Truncated {
+                part: None,
+                what: "RDAT part offset",
+                needed: 4,
+                available: 2,
+            }
+        );
+        // The part named by an entry is read before the next entry: here
+        // part 0 (IndexArrays at 4, size 4) runs past the end first.
+        let e = RuntimeData::parse_data(&words(&[0x10, 2, 4]), 100).unwrap_err();
+        assert_eq!(e.offset, 112);
+        assert_eq!(
+            e.kind,
+            ReadErrorKind::Truncated {
+                part: None,
+                what: "RDAT part",
+                needed: 4,
+                available: 0,
+            }
+        );
     }
 }

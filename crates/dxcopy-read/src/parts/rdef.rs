@@ -33,38 +33,7 @@ pub const MAX_TYPE_NODES: usize = 200_000;
 /// Deepest struct nesting followed.
 pub const MAX_TYPE_DEPTH: usize = 64;
 
-open_enum! {
-    /// RDEF program type (high half of the target version).
-    pub enum TargetType: u16 {
-        /// 0xffff
-        Pixel = 0xffff => "Pixel",
-        /// 0xfffe
-        Vertex = 0xfffe => "Vertex",
-        /// 0x4753
-        Geometry = 0x4753 => "Geometry",
-        /// 0x4853
-        Hull = 0x4853 => "Hull",
-        /// 0x4453
-        Domain = 0x4453 => "Domain",
-        /// 0x4353
-        Compute = 0x4353 => "Compute",
-    }
-}
-
-impl TargetType {
-    /// Profile prefix (`ps`, `vs`, …).
-    pub fn profile_prefix(self) -> &'static str {
-        match self.raw() {
-            0xffff => "ps",
-            0xfffe => "vs",
-            0x4753 => "gs",
-            0x4853 => "hs",
-            0x4453 => "ds",
-            0x4353 => "cs",
-            _ => "??",
-        }
-    }
-}
+pub use crate::stage::TargetType;
 
 open_enum! {
     /// `D3D_SHADER_VARIABLE_CLASS`.

@@ -17,7 +17,7 @@
 //! marked kept (`--keep-section=ILDB`, dxc's `-Fd` with `-Qembed_debug`); PRIV
 //! (holding the PDB) only to the main container.
 
-use crate::error::{EditError, Result};
+use crate::error::{EditError, PdbMismatchReason, Result};
 use crate::hash_upkeep::upkeep_hash;
 use crate::output::Output;
 use crate::parts::{EditWarning, PartData, PlanPart};
@@ -278,10 +278,10 @@ pub enum Pairing {
     DigestCopied,
     /// The PDB's HASH part equals the shader's.
     SameHashPart,
-    /// Nothing matched; `--force` was given.
+    /// Nothing matched, and the pairing was forced.
     Forced {
         /// What did not match.
-        reason: String,
+        reason: PdbMismatchReason,
     },
 }
 
@@ -369,22 +369,15 @@ fn pairing(plan: &EditPlan<'_>, pdb: &Container<'_>, guid: Option<[u8; 16]>) -> 
             return Pairing::SameHashPart;
         }
     }
-    let hash_text = shader_hash.map_or("none (the shader has no HASH part)".to_string(), |h| {
-        hex(&h.digest)
-    });
-    let what = match guid {
-        Some(g) => format!(
-            "its GUID {} is not the shader's HASH digest {hash_text}",
-            hex(&g)
-        ),
-        None => format!(
-            "its HASH part {} is not the shader's {hash_text}",
-            pdb_hash.map_or("(none)".to_string(), |h| hex(&h.digest))
-        ),
+    let shader_hash = shader_hash.map(|h| h.digest);
+    let reason = match guid {
+        Some(guid) => PdbMismatchReason::Guid { guid, shader_hash },
+        None => PdbMismatchReason::HashPart {
+            pdb_hash: pdb_hash.map(|h| h.digest),
+            shader_hash,
+        },
     };
-    Pairing::Forced {
-        reason: format!("{what}, and its container does not carry the shader's digest"),
-    }
+    Pairing::Forced { reason }
 }
 
 /// The PDB a shader carries in PRIV (`-Qpdb_in_private`, `--pdb-in-private`):

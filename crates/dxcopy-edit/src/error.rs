@@ -123,8 +123,8 @@ pub enum EditError {
     /// ([`Remedy::Force`]).
     #[error("the PDB does not belong to this shader: {reason}")]
     PdbMismatch {
-        /// What was compared, as a sentence fragment.
-        reason: String,
+        /// What was compared.
+        reason: PdbMismatchReason,
     },
     /// Extracting the PDB from a PRIV part that is not an MSF file.
     #[error("the PRIV part does not hold a PDB: it does not start with the MSF 7.00 magic")]
@@ -271,6 +271,56 @@ pub enum EditError {
         /// The error.
         source: std::io::Error,
     },
+}
+
+/// What did not match when a PDB was paired with a shader (neither the
+/// PDB's GUID nor its HASH part is the shader's HASH, and its container
+/// does not carry the shader's digest).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PdbMismatchReason {
+    /// A PDB file: its GUID is not the shader's HASH digest.
+    Guid {
+        /// The PDB's GUID.
+        guid: [u8; 16],
+        /// The shader's HASH digest, when it has a HASH part.
+        shader_hash: Option<[u8; 16]>,
+    },
+    /// A PDB's container: its HASH part is not the shader's.
+    HashPart {
+        /// The PDB container's HASH digest, when it has a HASH part.
+        pdb_hash: Option<[u8; 16]>,
+        /// The shader's HASH digest, when it has a HASH part.
+        shader_hash: Option<[u8; 16]>,
+    },
+}
+
+impl std::fmt::Display for PdbMismatchReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use dxcopy_read::fields::hex;
+        let shader = |h: &Option<[u8; 16]>| {
+            h.as_ref()
+                .map_or("none (the shader has no HASH part)".to_string(), |h| hex(h))
+        };
+        match self {
+            PdbMismatchReason::Guid { guid, shader_hash } => write!(
+                f,
+                "its GUID {} is not the shader's HASH digest {}",
+                hex(guid),
+                shader(shader_hash)
+            )?,
+            PdbMismatchReason::HashPart {
+                pdb_hash,
+                shader_hash,
+            } => write!(
+                f,
+                "its HASH part {} is not the shader's {}",
+                pdb_hash.as_ref().map_or("(none)".to_string(), |h| hex(h)),
+                shader(shader_hash)
+            )?,
+        }
+        f.write_str(", and its container does not carry the shader's digest")
+    }
 }
 
 /// An operation or setting of a run that a message names: an output it
@@ -728,9 +778,50 @@ mod tests {
             ),
             (
                 EditError::PdbMismatch {
-                    reason: "GUID differs".into(),
+                    reason: PdbMismatchReason::Guid {
+                        guid: [0x11; 16],
+                        shader_hash: Some([0xab; 16]),
+                    },
                 },
-                "the PDB does not belong to this shader: GUID differs".into(),
+                format!(
+                    "the PDB does not belong to this shader: its GUID {} is not the shader's HASH digest {}, and its container does not carry the shader's digest",
+                    "11".repeat(16),
+                    "ab".repeat(16)
+                ),
+            ),
+            (
+                EditError::PdbMismatch {
+                    reason: PdbMismatchReason::Guid {
+                        guid: [0x11; 16],
+                        shader_hash: None,
+                    },
+                },
+                format!(
+                    "the PDB does not belong to this shader: its GUID {} is not the shader's HASH digest none (the shader has no HASH part), and its container does not carry the shader's digest",
+                    "11".repeat(16)
+                ),
+            ),
+            (
+                EditError::PdbMismatch {
+                    reason: PdbMismatchReason::HashPart {
+                        pdb_hash: Some([0x22; 16]),
+                        shader_hash: Some([0xab; 16]),
+                    },
+                },
+                format!(
+                    "the PDB does not belong to this shader: its HASH part {} is not the shader's {}, and its container does not carry the shader's digest",
+                    "22".repeat(16),
+                    "ab".repeat(16)
+                ),
+            ),
+            (
+                EditError::PdbMismatch {
+                    reason: PdbMismatchReason::HashPart {
+                        pdb_hash: None,
+                        shader_hash: None,
+                    },
+                },
+                "the PDB does not belong to this shader: its HASH part (none) is not the shader's none (the shader has no HASH part), and its container does not carry the shader's digest".into(),
             ),
             (
                 EditError::PrivNotPdb,

@@ -67,7 +67,7 @@ pub use builder::ContainerBuilder;
 pub use config::{Config, DumpSpec, EditNote, OptionWarning, Report};
 pub use dump::{dump, extract, DumpMode};
 pub use dump_all::{dump_all, dump_all_per_file, Dumped};
-pub use error::{EditError, Operation, Remedy, Result, Spelling};
+pub use error::{EditError, Operation, PdbMismatchReason, Remedy, Result, Spelling};
 pub use file::{write_atomic, write_bytes_atomic, FileOptions};
 pub use matcher::{MatchStyle, NameMatcher};
 pub use output::Output;

@@ -9,7 +9,7 @@
 //! digest decision → layout → writers ([`output`](crate::output)), driven in
 //! that order by [`EditPlan::finish`](crate::EditPlan::finish).
 
-use crate::error::{Operation, Spelling};
+use crate::error::{Operation, PdbMismatchReason, Spelling};
 use dxcopy_read::{Container, PartName, ReadError};
 
 /// A part's bytes: borrowed from the input (or a mapped data file), or
@@ -168,7 +168,7 @@ pub enum EditWarning {
     /// Debug info was added, as forced, from a PDB that does not belong to the shader.
     PdbMismatchForced {
         /// What did not match.
-        reason: String,
+        reason: PdbMismatchReason,
     },
 }
 
@@ -370,10 +370,13 @@ mod tests {
             ),
             (
                 EditWarning::PdbMismatchForced {
-                    reason: "GUID differs".into(),
+                    reason: PdbMismatchReason::HashPart {
+                        pdb_hash: None,
+                        shader_hash: None,
+                    },
                 },
-                "the PDB does not belong to this shader (GUID differs); its debug info was added anyway (forced)".to_string(),
-                "the PDB does not belong to this shader (GUID differs); its debug info was added anyway (FORCE)".to_string(),
+                "the PDB does not belong to this shader (its HASH part (none) is not the shader's none (the shader has no HASH part), and its container does not carry the shader's digest); its debug info was added anyway (forced)".to_string(),
+                "the PDB does not belong to this shader (its HASH part (none) is not the shader's none (the shader has no HASH part), and its container does not carry the shader's digest); its debug info was added anyway (FORCE)".to_string(),
             ),
         ];
         for (w, neutral, spelled) in rows {

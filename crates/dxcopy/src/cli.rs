@@ -513,9 +513,12 @@ mod tests {
             ),
             (
                 EditError::PdbMismatch {
-                    reason: "GUID differs".into(),
+                    reason: dxcopy_edit::PdbMismatchReason::HashPart {
+                        pdb_hash: None,
+                        shader_hash: None,
+                    },
                 },
-                "'out.dxil': the PDB does not belong to this shader: GUID differs; use --force to add its debug info anyway",
+                "'out.dxil': the PDB does not belong to this shader: its HASH part (none) is not the shader's none (the shader has no HASH part), and its container does not carry the shader's digest; use --force to add its debug info anyway",
             ),
             (
                 EditError::NotBitcode(dxcopy_read::PartName::RDEF),
@@ -656,9 +659,12 @@ mod tests {
             ),
             (
                 EditWarning::PdbMismatchForced {
-                    reason: "GUID differs".into(),
+                    reason: dxcopy_edit::PdbMismatchReason::HashPart {
+                        pdb_hash: None,
+                        shader_hash: None,
+                    },
                 },
-                "the PDB does not belong to this shader (GUID differs); its debug info was added anyway (--force)",
+                "the PDB does not belong to this shader (its HASH part (none) is not the shader's none (the shader has no HASH part), and its container does not carry the shader's digest); its debug info was added anyway (--force)",
             ),
         ];
         for (w, want) in warnings {

@@ -16,8 +16,8 @@ class Error(ValueError):
     """A container could not be read or edited.
 
     ``str(error)`` is the message the dxcopy command prints for the same
-    failure, except that where the command names an option that helps, it
-    names the Python method. The attributes are None when not known.
+    failure, except that where the command names an option, it names the
+    Python method or argument. The attributes are None when not known.
     """
 
     path: Optional[str]
@@ -137,6 +137,10 @@ class Finding:
     def message(self) -> str:
         """The sentence dxinfo prints after the level."""
     @property
+    def kind(self) -> str:
+        """What was found, as a name ("DuplicateName", "HashMismatch", "FlagsSet", …):
+        the Rust library's ``FindingKind`` variant."""
+    @property
     def part(self) -> Optional[str]:
         """The name of the part it is about (None for the header or the whole container)."""
     @property
@@ -192,7 +196,8 @@ class Edit:
         one keeps its mode (without setuid/setgid) and owner."""
     @property
     def warnings(self) -> List[str]:
-        """The warnings of the last finish() or write(), as dxcopy prints them."""
+        """The warnings of the last finish() or write(), as dxcopy prints them,
+        with the Python method or argument where dxcopy names an option."""
 
 class StripResult:
     """The outcome of stripping one file with strip_files()."""
@@ -208,7 +213,8 @@ class StripResult:
         """The error for this file, or None when it was stripped."""
     @property
     def warnings(self) -> List[str]:
-        """Warnings for this file, as dxstrip prints them."""
+        """Warnings for this file, as dxstrip prints them, with the Python
+        method or argument where dxstrip names an option."""
     @property
     def ok(self) -> bool:
         """Whether the file was stripped (error is None)."""

@@ -152,10 +152,10 @@ pub fn parse_file_list(reader: impl BufRead, source: &Path) -> Result<Vec<PathBu
         }
         total += n as u64;
         if total > MAX_LIST_BYTES {
-            return Err(EditError::Invalid(format!(
-                "'{}': file list larger than {MAX_LIST_BYTES} bytes",
-                source.display()
-            )));
+            return Err(EditError::FileListTooLarge {
+                path: source.to_path_buf(),
+                limit: MAX_LIST_BYTES,
+            });
         }
         if line.last() == Some(&b'\n') {
             line.pop();
@@ -164,10 +164,11 @@ pub fn parse_file_list(reader: impl BufRead, source: &Path) -> Result<Vec<PathBu
             line.pop();
         }
         if line.len() > MAX_LIST_LINE {
-            return Err(EditError::Invalid(format!(
-                "'{}': line {number} is longer than {MAX_LIST_LINE} bytes: not a list of paths",
-                source.display()
-            )));
+            return Err(EditError::FileListLineTooLong {
+                path: source.to_path_buf(),
+                line: number,
+                limit: MAX_LIST_LINE,
+            });
         }
         if !line.is_empty() {
             paths.push(list_path(&line, source, number)?);
@@ -187,10 +188,10 @@ fn list_path(line: &[u8], source: &Path, number: usize) -> Result<PathBuf> {
     #[cfg(not(unix))]
     match std::str::from_utf8(line) {
         Ok(text) => Ok(PathBuf::from(text)),
-        Err(_) => Err(EditError::Invalid(format!(
-            "'{}': line {number} is not UTF-8",
-            source.display()
-        ))),
+        Err(_) => Err(EditError::FileListLineNotUtf8 {
+            path: source.to_path_buf(),
+            line: number,
+        }),
     }
 }
 
@@ -386,11 +387,9 @@ mod tests {
         // An endless line (a list that is `/dev/zero`) fails at the line cap.
         let endless = std::io::BufReader::new(std::io::repeat(0));
         let e = parse_file_list(endless, Path::new("/dev/zero")).unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            format!(
-                "'/dev/zero': line 1 is longer than {MAX_LIST_LINE} bytes: not a list of paths"
-            )
+        assert!(
+            matches!(&e, EditError::FileListLineTooLong { path, line: 1, limit: MAX_LIST_LINE } if path == Path::new("/dev/zero")),
+            "{e:?}"
         );
         // A line of exactly the cap is a path; a last line without newline too.
         let long = format!("{}\n{}", "a".repeat(MAX_LIST_LINE), "b");

@@ -17,7 +17,7 @@ use crate::debug::{self, PdbTarget, SplitOptions};
 use crate::debug_search;
 use crate::digest_decision::InputDigests;
 use crate::dump::{self, DumpMode};
-use crate::error::{EditError, Result};
+use crate::error::{EditError, Operation, Result, Spelling};
 use crate::file::{Destination, FileId, FileOptions, Outputs, Sink};
 use crate::matcher::{MatchStyle, NameMatcher};
 use crate::output::Output;
@@ -119,27 +119,37 @@ pub struct Config {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum OptionWarning {
-    /// A `-j`, `-R` or `--keep-section` pattern that matches no part of the input.
+    /// A pattern of [`Operation::OnlySection`], [`Operation::RemoveSection`]
+    /// or [`Operation::KeepSection`] that matches no part of the input.
     PatternMatchesNothing {
-        /// The option, as written on the command line.
-        option: &'static str,
+        /// The pattern list it belongs to.
+        option: Operation,
         /// The pattern.
         pattern: String,
     },
-    /// `--digest=zero`: D3D treats an all-zero digest as invalid.
+    /// [`DigestPolicy::Zero`]: D3D treats an all-zero digest as invalid.
     ZeroDigest,
+}
+
+impl OptionWarning {
+    /// The message with every [`Operation`] it names spelled by `spell`
+    /// (`to_string()` is `message_with(Operation::describe)`).
+    pub fn message_with(&self, spell: Spelling) -> String {
+        match self {
+            OptionWarning::PatternMatchesNothing { option, pattern } => {
+                format!("{} pattern '{pattern}' matches no part", spell(*option))
+            }
+            OptionWarning::ZeroDigest => format!(
+                "{} writes an all-zero digest, which D3D treats as unsigned: the runtime refuses to load the shader outside developer mode (hlsl-specs INF-0004)",
+                spell(Operation::DigestZero)
+            ),
+        }
+    }
 }
 
 impl std::fmt::Display for OptionWarning {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            OptionWarning::PatternMatchesNothing { option, pattern } => {
-                write!(f, "{option} pattern '{pattern}' matches no part")
-            }
-            OptionWarning::ZeroDigest => f.write_str(
-                "--digest=zero writes an all-zero digest, which D3D treats as unsigned: the runtime refuses to load the shader outside developer mode (hlsl-specs INF-0004)",
-            ),
-        }
+        f.write_str(&self.message_with(Operation::describe))
     }
 }
 
@@ -210,10 +220,10 @@ pub fn part_name(s: &str) -> Result<PartName> {
     PartName::from_str_exact(s).ok_or_else(|| EditError::BadName(s.to_string()))
 }
 
-/// Reads a data file named by `option` (`-` is standard input): at most
+/// Reads a data file of `option` (`-` is standard input): at most
 /// [`MAX_DATA_FILE`] bytes from a regular file, checked before reading, and
 /// [`MAX_STREAMED_DATA`] from anything else; more is an error naming the file.
-pub fn read_data_file(path: &Path, option: &'static str) -> Result<Vec<u8>> {
+pub fn read_data_file(path: &Path, option: Operation) -> Result<Vec<u8>> {
     let io_err = |e: std::io::Error| EditError::io(path, e);
     let too_large = |limit| EditError::DataTooLarge {
         path: path.to_path_buf(),
@@ -266,9 +276,14 @@ impl DataFiles {
     /// Maps every regular data file of `config` that has no inline data.
     fn open(config: &Config) -> Result<DataFiles> {
         let mut files = DataFiles::default();
-        let named = config.add.iter().map(|(_, p)| ("--add-section", p));
-        let named = named.chain(config.update.iter().map(|(_, p)| ("--update-section", p)));
-        let named = named.chain(config.set_private.iter().map(|p| ("--set-private", p)));
+        let named = config.add.iter().map(|(_, p)| (Operation::AddSection, p));
+        let named = named.chain((config.update.iter()).map(|(_, p)| (Operation::UpdateSection, p)));
+        let named = named.chain(
+            config
+                .set_private
+                .iter()
+                .map(|p| (Operation::SetPrivate, p)),
+        );
         for (option, path) in named {
             let inline = config.inline_data.iter().any(|(p, _)| p == path);
             if inline || path.as_os_str() == "-" || files.get(path).is_some() {
@@ -352,7 +367,7 @@ impl Config {
     /// A data-file argument of `option`: its
     /// [`inline_data`](Self::inline_data) if it has some, else the file's
     /// bytes, read with the data-file size cap (see [`read_data_file`]).
-    fn read_file(&self, path: &Path, option: &'static str) -> Result<Vec<u8>> {
+    fn read_file(&self, path: &Path, option: Operation) -> Result<Vec<u8>> {
         if let Some((_, data)) = self.inline_data.iter().find(|(p, _)| p == path) {
             return Ok(data.clone());
         }
@@ -364,7 +379,7 @@ impl Config {
     fn data_file<'f>(
         &self,
         path: &Path,
-        option: &'static str,
+        option: Operation,
         files: Option<&'f DataFiles>,
     ) -> Result<Cow<'f, [u8]>> {
         let inline = self.inline_data.iter().any(|(p, _)| p == path);
@@ -418,9 +433,7 @@ impl Config {
     /// Checks the options on their own, before any file is opened.
     fn check_options(&self, input: &Path) -> Result<()> {
         if self.split_debug.as_deref() == Some("") {
-            return Err(EditError::Invalid(
-                "--split-debug needs a path (a file, or a directory ending in /)".into(),
-            ));
+            return Err(EditError::SplitDebugWithoutPath);
         }
         for (name, _) in &self.update {
             part_name(name)?;
@@ -435,12 +448,16 @@ impl Config {
         }
         let mut stdin_users = Vec::new();
         if input.as_os_str() == "-" {
-            stdin_users.push("the input");
+            stdin_users.push(Operation::Input);
         }
-        let data = self.add.iter().map(|(_, p)| ("--add-section", p));
-        let data = data.chain(self.update.iter().map(|(_, p)| ("--update-section", p)));
-        let data = data.chain(self.set_private.iter().map(|p| ("--set-private", p)));
-        let data = data.chain(self.add_debug_from.iter().map(|p| ("--add-debug-from", p)));
+        let data = self.add.iter().map(|(_, p)| (Operation::AddSection, p));
+        let data = data.chain(
+            self.update
+                .iter()
+                .map(|(_, p)| (Operation::UpdateSection, p)),
+        );
+        let data = data.chain(self.set_private.iter().map(|p| (Operation::SetPrivate, p)));
+        let data = data.chain((self.add_debug_from.iter()).map(|p| (Operation::AddDebugFrom, p)));
         for (option, path) in data {
             if path.as_os_str() == "-" {
                 stdin_users.push(option);
@@ -478,9 +495,12 @@ impl Config {
     /// when `-j` overrides it), and `--digest=zero`.
     pub fn option_warnings(&self, container: &Container<'_>) -> Result<Vec<OptionWarning>> {
         let mut out = Vec::new();
-        let mut lists = vec![("-j", &self.only), ("--keep-section", &self.keep)];
+        let mut lists = vec![
+            (Operation::OnlySection, &self.only),
+            (Operation::KeepSection, &self.keep),
+        ];
         if self.only.is_empty() {
-            lists.insert(1, ("-R", &self.remove));
+            lists.insert(1, (Operation::RemoveSection, &self.remove));
         }
         for (option, patterns) in lists {
             for pattern in patterns.iter().filter(|p| !p.starts_with('!')) {
@@ -536,7 +556,7 @@ impl Config {
         }
         for (name, path) in &self.update {
             let name = part_name(name)?;
-            let data = self.data_file(path, "--update-section", files)?;
+            let data = self.data_file(path, Operation::UpdateSection, files)?;
             let data = match root_signature::unwrap_update(name, path, &data)? {
                 Some(inner) => {
                     notes.push(EditNote::UnwrappedRootSignature { path: path.clone() });
@@ -560,7 +580,7 @@ impl Config {
         }
         if let Some(path) = &self.set_root_signature {
             let (data, _) =
-                root_signature::load(path, &self.read_file(path, "--set-root-signature")?)?;
+                root_signature::load(path, &self.read_file(path, Operation::SetRootSignature)?)?;
             root_signature::set_root_signature(&mut plan, data)?;
         }
         for (name, path) in &self.add {
@@ -568,23 +588,20 @@ impl Config {
             if plan.find(name).is_some() {
                 return Err(EditError::AlreadyExists(name));
             }
-            match self.data_file(path, "--add-section", files)? {
+            match self.data_file(path, Operation::AddSection, files)? {
                 Cow::Borrowed(b) => plan.add_data(name, PartData::new_data(name, b))?,
                 Cow::Owned(v) => plan.add(name, v)?,
             }
         }
         if let Some(path) = &self.set_private {
-            match self.data_file(path, "--set-private", files)? {
+            match self.data_file(path, Operation::SetPrivate, files)? {
                 Cow::Borrowed(b) => plan.set_private_data(PartData::Borrowed(b)),
                 Cow::Owned(v) => plan.set_private(v),
             }
         }
         if let Some(path) = &self.set_renderdoc_debug_path {
             if path.is_empty() || path.contains('\0') {
-                return Err(EditError::Invalid(
-                    "the RenderDoc debug path must be non-empty and without NUL characters"
-                        .to_string(),
-                ));
+                return Err(EditError::BadRenderDocDebugPath);
             }
             plan.set_private(private::build_debug_path(path.as_bytes()));
         }
@@ -599,7 +616,7 @@ impl Config {
                 given.clone()
             };
             let path = &path;
-            let option = "--add-debug-from";
+            let option = Operation::AddDebugFrom;
             let in_file = |e: EditError| EditError::DataFile {
                 path: path.clone(),
                 option,
@@ -873,9 +890,9 @@ impl Config {
         for d in &self.dumps {
             let m = NameMatcher::from_patterns(&[&d.pattern], self.match_style)?;
             let what = match d.mode {
-                DumpMode::Bitcode => "--dump-section",
-                DumpMode::Raw => "--dump-section-raw",
-                DumpMode::FixedBitcode => "--dump-bitcode",
+                DumpMode::Bitcode => Operation::DumpSection,
+                DumpMode::Raw => Operation::DumpSectionRaw,
+                DumpMode::FixedBitcode => Operation::DumpBitcode,
             };
             dumps.push((
                 dump::dump(container, &m, &d.pattern, d.mode)?,
@@ -951,18 +968,18 @@ impl Config {
         // 3. Check where everything goes before anything is written: no
         //    output may be the input (the main output in place excepted) and
         //    no two outputs one file.
-        let mut planned: Vec<(&Path, String)> = Vec::new();
+        let mut planned: Vec<(&Path, Operation)> = Vec::new();
         for (_, path, what) in &dumps {
-            planned.push((path, what.to_string()));
+            planned.push((path, *what));
         }
         for (_, path) in &extracts {
-            planned.push((path, "--extract-section".into()));
+            planned.push((path, Operation::ExtractSection));
         }
         if let Some((_, path)) = &private_pdb {
-            planned.push((path, "--extract-private-pdb".into()));
+            planned.push((path, Operation::ExtractPrivatePdb));
         }
         if let Some((path, _)) = &companion {
-            planned.push((path, "the --split-debug PDB".into()));
+            planned.push((path, Operation::SplitDebugPdb));
         }
         let destinations = check_destinations(source, &planned, main_dest.as_deref())?;
         let mut destinations = destinations.into_iter();
@@ -1145,17 +1162,17 @@ impl InputSource<'_> {
 /// same order.
 fn check_destinations(
     source: &InputSource<'_>,
-    planned: &[(&Path, String)],
+    planned: &[(&Path, Operation)],
     main: Option<&Path>,
 ) -> Result<Vec<Destination>> {
     if planned.is_empty() && main.is_none() {
         return Ok(Vec::new());
     }
     let input_id = source.id();
-    let mut seen: Vec<(FileId, &Path, String)> = Vec::new();
+    let mut seen: Vec<(FileId, &Path, Operation)> = Vec::new();
     let mut destinations = Vec::new();
-    let main = main.map(|m| (m, "the output".to_string()));
-    for (index, (path, what)) in planned.iter().cloned().chain(main).enumerate() {
+    let main = main.map(|m| (m, Operation::Output));
+    for (index, (path, what)) in planned.iter().copied().chain(main).enumerate() {
         let is_main = index == planned.len();
         let destination = match source.file.and_then(MappedFile::metadata) {
             // The input itself, opened through this very name, which was
@@ -1181,7 +1198,7 @@ fn check_destinations(
         if let Some((_, first, first_what)) = seen.iter().find(|(seen_id, ..)| *seen_id == id) {
             return Err(EditError::DuplicateOutput {
                 first: first.to_path_buf(),
-                first_what: first_what.clone(),
+                first_what: *first_what,
                 second: path.to_path_buf(),
                 second_what: what,
             });
@@ -1193,6 +1210,57 @@ fn check_destinations(
 }
 
 #[cfg(test)]
+mod message_tests {
+    use super::*;
+
+    /// Every option warning's sentence in the library's words, and with a
+    /// front end's spelling of the operations it names.
+    #[test]
+    fn every_option_warning_has_its_sentence() {
+        fn flag(op: Operation) -> &'static str {
+            match op {
+                Operation::OnlySection => "ONLY",
+                Operation::RemoveSection => "REMOVE",
+                Operation::KeepSection => "KEEP",
+                Operation::DigestZero => "ZERO",
+                _ => "OTHER",
+            }
+        }
+        let nothing = |option| OptionWarning::PatternMatchesNothing {
+            option,
+            pattern: "DX*".into(),
+        };
+        let tail = "writes an all-zero digest, which D3D treats as unsigned: the runtime refuses to load the shader outside developer mode (hlsl-specs INF-0004)";
+        let rows = [
+            (
+                nothing(Operation::OnlySection),
+                "keep-only pattern 'DX*' matches no part".to_string(),
+                "ONLY pattern 'DX*' matches no part".to_string(),
+            ),
+            (
+                nothing(Operation::RemoveSection),
+                "remove pattern 'DX*' matches no part".to_string(),
+                "REMOVE pattern 'DX*' matches no part".to_string(),
+            ),
+            (
+                nothing(Operation::KeepSection),
+                "keep pattern 'DX*' matches no part".to_string(),
+                "KEEP pattern 'DX*' matches no part".to_string(),
+            ),
+            (
+                OptionWarning::ZeroDigest,
+                format!("the zero digest policy {tail}"),
+                format!("ZERO {tail}"),
+            ),
+        ];
+        for (w, neutral, spelled) in rows {
+            assert_eq!(w.to_string(), neutral, "{w:?}");
+            assert_eq!(w.message_with(flag), spelled, "{w:?}");
+        }
+    }
+}
+
+#[cfg(test)]
 mod data_file_tests {
     use super::*;
 
@@ -1200,7 +1268,7 @@ mod data_file_tests {
     #[test]
     fn a_streamed_data_file_over_the_cap_says_so() {
         // A device has no length to check first: read up to the cap, no further.
-        let e = read_data_file(Path::new("/dev/zero"), "--add-section").unwrap_err();
+        let e = read_data_file(Path::new("/dev/zero"), Operation::AddSection).unwrap_err();
         assert!(
             matches!(
                 &e,
@@ -1212,26 +1280,13 @@ mod data_file_tests {
             ),
             "{e:?}"
         );
-        assert_eq!(
-            e.to_string(),
-            "'/dev/zero' (--add-section): the data file is larger than the cap of 67108864 bytes read from a non-regular file (standard input, a pipe, a device); larger data must come from a regular file"
-        );
         // A regular file is only checked against the container's limit.
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("d.bin");
         std::fs::write(&path, b"data").unwrap();
-        assert_eq!(read_data_file(&path, "--add-section").unwrap(), b"data");
-        let e = EditError::DataTooLarge {
-            path,
-            option: "--set-private",
-            limit: MAX_DATA_FILE,
-            streamed: false,
-        };
-        assert!(
-            e.to_string().ends_with(
-                "(--set-private): more than 4294967295 bytes, larger than a container can hold"
-            ),
-            "{e}"
+        assert_eq!(
+            read_data_file(&path, Operation::AddSection).unwrap(),
+            b"data"
         );
     }
 
@@ -1249,7 +1304,7 @@ mod data_file_tests {
         // Regular files are mapped; standard input is read later.
         assert_eq!(files.mapped.len(), 1);
         let data = config
-            .data_file(&path, "--add-section", Some(&files))
+            .data_file(&path, Operation::AddSection, Some(&files))
             .unwrap();
         assert!(matches!(data, Cow::Borrowed(b) if b.len() == 100_000));
         assert!(files.check_unchanged().is_ok());
@@ -1273,7 +1328,7 @@ mod data_file_tests {
         let files = DataFiles::open(&config).unwrap();
         assert!(files.mapped.is_empty());
         let data = config
-            .data_file(&path, "--add-section", Some(&files))
+            .data_file(&path, Operation::AddSection, Some(&files))
             .unwrap();
         assert_eq!(&data[..], b"abc");
     }

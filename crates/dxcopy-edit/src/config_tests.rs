@@ -118,7 +118,10 @@ fn errors_write_nothing() {
         ..Config::default()
     };
     let e = cfg.run(&input, Some(&output)).unwrap_err();
-    assert!(e.to_string().contains("missing"), "{e}");
+    assert!(
+        matches!(&e, EditError::Io { path, .. } if path == &dir.path().join("missing")),
+        "{e:?}"
+    );
     // Bad part name.
     let cfg = Config {
         add: vec![("TOOLONG".into(), blob)],

@@ -17,7 +17,7 @@
 //! marked kept (`--keep-section=ILDB`, dxc's `-Fd` with `-Qembed_debug`); PRIV
 //! (holding the PDB) only to the main container.
 
-use crate::error::{EditError, Result};
+use crate::error::{EditError, PdbMismatchReason, Result};
 use crate::hash_upkeep::upkeep_hash;
 use crate::output::Output;
 use crate::parts::{EditWarning, PartData, PlanPart};
@@ -115,14 +115,10 @@ fn put_part(plan: &mut EditPlan<'_>, name: PartName, data: Vec<u8>, before: &[Pa
 /// zero padding to 4). A new ILDN goes before HASH or DXIL, where dxc puts it.
 pub fn set_debug_name(plan: &mut EditPlan<'_>, name: &str) -> Result<()> {
     if name.is_empty() {
-        return Err(EditError::Invalid("the debug name is empty".to_string()));
+        return Err(EditError::EmptyDebugName);
     }
-    let data = debug_name::encode(name.as_bytes()).ok_or_else(|| {
-        EditError::Invalid(format!(
-            "the debug name must be at most 65535 bytes without NUL characters ({} bytes given)",
-            name.len()
-        ))
-    })?;
+    let data = debug_name::encode(name.as_bytes())
+        .ok_or(EditError::BadDebugName { length: name.len() })?;
     put_part(
         plan,
         PartName::ILDN,
@@ -139,7 +135,7 @@ pub fn set_debug_name(plan: &mut EditPlan<'_>, name: &str) -> Result<()> {
 pub fn ensure_hash(plan: &mut EditPlan<'_>) -> Result<(ShaderHash, Option<PartName>)> {
     if let Some(p) = plan.find(PartName::HASH) {
         let hash = ShaderHash::parse_data(p.bytes(), 0)
-            .map_err(|e| EditError::Invalid(format!("the HASH part does not decode: {e}")))?;
+            .map_err(|source| EditError::BadHashPart { source })?;
         return Ok((hash, None));
     }
     let (source, flags) = if plan.find(PartName::DXIL).is_some() {
@@ -147,15 +143,12 @@ pub fn ensure_hash(plan: &mut EditPlan<'_>) -> Result<(ShaderHash, Option<PartNa
     } else if plan.find(PartName::ILDB).is_some() {
         (PartName::ILDB, FLAG_INCLUDES_SOURCE)
     } else {
-        return Err(EditError::Invalid(
-            "cannot compute a HASH part: the container has no DXIL or ILDB program".to_string(),
-        ));
+        return Err(EditError::NoProgramToHash);
     };
     let data = plan.find(source).map(PlanPart::bytes).unwrap_or_default();
-    let program = Program::parse_data(data, 0).map_err(|e| {
-        EditError::Invalid(format!(
-            "cannot compute a HASH part: the {source} part is not a DXIL program ({e})"
-        ))
+    let program = Program::parse_data(data, 0).map_err(|e| EditError::HashSourceNotAProgram {
+        name: source,
+        source: e,
     })?;
     let hash = ShaderHash {
         flags,
@@ -285,10 +278,10 @@ pub enum Pairing {
     DigestCopied,
     /// The PDB's HASH part equals the shader's.
     SameHashPart,
-    /// Nothing matched; `--force` was given.
+    /// Nothing matched, and the pairing was forced.
     Forced {
         /// What did not match.
-        reason: String,
+        reason: PdbMismatchReason,
     },
 }
 
@@ -376,22 +369,15 @@ fn pairing(plan: &EditPlan<'_>, pdb: &Container<'_>, guid: Option<[u8; 16]>) -> 
             return Pairing::SameHashPart;
         }
     }
-    let hash_text = shader_hash.map_or("none (the shader has no HASH part)".to_string(), |h| {
-        hex(&h.digest)
-    });
-    let what = match guid {
-        Some(g) => format!(
-            "its GUID {} is not the shader's HASH digest {hash_text}",
-            hex(&g)
-        ),
-        None => format!(
-            "its HASH part {} is not the shader's {hash_text}",
-            pdb_hash.map_or("(none)".to_string(), |h| hex(&h.digest))
-        ),
+    let shader_hash = shader_hash.map(|h| h.digest);
+    let reason = match guid {
+        Some(guid) => PdbMismatchReason::Guid { guid, shader_hash },
+        None => PdbMismatchReason::HashPart {
+            pdb_hash: pdb_hash.map(|h| h.digest),
+            shader_hash,
+        },
     };
-    Pairing::Forced {
-        reason: format!("{what}, and its container does not carry the shader's digest"),
-    }
+    Pairing::Forced { reason }
 }
 
 /// The PDB a shader carries in PRIV (`-Qpdb_in_private`, `--pdb-in-private`):

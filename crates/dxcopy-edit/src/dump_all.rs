@@ -165,7 +165,7 @@ fn write_parts(
                 if input_id.as_ref() == Some(&id) {
                     return Err(EditError::OutputIsInput {
                         path,
-                        what: "--dump-all".into(),
+                        what: crate::error::Operation::DumpAll,
                     });
                 }
             }
@@ -275,7 +275,10 @@ mod tests {
         let bytes = build(&[(b"DXIL", b"evil")]);
         let c = Container::parse(&bytes).unwrap();
         let e = dump_all(&dir, &c, None).unwrap_err();
-        assert!(e.to_string().contains("symbolic link"));
+        assert!(
+            matches!(&e, EditError::DumpAllRefused { path, kind: "a symbolic link" } if path == &dir.join("00-DXIL.bin")),
+            "{e:?}"
+        );
         assert_eq!(std::fs::read(&outside).unwrap(), b"keep");
     }
 
@@ -320,7 +323,10 @@ mod tests {
         );
         // And the per-file dump refuses it by name before writing.
         let e = dump_all_per_file(&d.join("parts"), 0, Path::new("a"), &c, None).unwrap_err();
-        assert!(e.to_string().contains("is a symbolic link"), "{e}");
+        assert!(
+            matches!(&e, EditError::DumpAllRefused { path, kind: "a symbolic link" } if path == &d.join("parts/0-a")),
+            "{e:?}"
+        );
         assert!(names(&outside).is_empty());
     }
 
@@ -353,12 +359,9 @@ mod tests {
         let sub = per_file_dir(&dir, 1, Path::new("x/a.dxil"));
         std::os::unix::fs::symlink(&outside, &sub).unwrap();
         let e = dump_all_per_file(&dir, 1, Path::new("x/a.dxil"), &c, None).unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            format!(
-                "'{}' is a symbolic link: --dump-all writes only regular files and directories of its own inside its directory; nothing was written",
-                sub.display()
-            )
+        assert!(
+            matches!(&e, EditError::DumpAllRefused { path, kind: "a symbolic link" } if path == &sub),
+            "{e:?}"
         );
         assert!(names(&outside).is_empty());
         // Input 0 gets a real subfolder.
@@ -376,14 +379,20 @@ mod tests {
             .unwrap();
         assert!(status.success());
         let e = dump_all_per_file(&dir, 0, Path::new("x/a.dxil"), &c, None).unwrap_err();
-        assert!(e.to_string().contains("is a FIFO"), "{e}");
+        assert!(
+            matches!(&e, EditError::DumpAllRefused { kind: "a FIFO", .. }),
+            "{e:?}"
+        );
         assert_eq!(std::fs::read(sub0.join("00-SFI0.bin")).unwrap(), b"old");
         assert_eq!(names(&sub0), ["00-SFI0.bin", "01-DXIL.bin"]);
         // A subfolder name that is a regular file.
         let sub2 = per_file_dir(&dir, 2, Path::new("b.dxil"));
         std::fs::write(&sub2, b"file").unwrap();
         let e = dump_all_per_file(&dir, 2, Path::new("b.dxil"), &c, None).unwrap_err();
-        assert!(e.to_string().contains("is a regular file"), "{e}");
+        assert!(
+            matches!(&e, EditError::DumpAllRefused { path, kind: "a regular file" } if path == &sub2),
+            "{e:?}"
+        );
     }
 
     #[test]
@@ -408,9 +417,9 @@ mod tests {
         let bytes = build(&[(b"SFI0", b"one")]);
         let c = Container::parse(&bytes).unwrap();
         let e = dump_all(&file, &c, None).unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            format!("'{}': Not a directory (os error 20)", file.display())
+        assert!(
+            matches!(&e, EditError::Io { path, source } if path == &file && source.raw_os_error() == Some(20)),
+            "{e:?}"
         );
         assert_eq!(std::fs::read(&file).unwrap(), b"x");
     }

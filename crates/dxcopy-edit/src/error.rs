@@ -22,10 +22,10 @@ pub enum EditError {
     /// The output would exceed the u32 FileSize.
     #[error("output of {0:#x} bytes exceeds the 4 GiB limit of a container")]
     TooLarge(u64),
-    /// A part name given on the command line that is not four ASCII characters.
+    /// A part name given by the caller that is not four ASCII characters.
     #[error("part name '{0}' is not exactly 4 ASCII characters")]
     BadName(String),
-    /// A bad pattern for --regex or a glob.
+    /// A bad pattern: a glob, or a regular expression.
     #[error("invalid pattern '{pattern}': {message}")]
     BadPattern {
         /// The pattern as given.
@@ -41,23 +41,92 @@ pub enum EditError {
         /// Why the existing part does not decode.
         source: ReadError,
     },
-    /// A value given for an option is not valid.
-    #[error("{0}")]
-    Invalid(String),
-    /// `--split-debug` / `--pdb-in-private` on a container with nothing to split off.
+    /// A digest policy name that is not one of [`DigestPolicy`](crate::DigestPolicy)'s.
+    #[error("unknown digest policy '{0}' (auto, retail, debug, zero, keep, bypass, preview)")]
+    UnknownDigestPolicy(String),
+    /// A HASH policy name that is not one of [`HashPolicy`](crate::HashPolicy)'s.
+    #[error("unknown hash policy '{0}' (auto, keep, update)")]
+    UnknownHashPolicy(String),
+    /// A strip class name that is not one of [`StripClass`](crate::StripClass)'s.
+    #[error("unknown strip class '{0}' (debug, reflect, priv, rootsig, all)")]
+    UnknownStripClass(String),
+    /// Splitting off the debug info with an empty PDB path.
+    #[error("{}", split_debug_without_path(Operation::describe))]
+    SplitDebugWithoutPath,
+    /// A RenderDoc debug path that is empty or holds a NUL character.
+    #[error("the RenderDoc debug path must be non-empty and without NUL characters")]
+    BadRenderDocDebugPath,
+    /// An empty debug name (ILDN).
+    #[error("the debug name is empty")]
+    EmptyDebugName,
+    /// A debug name (ILDN) longer than 65535 bytes or holding a NUL character.
+    #[error(
+        "the debug name must be at most 65535 bytes without NUL characters ({length} bytes given)"
+    )]
+    BadDebugName {
+        /// Its length in bytes.
+        length: usize,
+    },
+    /// The HASH part a split or a pairing needs does not decode.
+    #[error("the HASH part does not decode: {source}")]
+    BadHashPart {
+        /// Why.
+        source: ReadError,
+    },
+    /// A HASH part is needed but there is no DXIL or ILDB program to compute it from.
+    #[error("cannot compute a HASH part: the container has no DXIL or ILDB program")]
+    NoProgramToHash,
+    /// A HASH part is needed but the program it would cover does not decode.
+    #[error("cannot compute a HASH part: the {name} part is not a DXIL program ({source})")]
+    HashSourceNotAProgram {
+        /// DXIL or ILDB.
+        name: PartName,
+        /// Why it does not decode.
+        source: ReadError,
+    },
+    /// A file list (one path a line) larger than the cap.
+    #[error("'{}': file list larger than {limit} bytes", path.display())]
+    FileListTooLarge {
+        /// The list.
+        path: PathBuf,
+        /// The cap in bytes.
+        limit: u64,
+    },
+    /// A line of a file list longer than any path.
+    #[error("'{}': line {line} is longer than {limit} bytes: not a list of paths", path.display())]
+    FileListLineTooLong {
+        /// The list.
+        path: PathBuf,
+        /// The line number, from 1.
+        line: usize,
+        /// The longest line accepted, in bytes.
+        limit: usize,
+    },
+    /// A line of a file list that is not UTF-8 (where paths are text).
+    #[error("'{}': line {line} is not UTF-8", path.display())]
+    FileListLineNotUtf8 {
+        /// The list.
+        path: PathBuf,
+        /// The line number, from 1.
+        line: usize,
+    },
+    /// A disassembly asked for a part that holds no program.
+    #[error("{}", not_disassemblable(*.0, Operation::describe))]
+    NotDisassemblable(PartName),
+    /// Splitting off the debug info on a container with nothing to split off.
     #[error("nothing to split: the container has no ILDB, SRCI or PDBI part, so a PDB would hold no debug info (the shader was compiled without /Zi, or its debug info was already stripped or split off)")]
     NoDebugInfo,
-    /// `--add-debug-from` with a PDB (or PDB container) holding no ILDB, SRCI or PDBI.
+    /// Adding debug info from a PDB (or PDB container) holding no ILDB, SRCI or PDBI.
     #[error("the PDB holds no ILDB, SRCI or PDBI part to add")]
     PdbWithoutDebugInfo,
     /// Adding debug info from a PDB that does not belong to the shader
     /// ([`Remedy::Force`]).
     #[error("the PDB does not belong to this shader: {reason}")]
     PdbMismatch {
-        /// What was compared, as a sentence fragment.
-        reason: String,
+        /// What was compared.
+        reason: PdbMismatchReason,
     },
-    /// `--extract-private-pdb` on a PRIV part that is not an MSF file.
+    /// Extracting the PDB from a PRIV part that is not an MSF file.
     #[error("the PRIV part does not hold a PDB: it does not start with the MSF 7.00 magic")]
     PrivNotPdb,
     /// A PDB input would be edited in place.
@@ -103,56 +172,56 @@ pub enum EditError {
         change: dxcopy_read::InputChange,
     },
     /// An output of the run is the input file itself (under any spelling).
-    #[error("'{}' is the input file: writing {what} to it would destroy the input; nothing was written", path.display())]
+    #[error("{}", output_is_input(path, *what, Operation::describe))]
     OutputIsInput {
         /// The output as given.
         path: PathBuf,
-        /// Which option writes it, e.g. "--dump-section".
-        what: String,
+        /// What writes it, e.g. [`Operation::DumpSection`].
+        what: Operation,
     },
     /// Two outputs of one run name the same file.
-    #[error("{second_what} '{}' and {first_what} '{}' are the same file: a run writes each file once; nothing was written", second.display(), first.display())]
+    #[error("{}", duplicate_output(first, *first_what, second, *second_what, Operation::describe))]
     DuplicateOutput {
         /// The earlier output.
         first: PathBuf,
-        /// Which option writes it.
-        first_what: String,
+        /// What writes it.
+        first_what: Operation,
         /// The later output.
         second: PathBuf,
-        /// Which option writes it.
-        second_what: String,
+        /// What writes it.
+        second_what: Operation,
     },
-    /// A data file given to an option (`--add-section`, `--add-debug-from`,
-    /// …) is not what that option needs.
-    #[error("'{}' ({option}): {source}", path.display())]
+    /// A data file given to an operation ([`Operation::AddSection`],
+    /// [`Operation::AddDebugFrom`], …) is not what that operation needs.
+    #[error("{}", data_file(path, *option, &source.to_string(), Operation::describe))]
     DataFile {
         /// The data file.
         path: PathBuf,
-        /// The option that named it.
-        option: &'static str,
+        /// The operation that named it.
+        option: Operation,
         /// What is wrong with it.
         source: Box<EditError>,
     },
     /// A data file larger than a container can hold, or, read from
     /// something that is not a regular file, larger than the cap for such
     /// data.
-    #[error("{}", data_too_large(path, option, *limit, *streamed))]
+    #[error("{}", data_too_large(path, *option, *limit, *streamed, Operation::describe))]
     DataTooLarge {
         /// The data file.
         path: PathBuf,
-        /// The option that named it.
-        option: &'static str,
+        /// The operation that named it.
+        option: Operation,
         /// The limit in bytes.
         limit: u64,
         /// The data was streamed (standard input, a pipe, a device), so the
         /// limit is the cap on data read into memory, not a container's size.
         streamed: bool,
     },
-    /// `dxinfo --dump-all`: a name the dump would create inside its
-    /// directory already exists as something it may not write through (a
-    /// symbolic link, a FIFO, a device, a regular file where a subdirectory
-    /// goes).
-    #[error("'{}' is {kind}: --dump-all writes only regular files and directories of its own inside its directory; nothing was written", path.display())]
+    /// A dump of every part ([`dump_all`](crate::dump_all())): a name the dump
+    /// would create inside its directory already exists as something it may
+    /// not write through (a symbolic link, a FIFO, a device, a regular file
+    /// where a subdirectory goes).
+    #[error("{}", dump_all_refused(path, kind, Operation::describe))]
     DumpAllRefused {
         /// The entry.
         path: PathBuf,
@@ -160,15 +229,15 @@ pub enum EditError {
         kind: &'static str,
     },
     /// Standard input named by two arguments of one run.
-    #[error("standard input ('-') is given for both {first} and {second}; it can be read once")]
+    #[error("{}", stdin_twice(*first, *second, Operation::describe))]
     StdinTwice {
-        /// The first argument reading it.
-        first: &'static str,
+        /// The first reader: [`Operation::Input`] or an operation's data.
+        first: Operation,
         /// The second.
-        second: &'static str,
+        second: Operation,
     },
-    /// `--add-section` given twice for one name.
-    #[error("--add-section: part '{0}' is given twice")]
+    /// One part name added twice by one run.
+    #[error("{}", added_twice(*.0, Operation::describe))]
     AddedTwice(PartName),
     /// A root-signature file that is not a valid root signature.
     #[error("'{}': not a valid root signature: {source}", path.display())]
@@ -186,7 +255,7 @@ pub enum EditError {
         /// Indices of the parts of that name.
         indices: Vec<u32>,
     },
-    /// `--add-debug-from=DIR` found no debug file.
+    /// Adding debug info from a directory that holds no debug file for the shader.
     #[error("no debug file for this shader in '{}' (tried {})", dir.display(), join_paths(.tried))]
     DebugFileNotFound {
         /// The directory searched.
@@ -203,6 +272,162 @@ pub enum EditError {
         source: std::io::Error,
     },
 }
+
+/// What did not match when a PDB was paired with a shader (neither the
+/// PDB's GUID nor its HASH part is the shader's HASH, and its container
+/// does not carry the shader's digest).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PdbMismatchReason {
+    /// A PDB file: its GUID is not the shader's HASH digest.
+    Guid {
+        /// The PDB's GUID.
+        guid: [u8; 16],
+        /// The shader's HASH digest, when it has a HASH part.
+        shader_hash: Option<[u8; 16]>,
+    },
+    /// A PDB's container: its HASH part is not the shader's.
+    HashPart {
+        /// The PDB container's HASH digest, when it has a HASH part.
+        pdb_hash: Option<[u8; 16]>,
+        /// The shader's HASH digest, when it has a HASH part.
+        shader_hash: Option<[u8; 16]>,
+    },
+}
+
+impl std::fmt::Display for PdbMismatchReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use dxcopy_read::fields::hex;
+        let shader = |h: &Option<[u8; 16]>| {
+            h.as_ref()
+                .map_or("none (the shader has no HASH part)".to_string(), |h| hex(h))
+        };
+        match self {
+            PdbMismatchReason::Guid { guid, shader_hash } => write!(
+                f,
+                "its GUID {} is not the shader's HASH digest {}",
+                hex(guid),
+                shader(shader_hash)
+            )?,
+            PdbMismatchReason::HashPart {
+                pdb_hash,
+                shader_hash,
+            } => write!(
+                f,
+                "its HASH part {} is not the shader's {}",
+                pdb_hash.as_ref().map_or("(none)".to_string(), |h| hex(h)),
+                shader(shader_hash)
+            )?,
+        }
+        f.write_str(", and its container does not carry the shader's digest")
+    }
+}
+
+/// An operation or setting of a run that a message names: an output it
+/// writes, a data file it reads, a pattern list, a policy. The library says
+/// it in neutral words ([`describe`](Self::describe)); a front end spells it
+/// as the user asks for it — the command-line tools as an option
+/// (`--add-section`), the Python package as a method or argument — through
+/// the `*_with` message functions ([`EditError::message_with`],
+/// [`EditWarning::message_with`](crate::EditWarning::message_with),
+/// [`OptionWarning::message_with`](crate::OptionWarning::message_with)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Operation {
+    /// Reading the run's input.
+    Input,
+    /// Writing the run's main output (the edited container).
+    Output,
+    /// Adding a part from a data file.
+    AddSection,
+    /// Replacing a part with a data file.
+    UpdateSection,
+    /// Adding or replacing the PRIV part with a data file.
+    SetPrivate,
+    /// Adding debug info back from a PDB or a PDB's container.
+    AddDebugFrom,
+    /// Adding or replacing the root signature from a file.
+    SetRootSignature,
+    /// Reading a root signature to verify a container against.
+    VerifyRootSignature,
+    /// The patterns of the only parts to keep.
+    OnlySection,
+    /// The patterns of the parts to remove.
+    RemoveSection,
+    /// The patterns of the parts never removed.
+    KeepSection,
+    /// Writing a part's data (a program part's bitcode) to a file.
+    DumpSection,
+    /// Writing a part's exact data to a file.
+    DumpSectionRaw,
+    /// Writing a program part's bitcode, its data layout fixed, to a file.
+    DumpBitcode,
+    /// Writing a one-part container to a file.
+    ExtractSection,
+    /// Writing the PDB held in the PRIV part to a file.
+    ExtractPrivatePdb,
+    /// Splitting the debug info off into a PDB.
+    SplitDebug,
+    /// Writing the PDB the debug info is split off into.
+    SplitDebugPdb,
+    /// Writing every part to a file of its own in a directory.
+    DumpAll,
+    /// Disassembling a program part.
+    Disasm,
+    /// The digest policy that writes an all-zero digest.
+    DigestZero,
+    /// The digest policy that signs as the retail validator does.
+    DigestRetail,
+    /// The HASH policy that always recomputes the HASH part.
+    HashUpdate,
+    /// Embedding the split-off PDB as the PRIV part.
+    PdbInPrivate,
+    /// Adding debug info from a PDB that does not belong to the shader.
+    Force,
+}
+
+impl Operation {
+    /// The operation in neutral words, as it reads in the library's messages.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Operation::Input => "the input",
+            Operation::Output => "the output",
+            Operation::AddSection => "adding a part",
+            Operation::UpdateSection => "updating a part",
+            Operation::SetPrivate => "setting the PRIV part",
+            Operation::AddDebugFrom => "adding debug info from a PDB",
+            Operation::SetRootSignature => "setting the root signature",
+            Operation::VerifyRootSignature => "verifying against a root signature",
+            Operation::OnlySection => "keep-only",
+            Operation::RemoveSection => "remove",
+            Operation::KeepSection => "keep",
+            Operation::DumpSection => "a part dump",
+            Operation::DumpSectionRaw => "a raw part dump",
+            Operation::DumpBitcode => "a fixed bitcode dump",
+            Operation::ExtractSection => "an extracted part",
+            Operation::ExtractPrivatePdb => "the PDB extracted from PRIV",
+            Operation::SplitDebug => "splitting off the debug info",
+            Operation::SplitDebugPdb => "the split-off PDB",
+            Operation::DumpAll => "a dump of every part",
+            Operation::Disasm => "disassembly",
+            Operation::DigestZero => "the zero digest policy",
+            Operation::DigestRetail => "the retail digest policy",
+            Operation::HashUpdate => "the update HASH policy",
+            Operation::PdbInPrivate => "embedding the PDB as PRIV",
+            Operation::Force => "forced",
+        }
+    }
+}
+
+impl std::fmt::Display for Operation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.describe())
+    }
+}
+
+/// How a front end spells an [`Operation`] in messages
+/// ([`Operation::describe`] is the library's own).
+pub type Spelling = fn(Operation) -> &'static str;
 
 /// What the user can do about an error, for a front end to say in its own
 /// terms (the command-line tools name an option, the Python package a method).
@@ -235,6 +460,43 @@ impl EditError {
         }
     }
 
+    /// The message with every [`Operation`] it names spelled by `spell`
+    /// (`to_string()` is `message_with(Operation::describe)`).
+    pub fn message_with(&self, spell: Spelling) -> String {
+        match self {
+            EditError::SplitDebugWithoutPath => split_debug_without_path(spell),
+            EditError::NotDisassemblable(name) => not_disassemblable(*name, spell),
+            EditError::OutputIsInput { path, what } => output_is_input(path, *what, spell),
+            EditError::DuplicateOutput {
+                first,
+                first_what,
+                second,
+                second_what,
+            } => duplicate_output(first, *first_what, second, *second_what, spell),
+            EditError::DataFile {
+                path,
+                option,
+                source,
+            } => data_file(path, *option, &source.message_with(spell), spell),
+            EditError::DataTooLarge {
+                path,
+                option,
+                limit,
+                streamed,
+            } => data_too_large(path, *option, *limit, *streamed, spell),
+            EditError::DumpAllRefused { path, kind } => dump_all_refused(path, kind, spell),
+            EditError::StdinTwice { first, second } => stdin_twice(*first, *second, spell),
+            EditError::AddedTwice(name) => added_twice(*name, spell),
+            EditError::InPdbStream(inner) => {
+                format!(
+                    "in the container in PDB stream 5: {}",
+                    inner.message_with(spell)
+                )
+            }
+            _ => self.to_string(),
+        }
+    }
+
     /// Whether the message already names the file it is about (so callers
     /// do not prefix the input's name), or is about the options, not a file.
     pub fn names_its_file(&self) -> bool {
@@ -252,16 +514,25 @@ impl EditError {
                 | EditError::AddedTwice(_)
                 | EditError::BadName(_)
                 | EditError::DumpAllRefused { .. }
+                | EditError::FileListTooLarge { .. }
+                | EditError::FileListLineTooLong { .. }
+                | EditError::FileListLineNotUtf8 { .. }
         )
     }
 
-    /// The one-line message the tools print for this error about `file`:
+    /// The one-line message for this error about `file`:
     /// `'file': message`, without repeating a path the error already names.
     pub fn file_message(&self, file: &std::path::Path) -> String {
+        self.file_message_with(file, Operation::describe)
+    }
+
+    /// [`file_message`](Self::file_message) with the operations spelled by
+    /// `spell` (see [`message_with`](Self::message_with)).
+    pub fn file_message_with(&self, file: &std::path::Path, spell: Spelling) -> String {
         if self.names_its_file() {
-            self.to_string()
+            self.message_with(spell)
         } else {
-            format!("'{}': {self}", file.display())
+            format!("'{}': {}", file.display(), self.message_with(spell))
         }
     }
 
@@ -290,8 +561,65 @@ fn join_paths(paths: &[PathBuf]) -> String {
 /// Result type of the editing library.
 pub type Result<T, E = EditError> = std::result::Result<T, E>;
 
-/// The message of [`EditError::DataTooLarge`].
-fn data_too_large(path: &std::path::Path, option: &str, limit: u64, streamed: bool) -> String {
+// The sentences of the variants that name an operation, each written once
+// and spelled by the caller's `Spelling`.
+
+/// [`EditError::SplitDebugWithoutPath`].
+fn split_debug_without_path(spell: Spelling) -> String {
+    format!(
+        "{} needs a path (a file, or a directory ending in /)",
+        spell(Operation::SplitDebug)
+    )
+}
+
+/// [`EditError::NotDisassemblable`].
+fn not_disassemblable(name: PartName, spell: Spelling) -> String {
+    format!(
+        "{} takes DXIL, ILDB, SHEX or SHDR, not '{name}'",
+        spell(Operation::Disasm)
+    )
+}
+
+/// [`EditError::OutputIsInput`].
+fn output_is_input(path: &std::path::Path, what: Operation, spell: Spelling) -> String {
+    format!(
+        "'{}' is the input file: writing {} to it would destroy the input; nothing was written",
+        path.display(),
+        spell(what)
+    )
+}
+
+/// [`EditError::DuplicateOutput`].
+fn duplicate_output(
+    first: &std::path::Path,
+    first_what: Operation,
+    second: &std::path::Path,
+    second_what: Operation,
+    spell: Spelling,
+) -> String {
+    format!(
+        "{} '{}' and {} '{}' are the same file: a run writes each file once; nothing was written",
+        spell(second_what),
+        second.display(),
+        spell(first_what),
+        first.display()
+    )
+}
+
+/// [`EditError::DataFile`], with the inner error's message.
+fn data_file(path: &std::path::Path, option: Operation, inner: &str, spell: Spelling) -> String {
+    format!("'{}' ({}): {inner}", path.display(), spell(option))
+}
+
+/// [`EditError::DataTooLarge`].
+fn data_too_large(
+    path: &std::path::Path,
+    option: Operation,
+    limit: u64,
+    streamed: bool,
+    spell: Spelling,
+) -> String {
+    let option = spell(option);
     if streamed {
         format!(
             "'{}' ({option}): the data file is larger than the cap of {limit} bytes read from a non-regular file (standard input, a pipe, a device); larger data must come from a regular file",
@@ -302,5 +630,403 @@ fn data_too_large(path: &std::path::Path, option: &str, limit: u64, streamed: bo
             "'{}' ({option}): more than {limit} bytes, larger than a container can hold",
             path.display()
         )
+    }
+}
+
+/// [`EditError::DumpAllRefused`].
+fn dump_all_refused(path: &std::path::Path, kind: &str, spell: Spelling) -> String {
+    format!(
+        "'{}' is {kind}: {} writes only regular files and directories of its own inside its directory; nothing was written",
+        path.display(),
+        spell(Operation::DumpAll)
+    )
+}
+
+/// [`EditError::StdinTwice`].
+fn stdin_twice(first: Operation, second: Operation, spell: Spelling) -> String {
+    format!(
+        "standard input ('-') is given for both {} and {}; it can be read once",
+        spell(first),
+        spell(second)
+    )
+}
+
+/// [`EditError::AddedTwice`].
+fn added_twice(name: PartName, spell: Spelling) -> String {
+    format!(
+        "{}: part '{name}' is given twice",
+        spell(Operation::AddSection)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dxcopy_read::InputChange;
+
+    /// Every variant's sentence, in the library's neutral words.
+    #[test]
+    fn every_error_has_its_sentence() {
+        let read = ReadError::part_not_found("DXIL");
+        let io = || std::io::Error::from_raw_os_error(2);
+        let p = PathBuf::from;
+        let rows: Vec<(EditError, String)> = vec![
+            (EditError::Read(read.clone()), "part 'DXIL' not found".into()),
+            (EditError::AlreadyExists(PartName::HASH), "part 'HASH' already exists".into()),
+            (EditError::EmptyPart(PartName::RDEF), "part 'RDEF' is empty".into()),
+            (EditError::MultiplePriv(2), "more than one PRIV part (2)".into()),
+            (
+                EditError::TooLarge(0x1_0000_0000),
+                "output of 0x100000000 bytes exceeds the 4 GiB limit of a container".into(),
+            ),
+            (
+                EditError::BadName("TOOLONG".into()),
+                "part name 'TOOLONG' is not exactly 4 ASCII characters".into(),
+            ),
+            (
+                EditError::BadPattern {
+                    pattern: "(".into(),
+                    message: "unclosed group".into(),
+                },
+                "invalid pattern '(': unclosed group".into(),
+            ),
+            (
+                EditError::NotAProgram {
+                    name: PartName::DXIL,
+                    source: read.clone(),
+                },
+                format!("cannot replace the bitcode of part 'DXIL': {read}"),
+            ),
+            (
+                EditError::UnknownDigestPolicy("signed".into()),
+                "unknown digest policy 'signed' (auto, retail, debug, zero, keep, bypass, preview)"
+                    .into(),
+            ),
+            (
+                EditError::UnknownHashPolicy("x".into()),
+                "unknown hash policy 'x' (auto, keep, update)".into(),
+            ),
+            (
+                EditError::UnknownStripClass("symbols".into()),
+                "unknown strip class 'symbols' (debug, reflect, priv, rootsig, all)".into(),
+            ),
+            (
+                EditError::SplitDebugWithoutPath,
+                "splitting off the debug info needs a path (a file, or a directory ending in /)"
+                    .into(),
+            ),
+            (
+                EditError::BadRenderDocDebugPath,
+                "the RenderDoc debug path must be non-empty and without NUL characters".into(),
+            ),
+            (EditError::EmptyDebugName, "the debug name is empty".into()),
+            (
+                EditError::BadDebugName { length: 70_000 },
+                "the debug name must be at most 65535 bytes without NUL characters (70000 bytes given)"
+                    .into(),
+            ),
+            (
+                EditError::BadHashPart {
+                    source: read.clone(),
+                },
+                format!("the HASH part does not decode: {read}"),
+            ),
+            (
+                EditError::NoProgramToHash,
+                "cannot compute a HASH part: the container has no DXIL or ILDB program".into(),
+            ),
+            (
+                EditError::HashSourceNotAProgram {
+                    name: PartName::ILDB,
+                    source: read.clone(),
+                },
+                format!("cannot compute a HASH part: the ILDB part is not a DXIL program ({read})"),
+            ),
+            (
+                EditError::FileListTooLarge {
+                    path: p("list"),
+                    limit: 10,
+                },
+                "'list': file list larger than 10 bytes".into(),
+            ),
+            (
+                EditError::FileListLineTooLong {
+                    path: p("list"),
+                    line: 3,
+                    limit: 8,
+                },
+                "'list': line 3 is longer than 8 bytes: not a list of paths".into(),
+            ),
+            (
+                EditError::FileListLineNotUtf8 {
+                    path: p("list"),
+                    line: 2,
+                },
+                "'list': line 2 is not UTF-8".into(),
+            ),
+            (
+                EditError::NotDisassemblable(PartName::RDEF),
+                "disassembly takes DXIL, ILDB, SHEX or SHDR, not 'RDEF'".into(),
+            ),
+            (
+                EditError::NoDebugInfo,
+                "nothing to split: the container has no ILDB, SRCI or PDBI part, so a PDB would hold no debug info (the shader was compiled without /Zi, or its debug info was already stripped or split off)".into(),
+            ),
+            (
+                EditError::PdbWithoutDebugInfo,
+                "the PDB holds no ILDB, SRCI or PDBI part to add".into(),
+            ),
+            (
+                EditError::PdbMismatch {
+                    reason: PdbMismatchReason::Guid {
+                        guid: [0x11; 16],
+                        shader_hash: Some([0xab; 16]),
+                    },
+                },
+                format!(
+                    "the PDB does not belong to this shader: its GUID {} is not the shader's HASH digest {}, and its container does not carry the shader's digest",
+                    "11".repeat(16),
+                    "ab".repeat(16)
+                ),
+            ),
+            (
+                EditError::PdbMismatch {
+                    reason: PdbMismatchReason::Guid {
+                        guid: [0x11; 16],
+                        shader_hash: None,
+                    },
+                },
+                format!(
+                    "the PDB does not belong to this shader: its GUID {} is not the shader's HASH digest none (the shader has no HASH part), and its container does not carry the shader's digest",
+                    "11".repeat(16)
+                ),
+            ),
+            (
+                EditError::PdbMismatch {
+                    reason: PdbMismatchReason::HashPart {
+                        pdb_hash: Some([0x22; 16]),
+                        shader_hash: Some([0xab; 16]),
+                    },
+                },
+                format!(
+                    "the PDB does not belong to this shader: its HASH part {} is not the shader's {}, and its container does not carry the shader's digest",
+                    "22".repeat(16),
+                    "ab".repeat(16)
+                ),
+            ),
+            (
+                EditError::PdbMismatch {
+                    reason: PdbMismatchReason::HashPart {
+                        pdb_hash: None,
+                        shader_hash: None,
+                    },
+                },
+                "the PDB does not belong to this shader: its HASH part (none) is not the shader's none (the shader has no HASH part), and its container does not carry the shader's digest".into(),
+            ),
+            (
+                EditError::PrivNotPdb,
+                "the PRIV part does not hold a PDB: it does not start with the MSF 7.00 magic"
+                    .into(),
+            ),
+            (
+                EditError::PdbInPlace,
+                "the input is a PDB: the container in its stream 5 can be read or written to another file, but editing in place would replace the PDB with a container; give an output file".into(),
+            ),
+            (
+                EditError::InPdbStream(Box::new(EditError::MultiplePriv(3))),
+                "in the container in PDB stream 5: more than one PRIV part (3)".into(),
+            ),
+            (
+                EditError::Bitcode {
+                    name: PartName::DXIL,
+                    source: crate::bitcode::RewriteError::TooLarge,
+                },
+                "part 'DXIL': the rewritten bitcode is too large for the wrapper header".into(),
+            ),
+            (
+                EditError::NotBitcode(PartName::RDEF),
+                "part 'RDEF' holds no LLVM bitcode".into(),
+            ),
+            (
+                EditError::SpecialOutput {
+                    path: p("/dev/sda"),
+                    kind: "a block device",
+                },
+                "'/dev/sda' is a block device: refusing to write a container or part to it".into(),
+            ),
+            (
+                EditError::NotRegularInPlace {
+                    path: p("fifo"),
+                    kind: "a FIFO",
+                },
+                "'fifo' is a FIFO, not a regular file: it cannot be edited in place (give an output file)".into(),
+            ),
+            (
+                EditError::InputChanged {
+                    path: p("in.dxil"),
+                    change: InputChange::Truncated,
+                },
+                format!("'in.dxil': {}; nothing was written", InputChange::Truncated),
+            ),
+            (
+                EditError::OutputIsInput {
+                    path: p("in.dxil"),
+                    what: Operation::DumpSection,
+                },
+                "'in.dxil' is the input file: writing a part dump to it would destroy the input; nothing was written".into(),
+            ),
+            (
+                EditError::DuplicateOutput {
+                    first: p("a"),
+                    first_what: Operation::DumpSection,
+                    second: p("b"),
+                    second_what: Operation::Output,
+                },
+                "the output 'b' and a part dump 'a' are the same file: a run writes each file once; nothing was written".into(),
+            ),
+            (
+                EditError::DataFile {
+                    path: p("p.pdb"),
+                    option: Operation::AddDebugFrom,
+                    source: Box::new(EditError::PdbWithoutDebugInfo),
+                },
+                "'p.pdb' (adding debug info from a PDB): the PDB holds no ILDB, SRCI or PDBI part to add".into(),
+            ),
+            (
+                EditError::DataTooLarge {
+                    path: p("-"),
+                    option: Operation::AddSection,
+                    limit: 64 << 20,
+                    streamed: true,
+                },
+                "'-' (adding a part): the data file is larger than the cap of 67108864 bytes read from a non-regular file (standard input, a pipe, a device); larger data must come from a regular file".into(),
+            ),
+            (
+                EditError::DataTooLarge {
+                    path: p("big"),
+                    option: Operation::SetPrivate,
+                    limit: u32::MAX.into(),
+                    streamed: false,
+                },
+                "'big' (setting the PRIV part): more than 4294967295 bytes, larger than a container can hold".into(),
+            ),
+            (
+                EditError::DumpAllRefused {
+                    path: p("d/00-DXIL.bin"),
+                    kind: "a symbolic link",
+                },
+                "'d/00-DXIL.bin' is a symbolic link: a dump of every part writes only regular files and directories of its own inside its directory; nothing was written".into(),
+            ),
+            (
+                EditError::StdinTwice {
+                    first: Operation::Input,
+                    second: Operation::SetPrivate,
+                },
+                "standard input ('-') is given for both the input and setting the PRIV part; it can be read once".into(),
+            ),
+            (
+                EditError::AddedTwice(PartName::PRIV),
+                "adding a part: part 'PRIV' is given twice".into(),
+            ),
+            (
+                EditError::BadRootSignature {
+                    path: p("rs.bin"),
+                    source: read.clone(),
+                },
+                format!("'rs.bin': not a valid root signature: {read}"),
+            ),
+            (
+                EditError::MultipleProgramParts {
+                    name: PartName::DXIL,
+                    indices: vec![1, 3],
+                },
+                "more than one DXIL part (parts 1, 3): which one is the shader's is ambiguous, so the file is not edited (llvm-objcopy refuses it too); dxinfo shows them".into(),
+            ),
+            (
+                EditError::DebugFileNotFound {
+                    dir: p("pdbs"),
+                    tried: vec![],
+                },
+                "no debug file for this shader in 'pdbs' (tried nothing: the shader has no ILDN or HASH part)".into(),
+            ),
+            (
+                EditError::DebugFileNotFound {
+                    dir: p("pdbs"),
+                    tried: vec![p("pdbs/a.pdb"), p("pdbs/b.pdb")],
+                },
+                "no debug file for this shader in 'pdbs' (tried 'pdbs/a.pdb', 'pdbs/b.pdb')".into(),
+            ),
+            (
+                EditError::io("x", io()),
+                format!("'x': {}", io()),
+            ),
+        ];
+        for (e, want) in rows {
+            assert_eq!(e.to_string(), want, "{e:?}");
+            assert_eq!(e.message_with(Operation::describe), want, "{e:?}");
+        }
+    }
+
+    /// A front end's spelling replaces every operation a message names,
+    /// inside wrappers too, and nothing else.
+    #[test]
+    fn message_with_spells_each_operation() {
+        fn upper(op: Operation) -> &'static str {
+            match op {
+                Operation::AddSection => "ADD",
+                Operation::DumpSection => "DUMP",
+                Operation::Output => "OUT",
+                _ => "OTHER",
+            }
+        }
+        let p = PathBuf::from;
+        let rows = [
+            (
+                EditError::AddedTwice(PartName::PRIV),
+                "ADD: part 'PRIV' is given twice",
+            ),
+            (
+                EditError::InPdbStream(Box::new(EditError::DuplicateOutput {
+                    first: p("a"),
+                    first_what: Operation::DumpSection,
+                    second: p("a"),
+                    second_what: Operation::Output,
+                })),
+                "in the container in PDB stream 5: OUT 'a' and DUMP 'a' are the same file: a run writes each file once; nothing was written",
+            ),
+            (
+                EditError::DataFile {
+                    path: p("d"),
+                    option: Operation::AddSection,
+                    source: Box::new(EditError::DataTooLarge {
+                        path: p("d"),
+                        option: Operation::AddSection,
+                        limit: 4,
+                        streamed: false,
+                    }),
+                },
+                "'d' (ADD): 'd' (ADD): more than 4 bytes, larger than a container can hold",
+            ),
+            (
+                EditError::NotDisassemblable(PartName::RDEF),
+                "OTHER takes DXIL, ILDB, SHEX or SHDR, not 'RDEF'",
+            ),
+            (EditError::MultiplePriv(2), "more than one PRIV part (2)"),
+        ];
+        for (e, want) in rows {
+            assert_eq!(e.message_with(upper), want);
+        }
+        let e = EditError::OutputIsInput {
+            path: p("in"),
+            what: Operation::DumpSection,
+        };
+        assert_eq!(
+            e.file_message_with(std::path::Path::new("x"), upper),
+            "'in' is the input file: writing DUMP to it would destroy the input; nothing was written"
+        );
+        assert_eq!(
+            EditError::MultiplePriv(2).file_message_with(std::path::Path::new("x"), upper),
+            "'x': more than one PRIV part (2)"
+        );
     }
 }

@@ -927,6 +927,14 @@ mod tests {
         v
     }
 
+    /// Stages `bytes` for `path` with the default options.
+    fn stage(outputs: &mut Outputs<'_>, path: &Path, bytes: &'static [u8]) -> Result<()> {
+        outputs.add(path, &FileOptions::default(), move |s| match s {
+            Sink::File(f) => f.write_all(bytes),
+            Sink::Stream(w) => w.write_all(bytes),
+        })
+    }
+
     #[test]
     fn writes_replaces_and_cleans_up() {
         let dir = tempfile::tempdir().unwrap();
@@ -958,12 +966,7 @@ mod tests {
         fs::write(&b, b"old").unwrap();
         // The second output cannot be staged: the first is not written.
         let mut outputs = Outputs::new();
-        outputs
-            .add(&a, &FileOptions::default(), |s| match s {
-                Sink::File(f) => f.write_all(b"A"),
-                Sink::Stream(w) => w.write_all(b"A"),
-            })
-            .unwrap();
+        stage(&mut outputs, &a, b"A").unwrap();
         let e = outputs
             .add(
                 &d.join("missing/c.bin"),
@@ -972,34 +975,25 @@ mod tests {
             )
             .err()
             .unwrap();
-        assert!(e.to_string().contains("missing/c.bin"), "{e}");
+        assert!(
+            matches!(&e, EditError::Io { path, .. } if path.ends_with("missing/c.bin")),
+            "{e:?}"
+        );
         drop(outputs);
         assert_eq!(names(d), ["b.bin"]);
         // A failing check: nothing renamed, no temp file left.
         let mut outputs = Outputs::new();
         for p in [&a, &b] {
-            outputs
-                .add(p, &FileOptions::default(), |s| match s {
-                    Sink::File(f) => f.write_all(b"new"),
-                    Sink::Stream(w) => w.write_all(b"new"),
-                })
-                .unwrap();
+            stage(&mut outputs, p, b"new").unwrap();
         }
-        let e = outputs
-            .commit(|| Err(EditError::Invalid("changed".into())))
-            .unwrap_err();
-        assert_eq!(e.to_string(), "changed");
+        let e = outputs.commit(|| Err(EditError::PdbInPlace)).unwrap_err();
+        assert!(matches!(e, EditError::PdbInPlace), "{e}");
         assert_eq!(names(d), ["b.bin"]);
         assert_eq!(fs::read(&b).unwrap(), b"old");
         // Both, when all is well.
         let mut outputs = Outputs::new();
         for p in [&a, &b] {
-            outputs
-                .add(p, &FileOptions::default(), |s| match s {
-                    Sink::File(f) => f.write_all(b"new"),
-                    Sink::Stream(w) => w.write_all(b"new"),
-                })
-                .unwrap();
+            stage(&mut outputs, p, b"new").unwrap();
         }
         outputs.commit(|| Ok(())).unwrap();
         assert_eq!(names(d), ["a.bin", "b.bin"]);
@@ -1105,12 +1099,7 @@ mod tests {
         fs::write(&p, b"old").unwrap();
         fs::set_permissions(&p, Permissions::from_mode(0o600)).unwrap();
         let mut outputs = Outputs::new();
-        outputs
-            .add(&p, &FileOptions::default(), |s| match s {
-                Sink::File(f) => f.write_all(b"new"),
-                Sink::Stream(w) => w.write_all(b"new"),
-            })
-            .unwrap();
+        stage(&mut outputs, &p, b"new").unwrap();
         let staged: Vec<_> = names(dir.path())
             .into_iter()
             .filter(|n| n.ends_with(".tmp"))

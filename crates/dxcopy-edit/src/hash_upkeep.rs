@@ -4,7 +4,7 @@
 //! [`HashPolicy::Update`] it is always recomputed, and added when missing.
 
 use crate::error::Result;
-use crate::parts::{program_changed, EditWarning, PartData, PlanPart};
+use crate::parts::{program_changed, EditWarning, HashSkip, PartData, PlanPart};
 use crate::policy::HashPolicy;
 use dxcopy_read::hash::{md5_of, HashStatus, ShaderHash};
 use dxcopy_read::{Container, PartName, Program};
@@ -32,7 +32,7 @@ pub(crate) fn upkeep_hash(
         },
         (Some(Err(e)), _) => {
             warnings.push(EditWarning::HashNotUpdated {
-                reason: format!("the HASH part does not decode: {e}"),
+                reason: HashSkip::HashUndecodable(e),
             });
             return Ok(());
         }
@@ -46,9 +46,7 @@ pub(crate) fn upkeep_hash(
         let matched = input.is_some_and(|c| hash.verify(c) == HashStatus::Valid);
         if !matched {
             warnings.push(EditWarning::HashNotUpdated {
-                reason: format!(
-                    "it did not match the {source} bitcode in the input (use --hash=update to force)"
-                ),
+                reason: HashSkip::Mismatch { source },
             });
             return Ok(());
         }
@@ -56,7 +54,7 @@ pub(crate) fn upkeep_hash(
     let bitcode_md5 = match parts.iter().find(|p| p.name == source) {
         None => {
             warnings.push(EditWarning::HashNotUpdated {
-                reason: format!("the output has no {source} part to hash"),
+                reason: HashSkip::SourceMissing { source },
             });
             return Ok(());
         }
@@ -64,7 +62,7 @@ pub(crate) fn upkeep_hash(
             Ok(program) => md5_of(program.bitcode),
             Err(e) => {
                 warnings.push(EditWarning::HashNotUpdated {
-                    reason: format!("the {source} part does not decode: {e}"),
+                    reason: HashSkip::SourceUndecodable { source, error: e },
                 });
                 return Ok(());
             }

@@ -190,9 +190,7 @@ pub fn disasm_target<'a>(
     let name = match requested {
         Some(name) => {
             if ![PartName::DXIL, PartName::ILDB, shex, shdr].contains(&name) {
-                return Err(crate::EditError::Invalid(format!(
-                    "--disasm takes DXIL, ILDB, SHEX or SHDR, not '{name}'"
-                )));
+                return Err(crate::EditError::NotDisassemblable(name));
             }
             name
         }

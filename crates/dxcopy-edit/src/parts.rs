@@ -9,7 +9,8 @@
 //! digest decision → layout → writers ([`output`](crate::output)), driven in
 //! that order by [`EditPlan::finish`](crate::EditPlan::finish).
 
-use dxcopy_read::{Container, PartName};
+use crate::error::{Operation, PdbMismatchReason, Spelling};
+use dxcopy_read::{Container, PartName, ReadError};
 
 /// A part's bytes: borrowed from the input (or a mapped data file), or
 /// owned new data.
@@ -141,14 +142,15 @@ impl<'data> PlanPart<'data> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum EditWarning {
-    /// The input digest was invalid; with `--digest=auto` it is copied unchanged.
+    /// The input digest was invalid; under [`DigestPolicy::Auto`](crate::DigestPolicy::Auto)
+    /// it is copied unchanged.
     InvalidDigestKept,
     /// DXIL bytes changed and the output was re-signed: signing is not validation.
     ResignedWithoutValidation,
     /// The HASH part could not be recomputed.
     HashNotUpdated {
         /// Why.
-        reason: String,
+        reason: HashSkip,
     },
     /// The HASH part was recomputed.
     HashUpdated,
@@ -161,39 +163,89 @@ pub enum EditWarning {
         /// The part whose bitcode it covers (DXIL, or ILDB when there is no DXIL).
         source: PartName,
     },
-    /// `--pdb-in-private` replaced an existing PRIV part.
+    /// Embedding the split-off PDB as PRIV replaced an existing PRIV part.
     PrivateReplacedByPdb,
-    /// `--force` added debug info from a PDB that does not belong to the shader.
+    /// Debug info was added, as forced, from a PDB that does not belong to the shader.
     PdbMismatchForced {
         /// What did not match.
-        reason: String,
+        reason: PdbMismatchReason,
     },
+}
+
+/// Why the HASH part was not recomputed ([`EditWarning::HashNotUpdated`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum HashSkip {
+    /// The HASH part itself does not decode.
+    HashUndecodable(ReadError),
+    /// Under [`HashPolicy::Auto`](crate::HashPolicy::Auto): the HASH did not
+    /// match the input's bitcode of `source`, so it is not the bitcode's MD5
+    /// and is left alone ([`HashPolicy::Update`](crate::HashPolicy::Update)
+    /// recomputes it anyway).
+    Mismatch {
+        /// The part the HASH covers.
+        source: PartName,
+    },
+    /// The output has no `source` part to hash.
+    SourceMissing {
+        /// The part the HASH covers.
+        source: PartName,
+    },
+    /// The output's `source` part does not decode as a program.
+    SourceUndecodable {
+        /// The part the HASH covers.
+        source: PartName,
+        /// Why.
+        error: ReadError,
+    },
+}
+
+impl EditWarning {
+    /// The message with every [`Operation`] it names spelled by `spell`
+    /// (`to_string()` is `message_with(Operation::describe)`).
+    pub fn message_with(&self, spell: Spelling) -> String {
+        match self {
+            EditWarning::InvalidDigestKept => format!(
+                "the input's digest is not valid; it was copied unchanged (use {} to re-sign)",
+                spell(Operation::DigestRetail)
+            ),
+            EditWarning::ResignedWithoutValidation => "the DXIL part changed and the container was re-signed; signing is not validation (run dxv to validate)".to_string(),
+            EditWarning::HashNotUpdated { reason } => {
+                let reason = match reason {
+                    HashSkip::HashUndecodable(e) => format!("the HASH part does not decode: {e}"),
+                    HashSkip::Mismatch { source } => format!(
+                        "it did not match the {source} bitcode in the input (use {} to force)",
+                        spell(Operation::HashUpdate)
+                    ),
+                    HashSkip::SourceMissing { source } => {
+                        format!("the output has no {source} part to hash")
+                    }
+                    HashSkip::SourceUndecodable { source, error } => {
+                        format!("the {source} part does not decode: {error}")
+                    }
+                };
+                format!("HASH part not updated: {reason}")
+            }
+            EditWarning::HashUpdated => "HASH part recomputed from the new bitcode".to_string(),
+            EditWarning::PrivMovedLast => "PRIV part moved to the end of the container".to_string(),
+            EditWarning::HashAdded { digest, source } => format!(
+                "the container had no HASH part; added one ({digest}, MD5 of the {source} bitcode) to name and pair the PDB"
+            ),
+            EditWarning::PrivateReplacedByPdb => format!(
+                "the existing PRIV part was replaced by the PDB ({})",
+                spell(Operation::PdbInPrivate)
+            ),
+            EditWarning::PdbMismatchForced { reason } => format!(
+                "the PDB does not belong to this shader ({reason}); its debug info was added anyway ({})",
+                spell(Operation::Force)
+            ),
+        }
+    }
 }
 
 impl std::fmt::Display for EditWarning {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            EditWarning::InvalidDigestKept => f.write_str(
-                "the input's digest is not valid; it was copied unchanged (use --digest=retail to re-sign)",
-            ),
-            EditWarning::ResignedWithoutValidation => f.write_str(
-                "the DXIL part changed and the container was re-signed; signing is not validation (run dxv to validate)",
-            ),
-            EditWarning::HashNotUpdated { reason } => write!(f, "HASH part not updated: {reason}"),
-            EditWarning::HashUpdated => f.write_str("HASH part recomputed from the new bitcode"),
-            EditWarning::PrivMovedLast => f.write_str("PRIV part moved to the end of the container"),
-            EditWarning::HashAdded { digest, source } => write!(
-                f,
-                "the container had no HASH part; added one ({digest}, MD5 of the {source} bitcode) to name and pair the PDB"
-            ),
-            EditWarning::PrivateReplacedByPdb => {
-                f.write_str("the existing PRIV part was replaced by the PDB (--pdb-in-private)")
-            }
-            EditWarning::PdbMismatchForced { reason } => write!(
-                f,
-                "the PDB does not belong to this shader ({reason}); its debug info was added anyway (--force)"
-            ),
-        }
+        f.write_str(&self.message_with(Operation::describe))
     }
 }
 
@@ -232,6 +284,106 @@ pub(crate) fn program_changed(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every warning's sentence in the library's words, and with a front
+    /// end's spelling of the operations it names.
+    #[test]
+    fn every_warning_has_its_sentence() {
+        fn flag(op: Operation) -> &'static str {
+            match op {
+                Operation::DigestRetail => "RETAIL",
+                Operation::HashUpdate => "UPDATE",
+                Operation::PdbInPrivate => "IN-PRIV",
+                Operation::Force => "FORCE",
+                _ => "OTHER",
+            }
+        }
+        let read = ReadError::part_not_found("HASH");
+        let rows = [
+            (
+                EditWarning::InvalidDigestKept,
+                "the input's digest is not valid; it was copied unchanged (use the retail digest policy to re-sign)".to_string(),
+                "the input's digest is not valid; it was copied unchanged (use RETAIL to re-sign)".to_string(),
+            ),
+            (
+                EditWarning::ResignedWithoutValidation,
+                "the DXIL part changed and the container was re-signed; signing is not validation (run dxv to validate)".to_string(),
+                "the DXIL part changed and the container was re-signed; signing is not validation (run dxv to validate)".to_string(),
+            ),
+            (
+                EditWarning::HashNotUpdated {
+                    reason: HashSkip::HashUndecodable(read.clone()),
+                },
+                format!("HASH part not updated: the HASH part does not decode: {read}"),
+                format!("HASH part not updated: the HASH part does not decode: {read}"),
+            ),
+            (
+                EditWarning::HashNotUpdated {
+                    reason: HashSkip::Mismatch {
+                        source: PartName::DXIL,
+                    },
+                },
+                "HASH part not updated: it did not match the DXIL bitcode in the input (use the update HASH policy to force)".to_string(),
+                "HASH part not updated: it did not match the DXIL bitcode in the input (use UPDATE to force)".to_string(),
+            ),
+            (
+                EditWarning::HashNotUpdated {
+                    reason: HashSkip::SourceMissing {
+                        source: PartName::ILDB,
+                    },
+                },
+                "HASH part not updated: the output has no ILDB part to hash".to_string(),
+                "HASH part not updated: the output has no ILDB part to hash".to_string(),
+            ),
+            (
+                EditWarning::HashNotUpdated {
+                    reason: HashSkip::SourceUndecodable {
+                        source: PartName::DXIL,
+                        error: read.clone(),
+                    },
+                },
+                format!("HASH part not updated: the DXIL part does not decode: {read}"),
+                format!("HASH part not updated: the DXIL part does not decode: {read}"),
+            ),
+            (
+                EditWarning::HashUpdated,
+                "HASH part recomputed from the new bitcode".to_string(),
+                "HASH part recomputed from the new bitcode".to_string(),
+            ),
+            (
+                EditWarning::PrivMovedLast,
+                "PRIV part moved to the end of the container".to_string(),
+                "PRIV part moved to the end of the container".to_string(),
+            ),
+            (
+                EditWarning::HashAdded {
+                    digest: "00112233445566778899aabbccddeeff".into(),
+                    source: PartName::DXIL,
+                },
+                "the container had no HASH part; added one (00112233445566778899aabbccddeeff, MD5 of the DXIL bitcode) to name and pair the PDB".to_string(),
+                "the container had no HASH part; added one (00112233445566778899aabbccddeeff, MD5 of the DXIL bitcode) to name and pair the PDB".to_string(),
+            ),
+            (
+                EditWarning::PrivateReplacedByPdb,
+                "the existing PRIV part was replaced by the PDB (embedding the PDB as PRIV)".to_string(),
+                "the existing PRIV part was replaced by the PDB (IN-PRIV)".to_string(),
+            ),
+            (
+                EditWarning::PdbMismatchForced {
+                    reason: PdbMismatchReason::HashPart {
+                        pdb_hash: None,
+                        shader_hash: None,
+                    },
+                },
+                "the PDB does not belong to this shader (its HASH part (none) is not the shader's none (the shader has no HASH part), and its container does not carry the shader's digest); its debug info was added anyway (forced)".to_string(),
+                "the PDB does not belong to this shader (its HASH part (none) is not the shader's none (the shader has no HASH part), and its container does not carry the shader's digest); its debug info was added anyway (FORCE)".to_string(),
+            ),
+        ];
+        for (w, neutral, spelled) in rows {
+            assert_eq!(w.to_string(), neutral, "{w:?}");
+            assert_eq!(w.message_with(flag), spelled, "{w:?}");
+        }
+    }
 
     #[test]
     fn new_data_is_padded_like_owned_data() {

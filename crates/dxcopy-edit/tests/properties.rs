@@ -7,7 +7,7 @@ use dxcopy_edit::{DigestPolicy, EditPlan, HashPolicy, NameMatcher, StripClass};
 use dxcopy_read::digest::{self, DigestHasher, Variant};
 use dxcopy_read::hash::{md5_of, HashStatus, ShaderHash};
 use dxcopy_read::program::{build_program_data, ShaderKind};
-use dxcopy_read::{Container, DigestKind, Finding, PartName, Program};
+use dxcopy_read::{Container, DigestKind, FindingKind, PartName, Program};
 use proptest::prelude::*;
 
 /// A small alphabet so that removals, duplicates and PRIV come up often.
@@ -88,7 +88,11 @@ proptest! {
             next += 8 + p.data.len() as u64;
         }
         prop_assert!(c.is_contiguous());
-        let gaps = c.check().iter().filter(|f| matches!(f, Finding::Gap { .. })).count();
+        let gaps = c
+            .check()
+            .iter()
+            .filter(|f| matches!(f.kind, FindingKind::Gap { .. }))
+            .count();
         prop_assert_eq!(gaps, 0);
         prop_assert_eq!(next, bytes.len() as u64);
         prop_assert_eq!(read_back(&bytes), model_order(&parts));

@@ -262,7 +262,7 @@ fn exercise_container(bytes: &[u8]) -> Result<Summary, Violation> {
                 if pdb_in_private {
                     ensure!(
                         extract_private_pdb(&main).is_ok_and(|p| p == split.pdb),
-                        "--pdb-in-private: PRIV is not the PDB"
+                        "PDB in PRIV: the PRIV part is not the split-off PDB"
                     );
                 }
                 summary.written += 1;

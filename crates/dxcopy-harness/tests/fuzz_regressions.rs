@@ -173,10 +173,10 @@ fn decode_regressions() {
                 assert_eq!(e.offset, data_start + offset, "{what}: wrong offset in {e}")
             }
             (Ok(decoded), Decode::Issue(offset)) => {
-                let at: Vec<u64> = decoded.issues().iter().map(|i| i.offset).collect();
+                let at: Vec<Option<u64>> = decoded.issues().iter().map(|i| i.offset).collect();
                 assert_eq!(
                     at,
-                    [data_start + offset],
+                    [Some(data_start + offset)],
                     "{what}: issues {:?}",
                     decoded.issues()
                 );

@@ -5,7 +5,7 @@
 use crate::edit::Edit;
 use crate::error::{read_to_py, to_py};
 use dxcopy_edit::{Config, EditError, MatchStyle};
-use dxcopy_read::info::verify::{verify, Check};
+use dxcopy_read::info::verify::verify;
 use dxcopy_read::info::{json, Inspected, Inspection};
 use dxcopy_read::Severity;
 use dxcopy_read::{container_input, Container as Parsed, ContainerSource};
@@ -311,9 +311,14 @@ impl Container {
     fn verify(&self, py: Python<'_>) -> PyResult<Vec<Finding>> {
         let input = &self.input;
         let checks = py
-            .detach(|| -> Result<Vec<Check>, ReadError> { Ok(verify(&input.inspection()?).checks) })
+            .detach(|| -> Result<Vec<dxcopy_read::Finding>, ReadError> {
+                Ok(verify(&input.inspection()?).checks)
+            })
             .map_err(|e| self.input.error(py, e.into()))?;
-        Ok(checks.into_iter().map(Finding::from).collect())
+        Ok(checks
+            .into_iter()
+            .map(|finding| Finding { finding })
+            .collect())
     }
 
     /// A new edit of this container (see Edit). With `regex=True` the
@@ -430,67 +435,80 @@ impl Part {
 #[pyclass(module = "dxcopy", frozen, eq)]
 #[derive(PartialEq, Eq)]
 pub struct Finding {
-    /// How serious it is: "note" (informational; the container still
-    /// passes), "warning" or "error" (the container fails verification).
-    #[pyo3(get)]
-    level: &'static str,
-    /// The sentence dxinfo prints after the level.
-    #[pyo3(get)]
-    message: String,
-    /// The name of the part it is about (None when it is about the header
-    /// or the whole container).
-    #[pyo3(get)]
-    part: Option<String>,
-    /// The index in the offset table of that part.
-    #[pyo3(get)]
-    part_index: Option<u32>,
-    /// The absolute byte offset in the container of the bytes at fault,
-    /// when known.
-    #[pyo3(get)]
-    offset: Option<u64>,
-}
-
-impl From<Check> for Finding {
-    fn from(check: Check) -> Finding {
-        Finding {
-            level: match check.level {
-                Severity::Note => "note",
-                Severity::Warning => "warning",
-                Severity::Error => "error",
-            },
-            message: check.message,
-            part: check.part.map(|p| p.name.to_string()),
-            part_index: check.part.map(|p| p.index),
-            offset: check.offset,
-        }
-    }
+    finding: dxcopy_read::Finding,
 }
 
 #[pymethods]
 impl Finding {
+    /// How serious it is: "note" (informational; the container still
+    /// passes), "warning" or "error" (the container fails verification).
+    #[getter]
+    fn level(&self) -> &'static str {
+        match self.finding.severity() {
+            Severity::Note => "note",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+
+    /// The sentence dxinfo prints after the level.
+    #[getter]
+    fn message(&self) -> String {
+        self.finding.to_string()
+    }
+
+    /// What was found, as a name ("DuplicateName", "HashMismatch",
+    /// "FlagsSet", ...): the Rust library's `FindingKind` variant.
+    #[getter]
+    fn kind(&self) -> String {
+        self.finding.kind.name()
+    }
+
+    /// The name of the part it is about (None when it is about the header
+    /// or the whole container).
+    #[getter]
+    fn part(&self) -> Option<String> {
+        self.finding.part.map(|p| p.name.to_string())
+    }
+
+    /// The index in the offset table of that part.
+    #[getter]
+    fn part_index(&self) -> Option<u32> {
+        self.finding.part.map(|p| p.index)
+    }
+
+    /// The absolute byte offset in the container of the bytes at fault,
+    /// when known.
+    #[getter]
+    fn offset(&self) -> Option<u64> {
+        self.finding.offset
+    }
+
     /// Whether the finding makes the container fail (a warning or an error).
     #[getter]
     fn is_problem(&self) -> bool {
-        self.level != "note"
+        self.finding.severity() != Severity::Note
     }
 
     /// `level: message`, the line dxinfo --verify prints after the file name.
     fn __str__(&self) -> String {
-        format!("{}: {}", self.level, self.message)
+        format!("{}: {}", self.level(), self.message())
     }
 
     fn __repr__(&self) -> String {
-        let part = match (&self.part, self.part_index) {
-            (Some(name), Some(index)) => format!(" part={index}:{name}"),
-            _ => String::new(),
+        let part = match self.finding.part {
+            Some(p) => format!(" part={}:{}", p.index, p.name),
+            None => String::new(),
         };
         let offset = self
+            .finding
             .offset
             .map(|o| format!(" offset={o:#x}"))
             .unwrap_or_default();
         format!(
             "<dxcopy.Finding {}{part}{offset}: {:?}>",
-            self.level, self.message
+            self.level(),
+            self.message()
         )
     }
 }

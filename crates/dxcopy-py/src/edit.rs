@@ -2,6 +2,7 @@
 //! and applied by the library in the command's fixed order.
 
 use crate::container::{buffer_bytes, Input};
+use crate::error::warning_text;
 use dxcopy_edit::config::part_name;
 use dxcopy_edit::{Config, DigestPolicy, EditError, HashPolicy, NameMatcher, StripClass};
 use pyo3::prelude::*;
@@ -34,20 +35,10 @@ fn invalid(py: Python<'_>, e: EditError) -> PyErr {
 }
 
 fn policies(py: Python<'_>, digest: &str, hash: &str) -> PyResult<(DigestPolicy, HashPolicy)> {
-    let digest = DigestPolicy::parse(digest).ok_or_else(|| {
-        invalid(
-            py,
-            EditError::Invalid(format!(
-                "unknown digest policy '{digest}' (auto, retail, debug, zero, keep, bypass, preview)"
-            )),
-        )
-    })?;
-    let hash = HashPolicy::parse(hash).ok_or_else(|| {
-        invalid(
-            py,
-            EditError::Invalid(format!("unknown hash policy '{hash}' (auto, keep, update)")),
-        )
-    })?;
+    let digest = DigestPolicy::parse(digest)
+        .ok_or_else(|| invalid(py, EditError::UnknownDigestPolicy(digest.to_string())))?;
+    let hash = HashPolicy::parse(hash)
+        .ok_or_else(|| invalid(py, EditError::UnknownHashPolicy(hash.to_string())))?;
     Ok((digest, hash))
 }
 
@@ -61,14 +52,7 @@ pub fn strip_class(py: Python<'_>, name: &str) -> PyResult<StripClass> {
         StripClass::All,
     ];
     let found = every.into_iter().find(|c| c.as_str() == name);
-    found.ok_or_else(|| {
-        invalid(
-            py,
-            EditError::Invalid(format!(
-                "unknown strip class '{name}' (debug, reflect, priv, rootsig, all)"
-            )),
-        )
-    })
+    found.ok_or_else(|| invalid(py, EditError::UnknownStripClass(name.to_string())))
 }
 
 /// Whether `a` and `b` name the same existing file.
@@ -219,7 +203,7 @@ impl Edit {
             // What `Config::run` does for the main output, kept in memory.
             Config::check_single_programs(&container)?;
             let out = config.plan(&container)?.finish()?;
-            let warnings: Vec<String> = out.warnings().iter().map(|w| w.to_string()).collect();
+            let warnings: Vec<String> = out.warnings().iter().map(warning_text).collect();
             Ok((out.to_vec(), warnings))
         });
         let (bytes, warnings) = result.map_err(|e| self.input.error(py, e))?;
@@ -256,14 +240,15 @@ impl Edit {
             // The opened data, written as dxcopy writes: `-` stands for an input without a file.
             let from = input.path.as_deref().unwrap_or(Path::new("-"));
             let report = config.run_on(&container, from, Some(&path))?;
-            Ok(report.warnings.iter().map(|w| w.to_string()).collect())
+            Ok(report.warnings.iter().map(warning_text).collect())
         });
         self.warnings = result.map_err(|e| self.input.error(py, e))?;
         Ok(())
     }
 
     /// The warnings of the last finish() or write(), as dxcopy prints them
-    /// (e.g. a digest that could not be kept valid).
+    /// (e.g. a digest that could not be kept valid), with the Python
+    /// method or argument where dxcopy names an option.
     #[getter]
     fn warnings(&self) -> Vec<String> {
         self.warnings.clone()

@@ -1,7 +1,7 @@
 //! `dxcopy.Error`: every read and edit failure, with the command-line
 //! tools' message as its text and `.path`, `.part`, `.offset` attributes.
 
-use dxcopy_edit::{EditError, Remedy};
+use dxcopy_edit::{EditError, EditWarning, Operation, Remedy};
 use dxcopy_read::{ReadError, ReadErrorKind};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -13,8 +13,8 @@ pyo3::create_exception!(
     PyValueError,
     "A container could not be read or edited.\n\n\
      The text is the message the dxcopy command prints for the same failure, \
-     except that where the command names an option that helps, it names the \
-     Python method. \
+     except that where the command names an option, it names the Python \
+     method or argument. \
      Attributes (None when not known): path (str, the file), part (str, the \
      part's name), offset (int, the absolute byte offset of the problem)."
 );
@@ -72,6 +72,29 @@ fn edit_location(e: &EditError) -> Location {
     }
 }
 
+/// How the Python API spells an operation of the library in messages: the
+/// method or argument that asks for it (the command-line tools name their
+/// options instead; operations Python does not offer keep the library's words).
+pub fn python_name(operation: Operation) -> &'static str {
+    match operation {
+        Operation::AddSection => "Edit.add()",
+        Operation::UpdateSection => "Edit.update()",
+        Operation::SetPrivate => "Edit.set_private()",
+        Operation::OnlySection => "Edit.only()",
+        Operation::RemoveSection => "Edit.remove()",
+        Operation::KeepSection => "Edit.keep()",
+        Operation::DigestZero => "digest=\"zero\"",
+        Operation::DigestRetail => "digest=\"retail\"",
+        Operation::HashUpdate => "hash=\"update\"",
+        other => other.describe(),
+    }
+}
+
+/// The text of an edit warning in the Python API's terms.
+pub fn warning_text(warning: &EditWarning) -> String {
+    warning.message_with(python_name)
+}
+
 /// What helps, in the Python API's terms, as the end of a message. (The
 /// command-line tools name their options instead.)
 fn method_hint(remedy: Remedy) -> &'static str {
@@ -85,11 +108,12 @@ fn method_hint(remedy: Remedy) -> &'static str {
 }
 
 /// The Python exception for `e`, an error about the file `file` (None for
-/// bytes given in memory): its text is the command-line message.
+/// bytes given in memory): its text is the command-line message, in the
+/// Python API's terms.
 pub fn to_py(py: Python<'_>, e: &EditError, file: Option<&Path>) -> PyErr {
     let mut message = match file {
-        Some(file) => e.file_message(file),
-        None => e.to_string(),
+        Some(file) => e.file_message_with(file, python_name),
+        None => e.message_with(python_name),
     };
     if let Some(remedy) = e.remedy() {
         message.push_str(method_hint(remedy));

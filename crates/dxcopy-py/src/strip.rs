@@ -85,7 +85,11 @@ pub fn strip_files(
                 path: path.to_string_lossy().into_owned(),
                 removed: report.parts_before.saturating_sub(report.parts_after),
                 error: None,
-                warnings: report.warnings.iter().map(|w| w.to_string()).collect(),
+                warnings: report
+                    .warnings
+                    .iter()
+                    .map(crate::error::warning_text)
+                    .collect(),
             },
             Err(e) => StripResult {
                 path: path.to_string_lossy().into_owned(),

@@ -103,8 +103,32 @@ def test_warnings_are_dxcopys(tmp_path):
     blob.write_bytes(data)
     cp = run("dxcopy", f"--update-section=DXIL={blob}", SAMPLE, tmp_path / "o.dxil")
     want = [l.split(f"'{SAMPLE}': ", 1)[1] for l in cp.stderr.decode().splitlines() if l.startswith("dxcopy: warning: ")]
+    # The same warnings, except that an option is named in Python's terms.
+    python = {"--hash=update": 'hash="update"', "--digest=retail": 'digest="retail"'}
+    for option, argument in python.items():
+        want = [w.replace(option, argument) for w in want]
     assert want and e.warnings == want
     assert any("re-signed" in w for w in e.warnings)
+    assert not any("--" in w for w in e.warnings)
+
+
+def test_warnings_name_python_arguments(tmp_path):
+    # A stale HASH part is left alone under hash="auto"; the warning names
+    # the argument that recomputes it, where dxcopy names --hash=update.
+    c = dxcopy.Container.open(SAMPLE)
+    stale = bytearray(c["HASH"].data)
+    stale[4] ^= 1
+    stale_file = tmp_path / "stale.dxil"
+    stale_file.write_bytes(c.edit().update("HASH", bytes(stale)).finish())
+    data = c["DXIL"].data + b"\0" * 4
+    e = dxcopy.Container.open(stale_file).edit().update("DXIL", data)
+    e.finish()
+    want = 'HASH part not updated: it did not match the DXIL bitcode in the input (use hash="update" to force)'
+    assert want in e.warnings
+    blob = tmp_path / "dxil.bin"
+    blob.write_bytes(data)
+    cp = run("dxcopy", f"--update-section=DXIL={blob}", stale_file, tmp_path / "o.dxil")
+    assert "(use --hash=update to force)" in cp.stderr.decode()
 
 
 def test_write_like_dxcopy(tmp_path, sample):

@@ -85,6 +85,7 @@ def test_findings_locate_the_problem(tmp_path):
         ("error", None, None, 4),
         ("error", "HASH", hash_part.index, hash_part.data_offset + 4),
     ]
+    assert [f.kind for f in findings] == ["DigestMismatch", "HashMismatch"]
     assert findings[0].message.startswith("header digest ")
     assert "does not match the MD5 of the DXIL bitcode" in findings[1].message
     assert str(findings[1]) == f"error: {findings[1].message}"
@@ -101,7 +102,8 @@ def test_findings_locate_the_problem(tmp_path):
     twice = dxcopy.Container.open(path)
     second = [p for p in twice.parts if p.name == "ILDN"][1]
     assert findings[0].level == "note" and findings[0].offset == 4
-    duplicate = next(f for f in findings if "duplicate" in f.message)
+    assert findings[0].kind == "DigestZero"
+    duplicate = next(f for f in findings if f.kind == "DuplicateName")
     assert (duplicate.level, duplicate.part, duplicate.part_index, duplicate.offset) == (
         "warning",
         "ILDN",

@@ -7,6 +7,7 @@
 use crate::cursor::Cursor;
 use crate::digest::{self, DigestKind};
 use crate::error::{PartRef, ReadError, ReadErrorKind, Result};
+use crate::finding::{Finding, FindingKind};
 use crate::name::PartName;
 use std::collections::hash_map::{Entry, HashMap};
 
@@ -14,6 +15,10 @@ use std::collections::hash_map::{Entry, HashMap};
 pub const HEADER_SIZE: u64 = 32;
 /// Size of a part header (name + size).
 pub const PART_HEADER_SIZE: u64 = 8;
+/// Offset of the header's digest field.
+pub const DIGEST_FIELD: u64 = 4;
+/// Offset of the header's FileSize field.
+pub const FILE_SIZE_FIELD: u64 = 24;
 
 /// The fixed 32-byte container header.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,7 +29,7 @@ pub struct Header {
     pub major: u16,
     /// Container format minor version (0 in practice).
     pub minor: u16,
-    /// FileSize as stored (may differ from the real length; see [`Finding`]).
+    /// FileSize as stored (may differ from the real length; see [`FindingKind::FileSizeMismatch`]).
     pub file_size: u32,
     /// Number of parts.
     pub part_count: u32,
@@ -90,139 +95,6 @@ impl<'data> Part<'data> {
 pub struct Container<'data> {
     data: &'data [u8],
     header: Header,
-}
-
-/// How serious a finding is: of a [`Finding`], of a verification
-/// [`Check`](crate::info::verify::Check), and of a line the tools print.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize),
-    serde(rename_all = "lowercase")
-)]
-pub enum Severity {
-    /// Worth knowing; the container is fine (e.g. unaligned parts written by
-    /// older dxc, an unsigned container).
-    Note,
-    /// Something is wrong or non-conforming; the container fails verification.
-    Warning,
-    /// Broken (a part that does not decode, a digest that does not match); the
-    /// container fails verification. [`Finding::severity`] never says this.
-    Error,
-}
-
-impl std::fmt::Display for Severity {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Severity::Note => "note",
-            Severity::Warning => "warning",
-            Severity::Error => "error",
-        })
-    }
-}
-
-/// A non-fatal observation made by [`Container::check`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Finding {
-    /// Header FileSize differs from the real length.
-    FileSizeMismatch {
-        /// Stored FileSize.
-        stored: u32,
-        /// Real length of the input.
-        actual: u64,
-    },
-    /// Bytes that belong to no part between the offset table, parts and FileSize.
-    Gap {
-        /// Absolute offset of the first unused byte.
-        offset: u64,
-        /// Number of unused bytes.
-        len: u64,
-    },
-    /// Offsets in the table are not in ascending file order.
-    UnsortedOffsets {
-        /// First part whose offset is below its predecessor's.
-        index: u32,
-    },
-    /// A part name appears more than once.
-    DuplicateName {
-        /// The repeated part.
-        part: PartRef,
-        /// The first part of that name.
-        first: u32,
-    },
-    /// A PRIV part that is not the last part in the file.
-    PrivNotLast {
-        /// The PRIV part.
-        part: PartRef,
-    },
-    /// More than one PRIV part.
-    MultiplePriv {
-        /// The second (or later) PRIV part.
-        part: PartRef,
-    },
-    /// A part name that no known compiler writes.
-    UnknownPart {
-        /// The part.
-        part: PartRef,
-    },
-    /// A part header not at a 4-byte-aligned offset (older dxc writes these).
-    Misaligned {
-        /// The part.
-        part: PartRef,
-    },
-    /// The stored digest is neither a valid retail/debug digest nor a known sentinel.
-    DigestInvalid {
-        /// The stored digest.
-        stored: [u8; 16],
-    },
-}
-
-impl Finding {
-    /// How serious the finding is.
-    pub fn severity(&self) -> Severity {
-        match self {
-            Finding::Misaligned { .. } => Severity::Note,
-            Finding::Gap { len, .. } if *len < 4 => Severity::Note,
-            _ => Severity::Warning,
-        }
-    }
-}
-
-impl std::fmt::Display for Finding {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let p = |p: &PartRef| format!("part {} '{}' at offset {:#x}", p.index, p.name, p.offset);
-        match self {
-            Finding::FileSizeMismatch { stored, actual } if u64::from(*stored) < *actual => write!(
-                f,
-                "header FileSize {stored:#x} is less than the file length {actual:#x} ({} trailing bytes)",
-                actual - u64::from(*stored)
-            ),
-            Finding::FileSizeMismatch { stored, actual } => write!(
-                f,
-                "header FileSize {stored:#x} is more than the file length {actual:#x} (file is short)"
-            ),
-            Finding::Gap { offset, len } => {
-                write!(f, "{len} unused bytes at offset {offset:#x} belong to no part")
-            }
-            Finding::UnsortedOffsets { index } => write!(
-                f,
-                "part {index}: offset table is not in ascending file order"
-            ),
-            Finding::DuplicateName { part, first } => {
-                write!(f, "{}: duplicate name (first seen as part {first})", p(part))
-            }
-            Finding::PrivNotLast { part } => write!(f, "{}: PRIV is not the last part", p(part)),
-            Finding::MultiplePriv { part } => write!(f, "{}: more than one PRIV part", p(part)),
-            Finding::UnknownPart { part } => write!(f, "{}: unknown part name", p(part)),
-            Finding::Misaligned { part } => write!(f, "{}: not 4-byte aligned", p(part)),
-            Finding::DigestInvalid { stored } => write!(
-                f,
-                "header digest {} is not a valid retail or debug digest of the container",
-                crate::fields::hex(stored)
-            ),
-        }
-    }
 }
 
 impl<'data> Container<'data> {
@@ -414,7 +286,7 @@ impl<'data> Container<'data> {
 
     /// Whether the unused bytes `from..to` only align what follows: 1–3 zero
     /// bytes up to a 4-byte boundary, as writers put before a part they place
-    /// after one of odd size. Such bytes are not a [`Finding::Gap`].
+    /// after one of odd size. Such bytes are not a [`FindingKind::Gap`].
     fn is_alignment_padding(&self, from: u64, to: u64) -> bool {
         to - from < 4
             && to.is_multiple_of(4)
@@ -444,15 +316,19 @@ impl<'data> Container<'data> {
     }
 
     /// Non-fatal findings: FileSize, gaps, order, duplicates, PRIV rules,
-    /// unknown names, alignment and digest validity.
+    /// unknown names, alignment and digest validity, each with the part it
+    /// is about and the offset of the bytes at fault.
     pub fn check(&self) -> Vec<Finding> {
         let mut out = Vec::new();
         let len = self.data.len() as u64;
         if u64::from(self.header.file_size) != len {
-            out.push(Finding::FileSizeMismatch {
-                stored: self.header.file_size,
-                actual: len,
-            });
+            out.push(Finding::at(
+                FILE_SIZE_FIELD,
+                FindingKind::FileSizeMismatch {
+                    stored: self.header.file_size,
+                    actual: len,
+                },
+            ));
         }
         // Gaps in file order.
         let mut order: Vec<(u64, u64)> = self
@@ -460,19 +336,27 @@ impl<'data> Container<'data> {
             .map(|p| (p.offset, p.data_offset() + p.data.len() as u64))
             .collect();
         if let Some(i) = order.windows(2).position(|w| w[1].0 < w[0].0) {
-            out.push(Finding::UnsortedOffsets {
-                index: i as u32 + 1,
-            });
+            let index = i as u32 + 1;
+            out.push(
+                Finding::at(
+                    HEADER_SIZE + 4 * u64::from(index),
+                    FindingKind::UnsortedOffsets { index },
+                )
+                .in_part(self.part(index).map(|p| p.part_ref())),
+            );
             order.sort_unstable();
         }
         let mut cursor = self.header.table_end();
         let end = len.min(u64::from(self.header.file_size)).max(cursor);
         for (start, stop) in order.iter().copied().chain(std::iter::once((end, end))) {
             if start > cursor && !self.is_alignment_padding(cursor, start) {
-                out.push(Finding::Gap {
-                    offset: cursor,
-                    len: start - cursor,
-                });
+                out.push(Finding::at(
+                    cursor,
+                    FindingKind::Gap {
+                        offset: cursor,
+                        len: start - cursor,
+                    },
+                ));
             }
             cursor = cursor.max(stop);
         }
@@ -482,35 +366,38 @@ impl<'data> Container<'data> {
         let mut seen: HashMap<PartName, u32> = HashMap::new();
         let mut priv_seen = false;
         for p in self.parts() {
+            let about = |kind| Finding::at(p.offset, kind).in_part(p.part_ref());
             match seen.entry(p.name) {
-                Entry::Occupied(first) => out.push(Finding::DuplicateName {
-                    part: p.part_ref(),
+                Entry::Occupied(first) => out.push(about(FindingKind::DuplicateName {
                     first: *first.get(),
-                }),
+                })),
                 Entry::Vacant(slot) => {
                     slot.insert(p.index);
                 }
             }
             if p.name == PartName::PRIV {
                 if priv_seen {
-                    out.push(Finding::MultiplePriv { part: p.part_ref() });
+                    out.push(about(FindingKind::MultiplePriv));
                 }
                 priv_seen = true;
                 if p.index + 1 != self.header.part_count {
-                    out.push(Finding::PrivNotLast { part: p.part_ref() });
+                    out.push(about(FindingKind::PrivNotLast));
                 }
             }
             if !p.name.is_known() {
-                out.push(Finding::UnknownPart { part: p.part_ref() });
+                out.push(about(FindingKind::UnknownPart));
             }
             if p.offset % 4 != 0 {
-                out.push(Finding::Misaligned { part: p.part_ref() });
+                out.push(about(FindingKind::Misaligned));
             }
         }
         if self.digest_kind() == DigestKind::Invalid {
-            out.push(Finding::DigestInvalid {
-                stored: self.header.digest,
-            });
+            out.push(Finding::at(
+                DIGEST_FIELD,
+                FindingKind::DigestInvalid {
+                    stored: self.header.digest,
+                },
+            ));
         }
         out
     }
@@ -529,19 +416,19 @@ fn overlap(part: Part<'_>, other: Part<'_>) -> ReadError {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn one_severity_for_findings_checks_and_diagnostics() {
-        let all = [Severity::Note, Severity::Warning, Severity::Error];
-        let words: Vec<String> = all.iter().map(Severity::to_string).collect();
-        assert_eq!(words, ["note", "warning", "error"]);
-        assert!(Severity::Note < Severity::Warning && Severity::Warning < Severity::Error);
-        let gap = Finding::Gap { offset: 8, len: 2 };
-        assert_eq!(gap.severity(), Severity::Note);
-        let gap = Finding::Gap { offset: 8, len: 4 };
-        assert_eq!(gap.severity(), Severity::Warning);
-    }
     use crate::testutil::{build, raw_container};
+
+    /// The kinds of `findings`.
+    fn kinds(findings: &[Finding]) -> Vec<FindingKind> {
+        findings.iter().map(|f| f.kind.clone()).collect()
+    }
+
+    /// Whether `findings` holds `kind` about part `index`.
+    fn about(findings: &[Finding], kind: FindingKind, index: u32) -> bool {
+        findings
+            .iter()
+            .any(|f| f.kind == kind && f.part.map(|p| p.index) == Some(index))
+    }
 
     #[test]
     fn parses_parts_in_table_order() {
@@ -674,8 +561,16 @@ mod tests {
         bytes[24..28].copy_from_slice(&len.to_le_bytes());
         let c = Container::parse(&bytes).unwrap();
         let f = c.check();
-        assert!(f.contains(&Finding::UnsortedOffsets { index: 1 }), "{f:?}");
-        assert!(!f.iter().any(|x| matches!(x, Finding::Gap { .. })));
+        // Where the table says part 1 is, and which part that is.
+        let unsorted = &f[0];
+        assert_eq!(
+            unsorted.kind,
+            FindingKind::UnsortedOffsets { index: 1 },
+            "{f:?}"
+        );
+        assert_eq!(unsorted.offset, Some(36));
+        assert_eq!(unsorted.part.map(|p| (p.index, p.offset)), Some((1, 40)));
+        assert!(!f.iter().any(|x| matches!(x.kind, FindingKind::Gap { .. })));
     }
 
     #[test]
@@ -686,27 +581,30 @@ mod tests {
         let c = Container::parse(&bytes).unwrap();
         let f = c.check();
         let len = bytes.len() as u64;
-        assert!(f.contains(&Finding::FileSizeMismatch {
-            stored: (len - 2) as u32,
-            actual: len
-        }));
-        assert!(f
-            .iter()
-            .any(|x| matches!(x, Finding::PrivNotLast { part } if part.index == 0)));
-        assert!(f
-            .iter()
-            .any(|x| matches!(x, Finding::MultiplePriv { part } if part.index == 2)));
-        assert!(f
-            .iter()
-            .any(|x| matches!(x, Finding::DuplicateName { part, first: 0 } if part.index == 2)));
-        assert!(f
-            .iter()
-            .any(|x| matches!(x, Finding::UnknownPart { part } if part.name.0 == *b"FKE0")));
+        assert!(f.contains(&Finding::at(
+            FILE_SIZE_FIELD,
+            FindingKind::FileSizeMismatch {
+                stored: (len - 2) as u32,
+                actual: len
+            }
+        )));
+        assert!(about(&f, FindingKind::PrivNotLast, 0));
+        assert!(about(&f, FindingKind::MultiplePriv, 2));
+        assert!(about(&f, FindingKind::DuplicateName { first: 0 }, 2));
+        assert!(about(&f, FindingKind::UnknownPart, 1));
         // PRIV of 1 byte makes the next part unaligned.
+        assert!(about(&f, FindingKind::Misaligned, 1));
+        // Part findings lie at their part's header.
+        let part_1 = c.part(1).unwrap().offset;
         assert!(f
             .iter()
-            .any(|x| matches!(x, Finding::Misaligned { part } if part.index == 1)));
-        assert!(f.iter().any(|x| matches!(x, Finding::DigestInvalid { .. })));
+            .filter(|x| x.part.map(|p| p.index) == Some(1))
+            .all(|x| x.offset == Some(part_1)));
+        let digest = f
+            .iter()
+            .find(|x| matches!(x.kind, FindingKind::DigestInvalid { .. }))
+            .unwrap();
+        assert_eq!((digest.part, digest.offset), (None, Some(DIGEST_FIELD)));
         assert!(!c.is_contiguous());
     }
 
@@ -729,14 +627,15 @@ mod tests {
         assert_eq!(c.part_count(), n);
         assert!(!findings
             .iter()
-            .any(|f| matches!(f, Finding::DuplicateName { .. })));
+            .any(|f| matches!(f.kind, FindingKind::DuplicateName { .. })));
         // And duplicates are still found, with the first index.
         let bytes = build(&[(b"AAAA", b""), (b"BBBB", b""), (b"AAAA", b"")]);
         let c = Container::parse(&bytes).unwrap();
-        assert!(c
-            .check()
-            .iter()
-            .any(|f| matches!(f, Finding::DuplicateName { part, first: 0 } if part.index == 2)));
+        assert!(about(
+            &c.check(),
+            FindingKind::DuplicateName { first: 0 },
+            2
+        ));
     }
 
     #[test]
@@ -748,14 +647,17 @@ mod tests {
         let len = bytes.len() as u32;
         bytes[24..28].copy_from_slice(&len.to_le_bytes());
         let c = Container::parse(&bytes).unwrap();
-        assert!(!c.check().iter().any(|f| matches!(f, Finding::Gap { .. })));
+        assert!(!c
+            .check()
+            .iter()
+            .any(|f| matches!(f.kind, FindingKind::Gap { .. })));
         assert!(c.is_contiguous());
         assert_eq!(c.padded_parts(), [false, true]);
         // The same three bytes, not zero: a gap.
         let mut dirty = bytes.clone();
         dirty[49] = 0xee;
         let c = Container::parse(&dirty).unwrap();
-        assert!(c.check().contains(&Finding::Gap { offset: 49, len: 3 }));
+        assert!(kinds(&c.check()).contains(&FindingKind::Gap { offset: 49, len: 3 }));
         assert!(!c.is_contiguous());
         assert_eq!(c.padded_parts(), [false, false]);
         // Zero bytes that do not end on a boundary: a gap.
@@ -764,14 +666,14 @@ mod tests {
         let len = bytes.len() as u32;
         bytes[24..28].copy_from_slice(&len.to_le_bytes());
         let c = Container::parse(&bytes).unwrap();
-        assert!(c.check().contains(&Finding::Gap { offset: 49, len: 2 }));
+        assert!(kinds(&c.check()).contains(&FindingKind::Gap { offset: 49, len: 2 }));
         // Zero bytes after the last part: trailing bytes, still a gap.
         let mut bytes = build(&[(b"AAAA", b"x")]);
         bytes.extend_from_slice(&[0, 0, 0]);
         let len = bytes.len() as u32;
         bytes[24..28].copy_from_slice(&len.to_le_bytes());
         let c = Container::parse(&bytes).unwrap();
-        assert!(c.check().contains(&Finding::Gap { offset: 45, len: 3 }));
+        assert!(kinds(&c.check()).contains(&FindingKind::Gap { offset: 45, len: 3 }));
     }
 
     #[test]
@@ -781,6 +683,6 @@ mod tests {
         let len = bytes.len() as u32;
         bytes[24..28].copy_from_slice(&len.to_le_bytes());
         let c = Container::parse(&bytes).unwrap();
-        assert!(c.check().contains(&Finding::Gap { offset: 48, len: 6 }));
+        assert!(kinds(&c.check()).contains(&FindingKind::Gap { offset: 48, len: 6 }));
     }
 }

@@ -149,6 +149,16 @@ impl<'data> Cursor<'data> {
         )?))
     }
 
+    /// `count` little-endian `u16` values at `offset`, checked as one run of
+    /// `2 * count` bytes (a `Truncated` error naming `what` otherwise).
+    pub fn u16s(&self, offset: u64, count: u64, what: &'static str) -> Result<U16s<'data>> {
+        Ok(LeValues::new(self.bytes(
+            offset,
+            count.saturating_mul(2),
+            what,
+        )?))
+    }
+
     /// `count` records of `stride` bytes starting at `offset`, checked as one
     /// run of `count * stride` bytes (a `Truncated` error naming `what`
     /// otherwise). Yields each record's relative offset and a cursor over it.
@@ -219,6 +229,66 @@ impl<'data> Cursor<'data> {
         Ok(s)
     }
 
+    /// Advancing read: `count` records of `stride` bytes at `*pos` (see
+    /// [`Cursor::records`]), then moves `*pos` past them.
+    pub fn take_records(
+        &self,
+        pos: &mut u64,
+        count: u64,
+        stride: u64,
+        what: &'static str,
+    ) -> Result<Records<'data>> {
+        let records = self.records(*pos, count, stride, what)?;
+        *pos += count * stride;
+        Ok(records)
+    }
+
+    /// `count` little-endian `u32` words at `offset`, each read only when the
+    /// iterator reaches it: word `i` is `self.u32(offset + 4 * i, what)`, so a
+    /// short run fails at the first word that is missing, after the words
+    /// before it (and whatever the caller read in between) were used. For
+    /// tables whose entries are acted on one by one, where checking the whole
+    /// run first would report a different error.
+    pub fn u32_each(&self, offset: u64, count: u64, what: &'static str) -> U32Each<'data> {
+        U32Each {
+            cursor: *self,
+            offset,
+            left: count,
+            what,
+        }
+    }
+
+    /// Advancing read: `count` little-endian `u32` words at `*pos`, then
+    /// moves `*pos` past them. A short run fails as reading the words one by
+    /// one would: at the first word that is missing (not at the start of the
+    /// run, as [`Cursor::take_u32s`] does). On error `*pos` is left as it was.
+    pub fn take_u32_each(
+        &self,
+        pos: &mut u64,
+        count: u64,
+        what: &'static str,
+    ) -> Result<U32s<'data>> {
+        match self.u32s(*pos, count, what) {
+            Ok(words) => {
+                *pos += count * 4;
+                Ok(words)
+            }
+            Err(whole_run) => {
+                let first_missing = pos.saturating_add(self.len().saturating_sub(*pos) / 4 * 4);
+                Err(self.u32(first_missing, what).err().unwrap_or(whole_run))
+            }
+        }
+    }
+
+    /// Advancing read that cuts instead of failing: the whole `u32` words of
+    /// the `count` at `*pos` that lie inside the data (fewer, or none, when
+    /// the data ends first), then moves `*pos` by `4 * count` all the same.
+    pub fn take_u32s_cut(&self, pos: &mut u64, count: u64) -> std::iter::Take<U32s<'data>> {
+        let words = le_u32s(self.rest(*pos)).take(usize::try_from(count).unwrap_or(usize::MAX));
+        *pos = pos.saturating_add(count.saturating_mul(4));
+        words
+    }
+
     /// An error of `kind` at relative `offset`.
     pub fn error(&self, offset: u64, kind: ReadErrorKind) -> ReadError {
         ReadError::new(self.abs(offset), kind)
@@ -245,32 +315,96 @@ impl<'data> Cursor<'data> {
 /// The whole little-endian `u32` words of `bytes`, in order (a trailing
 /// partial word is ignored).
 pub fn le_u32s(bytes: &[u8]) -> U32s<'_> {
-    U32s {
-        words: bytes.chunks_exact(4),
+    LeValues::new(bytes)
+}
+
+/// A little-endian integer as stored: its width and its decoding.
+pub trait LeValue: Copy {
+    /// Width in bytes.
+    const SIZE: usize;
+    /// The value of exactly [`Self::SIZE`] little-endian bytes.
+    fn from_le(bytes: &[u8]) -> Self;
+}
+
+impl LeValue for u16 {
+    const SIZE: usize = 2;
+    fn from_le(bytes: &[u8]) -> u16 {
+        u16::from_le_bytes([bytes[0], bytes[1]])
     }
 }
 
-/// Iterator over little-endian `u32` words; see [`Cursor::u32s`] and [`le_u32s`].
-#[derive(Debug, Clone)]
-pub struct U32s<'data> {
-    words: std::slice::ChunksExact<'data, u8>,
+impl LeValue for u32 {
+    const SIZE: usize = 4;
+    fn from_le(bytes: &[u8]) -> u32 {
+        u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])
+    }
 }
 
-impl Iterator for U32s<'_> {
-    type Item = u32;
+/// Iterator over the whole little-endian values of a byte run; see
+/// [`Cursor::u32s`], [`Cursor::u16s`] and [`le_u32s`].
+#[derive(Debug, Clone)]
+pub struct LeValues<'data, T> {
+    values: std::slice::ChunksExact<'data, u8>,
+    value: std::marker::PhantomData<T>,
+}
 
-    fn next(&mut self) -> Option<u32> {
-        self.words
-            .next()
-            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+impl<'data, T: LeValue> LeValues<'data, T> {
+    fn new(bytes: &'data [u8]) -> Self {
+        LeValues {
+            values: bytes.chunks_exact(T::SIZE),
+            value: std::marker::PhantomData,
+        }
+    }
+}
+
+impl<T: LeValue> Iterator for LeValues<'_, T> {
+    type Item = T;
+
+    fn next(&mut self) -> Option<T> {
+        self.values.next().map(T::from_le)
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        self.words.size_hint()
+        self.values.size_hint()
     }
 }
 
-impl ExactSizeIterator for U32s<'_> {}
+impl<T: LeValue> ExactSizeIterator for LeValues<'_, T> {}
+
+/// Iterator over little-endian `u32` words.
+pub type U32s<'data> = LeValues<'data, u32>;
+/// Iterator over little-endian `u16` values.
+pub type U16s<'data> = LeValues<'data, u16>;
+
+/// Iterator over `u32` words read one at a time; see [`Cursor::u32_each`].
+#[derive(Debug, Clone)]
+pub struct U32Each<'data> {
+    cursor: Cursor<'data>,
+    offset: u64,
+    left: u64,
+    what: &'static str,
+}
+
+impl Iterator for U32Each<'_> {
+    type Item = Result<u32>;
+
+    fn next(&mut self) -> Option<Result<u32>> {
+        if self.left == 0 {
+            return None;
+        }
+        self.left -= 1;
+        let word = self.cursor.u32(self.offset, self.what);
+        self.offset = self.offset.saturating_add(4);
+        Some(word)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = usize::try_from(self.left).unwrap_or(usize::MAX);
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for U32Each<'_> {}
 
 /// Iterator over fixed-stride records; see [`Cursor::records`].
 #[derive(Debug, Clone)]
@@ -356,6 +490,19 @@ mod tests {
             }
         ));
         assert!(c.u32s(0, u64::MAX, "w").is_err());
+        assert_eq!(c.u16s(3, 2, "h").unwrap().collect::<Vec<_>>(), [0x0200, 0]);
+        let e = c.u16s(6, 2, "halves").unwrap_err();
+        assert_eq!(e.offset, 16);
+        assert!(matches!(
+            e.kind,
+            ReadErrorKind::Truncated {
+                what: "halves",
+                needed: 4,
+                available: 3,
+                ..
+            }
+        ));
+        assert!(c.u16s(0, u64::MAX, "h").is_err());
         assert_eq!(le_u32s(&[3, 0, 0, 0, 9]).collect::<Vec<_>>(), [3]);
     }
 
@@ -382,6 +529,67 @@ mod tests {
             }
         ));
         assert!(c.records(0, u64::MAX, 2, "r").is_err());
+    }
+
+    #[test]
+    fn words_one_at_a_time() {
+        let data = [1, 0, 0, 0, 2, 0, 0, 0, 3, 0];
+        let c = Cursor::new(&data, 50);
+        let each: Vec<_> = c.u32_each(0, 3, "table").collect();
+        assert_eq!(each.len(), 3);
+        assert_eq!((each[0].clone().unwrap(), each[1].clone().unwrap()), (1, 2));
+        // The third word fails exactly as `u32` at its own offset does.
+        assert_eq!(each[2].clone().unwrap_err(), c.u32(8, "table").unwrap_err());
+        assert_eq!(each[2].clone().unwrap_err().offset, 58);
+        assert_eq!(c.u32_each(4, 0, "t").count(), 0);
+        assert_eq!(c.u32_each(0, u64::MAX, "t").len(), usize::MAX);
+
+        let mut p = 0;
+        let words: Vec<u32> = c.take_u32_each(&mut p, 2, "w").unwrap().collect();
+        assert_eq!((words, p), (vec![1, 2], 8));
+        // A short run reports its first missing word, not the start of the run.
+        let mut p = 0;
+        let e = c.take_u32_each(&mut p, 3, "words").unwrap_err();
+        assert_eq!(p, 0, "a failed read leaves the position alone");
+        assert_eq!(e.offset, 58);
+        assert!(matches!(
+            e.kind,
+            ReadErrorKind::Truncated {
+                what: "words",
+                needed: 4,
+                available: 2,
+                ..
+            }
+        ));
+        let mut far = 40;
+        let e = c.take_u32_each(&mut far, 1, "w").unwrap_err();
+        assert_eq!((e.offset, far), (90, 40));
+        let mut p = 4;
+        assert!(c.take_u32_each(&mut p, u64::MAX, "w").is_err());
+        assert_eq!(
+            c.take_u32_each(&mut 0, 5, "w").unwrap_err(),
+            c.u32(8, "w").unwrap_err()
+        );
+    }
+
+    #[test]
+    fn cut_words_and_advancing_records() {
+        let data = [1, 0, 0, 0, 2, 0, 0, 0, 3, 0];
+        let c = Cursor::new(&data, 0);
+        let mut p = 4;
+        assert_eq!(c.take_u32s_cut(&mut p, 3).collect::<Vec<_>>(), [2]);
+        assert_eq!(p, 16, "moves by the whole count even when cut");
+        assert_eq!(c.take_u32s_cut(&mut p, 2).count(), 0);
+        assert_eq!(p, 24);
+        let mut p = 0;
+        assert_eq!(c.take_u32s_cut(&mut p, 1).collect::<Vec<_>>(), [1]);
+        assert_eq!(p, 4);
+
+        let mut p = 1;
+        let recs: Vec<_> = c.take_records(&mut p, 2, 3, "r").unwrap().collect();
+        assert_eq!((recs[1].0, recs[1].1.data(), p), (4, &[2, 0, 0][..], 7));
+        let e = c.take_records(&mut p, 2, 2, "recs").unwrap_err();
+        assert_eq!((e.offset, p), (7, 7));
     }
 
     #[test]

@@ -1,37 +1,8 @@
-//! Building blocks shared by the part decoders: non-fatal issues, the byte
-//! helpers (lossy text, hex, 4-byte alignment) and the serde helpers that turn
-//! raw bytes into readable JSON values. Named codes and flag words are made by
+//! Building blocks shared by the part decoders: the byte helpers (lossy
+//! text, hex, 4-byte alignment) and the serde helpers that turn raw bytes
+//! into readable JSON values (rule violations are
+//! [`Finding`](crate::Finding)s). Named codes and flag words are made by
 //! the macros of the `enums` module.
-
-use std::fmt;
-
-/// A non-fatal problem found while decoding a part: the part decodes, but a
-/// field breaks its format's rules (a reserved field is set, two sizes
-/// disagree). Fatal problems are [`ReadError`](crate::ReadError)s instead.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct Issue {
-    /// Absolute file offset of the offending field.
-    pub offset: u64,
-    /// What is wrong, as a sentence fragment.
-    pub message: String,
-}
-
-impl Issue {
-    /// An issue at absolute `offset`.
-    pub fn new(offset: u64, message: impl Into<String>) -> Issue {
-        Issue {
-            offset,
-            message: message.into(),
-        }
-    }
-}
-
-impl fmt::Display for Issue {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} (at offset {:#x})", self.message, self.offset)
-    }
-}
 
 /// Bytes as text: UTF-8 where valid, U+FFFD for invalid sequences.
 pub fn lossy(bytes: &[u8]) -> std::borrow::Cow<'_, str> {
@@ -97,10 +68,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn byte_helpers_and_issues() {
+    fn byte_helpers() {
         assert_eq!(hex(&[0, 0xab]), "00ab");
         assert_eq!(align4(5), 8);
         assert_eq!(align4(u64::MAX), !3);
-        assert_eq!(Issue::new(0x10, "bad").to_string(), "bad (at offset 0x10)");
     }
 }

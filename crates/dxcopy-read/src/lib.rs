@@ -79,6 +79,7 @@ mod enums;
 pub mod error;
 mod fault_guard;
 pub mod fields;
+pub mod finding;
 #[cfg(any(test, feature = "testutil"))]
 pub mod fixtures;
 pub mod info;
@@ -87,6 +88,7 @@ pub mod name;
 pub mod parts;
 pub mod pdb;
 pub mod root_signature_check;
+pub mod stage;
 #[cfg(test)]
 pub(crate) mod testutil;
 
@@ -96,12 +98,12 @@ pub use parts::{
     signature, source_info, spdb, stat, version,
 };
 
-pub use container::{Container, Finding, Header, Part, Severity};
+pub use container::{Container, Header, Part};
 pub use debug_name::DebugName;
 pub use decode::{decode_all, decode_part, Decoded};
 pub use digest::DigestKind;
 pub use error::{MsfBlockOwner, PartRef, ReadError, ReadErrorKind};
-pub use fields::Issue;
+pub use finding::{Finding, FindingKind, Severity};
 pub use hash::{HashStatus, ShaderHash};
 pub use mapped::{InputChange, MappedFile};
 pub use name::PartName;

@@ -1,7 +1,10 @@
 //! Argument groups and message helpers shared by dxcopy, dxstrip and dxinfo.
 
 use clap::Args;
-use dxcopy_edit::{Config, DigestPolicy, EditError, HashPolicy, MatchStyle, Remedy, StripClass};
+use dxcopy_edit::{
+    Config, DigestPolicy, EditError, EditWarning, HashPolicy, MatchStyle, Operation, OptionWarning,
+    Remedy, StripClass,
+};
 use std::ffi::OsString;
 use std::path::PathBuf;
 
@@ -50,13 +53,11 @@ pub struct StripArgs {
 }
 
 fn parse_digest(s: &str) -> Result<DigestPolicy, String> {
-    DigestPolicy::parse(s).ok_or_else(|| {
-        format!("unknown digest policy '{s}' (auto, retail, debug, zero, keep, bypass, preview)")
-    })
+    DigestPolicy::parse(s).ok_or_else(|| EditError::UnknownDigestPolicy(s.to_string()).to_string())
 }
 
 fn parse_hash(s: &str) -> Result<HashPolicy, String> {
-    HashPolicy::parse(s).ok_or_else(|| format!("unknown hash policy '{s}' (auto, keep, update)"))
+    HashPolicy::parse(s).ok_or_else(|| EditError::UnknownHashPolicy(s.to_string()).to_string())
 }
 
 /// Parses `NAME=FILE`: NAME is text, FILE any path the system allows (on
@@ -421,13 +422,63 @@ pub fn emit(tool: &str, level: Severity, message: &str) {
 }
 
 /// One-line message for an error about `file`: `'file': message`, without
-/// repeating a path the error already names, and the option that helps, if any.
+/// repeating a path the error already names, with operations named by
+/// their options and the option that helps, if any.
 pub fn file_message(file: &std::path::Path, err: &EditError) -> String {
-    let mut message = err.file_message(file);
+    let mut message = err.file_message_with(file, option_name);
     if let Some(remedy) = err.remedy() {
         message.push_str(option_hint(remedy));
     }
     message
+}
+
+/// The message of an error that names no file of its own, with operations
+/// named by their options.
+pub fn error_message(err: &EditError) -> String {
+    err.message_with(option_name)
+}
+
+/// The message of an edit warning, with operations named by their options.
+pub fn warning_message(warning: &EditWarning) -> String {
+    warning.message_with(option_name)
+}
+
+/// The message of a warning about the options, named as they are written.
+pub fn option_warning_message(warning: &OptionWarning) -> String {
+    warning.message_with(option_name)
+}
+
+/// How the tools spell an operation of the library in messages: the option
+/// that asks for it.
+pub fn option_name(operation: Operation) -> &'static str {
+    match operation {
+        Operation::Input => "the input",
+        Operation::Output => "the output",
+        Operation::AddSection => "--add-section",
+        Operation::UpdateSection => "--update-section",
+        Operation::SetPrivate => "--set-private",
+        Operation::AddDebugFrom => "--add-debug-from",
+        Operation::SetRootSignature => "--set-root-signature",
+        Operation::VerifyRootSignature => "--root-signature",
+        Operation::OnlySection => "-j",
+        Operation::RemoveSection => "-R",
+        Operation::KeepSection => "--keep-section",
+        Operation::DumpSection => "--dump-section",
+        Operation::DumpSectionRaw => "--dump-section-raw",
+        Operation::DumpBitcode => "--dump-bitcode",
+        Operation::ExtractSection => "--extract-section",
+        Operation::ExtractPrivatePdb => "--extract-private-pdb",
+        Operation::SplitDebug => "--split-debug",
+        Operation::SplitDebugPdb => "the --split-debug PDB",
+        Operation::DumpAll => "--dump-all",
+        Operation::Disasm => "--disasm",
+        Operation::DigestZero => "--digest=zero",
+        Operation::DigestRetail => "--digest=retail",
+        Operation::HashUpdate => "--hash=update",
+        Operation::PdbInPrivate => "--pdb-in-private",
+        Operation::Force => "--force",
+        other => other.describe(),
+    }
 }
 
 /// The options that address an error, as the end of its message.
@@ -462,9 +513,12 @@ mod tests {
             ),
             (
                 EditError::PdbMismatch {
-                    reason: "GUID differs".into(),
+                    reason: dxcopy_edit::PdbMismatchReason::HashPart {
+                        pdb_hash: None,
+                        shader_hash: None,
+                    },
                 },
-                "'out.dxil': the PDB does not belong to this shader: GUID differs; use --force to add its debug info anyway",
+                "'out.dxil': the PDB does not belong to this shader: its HASH part (none) is not the shader's none (the shader has no HASH part), and its container does not carry the shader's digest; use --force to add its debug info anyway",
             ),
             (
                 EditError::NotBitcode(dxcopy_read::PartName::RDEF),
@@ -481,6 +535,165 @@ mod tests {
         ];
         for (e, want) in rows {
             assert_eq!(file_message(file, &e), want);
+        }
+    }
+
+    /// The library's sentences with each operation spelled as the option
+    /// that asks for it: the tools' messages, word for word.
+    #[test]
+    fn messages_name_operations_by_their_options() {
+        use dxcopy_edit::HashSkip;
+        use dxcopy_read::PartName;
+        use std::path::Path;
+        let file = Path::new("in.dxil");
+        let p = PathBuf::from;
+        let errors = [
+            (
+                EditError::OutputIsInput {
+                    path: p("in.dxil"),
+                    what: Operation::DumpSectionRaw,
+                },
+                "'in.dxil' is the input file: writing --dump-section-raw to it would destroy the input; nothing was written",
+            ),
+            (
+                EditError::OutputIsInput {
+                    path: p("in.dxil"),
+                    what: Operation::DumpAll,
+                },
+                "'in.dxil' is the input file: writing --dump-all to it would destroy the input; nothing was written",
+            ),
+            (
+                EditError::DuplicateOutput {
+                    first: p("a.pdb"),
+                    first_what: Operation::SplitDebugPdb,
+                    second: p("a.pdb"),
+                    second_what: Operation::Output,
+                },
+                "the output 'a.pdb' and the --split-debug PDB 'a.pdb' are the same file: a run writes each file once; nothing was written",
+            ),
+            (
+                EditError::DuplicateOutput {
+                    first: p("x"),
+                    first_what: Operation::ExtractSection,
+                    second: p("x"),
+                    second_what: Operation::ExtractPrivatePdb,
+                },
+                "--extract-private-pdb 'x' and --extract-section 'x' are the same file: a run writes each file once; nothing was written",
+            ),
+            (
+                EditError::DataFile {
+                    path: p("a.pdb"),
+                    option: Operation::AddDebugFrom,
+                    source: Box::new(EditError::PdbWithoutDebugInfo),
+                },
+                "'a.pdb' (--add-debug-from): the PDB holds no ILDB, SRCI or PDBI part to add",
+            ),
+            (
+                EditError::DataTooLarge {
+                    path: p("/dev/zero"),
+                    option: Operation::AddSection,
+                    limit: 67108864,
+                    streamed: true,
+                },
+                "'/dev/zero' (--add-section): the data file is larger than the cap of 67108864 bytes read from a non-regular file (standard input, a pipe, a device); larger data must come from a regular file",
+            ),
+            (
+                EditError::DataTooLarge {
+                    path: p("big"),
+                    option: Operation::SetPrivate,
+                    limit: 4294967295,
+                    streamed: false,
+                },
+                "'big' (--set-private): more than 4294967295 bytes, larger than a container can hold",
+            ),
+            (
+                EditError::DumpAllRefused {
+                    path: p("d/00-DXIL.bin"),
+                    kind: "a symbolic link",
+                },
+                "'d/00-DXIL.bin' is a symbolic link: --dump-all writes only regular files and directories of its own inside its directory; nothing was written",
+            ),
+            (
+                EditError::StdinTwice {
+                    first: Operation::Input,
+                    second: Operation::UpdateSection,
+                },
+                "standard input ('-') is given for both the input and --update-section; it can be read once",
+            ),
+            (
+                EditError::AddedTwice(PartName::PRIV),
+                "--add-section: part 'PRIV' is given twice",
+            ),
+            (
+                EditError::SplitDebugWithoutPath,
+                "'in.dxil': --split-debug needs a path (a file, or a directory ending in /)",
+            ),
+            (
+                EditError::NotDisassemblable(PartName::RDEF),
+                "'in.dxil': --disasm takes DXIL, ILDB, SHEX or SHDR, not 'RDEF'",
+            ),
+            (
+                EditError::InPdbStream(Box::new(EditError::SplitDebugWithoutPath)),
+                "'in.dxil': in the container in PDB stream 5: --split-debug needs a path (a file, or a directory ending in /)",
+            ),
+        ];
+        for (e, want) in errors {
+            assert_eq!(file_message(file, &e), want);
+        }
+        let warnings = [
+            (
+                EditWarning::InvalidDigestKept,
+                "the input's digest is not valid; it was copied unchanged (use --digest=retail to re-sign)",
+            ),
+            (
+                EditWarning::HashNotUpdated {
+                    reason: HashSkip::Mismatch {
+                        source: PartName::DXIL,
+                    },
+                },
+                "HASH part not updated: it did not match the DXIL bitcode in the input (use --hash=update to force)",
+            ),
+            (
+                EditWarning::PrivateReplacedByPdb,
+                "the existing PRIV part was replaced by the PDB (--pdb-in-private)",
+            ),
+            (
+                EditWarning::PdbMismatchForced {
+                    reason: dxcopy_edit::PdbMismatchReason::HashPart {
+                        pdb_hash: None,
+                        shader_hash: None,
+                    },
+                },
+                "the PDB does not belong to this shader (its HASH part (none) is not the shader's none (the shader has no HASH part), and its container does not carry the shader's digest); its debug info was added anyway (--force)",
+            ),
+        ];
+        for (w, want) in warnings {
+            assert_eq!(warning_message(&w), want);
+        }
+        let pattern = |option| OptionWarning::PatternMatchesNothing {
+            option,
+            pattern: "DX*".into(),
+        };
+        let option_warnings = [
+            (
+                pattern(Operation::OnlySection),
+                "-j pattern 'DX*' matches no part",
+            ),
+            (
+                pattern(Operation::RemoveSection),
+                "-R pattern 'DX*' matches no part",
+            ),
+            (
+                pattern(Operation::KeepSection),
+                "--keep-section pattern 'DX*' matches no part",
+            ),
+            (
+                OptionWarning::ZeroDigest,
+                "--digest=zero writes an all-zero digest, which D3D treats as unsigned: the runtime refuses to load the shader outside developer mode (hlsl-specs INF-0004)",
+            ),
+        ];
+        for (w, want) in option_warnings {
+            assert_eq!(option_warning_message(&w), want);
         }
     }
 

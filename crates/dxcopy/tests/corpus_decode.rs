@@ -54,7 +54,7 @@ fn every_corpus_container_decodes() {
             if let Ok(d) = &result {
                 for issue in d.issues() {
                     *issues
-                        .entry(format!("{} {}", part.name, issue.message))
+                        .entry(format!("{} {}", part.name, issue.kind))
                         .or_insert(0usize) += 1;
                 }
             }

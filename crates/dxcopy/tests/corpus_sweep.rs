@@ -14,7 +14,7 @@ mod common;
 
 use dxcopy_edit::{EditPlan, EditWarning, MatchStyle, NameMatcher, StripClass};
 use dxcopy_harness::corpus::{manifest_or_skip, Row};
-use dxcopy_read::{Container, DigestKind, Finding, PartName, Program, Severity};
+use dxcopy_read::{Container, DigestKind, Finding, FindingKind, PartName, Program, Severity};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// PRIV data for set-private: an odd size, so the part stays unpadded and last.
@@ -102,16 +102,17 @@ struct Sweep {
 /// A finding reduced to what it is about, without offsets that move when the
 /// container is rewritten, so input and output findings can be compared.
 fn finding_key(finding: &Finding) -> String {
-    match finding {
-        Finding::FileSizeMismatch { .. } => "FileSize mismatch".into(),
-        Finding::Gap { .. } => "gap".into(),
-        Finding::UnsortedOffsets { .. } => "unsorted offsets".into(),
-        Finding::DuplicateName { part, .. } => format!("duplicate {}", part.name),
-        Finding::PrivNotLast { .. } => "PRIV not last".into(),
-        Finding::MultiplePriv { .. } => "more than one PRIV".into(),
-        Finding::UnknownPart { part } => format!("unknown part {}", part.name),
-        Finding::Misaligned { part } => format!("misaligned {}", part.name),
-        Finding::DigestInvalid { .. } => "digest invalid".into(),
+    let name = finding.part.map(|p| p.name.to_string()).unwrap_or_default();
+    match &finding.kind {
+        FindingKind::FileSizeMismatch { .. } => "FileSize mismatch".into(),
+        FindingKind::Gap { .. } => "gap".into(),
+        FindingKind::UnsortedOffsets { .. } => "unsorted offsets".into(),
+        FindingKind::DuplicateName { .. } => format!("duplicate {name}"),
+        FindingKind::PrivNotLast => "PRIV not last".into(),
+        FindingKind::MultiplePriv => "more than one PRIV".into(),
+        FindingKind::UnknownPart => format!("unknown part {name}"),
+        FindingKind::Misaligned => format!("misaligned {name}"),
+        FindingKind::DigestInvalid { .. } => "digest invalid".into(),
         other => format!("{other:?}"),
     }
 }
@@ -132,11 +133,11 @@ fn non_contiguous_reasons(container: &Container<'_>) -> String {
         .iter()
         .filter(|f| {
             matches!(
-                f,
-                Finding::FileSizeMismatch { .. }
-                    | Finding::Gap { .. }
-                    | Finding::UnsortedOffsets { .. }
-                    | Finding::PrivNotLast { .. }
+                f.kind,
+                FindingKind::FileSizeMismatch { .. }
+                    | FindingKind::Gap { .. }
+                    | FindingKind::UnsortedOffsets { .. }
+                    | FindingKind::PrivNotLast
             )
         })
         .map(ToString::to_string)
@@ -181,7 +182,7 @@ fn check_edit(input: &Container<'_>, edit: &Edit, tally: &mut EditTally) -> Resu
     let input_findings = input.check();
     let priv_not_last = input_findings
         .iter()
-        .any(|f| matches!(f, Finding::PrivNotLast { .. }));
+        .any(|f| f.kind == FindingKind::PrivNotLast);
 
     let mut plan = EditPlan::from_container(input);
     (edit.apply)(&mut plan);

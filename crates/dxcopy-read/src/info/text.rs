@@ -20,10 +20,11 @@
 use super::verify::verify;
 use super::{alignment_note, Inspection};
 use crate::decode::Decoded;
-use crate::fields::{lossy, Issue};
+use crate::fields::lossy;
 use crate::private::PrivateContent;
 use crate::rdef::ShaderType;
 use crate::spdb::MsfSuperblock;
+use crate::Finding;
 use crate::{Container, HashStatus, Part};
 use std::fmt::Display;
 use std::io::{self, Write};
@@ -61,8 +62,13 @@ impl Out<'_> {
         self.line(text)
     }
 
-    fn issues(&mut self, issues: &[&Issue]) -> io::Result<()> {
-        for i in issues {
+    fn issues(&mut self, issues: &[&Finding]) -> io::Result<()> {
+        for &i in issues {
+            // Inside the part's block: the sentence without the part.
+            let i = Finding {
+                part: None,
+                ..i.clone()
+            };
             self.line(format_args!("issue: {i}"))?;
         }
         Ok(())
@@ -179,7 +185,7 @@ pub fn write_text(
     if !v.checks.is_empty() {
         out.open("Findings [")?;
         for check in &v.checks {
-            out.line(format_args!("{}: {}", check.level, check.message))?;
+            out.line(format_args!("{}: {check}", check.severity()))?;
         }
         out.close("]")?;
     }

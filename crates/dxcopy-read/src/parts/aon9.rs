@@ -18,7 +18,7 @@
 use crate::container::Part;
 use crate::cursor::Cursor;
 use crate::error::Result;
-use crate::fields::Issue;
+use crate::finding::{Finding, FindingKind};
 use crate::name::PartName;
 
 /// Size of the fixed Aon9 header.
@@ -71,7 +71,11 @@ pub struct Level9Shader {
     /// The five mapping tables.
     pub mappings: Vec<MappingTable>,
     /// Disagreements between sizes, offsets and tokens.
-    pub issues: Vec<Issue>,
+    #[cfg_attr(
+        feature = "serde",
+        serde(serialize_with = "crate::finding::ser::issues")
+    )]
+    pub issues: Vec<Finding>,
 }
 
 impl Level9Shader {
@@ -93,18 +97,23 @@ impl Level9Shader {
         }
         let mut issues = Vec::new();
         if u64::from(size) != c.len() {
-            issues.push(Issue::new(
+            issues.push(Finding::at(
                 c.abs(0),
-                format!("size field {size} differs from the part size {}", c.len()),
+                FindingKind::SizeFieldMismatch {
+                    size,
+                    part_size: c.len(),
+                },
             ));
         }
         let shader_type = match version_token >> 16 {
             0xfffe => "vs",
             0xffff => "ps",
             _ => {
-                issues.push(Issue::new(
+                issues.push(Finding::at(
                     c.abs(4),
-                    format!("version token {version_token:#010x} is not a vs/ps token"),
+                    FindingKind::VersionTokenNotShader {
+                        token: version_token,
+                    },
                 ));
                 "??"
             }
@@ -118,23 +127,24 @@ impl Level9Shader {
                 .u32(0, "Aon9 program version token")
                 .ok(),
             Err(_) => {
-                issues.push(Issue::new(
+                issues.push(Finding::at(
                     c.abs(8),
-                    format!(
-                        "program of {program_size} bytes at offset {program_offset} runs past the part"
-                    ),
+                    FindingKind::ProgramPastPart {
+                        size: program_size,
+                        offset: program_offset,
+                    },
                 ));
                 None
             }
         };
         for m in &mappings {
             if m.count != 0 && u64::from(m.offset) >= c.len() {
-                issues.push(Issue::new(
+                issues.push(Finding::at(
                     c.abs(16),
-                    format!(
-                        "{} mapping table offset {} is past the part",
-                        m.name, m.offset
-                    ),
+                    FindingKind::MappingTablePastPart {
+                        table: m.name,
+                        offset: m.offset,
+                    },
                 ));
             }
         }
@@ -209,10 +219,36 @@ mod tests {
         data[18] = 200; // cb table offset past the part (count is 1)
         let s = Level9Shader::parse_data(PartName(*b"Aon9"), &data, 0).unwrap();
         assert_eq!(s.shader_type, "??");
-        assert_eq!(s.issues.len(), 3, "{:?}", s.issues); // size, token, table
+        assert_eq!(
+            s.issues,
+            [
+                Finding::at(
+                    0,
+                    FindingKind::SizeFieldMismatch {
+                        size: 99,
+                        part_size: 64
+                    }
+                ),
+                Finding::at(4, FindingKind::VersionTokenNotShader { token: 0xff12_0200 }),
+                Finding::at(
+                    16,
+                    FindingKind::MappingTablePastPart {
+                        table: "ConstantBuffers",
+                        offset: 200
+                    }
+                ),
+            ]
+        );
         data[8] = 200; // program size past the part
         let s = Level9Shader::parse_data(PartName(*b"Aon9"), &data, 0).unwrap();
         assert!(s.program_version_token.is_none());
+        assert!(s.issues.contains(&Finding::at(
+            8,
+            FindingKind::ProgramPastPart {
+                size: 200,
+                offset: 52
+            }
+        )));
         assert!(Level9Shader::parse_data(PartName(*b"Aon9"), &data[..30], 0).is_err());
     }
 }

@@ -4,13 +4,13 @@
 //! `D3D_BLOB_DEBUG_NAME` has the same layout.
 //!
 //! Decoding is lenient where it can be: a NUL before `NameLength`, a missing
-//! NUL and non-zero flags are reported as [`Issue`]s next to the name; only a
+//! NUL and non-zero flags are reported as [`Finding`]s next to the name; only a
 //! name that runs past the part is an error.
 
 use crate::container::Part;
 use crate::cursor::Cursor;
 use crate::error::{Mismatch, ReadErrorKind, Result};
-use crate::fields::Issue;
+use crate::finding::{Finding, FindingKind};
 
 /// Size of the ILDN header.
 pub const DEBUG_NAME_HEADER_SIZE: u64 = 4;
@@ -28,7 +28,11 @@ pub struct DebugName<'data> {
     #[cfg_attr(feature = "serde", serde(serialize_with = "crate::fields::ser::text"))]
     pub name: &'data [u8],
     /// Rule violations: flags ≠ 0, a NUL before `name_length`, no NUL after the name.
-    pub issues: Vec<Issue>,
+    #[cfg_attr(
+        feature = "serde",
+        serde(serialize_with = "crate::finding::ser::issues")
+    )]
+    pub issues: Vec<Finding>,
 }
 
 impl<'data> DebugName<'data> {
@@ -41,9 +45,11 @@ impl<'data> DebugName<'data> {
         let name_length = c.u16(2, "ILDN name length")?;
         let mut issues = Vec::new();
         if flags != 0 {
-            issues.push(Issue::new(
+            issues.push(Finding::at(
                 c.abs(0),
-                format!("reserved flags are {flags:#x}, not 0"),
+                FindingKind::ReservedFlags {
+                    flags: u32::from(flags),
+                },
             ));
         }
         let rest = c.rest(DEBUG_NAME_HEADER_SIZE);
@@ -51,17 +57,20 @@ impl<'data> DebugName<'data> {
         let name = match rest.iter().position(|&b| b == 0) {
             Some(nul) if nul == len => &rest[..len],
             Some(nul) if nul < len => {
-                issues.push(Issue::new(
+                issues.push(Finding::at(
                     c.abs(DEBUG_NAME_HEADER_SIZE + nul as u64),
-                    format!("name length is {name_length} but the name ends after {nul} bytes"),
+                    FindingKind::NameLengthMismatch {
+                        stated: name_length,
+                        actual: nul,
+                    },
                 ));
                 &rest[..nul]
             }
             _ => {
                 let name = c.bytes(DEBUG_NAME_HEADER_SIZE, u64::from(name_length), "ILDN name")?;
-                issues.push(Issue::new(
+                issues.push(Finding::at(
                     c.abs(DEBUG_NAME_HEADER_SIZE + u64::from(name_length)),
-                    "name is not NUL-terminated",
+                    FindingKind::NameUnterminated,
                 ));
                 name
             }
@@ -174,25 +183,34 @@ mod tests {
 
     #[test]
     fn lenient_decoding_reports_issues() {
-        // (data, expected name, number of issues, issue text fragment)
-        let rows: &[(&[u8], &[u8], usize, &str)] = &[
-            (b"\x01\0\x03\0abc\0", b"abc", 1, "reserved flags"),
-            (b"\0\0\x05\0abc\0\0\0\0\0", b"abc", 1, "ends after 3 bytes"),
-            (b"\0\0\x03\0a\0c\0", b"a", 1, "ends after 1 bytes"),
-            (b"\0\0\x03\0abcd", b"abc", 1, "not NUL-terminated"),
-            (b"\0\0\x03\0abc", b"abc", 1, "not NUL-terminated"),
-            (b"\x07\0\x02\0a\0\0\0", b"a", 2, "ends after 1 bytes"),
+        use FindingKind::*;
+        let short = |stated, actual| NameLengthMismatch { stated, actual };
+        /// Data, expected name, the findings (offset and kind).
+        type Row<'a> = (&'a [u8], &'a [u8], &'a [(u64, FindingKind)]);
+        let rows: &[Row<'_>] = &[
+            (
+                b"\x01\0\x03\0abc\0",
+                b"abc",
+                &[(0x100, ReservedFlags { flags: 1 })],
+            ),
+            (b"\0\0\x05\0abc\0\0\0\0\0", b"abc", &[(0x107, short(5, 3))]),
+            (b"\0\0\x03\0a\0c\0", b"a", &[(0x105, short(3, 1))]),
+            (b"\0\0\x03\0abcd", b"abc", &[(0x107, NameUnterminated)]),
+            (b"\0\0\x03\0abc", b"abc", &[(0x107, NameUnterminated)]),
+            (
+                b"\x07\0\x02\0a\0\0\0",
+                b"a",
+                &[(0x100, ReservedFlags { flags: 7 }), (0x105, short(2, 1))],
+            ),
         ];
-        for (data, name, n, text) in rows {
+        for (data, name, found) in rows {
             let d = DebugName::parse_data(data, 0x100).unwrap();
             assert_eq!(d.name, *name, "{data:?}");
-            assert_eq!(d.issues.len(), *n, "{data:?}: {:?}", d.issues);
-            assert!(
-                d.issues.iter().any(|i| i.message.contains(text)),
-                "{:?}",
-                d.issues
-            );
-            assert!(d.issues.iter().all(|i| i.offset >= 0x100));
+            let expected: Vec<Finding> = found
+                .iter()
+                .map(|(at, kind)| Finding::at(*at, kind.clone()))
+                .collect();
+            assert_eq!(d.issues, expected, "{data:?}");
         }
     }
 

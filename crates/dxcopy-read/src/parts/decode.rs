@@ -9,7 +9,7 @@ use crate::container::{Container, Part};
 use crate::debug_name::DebugName;
 use crate::dxbc::ShaderBytecode;
 use crate::error::ReadError;
-use crate::fields::Issue;
+use crate::finding::Finding;
 use crate::hash::ShaderHash;
 use crate::name::PartName;
 use crate::private::{PrivateContent, PrivateData};
@@ -94,13 +94,13 @@ impl<'data> Decoded<'data> {
     }
 
     /// Non-fatal issues found while decoding (including nested ones).
-    pub fn issues(&self) -> Vec<&Issue> {
-        let list: &[Issue] = match self {
+    pub fn issues(&self) -> Vec<&Finding> {
+        let list: &[Finding] = match self {
             Decoded::DebugName(d) => &d.issues,
             Decoded::Version(d) => &d.issues,
             Decoded::SourceInfo(d) => &d.issues,
             Decoded::Private(d) => {
-                let mut out: Vec<&Issue> = d.issues.iter().collect();
+                let mut out: Vec<&Finding> = d.issues.iter().collect();
                 if let PrivateContent::Pdb(msf) = &d.content {
                     out.extend(msf.issues.iter());
                 }

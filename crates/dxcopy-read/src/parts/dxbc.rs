@@ -12,42 +12,9 @@
 use crate::container::Part;
 use crate::cursor::Cursor;
 use crate::disasm::sm4::{self, Body};
-use crate::enums::open_enum;
 use crate::error::Result;
-use crate::fields::Issue;
-
-open_enum! {
-    /// SM4/5 program type (bits 16–31 of the version token).
-    pub enum ProgramType: u16 {
-        /// 0
-        Pixel = 0 => "Pixel",
-        /// 1
-        Vertex = 1 => "Vertex",
-        /// 2
-        Geometry = 2 => "Geometry",
-        /// 3
-        Hull = 3 => "Hull",
-        /// 4
-        Domain = 4 => "Domain",
-        /// 5
-        Compute = 5 => "Compute",
-    }
-}
-
-impl ProgramType {
-    /// Profile prefix (`ps`, `vs`, …; `??` for unknown types).
-    pub fn profile_prefix(self) -> &'static str {
-        match self.raw() {
-            0 => "ps",
-            1 => "vs",
-            2 => "gs",
-            3 => "hs",
-            4 => "ds",
-            5 => "cs",
-            _ => "??",
-        }
-    }
-}
+use crate::finding::{Finding, FindingKind};
+pub use crate::stage::ProgramType;
 
 /// A decoded SHDR or SHEX part.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -64,7 +31,11 @@ pub struct ShaderBytecode {
     /// Program length in 32-bit words (both leading tokens included).
     pub length_dwords: u32,
     /// Length disagreements with the part size.
-    pub issues: Vec<Issue>,
+    #[cfg_attr(
+        feature = "serde",
+        serde(serialize_with = "crate::finding::ser::issues")
+    )]
+    pub issues: Vec<Finding>,
     /// The decoded instruction stream, summarised; `None` when the two
     /// header tokens are unusable (the reason is in `issues`).
     pub program: Option<ProgramSummary>,
@@ -147,27 +118,27 @@ impl ShaderBytecode {
         let mut issues = Vec::new();
         let bytes = u64::from(length_dwords) * 4;
         if bytes > c.len() {
-            issues.push(Issue::new(
+            issues.push(Finding::at(
                 c.abs(4),
-                format!(
-                    "program length {length_dwords} words ({bytes} bytes) runs past the part ({} bytes)",
-                    c.len()
-                ),
+                FindingKind::ProgramLengthPastPart {
+                    words: length_dwords,
+                    part_size: c.len(),
+                },
             ));
         } else if bytes < 8 {
-            issues.push(Issue::new(
+            issues.push(Finding::at(
                 c.abs(4),
-                format!(
-                    "program length {length_dwords} words is shorter than its two header tokens"
-                ),
+                FindingKind::ProgramLengthShort {
+                    words: length_dwords,
+                },
             ));
         } else if bytes != c.len() {
-            issues.push(Issue::new(
+            issues.push(Finding::at(
                 c.abs(4),
-                format!(
-                    "program length {bytes} bytes differs from the part size {}",
-                    c.len()
-                ),
+                FindingKind::ProgramLengthMismatch {
+                    bytes,
+                    part_size: c.len(),
+                },
             ));
         }
         Ok(ShaderBytecode {
@@ -279,18 +250,30 @@ mod tests {
             (0x0004_0050, 4, 4, "ds_5_0", ""),
             (0x0002_0041, 4, 4, "gs_4_1", ""),
             (0x0009_0050, 4, 4, "??_5_0", ""),
-            (0x0000_0050, 9, 4, "ps_5_0", "runs past"),
-            (0x0000_0050, 1, 4, "ps_5_0", "shorter than"),
+            (0x0000_0050, 9, 4, "ps_5_0", "past"),
+            (0x0000_0050, 1, 4, "ps_5_0", "short"),
             (0x0000_0050, 3, 4, "ps_5_0", "differs"),
         ];
         for (version, len, words, profile, issue) in rows {
             let s = ShaderBytecode::parse_data(&tokens(version, len, words), 0).unwrap();
             assert_eq!(s.profile(), profile);
-            if issue.is_empty() {
-                assert!(s.issues.is_empty(), "{:?}", s.issues);
-            } else {
-                assert!(s.issues[0].message.contains(issue), "{:?}", s.issues);
-            }
+            // The length token (at 4) against the 16-byte part.
+            let kind = match issue {
+                "past" => FindingKind::ProgramLengthPastPart {
+                    words: len,
+                    part_size: 16,
+                },
+                "short" => FindingKind::ProgramLengthShort { words: len },
+                "differs" => FindingKind::ProgramLengthMismatch {
+                    bytes: 12,
+                    part_size: 16,
+                },
+                _ => {
+                    assert!(s.issues.is_empty(), "{:?}", s.issues);
+                    continue;
+                }
+            };
+            assert_eq!(s.issues, [Finding::at(4, kind)]);
         }
         assert_eq!(ProgramType::from_raw(9).to_string(), "Unknown(9)");
         assert!(ShaderBytecode::parse_data(&[0; 7], 0).is_err());

@@ -9,7 +9,7 @@
 
 use crate::container::Part;
 use crate::error::Result;
-use crate::fields::Issue;
+use crate::finding::{Finding, FindingKind};
 use crate::pdb::is_msf;
 use crate::spdb::MsfSuperblock;
 
@@ -51,7 +51,11 @@ pub struct PrivateData<'data> {
     /// What the data was recognised as.
     pub content: PrivateContent<'data>,
     /// Problems with a recognised layout (a debug path without NUL).
-    pub issues: Vec<Issue>,
+    #[cfg_attr(
+        feature = "serde",
+        serde(serialize_with = "crate::finding::ser::issues")
+    )]
+    pub issues: Vec<Finding>,
 }
 
 impl<'data> PrivateData<'data> {
@@ -66,12 +70,12 @@ impl<'data> PrivateData<'data> {
             let path = match rest.iter().position(|&b| b == 0) {
                 Some(nul) => &rest[..nul],
                 None => {
-                    issues.push(Issue::new(path_offset, "debug path is not NUL-terminated"));
+                    issues.push(Finding::at(path_offset, FindingKind::DebugPathUnterminated));
                     rest
                 }
             };
             if path.is_empty() {
-                issues.push(Issue::new(path_offset, "debug path is empty"));
+                issues.push(Finding::at(path_offset, FindingKind::DebugPathEmpty));
             }
             match path.strip_prefix(LZ4_PREFIX) {
                 Some(p) => PrivateContent::DebugPath { path: p, lz4: true },
@@ -138,10 +142,15 @@ mod tests {
         let mut data = RENDERDOC_DEBUG_GUID.to_vec();
         data.extend_from_slice(b"abc");
         let p = PrivateData::parse_data(&data, 0x100).unwrap();
-        assert_eq!(p.issues.len(), 1);
-        assert_eq!(p.issues[0].offset, 0x110);
+        assert_eq!(
+            p.issues,
+            [Finding::at(0x110, FindingKind::DebugPathUnterminated)]
+        );
         let p = PrivateData::parse_data(&RENDERDOC_DEBUG_GUID, 0).unwrap();
-        assert!(p.issues.iter().any(|i| i.message.contains("empty")));
+        assert!(p
+            .issues
+            .iter()
+            .any(|i| i.kind == FindingKind::DebugPathEmpty));
 
         let msf = build_msf(512, 6, 5);
         let p = PrivateData::parse_data(&msf, 0).unwrap();

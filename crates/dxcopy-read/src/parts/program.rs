@@ -7,8 +7,8 @@
 
 use crate::container::Part;
 use crate::cursor::Cursor;
-use crate::enums::open_enum;
 use crate::error::{Magic, ReadErrorKind, Result};
+pub use crate::stage::ShaderKind;
 
 /// Size of the program header (including the bitcode header).
 pub const PROGRAM_HEADER_SIZE: usize = 24;
@@ -16,64 +16,6 @@ pub const PROGRAM_HEADER_SIZE: usize = 24;
 pub const BITCODE_HEADER_OFFSET: u64 = 8;
 /// LLVM bitcode magic `BC 0xC0DE`.
 pub const BITCODE_MAGIC: [u8; 4] = [b'B', b'C', 0xc0, 0xde];
-
-open_enum! {
-    /// Shader stage of a program header / PSV0 (docs/format/enums.md §1).
-    pub enum ShaderKind: u16 {
-        /// 0
-        Pixel = 0 => "Pixel",
-        /// 1
-        Vertex = 1 => "Vertex",
-        /// 2
-        Geometry = 2 => "Geometry",
-        /// 3
-        Hull = 3 => "Hull",
-        /// 4
-        Domain = 4 => "Domain",
-        /// 5
-        Compute = 5 => "Compute",
-        /// 6
-        Library = 6 => "Library",
-        /// 7
-        RayGeneration = 7 => "RayGeneration",
-        /// 8
-        Intersection = 8 => "Intersection",
-        /// 9
-        AnyHit = 9 => "AnyHit",
-        /// 10
-        ClosestHit = 10 => "ClosestHit",
-        /// 11
-        Miss = 11 => "Miss",
-        /// 12
-        Callable = 12 => "Callable",
-        /// 13
-        Mesh = 13 => "Mesh",
-        /// 14
-        Amplification = 14 => "Amplification",
-        /// 15
-        Node = 15 => "Node",
-    }
-}
-
-impl ShaderKind {
-    /// The profile prefix used by compilers (`ps`, `vs`, `lib`, …).
-    pub fn profile_prefix(self) -> &'static str {
-        use ShaderKind::*;
-        match self {
-            Pixel => "ps",
-            Vertex => "vs",
-            Geometry => "gs",
-            Hull => "hs",
-            Domain => "ds",
-            Compute => "cs",
-            Mesh => "ms",
-            Amplification => "as",
-            Library | RayGeneration | Intersection | AnyHit | ClosestHit | Miss | Callable
-            | Node => "lib",
-            Unknown(_) => "??",
-        }
-    }
-}
 
 /// The decoded program header plus the located bitcode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -21,7 +21,7 @@
 //! quirks, so that the obj2yaml view can match obj2yaml byte for byte.
 
 use crate::container::Part;
-use crate::cursor::{le_u32s, Cursor};
+use crate::cursor::Cursor;
 use crate::enums::{flag_set, open_enum};
 use crate::error::{Extent, ReadErrorKind, Record, Result};
 use crate::program::ShaderKind;
@@ -589,8 +589,7 @@ fn read_records<T>(
     if stride == 0 {
         return Ok(Vec::new());
     }
-    let records = c.records(*p, count, u64::from(stride), what)?;
-    *p += count * u64::from(stride);
+    let records = c.take_records(p, count, u64::from(stride), what)?;
     records
         .map(|(at, record)| {
             let bytes = record.data();
@@ -842,9 +841,7 @@ fn decode<'data>(c: Cursor<'data>, kind: Option<ShaderKind>, mode: Mode) -> Resu
             Mode::Strict => Ok(c.take_u32s(&mut p, u64::from(words), what)?.collect()),
             Mode::LlvmCompat => {
                 // LLVM reads what is there: a short table is cut, not an error.
-                let rest = c.rest(p);
-                p += u64::from(words) * 4;
-                Ok(le_u32s(rest).take(words as usize).collect())
+                Ok(c.take_u32s_cut(&mut p, u64::from(words)).collect())
             }
         }
     };

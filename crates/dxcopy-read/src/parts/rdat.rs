@@ -17,7 +17,7 @@ use crate::container::Part;
 use crate::cursor::Cursor;
 use crate::enums::{flag_set, open_enum};
 use crate::error::{Result, ValueField};
-use crate::fields::Issue;
+use crate::finding::{Finding, FindingKind};
 
 /// The only RDAT version dxc writes.
 pub const RDAT_VERSION_10: u32 = 0x10;
@@ -108,45 +108,8 @@ open_enum! {
 /// `DXIL::ResourceKind`: the same enumeration PSV0 version 2 stores.
 pub use crate::parts::psv0::ResourceKind;
 
-open_enum! {
-    /// `DXIL::ShaderKind` as RDAT stores it (16 = Invalid).
-    pub enum FunctionKind: u32 {
-        /// 0
-        Pixel = 0 => "Pixel",
-        /// 1
-        Vertex = 1 => "Vertex",
-        /// 2
-        Geometry = 2 => "Geometry",
-        /// 3
-        Hull = 3 => "Hull",
-        /// 4
-        Domain = 4 => "Domain",
-        /// 5
-        Compute = 5 => "Compute",
-        /// 6
-        Library = 6 => "Library",
-        /// 7
-        RayGeneration = 7 => "RayGeneration",
-        /// 8
-        Intersection = 8 => "Intersection",
-        /// 9
-        AnyHit = 9 => "AnyHit",
-        /// 10
-        ClosestHit = 10 => "ClosestHit",
-        /// 11
-        Miss = 11 => "Miss",
-        /// 12
-        Callable = 12 => "Callable",
-        /// 13
-        Mesh = 13 => "Mesh",
-        /// 14
-        Amplification = 14 => "Amplification",
-        /// 15
-        Node = 15 => "Node",
-        /// 16
-        Invalid = 16 => "Invalid",
-    }
-}
+/// `DXIL::ShaderKind` as RDAT stores it (16 = Invalid).
+pub use crate::stage::FunctionKind;
 
 flag_set! {
     /// RDAT resource flags (`DxilResourceFlag`).
@@ -258,7 +221,11 @@ pub struct RuntimeData<'data> {
     /// Function table records.
     pub functions: Vec<RdatFunction<'data>>,
     /// Broken references, short strides, duplicate parts.
-    pub issues: Vec<Issue>,
+    #[cfg_attr(
+        feature = "serde",
+        serde(serialize_with = "crate::finding::ser::issues")
+    )]
+    pub issues: Vec<Finding>,
 }
 
 struct Table<'data> {
@@ -290,15 +257,22 @@ impl<'data> RuntimeData<'data> {
         let mut index: Option<Cursor<'data>> = None;
         let mut resource_table = None;
         let mut function_table = None;
-        for i in 0..u64::from(part_count) {
-            let at = u64::from(c.u32(8 + 4 * i, "RDAT part offset")?);
-            let part_type = RdatPartType::from_raw(c.u32(at, "RDAT part header")?);
-            let size = c.u32(at + 4, "RDAT part header")?;
-            let body = c.sub(at + 8, u64::from(size), "RDAT part")?;
+        // Each offset is read when its part is decoded, so a short table
+        // reports its first missing entry after the parts before it.
+        for at in c.u32_each(8, u64::from(part_count), "RDAT part offset") {
+            let at = u64::from(at?);
+            let mut header = at;
+            let part_type = RdatPartType::from_raw(c.take_u32(&mut header, "RDAT part header")?);
+            let size = c.take_u32(&mut header, "RDAT part header")?;
+            let body = c.sub(header, u64::from(size), "RDAT part")?;
             if at % 4 != 0 || size % 4 != 0 {
-                out.issues.push(Issue::new(
+                out.issues.push(Finding::at(
                     c.abs(at),
-                    format!("{part_type} part at {at:#x} with size {size} is not 4-byte aligned"),
+                    FindingKind::RdatPartUnaligned {
+                        part_type,
+                        at,
+                        size,
+                    },
                 ));
             }
             let mut part = RdatPart {
@@ -308,10 +282,10 @@ impl<'data> RuntimeData<'data> {
                 record_count: None,
                 record_stride: None,
             };
-            let duplicate = |issues: &mut Vec<Issue>| {
-                issues.push(Issue::new(
+            let duplicate = |issues: &mut Vec<Finding>| {
+                issues.push(Finding::at(
                     c.abs(at),
-                    format!("second {part_type} part ignored"),
+                    FindingKind::RdatDuplicatePart { part_type },
                 ));
             };
             match part_type.raw() {
@@ -321,16 +295,17 @@ impl<'data> RuntimeData<'data> {
                 1 | 2 | 5 => duplicate(&mut out.issues),
                 0 => out
                     .issues
-                    .push(Issue::new(c.abs(at), "part of type Invalid (0)")),
+                    .push(Finding::at(c.abs(at), FindingKind::RdatInvalidPart)),
                 _ => {
-                    let count = body.u32(0, "RDAT table header")?;
-                    let stride = body.u32(4, "RDAT table header")?;
+                    let mut p = 0;
+                    let count = body.take_u32(&mut p, "RDAT table header")?;
+                    let stride = body.take_u32(&mut p, "RDAT table header")?;
                     let bytes = u64::from(count) * u64::from(stride);
-                    let records = body.sub(8, bytes, "RDAT table records")?;
+                    let records = body.sub(p, bytes, "RDAT table records")?;
                     if stride % 4 != 0 {
-                        out.issues.push(Issue::new(
+                        out.issues.push(Finding::at(
                             body.abs(4),
-                            format!("{part_type} stride {stride} is not a multiple of 4"),
+                            FindingKind::RdatStrideUnaligned { part_type, stride },
                         ));
                     }
                     part.record_count = Some(count);
@@ -353,9 +328,9 @@ impl<'data> RuntimeData<'data> {
         if let Some(s) = string_buffer {
             let bytes = s.data();
             if !bytes.is_empty() && bytes.last() != Some(&0) {
-                out.issues.push(Issue::new(
+                out.issues.push(Finding::at(
                     s.abs(s.len() - 1),
-                    "string buffer does not end with a NUL",
+                    FindingKind::StringBufferUnterminated,
                 ));
             }
             out.strings = bytes
@@ -393,24 +368,21 @@ struct Refs<'data> {
 }
 
 impl<'data> Refs<'data> {
-    fn string(&self, offset: u32, at: u64, issues: &mut Vec<Issue>) -> &'data [u8] {
+    fn string(&self, offset: u32, at: u64, issues: &mut Vec<Finding>) -> &'data [u8] {
         match self
             .strings
             .and_then(|s| s.cstr(u64::from(offset), s.len(), "RDAT string").ok())
         {
             Some(s) => s,
             None => {
-                issues.push(Issue::new(
-                    at,
-                    format!("string offset {offset:#x} is outside the string buffer"),
-                ));
+                issues.push(Finding::at(at, FindingKind::StringOffsetOutside { offset }));
                 &[]
             }
         }
     }
 
     /// Row `row` of the index arrays (empty for the null reference).
-    fn row(&self, row: u32, at: u64, issues: &mut Vec<Issue>) -> Vec<u32> {
+    fn row(&self, row: u32, at: u64, issues: &mut Vec<Finding>) -> Vec<u32> {
         if row == NULL_REF {
             return Vec::new();
         }
@@ -422,10 +394,7 @@ impl<'data> Refs<'data> {
             Some(values.collect())
         };
         read().unwrap_or_else(|| {
-            issues.push(Issue::new(
-                at,
-                format!("index row {row} is outside the index arrays"),
-            ));
+            issues.push(Finding::at(at, FindingKind::IndexRowOutside { row }));
             Vec::new()
         })
     }
@@ -434,17 +403,18 @@ impl<'data> Refs<'data> {
 fn read_resources<'data>(
     t: &Table<'data>,
     refs: &Refs<'data>,
-    issues: &mut Vec<Issue>,
+    issues: &mut Vec<Finding>,
 ) -> Result<Vec<RdatResource<'data>>> {
     let mut out = Vec::new();
     if t.stride < RESOURCE_RECORD_SIZE {
         if t.count > 0 {
-            issues.push(Issue::new(
+            issues.push(Finding::at(
                 t.records.abs(0),
-                format!(
-                    "resource stride {} is below {RESOURCE_RECORD_SIZE}",
-                    t.stride
-                ),
+                FindingKind::RecordStrideTooSmall {
+                    record: "resource",
+                    stride: t.stride,
+                    minimum: RESOURCE_RECORD_SIZE,
+                },
             ));
         }
         return Ok(out);
@@ -470,17 +440,18 @@ fn read_resources<'data>(
 fn read_functions<'data>(
     t: &Table<'data>,
     refs: &Refs<'data>,
-    issues: &mut Vec<Issue>,
+    issues: &mut Vec<Finding>,
 ) -> Result<Vec<RdatFunction<'data>>> {
     let mut out = Vec::new();
     if t.stride < FUNCTION_RECORD_SIZE {
         if t.count > 0 {
-            issues.push(Issue::new(
+            issues.push(Finding::at(
                 t.records.abs(0),
-                format!(
-                    "function stride {} is below {FUNCTION_RECORD_SIZE}",
-                    t.stride
-                ),
+                FindingKind::RecordStrideTooSmall {
+                    record: "function",
+                    stride: t.stride,
+                    minimum: FUNCTION_RECORD_SIZE,
+                },
             ));
         }
         return Ok(out);
@@ -576,7 +547,7 @@ mod tests {
     fn issues_and_errors() {
         // Bad string offset and index row → issues.
         let mut data = library();
-        let funcs_at = u32::from_le_bytes(data[16..20].try_into().unwrap()) as usize + 16;
+        let funcs_at = Cursor::new(&data, 0).u32(16, "offset").unwrap() as usize + 16;
         data[funcs_at..funcs_at + 4].copy_from_slice(&500u32.to_le_bytes());
         data[funcs_at + 8..funcs_at + 12].copy_from_slice(&77u32.to_le_bytes());
         let r = RuntimeData::parse_data(&data, 0).unwrap();
@@ -611,5 +582,38 @@ mod tests {
             ReadErrorKind::Truncated { .. }
         ));
         assert!(RuntimeData::parse_data(&words(&[0x10, 3]), 0).is_err());
+    }
+
+    #[test]
+    fn short_offset_table_fails_at_its_first_missing_entry() {
+        // Five entries; the first two name the RawBytes part at 4 (type 5 =
+        // the part count, size 4 = the first entry), the third has 2 of its
+        // 4 bytes.
+        let mut data = words(&[0x10, 5, 4, 4]);
+        data.extend([0xaa, 0xbb]);
+        let e = RuntimeData::parse_data(&data, 100).unwrap_err();
+        assert_eq!(e.offset, 116);
+        assert_eq!(
+            e.kind,
+            ReadErrorKind::Truncated {
+                part: None,
+                what: "RDAT part offset",
+                needed: 4,
+                available: 2,
+            }
+        );
+        // The part named by an entry is read before the next entry: here
+        // part 0 (IndexArrays at 4, size 4) runs past the end first.
+        let e = RuntimeData::parse_data(&words(&[0x10, 2, 4]), 100).unwrap_err();
+        assert_eq!(e.offset, 112);
+        assert_eq!(
+            e.kind,
+            ReadErrorKind::Truncated {
+                part: None,
+                what: "RDAT part",
+                needed: 4,
+                available: 0,
+            }
+        );
     }
 }

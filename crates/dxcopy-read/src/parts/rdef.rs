@@ -22,7 +22,7 @@ use crate::container::Part;
 use crate::cursor::Cursor;
 use crate::enums::{flag_set, open_enum};
 use crate::error::{Limit, Rd11Record, ReadErrorKind, Record, Result};
-use crate::fields::Issue;
+use crate::finding::{Finding, FindingKind};
 
 /// Size of the RDEF header before the optional RD11 header.
 pub const RDEF_HEADER_SIZE: u64 = 28;
@@ -33,38 +33,7 @@ pub const MAX_TYPE_NODES: usize = 200_000;
 /// Deepest struct nesting followed.
 pub const MAX_TYPE_DEPTH: usize = 64;
 
-open_enum! {
-    /// RDEF program type (high half of the target version).
-    pub enum TargetType: u16 {
-        /// 0xffff
-        Pixel = 0xffff => "Pixel",
-        /// 0xfffe
-        Vertex = 0xfffe => "Vertex",
-        /// 0x4753
-        Geometry = 0x4753 => "Geometry",
-        /// 0x4853
-        Hull = 0x4853 => "Hull",
-        /// 0x4453
-        Domain = 0x4453 => "Domain",
-        /// 0x4353
-        Compute = 0x4353 => "Compute",
-    }
-}
-
-impl TargetType {
-    /// Profile prefix (`ps`, `vs`, …).
-    pub fn profile_prefix(self) -> &'static str {
-        match self.raw() {
-            0xffff => "ps",
-            0xfffe => "vs",
-            0x4753 => "gs",
-            0x4853 => "hs",
-            0x4453 => "ds",
-            0x4353 => "cs",
-            _ => "??",
-        }
-    }
-}
+pub use crate::stage::TargetType;
 
 open_enum! {
     /// `D3D_SHADER_VARIABLE_CLASS`.
@@ -573,7 +542,11 @@ pub struct ResourceDefinitions<'data> {
     /// Bound resources.
     pub resources: Vec<ResourceBinding<'data>>,
     /// Unusual record sizes, default values out of range.
-    pub issues: Vec<Issue>,
+    #[cfg_attr(
+        feature = "serde",
+        serde(serialize_with = "crate::finding::ser::issues")
+    )]
+    pub issues: Vec<Finding>,
 }
 
 /// Record sizes in effect.
@@ -590,7 +563,7 @@ struct Reader<'data> {
     c: Cursor<'data>,
     sizes: Sizes,
     type_nodes: usize,
-    issues: Vec<Issue>,
+    issues: Vec<Finding>,
 }
 
 impl<'data> Reader<'data> {
@@ -676,12 +649,13 @@ impl<'data> Reader<'data> {
             {
                 Ok(b) => Some(b),
                 Err(_) => {
-                    self.issues.push(Issue::new(
+                    self.issues.push(Finding::at(
                         v.abs(20),
-                        format!(
-                            "default value of '{}' ({size} bytes at {off:#x}) runs past the part",
-                            String::from_utf8_lossy(name)
-                        ),
+                        FindingKind::DefaultValuePastPart {
+                            name: String::from_utf8_lossy(name).into_owned(),
+                            size,
+                            offset: off,
+                        },
                     ));
                     None
                 }
@@ -792,9 +766,9 @@ impl<'data> ResourceDefinitions<'data> {
                 interface_slots: r.u32(28, "RD11 header")?,
             };
             if &h.magic != b"RD11" && h.magic != [0x13, 0x13, 0x44, 0x25] {
-                issues.push(Issue::new(
+                issues.push(Finding::at(
                     r.abs(0),
-                    format!("RD11 magic is '{}'", crate::name::escape_bytes(&h.magic)),
+                    FindingKind::Rd11Magic { magic: h.magic },
                 ));
             }
             let checks: [(Rd11Record, u32, u64, u64); 5] = [
@@ -818,9 +792,13 @@ impl<'data> ResourceDefinitions<'data> {
                 }
             }
             if h.header_size != 60 {
-                issues.push(Issue::new(
+                issues.push(Finding::at(
                     r.abs(4),
-                    format!("RD11 header size is {}, not 60", h.header_size),
+                    FindingKind::NotFixedValue {
+                        field: "RD11 header size",
+                        value: h.header_size,
+                        expected: 60,
+                    },
                 ));
             }
             sizes = Sizes {
@@ -1022,7 +1000,15 @@ mod tests {
         let var0 = 28 + 24;
         data[var0 + 20..var0 + 24].copy_from_slice(&0xfff0u32.to_le_bytes());
         let r = ResourceDefinitions::parse_data(&data, 0).unwrap();
-        assert!(r.issues[0].message.contains("default value"));
+        assert!(
+            matches!(
+                &r.issues[0].kind,
+                FindingKind::DefaultValuePastPart { offset: 0xfff0, .. }
+            ),
+            "{:?}",
+            r.issues
+        );
+        assert_eq!(r.issues[0].offset, Some(var0 as u64 + 20));
         assert!(r.constant_buffers[0].variables[0].default_value.is_none());
 
         // Bad RD11 magic / header size → issues; tiny record size → error.

@@ -237,14 +237,14 @@ impl<'data> Signature<'data> {
         let first_param_offset = c.u32(4, "signature FirstParamOffset")?;
         let elem_size = u64::from(format.element_size());
         // Checked before allocating: the whole element array must be in the part.
-        let array = c.sub(
+        let records = c.records(
             u64::from(first_param_offset),
-            u64::from(param_count) * elem_size,
+            u64::from(param_count),
+            elem_size,
             "signature elements",
         )?;
         let mut elements = Vec::with_capacity(param_count as usize);
-        for i in 0..u64::from(param_count) {
-            let e = array.sub(i * elem_size, elem_size, "signature element")?;
+        for (_, e) in records {
             let (stream, rest) = if format.has_stream() {
                 (Some(e.u32(0, "element stream")?), 4)
             } else {
@@ -506,6 +506,25 @@ mod tests {
             );
             assert!(err.offset >= 0x100, "{what}");
         }
+    }
+
+    #[test]
+    fn element_array_past_the_end_names_its_start() {
+        let mut data = SigBuilder::new(SignatureFormat::Dxil)
+            .elem(0, "A", 0, 0, 3, 0, 1, 0, 0)
+            .build();
+        data[0..4].copy_from_slice(&2u32.to_le_bytes());
+        let err = Signature::parse_data(&data, 0x100, SignatureFormat::Dxil).unwrap_err();
+        assert_eq!(err.offset, 0x108);
+        assert_eq!(
+            err.kind,
+            ReadErrorKind::Truncated {
+                part: None,
+                what: "signature elements",
+                needed: 64,
+                available: data.len() as u64 - 8,
+            }
+        );
     }
 
     #[test]

@@ -13,7 +13,8 @@ use crate::container::Part;
 use crate::cursor::Cursor;
 use crate::enums::open_enum;
 use crate::error::{Extent, Limit, Mismatch, ReadErrorKind, Record, Result, ValueField};
-use crate::fields::{align4, Issue};
+use crate::fields::align4;
+use crate::finding::{Finding, FindingKind};
 use std::borrow::Cow;
 use std::io::Read;
 
@@ -182,7 +183,11 @@ pub struct SourceInfo<'data> {
     /// The args section, if present.
     pub args: Option<SourceArgs<'data>>,
     /// Rule violations that do not stop decoding.
-    pub issues: Vec<Issue>,
+    #[cfg_attr(
+        feature = "serde",
+        serde(serialize_with = "crate::finding::ser::issues")
+    )]
+    pub issues: Vec<Finding>,
 }
 
 impl<'data> SourceInfo<'data> {
@@ -203,24 +208,31 @@ impl<'data> SourceInfo<'data> {
             issues: Vec::new(),
         };
         if u64::from(aligned_size) > c.len() {
-            info.issues.push(Issue::new(
+            info.issues.push(Finding::at(
                 c.abs(0),
-                format!(
-                    "AlignedSizeInBytes {aligned_size:#x} is more than the part size {:#x}",
-                    c.len()
-                ),
+                FindingKind::AlignedSizePastPart {
+                    aligned_size,
+                    part_size: c.len(),
+                },
             ));
         }
         if flags != 0 {
-            info.issues.push(Issue::new(
+            info.issues.push(Finding::at(
                 c.abs(4),
-                format!("reserved flags are {flags:#x}"),
+                FindingKind::FlagsSet {
+                    field: "reserved flags",
+                    flags: u32::from(flags),
+                },
             ));
         }
         if section_count != 3 {
-            info.issues.push(Issue::new(
+            info.issues.push(Finding::at(
                 c.abs(6),
-                format!("SectionCount is {section_count}, not 3"),
+                FindingKind::NotFixedValue {
+                    field: "SectionCount",
+                    value: u32::from(section_count),
+                    expected: 3,
+                },
             ));
         }
         let mut pos = SOURCE_INFO_HEADER_SIZE;
@@ -252,15 +264,20 @@ impl<'data> SourceInfo<'data> {
                 section_type,
             });
             if section_flags != 0 {
-                info.issues.push(Issue::new(
+                info.issues.push(Finding::at(
                     c.abs(section_at + 4),
-                    format!("section flags are {section_flags:#x}"),
+                    FindingKind::FlagsSet {
+                        field: "section flags",
+                        flags: u32::from(section_flags),
+                    },
                 ));
             }
             let duplicate = || {
-                Issue::new(
+                Finding::at(
                     c.abs(section_at + 6),
-                    format!("second {section_type} section"),
+                    FindingKind::DuplicateSection {
+                        section: section_type,
+                    },
                 )
             };
             let consumed = match section_type.raw() {
@@ -284,9 +301,11 @@ impl<'data> SourceInfo<'data> {
                     None
                 }
                 _ => {
-                    info.issues.push(Issue::new(
+                    info.issues.push(Finding::at(
                         c.abs(section_at + 6),
-                        format!("unknown section type {}", section_type.raw()),
+                        FindingKind::UnknownSection {
+                            raw: section_type.raw(),
+                        },
                     ));
                     None
                 }
@@ -294,36 +313,37 @@ impl<'data> SourceInfo<'data> {
             if let Some(used) = consumed {
                 let expected = align4(SECTION_HEADER_SIZE + used);
                 if expected != u64::from(section_size) {
-                    info.issues.push(Issue::new(
+                    info.issues.push(Finding::at(
                         c.abs(section_at),
-                        format!(
-                            "{section_type} section AlignedSizeInBytes is {section_size} but its data needs {expected}"
-                        ),
+                        FindingKind::SectionSizeMismatch {
+                            section: section_type,
+                            stated: section_size,
+                            needed: expected,
+                        },
                     ));
                 }
             }
         }
         if let (Some(names), Some(contents)) = (&info.names, &info.contents) {
             if names.entries.len() != contents.entries.len() {
-                info.issues.push(Issue::new(
+                info.issues.push(Finding::at(
                     c.abs(0),
-                    format!(
-                        "{} source names but {} source contents",
-                        names.entries.len(),
-                        contents.entries.len()
-                    ),
+                    FindingKind::SourceCountMismatch {
+                        names: names.entries.len(),
+                        contents: contents.entries.len(),
+                    },
                 ));
             }
             for (i, (n, t)) in names.entries.iter().zip(&contents.entries).enumerate() {
                 if n.content_size != t.content_size {
-                    info.issues.push(Issue::new(
+                    info.issues.push(Finding::at(
                         c.abs(0),
-                        format!(
-                            "source {i} '{}': names say {} content bytes, contents hold {}",
-                            String::from_utf8_lossy(n.name),
-                            n.content_size,
-                            t.content_size
-                        ),
+                        FindingKind::SourceSizeMismatch {
+                            index: i,
+                            name: String::from_utf8_lossy(n.name).into_owned(),
+                            names_say: n.content_size,
+                            contents_hold: t.content_size,
+                        },
                     ));
                 }
             }
@@ -627,15 +647,18 @@ mod llvm {
 
 fn parse_names<'data>(
     body: Cursor<'data>,
-    issues: &mut Vec<Issue>,
+    issues: &mut Vec<Finding>,
 ) -> Result<(SourceNames<'data>, u64)> {
     let flags = body.u32(0, "source names header")?;
     let count = body.u32(4, "source names header")?;
     let entries_size = body.u16(8, "source names header")?;
     if flags != 0 {
-        issues.push(Issue::new(
+        issues.push(Finding::at(
             body.abs(0),
-            format!("source names flags are {flags:#x}"),
+            FindingKind::FlagsSet {
+                field: "source names flags",
+                flags,
+            },
         ));
     }
     let region = body.sub(
@@ -664,19 +687,22 @@ fn parse_names<'data>(
         let entry = region.take_sub(&mut pos, u64::from(aligned_size), "source name entry")?;
         let name = entry.cstr(NAME_ENTRY_SIZE, u64::from(name_size), "source file name")?;
         if name.len() as u64 + 1 != u64::from(name_size) {
-            issues.push(Issue::new(
+            issues.push(Finding::at(
                 entry.abs(8),
-                format!(
-                    "NameSizeInBytes is {name_size} but the name '{}' ends after {} bytes",
-                    String::from_utf8_lossy(name),
-                    name.len() + 1
-                ),
+                FindingKind::NameSizeMismatch {
+                    stated: name_size,
+                    name: String::from_utf8_lossy(name).into_owned(),
+                    actual: name.len() + 1,
+                },
             ));
         }
         if entry_flags != 0 {
-            issues.push(Issue::new(
+            issues.push(Finding::at(
                 entry.abs(4),
-                format!("source name entry flags are {entry_flags:#x}"),
+                FindingKind::FlagsSet {
+                    field: "source name entry flags",
+                    flags: entry_flags,
+                },
             ));
         }
         entries.push(SourceName {
@@ -688,11 +714,12 @@ fn parse_names<'data>(
         });
     }
     if pos != region.len() {
-        issues.push(Issue::new(
+        issues.push(Finding::at(
             region.abs(pos),
-            format!(
-                "source names entries use {pos} bytes but EntriesSizeInBytes is {entries_size}"
-            ),
+            FindingKind::EntriesSizeMismatch {
+                used: pos,
+                stated: u32::from(entries_size),
+            },
         ));
     }
     Ok((
@@ -708,7 +735,7 @@ fn parse_names<'data>(
 
 fn parse_contents<'data>(
     body: Cursor<'data>,
-    issues: &mut Vec<Issue>,
+    issues: &mut Vec<Finding>,
 ) -> Result<(SourceContents<'data>, u64)> {
     let aligned_size = body.u32(0, "source contents header")?;
     let flags = body.u16(4, "source contents header")?;
@@ -717,9 +744,12 @@ fn parse_contents<'data>(
     let uncompressed_size = body.u32(12, "source contents header")?;
     let count = body.u32(16, "source contents header")?;
     if flags != 0 {
-        issues.push(Issue::new(
+        issues.push(Finding::at(
             body.abs(4),
-            format!("source contents flags are {flags:#x}"),
+            FindingKind::FlagsSet {
+                field: "source contents flags",
+                flags: u32::from(flags),
+            },
         ));
     }
     let blob = body.sub(
@@ -730,9 +760,12 @@ fn parse_contents<'data>(
     let entries = match compression.raw() {
         0 => {
             if entries_size != uncompressed_size {
-                issues.push(Issue::new(
+                issues.push(Finding::at(
                     body.abs(12),
-                    format!("uncompressed contents declare {uncompressed_size} bytes but hold {entries_size}"),
+                    FindingKind::UncompressedSizeMismatch {
+                        declared: uncompressed_size,
+                        held: entries_size,
+                    },
                 ));
             }
             parse_content_entries(blob, count, issues, Cow::Borrowed)?
@@ -740,12 +773,12 @@ fn parse_contents<'data>(
         1 => {
             let inflated = inflate(blob, uncompressed_size)?;
             if inflated.len() as u64 != u64::from(uncompressed_size) {
-                issues.push(Issue::new(
+                issues.push(Finding::at(
                     body.abs(12),
-                    format!(
-                        "zlib contents declare {uncompressed_size} bytes but inflate to {}",
-                        inflated.len()
-                    ),
+                    FindingKind::InflatedSizeMismatch {
+                        declared: uncompressed_size,
+                        inflated: inflated.len(),
+                    },
                 ));
             }
             // Offsets inside the inflated stream are reported relative to the
@@ -818,7 +851,7 @@ fn inflate(blob: Cursor<'_>, declared: u32) -> Result<Vec<u8>> {
 fn parse_content_entries<'a, 'data>(
     region: Cursor<'a>,
     count: u32,
-    issues: &mut Vec<Issue>,
+    issues: &mut Vec<Finding>,
     keep: impl Fn(&'a [u8]) -> Cow<'data, [u8]>,
 ) -> Result<Vec<SourceContent<'data>>> {
     let mut entries = Vec::new();
@@ -843,17 +876,20 @@ fn parse_content_entries<'a, 'data>(
         let content = match raw.iter().position(|&b| b == 0) {
             Some(nul) if nul + 1 == raw.len() => &raw[..nul],
             _ => {
-                issues.push(Issue::new(
+                issues.push(Finding::at(
                     entry.abs(8),
-                    format!("source text of {content_size} bytes does not end at its first NUL"),
+                    FindingKind::SourceTextNul { size: content_size },
                 ));
                 raw
             }
         };
         if flags != 0 {
-            issues.push(Issue::new(
+            issues.push(Finding::at(
                 entry.abs(4),
-                format!("source contents entry flags are {flags:#x}"),
+                FindingKind::FlagsSet {
+                    field: "source contents entry flags",
+                    flags,
+                },
             ));
         }
         entries.push(SourceContent {
@@ -987,14 +1023,16 @@ mod tests {
         data[6] = 2; // only names + contents
         let s = SourceInfo::parse_data(&data, 0).unwrap();
         assert!(s.args.is_none());
-        assert!(s
-            .issues
-            .iter()
-            .any(|i| i.message.contains("reserved flags")));
-        assert!(s
-            .issues
-            .iter()
-            .any(|i| i.message.contains("SectionCount is 2")));
+        let kinds: Vec<&FindingKind> = s.issues.iter().map(|i| &i.kind).collect();
+        assert!(kinds.contains(&&FindingKind::FlagsSet {
+            field: "reserved flags",
+            flags: 1
+        }));
+        assert!(kinds.contains(&&FindingKind::NotFixedValue {
+            field: "SectionCount",
+            value: 2,
+            expected: 3
+        }));
         // Duplicate + unknown section type.
         let mut data = build_source_info(FILES, ARGS, false);
         let args_at = {
@@ -1004,16 +1042,16 @@ mod tests {
         };
         data[args_at + 6] = 1;
         let s = SourceInfo::parse_data(&data, 0).unwrap();
-        assert!(s
-            .issues
-            .iter()
-            .any(|i| i.message.contains("second SourceNames")));
+        assert!(s.issues.iter().any(|i| i.kind
+            == FindingKind::DuplicateSection {
+                section: SectionType::SourceNames
+            }));
         data[args_at + 6] = 9;
         let s = SourceInfo::parse_data(&data, 0).unwrap();
         assert!(s
             .issues
             .iter()
-            .any(|i| i.message.contains("unknown section type 9")));
+            .any(|i| i.kind == FindingKind::UnknownSection { raw: 9 }));
         // Section size smaller than its header.
         data[args_at..args_at + 4].copy_from_slice(&4u32.to_le_bytes());
         assert_eq!(
@@ -1039,7 +1077,9 @@ mod tests {
         bad[second + 12] = bad[second + 12].wrapping_add(1);
         let s = SourceInfo::parse_data(&bad, 0).unwrap();
         assert!(
-            s.issues.iter().any(|i| i.message.contains("names say")),
+            s.issues
+                .iter()
+                .any(|i| matches!(i.kind, FindingKind::SourceSizeMismatch { index: 1, .. })),
             "{:?}",
             s.issues
         );
@@ -1048,10 +1088,11 @@ mod tests {
         let at = contents_offset(&bad) + 8;
         bad[at + 16] = 1;
         let s = SourceInfo::parse_data(&bad, 0).unwrap();
-        assert!(s
-            .issues
-            .iter()
-            .any(|i| i.message.contains("2 source names but 1")));
+        assert!(s.issues.iter().any(|i| i.kind
+            == FindingKind::SourceCountMismatch {
+                names: 2,
+                contents: 1
+            }));
         // Name without NUL inside NameSizeInBytes.
         let mut bad = data;
         bad[26 + 8] = 3;

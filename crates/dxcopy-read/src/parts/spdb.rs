@@ -11,7 +11,7 @@
 use crate::container::Part;
 use crate::cursor::Cursor;
 use crate::error::{Magic, ReadErrorKind, Result};
-use crate::fields::Issue;
+use crate::finding::{Finding, FindingKind};
 use crate::name::PartName;
 use crate::pdb::{is_msf, Pdb, BLOCK_SIZES, CONTAINER_STREAM};
 
@@ -40,7 +40,11 @@ pub struct MsfSuperblock {
     pub container_stream_size: Option<u32>,
     /// Inconsistencies: odd block size, block counts that disagree with the
     /// size, a stream directory that does not read.
-    pub issues: Vec<Issue>,
+    #[cfg_attr(
+        feature = "serde",
+        serde(serialize_with = "crate::finding::ser::issues")
+    )]
+    pub issues: Vec<Finding>,
 }
 
 impl MsfSuperblock {
@@ -65,34 +69,39 @@ impl MsfSuperblock {
         let mut issues = Vec::new();
         let mut dxc_block_count_quirk = false;
         if !BLOCK_SIZES.contains(&block_size) {
-            issues.push(Issue::new(
+            issues.push(Finding::at(
                 c.abs(32),
-                format!("block size {block_size} is not 512, 1024, 2048 or 4096"),
+                FindingKind::BlockSize { size: block_size },
             ));
         } else {
             let size = u64::from(block_size);
             let held = c.len() / size;
             if !c.len().is_multiple_of(size) {
-                issues.push(Issue::new(
+                issues.push(Finding::at(
                     c.abs(0),
-                    format!(
-                        "{} bytes are not a whole number of {block_size}-byte blocks",
-                        c.len()
-                    ),
+                    FindingKind::PartialBlock {
+                        len: c.len(),
+                        block_size,
+                    },
                 ));
             }
             if held == u64::from(num_blocks) + 1 {
                 dxc_block_count_quirk = true;
             } else if held != u64::from(num_blocks) {
-                issues.push(Issue::new(
+                issues.push(Finding::at(
                     c.abs(40),
-                    format!("NumBlocks is {num_blocks} but the data holds {held} blocks"),
+                    FindingKind::BlockCountMismatch {
+                        stated: num_blocks,
+                        held,
+                    },
                 ));
             }
             if u64::from(block_map_addr) >= held.max(u64::from(num_blocks)) {
-                issues.push(Issue::new(
+                issues.push(Finding::at(
                     c.abs(52),
-                    format!("block map address {block_map_addr} is past the last block"),
+                    FindingKind::BlockMapPastEnd {
+                        address: block_map_addr,
+                    },
                 ));
             }
         }
@@ -103,9 +112,9 @@ impl MsfSuperblock {
                 guid = Some(pdb.info().guid_string());
                 container_stream_size = pdb.stream_size(CONTAINER_STREAM);
             }
-            Err(e) => issues.push(Issue::new(
+            Err(e) => issues.push(Finding::at(
                 base.saturating_add(e.offset),
-                format!("the PDB does not read: {e}"),
+                FindingKind::PdbUnreadable { error: e },
             )),
         }
         Ok(MsfSuperblock {

@@ -9,7 +9,7 @@
 use crate::container::Part;
 use crate::cursor::Cursor;
 use crate::error::Result;
-use crate::fields::Issue;
+use crate::finding::{Finding, FindingKind};
 
 /// Counter names in file order.
 pub const STAT_COUNTERS: [&str; 37] = [
@@ -63,7 +63,11 @@ pub struct Statistics {
     #[cfg_attr(feature = "serde", serde(serialize_with = "ser_counters"))]
     pub counters: Vec<(&'static str, u32)>,
     /// Unexpected sizes.
-    pub issues: Vec<Issue>,
+    #[cfg_attr(
+        feature = "serde",
+        serde(serialize_with = "crate::finding::ser::issues")
+    )]
+    pub issues: Vec<Finding>,
 }
 
 #[cfg(feature = "serde")]
@@ -87,12 +91,9 @@ impl Statistics {
         let c = Cursor::new(data, base);
         let mut issues = Vec::new();
         if !STAT_SIZES.contains(&data.len()) {
-            issues.push(Issue::new(
+            issues.push(Finding::at(
                 c.abs(0),
-                format!(
-                    "size {} is none of fxc's STAT sizes (112, 116, 148 bytes)",
-                    data.len()
-                ),
+                FindingKind::StatSize { size: data.len() },
             ));
         }
         let mut counters = Vec::new();

@@ -7,7 +7,7 @@ use crate::container::Part;
 use crate::cursor::Cursor;
 use crate::enums::flag_set;
 use crate::error::{Result, ValueField};
-use crate::fields::Issue;
+use crate::finding::{Finding, FindingKind};
 
 /// Size of the VERS header.
 pub const VERSION_HEADER_SIZE: u64 = 16;
@@ -43,7 +43,11 @@ pub struct CompilerVersion<'data> {
     #[cfg_attr(feature = "serde", serde(serialize_with = "crate::fields::ser::text"))]
     pub version_string: &'data [u8],
     /// Rule violations (unknown flag bits, a missing version string, slack after the strings).
-    pub issues: Vec<Issue>,
+    #[cfg_attr(
+        feature = "serde",
+        serde(serialize_with = "crate::finding::ser::issues")
+    )]
+    pub issues: Vec<Finding>,
 }
 
 impl<'data> CompilerVersion<'data> {
@@ -65,9 +69,11 @@ impl<'data> CompilerVersion<'data> {
         )?;
         let mut issues = Vec::new();
         if flags.unknown_bits() != 0 {
-            issues.push(Issue::new(
+            issues.push(Finding::at(
                 c.abs(4),
-                format!("flags {:#x} are not a valid combination", flags.bits()),
+                FindingKind::InvalidFlags {
+                    flags: flags.bits(),
+                },
             ));
         }
         let commit_sha = content.cstr(0, content.len(), "VERS commit SHA")?;
@@ -76,19 +82,20 @@ impl<'data> CompilerVersion<'data> {
             Ok(s) => {
                 let used = after_sha + s.len() as u64 + 1;
                 if used != content.len() {
-                    issues.push(Issue::new(
+                    issues.push(Finding::at(
                         content.abs(used),
-                        format!(
-                            "ContentSizeInBytes is {content_size} but the strings use {used} bytes"
-                        ),
+                        FindingKind::ContentSizeMismatch {
+                            stated: content_size,
+                            used,
+                        },
                     ));
                 }
                 s
             }
             Err(_) => {
-                issues.push(Issue::new(
+                issues.push(Finding::at(
                     content.abs(after_sha),
-                    "version string is missing or not NUL-terminated within ContentSizeInBytes",
+                    FindingKind::VersionStringMissing,
                 ));
                 &[]
             }
@@ -190,24 +197,23 @@ mod tests {
 
     #[test]
     fn issues_and_errors() {
-        // (data, issue fragment or "" for none)
-        let rows: Vec<(Vec<u8>, &str)> = vec![
-            (vers(3, 4, b"ab\0\0"), ""),
-            (vers(4, 4, b"ab\0\0"), "not a valid combination"),
-            (vers(0, 3, b"ab\0"), "missing"),
-            (vers(0, 8, b"ab\0c\0\0\0\0"), "strings use 5 bytes"),
+        // (data, the finding or None)
+        let rows: Vec<(Vec<u8>, Option<FindingKind>)> = vec![
+            (vers(3, 4, b"ab\0\0"), None),
+            (
+                vers(4, 4, b"ab\0\0"),
+                Some(FindingKind::InvalidFlags { flags: 4 }),
+            ),
+            (vers(0, 3, b"ab\0"), Some(FindingKind::VersionStringMissing)),
+            (
+                vers(0, 8, b"ab\0c\0\0\0\0"),
+                Some(FindingKind::ContentSizeMismatch { stated: 8, used: 5 }),
+            ),
         ];
-        for (data, text) in rows {
+        for (data, kind) in rows {
             let v = CompilerVersion::parse_data(&data, 0).unwrap();
-            if text.is_empty() {
-                assert!(v.issues.is_empty(), "{:?}", v.issues);
-            } else {
-                assert!(
-                    v.issues.iter().any(|i| i.message.contains(text)),
-                    "{text}: {:?}",
-                    v.issues
-                );
-            }
+            let kinds: Vec<FindingKind> = v.issues.iter().map(|i| i.kind.clone()).collect();
+            assert_eq!(kinds, Vec::from_iter(kind), "{:?}", v.issues);
         }
         assert_eq!(
             CompilerVersion::parse_data(&vers(3, 4, b"ab\0\0"), 0)

@@ -154,14 +154,10 @@ pub fn main() {
                         &format!("'{}': {note}", opts.input.display()),
                     );
                 }
-                for w in &report.option_warnings {
-                    cli::emit(
-                        "dxcopy",
-                        cli::Severity::Warning,
-                        &format!("'{}': {w}", opts.input.display()),
-                    );
-                }
-                for w in &report.warnings {
+                let warnings = (report.option_warnings.iter())
+                    .map(cli::option_warning_message)
+                    .chain(report.warnings.iter().map(cli::warning_message));
+                for w in warnings {
                     cli::emit(
                         "dxcopy",
                         cli::Severity::Warning,

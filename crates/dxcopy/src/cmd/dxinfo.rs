@@ -12,6 +12,8 @@ use crate::info::verify::{coverage_checks, verify};
 use crate::info::yaml::{to_obj2yaml, YamlOptions};
 use crate::info::{parse_part_name, Inspection};
 use clap::Parser;
+use dxcopy_edit::config::read_data_file;
+use dxcopy_edit::Operation;
 use dxcopy_read::disasm::{self, DisasmError};
 use dxcopy_read::pdb::{container_input, ContainerSource};
 use dxcopy_read::root_signature_check::{read_root_signature_file, CheckAgainst};
@@ -213,8 +215,8 @@ pub fn run(opts: &Opts, io: &mut Io<'_>) -> i32 {
     };
     let root_signature = match &opts.root_signature {
         Some(path) => {
-            let decoded = dxcopy_edit::config::read_data_file(path, "--root-signature")
-                .map_err(|e| e.to_string())
+            let decoded = read_data_file(path, Operation::VerifyRootSignature)
+                .map_err(|e| cli::error_message(&e))
                 .and_then(|bytes| {
                     read_root_signature_file(&bytes)
                         .map(|f| f.signature)
@@ -344,7 +346,7 @@ fn show_disasm(
         if let Some(name) = requested {
             // SHEX/SHDR are checked by disasm_target; anything else is refused there.
             if let Err(e) = disasm_target(c, Some(name)) {
-                io.error(&format!("'{shown}': {e}"));
+                io.error(&format!("'{shown}': {}", cli::error_message(&e)));
                 return Ok(false);
             }
         }
@@ -354,7 +356,7 @@ fn show_disasm(
         Ok(DisasmTarget::Bitcode { bitcode, .. }) => bitcode,
         Ok(DisasmTarget::Dxbc { .. }) => return show_listing(io, shown, c, many),
         Err(e) => {
-            io.error(&format!("'{shown}': {e}"));
+            io.error(&format!("'{shown}': {}", cli::error_message(&e)));
             return Ok(false);
         }
     };
@@ -457,10 +459,10 @@ fn show_verify(
         ));
     }
     for check in &v.checks {
-        if quiet && check.level == Severity::Note {
+        if quiet && check.severity() == Severity::Note {
             continue;
         }
-        writeln!(io.out, "{shown}: {}: {}", check.level, check.message)?;
+        writeln!(io.out, "{shown}: {}: {check}", check.severity())?;
     }
     writeln!(io.out, "{shown}: {}", v.summary(insp.parts.len()))?;
     Ok(v.is_clean())
@@ -502,7 +504,10 @@ fn show_dump(
             Ok(true)
         }
         Err(e) => {
-            io.error(&format!("'{shown}': --dump-all: {e}"));
+            io.error(&format!(
+                "'{shown}': --dump-all: {}",
+                cli::error_message(&e)
+            ));
             Ok(false)
         }
     }

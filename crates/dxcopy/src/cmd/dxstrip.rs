@@ -116,7 +116,7 @@ pub fn main() {
     (opts.files, walked) = match gather(&opts) {
         Ok(found) => found,
         Err(e) => {
-            cli::emit("dxstrip", cli::Severity::Error, &e.to_string());
+            cli::emit("dxstrip", cli::Severity::Error, &cli::error_message(&e));
             std::process::exit(1);
         }
     };
@@ -184,13 +184,10 @@ pub fn main() {
                     }
                     removed += report.parts_before.saturating_sub(report.parts_after);
                     if !opts.quiet {
-                        for w in &report.option_warnings {
-                            say(
-                                cli::Severity::Warning,
-                                &format!("'{}': {w}", file.display()),
-                            );
-                        }
-                        for w in &report.warnings {
+                        let warnings = (report.option_warnings.iter())
+                            .map(cli::option_warning_message)
+                            .chain(report.warnings.iter().map(cli::warning_message));
+                        for w in warnings {
                             say(
                                 cli::Severity::Warning,
                                 &format!("'{}': {w}", file.display()),

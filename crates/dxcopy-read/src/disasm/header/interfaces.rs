@@ -95,16 +95,16 @@ impl<'data> Interfaces<'data> {
         let class_offset = u64::from(c.u32(20, what)?);
         let slot_offset = u64::from(c.u32(24, what)?);
         let string = |offset: u32| c.cstr(u64::from(offset), c.len(), "IFCE name");
-        let types_c = c.sub(class_offset, type_count * 12, "IFCE class types")?;
-        let instances_c = c.sub(
+        let types = c.records(class_offset, type_count, 12, "IFCE class types")?;
+        let instances = c.records(
             class_offset + type_count * 12,
-            instance_count * 16,
+            instance_count,
+            16,
             "IFCE class instances",
         )?;
-        let slots_c = c.sub(slot_offset, record_count * 16, "IFCE interface slots")?;
+        let slot_records = c.records(slot_offset, record_count, 16, "IFCE interface slots")?;
         let mut class_types = Vec::new();
-        for i in 0..type_count {
-            let r = types_c.sub(i * 12, 12, "IFCE class type")?;
+        for (_, r) in types {
             class_types.push(ClassType {
                 name: string(r.u32(0, "IFCE class type")?)?,
                 id: r.u16(4, "IFCE class type")?,
@@ -114,8 +114,7 @@ impl<'data> Interfaces<'data> {
             });
         }
         let mut class_instances = Vec::new();
-        for i in 0..instance_count {
-            let r = instances_c.sub(i * 16, 16, "IFCE class instance")?;
+        for (_, r) in instances {
             class_instances.push(ClassInstance {
                 name: string(r.u32(0, "IFCE class instance")?)?,
                 class_type: r.u16(4, "IFCE class instance")?,
@@ -128,26 +127,23 @@ impl<'data> Interfaces<'data> {
         }
         let mut slots = Vec::new();
         let mut start_slot = 0u32;
-        for i in 0..record_count {
-            let r = slots_c.sub(i * 16, 16, "IFCE interface slot")?;
+        for (_, r) in slot_records {
             let slot_span = r.u32(0, "IFCE interface slot")?;
             let count = u64::from(r.u32(4, "IFCE interface slot")?);
-            let ids = c.sub(
-                u64::from(r.u32(8, "IFCE interface slot")?),
-                count * 2,
-                "IFCE type IDs",
-            )?;
-            let tables = c.sub(
-                u64::from(r.u32(12, "IFCE interface slot")?),
-                count * 4,
-                "IFCE table IDs",
-            )?;
-            let mut type_ids = Vec::new();
-            let mut table_ids = Vec::new();
-            for k in 0..count {
-                type_ids.push(ids.u16(k * 2, "IFCE type ID")?);
-                table_ids.push(tables.u32(k * 4, "IFCE table ID")?);
-            }
+            let type_ids = c
+                .u16s(
+                    u64::from(r.u32(8, "IFCE interface slot")?),
+                    count,
+                    "IFCE type IDs",
+                )?
+                .collect();
+            let table_ids = c
+                .u32s(
+                    u64::from(r.u32(12, "IFCE interface slot")?),
+                    count,
+                    "IFCE table IDs",
+                )?
+                .collect();
             slots.push(InterfaceSlot {
                 start_slot,
                 slot_span,

@@ -15,7 +15,7 @@
 use super::sm2::Sm2Program;
 use crate::aon9::Level9Shader;
 use crate::container::Part;
-use crate::cursor::Cursor;
+use crate::cursor::{Cursor, Records};
 use crate::error::Result;
 use std::fmt::Write;
 
@@ -93,54 +93,54 @@ impl<'data> Level9Listing<'data> {
     fn parse_inner(part: &Part<'data>) -> Result<Level9Listing<'data>> {
         let header = Level9Shader::parse_data(part.name, part.data, part.data_offset())?;
         let c = Cursor::new(part.data, part.data_offset());
-        let table = |index: usize, entry: u64| -> Result<Cursor<'data>> {
+        let table = |index: usize, entry: u64| -> Result<Records<'data>> {
             let m = header.mappings[index];
-            c.sub(
+            c.records(
                 u64::from(m.offset),
-                u64::from(m.count) * entry,
+                u64::from(m.count),
+                entry,
                 "Aon9 mapping table",
             )
         };
-        let cb = table(0, 12)?;
         let mut constant_buffers = Vec::new();
-        for i in 0..u64::from(header.mappings[0].count) {
-            let at = i * 12;
+        for (_, cb) in table(0, 12)? {
+            let mut p = 0;
+            let what = "Aon9 constant buffer mapping";
             constant_buffers.push(ConstantBufferMapping {
-                buffer: cb.u16(at, "Aon9 constant buffer mapping")?,
-                start_register: cb.u16(at + 2, "Aon9 constant buffer mapping")?,
-                register_count: cb.u16(at + 4, "Aon9 constant buffer mapping")?,
-                target_register: cb.u16(at + 6, "Aon9 constant buffer mapping")?,
-                conversion: cb.array(at + 8, "Aon9 constant buffer mapping")?,
+                buffer: cb.take_u16(&mut p, what)?,
+                start_register: cb.take_u16(&mut p, what)?,
+                register_count: cb.take_u16(&mut p, what)?,
+                target_register: cb.take_u16(&mut p, what)?,
+                conversion: cb.array(p, what)?,
             });
         }
-        let lr = table(1, 8)?;
         let mut loop_registers = Vec::new();
-        for i in 0..u64::from(header.mappings[1].count) {
-            let at = i * 8;
+        for (_, lr) in table(1, 8)? {
+            let mut p = 0;
+            let what = "Aon9 loop register mapping";
             loop_registers.push(LoopRegisterMapping {
-                buffer: lr.u16(at, "Aon9 loop register mapping")?,
-                source_register: lr.u16(at + 2, "Aon9 loop register mapping")?,
-                component: lr.u16(at + 4, "Aon9 loop register mapping")?,
-                target_register: lr.u16(at + 6, "Aon9 loop register mapping")?,
+                buffer: lr.take_u16(&mut p, what)?,
+                source_register: lr.take_u16(&mut p, what)?,
+                component: lr.take_u16(&mut p, what)?,
+                target_register: lr.take_u16(&mut p, what)?,
             });
         }
-        let sm = table(3, 4)?;
         let mut samplers = Vec::new();
-        for i in 0..u64::from(header.mappings[3].count) {
-            let at = i * 4;
+        for (_, sm) in table(3, 4)? {
+            let what = "Aon9 sampler mapping";
             samplers.push(SamplerMapping {
-                source_resource: sm.u8(at, "Aon9 sampler mapping")?,
-                source_sampler: sm.u8(at + 1, "Aon9 sampler mapping")?,
-                target_sampler: sm.u8(at + 2, "Aon9 sampler mapping")?,
+                source_resource: sm.u8(0, what)?,
+                source_sampler: sm.u8(1, what)?,
+                target_sampler: sm.u8(2, what)?,
             });
         }
-        let rc = table(4, 4)?;
         let mut runtime_constants = Vec::new();
-        for i in 0..u64::from(header.mappings[4].count) {
-            let at = i * 4;
+        for (_, rc) in table(4, 4)? {
+            let mut p = 0;
+            let what = "Aon9 runtime constant mapping";
             runtime_constants.push(RuntimeConstantMapping {
-                description: rc.u16(at, "Aon9 runtime constant mapping")?,
-                target_register: rc.u16(at + 2, "Aon9 runtime constant mapping")?,
+                description: rc.take_u16(&mut p, what)?,
+                target_register: rc.take_u16(&mut p, what)?,
             });
         }
         let program_c = c.sub(

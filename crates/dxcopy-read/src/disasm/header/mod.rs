@@ -45,34 +45,27 @@ use crate::program::is_program_data;
 use crate::rdef::ResourceDefinitions;
 use crate::sfi0::Sfi0;
 use crate::signature::Signature;
+use crate::stage::{ProgramType, ShaderKind};
 use crate::stat::Statistics;
 use level9::Level9Listing;
-use signatures::{write_signature, SignatureRole, Stage};
+use signatures::{write_signature, SignatureRole};
 
 /// The shader stage of a container: from the SHDR/SHEX version token, else
-/// from the RDEF target.
-pub fn container_stage(container: &Container<'_>) -> Stage {
+/// from the RDEF target; `None` when neither names one.
+pub fn container_stage(container: &Container<'_>) -> Option<ShaderKind> {
     for name in [b"SHEX", b"SHDR"] {
         if let Some(part) = container.find(PartName(*name)) {
             if let Ok(token) = part.cursor().u32(0, "program version token") {
-                return Stage::from_program_type(token >> 16);
+                return ProgramType::from_raw((token >> 16) as u16).stage();
             }
         }
     }
     if let Some(part) = container.find(PartName::RDEF) {
         if let Ok(defs) = ResourceDefinitions::parse(&part) {
-            return match defs.target.raw() {
-                0xffff => Stage::Pixel,
-                0xfffe => Stage::Vertex,
-                0x4753 => Stage::Geometry,
-                0x4853 => Stage::Hull,
-                0x4453 => Stage::Domain,
-                0x4353 => Stage::Compute,
-                _ => Stage::Other,
-            };
+            return defs.target.stage();
         }
     }
-    Stage::Other
+    None
 }
 
 fn find_any<'data>(
@@ -186,9 +179,12 @@ fn program_has_abort(container: &Container<'_>) -> bool {
     let tokens = c
         .u32(4, "program length")
         .map_or(0, |n| u64::from(n).min(c.len() / 4));
-    let mut at = 2u64;
-    while at < tokens {
-        let Ok(token) = c.u32(at * 4, "instruction token") else {
+    let Ok(program) = c.sub(0, tokens * 4, "program") else {
+        return false;
+    };
+    let mut p = 8;
+    while p < program.len() {
+        let Ok(token) = program.u32(p, "instruction token") else {
             return false;
         };
         let opcode = token & 0x7ff;
@@ -196,14 +192,14 @@ fn program_has_abort(container: &Container<'_>) -> bool {
             return true;
         }
         let length = if opcode == OPCODE_CUSTOMDATA {
-            c.u32(at * 4 + 4, "customdata length").map_or(0, u64::from)
+            program.u32(p + 4, "customdata length").map_or(0, u64::from)
         } else {
             u64::from((token >> 24) & 0x7f)
         };
-        if length == 0 {
+        // A zero length or one past the program ends the walk.
+        if length == 0 || program.take_sub(&mut p, length * 4, "instruction").is_err() {
             return false;
         }
-        at += length;
     }
     false
 }
@@ -332,7 +328,7 @@ mod tests {
             (b"STAT", &stat),
         ]);
         let container = Container::parse(&file).unwrap();
-        assert_eq!(container_stage(&container), Stage::Hull);
+        assert_eq!(container_stage(&container), Some(ShaderKind::Hull));
         let mut out = String::new();
         write_header_sections(&container, &mut out).unwrap();
         let headings: Vec<&str> = out

@@ -12,6 +12,7 @@
 //! `YES`/`NO`.
 
 use crate::signature::{Signature, SignatureElement};
+use crate::stage::ShaderKind;
 use std::fmt::Write;
 
 /// Which table a signature part fills.
@@ -23,40 +24,6 @@ pub enum SignatureRole {
     Output,
     /// PCSG / PSG1.
     PatchConstant,
-}
-
-/// The shader stage, which decides how some values print.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Stage {
-    /// Pixel shader.
-    Pixel,
-    /// Vertex shader.
-    Vertex,
-    /// Geometry shader.
-    Geometry,
-    /// Hull shader.
-    Hull,
-    /// Domain shader.
-    Domain,
-    /// Compute shader.
-    Compute,
-    /// Unknown program type.
-    Other,
-}
-
-impl Stage {
-    /// The stage from a DXBC program version token's type (high half).
-    pub fn from_program_type(program_type: u32) -> Stage {
-        match program_type {
-            0 => Stage::Pixel,
-            1 => Stage::Vertex,
-            2 => Stage::Geometry,
-            3 => Stage::Hull,
-            4 => Stage::Domain,
-            5 => Stage::Compute,
-            _ => Stage::Other,
-        }
-    }
 }
 
 /// The system-value column spelling of a `D3D_NAME`.
@@ -133,9 +100,13 @@ fn mask_text(mask: u8) -> String {
 
 /// The system value a pixel-shader output prints when the part stores 0:
 /// the reflection layer names render targets and the register-less outputs.
-fn effective_system_value(e: &SignatureElement<'_>, role: SignatureRole, stage: Stage) -> u32 {
+fn effective_system_value(
+    e: &SignatureElement<'_>,
+    role: SignatureRole,
+    stage: Option<ShaderKind>,
+) -> u32 {
     let code = e.system_value.raw();
-    if code != 0 || role != SignatureRole::Output || stage != Stage::Pixel {
+    if code != 0 || role != SignatureRole::Output || stage != Some(ShaderKind::Pixel) {
         return code;
     }
     if e.register != u32::MAX {
@@ -168,7 +139,7 @@ fn registerless_name(e: &SignatureElement<'_>, system_value: u32) -> String {
 pub fn write_signature(
     signature: &Signature<'_>,
     role: SignatureRole,
-    stage: Stage,
+    stage: Option<ShaderKind>,
     out: &mut String,
 ) {
     let (heading, empty) = match role {
@@ -183,7 +154,7 @@ pub fn write_signature(
     let inverted = match role {
         SignatureRole::Input => false,
         SignatureRole::Output => true,
-        SignatureRole::PatchConstant => stage == Stage::Hull,
+        SignatureRole::PatchConstant => stage == Some(ShaderKind::Hull),
     };
     for e in &signature.elements {
         let mut name = e.name_lossy().into_owned();
@@ -299,7 +270,12 @@ mod tests {
             ],
         );
         let mut out = String::new();
-        write_signature(&sig, SignatureRole::Output, Stage::Pixel, &mut out);
+        write_signature(
+            &sig,
+            SignatureRole::Output,
+            Some(ShaderKind::Pixel),
+            &mut out,
+        );
         assert_eq!(
             out,
             format!(
@@ -323,7 +299,12 @@ mod tests {
             ],
         );
         let mut out = String::new();
-        write_signature(&sig, SignatureRole::Input, Stage::Pixel, &mut out);
+        write_signature(
+            &sig,
+            SignatureRole::Input,
+            Some(ShaderKind::Pixel),
+            &mut out,
+        );
         assert_eq!(
             out,
             format!(
@@ -341,18 +322,31 @@ mod tests {
             ],
         );
         let mut out = String::new();
-        write_signature(&streams, SignatureRole::Output, Stage::Geometry, &mut out);
+        write_signature(
+            &streams,
+            SignatureRole::Output,
+            Some(ShaderKind::Geometry),
+            &mut out,
+        );
         assert!(out.contains("\n// m0:POS                   0   xyzw        0     NONE   float   xyzw\n// m1:POS                   0   xyzw        0     NONE   float    yzw\n"), "{out}");
         let empty = signature(SignatureFormat::Dxbc, Vec::new());
         let mut out = String::new();
-        write_signature(&empty, SignatureRole::Input, Stage::Compute, &mut out);
+        write_signature(
+            &empty,
+            SignatureRole::Input,
+            Some(ShaderKind::Compute),
+            &mut out,
+        );
         assert_eq!(out, format!("// Input signature:\n//\n{HEAD}// no Input\n"));
         // Hull shaders write their patch constants: the mask is inverted.
         let patch = signature(
             SignatureFormat::Dxbc,
             vec![element("SV_TessFactor", 0, 11, 3, 0, 0x1, 0xe, None, None)],
         );
-        for (stage, used) in [(Stage::Hull, "x   "), (Stage::Domain, " yzw")] {
+        for (stage, used) in [
+            (Some(ShaderKind::Hull), "x   "),
+            (Some(ShaderKind::Domain), " yzw"),
+        ] {
             let mut out = String::new();
             write_signature(&patch, SignatureRole::PatchConstant, stage, &mut out);
             assert!(out.starts_with("// Patch Constant signature:\n"));

@@ -25,26 +25,19 @@
 
 use crate::cursor::Cursor;
 use crate::error::{Limit, MissingItem, ReadError, ReadErrorKind, Result, ValueField};
+use crate::stage::{ShaderKind, TargetType};
 use std::fmt::Write;
 
 /// Most instructions decoded from one program (a program cannot hold more
 /// instructions than it has tokens; this bounds the work on hostile input).
 pub const MAX_INSTRUCTIONS: usize = 1 << 20;
 
-/// The program kind from the version token.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Sm2Kind {
-    /// `vs_*` (`0xFFFE`).
-    Vertex,
-    /// `ps_*` (`0xFFFF`).
-    Pixel,
-}
-
 /// The version token.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Sm2Version {
-    /// Vertex or pixel program.
-    pub kind: Sm2Kind,
+    /// [`ShaderKind::Vertex`] (`0xFFFE`) or [`ShaderKind::Pixel`] (`0xFFFF`),
+    /// the codes of an RDEF target ([`TargetType`]).
+    pub kind: ShaderKind,
     /// Major shader model.
     pub major: u8,
     /// Minor shader model (1 prints as `x`, 0xFF as `sw`).
@@ -54,10 +47,7 @@ pub struct Sm2Version {
 impl Sm2Version {
     /// The profile as the disassembler prints it (`vs_2_0`, `ps_2_x`, `ps_3_sw`).
     pub fn profile(&self) -> String {
-        let kind = match self.kind {
-            Sm2Kind::Vertex => "vs",
-            Sm2Kind::Pixel => "ps",
-        };
+        let kind = self.kind.profile_prefix();
         let minor = match self.minor {
             0xff => "sw".to_string(),
             m if self.major >= 2 && m != 0 => "x".to_string(),
@@ -158,7 +148,7 @@ pub struct Sm2Program<'data> {
 
 /// Number of parameter tokens for shader model 1 instructions, which carry no length.
 fn sm1_param_count(opcode: u16, version: Sm2Version) -> Option<usize> {
-    let ps14 = version.kind == Sm2Kind::Pixel && version.minor >= 4;
+    let ps14 = version.kind == ShaderKind::Pixel && version.minor >= 4;
     Some(match opcode {
         0 => 0,                                       // nop
         1 | 6 | 7 | 14 | 15 | 16 | 19 | 78 | 79 => 2, // mov rcp rsq exp log lit frc expp logp
@@ -181,9 +171,8 @@ fn sm1_param_count(opcode: u16, version: Sm2Version) -> Option<usize> {
 }
 
 fn read_version(token: u32, at: u64) -> Result<Sm2Version> {
-    let kind = match token >> 16 {
-        0xfffe => Sm2Kind::Vertex,
-        0xffff => Sm2Kind::Pixel,
+    let kind = match TargetType::from_raw((token >> 16) as u16).stage() {
+        Some(kind @ (ShaderKind::Vertex | ShaderKind::Pixel)) => kind,
         _ => {
             return Err(ReadError::new(
                 at,
@@ -210,42 +199,42 @@ impl<'data> Sm2Program<'data> {
     pub fn parse(data: &'data [u8], base: u64) -> Result<Sm2Program<'data>> {
         let c = Cursor::new(data, base);
         let version = read_version(c.u32(0, "SM1-3 version token")?, base)?;
-        let token_count = c.len() / 4;
         let mut instructions = Vec::new();
         let mut debug = None;
-        let mut at: u64 = 1;
+        // Byte position of the next token; every step moves it by whole tokens.
+        let mut p: u64 = 4;
         loop {
-            if at >= token_count {
+            if c.len().saturating_sub(p) < 4 {
                 return Err(c.error(
-                    at * 4,
+                    p,
                     ReadErrorKind::Missing {
                         part: None,
                         what: MissingItem::Sm2EndToken,
                     },
                 ));
             }
-            let token = c.u32(at * 4, "SM1-3 instruction token")?;
+            let token_at = p;
+            let token = c.take_u32(&mut p, "SM1-3 instruction token")?;
             if token == 0x0000_ffff {
                 break;
             }
             let opcode = (token & 0xffff) as u16;
             if opcode == 0xfffe {
                 let len = u64::from((token >> 16) & 0x7fff);
-                let body = c.bytes((at + 1) * 4, len * 4, "SM1-3 comment")?;
-                if body.len() >= 4 && &body[..4] == b"DBUG" && debug.is_none() {
-                    debug = Some(DebugInfo::parse(&body[4..], c.abs((at + 1) * 4 + 4))?);
+                let body = c.take_sub(&mut p, len * 4, "SM1-3 comment")?;
+                if body.data().starts_with(b"DBUG") && debug.is_none() {
+                    debug = Some(DebugInfo::parse(body.rest(4), body.abs(4))?);
                 }
-                at += 1 + len;
                 continue;
             }
             let count = if version.major >= 2 {
-                ((token >> 24) & 0xf) as usize
+                u64::from((token >> 24) & 0xf)
             } else {
                 match sm1_param_count(opcode, version) {
-                    Some(n) => n,
+                    Some(n) => n as u64,
                     None => {
                         return Err(c.error(
-                            at * 4,
+                            token_at,
                             ReadErrorKind::UnknownValue {
                                 part: None,
                                 field: ValueField::Sm1Opcode,
@@ -255,13 +244,12 @@ impl<'data> Sm2Program<'data> {
                     }
                 }
             };
-            let mut params = Vec::with_capacity(count);
-            for i in 0..count as u64 {
-                params.push(c.u32((at + 1 + i) * 4, "SM1-3 instruction parameter")?);
-            }
+            let params = c
+                .take_u32_each(&mut p, count, "SM1-3 instruction parameter")?
+                .collect();
             if instructions.len() >= MAX_INSTRUCTIONS {
                 return Err(c.error(
-                    at * 4,
+                    token_at,
                     ReadErrorKind::LimitExceeded {
                         part: None,
                         what: Limit::Sm2Instructions,
@@ -271,14 +259,13 @@ impl<'data> Sm2Program<'data> {
                 ));
             }
             instructions.push(Sm2Instruction {
-                offset: (at * 4) as u32,
+                offset: token_at as u32,
                 opcode,
                 controls: ((token >> 16) & 0xff) as u8,
                 predicated: token & (1 << 28) != 0,
                 coissue: token & (1 << 30) != 0,
                 params,
             });
-            at += 1 + count as u64;
         }
         Ok(Sm2Program {
             version,
@@ -308,42 +295,44 @@ impl<'data> DebugInfo<'data> {
         let variable_table = u64::from(c.u32(32, what)?);
         let entry_point = string(c.u32(36, what)?, "DBUG entry point")?;
         // Every table must lie inside the comment before anything is allocated.
-        let files_c = c.sub(file_table, file_count * 4, "DBUG file table")?;
-        let instr_c = c.sub(
+        let file_table = c.u32s(file_table, file_count, "DBUG file table")?;
+        let instruction_table = c.records(
             instruction_table,
-            instruction_count * 8,
+            instruction_count,
+            8,
             "DBUG instruction table",
         )?;
-        let vars_c = c.sub(variable_table, variable_count * 20, "DBUG variable table")?;
-        let mut files = Vec::new();
-        for i in 0..file_count {
-            files.push(string(files_c.u32(i * 4, "DBUG file")?, "DBUG file name")?);
-        }
+        let variable_table =
+            c.records(variable_table, variable_count, 20, "DBUG variable table")?;
+        let files = file_table
+            .map(|name| string(name, "DBUG file name"))
+            .collect::<Result<Vec<_>>>()?;
         let mut instructions = Vec::new();
-        for i in 0..instruction_count {
+        for (_, r) in instruction_table {
+            let mut p = 0;
             instructions.push(InstructionSource {
-                line: instr_c.u16(i * 8, "DBUG instruction")?,
-                file: instr_c.u16(i * 8 + 2, "DBUG instruction")?,
-                offset: instr_c.u32(i * 8 + 4, "DBUG instruction")?,
+                line: r.take_u16(&mut p, "DBUG instruction")?,
+                file: r.take_u16(&mut p, "DBUG instruction")?,
+                offset: r.take_u32(&mut p, "DBUG instruction")?,
             });
         }
         let mut writes = Vec::new();
-        for i in 0..variable_count {
-            let v = vars_c.sub(i * 20, 20, "DBUG variable")?;
+        for (_, v) in variable_table {
             let scope = string(v.u32(0, "DBUG variable")?, "DBUG variable scope")?;
             let name = string(v.u32(4, "DBUG variable")?, "DBUG variable name")?;
             let write_count = u64::from(v.u32(12, "DBUG variable")?);
             let write_table = u64::from(v.u32(16, "DBUG variable")?);
-            let w = c.sub(write_table, write_count * 12, "DBUG variable writes")?;
-            for k in 0..write_count {
+            for (_, w) in c.records(write_table, write_count, 12, "DBUG variable writes")? {
+                let mut p = 0;
+                let instruction = w.take_u32(&mut p, "DBUG write")?;
                 let mut components = [0u16; 4];
-                for (j, comp) in components.iter_mut().enumerate() {
-                    *comp = w.u16(k * 12 + 4 + 2 * j as u64, "DBUG write")?;
+                for comp in &mut components {
+                    *comp = w.take_u16(&mut p, "DBUG write")?;
                 }
                 writes.push(VariableWrite {
                     scope,
                     name,
-                    instruction: w.u32(k * 12, "DBUG write")?,
+                    instruction,
                     components,
                 });
             }
@@ -424,7 +413,7 @@ fn mnemonic(opcode: u16, version: Sm2Version) -> Option<&'static str> {
         47 => "defb",
         48 => "defi",
         64 => {
-            if version.kind == Sm2Kind::Pixel && version.major == 1 && version.minor >= 4 {
+            if version.kind == ShaderKind::Pixel && version.major == 1 && version.minor >= 4 {
                 "texcrd"
             } else {
                 "texcoord"
@@ -559,7 +548,7 @@ struct Printer<'a> {
 impl Printer<'_> {
     fn register_name(&self, reg: Sm2Register) -> String {
         let n = reg.number;
-        let vs = self.version.kind == Sm2Kind::Vertex;
+        let vs = self.version.kind == ShaderKind::Vertex;
         match reg.register_type {
             0 => format!("r{n}"),
             1 => format!("v{n}"),
@@ -777,8 +766,8 @@ impl Printer<'_> {
 
     fn declares_usage(&self, reg: Sm2Register) -> bool {
         match self.version.kind {
-            Sm2Kind::Vertex => true,
-            Sm2Kind::Pixel => self.version.major >= 3 && reg.register_type == 1,
+            ShaderKind::Vertex => true,
+            _ => self.version.major >= 3 && reg.register_type == 1,
         }
     }
 
@@ -927,7 +916,7 @@ impl Sm2Program<'_> {
         text.push('\n');
         let word = if total > 1 { "slots" } else { "slot" };
         let arithmetic = total - texture;
-        if self.version.kind == Sm2Kind::Pixel && arithmetic != total {
+        if self.version.kind == ShaderKind::Pixel && arithmetic != total {
             let _ = writeln!(
                 text,
                 "// approximately {total} instruction {word} used ({texture} texture, {arithmetic} arithmetic)"
@@ -1232,6 +1221,20 @@ mod tests {
         let e = Sm2Program::parse(&bytes[..8], 0).unwrap_err();
         assert!(matches!(e.kind, ReadErrorKind::Truncated { .. }), "{e}");
         assert_eq!(e.offset, 8);
+        // Three parameters of which one is there: the error names the second,
+        // as reading them one by one does.
+        let bytes = program(0xffff_0200, &[], &[0x0300_0001, 0x800f_0000, 1, 2]);
+        let e = Sm2Program::parse(&bytes[..14], 100).unwrap_err();
+        assert_eq!(e.offset, 112);
+        assert_eq!(
+            e.kind,
+            ReadErrorKind::Truncated {
+                part: None,
+                what: "SM1-3 instruction parameter",
+                needed: 4,
+                available: 2,
+            }
+        );
         // A comment longer than the program.
         let bytes = [0xffff_0200u32, 0x7fff_fffe]
             .iter()

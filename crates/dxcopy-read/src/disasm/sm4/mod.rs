@@ -23,6 +23,7 @@ mod tests;
 pub use opcode::{ImmediateStyle, OpClass, OpInfo};
 pub use print::{write_instruction, write_program};
 
+use crate::stage::{ProgramType, ShaderKind};
 use opcode::op;
 use std::fmt;
 
@@ -101,58 +102,11 @@ impl fmt::Display for DecodeErrorKind {
     }
 }
 
-/// Shader stage (bits 16–31 of the version token).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub enum Stage {
-    /// `ps`
-    Pixel,
-    /// `vs`
-    Vertex,
-    /// `gs`
-    Geometry,
-    /// `hs`
-    Hull,
-    /// `ds`
-    Domain,
-    /// `cs`
-    Compute,
-    /// Any other value.
-    Unknown(u16),
-}
-
-impl Stage {
-    fn from_token(version: u32) -> Stage {
-        match version >> 16 {
-            0 => Stage::Pixel,
-            1 => Stage::Vertex,
-            2 => Stage::Geometry,
-            3 => Stage::Hull,
-            4 => Stage::Domain,
-            5 => Stage::Compute,
-            n => Stage::Unknown(n as u16),
-        }
-    }
-
-    /// Profile prefix (`ps`, `vs`, …; `xs` for unknown stages).
-    pub fn prefix(self) -> &'static str {
-        match self {
-            Stage::Pixel => "ps",
-            Stage::Vertex => "vs",
-            Stage::Geometry => "gs",
-            Stage::Hull => "hs",
-            Stage::Domain => "ds",
-            Stage::Compute => "cs",
-            Stage::Unknown(_) => "xs",
-        }
-    }
-}
-
 /// A decoded SM4/SM5 program.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Program {
-    /// Shader stage.
-    pub stage: Stage,
+    /// Shader stage (bits 16–31 of the version token).
+    pub stage: ProgramType,
     /// Shader model major version.
     pub major: u8,
     /// Shader model minor version.
@@ -164,7 +118,9 @@ pub struct Program {
 impl Program {
     /// `ps_5_0`-style profile.
     pub fn profile(&self) -> String {
-        format!("{}_{}_{}", self.stage.prefix(), self.major, self.minor)
+        // An unknown program type prints as `xs`, as Microsoft's disassembler does.
+        let prefix = self.stage.stage().map_or("xs", ShaderKind::profile_prefix);
+        format!("{prefix}_{}_{}", self.major, self.minor)
     }
 
     /// Whether the program is Shader Model 5.1 or later (resource ranges and
@@ -230,7 +186,7 @@ impl Program {
         }
         let tokens: Vec<u32> = words.take(length as usize).collect();
         let mut program = Program {
-            stage: Stage::from_token(version),
+            stage: ProgramType::from_raw((version >> 16) as u16),
             major: ((version >> 4) & 0xf) as u8,
             minor: (version & 0xf) as u8,
             instructions: Vec::new(),

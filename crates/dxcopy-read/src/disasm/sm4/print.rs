@@ -3,7 +3,7 @@
 
 use super::opcode::{self, op, ImmediateStyle, OpClass};
 use super::operand_type as ot;
-use super::{Body, Components, Declaration, Index, Instruction, Operand, Program, Stage};
+use super::{Body, Components, Declaration, Index, Instruction, Operand, Program};
 use std::fmt::Write;
 
 /// Writes the program's listing: the profile line, every declaration and
@@ -44,7 +44,6 @@ pub fn write_program(program: &Program, slots: Option<u32>, out: &mut String) {
 pub fn write_instruction(program: &Program, ins: &Instruction, out: &mut String) {
     let ctx = Ctx {
         sm51: program.is_sm51(),
-        stage: program.stage,
     };
     let info = ins.info();
     if let Body::Declaration(decl) = &ins.body {
@@ -151,8 +150,6 @@ fn destinations(opcode: u16) -> usize {
 
 struct Ctx {
     sm51: bool,
-    #[allow(dead_code)]
-    stage: Stage,
 }
 
 fn write_declaration(ctx: &Ctx, ins: &Instruction, decl: &Declaration, out: &mut String) {

@@ -1,0 +1,1098 @@
+//! Findings: something noteworthy about a container that does not stop it
+//! from being read. One type for all of them: the structural findings of
+//! [`Container::check`](crate::Container::check), the rule violations the
+//! part decoders list in their `issues`, and the outcomes of `--verify`
+//! ([`info::verify`](crate::info::verify)).
+//!
+//! A [`Finding`] is a typed [`FindingKind`] (with its numbers), the part it
+//! is about and the offset of the bytes at fault; its [`Severity`] follows
+//! from the kind. Its `Display` is the sentence `dxinfo --verify` prints;
+//! the kind's `Display` is the same sentence without the part and offset.
+
+use crate::bitcode::BitcodeError;
+use crate::error::{PartRef, ReadError};
+use crate::fields::hex;
+use crate::name::PartName;
+use crate::rdat::RdatPartType;
+use crate::root_signature_check::UncoveredBinding;
+use crate::source_info::SectionType;
+use std::fmt;
+
+/// How serious a finding is, and a line the tools print.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize),
+    serde(rename_all = "lowercase")
+)]
+pub enum Severity {
+    /// Worth knowing; the container is fine (e.g. unaligned parts written by
+    /// older dxc, an unsigned container).
+    Note,
+    /// Something is wrong or non-conforming; the container fails verification.
+    Warning,
+    /// Broken (a part that does not decode, a digest that does not match); the
+    /// container fails verification.
+    Error,
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Severity::Note => "note",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        })
+    }
+}
+
+/// One finding: what (the kind, with its numbers), where (part and offset).
+///
+/// Decoders make findings without a part (they do not know which part they
+/// decode); [`verify`](crate::info::verify::verify) fills it in.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// What was found.
+    pub kind: FindingKind,
+    /// The part it is about, when it is about one part.
+    pub part: Option<PartRef>,
+    /// Absolute offset of the offending bytes, when they are known.
+    pub offset: Option<u64>,
+}
+
+impl Finding {
+    /// A finding about the whole container, at no particular offset.
+    pub fn new(kind: FindingKind) -> Finding {
+        Finding {
+            kind,
+            part: None,
+            offset: None,
+        }
+    }
+
+    /// A finding at absolute `offset` (what decoders make).
+    pub fn at(offset: u64, kind: FindingKind) -> Finding {
+        Finding {
+            kind,
+            part: None,
+            offset: Some(offset),
+        }
+    }
+
+    /// The same finding, about `part`.
+    pub fn in_part(self, part: impl Into<Option<PartRef>>) -> Finding {
+        Finding {
+            part: part.into(),
+            ..self
+        }
+    }
+
+    /// How serious it is (the kind's severity).
+    pub fn severity(&self) -> Severity {
+        self.kind.severity()
+    }
+}
+
+/// How a kind's sentence is placed in a finding's sentence.
+enum Place {
+    /// The kind's sentence says it all.
+    Whole,
+    /// `part I 'NAME' at offset X: ` before it.
+    PartAt,
+    /// `part I 'NAME': ` before it.
+    Part,
+    /// A decoder's rule: `part I 'NAME': ` before it (when the part is
+    /// known) and ` (at offset X)` after it.
+    Rule,
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.kind.place(), self.part) {
+            (Place::PartAt, Some(p)) => write!(
+                f,
+                "part {} '{}' at offset {:#x}: ",
+                p.index, p.name, p.offset
+            )?,
+            (Place::Part | Place::Rule, Some(p)) => write!(f, "part {} '{}': ", p.index, p.name)?,
+            _ => {}
+        }
+        write!(f, "{}", self.kind)?;
+        match (self.kind.place(), self.offset) {
+            (Place::Rule, Some(offset)) => write!(f, " (at offset {offset:#x})"),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// What a [`Finding`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum FindingKind {
+    // --- Structure (`Container::check`) ---
+    /// Header FileSize differs from the real length.
+    FileSizeMismatch {
+        /// Stored FileSize.
+        stored: u32,
+        /// Real length of the input.
+        actual: u64,
+    },
+    /// Bytes that belong to no part between the offset table, parts and FileSize.
+    Gap {
+        /// Absolute offset of the first unused byte.
+        offset: u64,
+        /// Number of unused bytes.
+        len: u64,
+    },
+    /// Offsets in the table are not in ascending file order.
+    UnsortedOffsets {
+        /// First part whose offset is below its predecessor's.
+        index: u32,
+    },
+    /// A part name appears more than once (the finding's part is the repeat).
+    DuplicateName {
+        /// The first part of that name.
+        first: u32,
+    },
+    /// A PRIV part that is not the last part in the file.
+    PrivNotLast,
+    /// A second (or later) PRIV part.
+    MultiplePriv,
+    /// A part name that no known compiler writes.
+    UnknownPart,
+    /// A part header not at a 4-byte-aligned offset (older dxc writes these).
+    Misaligned,
+    /// The stored digest is neither a valid retail/debug digest nor a known
+    /// sentinel (what `Container::check` says; `--verify` says
+    /// [`DigestMismatch`](FindingKind::DigestMismatch) or
+    /// [`DigestUncheckable`](FindingKind::DigestUncheckable)).
+    DigestInvalid {
+        /// The stored digest.
+        stored: [u8; 16],
+    },
+
+    // --- Verification (`info::verify`) ---
+    /// The header digest is zero: the container is not signed.
+    DigestZero,
+    /// The header digest is the BYPASS sentinel (01…01).
+    DigestBypass,
+    /// The header digest is the PREVIEW sentinel (02…02).
+    DigestPreview,
+    /// A dxc PDB's container holds its shader's digest, not its own.
+    DigestOfShader {
+        /// The stored digest.
+        stored: [u8; 16],
+    },
+    /// The header digest is neither the retail nor the debug digest.
+    DigestMismatch {
+        /// The stored digest.
+        stored: [u8; 16],
+        /// The container's retail digest.
+        retail: [u8; 16],
+    },
+    /// The header digest cannot be computed: FileSize is outside the file.
+    DigestUncheckable {
+        /// The stored digest.
+        stored: [u8; 16],
+        /// Header FileSize.
+        file_size: u32,
+    },
+    /// The HASH digest differs from the MD5 of the bitcode it covers.
+    HashMismatch {
+        /// The digest the HASH part holds.
+        stored: [u8; 16],
+        /// The part whose bitcode it covers (DXIL, or ILDB).
+        source: PartName,
+        /// The MD5 of that bitcode.
+        computed: [u8; 16],
+    },
+    /// No decodable part holds the bitcode the HASH digest covers.
+    HashUnverifiable {
+        /// The part it covers (DXIL, or ILDB).
+        source: PartName,
+    },
+    /// A dxc PDB's GUID equals its HASH digest.
+    PdbGuidMatchesHash {
+        /// The GUID in registry format.
+        guid: String,
+    },
+    /// A dxc PDB's GUID differs from its HASH digest.
+    PdbGuidDiffers {
+        /// The GUID in registry format.
+        guid: String,
+    },
+    /// A dxc PDB's container has no decodable HASH part.
+    PdbWithoutHash,
+    /// A part does not decode.
+    Undecodable {
+        /// Why.
+        error: ReadError,
+    },
+    /// A program header's size in words differs from the part size.
+    ProgramSizeMismatch {
+        /// The program header's size, in 4-byte words.
+        words: u32,
+        /// The part size in bytes.
+        part_size: u32,
+    },
+    /// A program part's bitcode lacks the LLVM magic.
+    BitcodeMagic,
+    /// A program part's LLVM bitstream does not read.
+    BitstreamUnreadable {
+        /// Why.
+        error: BitcodeError,
+        /// File offset of the byte at fault.
+        at: u64,
+        /// File offset of the bitcode.
+        start: u64,
+    },
+    /// A PSV0 resource binding a root signature does not cover.
+    RootSignatureUncovered {
+        /// The binding.
+        binding: UncoveredBinding,
+        /// The root signature, as the sentence names it ("its RTS0").
+        against: String,
+    },
+
+    // --- Decoder rules (a decoded part's `issues`) ---
+    /// A flags field holds bits that must be zero.
+    FlagsSet {
+        /// The field, e.g. "section flags".
+        field: &'static str,
+        /// Its value.
+        flags: u32,
+    },
+    /// ILDN: the reserved flags are not 0.
+    ReservedFlags {
+        /// Their value.
+        flags: u32,
+    },
+    /// A field has another value than the one the format fixes.
+    NotFixedValue {
+        /// The field, e.g. "SectionCount".
+        field: &'static str,
+        /// Its value.
+        value: u32,
+        /// The value the format fixes.
+        expected: u32,
+    },
+    /// VERS: flags that are not a valid combination.
+    InvalidFlags {
+        /// The flags.
+        flags: u32,
+    },
+    /// Aon9: the size field differs from the part size.
+    SizeFieldMismatch {
+        /// The size field.
+        size: u32,
+        /// The part size.
+        part_size: u64,
+    },
+    /// Aon9: the version token is not a vs/ps token.
+    VersionTokenNotShader {
+        /// The token.
+        token: u32,
+    },
+    /// Aon9: the SM2 program runs past the part.
+    ProgramPastPart {
+        /// Program size.
+        size: u32,
+        /// Program offset in the part.
+        offset: u32,
+    },
+    /// Aon9: a mapping table's offset is past the part.
+    MappingTablePastPart {
+        /// The table.
+        table: &'static str,
+        /// Its offset in the part.
+        offset: u16,
+    },
+    /// VERS: ContentSizeInBytes differs from the bytes the strings use.
+    ContentSizeMismatch {
+        /// ContentSizeInBytes.
+        stated: u32,
+        /// Bytes the two strings use.
+        used: u64,
+    },
+    /// VERS: no NUL-terminated version string within ContentSizeInBytes.
+    VersionStringMissing,
+    /// RDAT: a part whose offset or size is not a multiple of 4.
+    RdatPartUnaligned {
+        /// The part type.
+        part_type: RdatPartType,
+        /// Its offset in RDAT.
+        at: u64,
+        /// Its size.
+        size: u32,
+    },
+    /// RDAT: a second part of a type that may appear once (ignored).
+    RdatDuplicatePart {
+        /// The part type.
+        part_type: RdatPartType,
+    },
+    /// RDAT: a part of type Invalid (0).
+    RdatInvalidPart,
+    /// RDAT: a table stride that is not a multiple of 4.
+    RdatStrideUnaligned {
+        /// The table's part type.
+        part_type: RdatPartType,
+        /// The stride.
+        stride: u32,
+    },
+    /// RDAT: a record stride below the record size this reader knows.
+    RecordStrideTooSmall {
+        /// The record ("resource", "function").
+        record: &'static str,
+        /// The stride.
+        stride: u32,
+        /// The record size.
+        minimum: u32,
+    },
+    /// RDAT: the string buffer does not end with a NUL.
+    StringBufferUnterminated,
+    /// RDAT: a string offset outside the string buffer.
+    StringOffsetOutside {
+        /// The offset.
+        offset: u32,
+    },
+    /// RDAT: an index row outside the index arrays.
+    IndexRowOutside {
+        /// The row.
+        row: u32,
+    },
+    /// ILDN: the name ends (at a NUL) before NameLength bytes.
+    NameLengthMismatch {
+        /// NameLength.
+        stated: u16,
+        /// Where the name ends.
+        actual: usize,
+    },
+    /// ILDN: the name has no NUL after NameLength bytes.
+    NameUnterminated,
+    /// SRCI: AlignedSizeInBytes is more than the part size.
+    AlignedSizePastPart {
+        /// AlignedSizeInBytes.
+        aligned_size: u32,
+        /// The part size.
+        part_size: u64,
+    },
+    /// SRCI: a second section of one type.
+    DuplicateSection {
+        /// The section type.
+        section: SectionType,
+    },
+    /// SRCI: a section type this reader does not know.
+    UnknownSection {
+        /// The raw type.
+        raw: u16,
+    },
+    /// SRCI: a section's AlignedSizeInBytes differs from what its data needs.
+    SectionSizeMismatch {
+        /// The section type.
+        section: SectionType,
+        /// AlignedSizeInBytes.
+        stated: u32,
+        /// What its data needs.
+        needed: u64,
+    },
+    /// SRCI: the names and contents sections list different numbers of sources.
+    SourceCountMismatch {
+        /// Entries in the names section.
+        names: usize,
+        /// Entries in the contents section.
+        contents: usize,
+    },
+    /// SRCI: the names and contents sections disagree on a source's size.
+    SourceSizeMismatch {
+        /// The source's index.
+        index: usize,
+        /// Its name.
+        name: String,
+        /// Content size the names section gives.
+        names_say: u32,
+        /// Content size the contents section gives.
+        contents_hold: u32,
+    },
+    /// SRCI: a name ends (at a NUL) before NameSizeInBytes.
+    NameSizeMismatch {
+        /// NameSizeInBytes.
+        stated: u32,
+        /// The name.
+        name: String,
+        /// Where it ends.
+        actual: usize,
+    },
+    /// SRCI: the names entries use another size than EntriesSizeInBytes.
+    EntriesSizeMismatch {
+        /// Bytes the entries use.
+        used: u64,
+        /// EntriesSizeInBytes.
+        stated: u32,
+    },
+    /// SRCI: uncompressed contents hold another size than they declare.
+    UncompressedSizeMismatch {
+        /// UncompressedEntriesSizeInBytes.
+        declared: u32,
+        /// EntriesSizeInBytes.
+        held: u32,
+    },
+    /// SRCI: zlib contents inflate to another size than they declare.
+    InflatedSizeMismatch {
+        /// UncompressedEntriesSizeInBytes.
+        declared: u32,
+        /// Bytes inflated.
+        inflated: usize,
+    },
+    /// SRCI: a source text that does not end at its first NUL.
+    SourceTextNul {
+        /// The text's ContentSizeInBytes.
+        size: u32,
+    },
+    /// MSF: a block size other than 512, 1024, 2048 or 4096.
+    BlockSize {
+        /// The block size.
+        size: u32,
+    },
+    /// MSF: the data is not a whole number of blocks.
+    PartialBlock {
+        /// Data size.
+        len: u64,
+        /// Block size.
+        block_size: u32,
+    },
+    /// MSF: NumBlocks differs from the blocks the data holds.
+    BlockCountMismatch {
+        /// NumBlocks.
+        stated: u32,
+        /// Blocks held.
+        held: u64,
+    },
+    /// MSF: the block map address is past the last block.
+    BlockMapPastEnd {
+        /// BlockMapAddr.
+        address: u32,
+    },
+    /// MSF: the PDB does not read.
+    PdbUnreadable {
+        /// Why (offsets relative to the PDB).
+        error: ReadError,
+    },
+    /// RDEF: a variable's default value runs past the part.
+    DefaultValuePastPart {
+        /// The variable.
+        name: String,
+        /// Size of the value.
+        size: u32,
+        /// Its offset in the part.
+        offset: u32,
+    },
+    /// RDEF: the RD11 header's magic is not 'RD11'.
+    Rd11Magic {
+        /// The magic.
+        magic: [u8; 4],
+    },
+    /// SHDR/SHEX: the program length runs past the part.
+    ProgramLengthPastPart {
+        /// Length token, in words.
+        words: u32,
+        /// Part size.
+        part_size: u64,
+    },
+    /// SHDR/SHEX: the program length is shorter than its two header tokens.
+    ProgramLengthShort {
+        /// Length token, in words.
+        words: u32,
+    },
+    /// SHDR/SHEX: the program length differs from the part size.
+    ProgramLengthMismatch {
+        /// Length in bytes.
+        bytes: u64,
+        /// Part size.
+        part_size: u64,
+    },
+    /// PRIV: the debug path has no NUL.
+    DebugPathUnterminated,
+    /// PRIV: the debug path is empty.
+    DebugPathEmpty,
+    /// STAT: a size none of fxc's STAT layouts has.
+    StatSize {
+        /// The part size.
+        size: usize,
+    },
+}
+
+impl FindingKind {
+    /// The kind's name as spelled in this enum (`"DuplicateName"`), for
+    /// programs that do not see the Rust type (the Python package's
+    /// `Finding.kind`).
+    pub fn name(&self) -> String {
+        let debug = format!("{self:?}");
+        let end = debug
+            .find(|c: char| !c.is_ascii_alphanumeric())
+            .unwrap_or(debug.len());
+        debug[..end].to_string()
+    }
+
+    /// How serious a finding of this kind is.
+    pub fn severity(&self) -> Severity {
+        use FindingKind::*;
+        match self {
+            Misaligned | DigestZero | DigestBypass | DigestPreview | DigestOfShader { .. } => {
+                Severity::Note
+            }
+            HashUnverifiable { .. } | PdbGuidMatchesHash { .. } => Severity::Note,
+            Gap { len, .. } if *len < 4 => Severity::Note,
+            DigestMismatch { .. }
+            | DigestUncheckable { .. }
+            | HashMismatch { .. }
+            | PdbGuidDiffers { .. }
+            | Undecodable { .. }
+            | BitstreamUnreadable { .. } => Severity::Error,
+            _ => Severity::Warning,
+        }
+    }
+
+    fn place(&self) -> Place {
+        use FindingKind::*;
+        match self {
+            FileSizeMismatch { .. }
+            | Gap { .. }
+            | UnsortedOffsets { .. }
+            | DigestInvalid { .. }
+            | DigestZero
+            | DigestBypass
+            | DigestPreview
+            | DigestOfShader { .. }
+            | DigestMismatch { .. }
+            | DigestUncheckable { .. }
+            | PdbGuidMatchesHash { .. }
+            | PdbGuidDiffers { .. }
+            | PdbWithoutHash
+            | Undecodable { .. }
+            | RootSignatureUncovered { .. } => Place::Whole,
+            DuplicateName { .. } | PrivNotLast | MultiplePriv | UnknownPart | Misaligned => {
+                Place::PartAt
+            }
+            HashMismatch { .. }
+            | HashUnverifiable { .. }
+            | ProgramSizeMismatch { .. }
+            | BitcodeMagic
+            | BitstreamUnreadable { .. } => Place::Part,
+            _ => Place::Rule,
+        }
+    }
+}
+
+impl fmt::Display for FindingKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use FindingKind::*;
+        match self {
+            FileSizeMismatch { stored, actual } if u64::from(*stored) < *actual => write!(
+                f,
+                "header FileSize {stored:#x} is less than the file length {actual:#x} ({} trailing bytes)",
+                actual - u64::from(*stored)
+            ),
+            FileSizeMismatch { stored, actual } => write!(
+                f,
+                "header FileSize {stored:#x} is more than the file length {actual:#x} (file is short)"
+            ),
+            Gap { offset, len } => {
+                write!(f, "{len} unused bytes at offset {offset:#x} belong to no part")
+            }
+            UnsortedOffsets { index } => write!(
+                f,
+                "part {index}: offset table is not in ascending file order"
+            ),
+            DuplicateName { first } => write!(f, "duplicate name (first seen as part {first})"),
+            PrivNotLast => f.write_str("PRIV is not the last part"),
+            MultiplePriv => f.write_str("more than one PRIV part"),
+            UnknownPart => f.write_str("unknown part name"),
+            Misaligned => f.write_str("not 4-byte aligned"),
+            DigestInvalid { stored } => write!(
+                f,
+                "header digest {} is not a valid retail or debug digest of the container",
+                hex(stored)
+            ),
+            DigestZero => f.write_str("header digest is zero: the container is not signed"),
+            DigestBypass => f.write_str("header digest is the BYPASS sentinel (01…01)"),
+            DigestPreview => f.write_str("header digest is the PREVIEW sentinel (02…02)"),
+            DigestOfShader { stored } => write!(
+                f,
+                "header digest {} is not this container's own: dxc copies the main shader's digest into the PDB's container",
+                hex(stored)
+            ),
+            DigestMismatch { stored, retail } => write!(
+                f,
+                "header digest {} is not a valid retail or debug digest (the retail digest is {})",
+                hex(stored),
+                hex(retail)
+            ),
+            DigestUncheckable { stored, file_size } => write!(
+                f,
+                "header digest {} cannot be checked: FileSize {file_size:#x} is outside the file",
+                hex(stored)
+            ),
+            HashMismatch {
+                stored,
+                source,
+                computed,
+            } => write!(
+                f,
+                "digest {} does not match the MD5 of the {source} bitcode ({})",
+                hex(stored),
+                hex(computed)
+            ),
+            HashUnverifiable { source } => write!(
+                f,
+                "no decodable {source} part to check the digest against"
+            ),
+            PdbGuidMatchesHash { guid } => write!(f, "PDB GUID {guid} equals the HASH digest"),
+            PdbGuidDiffers { guid } => write!(
+                f,
+                "PDB GUID {guid} differs from the HASH digest: the PDB will not be found by its shader"
+            ),
+            PdbWithoutHash => f.write_str(
+                "PDB container has no decodable HASH part to check the GUID against",
+            ),
+            Undecodable { error } => write!(f, "{error}"),
+            ProgramSizeMismatch { words, part_size } => write!(
+                f,
+                "program header says {words} words ({} bytes), the part has {part_size}",
+                u64::from(*words) * 4
+            ),
+            BitcodeMagic => f.write_str("bitcode does not start with the LLVM magic 'BC' 0xC0DE"),
+            BitstreamUnreadable { error, at, start } => write!(
+                f,
+                "LLVM bitstream does not read: {error} (file offset {at:#x}; the bitcode starts at {start:#x})"
+            ),
+            RootSignatureUncovered { binding, against } => {
+                write!(f, "PSV0 {binding} ({against})")
+            }
+            FlagsSet { field, flags } => write!(f, "{field} are {flags:#x}"),
+            ReservedFlags { flags } => write!(f, "reserved flags are {flags:#x}, not 0"),
+            NotFixedValue {
+                field,
+                value,
+                expected,
+            } => write!(f, "{field} is {value}, not {expected}"),
+            InvalidFlags { flags } => write!(f, "flags {flags:#x} are not a valid combination"),
+            SizeFieldMismatch { size, part_size } => {
+                write!(f, "size field {size} differs from the part size {part_size}")
+            }
+            VersionTokenNotShader { token } => {
+                write!(f, "version token {token:#010x} is not a vs/ps token")
+            }
+            ProgramPastPart { size, offset } => write!(
+                f,
+                "program of {size} bytes at offset {offset} runs past the part"
+            ),
+            MappingTablePastPart { table, offset } => {
+                write!(f, "{table} mapping table offset {offset} is past the part")
+            }
+            ContentSizeMismatch { stated, used } => write!(
+                f,
+                "ContentSizeInBytes is {stated} but the strings use {used} bytes"
+            ),
+            VersionStringMissing => f.write_str(
+                "version string is missing or not NUL-terminated within ContentSizeInBytes",
+            ),
+            RdatPartUnaligned {
+                part_type,
+                at,
+                size,
+            } => write!(
+                f,
+                "{part_type} part at {at:#x} with size {size} is not 4-byte aligned"
+            ),
+            RdatDuplicatePart { part_type } => write!(f, "second {part_type} part ignored"),
+            RdatInvalidPart => f.write_str("part of type Invalid (0)"),
+            RdatStrideUnaligned { part_type, stride } => {
+                write!(f, "{part_type} stride {stride} is not a multiple of 4")
+            }
+            RecordStrideTooSmall {
+                record,
+                stride,
+                minimum,
+            } => write!(f, "{record} stride {stride} is below {minimum}"),
+            StringBufferUnterminated => f.write_str("string buffer does not end with a NUL"),
+            StringOffsetOutside { offset } => write!(
+                f,
+                "string offset {offset:#x} is outside the string buffer"
+            ),
+            IndexRowOutside { row } => write!(f, "index row {row} is outside the index arrays"),
+            NameLengthMismatch { stated, actual } => write!(
+                f,
+                "name length is {stated} but the name ends after {actual} bytes"
+            ),
+            NameUnterminated => f.write_str("name is not NUL-terminated"),
+            AlignedSizePastPart {
+                aligned_size,
+                part_size,
+            } => write!(
+                f,
+                "AlignedSizeInBytes {aligned_size:#x} is more than the part size {part_size:#x}"
+            ),
+            DuplicateSection { section } => write!(f, "second {section} section"),
+            UnknownSection { raw } => write!(f, "unknown section type {raw}"),
+            SectionSizeMismatch {
+                section,
+                stated,
+                needed,
+            } => write!(
+                f,
+                "{section} section AlignedSizeInBytes is {stated} but its data needs {needed}"
+            ),
+            SourceCountMismatch { names, contents } => {
+                write!(f, "{names} source names but {contents} source contents")
+            }
+            SourceSizeMismatch {
+                index,
+                name,
+                names_say,
+                contents_hold,
+            } => write!(
+                f,
+                "source {index} '{name}': names say {names_say} content bytes, contents hold {contents_hold}"
+            ),
+            NameSizeMismatch {
+                stated,
+                name,
+                actual,
+            } => write!(
+                f,
+                "NameSizeInBytes is {stated} but the name '{name}' ends after {actual} bytes"
+            ),
+            EntriesSizeMismatch { used, stated } => write!(
+                f,
+                "source names entries use {used} bytes but EntriesSizeInBytes is {stated}"
+            ),
+            UncompressedSizeMismatch { declared, held } => write!(
+                f,
+                "uncompressed contents declare {declared} bytes but hold {held}"
+            ),
+            InflatedSizeMismatch { declared, inflated } => write!(
+                f,
+                "zlib contents declare {declared} bytes but inflate to {inflated}"
+            ),
+            SourceTextNul { size } => write!(
+                f,
+                "source text of {size} bytes does not end at its first NUL"
+            ),
+            BlockSize { size } => write!(f, "block size {size} is not 512, 1024, 2048 or 4096"),
+            PartialBlock { len, block_size } => write!(
+                f,
+                "{len} bytes are not a whole number of {block_size}-byte blocks"
+            ),
+            BlockCountMismatch { stated, held } => {
+                write!(f, "NumBlocks is {stated} but the data holds {held} blocks")
+            }
+            BlockMapPastEnd { address } => {
+                write!(f, "block map address {address} is past the last block")
+            }
+            PdbUnreadable { error } => write!(f, "the PDB does not read: {error}"),
+            DefaultValuePastPart { name, size, offset } => write!(
+                f,
+                "default value of '{name}' ({size} bytes at {offset:#x}) runs past the part"
+            ),
+            Rd11Magic { magic } => write!(
+                f,
+                "RD11 magic is '{}'",
+                crate::name::escape_bytes(magic)
+            ),
+            ProgramLengthPastPart { words, part_size } => write!(
+                f,
+                "program length {words} words ({} bytes) runs past the part ({part_size} bytes)",
+                u64::from(*words) * 4
+            ),
+            ProgramLengthShort { words } => write!(
+                f,
+                "program length {words} words is shorter than its two header tokens"
+            ),
+            ProgramLengthMismatch { bytes, part_size } => write!(
+                f,
+                "program length {bytes} bytes differs from the part size {part_size}"
+            ),
+            DebugPathUnterminated => f.write_str("debug path is not NUL-terminated"),
+            DebugPathEmpty => f.write_str("debug path is empty"),
+            StatSize { size } => write!(
+                f,
+                "size {size} is none of fxc's STAT sizes (112, 116, 148 bytes)"
+            ),
+        }
+    }
+}
+
+/// serde helpers for lists of findings, in the two shapes of the JSON
+/// document (docs/dxinfo-json.md).
+#[cfg(feature = "serde")]
+pub mod ser {
+    use super::Finding;
+    use serde::ser::{SerializeStruct, Serializer};
+    use serde::Serialize;
+
+    /// A decoded part's `issues`: `{ "offset": N, "message": "…" }`, the
+    /// message without the part or offset.
+    pub fn issues<S: Serializer>(list: &[Finding], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(list.iter().map(Issue))
+    }
+
+    /// `--verify`'s `checks`: `{ "level": "…", "message": "…" }`, the
+    /// message as `--verify` prints it.
+    pub fn checks<S: Serializer>(list: &[Finding], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(list.iter().map(Check))
+    }
+
+    struct Issue<'a>(&'a Finding);
+
+    impl Serialize for Issue<'_> {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            let mut st = s.serialize_struct("Issue", 2)?;
+            st.serialize_field("offset", &self.0.offset)?;
+            st.serialize_field("message", &self.0.kind.to_string())?;
+            st.end()
+        }
+    }
+
+    struct Check<'a>(&'a Finding);
+
+    impl Serialize for Check<'_> {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            let mut st = s.serialize_struct("Check", 2)?;
+            st.serialize_field("level", &self.0.severity())?;
+            st.serialize_field("message", &self.0.to_string())?;
+            st.end()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bitcode::BitcodeErrorKind;
+    use crate::error::ReadErrorKind;
+    use crate::psv0::{ResourceBinding, ResourceType};
+    use crate::root_signature_check::Uncovered;
+    use crate::rts0::RangeType;
+    use FindingKind::*;
+
+    const D1: [u8; 16] = [0x11; 16];
+    const D2: [u8; 16] = [0xab; 16];
+
+    fn too_short() -> ReadError {
+        ReadError::new(0, ReadErrorKind::FileTooShort { file_len: 2 })
+    }
+
+    fn binding() -> UncoveredBinding {
+        UncoveredBinding {
+            binding: ResourceBinding {
+                resource_type: ResourceType::from_raw(2),
+                space: 0,
+                lower_bound: 3,
+                upper_bound: 3,
+                kind: None,
+                flags: None,
+            },
+            class: RangeType::Srv,
+            reason: Uncovered::NotBound,
+            stage: None,
+        }
+    }
+
+    /// Every kind with its sentence and severity: the one place that pins
+    /// the wording (dxinfo's text, `--verify` and the JSON show these).
+    fn table() -> Vec<(FindingKind, Severity, String)> {
+        use Severity::{Error as E, Note as N, Warning as W};
+        let bitcode = BitcodeError {
+            bit_offset: 32,
+            kind: BitcodeErrorKind::Truncated { what: "block" },
+        };
+        let rows: Vec<(FindingKind, Severity, &str)> = vec![
+            (FileSizeMismatch { stored: 0x10, actual: 0x13 }, W,
+             "header FileSize 0x10 is less than the file length 0x13 (3 trailing bytes)"),
+            (FileSizeMismatch { stored: 0x20, actual: 0x13 }, W,
+             "header FileSize 0x20 is more than the file length 0x13 (file is short)"),
+            (Gap { offset: 0x31, len: 3 }, N, "3 unused bytes at offset 0x31 belong to no part"),
+            (Gap { offset: 0x30, len: 4 }, W, "4 unused bytes at offset 0x30 belong to no part"),
+            (UnsortedOffsets { index: 2 }, W, "part 2: offset table is not in ascending file order"),
+            (DuplicateName { first: 1 }, W, "duplicate name (first seen as part 1)"),
+            (PrivNotLast, W, "PRIV is not the last part"),
+            (MultiplePriv, W, "more than one PRIV part"),
+            (UnknownPart, W, "unknown part name"),
+            (Misaligned, N, "not 4-byte aligned"),
+            (DigestInvalid { stored: D1 }, W, "header digest 11111111111111111111111111111111 is not a valid retail or debug digest of the container"),
+            (DigestZero, N, "header digest is zero: the container is not signed"),
+            (DigestBypass, N, "header digest is the BYPASS sentinel (01…01)"),
+            (DigestPreview, N, "header digest is the PREVIEW sentinel (02…02)"),
+            (DigestOfShader { stored: D1 }, N, "header digest 11111111111111111111111111111111 is not this container's own: dxc copies the main shader's digest into the PDB's container"),
+            (DigestMismatch { stored: D1, retail: D2 }, E, "header digest 11111111111111111111111111111111 is not a valid retail or debug digest (the retail digest is abababababababababababababababab)"),
+            (DigestUncheckable { stored: D1, file_size: 0x99 }, E, "header digest 11111111111111111111111111111111 cannot be checked: FileSize 0x99 is outside the file"),
+            (HashMismatch { stored: D1, source: PartName::ILDB, computed: D2 }, E, "digest 11111111111111111111111111111111 does not match the MD5 of the ILDB bitcode (abababababababababababababababab)"),
+            (HashUnverifiable { source: PartName::DXIL }, N, "no decodable DXIL part to check the digest against"),
+            (PdbGuidMatchesHash { guid: "{G}".into() }, N, "PDB GUID {G} equals the HASH digest"),
+            (PdbGuidDiffers { guid: "{G}".into() }, E, "PDB GUID {G} differs from the HASH digest: the PDB will not be found by its shader"),
+            (PdbWithoutHash, W, "PDB container has no decodable HASH part to check the GUID against"),
+            (Undecodable { error: too_short() }, E, "file is 0x2 bytes, shorter than the 32-byte container header"),
+            (ProgramSizeMismatch { words: 5, part_size: 24 }, W, "program header says 5 words (20 bytes), the part has 24"),
+            (BitcodeMagic, W, "bitcode does not start with the LLVM magic 'BC' 0xC0DE"),
+            (BitstreamUnreadable { error: bitcode, at: 0x54, start: 0x50 }, E, "LLVM bitstream does not read: bitcode at bit 32 (byte 0x4): block runs past the end of the enclosing block or of the stream (file offset 0x54; the bitcode starts at 0x50)"),
+            (FlagsSet { field: "section flags", flags: 0x10 }, W, "section flags are 0x10"),
+            (ReservedFlags { flags: 7 }, W, "reserved flags are 0x7, not 0"),
+            (NotFixedValue { field: "SectionCount", value: 2, expected: 3 }, W, "SectionCount is 2, not 3"),
+            (InvalidFlags { flags: 4 }, W, "flags 0x4 are not a valid combination"),
+            (SizeFieldMismatch { size: 9, part_size: 8 }, W, "size field 9 differs from the part size 8"),
+            (VersionTokenNotShader { token: 0x1234 }, W, "version token 0x00001234 is not a vs/ps token"),
+            (ProgramPastPart { size: 64, offset: 40 }, W, "program of 64 bytes at offset 40 runs past the part"),
+            (MappingTablePastPart { table: "sampler", offset: 90 }, W, "sampler mapping table offset 90 is past the part"),
+            (ContentSizeMismatch { stated: 8, used: 5 }, W, "ContentSizeInBytes is 8 but the strings use 5 bytes"),
+            (VersionStringMissing, W, "version string is missing or not NUL-terminated within ContentSizeInBytes"),
+            (RdatPartUnaligned { part_type: RdatPartType::StringBuffer, at: 0x1e, size: 6 }, W, "StringBuffer part at 0x1e with size 6 is not 4-byte aligned"),
+            (RdatDuplicatePart { part_type: RdatPartType::IndexArrays }, W, "second IndexArrays part ignored"),
+            (RdatInvalidPart, W, "part of type Invalid (0)"),
+            (RdatStrideUnaligned { part_type: RdatPartType::ResourceTable, stride: 6 }, W, "ResourceTable stride 6 is not a multiple of 4"),
+            (RecordStrideTooSmall { record: "function", stride: 8, minimum: 40 }, W, "function stride 8 is below 40"),
+            (StringBufferUnterminated, W, "string buffer does not end with a NUL"),
+            (StringOffsetOutside { offset: 0x40 }, W, "string offset 0x40 is outside the string buffer"),
+            (IndexRowOutside { row: 7 }, W, "index row 7 is outside the index arrays"),
+            (NameLengthMismatch { stated: 5, actual: 3 }, W, "name length is 5 but the name ends after 3 bytes"),
+            (NameUnterminated, W, "name is not NUL-terminated"),
+            (AlignedSizePastPart { aligned_size: 0x40, part_size: 0x30 }, W, "AlignedSizeInBytes 0x40 is more than the part size 0x30"),
+            (DuplicateSection { section: SectionType::Args }, W, "second Args section"),
+            (UnknownSection { raw: 9 }, W, "unknown section type 9"),
+            (SectionSizeMismatch { section: SectionType::SourceNames, stated: 20, needed: 24 }, W, "SourceNames section AlignedSizeInBytes is 20 but its data needs 24"),
+            (SourceCountMismatch { names: 2, contents: 1 }, W, "2 source names but 1 source contents"),
+            (SourceSizeMismatch { index: 1, name: "a.hlsl".into(), names_say: 5, contents_hold: 6 }, W, "source 1 'a.hlsl': names say 5 content bytes, contents hold 6"),
+            (NameSizeMismatch { stated: 9, name: "a.hlsl".into(), actual: 7 }, W, "NameSizeInBytes is 9 but the name 'a.hlsl' ends after 7 bytes"),
+            (EntriesSizeMismatch { used: 40, stated: 44 }, W, "source names entries use 40 bytes but EntriesSizeInBytes is 44"),
+            (UncompressedSizeMismatch { declared: 10, held: 12 }, W, "uncompressed contents declare 10 bytes but hold 12"),
+            (InflatedSizeMismatch { declared: 10, inflated: 11 }, W, "zlib contents declare 10 bytes but inflate to 11"),
+            (SourceTextNul { size: 12 }, W, "source text of 12 bytes does not end at its first NUL"),
+            (BlockSize { size: 100 }, W, "block size 100 is not 512, 1024, 2048 or 4096"),
+            (PartialBlock { len: 1000, block_size: 512 }, W, "1000 bytes are not a whole number of 512-byte blocks"),
+            (BlockCountMismatch { stated: 3, held: 5 }, W, "NumBlocks is 3 but the data holds 5 blocks"),
+            (BlockMapPastEnd { address: 9 }, W, "block map address 9 is past the last block"),
+            (PdbUnreadable { error: too_short() }, W, "the PDB does not read: file is 0x2 bytes, shorter than the 32-byte container header"),
+            (DefaultValuePastPart { name: "g".into(), size: 16, offset: 0xfff0 }, W, "default value of 'g' (16 bytes at 0xfff0) runs past the part"),
+            (Rd11Magic { magic: *b"RD\x001" }, W, "RD11 magic is 'RD\\x001'"),
+            (ProgramLengthPastPart { words: 9, part_size: 16 }, W, "program length 9 words (36 bytes) runs past the part (16 bytes)"),
+            (ProgramLengthShort { words: 1 }, W, "program length 1 words is shorter than its two header tokens"),
+            (ProgramLengthMismatch { bytes: 12, part_size: 16 }, W, "program length 12 bytes differs from the part size 16"),
+            (DebugPathUnterminated, W, "debug path is not NUL-terminated"),
+            (DebugPathEmpty, W, "debug path is empty"),
+            (StatSize { size: 100 }, W, "size 100 is none of fxc's STAT sizes (112, 116, 148 bytes)"),
+        ];
+        let mut rows: Vec<(FindingKind, Severity, String)> = rows
+            .into_iter()
+            .map(|(k, s, t)| (k, s, t.to_string()))
+            .collect();
+        rows.push((
+            RootSignatureUncovered {
+                binding: binding(),
+                against: "its RTS0".into(),
+            },
+            W,
+            format!("PSV0 {} (its RTS0)", binding()),
+        ));
+        rows
+    }
+
+    #[test]
+    fn each_kind_has_its_sentence_and_severity() {
+        let rows = table();
+        assert!(rows.len() > 70);
+        let mut names = std::collections::BTreeSet::new();
+        for (kind, severity, sentence) in rows {
+            assert_eq!(kind.to_string(), sentence, "{kind:?}");
+            let name = kind.name();
+            assert!(format!("{kind:?}").starts_with(&name) && !name.is_empty());
+            names.insert(name);
+            assert_eq!(kind.severity(), severity, "{kind:?}");
+            // Without a part, a finding says what its kind says (rules add
+            // their offset).
+            let alone = Finding::new(kind.clone());
+            assert_eq!(alone.to_string(), sentence);
+            assert_eq!(alone.severity(), severity);
+        }
+        // One name per kind (FileSizeMismatch and Gap have two rows each).
+        assert_eq!(names.len(), table().len() - 2);
+        assert!(names.contains("DuplicateName") && names.contains("DigestZero"));
+    }
+
+    #[test]
+    fn a_finding_names_its_part_and_offset_as_its_kind_says() {
+        let part = PartRef {
+            index: 2,
+            name: PartName::DXIL,
+            offset: 0x48,
+        };
+        let say = |kind: FindingKind| Finding::at(0x54, kind).in_part(part).to_string();
+        // Structure: the part and its offset first.
+        assert_eq!(
+            say(Misaligned),
+            "part 2 'DXIL' at offset 0x48: not 4-byte aligned"
+        );
+        // Verification of one part: the part first.
+        assert_eq!(
+            say(BitcodeMagic),
+            "part 2 'DXIL': bitcode does not start with the LLVM magic 'BC' 0xC0DE"
+        );
+        // A decoder's rule: the part first, the offset last; without the part
+        // (as the decoder makes it) only the offset.
+        assert_eq!(
+            say(NameUnterminated),
+            "part 2 'DXIL': name is not NUL-terminated (at offset 0x54)"
+        );
+        assert_eq!(
+            Finding::at(0x54, NameUnterminated).to_string(),
+            "name is not NUL-terminated (at offset 0x54)"
+        );
+        // Sentences that say where they are themselves.
+        assert_eq!(say(DigestZero), DigestZero.to_string());
+        let error = too_short();
+        assert_eq!(
+            say(Undecodable {
+                error: error.clone()
+            }),
+            error.to_string()
+        );
+        let f = Finding::new(PdbWithoutHash).in_part(None);
+        assert_eq!((f.part, f.offset), (None, None));
+    }
+
+    #[test]
+    fn severities_order_and_words() {
+        let all = [Severity::Note, Severity::Warning, Severity::Error];
+        let words: Vec<String> = all.iter().map(Severity::to_string).collect();
+        assert_eq!(words, ["note", "warning", "error"]);
+        assert!(Severity::Note < Severity::Warning && Severity::Warning < Severity::Error);
+    }
+
+    #[cfg(feature = "serde")]
+    #[test]
+    fn the_two_json_shapes() {
+        #[derive(serde::Serialize)]
+        struct Doc {
+            #[serde(serialize_with = "ser::issues")]
+            issues: Vec<Finding>,
+            #[serde(serialize_with = "ser::checks")]
+            checks: Vec<Finding>,
+        }
+        let part = PartRef {
+            index: 1,
+            name: PartName::ILDN,
+            offset: 0x30,
+        };
+        let flags = Finding::at(0x38, ReservedFlags { flags: 1 });
+        let doc = Doc {
+            issues: vec![flags.clone()],
+            checks: vec![flags.in_part(part), Finding::at(4, DigestZero)],
+        };
+        assert_eq!(
+            serde_json::to_string(&doc).unwrap(),
+            concat!(
+                r#"{"issues":[{"offset":56,"message":"reserved flags are 0x1, not 0"}],"#,
+                r#""checks":[{"level":"warning","message":"part 1 'ILDN': reserved flags are 0x1, not 0 (at offset 0x38)"},"#,
+                r#"{"level":"note","message":"header digest is zero: the container is not signed"}]}"#
+            )
+        );
+    }
+}

@@ -693,19 +693,40 @@ impl Drop for TempFile {
 /// Applies `options`, or the existing destination's mode and owner, to a
 /// staged file.
 fn finish_temp(file: &File, existing: Option<&Metadata>, options: &FileOptions) -> io::Result<()> {
-    #[cfg(unix)]
-    if let Some(meta) = existing {
-        use std::os::unix::fs::MetadataExt;
-        // Owner and group where allowed (root, or a group the user is in);
-        // before the mode, as a change of owner clears setuid bits.
-        if std::os::unix::fs::fchown(file, Some(meta.uid()), Some(meta.gid())).is_err() {
-            let _ = std::os::unix::fs::fchown(file, None, Some(meta.gid()));
-        }
-    }
     let permissions = options
         .permissions
         .clone()
         .or_else(|| existing.map(|m| without_set_id(m.permissions())));
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        // What the create gave the staged file (the process's owner, the
+        // umask): a change of owner or mode is made only where it differs,
+        // as each one is a journalled inode update, and most replaced files
+        // already belong to the user with a mode the umask keeps.
+        let staged = if existing.is_some() || permissions.is_some() {
+            Some(file.metadata()?)
+        } else {
+            None
+        };
+        let mut owner_changed = false;
+        if let (Some(meta), Some(staged)) = (existing, &staged) {
+            // Owner and group where allowed (root, or a group the user is
+            // in); before the mode, as a change of owner clears setuid bits.
+            if (meta.uid(), meta.gid()) != (staged.uid(), staged.gid()) {
+                owner_changed = true;
+                if std::os::unix::fs::fchown(file, Some(meta.uid()), Some(meta.gid())).is_err() {
+                    let _ = std::os::unix::fs::fchown(file, None, Some(meta.gid()));
+                }
+            }
+        }
+        if let (Some(p), Some(staged)) = (permissions, &staged) {
+            if owner_changed || p.mode() & 0o7777 != staged.mode() & 0o7777 {
+                file.set_permissions(p)?;
+            }
+        }
+    }
+    #[cfg(not(unix))]
     if let Some(p) = permissions {
         file.set_permissions(p)?;
     }
@@ -907,6 +928,14 @@ mod tests {
         v
     }
 
+    /// Stages `bytes` for `path` with the default options.
+    fn stage(outputs: &mut Outputs<'_>, path: &Path, bytes: &'static [u8]) -> Result<()> {
+        outputs.add(path, &FileOptions::default(), move |s| match s {
+            Sink::File(f) => f.write_all(bytes),
+            Sink::Stream(w) => w.write_all(bytes),
+        })
+    }
+
     #[test]
     fn writes_replaces_and_cleans_up() {
         let dir = tempfile::tempdir().unwrap();
@@ -938,12 +967,7 @@ mod tests {
         fs::write(&b, b"old").unwrap();
         // The second output cannot be staged: the first is not written.
         let mut outputs = Outputs::new();
-        outputs
-            .add(&a, &FileOptions::default(), |s| match s {
-                Sink::File(f) => f.write_all(b"A"),
-                Sink::Stream(w) => w.write_all(b"A"),
-            })
-            .unwrap();
+        stage(&mut outputs, &a, b"A").unwrap();
         let e = outputs
             .add(
                 &d.join("missing/c.bin"),
@@ -961,12 +985,7 @@ mod tests {
         // A failing check: nothing renamed, no temp file left.
         let mut outputs = Outputs::new();
         for p in [&a, &b] {
-            outputs
-                .add(p, &FileOptions::default(), |s| match s {
-                    Sink::File(f) => f.write_all(b"new"),
-                    Sink::Stream(w) => w.write_all(b"new"),
-                })
-                .unwrap();
+            stage(&mut outputs, p, b"new").unwrap();
         }
         let e = outputs.commit(|| Err(EditError::PdbInPlace)).unwrap_err();
         assert!(matches!(e, EditError::PdbInPlace), "{e}");
@@ -975,12 +994,7 @@ mod tests {
         // Both, when all is well.
         let mut outputs = Outputs::new();
         for p in [&a, &b] {
-            outputs
-                .add(p, &FileOptions::default(), |s| match s {
-                    Sink::File(f) => f.write_all(b"new"),
-                    Sink::Stream(w) => w.write_all(b"new"),
-                })
-                .unwrap();
+            stage(&mut outputs, p, b"new").unwrap();
         }
         outputs.commit(|| Ok(())).unwrap();
         assert_eq!(names(d), ["a.bin", "b.bin"]);
@@ -1089,12 +1103,7 @@ mod tests {
         fs::write(&p, b"old").unwrap();
         fs::set_permissions(&p, Permissions::from_mode(0o600)).unwrap();
         let mut outputs = Outputs::new();
-        outputs
-            .add(&p, &FileOptions::default(), |s| match s {
-                Sink::File(f) => f.write_all(b"new"),
-                Sink::Stream(w) => w.write_all(b"new"),
-            })
-            .unwrap();
+        stage(&mut outputs, &p, b"new").unwrap();
         let staged: Vec<_> = names(dir.path())
             .into_iter()
             .filter(|n| n.ends_with(".tmp"))

@@ -4,60 +4,8 @@
 //! DATALAYOUT record's characters.
 
 use dxcopy_edit::bitcode::{fix_data_layout, rewrite, strip_names, RecordEdit};
-use dxcopy_edit::dump::dumps_as_bitcode;
+use dxcopy_harness::corpus::program_bitcode;
 use dxcopy_read::bitcode::ModuleFacts;
-use dxcopy_read::{container_input, Container, Program};
-use std::path::{Path, PathBuf};
-
-fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .expect("read corpus dir")
-        .flatten()
-        .map(|e| e.path())
-        .collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            files(&path, out);
-        } else {
-            out.push(path);
-        }
-    }
-}
-
-/// (file, part name, bitcode) for every program part of the corpus.
-fn corpus_bitcode(corpus: &Path) -> Vec<(String, String, Vec<u8>)> {
-    let mut paths = Vec::new();
-    files(&corpus.join("bin"), &mut paths);
-    files(&corpus.join("pdb"), &mut paths);
-    let mut out = Vec::new();
-    for path in paths {
-        let data = std::fs::read(&path).expect("read corpus file");
-        let Ok(input) = container_input(&data) else {
-            continue;
-        };
-        let Ok(container) = Container::parse(&input.bytes) else {
-            continue;
-        };
-        for part in container.parts() {
-            if !dumps_as_bitcode(&part) {
-                continue;
-            }
-            let Ok(program) = Program::parse(&part) else {
-                continue;
-            };
-            if !program.has_bitcode_magic() {
-                continue;
-            }
-            out.push((
-                path.display().to_string(),
-                part.name.to_string(),
-                program.bitcode.to_vec(),
-            ));
-        }
-    }
-    out
-}
 
 #[test]
 fn corpus_bitcode_round_trips_byte_for_byte_and_decodes() {
@@ -66,7 +14,7 @@ fn corpus_bitcode_round_trips_byte_for_byte_and_decodes() {
     ) else {
         return;
     };
-    let all = corpus_bitcode(&corpus);
+    let all = program_bitcode(&corpus);
     assert!(!all.is_empty(), "no program bitcode found in the corpus");
     let (mut dxil, mut ildb, mut stat) = (0, 0, 0);
     for (file, part, bitcode) in &all {
@@ -101,7 +49,7 @@ fn corpus_layout_fix_changes_only_the_i8_alignment() {
     else {
         return;
     };
-    let all = corpus_bitcode(&corpus);
+    let all = program_bitcode(&corpus);
     assert!(!all.is_empty(), "no program bitcode found in the corpus");
     let mut fixed = 0;
     for (file, part, bitcode) in &all {
@@ -141,7 +89,7 @@ fn corpus_name_stripping_keeps_the_stream_readable() {
     else {
         return;
     };
-    let all = corpus_bitcode(&corpus);
+    let all = program_bitcode(&corpus);
     assert!(!all.is_empty(), "no program bitcode found in the corpus");
     let mut stripped = 0;
     for (file, part, bitcode) in &all {

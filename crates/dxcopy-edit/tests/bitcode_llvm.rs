@@ -14,85 +14,15 @@
 //! `DXCOPY_BITCODE_LLVM_ALL=1` (`cargo xtask bitcode-llvm`) checks all of them.
 
 use dxcopy_edit::bitcode::{fix_data_layout, strip_names};
-use dxcopy_edit::dump::dumps_as_bitcode;
+use dxcopy_harness::corpus::program_bitcode;
+use dxcopy_harness::llvm::{llvm_tool_or_skip, run_tool};
 use dxcopy_read::bitcode::ModuleFacts;
-use dxcopy_read::{container_input, Container, Program};
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn llvm_bin() -> Option<PathBuf> {
-    let dir = std::env::var_os("DXCOPY_LLVM_BIN")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/usr/lib/llvm-22/bin"));
-    if dir.join("llvm-dis").is_file() && dir.join("opt").is_file() {
-        Some(dir)
-    } else {
-        println!(
-            "skipping: no llvm-dis/opt in {} (set DXCOPY_LLVM_BIN)",
-            dir.display()
-        );
-        None
-    }
-}
-
-fn files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(read) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<_> = read.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for path in entries {
-        if path.is_dir() {
-            files(&path, out);
-        } else {
-            out.push(path);
-        }
-    }
-}
-
-fn corpus_bitcode(corpus: &Path) -> Vec<(String, String, Vec<u8>)> {
-    let mut paths = Vec::new();
-    files(&corpus.join("bin"), &mut paths);
-    files(&corpus.join("pdb"), &mut paths);
-    let mut out = Vec::new();
-    for path in paths {
-        let data = std::fs::read(&path).expect("read corpus file");
-        let Ok(input) = container_input(&data) else {
-            continue;
-        };
-        let Ok(container) = Container::parse(&input.bytes) else {
-            continue;
-        };
-        for part in container.parts().filter(dumps_as_bitcode) {
-            let Ok(program) = Program::parse(&part) else {
-                continue;
-            };
-            if program.has_bitcode_magic() {
-                out.push((
-                    path.display().to_string(),
-                    part.name.to_string(),
-                    program.bitcode.to_vec(),
-                ));
-            }
-        }
-    }
-    out
-}
+use std::path::Path;
 
 /// Runs `tool args`, returning stdout; panics with stderr on failure.
 fn run(tool: &Path, args: &[&str], what: &str) -> String {
-    let out = Command::new(tool)
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {}: {e}", tool.display()));
-    assert!(
-        out.status.success(),
-        "{what}: {} {args:?}: {}",
-        tool.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    String::from_utf8_lossy(&run_tool(tool, args, what).stdout).into_owned()
 }
 
 /// The IR without the lines naming the input file.
@@ -182,10 +112,14 @@ fn llvm_reads_dumps_agrees_on_facts_and_on_stripped_names() {
     ) else {
         return;
     };
-    let Some(bin) = llvm_bin() else {
+    let test = "llvm_reads_dumps_agrees_on_facts_and_on_stripped_names";
+    let (Some(llvm_dis), Some(opt)) = (
+        llvm_tool_or_skip(test, "llvm-dis"),
+        llvm_tool_or_skip(test, "opt"),
+    ) else {
         return;
     };
-    let mut all = corpus_bitcode(&corpus);
+    let mut all = program_bitcode(&corpus);
     assert!(!all.is_empty(), "no program bitcode found in the corpus");
     if std::env::var_os("DXCOPY_BITCODE_LLVM_ALL").is_none() {
         all = all.into_iter().step_by(32).collect();
@@ -199,7 +133,6 @@ fn llvm_reads_dumps_agrees_on_facts_and_on_stripped_names() {
     );
     let s = |p: &Path| p.to_str().expect("utf-8 temp path").to_string();
     let (orig_s, fixed_s, stripped_s) = (s(&orig), s(&fixed), s(&stripped));
-    let (llvm_dis, opt) = (bin.join("llvm-dis"), bin.join("opt"));
     let (mut reads, mut facts_compared, mut strip_checked, mut names) = (0, 0, 0, 0);
     let mut bitcodes_compared = 0;
     for (file, part, bitcode) in &all {

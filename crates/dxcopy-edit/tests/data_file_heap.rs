@@ -5,62 +5,20 @@
 //! measures the peak of live heap bytes during each run.
 
 use dxcopy_edit::{Config, ContainerBuilder, DigestPolicy};
+use dxcopy_harness::alloc::{Counting, ProcessCounts};
 use dxcopy_read::{Container, PartName};
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::Path;
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-fn on_alloc(size: usize) {
-    let live = LIVE.fetch_add(size, Ordering::Relaxed) + size;
-    PEAK.fetch_max(live, Ordering::Relaxed);
-}
-
-fn on_free(size: usize) {
-    LIVE.fetch_sub(size, Ordering::Relaxed);
-}
-
-#[allow(unsafe_code)]
-// SAFETY: forwards every call to the system allocator unchanged; the counters
-// are atomics, which never allocate.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        on_alloc(layout.size());
-        // SAFETY: same contract as ours.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        on_free(layout.size());
-        // SAFETY: same contract as ours.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        on_alloc(layout.size());
-        // SAFETY: same contract as ours.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        on_free(layout.size());
-        on_alloc(new_size);
-        // SAFETY: same contract as ours.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
 
 #[global_allocator]
-static ALLOCATOR: Counting = Counting;
+static ALLOCATOR: Counting<ProcessCounts> = Counting(ProcessCounts);
 
 /// Runs `config` and returns the peak of live heap bytes above what was
 /// live when it started.
 fn peak_heap_of(config: &Config, input: &Path, output: &Path) -> usize {
-    let base = LIVE.load(Ordering::Relaxed);
-    PEAK.store(base, Ordering::Relaxed);
-    config.run(input, Some(output)).expect("the run succeeds");
-    PEAK.load(Ordering::Relaxed) - base
+    ProcessCounts::measure(|| {
+        config.run(input, Some(output)).expect("the run succeeds");
+    })
+    .peak
 }
 
 /// 20 MiB and 3 bytes: not a multiple of 4, so the part gets one zero byte

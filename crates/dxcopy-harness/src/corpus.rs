@@ -4,6 +4,8 @@
 //! test that needs it says clearly that it skipped when it is missing, and
 //! passes.
 
+use dxcopy_edit::dump::dumps_as_bitcode;
+use dxcopy_read::{container_input, Container, Program};
 use std::path::{Path, PathBuf};
 
 /// Environment variable naming the `shared` folder (the one holding `corpus/`).
@@ -101,6 +103,39 @@ pub fn files_under(dir: &Path) -> Vec<PathBuf> {
     }
     files.sort();
     files
+}
+
+/// The LLVM bitcode of every program part (DXIL, ILDB, dxc's STAT) that
+/// starts with the bitcode magic, in the containers under `corpus/bin` and
+/// the containers inside the PDBs under `corpus/pdb`, in path order: (file,
+/// part name, bitcode). Files that are not containers are passed over.
+pub fn program_bitcode(corpus: &Path) -> Vec<(String, String, Vec<u8>)> {
+    let mut paths = files_under(&corpus.join("bin"));
+    paths.extend(files_under(&corpus.join("pdb")));
+    let mut out = Vec::new();
+    for path in paths {
+        let data =
+            std::fs::read(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+        let Ok(input) = container_input(&data) else {
+            continue;
+        };
+        let Ok(container) = Container::parse(&input.bytes) else {
+            continue;
+        };
+        for part in container.parts().filter(dumps_as_bitcode) {
+            let Ok(program) = Program::parse(&part) else {
+                continue;
+            };
+            if program.has_bitcode_magic() {
+                out.push((
+                    path.display().to_string(),
+                    part.name.to_string(),
+                    program.bitcode.to_vec(),
+                ));
+            }
+        }
+    }
+    out
 }
 
 /// One row of the corpus's MANIFEST.tsv.
@@ -217,6 +252,43 @@ mod tests {
         assert!(rows[1].parts.is_empty());
         assert!(!rows[1].is_container());
         assert_eq!(rows[1].notes, "no container");
+    }
+
+    #[test]
+    fn program_bitcode_reads_bin_and_pdb_containers() {
+        let dir = std::env::temp_dir().join(format!("dxcopy-bitcode-test-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("bin/sub")).unwrap();
+        std::fs::create_dir_all(dir.join("pdb")).unwrap();
+        let container = |bitcode: &[u8]| {
+            dxcopy_edit::ContainerBuilder::new()
+                .pixel_program(b"DXIL", bitcode)
+                .build()
+                .unwrap()
+        };
+        std::fs::write(dir.join("bin/sub/b.dxil"), container(b"BC\xc0\xde\x02")).unwrap();
+        std::fs::write(dir.join("bin/a.dxil"), container(b"BC\xc0\xde\x01")).unwrap();
+        std::fs::write(dir.join("bin/c.dxil"), container(b"not bitcode")).unwrap();
+        std::fs::write(dir.join("pdb/notes.txt"), b"not a container").unwrap();
+        let found = program_bitcode(&dir);
+        std::fs::remove_dir_all(&dir).unwrap();
+        let found: Vec<_> = found
+            .iter()
+            .map(|(file, part, bitcode)| {
+                let rel = Path::new(file).strip_prefix(&dir).unwrap().to_path_buf();
+                (rel, part.as_str(), bitcode.as_slice())
+            })
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (PathBuf::from("bin/a.dxil"), "DXIL", &b"BC\xc0\xde\x01"[..]),
+                (
+                    PathBuf::from("bin/sub/b.dxil"),
+                    "DXIL",
+                    &b"BC\xc0\xde\x02"[..]
+                ),
+            ]
+        );
     }
 
     #[test]

@@ -22,10 +22,12 @@
 //! [`Violation`]. The harness itself never panics on purpose; a panic comes
 //! from the library under test.
 
+pub mod alloc;
 mod bitcode;
 pub mod corpus;
 mod decode;
 mod exercise;
+pub mod llvm;
 mod script;
 mod verify;
 

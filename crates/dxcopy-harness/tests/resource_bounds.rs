@@ -4,70 +4,15 @@
 //! tools do to one input (parse, check, decoders, the edit plans, writing,
 //! re-parsing), on this thread only.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
-
-struct Counting;
-
-thread_local! {
-    static LIVE: Cell<usize> = const { Cell::new(0) };
-    static PEAK: Cell<usize> = const { Cell::new(0) };
-    static TOTAL: Cell<usize> = const { Cell::new(0) };
-}
-
-fn on_alloc(size: usize) {
-    let _ = LIVE.try_with(|l| {
-        let live = l.get() + size;
-        l.set(live);
-        let _ = PEAK.try_with(|p| p.set(p.get().max(live)));
-    });
-    let _ = TOTAL.try_with(|t| t.set(t.get() + size));
-}
-
-fn on_free(size: usize) {
-    let _ = LIVE.try_with(|l| l.set(l.get().saturating_sub(size)));
-}
-
-#[allow(unsafe_code)]
-// SAFETY: forwards every call to the system allocator unchanged; the counters
-// are thread-local cells with const initialisers, which never allocate.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        on_alloc(layout.size());
-        // SAFETY: same contract as ours.
-        unsafe { System.alloc(layout) }
-    }
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        on_free(layout.size());
-        // SAFETY: same contract as ours.
-        unsafe { System.dealloc(ptr, layout) }
-    }
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        on_alloc(layout.size());
-        // SAFETY: same contract as ours.
-        unsafe { System.alloc_zeroed(layout) }
-    }
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        on_free(layout.size());
-        on_alloc(new_size);
-        // SAFETY: same contract as ours.
-        unsafe { System.realloc(ptr, layout, new_size) }
-    }
-}
+use dxcopy_harness::alloc::{Counting, ThreadCounts};
 
 #[global_allocator]
-static ALLOCATOR: Counting = Counting;
+static ALLOCATOR: Counting<ThreadCounts> = Counting(ThreadCounts);
 
 /// (peak live bytes above the starting point, total bytes allocated) while running `f`.
 fn measure(f: impl FnOnce()) -> (usize, usize) {
-    let base = LIVE.with(Cell::get);
-    PEAK.with(|p| p.set(base));
-    let total_before = TOTAL.with(Cell::get);
-    f();
-    (
-        PEAK.with(Cell::get) - base,
-        TOTAL.with(Cell::get) - total_before,
-    )
+    let used = ThreadCounts::measure(f);
+    (used.peak, used.total)
 }
 
 const SIZE: usize = 4096;

@@ -152,11 +152,11 @@ impl<'data> Cursor<'data> {
     /// `count` little-endian `u16` values at `offset`, checked as one run of
     /// `2 * count` bytes (a `Truncated` error naming `what` otherwise).
     pub fn u16s(&self, offset: u64, count: u64, what: &'static str) -> Result<U16s<'data>> {
-        Ok(U16s {
-            values: self
-                .bytes(offset, count.saturating_mul(2), what)?
-                .chunks_exact(2),
-        })
+        Ok(LeValues::new(self.bytes(
+            offset,
+            count.saturating_mul(2),
+            what,
+        )?))
     }
 
     /// `count` records of `stride` bytes starting at `offset`, checked as one
@@ -315,44 +315,53 @@ impl<'data> Cursor<'data> {
 /// The whole little-endian `u32` words of `bytes`, in order (a trailing
 /// partial word is ignored).
 pub fn le_u32s(bytes: &[u8]) -> U32s<'_> {
-    U32s {
-        words: bytes.chunks_exact(4),
+    LeValues::new(bytes)
+}
+
+/// A little-endian integer as stored: its width and its decoding.
+pub trait LeValue: Copy {
+    /// Width in bytes.
+    const SIZE: usize;
+    /// The value of exactly [`Self::SIZE`] little-endian bytes.
+    fn from_le(bytes: &[u8]) -> Self;
+}
+
+impl LeValue for u16 {
+    const SIZE: usize = 2;
+    fn from_le(bytes: &[u8]) -> u16 {
+        u16::from_le_bytes([bytes[0], bytes[1]])
     }
 }
 
-/// Iterator over little-endian `u32` words; see [`Cursor::u32s`] and [`le_u32s`].
+impl LeValue for u32 {
+    const SIZE: usize = 4;
+    fn from_le(bytes: &[u8]) -> u32 {
+        u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]])
+    }
+}
+
+/// Iterator over the whole little-endian values of a byte run; see
+/// [`Cursor::u32s`], [`Cursor::u16s`] and [`le_u32s`].
 #[derive(Debug, Clone)]
-pub struct U32s<'data> {
-    words: std::slice::ChunksExact<'data, u8>,
-}
-
-impl Iterator for U32s<'_> {
-    type Item = u32;
-
-    fn next(&mut self) -> Option<u32> {
-        self.words
-            .next()
-            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        self.words.size_hint()
-    }
-}
-
-impl ExactSizeIterator for U32s<'_> {}
-
-/// Iterator over little-endian `u16` values; see [`Cursor::u16s`].
-#[derive(Debug, Clone)]
-pub struct U16s<'data> {
+pub struct LeValues<'data, T> {
     values: std::slice::ChunksExact<'data, u8>,
+    value: std::marker::PhantomData<T>,
 }
 
-impl Iterator for U16s<'_> {
-    type Item = u16;
+impl<'data, T: LeValue> LeValues<'data, T> {
+    fn new(bytes: &'data [u8]) -> Self {
+        LeValues {
+            values: bytes.chunks_exact(T::SIZE),
+            value: std::marker::PhantomData,
+        }
+    }
+}
 
-    fn next(&mut self) -> Option<u16> {
-        self.values.next().map(|v| u16::from_le_bytes([v[0], v[1]]))
+impl<T: LeValue> Iterator for LeValues<'_, T> {
+    type Item = T;
+
+    fn next(&mut self) -> Option<T> {
+        self.values.next().map(T::from_le)
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -360,7 +369,12 @@ impl Iterator for U16s<'_> {
     }
 }
 
-impl ExactSizeIterator for U16s<'_> {}
+impl<T: LeValue> ExactSizeIterator for LeValues<'_, T> {}
+
+/// Iterator over little-endian `u32` words.
+pub type U32s<'data> = LeValues<'data, u32>;
+/// Iterator over little-endian `u16` values.
+pub type U16s<'data> = LeValues<'data, u16>;
 
 /// Iterator over `u32` words read one at a time; see [`Cursor::u32_each`].
 #[derive(Debug, Clone)]

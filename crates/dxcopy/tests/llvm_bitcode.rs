@@ -12,7 +12,6 @@ use dxcopy_read::hash::md5_of;
 use dxcopy_read::program::{ShaderKind, BITCODE_MAGIC};
 use dxcopy_read::{Container, DigestKind, PartName, Program, ShaderHash};
 use std::path::Path;
-use std::process::Command;
 
 const TEST: &str = "llvm bitcode round trip";
 
@@ -38,18 +37,7 @@ entry:
 "#;
 
 fn run(tool: &Path, args: &[&Path]) -> std::process::Output {
-    let out = Command::new(tool)
-        .args(args)
-        .output()
-        .unwrap_or_else(|e| panic!("cannot run {}: {e}", tool.display()));
-    assert!(
-        out.status.success(),
-        "{} {args:?} failed ({}): {}",
-        tool.display(),
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
+    common::run_tool(tool, args, TEST)
 }
 
 /// Assembles `source` with llvm-as into `dir/stem.bc` and returns the bitcode.

@@ -1,7 +1,7 @@
 //! `--verify`: everything that can be checked about a container, as a list
-//! of [`Finding`]s, each with its [`Severity`]. Notes are informational (an unsigned container,
-//! parts older dxc left unaligned); warnings and errors make the container
-//! fail verification.
+//! of [`Finding`]s, each with its [`Severity`]. Notes are informational (an
+//! unsigned container, parts older dxc left unaligned); warnings and errors
+//! make the container fail verification.
 //!
 //! Checked: the header digest (kind and validity), each HASH part against
 //! the bitcode it covers, the structural findings of

@@ -219,10 +219,36 @@ mod tests {
         data[18] = 200; // cb table offset past the part (count is 1)
         let s = Level9Shader::parse_data(PartName(*b"Aon9"), &data, 0).unwrap();
         assert_eq!(s.shader_type, "??");
-        assert_eq!(s.issues.len(), 3, "{:?}", s.issues); // size, token, table
+        assert_eq!(
+            s.issues,
+            [
+                Finding::at(
+                    0,
+                    FindingKind::SizeFieldMismatch {
+                        size: 99,
+                        part_size: 64
+                    }
+                ),
+                Finding::at(4, FindingKind::VersionTokenNotShader { token: 0xff12_0200 }),
+                Finding::at(
+                    16,
+                    FindingKind::MappingTablePastPart {
+                        table: "ConstantBuffers",
+                        offset: 200
+                    }
+                ),
+            ]
+        );
         data[8] = 200; // program size past the part
         let s = Level9Shader::parse_data(PartName(*b"Aon9"), &data, 0).unwrap();
         assert!(s.program_version_token.is_none());
+        assert!(s.issues.contains(&Finding::at(
+            8,
+            FindingKind::ProgramPastPart {
+                size: 200,
+                offset: 52
+            }
+        )));
         assert!(Level9Shader::parse_data(PartName(*b"Aon9"), &data[..30], 0).is_err());
     }
 }

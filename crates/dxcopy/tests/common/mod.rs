@@ -1,6 +1,6 @@
-//! Shared by the integration tests: the tools under test, where the LLVM 22
-//! tools are, and summaries of failures. The corpus and its MANIFEST.tsv rows come from
-//! `dxcopy_harness::corpus`.
+//! Shared by the integration tests: the tools under test and summaries of
+//! failures. The corpus and its MANIFEST.tsv rows come from
+//! `dxcopy_harness::corpus`, the LLVM 22 tools from `dxcopy_harness::llvm`.
 //!
 //! Every test that needs one of them says clearly that it skipped when it is
 //! missing, and passes.
@@ -20,28 +20,8 @@ pub fn bin(name: &str) -> PathBuf {
     }
 }
 
-/// Environment variable naming the folder of the LLVM tools.
-pub const LLVM_BIN_ENV: &str = "DXCOPY_LLVM_BIN";
-/// Where Debian's LLVM 22 packages install the tools (and where CI installs them).
-pub const LLVM_BIN_DEFAULT: &str = "/usr/lib/llvm-22/bin";
-
-/// The LLVM tool `name` (e.g. `llvm-objcopy`), or `None` after printing why
-/// the test `test` is skipped.
-pub fn llvm_tool_or_skip(test: &str, name: &str) -> Option<PathBuf> {
-    let dir = std::env::var_os(LLVM_BIN_ENV)
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(LLVM_BIN_DEFAULT));
-    let tool = dir.join(name);
-    if tool.is_file() {
-        Some(tool)
-    } else {
-        println!(
-            "{test}: skipped: {} not found (install LLVM 22 or set {LLVM_BIN_ENV})",
-            tool.display()
-        );
-        None
-    }
-}
+#[allow(unused_imports)]
+pub use dxcopy_harness::llvm::{llvm_tool_or_skip, run_tool};
 
 /// `count name` pairs joined for a summary line, e.g. `1886 retail, 6 debug`.
 pub fn tally<K: std::fmt::Display>(counts: &std::collections::BTreeMap<K, usize>) -> String {

@@ -9,11 +9,10 @@
 //! by `cargo xtask pytest` (the `python` profile: release without LTO).
 
 use super::{
-    files_shown, manifest, measure, ratio, set_writable, times, Bins, Cmd, Contender, Options,
-    Report,
+    files_shown, manifest, measure, ratio, times, Bins, Cmd, Contender, Copies, Options, Report,
 };
 use anyhow::{bail, Result};
-use std::ffi::{OsStr, OsString};
+use std::ffi::OsString;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -54,26 +53,9 @@ pub(super) fn workload(
     let work = dir.join("py");
     fs::create_dir_all(&pristine)?;
     fs::create_dir_all(&work)?;
-    let names: Vec<String> = (0..opts.files)
-        .map(|i| {
-            let src = &sources[i % sources.len()];
-            let ext = src.extension().and_then(OsStr::to_str).unwrap_or("dxbc");
-            format!("{i:04}.{ext}")
-        })
-        .collect();
-    let mut bytes_total = 0;
-    for (i, name) in names.iter().enumerate() {
-        let p = pristine.join(name);
-        bytes_total += fs::copy(&sources[i % sources.len()], &p)?;
-        set_writable(&p)?;
-    }
-    let files: Vec<PathBuf> = names.iter().map(|n| work.join(n)).collect();
-    let restore = || -> Result<()> {
-        for (name, file) in names.iter().zip(&files) {
-            fs::copy(pristine.join(name), file)?;
-        }
-        Ok(())
-    };
+    let copies = Copies::make(&sources, opts.files, &pristine, &work)?;
+    let (files, bytes_total) = (copies.files.clone(), copies.bytes);
+    let restore = || copies.restore();
     let with_files = |mut v: Vec<OsString>| {
         v.extend(files.iter().map(|f| f.clone().into_os_string()));
         Cmd(v)

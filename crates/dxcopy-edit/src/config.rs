@@ -15,6 +15,7 @@
 use crate::copy;
 use crate::debug::{self, PdbTarget, SplitOptions};
 use crate::debug_search;
+use crate::digest_decision::InputDigests;
 use crate::dump::{self, DumpMode};
 use crate::error::{EditError, Operation, Result, Spelling};
 use crate::file::{Destination, FileId, FileOptions, Outputs, Sink};
@@ -26,7 +27,7 @@ use crate::root_signature;
 use crate::strip::StripClass;
 use crate::unchanged;
 use dxcopy_read::{
-    container_input, private, program, Container, ContainerSource, DebugName, DigestKind,
+    container_input, digest, private, program, Container, ContainerSource, DebugName, DigestKind,
     MappedFile, PartName, ShaderHash,
 };
 use std::borrow::Cow;
@@ -677,21 +678,41 @@ impl Config {
         output: Option<&Path>,
         containers_only: bool,
     ) -> Result<Option<Report>> {
-        self.check_options(input)?;
-        let stdin = input.as_os_str() == "-";
-        let (file, plain) = if output.is_none() && !stdin && !self.is_read_only() {
-            let opened = crate::file::open_in_place(input)?;
-            let file = MappedFile::from_file_with(opened.file, opened.metadata)
-                .map_err(|e| EditError::io(input, e))?;
-            (file, opened.plain)
-        } else {
-            let file = MappedFile::open(input).map_err(|e| EditError::io(input, e))?;
-            (file, false)
-        };
+        let (file, plain) = self.open_input(input, output)?;
         if containers_only && !file.starts_with(crate::batch::CONTAINER_MAGIC) {
             return Ok(None);
         }
-        let result = self.run_file(&file, input, output, plain);
+        self.run_opened(&file, plain, input, output, None).map(Some)
+    }
+
+    /// Checks the options for `input` and opens it: once, as the in-place
+    /// edit's regular file (`true` when `input` named it without a link),
+    /// or for reading only.
+    fn open_input(&self, input: &Path, output: Option<&Path>) -> Result<(MappedFile, bool)> {
+        self.check_options(input)?;
+        let stdin = input.as_os_str() == "-";
+        if output.is_none() && !stdin && !self.is_read_only() {
+            let opened = crate::file::open_in_place(input)?;
+            let file = MappedFile::from_file_with(opened.file, opened.metadata)
+                .map_err(|e| EditError::io(input, e))?;
+            Ok((file, opened.plain))
+        } else {
+            let file = MappedFile::open(input).map_err(|e| EditError::io(input, e))?;
+            Ok((file, false))
+        }
+    }
+
+    /// Runs on the opened `file`; `digests` are its digests when they were
+    /// computed ahead (see [`run_batch`](Self::run_batch)).
+    fn run_opened(
+        &self,
+        file: &MappedFile,
+        plain: bool,
+        input: &Path,
+        output: Option<&Path>,
+        digests: Option<InputDigests>,
+    ) -> Result<Report> {
+        let result = self.run_file(file, input, output, plain, digests);
         // A changed input explains any other error (a part past the new end,
         // a short copy), so it is the one reported. A run that succeeded
         // checked the file before it renamed anything; one that wrote nothing
@@ -705,8 +726,90 @@ impl Config {
                 path: input.to_path_buf(),
                 change,
             }),
-            None => result.map(Some),
+            None => result,
         }
+    }
+
+    /// Whether a batch should hash `bytes` ahead: `--digest=auto` will
+    /// classify the input's digest (it is not zero or a sentinel) because
+    /// the strip classes remove one of its parts, so the output differs.
+    /// Only a guess of speed: digests computed ahead are the input's own,
+    /// so an edit that ends up not needing them is still right.
+    pub(crate) fn hashes_ahead(&self, bytes: &[u8]) -> bool {
+        self.batches_digests()
+            && bytes
+                .get(4..20)
+                .is_some_and(|stored| digest::sentinel_kind(stored).is_none())
+            && Container::parse(bytes).is_ok_and(|c| {
+                c.parts()
+                    .any(|p| self.strip.iter().any(|class| class.covers(&p.name)))
+            })
+    }
+
+    /// Whether [`run_batch`](Self::run_batch) hashes inputs ahead for this
+    /// configuration: `--digest=auto` strips by class (dxstrip's runs)
+    /// with no `--keep-section` or `-j` that could save the parts.
+    pub(crate) fn batches_digests(&self) -> bool {
+        self.digest == DigestPolicy::Auto
+            && !self.strip.is_empty()
+            && self.keep.is_empty()
+            && self.only.is_empty()
+    }
+
+    /// [`run`](Self::run) on each of `inputs`, with the digests of the
+    /// inputs `--digest=auto` will classify computed together, several
+    /// messages side by side ([`digest::container_digests_many`]), before
+    /// the edits. The inputs are opened and read first, all of them; each
+    /// result is what [`run`](Self::run) gives for that input.
+    pub fn run_batch(&self, inputs: &[PathBuf], output: Option<&Path>) -> Vec<Result<Report>> {
+        self.run_batch_walked(inputs, &[], output)
+            .into_iter()
+            .map(|r| r.map(|r| r.expect("every input is run")))
+            .collect()
+    }
+
+    /// [`run_batch`](Self::run_batch) where `walked[i]` says that input `i`
+    /// was found by walking a directory and is left alone (`Ok(None)`) when
+    /// it is not a container, as [`run_if_container`](Self::run_if_container)
+    /// does.
+    pub(crate) fn run_batch_walked(
+        &self,
+        inputs: &[PathBuf],
+        walked: &[bool],
+        output: Option<&Path>,
+    ) -> Vec<Result<Option<Report>>> {
+        let opened: Vec<Result<Option<(MappedFile, bool)>>> = inputs
+            .iter()
+            .enumerate()
+            .map(|(i, input)| {
+                let (file, plain) = self.open_input(input, output)?;
+                let skip = walked.get(i).copied().unwrap_or(false)
+                    && !file.starts_with(crate::batch::CONTAINER_MAGIC);
+                Ok((!skip).then_some((file, plain)))
+            })
+            .collect();
+        let ahead: Vec<(usize, &[u8])> = opened
+            .iter()
+            .enumerate()
+            .filter_map(|(i, o)| {
+                let (file, _) = o.as_ref().ok()?.as_ref()?;
+                self.hashes_ahead(file).then_some((i, &file[..]))
+            })
+            .collect();
+        let bytes: Vec<&[u8]> = ahead.iter().map(|(_, b)| *b).collect();
+        let mut digests: Vec<Option<InputDigests>> = vec![None; inputs.len()];
+        for ((i, _), d) in ahead.iter().zip(digest::container_digests_many(&bytes)) {
+            digests[*i] = Some(d);
+        }
+        opened
+            .into_iter()
+            .zip(inputs)
+            .zip(digests)
+            .map(|((o, input), d)| match o? {
+                Some((file, plain)) => self.run_opened(&file, plain, input, output, d).map(Some),
+                None => Ok(None),
+            })
+            .collect()
     }
 
     fn run_file(
@@ -715,6 +818,7 @@ impl Config {
         input: &Path,
         output: Option<&Path>,
         plain: bool,
+        digests: Option<InputDigests>,
     ) -> Result<Report> {
         let found = container_input(file)?;
         let source = InputSource {
@@ -722,6 +826,9 @@ impl Config {
             file: Some(file),
             copy_from: !found.is_from_pdb(),
             plain,
+            // Digests of the file's bytes are the container's only when
+            // they are the container (not a PDB's stream).
+            digests: digests.filter(|_| !found.is_from_pdb()),
         };
         if !found.is_from_pdb() {
             let container = Container::parse(file)?;
@@ -758,6 +865,7 @@ impl Config {
             file: None,
             copy_from: false,
             plain: false,
+            digests: None,
         };
         self.run_with(container, &source, output)
     }
@@ -837,7 +945,10 @@ impl Config {
                 plan.finish()?
             };
             report.parts_after = out.parts().len();
-            Some(out)
+            Some(match source.digests {
+                Some(d) => out.with_input_digests(d),
+                None => out,
+            })
         } else {
             None
         };
@@ -1017,6 +1128,8 @@ struct InputSource<'a> {
     /// it was opened for an in-place edit: the in-place destination is that
     /// file, classified from its metadata without another look-up.
     plain: bool,
+    /// The container's `(retail, debug)` digests, when computed ahead.
+    digests: Option<InputDigests>,
 }
 
 impl InputSource<'_> {

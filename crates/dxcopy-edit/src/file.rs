@@ -692,19 +692,40 @@ impl Drop for TempFile {
 /// Applies `options`, or the existing destination's mode and owner, to a
 /// staged file.
 fn finish_temp(file: &File, existing: Option<&Metadata>, options: &FileOptions) -> io::Result<()> {
-    #[cfg(unix)]
-    if let Some(meta) = existing {
-        use std::os::unix::fs::MetadataExt;
-        // Owner and group where allowed (root, or a group the user is in);
-        // before the mode, as a change of owner clears setuid bits.
-        if std::os::unix::fs::fchown(file, Some(meta.uid()), Some(meta.gid())).is_err() {
-            let _ = std::os::unix::fs::fchown(file, None, Some(meta.gid()));
-        }
-    }
     let permissions = options
         .permissions
         .clone()
         .or_else(|| existing.map(|m| without_set_id(m.permissions())));
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{MetadataExt, PermissionsExt};
+        // What the create gave the staged file (the process's owner, the
+        // umask): a change of owner or mode is made only where it differs,
+        // as each one is a journalled inode update, and most replaced files
+        // already belong to the user with a mode the umask keeps.
+        let staged = if existing.is_some() || permissions.is_some() {
+            Some(file.metadata()?)
+        } else {
+            None
+        };
+        let mut owner_changed = false;
+        if let (Some(meta), Some(staged)) = (existing, &staged) {
+            // Owner and group where allowed (root, or a group the user is
+            // in); before the mode, as a change of owner clears setuid bits.
+            if (meta.uid(), meta.gid()) != (staged.uid(), staged.gid()) {
+                owner_changed = true;
+                if std::os::unix::fs::fchown(file, Some(meta.uid()), Some(meta.gid())).is_err() {
+                    let _ = std::os::unix::fs::fchown(file, None, Some(meta.gid()));
+                }
+            }
+        }
+        if let (Some(p), Some(staged)) = (permissions, &staged) {
+            if owner_changed || p.mode() & 0o7777 != staged.mode() & 0o7777 {
+                file.set_permissions(p)?;
+            }
+        }
+    }
+    #[cfg(not(unix))]
     if let Some(p) = permissions {
         file.set_permissions(p)?;
     }

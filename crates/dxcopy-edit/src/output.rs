@@ -57,6 +57,8 @@ pub struct Output<'data> {
     /// The input container's bytes, to locate borrowed parts in the input.
     input: Option<&'data [u8]>,
     digest: DigestDecision,
+    /// The input's digests, when the caller computed them ahead.
+    input_digests: Option<InputDigests>,
 }
 
 impl<'data> Output<'data> {
@@ -69,7 +71,15 @@ impl<'data> Output<'data> {
             layout,
             input,
             digest,
+            input_digests: None,
         }
+    }
+
+    /// The same output, with the input's digests already known (computed
+    /// for several inputs at once), so classifying the input hashes nothing.
+    pub(crate) fn with_input_digests(mut self, digests: InputDigests) -> Self {
+        self.input_digests = Some(digests);
+        self
     }
 
     /// Total size of the container (its FileSize).
@@ -101,7 +111,10 @@ impl<'data> Output<'data> {
     }
 
     fn input_digests(&self) -> InputDigests {
-        self.input.and_then(digest::container_digests)
+        match self.input_digests {
+            Some(known) => known,
+            None => self.input.and_then(digest::container_digests),
+        }
     }
 
     fn resolution(&self) -> &Resolution {
@@ -221,7 +234,7 @@ impl<'data> Output<'data> {
 
     /// The input's digests, its pages mapped in first.
     fn input_digests_from(&self, mapped: &MappedFile) -> InputDigests {
-        if let Some(input) = self.input {
+        if let (Some(input), None) = (self.input, self.input_digests) {
             mapped.populate(input);
         }
         self.input_digests()

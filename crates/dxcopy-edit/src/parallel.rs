@@ -13,6 +13,7 @@
 use crate::config::{Config, Report};
 use crate::error::Result;
 use std::collections::BTreeMap;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -47,14 +48,38 @@ pub fn run_many(
     on_done: impl FnMut(),
     on_result: impl FnMut(usize, Result<Report>),
 ) {
+    let jobs = jobs
+        .unwrap_or_else(default_jobs)
+        .clamp(1, files.len().max(1));
+    // A `--digest=auto` strip classifies every input it changes, which
+    // hashes it whole: workers take several files at a time and hash them
+    // side by side (Config::run_batch), as long as every worker still gets
+    // a share of the files.
+    let chunk = if config.batches_digests() {
+        files.len().div_ceil(jobs).clamp(1, BATCH)
+    } else {
+        1
+    };
     run_each(
         files.len(),
-        jobs,
-        |i| config.run(&files[i], output),
+        Some(jobs),
+        chunk,
+        |range| {
+            if range.len() == 1 {
+                vec![config.run(&files[range.start], output)]
+            } else {
+                config.run_batch(&files[range], output)
+            }
+        },
         on_done,
         on_result,
     );
 }
+
+/// How many files a worker takes at a time when it hashes them together:
+/// enough for messages of different lengths to keep every lane busy
+/// (docs/bench.md), few enough to keep the files it holds open small.
+const BATCH: usize = 16;
 
 /// [`run_many`] where some files were found by walking directories
 /// (`walked[i]`): such a file that is not a container is left alone and its
@@ -69,26 +94,51 @@ pub fn run_many_walked(
     on_done: impl FnMut(),
     on_result: impl FnMut(usize, Result<Option<Report>>),
 ) {
+    let jobs = jobs
+        .unwrap_or_else(default_jobs)
+        .clamp(1, files.len().max(1));
     run_each(
         files.len(),
-        jobs,
-        |i| {
-            if walked.get(i).copied().unwrap_or(false) {
+        Some(jobs),
+        batch_size(config, files.len(), jobs),
+        |range| {
+            if range.len() > 1 {
+                let flags: Vec<bool> = range
+                    .clone()
+                    .map(|i| walked.get(i).copied().unwrap_or(false))
+                    .collect();
+                return config.run_batch_walked(&files[range], &flags, output);
+            }
+            let i = range.start;
+            vec![if walked.get(i).copied().unwrap_or(false) {
                 config.run_if_container(&files[i], output)
             } else {
                 config.run(&files[i], output).map(Some)
-            }
+            }]
         },
         on_done,
         on_result,
     );
 }
 
-/// Runs `run(i)` for every `i < count` on `jobs` workers; see [`run_many`].
+/// How many files a worker takes at a time: up to [`BATCH`] when `config`
+/// hashes inputs ahead ([`Config::run_batch`]), as long as every one of the
+/// `jobs` workers still gets a share of the `count` files; else one.
+fn batch_size(config: &Config, count: usize, jobs: usize) -> usize {
+    if config.batches_digests() {
+        count.div_ceil(jobs).clamp(1, BATCH)
+    } else {
+        1
+    }
+}
+
+/// Runs `run` on every `i < count` on `jobs` workers, `chunk` indices at a
+/// time (`run` returns one result per index of its range); see [`run_many`].
 fn run_each<R: Send>(
     count: usize,
     jobs: Option<usize>,
-    run: impl Fn(usize) -> R + Sync,
+    chunk: usize,
+    run: impl Fn(Range<usize>) -> Vec<R> + Sync,
     mut on_done: impl FnMut(),
     mut on_result: impl FnMut(usize, R),
 ) {
@@ -110,15 +160,17 @@ fn run_each<R: Send>(
             s.spawn(move || {
                 let _exit = exit;
                 loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    if i >= count {
+                    let start = next.fetch_add(chunk, Ordering::Relaxed);
+                    if start >= count {
                         break;
                     }
-                    let r = run(i);
+                    let range = start..(start + chunk).min(count);
+                    let done = run(range.clone());
+                    debug_assert_eq!(done.len(), range.len());
                     results
                         .lock()
                         .unwrap_or_else(|e| e.into_inner())
-                        .push((i, r));
+                        .extend(range.zip(done));
                 }
             });
         }
@@ -225,6 +277,96 @@ mod tests {
     }
 
     #[test]
+    fn batches_hash_ahead_and_give_what_one_by_one_runs_give() {
+        use crate::policy::DigestPolicy;
+        use dxcopy_read::digest::{self, DigestKind};
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        // Retail, debug, zero, stale and foreign digests, programs of many
+        // sizes (so the lanes run out at different blocks), files without
+        // debug parts, and files that are not containers.
+        let mut inputs: Vec<Vec<u8>> = Vec::new();
+        for i in 0..37usize {
+            let body = vec![b'x'; 1 + i * 97 % 3000];
+            let mut b = ContainerBuilder::new().program(
+                b"DXIL",
+                ShaderKind::Pixel,
+                (6, 0),
+                (1, 0),
+                &[b"BC\xc0\xde", &body[..]].concat(),
+            );
+            if i % 5 != 4 {
+                b = b.program(b"ILDB", ShaderKind::Pixel, (6, 0), (1, 0), &body);
+            }
+            let policy = match i % 4 {
+                0 => DigestPolicy::Retail,
+                1 => DigestPolicy::Debug,
+                2 => DigestPolicy::Zero,
+                _ => DigestPolicy::Retail,
+            };
+            let mut c = b.digest(policy).build().unwrap();
+            if i % 4 == 3 {
+                c[7] ^= 0x5a; // a stale digest: kept, with a warning
+            }
+            inputs.push(if i % 9 == 8 {
+                b"not a container".to_vec()
+            } else {
+                c
+            });
+        }
+        let config = Config {
+            strip: vec![StripClass::Debug],
+            ..Config::default()
+        };
+        assert!(config.batches_digests());
+        // Retail, debug and stale inputs with debug parts are hashed ahead.
+        let ahead = inputs.iter().filter(|c| config.hashes_ahead(c)).count();
+        assert_eq!(ahead, 20, "inputs hashed ahead");
+        let files: Vec<_> = (0..inputs.len())
+            .map(|i| d.join(format!("{i}.dxil")))
+            .collect();
+        let write_all = || {
+            for (f, bytes) in files.iter().zip(&inputs) {
+                std::fs::write(f, bytes).unwrap();
+            }
+        };
+        write_all();
+        let one_by_one: Vec<_> = files.iter().map(|f| config.run(f, None)).collect();
+        let want: Vec<Vec<u8>> = files.iter().map(|f| std::fs::read(f).unwrap()).collect();
+        let kinds: Vec<_> = want.iter().map(|c| digest::classify(c)).collect();
+        assert!(kinds.contains(&DigestKind::Retail) && kinds.contains(&DigestKind::Debug));
+        for batch in [2, 5, 16, files.len()] {
+            write_all();
+            let mut got = Vec::new();
+            for chunk in files.chunks(batch) {
+                got.extend(config.run_batch(chunk, None));
+            }
+            for (i, (g, w)) in got.iter().zip(&one_by_one).enumerate() {
+                match (g, w) {
+                    (Ok(g), Ok(w)) => {
+                        assert_eq!(g.warnings, w.warnings, "file {i}");
+                        assert_eq!(g.output_digest, w.output_digest, "file {i}");
+                        assert_eq!(g.unchanged, w.unchanged, "file {i}");
+                    }
+                    (Err(g), Err(w)) => assert_eq!(g.to_string(), w.to_string(), "file {i}"),
+                    _ => panic!("file {i}: {g:?} against {w:?}"),
+                }
+                assert_eq!(
+                    std::fs::read(&files[i]).unwrap(),
+                    want[i],
+                    "file {i}, batch {batch}"
+                );
+            }
+        }
+        // Through run_many, whose workers take several files at a time.
+        write_all();
+        run_many(&config, &files, None, Some(2), || {}, |_, _| {});
+        for (i, f) in files.iter().enumerate() {
+            assert_eq!(std::fs::read(f).unwrap(), want[i], "file {i}");
+        }
+    }
+
+    #[test]
     fn walked_files_that_are_not_containers_are_left_alone() {
         let dir = tempfile::tempdir().unwrap();
         let d = dir.path();
@@ -242,48 +384,52 @@ mod tests {
             ("b.dxil", &good, false),
         ];
         let files: Vec<_> = rows.iter().map(|(n, ..)| d.join(n)).collect();
-        for ((_, bytes, _), path) in rows.iter().zip(&files) {
-            std::fs::write(path, bytes).unwrap();
-        }
-        let walked: Vec<bool> = rows.iter().map(|r| r.2).collect();
-        let config = Config {
-            strip: vec![StripClass::Debug],
-            ..Config::default()
-        };
-        let mut outcomes = Vec::new();
-        run_many_walked(
-            &config,
-            &files,
-            &walked,
-            None,
-            Some(2),
-            || {},
-            |i, r| {
-                outcomes.push((i, r.map(|r| r.map(|r| r.parts_after))));
-            },
-        );
-        let got: Vec<String> = outcomes
-            .iter()
-            .map(|(i, r)| match r {
-                Ok(Some(parts)) => format!("{i}: {parts} parts"),
-                Ok(None) => format!("{i}: skipped"),
-                Err(_) => format!("{i}: error"),
-            })
-            .collect();
-        // A walked file is skipped unless it starts with the magic; a named
-        // file that is not a container is an error, as in run_many.
-        assert_eq!(
-            got,
-            [
-                "0: 1 parts",
-                "1: skipped",
-                "2: skipped",
-                "3: error",
-                "4: 1 parts"
-            ]
-        );
-        for (i, (_, bytes, _)) in rows.iter().enumerate().skip(1).take(3) {
-            assert_eq!(std::fs::read(&files[i]).unwrap(), *bytes, "file {i}");
+        // One worker takes all five files as a batch, two take three and
+        // two, five take one each.
+        for jobs in [1, 2, 5] {
+            for ((_, bytes, _), path) in rows.iter().zip(&files) {
+                std::fs::write(path, bytes).unwrap();
+            }
+            let walked: Vec<bool> = rows.iter().map(|r| r.2).collect();
+            let config = Config {
+                strip: vec![StripClass::Debug],
+                ..Config::default()
+            };
+            let mut outcomes = Vec::new();
+            run_many_walked(
+                &config,
+                &files,
+                &walked,
+                None,
+                Some(jobs),
+                || {},
+                |i, r| {
+                    outcomes.push((i, r.map(|r| r.map(|r| r.parts_after))));
+                },
+            );
+            let got: Vec<String> = outcomes
+                .iter()
+                .map(|(i, r)| match r {
+                    Ok(Some(parts)) => format!("{i}: {parts} parts"),
+                    Ok(None) => format!("{i}: skipped"),
+                    Err(_) => format!("{i}: error"),
+                })
+                .collect();
+            // A walked file is skipped unless it starts with the magic; a named
+            // file that is not a container is an error, as in run_many.
+            assert_eq!(
+                got,
+                [
+                    "0: 1 parts",
+                    "1: skipped",
+                    "2: skipped",
+                    "3: error",
+                    "4: 1 parts"
+                ]
+            );
+            for (i, (_, bytes, _)) in rows.iter().enumerate().skip(1).take(3) {
+                assert_eq!(std::fs::read(&files[i]).unwrap(), *bytes, "file {i}");
+            }
         }
     }
 }

@@ -10,6 +10,9 @@
 use crate::cursor::{le_u32s, Cursor};
 use md5::block_api::compress;
 
+mod lanes;
+pub use lanes::{container_digests_many, LANES};
+
 const IV: [u32; 4] = [0x6745_2301, 0xefcd_ab89, 0x98ba_dcfe, 0x1032_5476];
 
 /// The BYPASS sentinel digest (sixteen 0x01 bytes).
@@ -89,6 +92,19 @@ impl DigestHasher {
             buf: [0; 64],
             buf_len: 0,
             total: 0,
+        }
+    }
+
+    /// A hasher that has consumed `total` bytes: `state` after the full
+    /// blocks, then `tail` (shorter than a block) not yet compressed.
+    fn resume(state: [u32; 4], tail: &[u8], total: u64) -> Self {
+        let mut buf = [0; 64];
+        buf[..tail.len()].copy_from_slice(tail);
+        DigestHasher {
+            state,
+            buf,
+            buf_len: tail.len(),
+            total,
         }
     }
 

@@ -424,6 +424,14 @@ fn new_outputs_follow_the_umask_and_edits_keep_mode_owner_and_times() {
     std::fs::set_permissions(d.join("new.dxil"), std::fs::Permissions::from_mode(0o2640)).unwrap();
     sh("umask 077; \"$DXSTRIP\" new.dxil");
     assert_eq!(mode("new.dxil"), 0o640);
+    // A mode the umask keeps is already right after the create; the sticky
+    // bit is not, and must still be set.
+    for kept in [0o644, 0o1644, 0o600] {
+        std::fs::set_permissions(d.join("new.dxil"), std::fs::Permissions::from_mode(kept))
+            .unwrap();
+        sh("umask 022; \"$DXCOPY\" --add-section=XTRA=a.dxil new.dxil && \"$DXCOPY\" -R XTRA new.dxil");
+        assert_eq!(mode("new.dxil"), kept, "{kept:o}");
+    }
 
     // -p keeps the times the input had before this run read it.
     let old_atime = SystemTime::UNIX_EPOCH + Duration::from_secs(946_684_800); // 2000-01-01

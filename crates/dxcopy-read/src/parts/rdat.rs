@@ -554,11 +554,24 @@ mod tests {
         data[funcs_at..funcs_at + 4].copy_from_slice(&500u32.to_le_bytes());
         data[funcs_at + 8..funcs_at + 12].copy_from_slice(&77u32.to_le_bytes());
         let r = RuntimeData::parse_data(&data, 0).unwrap();
-        assert_eq!(r.issues.len(), 2, "{:?}", r.issues);
+        let at = funcs_at as u64;
+        assert_eq!(
+            r.issues,
+            [
+                Finding::at(at, FindingKind::StringOffsetOutside { offset: 500 }),
+                Finding::at(at + 8, FindingKind::IndexRowOutside { row: 77 }),
+            ]
+        );
         // Null reference is not an issue.
         data[funcs_at + 8..funcs_at + 12].copy_from_slice(&NULL_REF.to_le_bytes());
         let r = RuntimeData::parse_data(&data, 0).unwrap();
-        assert_eq!(r.issues.len(), 1);
+        assert_eq!(
+            r.issues,
+            [Finding::at(
+                at,
+                FindingKind::StringOffsetOutside { offset: 500 }
+            )]
+        );
         // Short stride, duplicate part, invalid part, unaligned size.
         let data = build_rdat(&[
             (3, words(&[1, 8, 0, 0])),
@@ -567,7 +580,30 @@ mod tests {
             (0, vec![]),
         ]);
         let r = RuntimeData::parse_data(&data, 0).unwrap();
-        assert_eq!(r.issues.len(), 5, "{:?}", r.issues);
+        let strings = RdatPartType::StringBuffer;
+        let unaligned = |at| FindingKind::RdatPartUnaligned {
+            part_type: strings,
+            at,
+            size: 2,
+        };
+        // The parts' headers start at 40 (the table), 48, 58 and 68.
+        assert_eq!(
+            r.issues,
+            [
+                Finding::at(48, unaligned(48)),
+                Finding::at(58, unaligned(58)),
+                Finding::at(58, FindingKind::RdatDuplicatePart { part_type: strings }),
+                Finding::at(68, FindingKind::RdatInvalidPart),
+                Finding::at(
+                    40,
+                    FindingKind::RecordStrideTooSmall {
+                        record: "resource",
+                        stride: 8,
+                        minimum: RESOURCE_RECORD_SIZE
+                    }
+                ),
+            ]
+        );
         // Wrong version, table past its part, truncated offsets.
         let mut bad = library();
         bad[0] = 0x11;

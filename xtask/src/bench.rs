@@ -905,52 +905,6 @@ fn small_containers(corpus: &Path, workload: &str) -> Result<Vec<PathBuf>> {
     Ok(sources)
 }
 
-/// Numbered copies of corpus files for a workload that edits files in
-/// place: the pristine copies, and the working paths every timed run starts
-/// from again.
-struct Copies {
-    pristine: PathBuf,
-    names: Vec<String>,
-    /// The working path of each copy.
-    files: Vec<PathBuf>,
-    /// Total size of the copies.
-    bytes: u64,
-}
-
-impl Copies {
-    /// `count` copies of `sources` (taken in turn, extension kept) in
-    /// `pristine`, made writable; their working paths are in `work`.
-    fn make(sources: &[PathBuf], count: usize, pristine: &Path, work: &Path) -> Result<Copies> {
-        let names: Vec<String> = (0..count)
-            .map(|i| {
-                let src = &sources[i % sources.len()];
-                let ext = src.extension().and_then(OsStr::to_str).unwrap_or("dxbc");
-                format!("{i:04}.{ext}")
-            })
-            .collect();
-        let mut bytes = 0;
-        for (i, name) in names.iter().enumerate() {
-            let p = pristine.join(name);
-            bytes += fs::copy(&sources[i % sources.len()], &p)?;
-            set_writable(&p)?;
-        }
-        Ok(Copies {
-            pristine: pristine.to_path_buf(),
-            files: names.iter().map(|n| work.join(n)).collect(),
-            names,
-            bytes,
-        })
-    }
-
-    /// Copies every pristine file over its working path.
-    fn restore(&self) -> Result<()> {
-        for (name, file) in self.names.iter().zip(&self.files) {
-            fs::copy(self.pristine.join(name), file)?;
-        }
-        Ok(())
-    }
-}
-
 fn strip_many(
     opts: &Options,
     bins: &Bins,
@@ -991,9 +945,26 @@ fn strip_many(
         }
         sources = kept;
     }
-    let copies = Copies::make(&sources, opts.files, &pristine, &work)?;
-    let (files, bytes_total) = (copies.files.clone(), copies.bytes);
-    let restore = || copies.restore();
+    let names: Vec<String> = (0..opts.files)
+        .map(|i| {
+            let src = &sources[i % sources.len()];
+            let ext = src.extension().and_then(OsStr::to_str).unwrap_or("dxbc");
+            format!("{i:04}.{ext}")
+        })
+        .collect();
+    let mut bytes_total = 0;
+    for (i, name) in names.iter().enumerate() {
+        let p = pristine.join(name);
+        bytes_total += fs::copy(&sources[i % sources.len()], &p)?;
+        set_writable(&p)?;
+    }
+    let files: Vec<PathBuf> = names.iter().map(|n| work.join(n)).collect();
+    let restore = || -> Result<()> {
+        for (name, file) in names.iter().zip(&files) {
+            fs::copy(pristine.join(name), file)?;
+        }
+        Ok(())
+    };
     let dxstrip = |jobs: Option<&str>| {
         let mut v: Vec<OsString> = vec![bins.dxstrip.clone().into(), "-q".into()];
         if let Some(j) = jobs {

@@ -5,14 +5,16 @@
 //!
 //! The files are copies of the corpus containers that hold debug parts
 //! (ILDB, SRCI, PDBI, SDBG, SPDB), repeated to N, so every file is really
-//! stripped. The package is built and installed into target/pytest/venv as
+//! stripped. They are restored from pristine copies and synced to disk
+//! before every timed run. The package is built and installed into target/pytest/venv as
 //! by `cargo xtask pytest` (the `python` profile: release without LTO).
 
 use super::{
-    files_shown, manifest, measure, ratio, times, Bins, Cmd, Contender, Copies, Options, Report,
+    files_shown, manifest, measure, ratio, set_writable, times, Bins, Cmd, Contender, Options,
+    Report,
 };
 use anyhow::{bail, Result};
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -53,9 +55,31 @@ pub(super) fn workload(
     let work = dir.join("py");
     fs::create_dir_all(&pristine)?;
     fs::create_dir_all(&work)?;
-    let copies = Copies::make(&sources, opts.files, &pristine, &work)?;
-    let (files, bytes_total) = (copies.files.clone(), copies.bytes);
-    let restore = || copies.restore();
+    let names: Vec<String> = (0..opts.files)
+        .map(|i| {
+            let src = &sources[i % sources.len()];
+            let ext = src.extension().and_then(OsStr::to_str).unwrap_or("dxbc");
+            format!("{i:04}.{ext}")
+        })
+        .collect();
+    let mut bytes_total = 0;
+    for (i, name) in names.iter().enumerate() {
+        let p = pristine.join(name);
+        bytes_total += fs::copy(&sources[i % sources.len()], &p)?;
+        set_writable(&p)?;
+    }
+    let files: Vec<PathBuf> = names.iter().map(|n| work.join(n)).collect();
+    // The restored files are written back before each timed run, so no
+    // contender competes with the writeback of the harness's own copies
+    // (each contender still pays for the writes it makes).
+    let restore = || -> Result<()> {
+        for (name, file) in names.iter().zip(&files) {
+            fs::copy(pristine.join(name), file)?;
+        }
+        // `sync` is best effort: without it the runs are only noisier.
+        let _ = std::process::Command::new("sync").status();
+        Ok(())
+    };
     let with_files = |mut v: Vec<OsString>| {
         v.extend(files.iter().map(|f| f.clone().into_os_string()));
         Cmd(v)

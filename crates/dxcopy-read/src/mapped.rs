@@ -1,6 +1,7 @@
 //! Opening inputs: memory-map regular files, read everything else (stdin,
 //! pipes, devices) only as far as a container's or PDB's header allows.
 
+use crate::cursor::Cursor;
 use crate::fault_guard::{self, Registration};
 use crate::pdb::{MSF_MAGIC, SUPERBLOCK_SIZE};
 use std::fs::{File, Metadata};
@@ -270,16 +271,17 @@ fn read_exact_len(file: &mut File, len: usize) -> io::Result<(Vec<u8>, bool)> {
 pub fn read_bounded(reader: &mut impl Read) -> io::Result<Vec<u8>> {
     let mut buf = Vec::new();
     reader.take(32).read_to_end(&mut buf)?;
+    // A header field, 0 when the input ended before it.
+    let field = |buf: &[u8], at: u64| {
+        Cursor::new(buf, 0)
+            .u32(at, "input header")
+            .map_or(0, u64::from)
+    };
     let want = if buf.starts_with(b"DXBC") && buf.len() == 32 {
-        u64::from(u32::from_le_bytes([buf[24], buf[25], buf[26], buf[27]]))
+        field(&buf, 24)
     } else if buf[..] == MSF_MAGIC[..] {
         reader.take(SUPERBLOCK_SIZE - 32).read_to_end(&mut buf)?;
-        let field = |at: usize| {
-            buf.get(at..at + 4).map_or(0, |b| {
-                u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-            })
-        };
-        (field(32) * field(40)).min(MAX_STREAM_INPUT)
+        (field(&buf, 32) * field(&buf, 40)).min(MAX_STREAM_INPUT)
     } else {
         return Ok(buf);
     };

@@ -23,15 +23,7 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 mod common;
-use common::bin;
-
-fn temp_files(dir: &Path) -> Vec<String> {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".tmp"))
-        .collect()
-}
+use common::{bin, temp_files};
 
 /// A signed container with DXIL, ILDB, STAT and PRIV whose bitcode parts
 /// make it `size` bytes or a little more.
@@ -54,11 +46,7 @@ fn container(size: usize) -> Vec<u8> {
 }
 
 fn run(tool: &str, args: &[&str], dir: &Path) -> std::process::Output {
-    Command::new(bin(tool))
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .unwrap()
+    common::run_in(tool, args, dir)
 }
 
 #[test]

@@ -16,7 +16,7 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant, SystemTime};
 
 mod common;
-use common::bin;
+use common::{bin, temp_files};
 
 /// A signed container with SFI0, HASH, DXIL, ILDB and STAT.
 fn container() -> Vec<u8> {
@@ -31,25 +31,12 @@ fn container() -> Vec<u8> {
         .unwrap()
 }
 
-fn run(tool: &str, args: &[&str], dir: &Path) -> Output {
-    Command::new(bin(tool))
-        .args(args)
-        .current_dir(dir)
-        .stdin(Stdio::null())
-        .output()
-        .unwrap()
+fn run(tool: &str, args: &[&str], dir: &Path) -> std::process::Output {
+    common::run_in(tool, args, dir)
 }
 
 fn stderr(out: &Output) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn temp_files(dir: &Path) -> Vec<String> {
-    std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n.ends_with(".tmp"))
-        .collect()
 }
 
 fn is_root() -> bool {

@@ -5,7 +5,8 @@
 //!
 //! The files are copies of the corpus containers that hold debug parts
 //! (ILDB, SRCI, PDBI, SDBG, SPDB), repeated to N, so every file is really
-//! stripped. The package is built and installed into target/pytest/venv as
+//! stripped. They are restored from pristine copies and synced to disk
+//! before every timed run. The package is built and installed into target/pytest/venv as
 //! by `cargo xtask pytest` (the `python` profile: release without LTO).
 
 use super::{
@@ -68,10 +69,15 @@ pub(super) fn workload(
         set_writable(&p)?;
     }
     let files: Vec<PathBuf> = names.iter().map(|n| work.join(n)).collect();
+    // The restored files are written back before each timed run, so no
+    // contender competes with the writeback of the harness's own copies
+    // (each contender still pays for the writes it makes).
     let restore = || -> Result<()> {
         for (name, file) in names.iter().zip(&files) {
             fs::copy(pristine.join(name), file)?;
         }
+        // `sync` is best effort: without it the runs are only noisier.
+        let _ = std::process::Command::new("sync").status();
         Ok(())
     };
     let with_files = |mut v: Vec<OsString>| {

@@ -14,7 +14,7 @@
 //! size, feature flags (two u32), shader stage flags, minimum shader target.
 
 use crate::container::Part;
-use crate::cursor::Cursor;
+use crate::cursor::{Cursor, Records};
 use crate::enums::{flag_set, open_enum};
 use crate::error::{Result, ValueField};
 use crate::finding::{Finding, FindingKind};
@@ -361,6 +361,37 @@ impl<'data> RuntimeData<'data> {
     }
 }
 
+impl<'data> Table<'data> {
+    /// The table's records of `what` (a `record` of at least `minimum`
+    /// bytes); none, with a finding when the table has some, when the stride
+    /// is below `minimum`.
+    fn records_of_at_least(
+        &self,
+        minimum: u32,
+        record: &'static str,
+        what: &'static str,
+        issues: &mut Vec<Finding>,
+    ) -> Result<Records<'data>> {
+        let count = if self.stride < minimum {
+            if self.count > 0 {
+                issues.push(Finding::at(
+                    self.records.abs(0),
+                    FindingKind::RecordStrideTooSmall {
+                        record,
+                        stride: self.stride,
+                        minimum,
+                    },
+                ));
+            }
+            0
+        } else {
+            self.count
+        };
+        self.records
+            .records(0, u64::from(count), u64::from(self.stride), what)
+    }
+}
+
 /// Lookups into the string buffer and index arrays.
 struct Refs<'data> {
     strings: Option<Cursor<'data>>,
@@ -406,22 +437,8 @@ fn read_resources<'data>(
     issues: &mut Vec<Finding>,
 ) -> Result<Vec<RdatResource<'data>>> {
     let mut out = Vec::new();
-    if t.stride < RESOURCE_RECORD_SIZE {
-        if t.count > 0 {
-            issues.push(Finding::at(
-                t.records.abs(0),
-                FindingKind::RecordStrideTooSmall {
-                    record: "resource",
-                    stride: t.stride,
-                    minimum: RESOURCE_RECORD_SIZE,
-                },
-            ));
-        }
-        return Ok(out);
-    }
-    let records = t
-        .records
-        .records(0, u64::from(t.count), u64::from(t.stride), "RDAT resource")?;
+    let records =
+        t.records_of_at_least(RESOURCE_RECORD_SIZE, "resource", "RDAT resource", issues)?;
     for (_, r) in records {
         out.push(RdatResource {
             class: ResourceClass::from_raw(r.u32(0, "RDAT resource")?),
@@ -443,22 +460,8 @@ fn read_functions<'data>(
     issues: &mut Vec<Finding>,
 ) -> Result<Vec<RdatFunction<'data>>> {
     let mut out = Vec::new();
-    if t.stride < FUNCTION_RECORD_SIZE {
-        if t.count > 0 {
-            issues.push(Finding::at(
-                t.records.abs(0),
-                FindingKind::RecordStrideTooSmall {
-                    record: "function",
-                    stride: t.stride,
-                    minimum: FUNCTION_RECORD_SIZE,
-                },
-            ));
-        }
-        return Ok(out);
-    }
-    let records = t
-        .records
-        .records(0, u64::from(t.count), u64::from(t.stride), "RDAT function")?;
+    let records =
+        t.records_of_at_least(FUNCTION_RECORD_SIZE, "function", "RDAT function", issues)?;
     for (_, f) in records {
         let dependencies = refs
             .row(f.u32(12, "RDAT function")?, f.abs(12), issues)

@@ -669,22 +669,13 @@ fn parse_names<'data>(
     let mut entries = Vec::new();
     let mut pos = 0u64;
     for _ in 0..count {
-        let aligned_size = region.u32(pos, "source name entry")?;
-        let entry_flags = region.u32(pos + 4, "source name entry")?;
-        let name_size = region.u32(pos + 8, "source name entry")?;
-        let content_size = region.u32(pos + 12, "source name entry")?;
-        if u64::from(aligned_size) < NAME_ENTRY_SIZE {
-            return Err(region.error(
-                pos,
-                ReadErrorKind::TooSmall {
-                    part: None,
-                    record: Record::SourceNameEntry,
-                    size: u64::from(aligned_size),
-                    minimum: NAME_ENTRY_SIZE,
-                },
-            ));
-        }
-        let entry = region.take_sub(&mut pos, u64::from(aligned_size), "source name entry")?;
+        let ([aligned_size, entry_flags, name_size, content_size], entry) = sized_entry(
+            &region,
+            &mut pos,
+            NAME_ENTRY_SIZE,
+            Record::SourceNameEntry,
+            "source name entry",
+        )?;
         let name = entry.cstr(NAME_ENTRY_SIZE, u64::from(name_size), "source file name")?;
         if name.len() as u64 + 1 != u64::from(name_size) {
             issues.push(Finding::at(
@@ -848,6 +839,39 @@ fn inflate(blob: Cursor<'_>, declared: u32) -> Result<Vec<u8>> {
     Ok(out)
 }
 
+/// The size-prefixed entry at `*pos` of `region`: its first `N` header
+/// words (the aligned size first; read in order, so a short region fails at
+/// its first missing word), and a cursor over the whole entry, which must be
+/// at least `minimum` bytes (a `TooSmall` `record` otherwise). Moves `*pos`
+/// past the entry.
+fn sized_entry<'a, const N: usize>(
+    region: &Cursor<'a>,
+    pos: &mut u64,
+    minimum: u64,
+    record: Record,
+    what: &'static str,
+) -> Result<([u32; N], Cursor<'a>)> {
+    let mut header = [0u32; N];
+    let mut at = *pos;
+    for word in &mut header {
+        *word = region.take_u32(&mut at, what)?;
+    }
+    let aligned_size = u64::from(header[0]);
+    if aligned_size < minimum {
+        return Err(region.error(
+            *pos,
+            ReadErrorKind::TooSmall {
+                part: None,
+                record,
+                size: aligned_size,
+                minimum,
+            },
+        ));
+    }
+    let entry = region.take_sub(pos, aligned_size, what)?;
+    Ok((header, entry))
+}
+
 fn parse_content_entries<'a, 'data>(
     region: Cursor<'a>,
     count: u32,
@@ -857,21 +881,13 @@ fn parse_content_entries<'a, 'data>(
     let mut entries = Vec::new();
     let mut pos = 0u64;
     for _ in 0..count {
-        let aligned_size = region.u32(pos, "source contents entry")?;
-        let flags = region.u32(pos + 4, "source contents entry")?;
-        let content_size = region.u32(pos + 8, "source contents entry")?;
-        if u64::from(aligned_size) < CONTENT_ENTRY_SIZE {
-            return Err(region.error(
-                pos,
-                ReadErrorKind::TooSmall {
-                    part: None,
-                    record: Record::SourceContentsEntry,
-                    size: u64::from(aligned_size),
-                    minimum: CONTENT_ENTRY_SIZE,
-                },
-            ));
-        }
-        let entry = region.take_sub(&mut pos, u64::from(aligned_size), "source contents entry")?;
+        let ([aligned_size, flags, content_size], entry) = sized_entry(
+            &region,
+            &mut pos,
+            CONTENT_ENTRY_SIZE,
+            Record::SourceContentsEntry,
+            "source contents entry",
+        )?;
         let raw = entry.bytes(CONTENT_ENTRY_SIZE, u64::from(content_size), "source text")?;
         let content = match raw.iter().position(|&b| b == 0) {
             Some(nul) if nul + 1 == raw.len() => &raw[..nul],
@@ -1061,6 +1077,40 @@ mod tests {
                 record: Record::SrciSection,
                 size: 4,
                 minimum: SECTION_HEADER_SIZE
+            }
+        );
+    }
+
+    #[test]
+    fn short_name_entries_fail_at_their_offset() {
+        let data = build_source_info(FILES, ARGS, false);
+        // Part header, section header, names header, then the first entry.
+        let first = (8 + SECTION_HEADER_SIZE + NAMES_HEADER_SIZE) as usize;
+        let mut small = data.clone();
+        small[first..first + 4].copy_from_slice(&8u32.to_le_bytes());
+        let e = SourceInfo::parse_data(&small, 0x100).unwrap_err();
+        assert_eq!(e.offset, 0x100 + first as u64);
+        assert_eq!(
+            e.kind,
+            ReadErrorKind::TooSmall {
+                part: None,
+                record: Record::SourceNameEntry,
+                size: 8,
+                minimum: NAME_ENTRY_SIZE
+            }
+        );
+        // EntriesSizeInBytes 6: the entry's second header word has 2 bytes.
+        let mut cut = data.clone();
+        cut[first - 2..first].copy_from_slice(&6u16.to_le_bytes());
+        let e = SourceInfo::parse_data(&cut, 0x100).unwrap_err();
+        assert_eq!(e.offset, 0x100 + first as u64 + 4);
+        assert_eq!(
+            e.kind,
+            ReadErrorKind::Truncated {
+                part: None,
+                what: "source name entry",
+                needed: 4,
+                available: 2
             }
         );
     }

@@ -8,7 +8,7 @@
 // Each test binary compiles this module and uses only part of it.
 #![allow(dead_code)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The path of this package's binary `name` (`dxcopy`, `dxstrip` or `dxinfo`).
 pub fn bin(name: &str) -> PathBuf {
@@ -22,6 +22,25 @@ pub fn bin(name: &str) -> PathBuf {
 
 #[allow(unused_imports)]
 pub use dxcopy_harness::llvm::{llvm_tool_or_skip, run_tool};
+
+/// Runs this package's binary `tool` with `args` in `dir` (stdin empty).
+pub fn run_in(tool: &str, args: &[&str], dir: &Path) -> std::process::Output {
+    std::process::Command::new(bin(tool))
+        .args(args)
+        .current_dir(dir)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap()
+}
+
+/// The names of the temp files (`*.tmp`) left in `dir`.
+pub fn temp_files(dir: &Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect()
+}
 
 /// `count name` pairs joined for a summary line, e.g. `1886 retail, 6 debug`.
 pub fn tally<K: std::fmt::Display>(counts: &std::collections::BTreeMap<K, usize>) -> String {

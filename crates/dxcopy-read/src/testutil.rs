@@ -40,3 +40,48 @@ pub fn sign(mut bytes: Vec<u8>) -> Vec<u8> {
     bytes[4..20].copy_from_slice(&retail);
     bytes
 }
+
+/// How one decoder run over a hostile input ended, for tables that pin both
+/// views of a part: `Ok` with a summary of the value (the findings, for the
+/// parts that report them), or the error's [`ReadErrorKind`] variant name
+/// and absolute offset.
+///
+/// [`ReadErrorKind`]: crate::error::ReadErrorKind
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome<S> {
+    /// Decoded; the summary of the value.
+    Ok(S),
+    /// Failed with this `ReadErrorKind` variant at this offset.
+    Err(String, u64),
+}
+
+/// The expected [`Outcome`] of a failure: `variant` of `ReadErrorKind` at `offset`.
+pub fn err<S>(variant: &str, offset: u64) -> Outcome<S> {
+    Outcome::Err(variant.to_owned(), offset)
+}
+
+/// The [`Outcome`] of `result`, summarising a value with `summary`. The error
+/// message is printed (shown with `--nocapture`), so that a change of its
+/// text can be seen by comparing two runs.
+pub fn outcome<T, S>(
+    row: &str,
+    result: crate::error::Result<T>,
+    summary: impl Fn(&T) -> S,
+) -> Outcome<S> {
+    match result {
+        Ok(value) => Outcome::Ok(summary(&value)),
+        Err(e) => {
+            eprintln!("{row}: {e}");
+            let debug = format!("{:?}", e.kind);
+            let variant = debug
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .next()
+                .unwrap_or_default();
+            Outcome::Err(variant.to_owned(), e.offset)
+        }
+    }
+}
+
+/// A row of a table over both views of a part: its name, the input, the
+/// expected [`Outcome`] of the dxc view and that of the LLVM view.
+pub type Row<D, S> = (&'static str, D, Outcome<S>, Outcome<S>);

@@ -237,6 +237,114 @@ mod tests {
         assert_eq!(e.offset, 0x24);
     }
 
+    /// Both views of hostile ILDN data in a part whose data starts at 0x48:
+    /// the dxc view's findings or error, and the LLVM view's error or success.
+    #[test]
+    fn hostile_inputs_in_both_views() {
+        use crate::testutil::{err, outcome, Outcome, Row};
+        use FindingKind::*;
+        let ok = |found: &[(u64, FindingKind)]| {
+            Outcome::Ok(
+                found
+                    .iter()
+                    .map(|(at, kind)| Finding::at(*at, kind.clone()))
+                    .collect::<Vec<_>>(),
+            )
+        };
+        let rows: Vec<Row<&[u8], Vec<Finding>>> = vec![
+            ("empty", b"", err("Truncated", 0x48), err("Truncated", 0x48)),
+            (
+                "short header",
+                b"\0\0\x01",
+                err("Truncated", 0x4a),
+                err("Truncated", 0x4a),
+            ),
+            ("dxc layout", b"\0\0\x03\0abc\0", ok(&[]), ok(&[])),
+            ("empty name", b"\0\0\0\0\0\0\0\0", ok(&[]), ok(&[])),
+            (
+                "flags set",
+                b"\x01\0\x03\0abc\0",
+                ok(&[(0x48, ReservedFlags { flags: 1 })]),
+                ok(&[]),
+            ),
+            (
+                "NUL before NameLength",
+                b"\0\0\x05\0abc\0\0\0\0\0",
+                ok(&[(
+                    0x4f,
+                    NameLengthMismatch {
+                        stated: 5,
+                        actual: 3,
+                    },
+                )]),
+                err("SizeMismatch", 0x4c),
+            ),
+            (
+                "no NUL after the name",
+                b"\0\0\x03\0abcd",
+                ok(&[(0x4f, NameUnterminated)]),
+                err("NotNulTerminated", 0x4c),
+            ),
+            (
+                "name ends the part",
+                b"\0\0\x03\0abc",
+                ok(&[(0x4f, NameUnterminated)]),
+                err("NotNulTerminated", 0x4c),
+            ),
+            (
+                "NUL past NameLength",
+                b"\0\0\x02\0abc\0",
+                ok(&[(0x4e, NameUnterminated)]),
+                err("NotNulTerminated", 0x4c),
+            ),
+            (
+                "name past the part",
+                b"\0\0\x05\0abc",
+                err("Truncated", 0x4c),
+                err("NotNulTerminated", 0x4c),
+            ),
+            (
+                "flags set and NUL before NameLength",
+                b"\x07\0\x02\0a\0\0\0",
+                ok(&[
+                    (0x48, ReservedFlags { flags: 7 }),
+                    (
+                        0x4d,
+                        NameLengthMismatch {
+                            stated: 2,
+                            actual: 1,
+                        },
+                    ),
+                ]),
+                err("SizeMismatch", 0x4c),
+            ),
+        ];
+        for (row, data, dxc, llvm) in rows {
+            let part = Part {
+                index: 0,
+                name: crate::PartName::ILDN,
+                offset: 0x40,
+                data,
+            };
+            let issues = |d: &DebugName<'_>| d.issues.clone();
+            assert_eq!(outcome(row, DebugName::parse(&part), issues), dxc, "{row}");
+            assert_eq!(
+                outcome(row, DebugName::parse_llvm_compat(&part), issues),
+                llvm,
+                "{row} (LLVM view)"
+            );
+        }
+        // The LLVM view's name is exactly NameLength bytes.
+        let part = Part {
+            index: 0,
+            name: crate::PartName::ILDN,
+            offset: 0x40,
+            data: b"\x01\0\x03\0abc\0",
+        };
+        let d = DebugName::parse_llvm_compat(&part).unwrap();
+        assert_eq!((d.flags, d.name_length, d.name), (1, 3, &b"abc"[..]));
+    }
+
     #[test]
     fn file_name_splits_both_separators() {
         for (name, want) in [

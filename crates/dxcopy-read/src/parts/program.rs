@@ -222,6 +222,102 @@ mod tests {
         assert_eq!(p.bitcode, b"BC\xc0\xde");
     }
 
+    /// Both views of hostile program parts whose data starts at 0x48 in a
+    /// file with 16 bytes after the part: the dxc view's error or bitcode,
+    /// and the LLVM view's (which reads the bitcode from the whole file).
+    #[test]
+    fn hostile_inputs_in_both_views() {
+        use crate::testutil::{err, outcome, Outcome, Row};
+        let bc = b"BC\xc0\xde";
+        let valid = || build_program_data(6, 0, ShaderKind::Pixel, 1, 0, bc);
+        let with = |edit: &dyn Fn(&mut Vec<u8>)| {
+            let mut data = valid();
+            edit(&mut data);
+            data
+        };
+        let bitcode = |at: u64, bytes: &[u8]| Outcome::Ok((at, bytes.to_vec()));
+        let past_part = [&bc[..], &[0xee; 8]].concat();
+        /// Where the bitcode was found: its file offset and its bytes.
+        type Located = (u64, Vec<u8>);
+        let rows: Vec<Row<Vec<u8>, Located>> = vec![
+            ("dxc layout", valid(), bitcode(0x60, bc), bitcode(0x60, bc)),
+            (
+                "10 bytes",
+                with(&|d| d.truncate(10)),
+                err("Truncated", 0x50),
+                err("Truncated", 0x48),
+            ),
+            (
+                "23 bytes",
+                with(&|d| d.truncate(23)),
+                err("Truncated", 0x5c),
+                err("Truncated", 0x48),
+            ),
+            (
+                "wrong magic",
+                with(&|d| d[8] = b'X'),
+                err("WrongMagic", 0x50),
+                bitcode(0x60, bc),
+            ),
+            (
+                "bitcode past the part, in the file",
+                with(&|d| d[20..24].copy_from_slice(&12u32.to_le_bytes())),
+                err("Truncated", 0x60),
+                bitcode(0x60, &past_part),
+            ),
+            (
+                "wrong magic, bitcode past the part",
+                with(&|d| {
+                    d[8] = b'X';
+                    d[20..24].copy_from_slice(&12u32.to_le_bytes());
+                }),
+                err("WrongMagic", 0x50),
+                bitcode(0x60, &past_part),
+            ),
+            (
+                "bitcode size past the file",
+                with(&|d| d[20..24].copy_from_slice(&0x1000u32.to_le_bytes())),
+                err("Truncated", 0x60),
+                err("Truncated", 0x60),
+            ),
+            (
+                "bitcode offset past the file",
+                with(&|d| d[16..20].copy_from_slice(&0xffff_fff0u32.to_le_bytes())),
+                err("Truncated", 0x50 + 0xffff_fff0),
+                err("Truncated", 0x50 + 0xffff_fff0),
+            ),
+            (
+                "bitcode after padding",
+                with(&|d| {
+                    d.truncate(24);
+                    d[16..20].copy_from_slice(&20u32.to_le_bytes());
+                    d.extend_from_slice(&[0xaa; 4]);
+                    d.extend_from_slice(bc);
+                }),
+                bitcode(0x64, bc),
+                bitcode(0x64, bc),
+            ),
+        ];
+        for (row, data, dxc, llvm) in rows {
+            let mut file = vec![0u8; 0x48];
+            file.extend_from_slice(&data);
+            file.extend_from_slice(&[0xee; 16]);
+            let part = Part {
+                index: 0,
+                name: crate::PartName::DXIL,
+                offset: 0x40,
+                data: &file[0x48..0x48 + data.len()],
+            };
+            let located = |p: &Program<'_>| (p.bitcode_file_offset, p.bitcode.to_vec());
+            assert_eq!(outcome(row, Program::parse(&part), located), dxc, "{row}");
+            assert_eq!(
+                outcome(row, Program::parse_llvm_compat(&part, &file), located),
+                llvm,
+                "{row} (LLVM view)"
+            );
+        }
+    }
+
     #[test]
     fn errors() {
         let short = [0u8; 10];

@@ -1156,6 +1156,430 @@ mod tests {
         ));
     }
 
+    /// Offsets in SRCI data built by `build_source_info`: the contents
+    /// section, the args section.
+    fn section_offsets(data: &[u8]) -> (usize, usize) {
+        let size_at = |at: usize| u32::from_le_bytes(data[at..at + 4].try_into().unwrap()) as usize;
+        let contents = 8 + size_at(8);
+        (contents, contents + size_at(contents))
+    }
+
+    /// Both views of hostile SRCI data in a part whose data starts at 0x48:
+    /// the dxc view's findings or error, and the LLVM view's error or success.
+    #[test]
+    fn hostile_inputs_in_both_views() {
+        use crate::testutil::{err, outcome, Outcome, Row};
+        use FindingKind::*;
+        const BASE: u64 = 0x48;
+        let at = |offset: usize| BASE + offset as u64;
+        let ok = |found: Vec<(u64, FindingKind)>| {
+            Outcome::Ok(
+                found
+                    .into_iter()
+                    .map(|(at, kind)| Finding::at(at, kind))
+                    .collect::<Vec<_>>(),
+            )
+        };
+        let put16 =
+            |d: &mut Vec<u8>, at: usize, v: u16| d[at..at + 2].copy_from_slice(&v.to_le_bytes());
+        let put32 =
+            |d: &mut Vec<u8>, at: usize, v: u32| d[at..at + 4].copy_from_slice(&v.to_le_bytes());
+        let get32 = |d: &[u8], at: usize| u32::from_le_bytes(d[at..at + 4].try_into().unwrap());
+
+        let plain = build_source_info(FILES, ARGS, false);
+        let zlib = build_source_info(FILES, ARGS, true);
+        let len = plain.len();
+        // Names: section header at 8, names header at 16, entries from 26.
+        let first_name = 26;
+        let second_name = first_name + get32(&plain, first_name) as usize;
+        let (contents, args) = section_offsets(&plain);
+        let contents_body = contents + 8;
+        let first_content = contents_body + CONTENTS_HEADER_SIZE as usize;
+        let args_body = args + 8;
+        let args_size = get32(&plain, args_body + 4) as usize;
+        let (z_contents, _) = section_offsets(&zlib);
+        let z_body = z_contents + 8;
+        let z_blob = z_body + CONTENTS_HEADER_SIZE as usize;
+        let z_uncompressed = get32(&zlib, z_body + 12);
+        let text_size = |i: usize| FILES[i].1.len() as u32 + 1;
+
+        let edit = |base: &[u8], f: &dyn Fn(&mut Vec<u8>)| {
+            let mut d = base.to_vec();
+            f(&mut d);
+            d
+        };
+        let rows: Vec<Row<Vec<u8>, Vec<Finding>>> = vec![
+            ("dxc layout", plain.clone(), ok(vec![]), ok(vec![])),
+            ("dxc layout, zlib", zlib.clone(), ok(vec![]), ok(vec![])),
+            (
+                "short header",
+                plain[..7].to_vec(),
+                err("Truncated", at(6)),
+                err("Truncated", at(6)),
+            ),
+            (
+                "part flags",
+                edit(&plain, &|d| d[4] = 1),
+                ok(vec![(
+                    at(4),
+                    FlagsSet {
+                        field: "reserved flags",
+                        flags: 1,
+                    },
+                )]),
+                ok(vec![]),
+            ),
+            (
+                "AlignedSizeInBytes past the part",
+                edit(&plain, &|d| put32(d, 0, len as u32 + 4)),
+                ok(vec![(
+                    at(0),
+                    AlignedSizePastPart {
+                        aligned_size: len as u32 + 4,
+                        part_size: len as u64,
+                    },
+                )]),
+                err("OutOfBounds", at(0)),
+            ),
+            (
+                "two sections",
+                edit(&plain, &|d| d[6] = 2),
+                ok(vec![(
+                    at(6),
+                    NotFixedValue {
+                        field: "SectionCount",
+                        value: 2,
+                        expected: 3,
+                    },
+                )]),
+                err("SizeMismatch", at(6)),
+            ),
+            (
+                "four sections",
+                edit(&plain, &|d| d[6] = 4),
+                err("Truncated", at(len)),
+                err("SizeMismatch", at(6)),
+            ),
+            (
+                "no sections",
+                vec![8, 0, 0, 0, 0, 0, 0, 0],
+                ok(vec![(
+                    at(6),
+                    NotFixedValue {
+                        field: "SectionCount",
+                        value: 0,
+                        expected: 3,
+                    },
+                )]),
+                err("SizeMismatch", at(6)),
+            ),
+            (
+                "names section repeated",
+                edit(&plain, &|d| d[args + 6] = 1),
+                ok(vec![(
+                    at(args + 6),
+                    DuplicateSection {
+                        section: SectionType::SourceNames,
+                    },
+                )]),
+                err("UnknownValue", at(args + 6)),
+            ),
+            (
+                "unknown section type",
+                edit(&plain, &|d| d[args + 6] = 9),
+                ok(vec![(at(args + 6), UnknownSection { raw: 9 })]),
+                err("UnknownValue", at(args + 6)),
+            ),
+            (
+                "section flags",
+                edit(&plain, &|d| d[8 + 4] = 1),
+                ok(vec![(
+                    at(8 + 4),
+                    FlagsSet {
+                        field: "section flags",
+                        flags: 1,
+                    },
+                )]),
+                ok(vec![]),
+            ),
+            (
+                "section smaller than its header",
+                edit(&plain, &|d| put32(d, args, 4)),
+                err("TooSmall", at(args)),
+                err("Truncated", at(args_body)),
+            ),
+            (
+                "section larger than its content",
+                edit(&plain, &|d| {
+                    let names_size = get32(d, 8);
+                    put32(d, 8, names_size + 4);
+                    let end = 8 + names_size as usize;
+                    d.splice(end..end, [0; 4]);
+                }),
+                ok(vec![(
+                    at(8),
+                    SectionSizeMismatch {
+                        section: SectionType::SourceNames,
+                        stated: get32(&plain, 8) + 4,
+                        needed: u64::from(get32(&plain, 8)),
+                    },
+                )]),
+                err("SizeMismatch", at(8)),
+            ),
+            (
+                "section past the part",
+                edit(&plain, &|d| {
+                    d.truncate(len - 4);
+                    put32(d, 0, len as u32 - 4)
+                }),
+                err("Truncated", at(args_body)),
+                err("Truncated", at(args_body)),
+            ),
+            (
+                "names EntriesSizeInBytes short of the entries",
+                edit(&plain, &|d| {
+                    put16(d, first_name - 2, (second_name - first_name) as u16)
+                }),
+                err("Truncated", at(second_name)),
+                ok(vec![]),
+            ),
+            (
+                "names EntriesSizeInBytes past the entries",
+                edit(&plain, &|d| {
+                    put16(d, first_name - 2, (contents - first_name) as u16)
+                }),
+                ok(vec![(
+                    at(contents - 2),
+                    EntriesSizeMismatch {
+                        used: (contents - 2 - first_name) as u64,
+                        stated: (contents - first_name) as u32,
+                    },
+                )]),
+                ok(vec![]),
+            ),
+            (
+                "name entry smaller than its header",
+                edit(&plain, &|d| put32(d, first_name, 8)),
+                err("TooSmall", at(first_name)),
+                err("Truncated", at(first_name + 8)),
+            ),
+            (
+                "name without NUL in NameSizeInBytes",
+                edit(&plain, &|d| put32(d, first_name + 8, 3)),
+                err("NotNulTerminated", at(first_name + 16)),
+                err("NotNulTerminated", at(first_name + 16)),
+            ),
+            (
+                "NameSizeInBytes past the NUL",
+                edit(&plain, &|d| put32(d, first_name + 8, 12)),
+                ok(vec![(
+                    at(first_name + 8),
+                    NameSizeMismatch {
+                        stated: 12,
+                        name: "main.hlsl".into(),
+                        actual: 10,
+                    },
+                )]),
+                ok(vec![]),
+            ),
+            (
+                "name entry flags",
+                edit(&plain, &|d| d[first_name + 4] = 1),
+                ok(vec![(
+                    at(first_name + 4),
+                    FlagsSet {
+                        field: "source name entry flags",
+                        flags: 1,
+                    },
+                )]),
+                ok(vec![]),
+            ),
+            (
+                "names and contents disagree on a size",
+                edit(&plain, &|d| put32(d, second_name + 12, text_size(1) + 1)),
+                ok(vec![(
+                    at(0),
+                    SourceSizeMismatch {
+                        index: 1,
+                        name: "inc.hlsli".into(),
+                        names_say: text_size(1) + 1,
+                        contents_hold: text_size(1),
+                    },
+                )]),
+                ok(vec![]),
+            ),
+            (
+                "fewer contents than names",
+                edit(&plain, &|d| put32(d, contents_body + 16, 1)),
+                ok(vec![(
+                    at(0),
+                    SourceCountMismatch {
+                        names: 2,
+                        contents: 1,
+                    },
+                )]),
+                err("SizeMismatch", at(contents)),
+            ),
+            (
+                "fewer contents than names, zlib",
+                edit(&zlib, &|d| put32(d, z_body + 16, 1)),
+                ok(vec![(
+                    at(0),
+                    SourceCountMismatch {
+                        names: 2,
+                        contents: 1,
+                    },
+                )]),
+                ok(vec![]),
+            ),
+            (
+                "contents flags",
+                edit(&plain, &|d| d[contents_body + 4] = 1),
+                ok(vec![(
+                    at(contents_body + 4),
+                    FlagsSet {
+                        field: "source contents flags",
+                        flags: 1,
+                    },
+                )]),
+                ok(vec![]),
+            ),
+            (
+                "unknown compression",
+                edit(&plain, &|d| d[contents_body + 6] = 2),
+                err("UnknownValue", at(contents_body + 6)),
+                err("UnknownValue", at(contents_body + 6)),
+            ),
+            (
+                "plain UncompressedSizeInBytes differs",
+                edit(&plain, &|d| {
+                    let size = get32(d, contents_body + 12);
+                    put32(d, contents_body + 12, size + 4)
+                }),
+                ok(vec![(
+                    at(contents_body + 12),
+                    UncompressedSizeMismatch {
+                        declared: get32(&plain, contents_body + 12) + 4,
+                        held: get32(&plain, contents_body + 8),
+                    },
+                )]),
+                ok(vec![]),
+            ),
+            (
+                "content without its NUL",
+                edit(&plain, &|d| put32(d, first_content + 8, text_size(0) - 1)),
+                ok(vec![
+                    (
+                        at(first_content + 8),
+                        SourceTextNul {
+                            size: text_size(0) - 1,
+                        },
+                    ),
+                    (
+                        at(0),
+                        SourceSizeMismatch {
+                            index: 0,
+                            name: "main.hlsl".into(),
+                            names_say: text_size(0),
+                            contents_hold: text_size(0) - 1,
+                        },
+                    ),
+                ]),
+                err("NotOneString", at(first_content + 12)),
+            ),
+            (
+                "content with a NUL inside",
+                edit(&plain, &|d| d[first_content + 12] = 0),
+                ok(vec![(
+                    at(first_content + 8),
+                    SourceTextNul { size: text_size(0) },
+                )]),
+                err("NotOneString", at(first_content + 12)),
+            ),
+            (
+                "content entry smaller than its header",
+                edit(&plain, &|d| put32(d, first_content, 8)),
+                err("TooSmall", at(first_content)),
+                err("Truncated", at(first_content + 8)),
+            ),
+            (
+                "content entry flags",
+                edit(&plain, &|d| d[first_content + 4] = 1),
+                ok(vec![(
+                    at(first_content + 4),
+                    FlagsSet {
+                        field: "source contents entry flags",
+                        flags: 1,
+                    },
+                )]),
+                ok(vec![]),
+            ),
+            (
+                "zlib declared size below the stream",
+                edit(&zlib, &|d| put32(d, z_body + 12, 10)),
+                err("SizeMismatch", at(z_blob)),
+                err("SizeMismatch", at(z_blob)),
+            ),
+            (
+                "zlib declared size above the stream",
+                edit(&zlib, &|d| put32(d, z_body + 12, z_uncompressed + 4)),
+                ok(vec![(
+                    at(z_body + 12),
+                    InflatedSizeMismatch {
+                        declared: z_uncompressed + 4,
+                        inflated: z_uncompressed as usize,
+                    },
+                )]),
+                err("SizeMismatch", at(z_blob)),
+            ),
+            (
+                "zlib declared size over the cap",
+                edit(&zlib, &|d| put32(d, z_body + 12, u32::MAX)),
+                err("LimitExceeded", at(z_blob)),
+                err("LimitExceeded", at(z_blob)),
+            ),
+            (
+                "zlib stream corrupt",
+                edit(&zlib, &|d| {
+                    d[z_blob] ^= 0xff;
+                    d[z_blob + 1] ^= 0xff;
+                }),
+                err("Inflate", at(z_blob)),
+                err("Inflate", at(z_blob)),
+            ),
+            (
+                "args SizeInBytes past the section",
+                edit(&plain, &|d| put32(d, args_body + 4, args_size as u32 + 100)),
+                err("Truncated", at(args_body + 12)),
+                err("SizeMismatch", at(args)),
+            ),
+            (
+                "one argument more than stored",
+                edit(&plain, &|d| {
+                    let count = get32(d, args_body + 8);
+                    put32(d, args_body + 8, count + 1)
+                }),
+                err("NotNulTerminated", at(args_body + 12 + args_size)),
+                err("NotNulTerminated", at(len)),
+            ),
+        ];
+        for (row, data, dxc, llvm) in rows {
+            let part = Part {
+                index: 0,
+                name: crate::PartName::SRCI,
+                offset: BASE - 8,
+                data: &data,
+            };
+            let issues = |s: &SourceInfo<'_>| s.issues.clone();
+            assert_eq!(outcome(row, SourceInfo::parse(&part), issues), dxc, "{row}");
+            assert_eq!(
+                outcome(row, SourceInfo::parse_llvm_compat(&part), issues),
+                llvm,
+                "{row} (LLVM view)"
+            );
+        }
+    }
+
     #[test]
     fn short_inputs() {
         assert!(SourceInfo::parse_data(&[0; 7], 0).is_err());

@@ -195,6 +195,124 @@ mod tests {
         assert_eq!(v.flags.to_string(), "0");
     }
 
+    /// Both views of hostile VERS data in a part whose data starts at 0x48:
+    /// the dxc view's findings or error, and the LLVM view's error or success.
+    #[test]
+    fn hostile_inputs_in_both_views() {
+        use crate::testutil::{err, outcome, Outcome, Row};
+        use FindingKind::*;
+        let ok = |found: &[(u64, FindingKind)]| {
+            Outcome::Ok(
+                found
+                    .iter()
+                    .map(|(at, kind)| Finding::at(*at, kind.clone()))
+                    .collect::<Vec<_>>(),
+            )
+        };
+        let rows: Vec<Row<Vec<u8>, Vec<Finding>>> = vec![
+            (
+                "short header",
+                vec![0; 15],
+                err("Truncated", 0x54),
+                err("Truncated", 0x54),
+            ),
+            (
+                "dxc layout",
+                vers(0, 21, b"c9660a8c\x001.8.2403.34\0"),
+                ok(&[]),
+                ok(&[]),
+            ),
+            ("known flags", vers(3, 4, b"ab\0\0"), ok(&[]), ok(&[])),
+            (
+                "unknown flag bit",
+                vers(4, 4, b"ab\0\0"),
+                ok(&[(0x4c, InvalidFlags { flags: 4 })]),
+                err("UnknownValue", 0x4c),
+            ),
+            (
+                "unknown flag bit, content past the part",
+                vers(4, 64, b"ab\0"),
+                err("Truncated", 0x58),
+                err("UnknownValue", 0x4c),
+            ),
+            (
+                "content past the part, strings in it",
+                vers(0, 64, b"ab\0c\0"),
+                err("Truncated", 0x58),
+                ok(&[]),
+            ),
+            (
+                "no version string",
+                vers(0, 3, b"ab\0"),
+                ok(&[(0x5b, VersionStringMissing)]),
+                err("NotNulTerminated", 0x5b),
+            ),
+            (
+                "version string NUL past the content",
+                vers(0, 5, b"ab\0cd\0\0\0"),
+                ok(&[(0x5b, VersionStringMissing)]),
+                err("NotNulTerminated", 0x5b),
+            ),
+            (
+                "slack after the strings",
+                vers(0, 8, b"ab\0c\0\0\0\0"),
+                ok(&[(0x5d, ContentSizeMismatch { stated: 8, used: 5 })]),
+                ok(&[]),
+            ),
+            (
+                "commit SHA without NUL",
+                vers(0, 2, b"abcd"),
+                err("NotNulTerminated", 0x58),
+                err("NotNulTerminated", 0x58),
+            ),
+            (
+                "no content",
+                vers(0, 0, b""),
+                err("NotNulTerminated", 0x58),
+                err("NotNulTerminated", 0x58),
+            ),
+            (
+                "unknown flag bit and no version string",
+                vers(4, 3, b"ab\0"),
+                ok(&[
+                    (0x4c, InvalidFlags { flags: 4 }),
+                    (0x5b, VersionStringMissing),
+                ]),
+                err("UnknownValue", 0x4c),
+            ),
+        ];
+        for (row, data, dxc, llvm) in rows {
+            let part = Part {
+                index: 0,
+                name: crate::PartName::VERS,
+                offset: 0x40,
+                data: &data,
+            };
+            let issues = |v: &CompilerVersion<'_>| v.issues.clone();
+            assert_eq!(
+                outcome(row, CompilerVersion::parse(&part), issues),
+                dxc,
+                "{row}"
+            );
+            assert_eq!(
+                outcome(row, CompilerVersion::parse_llvm_compat(&part), issues),
+                llvm,
+                "{row} (LLVM view)"
+            );
+        }
+        // The LLVM view reads the strings within ContentSizeInBytes even when
+        // it runs past the part.
+        let data = vers(0, 64, b"ab\0c\0");
+        let part = Part {
+            index: 0,
+            name: crate::PartName::VERS,
+            offset: 0x40,
+            data: &data,
+        };
+        let v = CompilerVersion::parse_llvm_compat(&part).unwrap();
+        assert_eq!((v.commit_sha, v.version_string), (&b"ab"[..], &b"c"[..]));
+    }
+
     #[test]
     fn issues_and_errors() {
         // (data, the finding or None)

@@ -5,8 +5,10 @@
 //!
 //! Decoding is lenient where it can be: a NUL before `NameLength`, a missing
 //! NUL and non-zero flags are reported as [`Finding`]s next to the name; only a
-//! name that runs past the part is an error.
+//! name that runs past the part is an error. [`DebugName::parse_llvm_compat`]
+//! reads the part with the same decoder and fails where LLVM's reader does.
 
+use super::Mode;
 use crate::container::Part;
 use crate::cursor::Cursor;
 use crate::error::{Mismatch, ReadErrorKind, Result};
@@ -40,47 +42,7 @@ impl<'data> DebugName<'data> {
     ///
     /// Fatal: fewer than 4 bytes, or fewer than `NameLength` name bytes.
     pub fn parse_data(data: &'data [u8], base: u64) -> Result<DebugName<'data>> {
-        let c = Cursor::new(data, base);
-        let flags = c.u16(0, "ILDN flags")?;
-        let name_length = c.u16(2, "ILDN name length")?;
-        let mut issues = Vec::new();
-        if flags != 0 {
-            issues.push(Finding::at(
-                c.abs(0),
-                FindingKind::ReservedFlags {
-                    flags: u32::from(flags),
-                },
-            ));
-        }
-        let rest = c.rest(DEBUG_NAME_HEADER_SIZE);
-        let len = usize::from(name_length);
-        let name = match rest.iter().position(|&b| b == 0) {
-            Some(nul) if nul == len => &rest[..len],
-            Some(nul) if nul < len => {
-                issues.push(Finding::at(
-                    c.abs(DEBUG_NAME_HEADER_SIZE + nul as u64),
-                    FindingKind::NameLengthMismatch {
-                        stated: name_length,
-                        actual: nul,
-                    },
-                ));
-                &rest[..nul]
-            }
-            _ => {
-                let name = c.bytes(DEBUG_NAME_HEADER_SIZE, u64::from(name_length), "ILDN name")?;
-                issues.push(Finding::at(
-                    c.abs(DEBUG_NAME_HEADER_SIZE + u64::from(name_length)),
-                    FindingKind::NameUnterminated,
-                ));
-                name
-            }
-        };
-        Ok(DebugName {
-            flags,
-            name_length,
-            name,
-            issues,
-        })
+        decode(Cursor::new(data, base), Mode::Strict)
     }
 
     /// Decodes an ILDN part.
@@ -89,38 +51,18 @@ impl<'data> DebugName<'data> {
     }
 
     /// Decodes an ILDN part as upstream LLVM's reader does (the obj2yaml
-    /// view with upstream keys): the name must end with a NUL within
-    /// `NameLength + 1` bytes and be exactly `NameLength` bytes long; anything
-    /// else is an error, not an issue.
+    /// view with upstream keys). The same reading as [`DebugName::parse`],
+    /// except:
+    ///
+    /// * the name must end with a NUL within `NameLength + 1` bytes (a
+    ///   `NotNulTerminated` error at the name otherwise, where the dxc view
+    ///   reports `NameUnterminated`, or fails only when the name runs past
+    ///   the part);
+    /// * a NUL before `NameLength` is a `SizeMismatch` error at the name, not
+    ///   a `NameLengthMismatch` finding;
+    /// * the flags are not checked, and `issues` stays empty.
     pub fn parse_llvm_compat(part: &Part<'data>) -> Result<DebugName<'data>> {
-        let c = part.cursor();
-        let fail = |e: crate::ReadError| e.in_part(part.part_ref());
-        let flags = c.u16(0, "ILDN flags").map_err(fail)?;
-        let name_length = c.u16(2, "ILDN name length").map_err(fail)?;
-        let name = c
-            .cstr(
-                DEBUG_NAME_HEADER_SIZE,
-                u64::from(name_length) + 1,
-                "ILDN debug name",
-            )
-            .map_err(fail)?;
-        if name.len() != usize::from(name_length) {
-            return Err(fail(c.error(
-                DEBUG_NAME_HEADER_SIZE,
-                ReadErrorKind::SizeMismatch {
-                    part: None,
-                    what: Mismatch::DebugNameLength,
-                    stored: u64::from(name_length),
-                    actual: name.len() as u64,
-                },
-            )));
-        }
-        Ok(DebugName {
-            flags,
-            name_length,
-            name,
-            issues: Vec::new(),
-        })
+        decode(part.cursor(), Mode::LlvmCompat).map_err(|e| e.in_part(part.part_ref()))
     }
 
     /// The name as text (invalid UTF-8 replaced).
@@ -136,6 +78,72 @@ impl<'data> DebugName<'data> {
             None => self.name,
         }
     }
+}
+
+fn decode(c: Cursor<'_>, mode: Mode) -> Result<DebugName<'_>> {
+    let strict = mode == Mode::Strict;
+    let flags = c.u16(0, "ILDN flags")?;
+    let name_length = c.u16(2, "ILDN name length")?;
+    let mut issues = Vec::new();
+    if strict && flags != 0 {
+        issues.push(Finding::at(
+            c.abs(0),
+            FindingKind::ReservedFlags {
+                flags: u32::from(flags),
+            },
+        ));
+    }
+    let rest = c.rest(DEBUG_NAME_HEADER_SIZE);
+    let len = usize::from(name_length);
+    let name = match rest.iter().position(|&b| b == 0) {
+        Some(nul) if nul == len => &rest[..len],
+        Some(nul) if nul < len => {
+            if !strict {
+                return Err(c.error(
+                    DEBUG_NAME_HEADER_SIZE,
+                    ReadErrorKind::SizeMismatch {
+                        part: None,
+                        what: Mismatch::DebugNameLength,
+                        stored: u64::from(name_length),
+                        actual: nul as u64,
+                    },
+                ));
+            }
+            issues.push(Finding::at(
+                c.abs(DEBUG_NAME_HEADER_SIZE + nul as u64),
+                FindingKind::NameLengthMismatch {
+                    stated: name_length,
+                    actual: nul,
+                },
+            ));
+            &rest[..nul]
+        }
+        // No NUL right after NameLength bytes.
+        _ => {
+            if !strict {
+                return Err(c.error(
+                    DEBUG_NAME_HEADER_SIZE,
+                    ReadErrorKind::NotNulTerminated {
+                        part: None,
+                        what: "ILDN debug name",
+                        table_offset: None,
+                    },
+                ));
+            }
+            let name = c.bytes(DEBUG_NAME_HEADER_SIZE, u64::from(name_length), "ILDN name")?;
+            issues.push(Finding::at(
+                c.abs(DEBUG_NAME_HEADER_SIZE + u64::from(name_length)),
+                FindingKind::NameUnterminated,
+            ));
+            name
+        }
+    };
+    Ok(DebugName {
+        flags,
+        name_length,
+        name,
+        issues,
+    })
 }
 
 /// Encodes ILDN part data for `name` as dxc does: flags 0, the length, the

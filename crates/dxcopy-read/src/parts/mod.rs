@@ -99,6 +99,32 @@ pub enum Family {
     DebugBlob,
 }
 
+/// Which reader's rules a part decoder follows. Each decoder that has an LLVM
+/// view is one function taking a `Mode`: both views read every field and
+/// record in the same place, and the mode decides only what the LLVM view does
+/// differently (each decoder's `parse_llvm_compat` says what).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// This project's reading (dxinfo, dxcopy): every bound checked; a rule
+    /// break that does not stop decoding is reported as a
+    /// [`Finding`](crate::finding::Finding) where the part has them.
+    Strict,
+    /// LLVM's reader, for the obj2yaml view: LLVM's rules are errors where
+    /// LLVM fails, and its reading is followed where it reads differently.
+    LlvmCompat,
+}
+
+impl Mode {
+    /// The name of a read in error messages: `strict` in the strict view,
+    /// `llvm` (the name of the field as LLVM's reader has it) in the LLVM view.
+    pub(crate) fn label(self, strict: &'static str, llvm: &'static str) -> &'static str {
+        match self {
+            Mode::Strict => strict,
+            Mode::LlvmCompat => llvm,
+        }
+    }
+}
+
 /// A named group of parts with D3DStripShader / dxc `-Qstrip_*` semantics.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum StripClass {

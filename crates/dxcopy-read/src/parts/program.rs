@@ -3,8 +3,11 @@
 //! with the DXIL version and the bitcode's offset and size) followed by LLVM bitcode.
 //!
 //! The bitcode is located by the bitcode header's offset and size, bounds
-//! checked — not by dropping a fixed 24 bytes as llvm-objcopy does.
+//! checked — not by dropping a fixed 24 bytes as llvm-objcopy does. One
+//! decoder serves both views; [`Program::parse_llvm_compat`] (the obj2yaml
+//! view) reads the bitcode from the whole file, as LLVM's reader does.
 
+use super::Mode;
 use crate::container::Part;
 use crate::cursor::Cursor;
 use crate::error::{Magic, ReadErrorKind, Result};
@@ -51,42 +54,7 @@ impl<'data> Program<'data> {
     /// Decodes a program part's data located at absolute offset `base`.
     pub fn parse_data(data: &'data [u8], base: u64) -> Result<Program<'data>> {
         let c = Cursor::new(data, base);
-        let version = c.u8(0, "program header")?;
-        let shader_kind = ShaderKind::from_raw(c.u16(2, "program header")?);
-        let size_in_words = c.u32(4, "program header")?;
-        let bitcode_magic: [u8; 4] = c.array(8, "bitcode header")?;
-        let dxil_minor = c.u8(12, "bitcode header")?;
-        let dxil_major = c.u8(13, "bitcode header")?;
-        let bitcode_offset = c.u32(16, "bitcode header")?;
-        let bitcode_size = c.u32(20, "bitcode header")?;
-        if &bitcode_magic != b"DXIL" {
-            return Err(c.error(
-                8,
-                ReadErrorKind::WrongMagic {
-                    part: None,
-                    expected: Magic::DxilBitcodeHeader,
-                },
-            ));
-        }
-        let start = BITCODE_HEADER_OFFSET + u64::from(bitcode_offset);
-        let bitcode = c.bytes(
-            start,
-            u64::from(bitcode_size),
-            "bitcode (from the bitcode header's offset and size)",
-        )?;
-        Ok(Program {
-            model_major: version >> 4,
-            model_minor: version & 0xf,
-            shader_kind,
-            size_in_words,
-            bitcode_magic,
-            dxil_major,
-            dxil_minor,
-            bitcode_offset,
-            bitcode_size,
-            bitcode,
-            bitcode_file_offset: c.abs(start),
-        })
+        decode(c, Mode::Strict, c)
     }
 
     /// Decodes a program part.
@@ -94,45 +62,18 @@ impl<'data> Program<'data> {
         Program::parse_data(part.data, part.data_offset()).map_err(|e| e.in_part(part.part_ref()))
     }
 
-    /// Decodes a program part as LLVM's reader does (the obj2yaml view): the
-    /// 24-byte header is read without checking the bitcode magic, and the
-    /// bitcode is `bitcode_size` bytes at part data + 8 + `bitcode_offset` in
-    /// the whole file `file` (the container's bytes), which may run past the
-    /// part.
+    /// Decodes a program part as LLVM's reader does (the obj2yaml view). The
+    /// same reading as [`Program::parse`], except:
+    ///
+    /// * the whole 24-byte header must be in the part (one `Truncated` error
+    ///   at the part's start otherwise);
+    /// * the bitcode magic is not checked;
+    /// * the bitcode is `bitcode_size` bytes at part data + 8 +
+    ///   `bitcode_offset` in the whole file `file` (the container's bytes),
+    ///   which may run past the part.
     pub fn parse_llvm_compat(part: &Part<'data>, file: &'data [u8]) -> Result<Program<'data>> {
-        let c = part.cursor();
-        let fail = |e: crate::ReadError| e.in_part(part.part_ref());
-        c.bytes(0, PROGRAM_HEADER_SIZE as u64, "program header")
-            .map_err(fail)?;
-        let version = c.u8(0, "program version").map_err(fail)?;
-        let shader_kind = c.u16(2, "program ShaderKind").map_err(fail)?;
-        let size_in_words = c.u32(4, "program size").map_err(fail)?;
-        let bitcode_magic: [u8; 4] = c.array(8, "bitcode header").map_err(fail)?;
-        let dxil_minor = c.u8(12, "DXIL minor version").map_err(fail)?;
-        let dxil_major = c.u8(13, "DXIL major version").map_err(fail)?;
-        let bitcode_offset = c.u32(16, "bitcode offset").map_err(fail)?;
-        let bitcode_size = c.u32(20, "bitcode size").map_err(fail)?;
-        let start = part.data_offset() + BITCODE_HEADER_OFFSET + u64::from(bitcode_offset);
-        let bitcode = Cursor::new(file, 0)
-            .bytes(
-                start,
-                u64::from(bitcode_size),
-                "bitcode (from the bitcode header's offset and size)",
-            )
-            .map_err(fail)?;
-        Ok(Program {
-            model_major: version >> 4,
-            model_minor: version & 0xf,
-            shader_kind: ShaderKind::from_raw(shader_kind),
-            size_in_words,
-            bitcode_magic,
-            dxil_major,
-            dxil_minor,
-            bitcode_offset,
-            bitcode_size,
-            bitcode,
-            bitcode_file_offset: start,
-        })
+        decode(part.cursor(), Mode::LlvmCompat, Cursor::new(file, 0))
+            .map_err(|e| e.in_part(part.part_ref()))
     }
 
     /// Whether the bitcode starts with the LLVM bitcode magic.
@@ -154,6 +95,54 @@ impl<'data> Program<'data> {
             self.model_minor
         )
     }
+}
+
+/// Decodes the program part `c`. The strict view reads the bitcode from the
+/// part; the LLVM view from `file`, the cursor over the whole file.
+fn decode<'data>(c: Cursor<'data>, mode: Mode, file: Cursor<'data>) -> Result<Program<'data>> {
+    if mode == Mode::LlvmCompat {
+        c.bytes(0, PROGRAM_HEADER_SIZE as u64, "program header")?;
+    }
+    let version = c.u8(0, "program header")?;
+    let shader_kind = ShaderKind::from_raw(c.u16(2, "program header")?);
+    let size_in_words = c.u32(4, "program header")?;
+    let bitcode_magic: [u8; 4] = c.array(8, "bitcode header")?;
+    let dxil_minor = c.u8(12, "bitcode header")?;
+    let dxil_major = c.u8(13, "bitcode header")?;
+    let bitcode_offset = c.u32(16, "bitcode header")?;
+    let bitcode_size = c.u32(20, "bitcode header")?;
+    if mode == Mode::Strict && &bitcode_magic != b"DXIL" {
+        return Err(c.error(
+            8,
+            ReadErrorKind::WrongMagic {
+                part: None,
+                expected: Magic::DxilBitcodeHeader,
+            },
+        ));
+    }
+    let start = BITCODE_HEADER_OFFSET + u64::from(bitcode_offset);
+    let (source, start) = match mode {
+        Mode::Strict => (c, start),
+        Mode::LlvmCompat => (file, c.abs(start) - file.base()),
+    };
+    let bitcode = source.bytes(
+        start,
+        u64::from(bitcode_size),
+        "bitcode (from the bitcode header's offset and size)",
+    )?;
+    Ok(Program {
+        model_major: version >> 4,
+        model_minor: version & 0xf,
+        shader_kind,
+        size_in_words,
+        bitcode_magic,
+        dxil_major,
+        dxil_minor,
+        bitcode_offset,
+        bitcode_size,
+        bitcode,
+        bitcode_file_offset: source.abs(start),
+    })
 }
 
 /// Whether a part's data looks like a program part (bitcode header magic `DXIL`

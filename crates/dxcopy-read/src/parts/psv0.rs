@@ -20,6 +20,7 @@
 //! what LLVM 22's `PSVRuntimeInfo::parse` and obj2yaml read, including their
 //! quirks, so that the obj2yaml view can match obj2yaml byte for byte.
 
+use super::Mode;
 use crate::container::Part;
 use crate::cursor::Cursor;
 use crate::enums::{flag_set, open_enum};
@@ -498,13 +499,6 @@ pub struct Psv0<'data> {
     pub patch_output_map: Vec<u32>,
     /// Bytes after the last table.
     pub trailing_bytes: u32,
-}
-
-/// Which reader's rules to follow.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Mode {
-    Strict,
-    LlvmCompat,
 }
 
 /// Record version for a `RuntimeInfo` size (docs/format/psv0.md §2).

@@ -17,6 +17,7 @@
 //! version must be 1, 2 or 3. [`RootSignature::parse_llvm_compat`] follows
 //! LLVM 22's reader for the obj2yaml view (see its documentation).
 
+use super::Mode;
 use crate::container::Part;
 use crate::cursor::Cursor;
 use crate::enums::{flag_set, open_enum};
@@ -458,12 +459,6 @@ pub struct RootSignature {
     pub parameters: Vec<RootParameter>,
     /// The static samplers (in compat mode, the ones that lie in the part).
     pub static_samplers: Vec<StaticSampler>,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Mode {
-    Strict,
-    LlvmCompat,
 }
 
 impl RootSignature {

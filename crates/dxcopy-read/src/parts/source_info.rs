@@ -8,7 +8,13 @@
 //! Decompression is bounded twice: by the declared uncompressed size and by
 //! [`MAX_SOURCE_CONTENTS`]; a stream that inflates past either is an error,
 //! never an allocation.
+//!
+//! One decoder reads the part for both views: [`SourceInfo::parse`] reports
+//! rule breaks as findings in `issues`, [`SourceInfo::parse_llvm_compat`]
+//! (the obj2yaml view) fails where upstream LLVM's reader fails and follows its
+//! reading where it differs.
 
+use super::Mode;
 use crate::container::Part;
 use crate::cursor::Cursor;
 use crate::enums::open_enum;
@@ -193,162 +199,7 @@ pub struct SourceInfo<'data> {
 impl<'data> SourceInfo<'data> {
     /// Decodes SRCI data located at absolute offset `base`.
     pub fn parse_data(data: &'data [u8], base: u64) -> Result<SourceInfo<'data>> {
-        let c = Cursor::new(data, base);
-        let aligned_size = c.u32(0, "SRCI header")?;
-        let flags = c.u16(4, "SRCI header")?;
-        let section_count = c.u16(6, "SRCI header")?;
-        let mut info = SourceInfo {
-            aligned_size,
-            flags,
-            section_count,
-            sections: Vec::new(),
-            names: None,
-            contents: None,
-            args: None,
-            issues: Vec::new(),
-        };
-        if u64::from(aligned_size) > c.len() {
-            info.issues.push(Finding::at(
-                c.abs(0),
-                FindingKind::AlignedSizePastPart {
-                    aligned_size,
-                    part_size: c.len(),
-                },
-            ));
-        }
-        if flags != 0 {
-            info.issues.push(Finding::at(
-                c.abs(4),
-                FindingKind::FlagsSet {
-                    field: "reserved flags",
-                    flags: u32::from(flags),
-                },
-            ));
-        }
-        if section_count != 3 {
-            info.issues.push(Finding::at(
-                c.abs(6),
-                FindingKind::NotFixedValue {
-                    field: "SectionCount",
-                    value: u32::from(section_count),
-                    expected: 3,
-                },
-            ));
-        }
-        let mut pos = SOURCE_INFO_HEADER_SIZE;
-        for _ in 0..section_count {
-            let section_at = pos;
-            let section_size = c.take_u32(&mut pos, "SRCI section header")?;
-            let section_flags = c.take_u16(&mut pos, "SRCI section header")?;
-            let section_type = SectionType::from_raw(c.take_u16(&mut pos, "SRCI section header")?);
-            if u64::from(section_size) < SECTION_HEADER_SIZE {
-                return Err(c.error(
-                    section_at,
-                    ReadErrorKind::TooSmall {
-                        part: None,
-                        record: Record::SrciSection,
-                        size: u64::from(section_size),
-                        minimum: SECTION_HEADER_SIZE,
-                    },
-                ));
-            }
-            let body = c.take_sub(
-                &mut pos,
-                u64::from(section_size) - SECTION_HEADER_SIZE,
-                "SRCI section",
-            )?;
-            info.sections.push(SourceSection {
-                offset: c.abs(section_at),
-                aligned_size: section_size,
-                flags: section_flags,
-                section_type,
-            });
-            if section_flags != 0 {
-                info.issues.push(Finding::at(
-                    c.abs(section_at + 4),
-                    FindingKind::FlagsSet {
-                        field: "section flags",
-                        flags: u32::from(section_flags),
-                    },
-                ));
-            }
-            let duplicate = || {
-                Finding::at(
-                    c.abs(section_at + 6),
-                    FindingKind::DuplicateSection {
-                        section: section_type,
-                    },
-                )
-            };
-            let consumed = match section_type.raw() {
-                0 if info.contents.is_none() => {
-                    let (contents, used) = parse_contents(body, &mut info.issues)?;
-                    info.contents = Some(contents);
-                    Some(used)
-                }
-                1 if info.names.is_none() => {
-                    let (names, used) = parse_names(body, &mut info.issues)?;
-                    info.names = Some(names);
-                    Some(used)
-                }
-                2 if info.args.is_none() => {
-                    let (args, used) = parse_args(body)?;
-                    info.args = Some(args);
-                    Some(used)
-                }
-                0..=2 => {
-                    info.issues.push(duplicate());
-                    None
-                }
-                _ => {
-                    info.issues.push(Finding::at(
-                        c.abs(section_at + 6),
-                        FindingKind::UnknownSection {
-                            raw: section_type.raw(),
-                        },
-                    ));
-                    None
-                }
-            };
-            if let Some(used) = consumed {
-                let expected = align4(SECTION_HEADER_SIZE + used);
-                if expected != u64::from(section_size) {
-                    info.issues.push(Finding::at(
-                        c.abs(section_at),
-                        FindingKind::SectionSizeMismatch {
-                            section: section_type,
-                            stated: section_size,
-                            needed: expected,
-                        },
-                    ));
-                }
-            }
-        }
-        if let (Some(names), Some(contents)) = (&info.names, &info.contents) {
-            if names.entries.len() != contents.entries.len() {
-                info.issues.push(Finding::at(
-                    c.abs(0),
-                    FindingKind::SourceCountMismatch {
-                        names: names.entries.len(),
-                        contents: contents.entries.len(),
-                    },
-                ));
-            }
-            for (i, (n, t)) in names.entries.iter().zip(&contents.entries).enumerate() {
-                if n.content_size != t.content_size {
-                    info.issues.push(Finding::at(
-                        c.abs(0),
-                        FindingKind::SourceSizeMismatch {
-                            index: i,
-                            name: String::from_utf8_lossy(n.name).into_owned(),
-                            names_say: n.content_size,
-                            contents_hold: t.content_size,
-                        },
-                    ));
-                }
-            }
-        }
-        Ok(info)
+        decode(Cursor::new(data, base), Mode::Strict)
     }
 
     /// Decodes an SRCI part.
@@ -358,10 +209,29 @@ impl<'data> SourceInfo<'data> {
     }
 
     /// Decodes an SRCI part as upstream LLVM's reader does (the obj2yaml view
-    /// with upstream keys): LLVM's layout rules are errors, not issues, and
-    /// `issues` stays empty.
+    /// with upstream keys). The same reading as [`SourceInfo::parse`], with
+    /// LLVM's rules as errors where the dxc view reports findings, and
+    /// `issues` left empty:
+    ///
+    /// * AlignedSizeInBytes past the part is an `OutOfBounds` error, a
+    ///   SectionCount other than 3 a `SizeMismatch`, a repeated or unknown
+    ///   section type an `UnknownValue`;
+    /// * each section's AlignedSizeInBytes must be its header plus what its
+    ///   content uses, rounded up to 4 (a `SizeMismatch`), where the names
+    ///   and the uncompressed contents use the entries read (not their
+    ///   stated EntriesSizeInBytes); a section smaller than its header is read
+    ///   as an empty one;
+    /// * the name entries and the argument pairs are read up to the end of
+    ///   their section (EntriesSizeInBytes and SizeInBytes do not bound
+    ///   them), and an entry smaller than its header fails at the first
+    ///   header field it lacks;
+    /// * every source text must be one NUL-terminated string (a
+    ///   `NotOneString` error), and zlib contents must inflate to exactly the
+    ///   declared size (a `SizeMismatch`);
+    /// * flags, name sizes and the agreement of names and contents are not
+    ///   checked.
     pub fn parse_llvm_compat(part: &Part<'data>) -> Result<SourceInfo<'data>> {
-        llvm::parse(part)
+        decode(part.cursor(), Mode::LlvmCompat).map_err(|e| e.in_part(part.part_ref()))
     }
 
     /// (file name, source text) pairs, in the order of the names section.
@@ -384,25 +254,24 @@ impl<'data> SourceInfo<'data> {
     }
 }
 
-/// Upstream LLVM's SRCI reader (the obj2yaml view with upstream keys): the
-/// same layout as [`SourceInfo::parse_data`], with LLVM's rules as errors —
-/// exactly three sections of distinct types, each section's
-/// AlignedSizeInBytes equal to its content rounded up to 4, every source text
-/// one NUL-terminated string, zlib contents inflating to exactly the declared
-/// size.
-mod llvm {
-    use super::*;
-    use crate::error::ReadError;
-
-    /// Decodes `part` (see [`SourceInfo::parse_llvm_compat`]).
-    pub(super) fn parse<'data>(part: &Part<'data>) -> Result<SourceInfo<'data>> {
-        let c = part.cursor();
-        let fail = |e: ReadError| e.in_part(part.part_ref());
-        let aligned_size = c.u32(0, "SRCI size").map_err(fail)?;
-        let flags = c.u16(4, "SRCI flags").map_err(fail)?;
-        let section_count = c.u16(6, "SRCI section count").map_err(fail)?;
-        if u64::from(aligned_size) > c.len() {
-            return Err(fail(c.error(
+fn decode(c: Cursor<'_>, mode: Mode) -> Result<SourceInfo<'_>> {
+    let strict = mode == Mode::Strict;
+    let aligned_size = c.u32(0, mode.label("SRCI header", "SRCI size"))?;
+    let flags = c.u16(4, mode.label("SRCI header", "SRCI flags"))?;
+    let section_count = c.u16(6, mode.label("SRCI header", "SRCI section count"))?;
+    let mut info = SourceInfo {
+        aligned_size,
+        flags,
+        section_count,
+        sections: Vec::new(),
+        names: None,
+        contents: None,
+        args: None,
+        issues: Vec::new(),
+    };
+    if u64::from(aligned_size) > c.len() {
+        if !strict {
+            return Err(c.error(
                 0,
                 ReadErrorKind::OutOfBounds {
                     part: None,
@@ -411,10 +280,28 @@ mod llvm {
                     len: aligned_size,
                     limit: c.len(),
                 },
-            )));
+            ));
         }
-        if section_count != 3 {
-            return Err(fail(c.error(
+        info.issues.push(Finding::at(
+            c.abs(0),
+            FindingKind::AlignedSizePastPart {
+                aligned_size,
+                part_size: c.len(),
+            },
+        ));
+    }
+    if strict && flags != 0 {
+        info.issues.push(Finding::at(
+            c.abs(4),
+            FindingKind::FlagsSet {
+                field: "reserved flags",
+                flags: u32::from(flags),
+            },
+        ));
+    }
+    if section_count != 3 {
+        if !strict {
+            return Err(c.error(
                 6,
                 ReadErrorKind::SizeMismatch {
                     part: None,
@@ -422,237 +309,156 @@ mod llvm {
                     stored: u64::from(section_count),
                     actual: 3,
                 },
-            )));
+            ));
         }
-        let mut info = SourceInfo {
-            aligned_size,
-            flags,
-            section_count,
-            sections: Vec::new(),
-            names: None,
-            contents: None,
-            args: None,
-            issues: Vec::new(),
+        info.issues.push(Finding::at(
+            c.abs(6),
+            FindingKind::NotFixedValue {
+                field: "SectionCount",
+                value: u32::from(section_count),
+                expected: 3,
+            },
+        ));
+    }
+    let mut pos = SOURCE_INFO_HEADER_SIZE;
+    for _ in 0..section_count {
+        let section_at = pos;
+        let what = "SRCI section header";
+        let section_size = c.take_u32(&mut pos, mode.label(what, "SRCI section size"))?;
+        let section_flags = c.take_u16(&mut pos, mode.label(what, "SRCI section flags"))?;
+        let section_type =
+            SectionType::from_raw(c.take_u16(&mut pos, mode.label(what, "SRCI section type"))?);
+        if strict && u64::from(section_size) < SECTION_HEADER_SIZE {
+            return Err(c.error(
+                section_at,
+                ReadErrorKind::TooSmall {
+                    part: None,
+                    record: Record::SrciSection,
+                    size: u64::from(section_size),
+                    minimum: SECTION_HEADER_SIZE,
+                },
+            ));
+        }
+        // LLVM reads a section smaller than its header as an empty one.
+        let body = c.take_sub(
+            &mut pos,
+            u64::from(section_size).saturating_sub(SECTION_HEADER_SIZE),
+            "SRCI section",
+        )?;
+        info.sections.push(SourceSection {
+            offset: c.abs(section_at),
+            aligned_size: section_size,
+            flags: section_flags,
+            section_type,
+        });
+        if strict && section_flags != 0 {
+            info.issues.push(Finding::at(
+                c.abs(section_at + 4),
+                FindingKind::FlagsSet {
+                    field: "section flags",
+                    flags: u32::from(section_flags),
+                },
+            ));
+        }
+        let raw = section_type.raw();
+        let first_of_its_type = match raw {
+            0 => info.contents.is_none(),
+            1 => info.names.is_none(),
+            2 => info.args.is_none(),
+            _ => false,
         };
-        let mut pos = SOURCE_INFO_HEADER_SIZE;
-        for _ in 0..section_count {
-            let at = pos;
-            let section = SourceSection {
-                offset: c.abs(at),
-                aligned_size: c.take_u32(&mut pos, "SRCI section size").map_err(fail)?,
-                flags: c.take_u16(&mut pos, "SRCI section flags").map_err(fail)?,
-                section_type: SectionType::from_raw(
-                    c.take_u16(&mut pos, "SRCI section type").map_err(fail)?,
-                ),
-            };
-            let body = c
-                .take_sub(
-                    &mut pos,
-                    u64::from(section.aligned_size).saturating_sub(SECTION_HEADER_SIZE),
-                    "SRCI section",
-                )
-                .map_err(fail)?;
-            let kind = section.section_type.raw();
-            let repeated = match kind {
-                0 => info.contents.is_some(),
-                1 => info.names.is_some(),
-                2 => info.args.is_some(),
-                _ => true,
-            };
-            if repeated {
-                return Err(fail(c.unknown_value(
-                    at + 6,
-                    ValueField::SrciSectionType,
-                    kind,
-                )));
+        if !first_of_its_type {
+            if !strict {
+                return Err(c.unknown_value(section_at + 6, ValueField::SrciSectionType, raw));
             }
-            let used = match kind {
-                0 => {
-                    let (contents, used) = contents(&body).map_err(fail)?;
-                    info.contents = Some(contents);
-                    used
-                }
-                1 => {
-                    let (names, used) = names(&body).map_err(fail)?;
-                    info.names = Some(names);
-                    used
-                }
-                _ => {
-                    let (args, used) = args(&body).map_err(fail)?;
-                    info.args = Some(args);
-                    used
-                }
+            let kind = match raw {
+                0..=2 => FindingKind::DuplicateSection {
+                    section: section_type,
+                },
+                _ => FindingKind::UnknownSection { raw },
             };
-            let expected = u64::from(section.aligned_size);
-            if align4(SECTION_HEADER_SIZE + used) != expected {
-                return Err(fail(c.error(
-                    at,
+            info.issues.push(Finding::at(c.abs(section_at + 6), kind));
+            continue;
+        }
+        let used = match raw {
+            0 => {
+                let (contents, used) = decode_contents(body, mode, &mut info.issues)?;
+                info.contents = Some(contents);
+                used
+            }
+            1 => {
+                let (names, used) = decode_names(body, mode, &mut info.issues)?;
+                info.names = Some(names);
+                used
+            }
+            _ => {
+                let (args, used) = decode_args(body, mode)?;
+                info.args = Some(args);
+                used
+            }
+        };
+        let needed = SECTION_HEADER_SIZE + used;
+        if align4(needed) != u64::from(section_size) {
+            if !strict {
+                return Err(c.error(
+                    section_at,
                     ReadErrorKind::SizeMismatch {
                         part: None,
                         what: Mismatch::SrciSectionSize,
-                        stored: expected,
-                        actual: SECTION_HEADER_SIZE + used,
-                    },
-                )));
-            }
-            info.sections.push(section);
-        }
-        Ok(info)
-    }
-
-    fn names<'a>(body: &Cursor<'a>) -> Result<(SourceNames<'a>, u64)> {
-        let flags = body.u32(0, "SRCI names flags")?;
-        let count = body.u32(4, "SRCI names count")?;
-        let entries_size = body.u16(8, "SRCI names entries size")?;
-        let mut entries = Vec::new();
-        let mut at = NAMES_HEADER_SIZE;
-        for _ in 0..count {
-            let aligned_size = body.u32(at, "SRCI name entry size")?;
-            let entry = body.take_sub(&mut at, u64::from(aligned_size), "SRCI name entry")?;
-            let entry_flags = entry.u32(4, "SRCI name entry flags")?;
-            let name_size = entry.u32(8, "SRCI name size")?;
-            let content_size = entry.u32(12, "SRCI name content size")?;
-            let name = entry.cstr(NAME_ENTRY_SIZE, u64::from(name_size), "SRCI file name")?;
-            if u64::from(aligned_size) < NAME_ENTRY_SIZE {
-                return Err(entry.error(
-                    0,
-                    ReadErrorKind::TooSmall {
-                        part: None,
-                        record: Record::SrciNameEntry,
-                        size: u64::from(aligned_size),
-                        minimum: NAME_ENTRY_SIZE,
+                        stored: u64::from(section_size),
+                        actual: needed,
                     },
                 ));
             }
-            entries.push(SourceName {
-                aligned_size,
-                flags: entry_flags,
-                name_size,
-                content_size,
-                name,
-            });
+            info.issues.push(Finding::at(
+                c.abs(section_at),
+                FindingKind::SectionSizeMismatch {
+                    section: section_type,
+                    stated: section_size,
+                    needed: align4(needed),
+                },
+            ));
         }
-        let names = SourceNames {
-            flags,
-            count,
-            entries_size,
-            entries,
-        };
-        Ok((names, at))
     }
-
-    fn contents<'a>(body: &Cursor<'a>) -> Result<(SourceContents<'a>, u64)> {
-        let aligned_size = body.u32(0, "SRCI contents size")?;
-        let flags = body.u16(4, "SRCI contents flags")?;
-        let compression = Compression::from_raw(body.u16(6, "SRCI compression type")?);
-        let entries_size = body.u32(8, "SRCI contents entries size")?;
-        let uncompressed_size = body.u32(12, "SRCI contents uncompressed size")?;
-        let count = body.u32(16, "SRCI contents count")?;
-        let blob = body.sub(
-            CONTENTS_HEADER_SIZE,
-            u64::from(entries_size),
-            "SRCI contents entries",
-        )?;
-        let data: Cow<'a, [u8]> = match compression.raw() {
-            0 => Cow::Borrowed(blob.data()),
-            1 => {
-                let inflated = inflate(blob, uncompressed_size)?;
-                if inflated.len() as u64 != u64::from(uncompressed_size) {
-                    return Err(body.error(
-                        CONTENTS_HEADER_SIZE,
-                        ReadErrorKind::SizeMismatch {
-                            part: None,
-                            what: Mismatch::SrciInflatedSize,
-                            stored: u64::from(uncompressed_size),
-                            actual: inflated.len() as u64,
-                        },
-                    ));
-                }
-                Cow::Owned(inflated)
-            }
-            other => return Err(body.unknown_value(6, ValueField::SrciCompression, other)),
-        };
-        let region = Cursor::new(&data, blob.base());
-        let mut entries = Vec::new();
-        let mut at = 0u64;
-        for _ in 0..count {
-            let entry_size = region.u32(at, "SRCI content entry size")?;
-            let entry = region.take_sub(&mut at, u64::from(entry_size), "SRCI content entry")?;
-            let entry_flags = entry.u32(4, "SRCI content entry flags")?;
-            let content_size = entry.u32(8, "SRCI content size")?;
-            let content = entry.bytes(
-                CONTENT_ENTRY_SIZE,
-                u64::from(content_size),
-                "SRCI file content",
-            )?;
-            let not_one_string = || {
-                entry.error(
-                    CONTENT_ENTRY_SIZE,
-                    ReadErrorKind::NotOneString {
-                        part: None,
-                        what: "SRCI file content",
+    if let (true, Some(names), Some(contents)) = (strict, &info.names, &info.contents) {
+        if names.entries.len() != contents.entries.len() {
+            info.issues.push(Finding::at(
+                c.abs(0),
+                FindingKind::SourceCountMismatch {
+                    names: names.entries.len(),
+                    contents: contents.entries.len(),
+                },
+            ));
+        }
+        for (i, (n, t)) in names.entries.iter().zip(&contents.entries).enumerate() {
+            if n.content_size != t.content_size {
+                info.issues.push(Finding::at(
+                    c.abs(0),
+                    FindingKind::SourceSizeMismatch {
+                        index: i,
+                        name: String::from_utf8_lossy(n.name).into_owned(),
+                        names_say: n.content_size,
+                        contents_hold: t.content_size,
                     },
-                )
-            };
-            let Some((0, text)) = content.split_last() else {
-                return Err(not_one_string());
-            };
-            if text.contains(&0) {
-                return Err(not_one_string());
+                ));
             }
-            entries.push(SourceContent {
-                aligned_size: entry_size,
-                flags: entry_flags,
-                content_size,
-                content: Cow::Owned(text.to_vec()),
-            });
         }
-        let used = CONTENTS_HEADER_SIZE
-            + match compression.raw() {
-                0 => at,
-                _ => u64::from(entries_size),
-            };
-        let contents = SourceContents {
-            aligned_size,
-            flags,
-            compression,
-            entries_size,
-            uncompressed_size,
-            count,
-            entries,
-        };
-        Ok((contents, used))
     }
-
-    fn args<'a>(body: &Cursor<'a>) -> Result<(SourceArgs<'a>, u64)> {
-        let flags = body.u32(0, "SRCI args flags")?;
-        let size = body.u32(4, "SRCI args size")?;
-        let count = body.u32(8, "SRCI args count")?;
-        let mut args = Vec::new();
-        let mut at = ARGS_HEADER_SIZE;
-        for _ in 0..count {
-            let name = body.take_cstr(&mut at, u64::MAX, "SRCI argument name")?;
-            let value = body.take_cstr(&mut at, u64::MAX, "SRCI argument value")?;
-            args.push(SourceArg { name, value });
-        }
-        let args = SourceArgs {
-            flags,
-            size,
-            count,
-            args,
-        };
-        Ok((args, ARGS_HEADER_SIZE + u64::from(size)))
-    }
+    Ok(info)
 }
 
-fn parse_names<'data>(
+/// The names section; the second value is the bytes of `body` it uses.
+fn decode_names<'data>(
     body: Cursor<'data>,
+    mode: Mode,
     issues: &mut Vec<Finding>,
 ) -> Result<(SourceNames<'data>, u64)> {
-    let flags = body.u32(0, "source names header")?;
-    let count = body.u32(4, "source names header")?;
-    let entries_size = body.u16(8, "source names header")?;
-    if flags != 0 {
+    let strict = mode == Mode::Strict;
+    let what = "source names header";
+    let flags = body.u32(0, mode.label(what, "SRCI names flags"))?;
+    let count = body.u32(4, mode.label(what, "SRCI names count"))?;
+    let entries_size = body.u16(8, mode.label(what, "SRCI names entries size"))?;
+    if strict && flags != 0 {
         issues.push(Finding::at(
             body.abs(0),
             FindingKind::FlagsSet {
@@ -661,23 +467,38 @@ fn parse_names<'data>(
             },
         ));
     }
-    let region = body.sub(
-        NAMES_HEADER_SIZE,
-        u64::from(entries_size),
-        "source names entries",
-    )?;
+    let region = match mode {
+        Mode::Strict => body.sub(
+            NAMES_HEADER_SIZE,
+            u64::from(entries_size),
+            "source names entries",
+        )?,
+        Mode::LlvmCompat => Cursor::new(body.rest(NAMES_HEADER_SIZE), body.abs(NAMES_HEADER_SIZE)),
+    };
     let mut entries = Vec::new();
     let mut pos = 0u64;
     for _ in 0..count {
-        let ([aligned_size, entry_flags, name_size, content_size], entry) = sized_entry(
+        let (aligned_size, entry) = sized_entry(
             &region,
             &mut pos,
-            NAME_ENTRY_SIZE,
-            Record::SourceNameEntry,
-            "source name entry",
+            mode,
+            EntryLayout {
+                header_size: NAME_ENTRY_SIZE,
+                record: Record::SourceNameEntry,
+                what: "source name entry",
+                llvm_size: "SRCI name entry size",
+                llvm_entry: "SRCI name entry",
+            },
         )?;
-        let name = entry.cstr(NAME_ENTRY_SIZE, u64::from(name_size), "source file name")?;
-        if name.len() as u64 + 1 != u64::from(name_size) {
+        let entry_flags = entry.u32(4, "SRCI name entry flags")?;
+        let name_size = entry.u32(8, "SRCI name size")?;
+        let content_size = entry.u32(12, "SRCI name content size")?;
+        let name = entry.cstr(
+            NAME_ENTRY_SIZE,
+            u64::from(name_size),
+            mode.label("source file name", "SRCI file name"),
+        )?;
+        if strict && name.len() as u64 + 1 != u64::from(name_size) {
             issues.push(Finding::at(
                 entry.abs(8),
                 FindingKind::NameSizeMismatch {
@@ -687,7 +508,7 @@ fn parse_names<'data>(
                 },
             ));
         }
-        if entry_flags != 0 {
+        if strict && entry_flags != 0 {
             issues.push(Finding::at(
                 entry.abs(4),
                 FindingKind::FlagsSet {
@@ -704,7 +525,7 @@ fn parse_names<'data>(
             name,
         });
     }
-    if pos != region.len() {
+    if strict && pos != region.len() {
         issues.push(Finding::at(
             region.abs(pos),
             FindingKind::EntriesSizeMismatch {
@@ -713,6 +534,10 @@ fn parse_names<'data>(
             },
         ));
     }
+    let used = match mode {
+        Mode::Strict => u64::from(entries_size),
+        Mode::LlvmCompat => pos,
+    };
     Ok((
         SourceNames {
             flags,
@@ -720,21 +545,26 @@ fn parse_names<'data>(
             entries_size,
             entries,
         },
-        NAMES_HEADER_SIZE + u64::from(entries_size),
+        NAMES_HEADER_SIZE + used,
     ))
 }
 
-fn parse_contents<'data>(
+/// The contents section; the second value is the bytes of `body` it uses.
+fn decode_contents<'data>(
     body: Cursor<'data>,
+    mode: Mode,
     issues: &mut Vec<Finding>,
 ) -> Result<(SourceContents<'data>, u64)> {
-    let aligned_size = body.u32(0, "source contents header")?;
-    let flags = body.u16(4, "source contents header")?;
-    let compression = Compression::from_raw(body.u16(6, "source contents header")?);
-    let entries_size = body.u32(8, "source contents header")?;
-    let uncompressed_size = body.u32(12, "source contents header")?;
-    let count = body.u32(16, "source contents header")?;
-    if flags != 0 {
+    let strict = mode == Mode::Strict;
+    let what = "source contents header";
+    let aligned_size = body.u32(0, mode.label(what, "SRCI contents size"))?;
+    let flags = body.u16(4, mode.label(what, "SRCI contents flags"))?;
+    let compression =
+        Compression::from_raw(body.u16(6, mode.label(what, "SRCI compression type"))?);
+    let entries_size = body.u32(8, mode.label(what, "SRCI contents entries size"))?;
+    let uncompressed_size = body.u32(12, mode.label(what, "SRCI contents uncompressed size"))?;
+    let count = body.u32(16, mode.label(what, "SRCI contents count"))?;
+    if strict && flags != 0 {
         issues.push(Finding::at(
             body.abs(4),
             FindingKind::FlagsSet {
@@ -746,11 +576,11 @@ fn parse_contents<'data>(
     let blob = body.sub(
         CONTENTS_HEADER_SIZE,
         u64::from(entries_size),
-        "source contents entries",
+        mode.label("source contents entries", "SRCI contents entries"),
     )?;
-    let entries = match compression.raw() {
+    let (entries, entries_end) = match compression.raw() {
         0 => {
-            if entries_size != uncompressed_size {
+            if strict && entries_size != uncompressed_size {
                 issues.push(Finding::at(
                     body.abs(12),
                     FindingKind::UncompressedSizeMismatch {
@@ -759,11 +589,22 @@ fn parse_contents<'data>(
                     },
                 ));
             }
-            parse_content_entries(blob, count, issues, Cow::Borrowed)?
+            decode_content_entries(blob, count, mode, issues, Cow::Borrowed)?
         }
         1 => {
             let inflated = inflate(blob, uncompressed_size)?;
             if inflated.len() as u64 != u64::from(uncompressed_size) {
+                if !strict {
+                    return Err(body.error(
+                        CONTENTS_HEADER_SIZE,
+                        ReadErrorKind::SizeMismatch {
+                            part: None,
+                            what: Mismatch::SrciInflatedSize,
+                            stored: u64::from(uncompressed_size),
+                            actual: inflated.len() as u64,
+                        },
+                    ));
+                }
                 issues.push(Finding::at(
                     body.abs(12),
                     FindingKind::InflatedSizeMismatch {
@@ -775,15 +616,22 @@ fn parse_contents<'data>(
             // Offsets inside the inflated stream are reported relative to the
             // compressed blob's file offset.
             let inflated_cursor = Cursor::new(&inflated, blob.base());
-            parse_content_entries(inflated_cursor, count, issues, |b| Cow::Owned(b.to_vec()))?
+            decode_content_entries(inflated_cursor, count, mode, issues, |b| {
+                Cow::Owned(b.to_vec())
+            })?
         }
-        _ => {
-            return Err(body.unknown_value(
-                6,
-                ValueField::SourceContentsCompression,
-                compression.raw(),
-            ))
+        other => {
+            let field = match mode {
+                Mode::Strict => ValueField::SourceContentsCompression,
+                Mode::LlvmCompat => ValueField::SrciCompression,
+            };
+            return Err(body.unknown_value(6, field, other));
         }
+    };
+    // LLVM counts the plain entries it read, the compressed stream as stated.
+    let used = match (mode, compression.raw()) {
+        (Mode::LlvmCompat, 0) => entries_end,
+        _ => u64::from(entries_size),
     };
     Ok((
         SourceContents {
@@ -795,7 +643,7 @@ fn parse_contents<'data>(
             count,
             entries,
         },
-        CONTENTS_HEADER_SIZE + u64::from(entries_size),
+        CONTENTS_HEADER_SIZE + used,
     ))
 }
 
@@ -839,59 +687,103 @@ fn inflate(blob: Cursor<'_>, declared: u32) -> Result<Vec<u8>> {
     Ok(out)
 }
 
-/// The size-prefixed entry at `*pos` of `region`: its first `N` header
-/// words (the aligned size first; read in order, so a short region fails at
-/// its first missing word), and a cursor over the whole entry, which must be
-/// at least `minimum` bytes (a `TooSmall` `record` otherwise). Moves `*pos`
-/// past the entry.
-fn sized_entry<'a, const N: usize>(
-    region: &Cursor<'a>,
-    pos: &mut u64,
-    minimum: u64,
+/// What [`sized_entry`] reads: a names or a contents entry.
+struct EntryLayout {
+    /// Size of the entry's header, whose first `u32` is the entry's
+    /// AlignedSizeInBytes.
+    header_size: u64,
+    /// The record named when the entry is smaller than its header.
     record: Record,
+    /// The name of the entry in the strict view's errors.
     what: &'static str,
-) -> Result<([u32; N], Cursor<'a>)> {
-    let mut header = [0u32; N];
-    let mut at = *pos;
-    for word in &mut header {
-        *word = region.take_u32(&mut at, what)?;
-    }
-    let aligned_size = u64::from(header[0]);
-    if aligned_size < minimum {
-        return Err(region.error(
-            *pos,
-            ReadErrorKind::TooSmall {
-                part: None,
-                record,
-                size: aligned_size,
-                minimum,
-            },
-        ));
-    }
-    let entry = region.take_sub(pos, aligned_size, what)?;
-    Ok((header, entry))
+    /// The names of its size field and of the entry in the LLVM view's errors.
+    llvm_size: &'static str,
+    llvm_entry: &'static str,
 }
 
-fn parse_content_entries<'a, 'data>(
+/// The size-prefixed entry at `*pos` of `region`: its AlignedSizeInBytes and
+/// a cursor over the whole entry. Moves `*pos` past the entry.
+///
+/// The strict view first requires the whole header in `region` (a short
+/// region fails at its first missing word) and an entry at least as large as
+/// its header (a `TooSmall` error otherwise). LLVM's reader takes the entry
+/// as its size says, so a short entry fails at the first header field the
+/// caller reads and the entry lacks.
+fn sized_entry<'a>(
+    region: &Cursor<'a>,
+    pos: &mut u64,
+    mode: Mode,
+    layout: EntryLayout,
+) -> Result<(u32, Cursor<'a>)> {
+    let at = *pos;
+    let aligned_size = region.u32(at, mode.label(layout.what, layout.llvm_size))?;
+    if mode == Mode::Strict {
+        let mut header_end = at;
+        region.take_u32_each(&mut header_end, layout.header_size / 4, layout.what)?;
+        if u64::from(aligned_size) < layout.header_size {
+            return Err(region.error(
+                at,
+                ReadErrorKind::TooSmall {
+                    part: None,
+                    record: layout.record,
+                    size: u64::from(aligned_size),
+                    minimum: layout.header_size,
+                },
+            ));
+        }
+    }
+    let entry = region.take_sub(
+        pos,
+        u64::from(aligned_size),
+        mode.label(layout.what, layout.llvm_entry),
+    )?;
+    Ok((aligned_size, entry))
+}
+
+/// `count` contents entries from `region`, each text kept by `keep`; the
+/// second value is where the last entry ends in `region`.
+fn decode_content_entries<'a, 'data>(
     region: Cursor<'a>,
     count: u32,
+    mode: Mode,
     issues: &mut Vec<Finding>,
     keep: impl Fn(&'a [u8]) -> Cow<'data, [u8]>,
-) -> Result<Vec<SourceContent<'data>>> {
+) -> Result<(Vec<SourceContent<'data>>, u64)> {
+    let strict = mode == Mode::Strict;
     let mut entries = Vec::new();
     let mut pos = 0u64;
     for _ in 0..count {
-        let ([aligned_size, flags, content_size], entry) = sized_entry(
+        let (aligned_size, entry) = sized_entry(
             &region,
             &mut pos,
-            CONTENT_ENTRY_SIZE,
-            Record::SourceContentsEntry,
-            "source contents entry",
+            mode,
+            EntryLayout {
+                header_size: CONTENT_ENTRY_SIZE,
+                record: Record::SourceContentsEntry,
+                what: "source contents entry",
+                llvm_size: "SRCI content entry size",
+                llvm_entry: "SRCI content entry",
+            },
         )?;
-        let raw = entry.bytes(CONTENT_ENTRY_SIZE, u64::from(content_size), "source text")?;
+        let flags = entry.u32(4, "SRCI content entry flags")?;
+        let content_size = entry.u32(8, "SRCI content size")?;
+        let raw = entry.bytes(
+            CONTENT_ENTRY_SIZE,
+            u64::from(content_size),
+            mode.label("source text", "SRCI file content"),
+        )?;
         let content = match raw.iter().position(|&b| b == 0) {
             Some(nul) if nul + 1 == raw.len() => &raw[..nul],
             _ => {
+                if !strict {
+                    return Err(entry.error(
+                        CONTENT_ENTRY_SIZE,
+                        ReadErrorKind::NotOneString {
+                            part: None,
+                            what: "SRCI file content",
+                        },
+                    ));
+                }
                 issues.push(Finding::at(
                     entry.abs(8),
                     FindingKind::SourceTextNul { size: content_size },
@@ -899,7 +791,7 @@ fn parse_content_entries<'a, 'data>(
                 raw
             }
         };
-        if flags != 0 {
+        if strict && flags != 0 {
             issues.push(Finding::at(
                 entry.abs(4),
                 FindingKind::FlagsSet {
@@ -915,19 +807,34 @@ fn parse_content_entries<'a, 'data>(
             content: keep(content),
         });
     }
-    Ok(entries)
+    Ok((entries, pos))
 }
 
-fn parse_args(body: Cursor<'_>) -> Result<(SourceArgs<'_>, u64)> {
-    let flags = body.u32(0, "args header")?;
-    let size = body.u32(4, "args header")?;
-    let count = body.u32(8, "args header")?;
-    let region = body.sub(ARGS_HEADER_SIZE, u64::from(size), "args")?;
+/// The compiler arguments section; the second value is the bytes of `body`
+/// it uses.
+fn decode_args(body: Cursor<'_>, mode: Mode) -> Result<(SourceArgs<'_>, u64)> {
+    let what = "args header";
+    let flags = body.u32(0, mode.label(what, "SRCI args flags"))?;
+    let size = body.u32(4, mode.label(what, "SRCI args size"))?;
+    let count = body.u32(8, mode.label(what, "SRCI args count"))?;
+    // LLVM reads the pairs up to the end of the section, whatever SizeInBytes says.
+    let region = match mode {
+        Mode::Strict => body.sub(ARGS_HEADER_SIZE, u64::from(size), "args")?,
+        Mode::LlvmCompat => Cursor::new(body.rest(ARGS_HEADER_SIZE), body.abs(ARGS_HEADER_SIZE)),
+    };
     let mut args = Vec::new();
     let mut pos = 0u64;
     for _ in 0..count {
-        let name = region.take_cstr(&mut pos, region.len(), "argument name")?;
-        let value = region.take_cstr(&mut pos, region.len(), "argument value")?;
+        let name = region.take_cstr(
+            &mut pos,
+            region.len(),
+            mode.label("argument name", "SRCI argument name"),
+        )?;
+        let value = region.take_cstr(
+            &mut pos,
+            region.len(),
+            mode.label("argument value", "SRCI argument value"),
+        )?;
         args.push(SourceArg { name, value });
     }
     Ok((

@@ -2,7 +2,12 @@
 //! (`u16 Major`, `u16 Minor`, `u32 Flags`, `u32 CommitCount`,
 //! `u32 ContentSizeInBytes`) followed by two NUL-terminated strings, the
 //! compiler's commit SHA and a custom version string, then padding to 4.
+//!
+//! One decoder reads the part for both views: [`CompilerVersion::parse`]
+//! reports rule breaks as findings, [`CompilerVersion::parse_llvm_compat`]
+//! fails where LLVM's reader does.
 
+use super::Mode;
 use crate::container::Part;
 use crate::cursor::Cursor;
 use crate::enums::flag_set;
@@ -56,60 +61,7 @@ impl<'data> CompilerVersion<'data> {
     /// Fatal: a short header, content that runs past the part, a commit SHA
     /// without a NUL inside the content.
     pub fn parse_data(data: &'data [u8], base: u64) -> Result<CompilerVersion<'data>> {
-        let c = Cursor::new(data, base);
-        let major = c.u16(0, "VERS major")?;
-        let minor = c.u16(2, "VERS minor")?;
-        let flags = VersionFlags(c.u32(4, "VERS flags")?);
-        let commit_count = c.u32(8, "VERS commit count")?;
-        let content_size = c.u32(12, "VERS content size")?;
-        let content = c.sub(
-            VERSION_HEADER_SIZE,
-            u64::from(content_size),
-            "VERS strings (ContentSizeInBytes)",
-        )?;
-        let mut issues = Vec::new();
-        if flags.unknown_bits() != 0 {
-            issues.push(Finding::at(
-                c.abs(4),
-                FindingKind::InvalidFlags {
-                    flags: flags.bits(),
-                },
-            ));
-        }
-        let commit_sha = content.cstr(0, content.len(), "VERS commit SHA")?;
-        let after_sha = commit_sha.len() as u64 + 1;
-        let version_string = match content.cstr(after_sha, content.len(), "VERS version string") {
-            Ok(s) => {
-                let used = after_sha + s.len() as u64 + 1;
-                if used != content.len() {
-                    issues.push(Finding::at(
-                        content.abs(used),
-                        FindingKind::ContentSizeMismatch {
-                            stated: content_size,
-                            used,
-                        },
-                    ));
-                }
-                s
-            }
-            Err(_) => {
-                issues.push(Finding::at(
-                    content.abs(after_sha),
-                    FindingKind::VersionStringMissing,
-                ));
-                &[]
-            }
-        };
-        Ok(CompilerVersion {
-            major,
-            minor,
-            flags,
-            commit_count,
-            content_size,
-            commit_sha,
-            version_string,
-            issues,
-        })
+        decode(Cursor::new(data, base), Mode::Strict)
     }
 
     /// Decodes a VERS part.
@@ -119,51 +71,95 @@ impl<'data> CompilerVersion<'data> {
     }
 
     /// Decodes a VERS part as upstream LLVM's reader does (the obj2yaml view
-    /// with upstream keys): flags of 4 or more are an error; the commit SHA
-    /// is the first NUL-terminated string within ContentSizeInBytes, the
-    /// version string the next one within what remains; content past the
-    /// strings is not checked.
+    /// with upstream keys). The same reading as [`CompilerVersion::parse`],
+    /// except:
+    ///
+    /// * flags of 4 or more are an `UnknownValue` error, checked before the
+    ///   content (the dxc view reports `InvalidFlags`);
+    /// * ContentSizeInBytes may run past the part: the strings are looked for
+    ///   in the part's bytes within it;
+    /// * a version string without a NUL within the content is a
+    ///   `NotNulTerminated` error (the dxc view reports
+    ///   `VersionStringMissing`);
+    /// * content past the strings is not checked, and `issues` stays empty.
     pub fn parse_llvm_compat(part: &Part<'data>) -> Result<CompilerVersion<'data>> {
-        let c = part.cursor();
-        let fail = |e: crate::ReadError| e.in_part(part.part_ref());
-        let major = c.u16(0, "VERS major").map_err(fail)?;
-        let minor = c.u16(2, "VERS minor").map_err(fail)?;
-        let flags = c.u32(4, "VERS flags").map_err(fail)?;
-        let commit_count = c.u32(8, "VERS commit count").map_err(fail)?;
-        let content_size = c.u32(12, "VERS content size").map_err(fail)?;
-        if flags >= 4 {
-            return Err(fail(c.unknown_value(
-                4,
-                ValueField::CompilerVersionFlags,
-                flags,
-            )));
-        }
-        let commit_sha = c
-            .cstr(
-                VERSION_HEADER_SIZE,
-                u64::from(content_size),
-                "VERS CommitSha",
-            )
-            .map_err(fail)?;
-        let consumed = commit_sha.len() as u64 + 1;
-        let version_string = c
-            .cstr(
-                VERSION_HEADER_SIZE + consumed,
-                u64::from(content_size).saturating_sub(consumed),
-                "VERS CustomVersionString",
-            )
-            .map_err(fail)?;
-        Ok(CompilerVersion {
-            major,
-            minor,
-            flags: VersionFlags(flags),
-            commit_count,
-            content_size,
-            commit_sha,
-            version_string,
-            issues: Vec::new(),
-        })
+        decode(part.cursor(), Mode::LlvmCompat).map_err(|e| e.in_part(part.part_ref()))
     }
+}
+
+fn decode(c: Cursor<'_>, mode: Mode) -> Result<CompilerVersion<'_>> {
+    let strict = mode == Mode::Strict;
+    let major = c.u16(0, "VERS major")?;
+    let minor = c.u16(2, "VERS minor")?;
+    let flags = VersionFlags(c.u32(4, "VERS flags")?);
+    let commit_count = c.u32(8, "VERS commit count")?;
+    let content_size = c.u32(12, "VERS content size")?;
+    let mut issues = Vec::new();
+    if flags.unknown_bits() != 0 {
+        if !strict {
+            return Err(c.unknown_value(4, ValueField::CompilerVersionFlags, flags.bits()));
+        }
+        issues.push(Finding::at(
+            c.abs(4),
+            FindingKind::InvalidFlags {
+                flags: flags.bits(),
+            },
+        ));
+    }
+    let content = match mode {
+        Mode::Strict => c.sub(
+            VERSION_HEADER_SIZE,
+            u64::from(content_size),
+            "VERS strings (ContentSizeInBytes)",
+        )?,
+        // LLVM looks for the strings in what the part holds of the content.
+        Mode::LlvmCompat => {
+            let held = c.rest(VERSION_HEADER_SIZE);
+            let len = held
+                .len()
+                .min(usize::try_from(content_size).unwrap_or(usize::MAX));
+            Cursor::new(&held[..len], c.abs(VERSION_HEADER_SIZE))
+        }
+    };
+    let commit_sha = content.cstr(
+        0,
+        content.len(),
+        mode.label("VERS commit SHA", "VERS CommitSha"),
+    )?;
+    let after_sha = commit_sha.len() as u64 + 1;
+    let version_string = match content.cstr(after_sha, content.len(), "VERS CustomVersionString") {
+        Ok(s) => {
+            let used = after_sha + s.len() as u64 + 1;
+            if strict && used != content.len() {
+                issues.push(Finding::at(
+                    content.abs(used),
+                    FindingKind::ContentSizeMismatch {
+                        stated: content_size,
+                        used,
+                    },
+                ));
+            }
+            s
+        }
+        Err(e) if !strict => return Err(e),
+        Err(_) => {
+            issues.push(Finding::at(
+                content.abs(after_sha),
+                FindingKind::VersionStringMissing,
+            ));
+            &[]
+        }
+    };
+    Ok(CompilerVersion {
+        major,
+        minor,
+        flags,
+        commit_count,
+        content_size,
+        commit_sha,
+        version_string,
+        issues,
+    })
 }
 
 #[cfg(test)]

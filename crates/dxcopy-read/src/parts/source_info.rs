@@ -478,49 +478,28 @@ fn decode_names<'data>(
     let mut entries = Vec::new();
     let mut pos = 0u64;
     for _ in 0..count {
-        let (aligned_size, entry) = sized_entry(
-            &region,
-            &mut pos,
-            mode,
-            EntryLayout {
-                header_size: NAME_ENTRY_SIZE,
-                record: Record::SourceNameEntry,
-                what: "source name entry",
-                llvm_size: "SRCI name entry size",
-                llvm_entry: "SRCI name entry",
-            },
-        )?;
-        let entry_flags = entry.u32(4, "SRCI name entry flags")?;
-        let name_size = entry.u32(8, "SRCI name size")?;
-        let content_size = entry.u32(12, "SRCI name content size")?;
-        let name = entry.cstr(
+        let entry = read_entry(&region, &mut pos, mode, &NAME_ENTRY)?;
+        let content_size = entry.cursor.u32(12, "SRCI name content size")?;
+        let name = entry.cursor.cstr(
             NAME_ENTRY_SIZE,
-            u64::from(name_size),
+            u64::from(entry.string_size),
             mode.label("source file name", "SRCI file name"),
         )?;
-        if strict && name.len() as u64 + 1 != u64::from(name_size) {
+        if strict && name.len() as u64 + 1 != u64::from(entry.string_size) {
             issues.push(Finding::at(
-                entry.abs(8),
+                entry.cursor.abs(8),
                 FindingKind::NameSizeMismatch {
-                    stated: name_size,
+                    stated: entry.string_size,
                     name: String::from_utf8_lossy(name).into_owned(),
                     actual: name.len() + 1,
                 },
             ));
         }
-        if strict && entry_flags != 0 {
-            issues.push(Finding::at(
-                entry.abs(4),
-                FindingKind::FlagsSet {
-                    field: "source name entry flags",
-                    flags: entry_flags,
-                },
-            ));
-        }
+        issues.extend(entry.flags_set);
         entries.push(SourceName {
-            aligned_size,
-            flags: entry_flags,
-            name_size,
+            aligned_size: entry.aligned_size,
+            flags: entry.flags,
+            name_size: entry.string_size,
             content_size,
             name,
         });
@@ -687,36 +666,78 @@ fn inflate(blob: Cursor<'_>, declared: u32) -> Result<Vec<u8>> {
     Ok(out)
 }
 
-/// What [`sized_entry`] reads: a names or a contents entry.
+/// The layout of a names or a contents entry: a header whose first three
+/// `u32` are AlignedSizeInBytes, Flags and the size of the entry's string,
+/// then the string.
 struct EntryLayout {
-    /// Size of the entry's header, whose first `u32` is the entry's
-    /// AlignedSizeInBytes.
+    /// Size of the entry's header.
     header_size: u64,
     /// The record named when the entry is smaller than its header.
     record: Record,
     /// The name of the entry in the strict view's errors.
     what: &'static str,
-    /// The names of its size field and of the entry in the LLVM view's errors.
-    llvm_size: &'static str,
-    llvm_entry: &'static str,
+    /// The field named by the strict view's finding for flags set.
+    flags_field: &'static str,
+    /// The LLVM view's names of the entry's size, the entry, its flags and
+    /// the size of its string, in its errors.
+    llvm: [&'static str; 4],
 }
 
-/// The size-prefixed entry at `*pos` of `region`: its AlignedSizeInBytes and
-/// a cursor over the whole entry. Moves `*pos` past the entry.
+/// A names entry (`SourceInfo::SourceNamesEntry`).
+const NAME_ENTRY: EntryLayout = EntryLayout {
+    header_size: NAME_ENTRY_SIZE,
+    record: Record::SourceNameEntry,
+    what: "source name entry",
+    flags_field: "source name entry flags",
+    llvm: [
+        "SRCI name entry size",
+        "SRCI name entry",
+        "SRCI name entry flags",
+        "SRCI name size",
+    ],
+};
+
+/// A contents entry (`SourceInfo::SourceContentsEntry`).
+const CONTENT_ENTRY: EntryLayout = EntryLayout {
+    header_size: CONTENT_ENTRY_SIZE,
+    record: Record::SourceContentsEntry,
+    what: "source contents entry",
+    flags_field: "source contents entry flags",
+    llvm: [
+        "SRCI content entry size",
+        "SRCI content entry",
+        "SRCI content entry flags",
+        "SRCI content size",
+    ],
+};
+
+/// An entry read by [`read_entry`]: the header fields both kinds share and a
+/// cursor over the whole entry.
+struct Entry<'a> {
+    aligned_size: u32,
+    flags: u32,
+    string_size: u32,
+    cursor: Cursor<'a>,
+    /// The strict view's finding for flags set, if any.
+    flags_set: Option<Finding>,
+}
+
+/// The size-prefixed entry at `*pos` of `region`; moves `*pos` past it.
 ///
 /// The strict view first requires the whole header in `region` (a short
 /// region fails at its first missing word) and an entry at least as large as
 /// its header (a `TooSmall` error otherwise). LLVM's reader takes the entry
-/// as its size says, so a short entry fails at the first header field the
-/// caller reads and the entry lacks.
-fn sized_entry<'a>(
+/// as its size says, so a short entry fails at the first header field it
+/// lacks.
+fn read_entry<'a>(
     region: &Cursor<'a>,
     pos: &mut u64,
     mode: Mode,
-    layout: EntryLayout,
-) -> Result<(u32, Cursor<'a>)> {
+    layout: &EntryLayout,
+) -> Result<Entry<'a>> {
     let at = *pos;
-    let aligned_size = region.u32(at, mode.label(layout.what, layout.llvm_size))?;
+    let [llvm_size, llvm_entry, llvm_flags, llvm_string_size] = layout.llvm;
+    let aligned_size = region.u32(at, mode.label(layout.what, llvm_size))?;
     if mode == Mode::Strict {
         let mut header_end = at;
         region.take_u32_each(&mut header_end, layout.header_size / 4, layout.what)?;
@@ -732,12 +753,29 @@ fn sized_entry<'a>(
             ));
         }
     }
-    let entry = region.take_sub(
+    let cursor = region.take_sub(
         pos,
         u64::from(aligned_size),
-        mode.label(layout.what, layout.llvm_entry),
+        mode.label(layout.what, llvm_entry),
     )?;
-    Ok((aligned_size, entry))
+    let flags = cursor.u32(4, llvm_flags)?;
+    let string_size = cursor.u32(8, llvm_string_size)?;
+    let flags_set = (mode == Mode::Strict && flags != 0).then(|| {
+        Finding::at(
+            cursor.abs(4),
+            FindingKind::FlagsSet {
+                field: layout.flags_field,
+                flags,
+            },
+        )
+    });
+    Ok(Entry {
+        aligned_size,
+        flags,
+        string_size,
+        cursor,
+        flags_set,
+    })
 }
 
 /// `count` contents entries from `region`, each text kept by `keep`; the
@@ -753,30 +791,17 @@ fn decode_content_entries<'a, 'data>(
     let mut entries = Vec::new();
     let mut pos = 0u64;
     for _ in 0..count {
-        let (aligned_size, entry) = sized_entry(
-            &region,
-            &mut pos,
-            mode,
-            EntryLayout {
-                header_size: CONTENT_ENTRY_SIZE,
-                record: Record::SourceContentsEntry,
-                what: "source contents entry",
-                llvm_size: "SRCI content entry size",
-                llvm_entry: "SRCI content entry",
-            },
-        )?;
-        let flags = entry.u32(4, "SRCI content entry flags")?;
-        let content_size = entry.u32(8, "SRCI content size")?;
-        let raw = entry.bytes(
+        let entry = read_entry(&region, &mut pos, mode, &CONTENT_ENTRY)?;
+        let raw = entry.cursor.bytes(
             CONTENT_ENTRY_SIZE,
-            u64::from(content_size),
+            u64::from(entry.string_size),
             mode.label("source text", "SRCI file content"),
         )?;
         let content = match raw.iter().position(|&b| b == 0) {
             Some(nul) if nul + 1 == raw.len() => &raw[..nul],
             _ => {
                 if !strict {
-                    return Err(entry.error(
+                    return Err(entry.cursor.error(
                         CONTENT_ENTRY_SIZE,
                         ReadErrorKind::NotOneString {
                             part: None,
@@ -785,25 +810,19 @@ fn decode_content_entries<'a, 'data>(
                     ));
                 }
                 issues.push(Finding::at(
-                    entry.abs(8),
-                    FindingKind::SourceTextNul { size: content_size },
+                    entry.cursor.abs(8),
+                    FindingKind::SourceTextNul {
+                        size: entry.string_size,
+                    },
                 ));
                 raw
             }
         };
-        if strict && flags != 0 {
-            issues.push(Finding::at(
-                entry.abs(4),
-                FindingKind::FlagsSet {
-                    field: "source contents entry flags",
-                    flags,
-                },
-            ));
-        }
+        issues.extend(entry.flags_set);
         entries.push(SourceContent {
-            aligned_size,
-            flags,
-            content_size,
+            aligned_size: entry.aligned_size,
+            flags: entry.flags,
+            content_size: entry.string_size,
             content: keep(content),
         });
     }

@@ -467,6 +467,8 @@ fn decode_names<'data>(
             },
         ));
     }
+    // LLVM reads the entries up to the end of the section, whatever
+    // EntriesSizeInBytes says.
     let region = match mode {
         Mode::Strict => body.sub(
             NAMES_HEADER_SIZE,

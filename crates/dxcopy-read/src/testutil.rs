@@ -85,3 +85,14 @@ pub fn outcome<T, S>(
 /// A row of a table over both views of a part: its name, the input, the
 /// expected [`Outcome`] of the dxc view and that of the LLVM view.
 pub type Row<D, S> = (&'static str, D, Outcome<S>, Outcome<S>);
+
+/// The expected [`Outcome`] of a success that reports `findings`, each a
+/// kind at an absolute offset.
+pub fn found(findings: &[(u64, crate::FindingKind)]) -> Outcome<Vec<crate::Finding>> {
+    Outcome::Ok(
+        findings
+            .iter()
+            .map(|(at, kind)| crate::Finding::at(*at, kind.clone()))
+            .collect(),
+    )
+}

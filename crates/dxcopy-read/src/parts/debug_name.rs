@@ -249,16 +249,8 @@ mod tests {
     /// the dxc view's findings or error, and the LLVM view's error or success.
     #[test]
     fn hostile_inputs_in_both_views() {
-        use crate::testutil::{err, outcome, Outcome, Row};
+        use crate::testutil::{err, found, outcome, Row};
         use FindingKind::*;
-        let ok = |found: &[(u64, FindingKind)]| {
-            Outcome::Ok(
-                found
-                    .iter()
-                    .map(|(at, kind)| Finding::at(*at, kind.clone()))
-                    .collect::<Vec<_>>(),
-            )
-        };
         let rows: Vec<Row<&[u8], Vec<Finding>>> = vec![
             ("empty", b"", err("Truncated", 0x48), err("Truncated", 0x48)),
             (
@@ -267,18 +259,18 @@ mod tests {
                 err("Truncated", 0x4a),
                 err("Truncated", 0x4a),
             ),
-            ("dxc layout", b"\0\0\x03\0abc\0", ok(&[]), ok(&[])),
-            ("empty name", b"\0\0\0\0\0\0\0\0", ok(&[]), ok(&[])),
+            ("dxc layout", b"\0\0\x03\0abc\0", found(&[]), found(&[])),
+            ("empty name", b"\0\0\0\0\0\0\0\0", found(&[]), found(&[])),
             (
                 "flags set",
                 b"\x01\0\x03\0abc\0",
-                ok(&[(0x48, ReservedFlags { flags: 1 })]),
-                ok(&[]),
+                found(&[(0x48, ReservedFlags { flags: 1 })]),
+                found(&[]),
             ),
             (
                 "NUL before NameLength",
                 b"\0\0\x05\0abc\0\0\0\0\0",
-                ok(&[(
+                found(&[(
                     0x4f,
                     NameLengthMismatch {
                         stated: 5,
@@ -290,19 +282,19 @@ mod tests {
             (
                 "no NUL after the name",
                 b"\0\0\x03\0abcd",
-                ok(&[(0x4f, NameUnterminated)]),
+                found(&[(0x4f, NameUnterminated)]),
                 err("NotNulTerminated", 0x4c),
             ),
             (
                 "name ends the part",
                 b"\0\0\x03\0abc",
-                ok(&[(0x4f, NameUnterminated)]),
+                found(&[(0x4f, NameUnterminated)]),
                 err("NotNulTerminated", 0x4c),
             ),
             (
                 "NUL past NameLength",
                 b"\0\0\x02\0abc\0",
-                ok(&[(0x4e, NameUnterminated)]),
+                found(&[(0x4e, NameUnterminated)]),
                 err("NotNulTerminated", 0x4c),
             ),
             (
@@ -314,7 +306,7 @@ mod tests {
             (
                 "flags set and NUL before NameLength",
                 b"\x07\0\x02\0a\0\0\0",
-                ok(&[
+                found(&[
                     (0x48, ReservedFlags { flags: 7 }),
                     (
                         0x4d,

@@ -1096,18 +1096,10 @@ mod tests {
     /// the dxc view's findings or error, and the LLVM view's error or success.
     #[test]
     fn hostile_inputs_in_both_views() {
-        use crate::testutil::{err, outcome, Outcome, Row};
+        use crate::testutil::{err, found, outcome, Row};
         use FindingKind::*;
         const BASE: u64 = 0x48;
         let at = |offset: usize| BASE + offset as u64;
-        let ok = |found: Vec<(u64, FindingKind)>| {
-            Outcome::Ok(
-                found
-                    .into_iter()
-                    .map(|(at, kind)| Finding::at(at, kind))
-                    .collect::<Vec<_>>(),
-            )
-        };
         let put16 =
             |d: &mut Vec<u8>, at: usize, v: u16| d[at..at + 2].copy_from_slice(&v.to_le_bytes());
         let put32 =
@@ -1137,8 +1129,8 @@ mod tests {
             d
         };
         let rows: Vec<Row<Vec<u8>, Vec<Finding>>> = vec![
-            ("dxc layout", plain.clone(), ok(vec![]), ok(vec![])),
-            ("dxc layout, zlib", zlib.clone(), ok(vec![]), ok(vec![])),
+            ("dxc layout", plain.clone(), found(&[]), found(&[])),
+            ("dxc layout, zlib", zlib.clone(), found(&[]), found(&[])),
             (
                 "short header",
                 plain[..7].to_vec(),
@@ -1148,19 +1140,19 @@ mod tests {
             (
                 "part flags",
                 edit(&plain, &|d| d[4] = 1),
-                ok(vec![(
+                found(&[(
                     at(4),
                     FlagsSet {
                         field: "reserved flags",
                         flags: 1,
                     },
                 )]),
-                ok(vec![]),
+                found(&[]),
             ),
             (
                 "AlignedSizeInBytes past the part",
                 edit(&plain, &|d| put32(d, 0, len as u32 + 4)),
-                ok(vec![(
+                found(&[(
                     at(0),
                     AlignedSizePastPart {
                         aligned_size: len as u32 + 4,
@@ -1172,7 +1164,7 @@ mod tests {
             (
                 "two sections",
                 edit(&plain, &|d| d[6] = 2),
-                ok(vec![(
+                found(&[(
                     at(6),
                     NotFixedValue {
                         field: "SectionCount",
@@ -1191,7 +1183,7 @@ mod tests {
             (
                 "no sections",
                 vec![8, 0, 0, 0, 0, 0, 0, 0],
-                ok(vec![(
+                found(&[(
                     at(6),
                     NotFixedValue {
                         field: "SectionCount",
@@ -1204,7 +1196,7 @@ mod tests {
             (
                 "names section repeated",
                 edit(&plain, &|d| d[args + 6] = 1),
-                ok(vec![(
+                found(&[(
                     at(args + 6),
                     DuplicateSection {
                         section: SectionType::SourceNames,
@@ -1215,20 +1207,20 @@ mod tests {
             (
                 "unknown section type",
                 edit(&plain, &|d| d[args + 6] = 9),
-                ok(vec![(at(args + 6), UnknownSection { raw: 9 })]),
+                found(&[(at(args + 6), UnknownSection { raw: 9 })]),
                 err("UnknownValue", at(args + 6)),
             ),
             (
                 "section flags",
                 edit(&plain, &|d| d[8 + 4] = 1),
-                ok(vec![(
+                found(&[(
                     at(8 + 4),
                     FlagsSet {
                         field: "section flags",
                         flags: 1,
                     },
                 )]),
-                ok(vec![]),
+                found(&[]),
             ),
             (
                 "section smaller than its header",
@@ -1244,7 +1236,7 @@ mod tests {
                     let end = 8 + names_size as usize;
                     d.splice(end..end, [0; 4]);
                 }),
-                ok(vec![(
+                found(&[(
                     at(8),
                     SectionSizeMismatch {
                         section: SectionType::SourceNames,
@@ -1269,21 +1261,21 @@ mod tests {
                     put16(d, first_name - 2, (second_name - first_name) as u16)
                 }),
                 err("Truncated", at(second_name)),
-                ok(vec![]),
+                found(&[]),
             ),
             (
                 "names EntriesSizeInBytes past the entries",
                 edit(&plain, &|d| {
                     put16(d, first_name - 2, (contents - first_name) as u16)
                 }),
-                ok(vec![(
+                found(&[(
                     at(contents - 2),
                     EntriesSizeMismatch {
                         used: (contents - 2 - first_name) as u64,
                         stated: (contents - first_name) as u32,
                     },
                 )]),
-                ok(vec![]),
+                found(&[]),
             ),
             (
                 "name entry smaller than its header",
@@ -1300,7 +1292,7 @@ mod tests {
             (
                 "NameSizeInBytes past the NUL",
                 edit(&plain, &|d| put32(d, first_name + 8, 12)),
-                ok(vec![(
+                found(&[(
                     at(first_name + 8),
                     NameSizeMismatch {
                         stated: 12,
@@ -1308,24 +1300,24 @@ mod tests {
                         actual: 10,
                     },
                 )]),
-                ok(vec![]),
+                found(&[]),
             ),
             (
                 "name entry flags",
                 edit(&plain, &|d| d[first_name + 4] = 1),
-                ok(vec![(
+                found(&[(
                     at(first_name + 4),
                     FlagsSet {
                         field: "source name entry flags",
                         flags: 1,
                     },
                 )]),
-                ok(vec![]),
+                found(&[]),
             ),
             (
                 "names and contents disagree on a size",
                 edit(&plain, &|d| put32(d, second_name + 12, text_size(1) + 1)),
-                ok(vec![(
+                found(&[(
                     at(0),
                     SourceSizeMismatch {
                         index: 1,
@@ -1334,12 +1326,12 @@ mod tests {
                         contents_hold: text_size(1),
                     },
                 )]),
-                ok(vec![]),
+                found(&[]),
             ),
             (
                 "fewer contents than names",
                 edit(&plain, &|d| put32(d, contents_body + 16, 1)),
-                ok(vec![(
+                found(&[(
                     at(0),
                     SourceCountMismatch {
                         names: 2,
@@ -1351,26 +1343,26 @@ mod tests {
             (
                 "fewer contents than names, zlib",
                 edit(&zlib, &|d| put32(d, z_body + 16, 1)),
-                ok(vec![(
+                found(&[(
                     at(0),
                     SourceCountMismatch {
                         names: 2,
                         contents: 1,
                     },
                 )]),
-                ok(vec![]),
+                found(&[]),
             ),
             (
                 "contents flags",
                 edit(&plain, &|d| d[contents_body + 4] = 1),
-                ok(vec![(
+                found(&[(
                     at(contents_body + 4),
                     FlagsSet {
                         field: "source contents flags",
                         flags: 1,
                     },
                 )]),
-                ok(vec![]),
+                found(&[]),
             ),
             (
                 "unknown compression",
@@ -1384,19 +1376,19 @@ mod tests {
                     let size = get32(d, contents_body + 12);
                     put32(d, contents_body + 12, size + 4)
                 }),
-                ok(vec![(
+                found(&[(
                     at(contents_body + 12),
                     UncompressedSizeMismatch {
                         declared: get32(&plain, contents_body + 12) + 4,
                         held: get32(&plain, contents_body + 8),
                     },
                 )]),
-                ok(vec![]),
+                found(&[]),
             ),
             (
                 "content without its NUL",
                 edit(&plain, &|d| put32(d, first_content + 8, text_size(0) - 1)),
-                ok(vec![
+                found(&[
                     (
                         at(first_content + 8),
                         SourceTextNul {
@@ -1418,10 +1410,7 @@ mod tests {
             (
                 "content with a NUL inside",
                 edit(&plain, &|d| d[first_content + 12] = 0),
-                ok(vec![(
-                    at(first_content + 8),
-                    SourceTextNul { size: text_size(0) },
-                )]),
+                found(&[(at(first_content + 8), SourceTextNul { size: text_size(0) })]),
                 err("NotOneString", at(first_content + 12)),
             ),
             (
@@ -1433,14 +1422,14 @@ mod tests {
             (
                 "content entry flags",
                 edit(&plain, &|d| d[first_content + 4] = 1),
-                ok(vec![(
+                found(&[(
                     at(first_content + 4),
                     FlagsSet {
                         field: "source contents entry flags",
                         flags: 1,
                     },
                 )]),
-                ok(vec![]),
+                found(&[]),
             ),
             (
                 "zlib declared size below the stream",
@@ -1451,7 +1440,7 @@ mod tests {
             (
                 "zlib declared size above the stream",
                 edit(&zlib, &|d| put32(d, z_body + 12, z_uncompressed + 4)),
-                ok(vec![(
+                found(&[(
                     at(z_body + 12),
                     InflatedSizeMismatch {
                         declared: z_uncompressed + 4,

@@ -195,16 +195,8 @@ mod tests {
     /// the dxc view's findings or error, and the LLVM view's error or success.
     #[test]
     fn hostile_inputs_in_both_views() {
-        use crate::testutil::{err, outcome, Outcome, Row};
+        use crate::testutil::{err, found, outcome, Row};
         use FindingKind::*;
-        let ok = |found: &[(u64, FindingKind)]| {
-            Outcome::Ok(
-                found
-                    .iter()
-                    .map(|(at, kind)| Finding::at(*at, kind.clone()))
-                    .collect::<Vec<_>>(),
-            )
-        };
         let rows: Vec<Row<Vec<u8>, Vec<Finding>>> = vec![
             (
                 "short header",
@@ -215,14 +207,14 @@ mod tests {
             (
                 "dxc layout",
                 vers(0, 21, b"c9660a8c\x001.8.2403.34\0"),
-                ok(&[]),
-                ok(&[]),
+                found(&[]),
+                found(&[]),
             ),
-            ("known flags", vers(3, 4, b"ab\0\0"), ok(&[]), ok(&[])),
+            ("known flags", vers(3, 4, b"ab\0\0"), found(&[]), found(&[])),
             (
                 "unknown flag bit",
                 vers(4, 4, b"ab\0\0"),
-                ok(&[(0x4c, InvalidFlags { flags: 4 })]),
+                found(&[(0x4c, InvalidFlags { flags: 4 })]),
                 err("UnknownValue", 0x4c),
             ),
             (
@@ -235,25 +227,25 @@ mod tests {
                 "content past the part, strings in it",
                 vers(0, 64, b"ab\0c\0"),
                 err("Truncated", 0x58),
-                ok(&[]),
+                found(&[]),
             ),
             (
                 "no version string",
                 vers(0, 3, b"ab\0"),
-                ok(&[(0x5b, VersionStringMissing)]),
+                found(&[(0x5b, VersionStringMissing)]),
                 err("NotNulTerminated", 0x5b),
             ),
             (
                 "version string NUL past the content",
                 vers(0, 5, b"ab\0cd\0\0\0"),
-                ok(&[(0x5b, VersionStringMissing)]),
+                found(&[(0x5b, VersionStringMissing)]),
                 err("NotNulTerminated", 0x5b),
             ),
             (
                 "slack after the strings",
                 vers(0, 8, b"ab\0c\0\0\0\0"),
-                ok(&[(0x5d, ContentSizeMismatch { stated: 8, used: 5 })]),
-                ok(&[]),
+                found(&[(0x5d, ContentSizeMismatch { stated: 8, used: 5 })]),
+                found(&[]),
             ),
             (
                 "commit SHA without NUL",
@@ -270,7 +262,7 @@ mod tests {
             (
                 "unknown flag bit and no version string",
                 vers(4, 3, b"ab\0"),
-                ok(&[
+                found(&[
                     (0x4c, InvalidFlags { flags: 4 }),
                     (0x5b, VersionStringMissing),
                 ]),

@@ -141,6 +141,22 @@ pub fn seed() -> Result<Vec<(&'static str, usize)>> {
             std::fs::write(dir.join(file_hash(&seed)), &seed)?;
             n += 1;
         }
+        // The generated shapes the corpus lacks: deep nesting, halfway floats.
+        for (_, bytes) in dxcopy_harness::shapes::listing_shapes() {
+            let seed = match *target {
+                "parse" => bytes,
+                "disasm" => match Container::parse(&bytes)
+                    .ok()
+                    .and_then(|c| dxcopy_read::disasm::shader_part(&c).map(|p| p.data.to_vec()))
+                {
+                    Some(data) => data,
+                    None => continue,
+                },
+                _ => continue,
+            };
+            std::fs::write(dir.join(file_hash(&seed)), &seed)?;
+            n += 1;
+        }
         counts.push((*target, n));
     }
     Ok(counts)

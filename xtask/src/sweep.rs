@@ -336,6 +336,21 @@ pub fn corpus_files(corpus: &Path) -> Result<Vec<(String, PathBuf)>> {
     Ok(out)
 }
 
+/// The generated shapes the corpus lacks (deep nesting, halfway floats:
+/// `dxcopy_harness::shapes`), written under target/ so that the sweep
+/// mutates and runs them like corpus files (as `shapes/NAME.dxbc`).
+fn shape_files() -> Result<Vec<(String, PathBuf)>> {
+    let dir = crate::target_dir().join("sweep-shapes");
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    let mut out = Vec::new();
+    for (name, bytes) in dxcopy_harness::shapes::listing_shapes() {
+        let path = dir.join(format!("{name}.dxbc"));
+        std::fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
+        out.push((format!("shapes/{name}.dxbc"), path));
+    }
+    Ok(out)
+}
+
 #[derive(Default)]
 struct Counts {
     mutants: [u64; 3],
@@ -827,6 +842,7 @@ pub fn run(args: &[String]) -> Result<()> {
     };
     let started = Instant::now();
     let mut files = corpus_files(&corpus)?;
+    files.extend(shape_files()?);
     if let Some(only) = &o.only {
         files.retain(|(rel, _)| rel.contains(only.as_str()));
     }

@@ -3,7 +3,7 @@
 //! (Debug) and serialised (JSON, as `dxinfo --json` does).
 
 use dxcopy_read::decode::{decode_part, has_decoder};
-use dxcopy_read::disasm::{self, sm4};
+use dxcopy_read::disasm::{self, sm4, FloatRounding, ListingOptions};
 use dxcopy_read::psv0::Psv0;
 use dxcopy_read::rts0::RootSignature;
 use dxcopy_read::{Container, Part, PartName, Program, ShaderHash, ShaderKind};
@@ -78,7 +78,12 @@ pub fn disasm_data(data: &[u8], base: u64, sink: &mut crate::Discard) {
     match sm4::Program::decode_prefix(data, base) {
         Ok((program, error)) => {
             let mut text = String::new();
-            sm4::write_program(&program, error.is_none().then_some(0), &mut text);
+            for rounding in [FloatRounding::Current, FloatRounding::Legacy] {
+                text.clear();
+                let options = ListingOptions { rounding };
+                let _ =
+                    sm4::write_program(&program, error.is_none().then_some(0), &options, &mut text);
+            }
             let _ = write!(
                 sink,
                 "{} {} {:?} {}",
@@ -109,8 +114,18 @@ pub fn disasm_input(input: &[u8]) -> usize {
     let Ok(container) = Container::parse(&bytes) else {
         return 0;
     };
-    match disasm::listing(&container, "fuzz") {
-        Ok(listing) => listing.text.len(),
+    // Streamed, as dxinfo writes it: the listing's own memory is measured,
+    // not the size of its text.
+    let mut counted = CountingSink(0);
+    match disasm::write_listing(&container, "fuzz", &ListingOptions::default(), &mut counted) {
+        Ok(Ok(errors)) => {
+            let _ = write!(sink, "{errors:?}");
+            counted.0
+        }
+        Ok(Err(e)) => {
+            let _ = write!(sink, "{e}");
+            0
+        }
         Err(e) => {
             let _ = write!(sink, "{e}");
             0
@@ -145,7 +160,7 @@ pub fn decode_part_compat(
             match dxcopy_read::disasm::header::level9::Level9Listing::parse(part) {
                 Ok(listing) => {
                     let mut text = String::new();
-                    listing.write(&mut text);
+                    listing.write(&ListingOptions::default(), &mut text);
                     let _ = write!(sink, "{listing:?}");
                 }
                 Err(e) => show_err(sink, &e),
@@ -235,4 +250,17 @@ pub fn decode_seed(name: PartName, kind: Option<ShaderKind>, data: &[u8]) -> Opt
     let mut v = vec![pick as u8, kind];
     v.extend_from_slice(data);
     Some(v)
+}
+
+/// An [`std::io::Write`] that counts the bytes written and keeps none.
+pub struct CountingSink(pub usize);
+
+impl std::io::Write for CountingSink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 += buf.len();
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }

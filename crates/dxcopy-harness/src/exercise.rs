@@ -141,14 +141,25 @@ fn exercise_container(bytes: &[u8]) -> Result<Summary, Violation> {
     }
     // The disassembler's sections before the program (RDEF, signatures, Level9).
     let mut listing = String::new();
-    if let Err(e) = dxcopy_read::disasm::header::write_header_sections(&container, &mut listing) {
+    let legacy = dxcopy_read::disasm::ListingOptions {
+        rounding: dxcopy_read::disasm::FloatRounding::Legacy,
+    };
+    if let Err(e) =
+        dxcopy_read::disasm::header::write_header_sections(&container, &legacy, &mut listing)
+    {
         let _ = write!(sink, "{e} {e:?}");
     }
     summary.decodes += 1;
     // dxinfo --disasm: the whole listing (cut short at a malformed token).
-    match dxcopy_read::disasm::listing(&container, "sweep") {
-        Ok(listing) => {
-            let _ = write!(sink, "{} {:?}", listing.text.len(), listing.errors);
+    // Streamed, as dxinfo writes it.
+    let mut counted = crate::decode::CountingSink(0);
+    match dxcopy_read::disasm::write_listing(&container, "sweep", &Default::default(), &mut counted)
+    {
+        Ok(Ok(errors)) => {
+            let _ = write!(sink, "{} {:?}", counted.0, errors);
+        }
+        Ok(Err(e)) => {
+            let _ = write!(sink, "{e}");
         }
         Err(e) => {
             let _ = write!(sink, "{e}");

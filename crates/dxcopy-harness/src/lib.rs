@@ -29,12 +29,13 @@ mod decode;
 mod exercise;
 pub mod llvm;
 mod script;
+pub mod shapes;
 mod verify;
 
 pub use bitcode::{bitcode_input, exercise_bitcode};
 pub use decode::{
     decode_input, decode_named, decode_one, decode_part_compat, decode_seed, disasm_data,
-    disasm_input, DecodeInput, DECODE_NAMES,
+    disasm_input, CountingSink, DecodeInput, DECODE_NAMES,
 };
 pub use exercise::{exercise, exercise_file_writer, exercise_pdb, Summary};
 pub use script::{roundtrip, Op, Script};

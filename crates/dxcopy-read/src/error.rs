@@ -700,6 +700,8 @@ pub enum Limit {
     RdefTypeRecords,
     /// Instructions of an SM1-3 program.
     Sm2Instructions,
+    /// Nesting of if/loop/switch blocks in a shader program.
+    BlockDepth,
     /// Declared uncompressed bytes of source contents.
     SourceContentsSize,
 }
@@ -711,6 +713,7 @@ impl Limit {
             RdefTypeDepth => write!(f, "type nesting is deeper than {limit}"),
             RdefTypeRecords => write!(f, "more than {limit} type records"),
             Sm2Instructions => f.write_str("SM1-3 program has too many instructions"),
+            BlockDepth => write!(f, "blocks nest deeper than {limit} levels"),
             SourceContentsSize => write!(
                 f,
                 "source contents declare {value} uncompressed bytes, more than the {limit}-byte limit"

@@ -44,7 +44,7 @@ fn reference_portion(listing: &str) -> Vec<String> {
 fn our_portion(bytes: &[u8]) -> Result<Vec<String>, String> {
     let container = Container::parse(bytes).map_err(|e| e.to_string())?;
     let mut text = String::from("//\n//\n");
-    write_header_sections(&container, &mut text).map_err(|e| e.to_string())?;
+    write_header_sections(&container, &Default::default(), &mut text).map_err(|e| e.to_string())?;
     Ok(text.lines().map(str::to_string).collect())
 }
 

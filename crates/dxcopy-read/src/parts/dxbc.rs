@@ -85,7 +85,7 @@ impl ProgramSummary {
                 Body::Plain => instruction_count += 1,
                 Body::Declaration(_) => {
                     let mut text = String::new();
-                    sm4::write_instruction(&program, ins, &mut text);
+                    sm4::write_instruction(&program, ins, &Default::default(), &mut text);
                     declarations.push(DeclarationLine {
                         token: ins.token,
                         offset: base.saturating_add(u64::from(ins.token) * 4),

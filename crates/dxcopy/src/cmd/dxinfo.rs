@@ -94,12 +94,35 @@ pub struct Opts {
         conflicts_with = "verify"
     )]
     pub disasm: Option<String>,
+    /// DXBC listings: how float immediates round at their last digit, as the C runtime of the Windows that ran Microsoft's disassembler did: `current` (Windows 10 version 2004 and later: exact value, ties to even, 0.0078125 → 0.007812) or `legacy` (earlier: 17 significant digits, ties away from zero, 0.007813)
+    #[arg(long, value_name = "RULE", value_enum, default_value_t = Rounding::Current, requires = "disasm")]
+    pub disasm_rounding: Rounding,
     /// Text, JSON and --verify views: do not read the LLVM module facts of DXIL, ILDB and STAT bitcode (no Module block, no JSON decoded.module)
     #[arg(long)]
     pub no_module_facts: bool,
     /// Text view: also print the source files stored in SRCI parts
     #[arg(long, conflicts_with_all = ["parts", "json", "yaml", "hex", "dump_all", "verify"])]
     pub sources: bool,
+}
+
+/// `--disasm-rounding` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Rounding {
+    /// Windows 10 version 2004 and later: ties to even
+    Current,
+    /// Earlier Windows: 17 significant digits, ties away from zero
+    Legacy,
+}
+
+impl Rounding {
+    fn listing_options(self) -> disasm::ListingOptions {
+        disasm::ListingOptions {
+            rounding: match self {
+                Rounding::Current => disasm::FloatRounding::Current,
+                Rounding::Legacy => disasm::FloatRounding::Legacy,
+            },
+        }
+    }
 }
 
 /// Where output and diagnostics go.
@@ -267,7 +290,8 @@ pub fn run(opts: &Opts, io: &mut Io<'_>) -> i32 {
             }
         };
         let result = if opts.disasm.is_some() {
-            show_disasm(io, &shown, &container, disasm_part, many)
+            let options = opts.disasm_rounding.listing_options();
+            show_disasm(io, &shown, &container, disasm_part, &options, many)
         } else if opts.parts {
             show_parts(io, &shown, &container, many)
         } else if opts.yaml {
@@ -335,6 +359,7 @@ fn show_disasm(
     shown: &str,
     c: &Container<'_>,
     requested: Option<PartName>,
+    options: &disasm::ListingOptions,
     many: bool,
 ) -> Shown {
     use dxcopy_edit::llvm_dis::{disasm_target, disassemble, find_llvm_dis, DisasmTarget};
@@ -350,11 +375,11 @@ fn show_disasm(
                 return Ok(false);
             }
         }
-        return show_listing(io, shown, c, many);
+        return show_listing(io, shown, c, options, many);
     }
     let bitcode = match disasm_target(c, requested) {
         Ok(DisasmTarget::Bitcode { bitcode, .. }) => bitcode,
-        Ok(DisasmTarget::Dxbc { .. }) => return show_listing(io, shown, c, many),
+        Ok(DisasmTarget::Dxbc { .. }) => return show_listing(io, shown, c, options, many),
         Err(e) => {
             io.error(&format!("'{shown}': {}", cli::error_message(&e)));
             return Ok(false);
@@ -378,19 +403,25 @@ fn show_disasm(
     Ok(true)
 }
 
-/// The built-in listing of a DXBC program (SHDR/SHEX).
-fn show_listing(io: &mut Io<'_>, shown: &str, c: &Container<'_>, many: bool) -> Shown {
+/// The built-in listing of a DXBC program (SHDR/SHEX), written to stdout
+/// as it is made.
+fn show_listing(
+    io: &mut Io<'_>,
+    shown: &str,
+    c: &Container<'_>,
+    options: &disasm::ListingOptions,
+    many: bool,
+) -> Shown {
     let generator = format!("dxinfo {}", crate::VERSION);
-    match disasm::listing(c, &generator) {
-        Ok(listing) => {
-            if many {
-                writeln!(io.out, "{shown}:")?;
-            }
-            io.out.write_all(listing.text.as_bytes())?;
-            for e in &listing.errors {
+    if disasm::shader_part(c).is_some() && many {
+        writeln!(io.out, "{shown}:")?;
+    }
+    match disasm::write_listing(c, &generator, options, &mut io.out)? {
+        Ok(errors) => {
+            for e in &errors {
                 io.error(&format!("'{shown}': {e}"));
             }
-            Ok(listing.errors.is_empty())
+            Ok(errors.is_empty())
         }
         Err(e @ (DisasmError::DxilOnly | DisasmError::NoShaderPart)) => {
             io.note(&format!("'{shown}': no DXBC listing: {e}"));
@@ -581,6 +612,45 @@ mod tests {
 
     fn le(words: &[u32]) -> Vec<u8> {
         words.iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+
+    #[test]
+    fn disasm_rounding_chooses_how_halfway_floats_print() {
+        let tmp = tempfile::tempdir().unwrap();
+        // ps_4_0: mov o0.x, l(0.0078125); ret — exactly halfway at the sixth decimal.
+        let shdr = le(&[
+            0x40,
+            8,
+            54 | (5 << 24),
+            2 | (1 << 4) | (2 << 12) | (1 << 20),
+            0,
+            1 | (4 << 12),
+            0.007_812_5f32.to_bits(),
+            62 | (1 << 24),
+        ]);
+        let file = tmp.path().join("half.dxbc");
+        std::fs::write(&file, sign(build(&[(b"SHDR", &shdr)]))).unwrap();
+        let f = file.to_str().unwrap();
+        for (args, want) in [
+            (&["--disasm", f][..], "mov o0.x, l(0.007812)\n"),
+            (
+                &["--disasm", "--disasm-rounding=current", f][..],
+                "mov o0.x, l(0.007812)\n",
+            ),
+            (
+                &["--disasm", "--disasm-rounding=legacy", f][..],
+                "mov o0.x, l(0.007813)\n",
+            ),
+        ] {
+            let (status, out, err) = dxinfo(args);
+            assert_eq!((status, err.as_str()), (0, ""), "{args:?}");
+            assert!(out.contains(want), "{args:?}: {out}");
+        }
+        // It only means something with --disasm.
+        assert_eq!(
+            parse(args(&["--disasm-rounding=legacy", f])).unwrap_err().1,
+            1
+        );
     }
 
     #[test]

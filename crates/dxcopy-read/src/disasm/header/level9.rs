@@ -16,6 +16,7 @@ use super::sm2::Sm2Program;
 use crate::aon9::Level9Shader;
 use crate::container::Part;
 use crate::cursor::{Cursor, Records};
+use crate::disasm::ListingOptions;
 use crate::error::Result;
 use std::fmt::Write;
 
@@ -160,7 +161,7 @@ impl<'data> Level9Listing<'data> {
     }
 
     /// Writes the mapping tables, the bytecode heading and the DX9 listing.
-    pub fn write(&self, out: &mut String) {
+    pub fn write(&self, options: &ListingOptions, out: &mut String) {
         if !self.constant_buffers.is_empty() || !self.loop_registers.is_empty() {
             out.push_str("// Constant buffer to DX9 shader constant mappings:\n//\n");
             if !self.loop_registers.is_empty() {
@@ -238,7 +239,7 @@ impl<'data> Level9Listing<'data> {
             _ => "Level9 shader bytecode",
         };
         let _ = writeln!(out, "// {heading}:\n//");
-        self.program.write_listing(out);
+        self.program.write_listing(options, out);
     }
 }
 
@@ -331,7 +332,7 @@ mod tests {
         assert_eq!(listing.constant_buffers[1].conversion, [0, 1, 2, 3]);
         assert_eq!(listing.samplers[0].target_sampler, 1);
         let mut out = String::new();
-        listing.write(&mut out);
+        listing.write(&Default::default(), &mut out);
         assert_eq!(
             out,
             "// Constant buffer to DX9 shader constant mappings:\n\

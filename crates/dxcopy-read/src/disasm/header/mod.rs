@@ -27,7 +27,7 @@
 //! # }
 //! let container = Container::parse(&bytes)?;
 //! let mut text = String::new();
-//! write_header_sections(&container, &mut text)?;
+//! write_header_sections(&container, &Default::default(), &mut text)?;
 //! assert!(text.contains("// SV_Target                0   xyzw        0   TARGET   float   xyzw\n"));
 //! # Ok::<(), dxcopy_read::ReadError>(())
 //! ```
@@ -38,6 +38,7 @@ pub mod rdef;
 pub mod signatures;
 pub mod sm2;
 
+use super::ListingOptions;
 use crate::container::Container;
 use crate::error::Result;
 use crate::name::PartName;
@@ -81,7 +82,11 @@ fn find_any<'data>(
 ///
 /// Errors: the first part that does not decode (RDEF, a signature part, the
 /// Level9 tables or its DX9 token stream), with the offset of the bad data.
-pub fn write_header_sections(container: &Container<'_>, out: &mut String) -> Result<()> {
+pub fn write_header_sections(
+    container: &Container<'_>,
+    options: &ListingOptions,
+    out: &mut String,
+) -> Result<()> {
     let stage = container_stage(container);
     out.push_str("//\n");
     if program_has_abort(container) {
@@ -125,7 +130,7 @@ pub fn write_header_sections(container: &Container<'_>, out: &mut String) -> Res
         if matches!(&part.name.0, b"Aon9" | b"XNAS" | b"XNAP") {
             let listing = Level9Listing::parse(&part)?;
             out.push_str("//\n");
-            listing.write(out);
+            listing.write(options, out);
         }
     }
     Ok(())
@@ -330,7 +335,7 @@ mod tests {
         let container = Container::parse(&file).unwrap();
         assert_eq!(container_stage(&container), Some(ShaderKind::Hull));
         let mut out = String::new();
-        write_header_sections(&container, &mut out).unwrap();
+        write_header_sections(&container, &Default::default(), &mut out).unwrap();
         let headings: Vec<&str> = out
             .lines()
             .filter(|l| l.ends_with(':') || l.ends_with(": ") || l.starts_with("// Tess"))
@@ -371,7 +376,7 @@ mod tests {
         let file = build(&[(b"ISGN", &isgn)]);
         let container = Container::parse(&file).unwrap();
         let mut out = String::new();
-        let e = write_header_sections(&container, &mut out).unwrap_err();
+        let e = write_header_sections(&container, &Default::default(), &mut out).unwrap_err();
         assert_eq!(
             e.offset,
             container.find(PartName(*b"ISGN")).unwrap().data_offset() + 8
@@ -397,7 +402,7 @@ mod program_scan_tests {
             let file = build(&[(b"SHEX", &shex)]);
             let container = Container::parse(&file).unwrap();
             let mut out = String::new();
-            write_header_sections(&container, &mut out).unwrap();
+            write_header_sections(&container, &Default::default(), &mut out).unwrap();
             let expected_tail = "// Note: shader requires additional functionality:\n\
                                  //       Early depth-stencil\n//\n//\n";
             if note {

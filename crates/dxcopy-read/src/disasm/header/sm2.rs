@@ -24,6 +24,9 @@
 //! after the `DBUG` tag.
 
 use crate::cursor::Cursor;
+use crate::disasm::number::{general9, FloatRounding};
+use crate::disasm::sm4::MAX_BLOCK_DEPTH;
+use crate::disasm::ListingOptions;
 use crate::error::{Limit, MissingItem, ReadError, ReadErrorKind, Result, ValueField};
 use crate::stage::{ShaderKind, TargetType};
 use std::fmt::Write;
@@ -201,6 +204,7 @@ impl<'data> Sm2Program<'data> {
         let version = read_version(c.u32(0, "SM1-3 version token")?, base)?;
         let mut instructions = Vec::new();
         let mut debug = None;
+        let mut depth = 0usize;
         // Byte position of the next token; every step moves it by whole tokens.
         let mut p: u64 = 4;
         loop {
@@ -247,6 +251,24 @@ impl<'data> Sm2Program<'data> {
             let params = c
                 .take_u32_each(&mut p, count, "SM1-3 instruction parameter")?
                 .collect();
+            // Blocks: loop, rep, if, ifc open one; endloop, endrep, endif
+            // close one (else does both).
+            if matches!(opcode, 29 | 39 | 43) {
+                depth = depth.saturating_sub(1);
+            } else if matches!(opcode, 27 | 38 | 40 | 41) {
+                depth += 1;
+                if depth > MAX_BLOCK_DEPTH {
+                    return Err(c.error(
+                        token_at,
+                        ReadErrorKind::LimitExceeded {
+                            part: None,
+                            what: Limit::BlockDepth,
+                            value: depth as u64,
+                            limit: MAX_BLOCK_DEPTH as u64,
+                        },
+                    ));
+                }
+            }
             if instructions.len() >= MAX_INSTRUCTIONS {
                 return Err(c.error(
                     token_at,
@@ -500,48 +522,9 @@ const USAGES: [&str; 14] = [
     "sample",
 ];
 
-/// `%.9g` as the Microsoft C runtime prints it (three-digit exponents).
-pub fn format_float(value: f32) -> String {
-    let v = f64::from(value);
-    if v == 0.0 {
-        return if value.is_sign_negative() {
-            "-0".into()
-        } else {
-            "0".into()
-        };
-    }
-    if !v.is_finite() {
-        return if v.is_nan() {
-            "-1.#IND".into()
-        } else if v > 0.0 {
-            "1.#INF".into()
-        } else {
-            "-1.#INF".into()
-        };
-    }
-    let sci = format!("{v:.8e}");
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    if !(-4..9).contains(&exp) {
-        let mantissa = trim_zeros(mantissa);
-        let sign = if exp < 0 { '-' } else { '+' };
-        format!("{mantissa}e{sign}{:03}", exp.abs())
-    } else {
-        let decimals = (8 - exp).max(0) as usize;
-        trim_zeros(&format!("{v:.decimals$}")).to_string()
-    }
-}
-
-fn trim_zeros(s: &str) -> &str {
-    if s.contains('.') {
-        s.trim_end_matches('0').trim_end_matches('.')
-    } else {
-        s
-    }
-}
-
 struct Printer<'a> {
     version: Sm2Version,
+    rounding: FloatRounding,
     out: &'a mut String,
 }
 
@@ -741,7 +724,7 @@ impl Printer<'_> {
                 let values: Vec<String> = p
                     .iter()
                     .skip(1)
-                    .map(|v| format_float(f32::from_bits(*v)))
+                    .map(|v| general9(f32::from_bits(*v), self.rounding))
                     .collect();
                 format!("def {}, {}", self.destination(dest), values.join(", "))
             }
@@ -822,9 +805,10 @@ impl Printer<'_> {
 impl Sm2Program<'_> {
     /// Writes the listing: the profile line, every instruction with its
     /// `#line` and variable notes, a blank line and the instruction-slot count.
-    pub fn write_listing(&self, out: &mut String) {
+    pub fn write_listing(&self, options: &ListingOptions, out: &mut String) {
         let printer = Printer {
             version: self.version,
+            rounding: options.rounding,
             out,
         };
         let mut text = String::new();
@@ -1115,7 +1099,7 @@ mod tests {
         assert_eq!(debug.entry_point, b"main");
         assert_eq!(debug.files, vec![&b"a.fx"[..]]);
         let mut out = String::new();
-        p.write_listing(&mut out);
+        p.write_listing(&ListingOptions::default(), &mut out);
         assert_eq!(
             out,
             "    ps_2_0\n\
@@ -1140,7 +1124,7 @@ mod tests {
         let p = Sm2Program::parse(&bytes, 0).unwrap();
         assert!(p.debug.is_none());
         let mut out = String::new();
-        p.write_listing(&mut out);
+        p.write_listing(&ListingOptions::default(), &mut out);
         assert!(out.contains("\n    texld r0, t0, s0\n    mad_sat"), "{out}");
         assert!(!out.contains("#line"));
     }
@@ -1168,7 +1152,7 @@ mod tests {
         let bytes = program(0xfffe_0201, &[], &body);
         let p = Sm2Program::parse(&bytes, 0).unwrap();
         let mut out = String::new();
-        p.write_listing(&mut out);
+        p.write_listing(&ListingOptions::default(), &mut out);
         assert_eq!(
             out,
             "    vs_2_x\n\
@@ -1182,21 +1166,41 @@ mod tests {
     }
 
     #[test]
-    fn float_formatting_matches_msvc_g9() {
-        for (value, text) in [
-            (0.0f32, "0"),
-            (-0.0, "-0"),
-            (1.0, "1"),
-            (-0.5, "-0.5"),
-            (0.1, "0.100000001"),
-            (1e-5, "9.99999975e-006"),
-            (0.0001, "9.99999975e-005"),
-            (0.001, "0.00100000005"),
-            (123456789.0, "123456792"),
-            (1e10, "1e+010"),
-        ] {
-            assert_eq!(format_float(value), text, "{value}");
-        }
+    fn blocks_nested_past_the_limit_are_an_error_naming_the_token() {
+        // ps_3_0, `depth` × `rep i0`, as many `endrep`, end.
+        let program = |depth: usize| {
+            let mut words = vec![0xffff_0300u32];
+            for _ in 0..depth {
+                words.extend_from_slice(&[38 | (1 << 24), 0xf0e4_0000]);
+            }
+            words.extend(std::iter::repeat_n(39u32, depth));
+            words.push(0x0000_ffff);
+            words
+                .iter()
+                .flat_map(|w| w.to_le_bytes())
+                .collect::<Vec<u8>>()
+        };
+        let bytes = program(MAX_BLOCK_DEPTH);
+        let at_limit = Sm2Program::parse(&bytes, 100).unwrap();
+        let mut text = String::new();
+        at_limit.write_listing(&ListingOptions::default(), &mut text);
+        let deepest = format!("    {}rep i0\n", "  ".repeat(MAX_BLOCK_DEPTH - 1));
+        assert!(text.contains(&deepest), "{text}");
+        let e = Sm2Program::parse(&program(MAX_BLOCK_DEPTH + 1), 100).unwrap_err();
+        // The rep past the limit: after the version token and 256 reps.
+        assert_eq!(e.offset, 100 + 4 + 8 * MAX_BLOCK_DEPTH as u64);
+        assert!(
+            matches!(
+                e.kind,
+                ReadErrorKind::LimitExceeded {
+                    what: Limit::BlockDepth,
+                    value: 257,
+                    limit: 256,
+                    ..
+                }
+            ),
+            "{e}"
+        );
     }
 
     #[test]

@@ -21,7 +21,7 @@ mod print;
 mod tests;
 
 pub use opcode::{ImmediateStyle, OpClass, OpInfo};
-pub use print::{write_instruction, write_program};
+pub use print::{write_instruction, write_program, write_streamed};
 
 use crate::stage::{ProgramType, ShaderKind};
 use opcode::op;
@@ -29,6 +29,11 @@ use std::fmt;
 
 /// How deep relative indices may nest (`cb0[r0.x + 1]` is depth 1).
 pub const MAX_RELATIVE_DEPTH: u32 = 4;
+
+/// How deeply `if`, `loop` and `switch` blocks may nest. Direct3D allows
+/// far less; the bound keeps a hostile program from making the listing's
+/// indentation (two spaces a level) grow with the square of its length.
+pub const MAX_BLOCK_DEPTH: usize = 256;
 
 /// Where and why decoding failed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -72,6 +77,8 @@ pub enum DecodeErrorKind {
     BadOperand(&'static str),
     /// Relative indices nested deeper than [`MAX_RELATIVE_DEPTH`].
     RelativeTooDeep,
+    /// A block opened inside [`MAX_BLOCK_DEPTH`] others.
+    BlocksTooDeep,
 }
 
 impl fmt::Display for DecodeErrorKind {
@@ -97,6 +104,10 @@ impl fmt::Display for DecodeErrorKind {
             DecodeErrorKind::RelativeTooDeep => write!(
                 f,
                 "relative indices nest deeper than {MAX_RELATIVE_DEPTH} levels"
+            ),
+            DecodeErrorKind::BlocksTooDeep => write!(
+                f,
+                "if/loop/switch blocks nest deeper than {MAX_BLOCK_DEPTH} levels"
             ),
         }
     }
@@ -162,6 +173,20 @@ impl Program {
         data: &[u8],
         base: u64,
     ) -> Result<(Program, Option<DecodeError>), DecodeError> {
+        let (mut program, instructions) = Program::stream(data, base)?;
+        for instruction in instructions {
+            match instruction {
+                Ok(instruction) => program.instructions.push(instruction),
+                Err(e) => return Ok((program, Some(e))),
+            }
+        }
+        Ok((program, None))
+    }
+
+    /// The program's header (with no instructions) and an iterator that
+    /// decodes its instructions one at a time, for readers that need not
+    /// hold them all (the listing). The iterator ends after the first error.
+    pub fn stream(data: &[u8], base: u64) -> Result<(Program, Instructions), DecodeError> {
         let words = crate::cursor::le_u32s(data);
         let err = |token: usize, kind| DecodeError {
             token: token as u32,
@@ -184,25 +209,68 @@ impl Program {
                 },
             ));
         }
-        let tokens: Vec<u32> = words.take(length as usize).collect();
-        let mut program = Program {
+        let program = Program {
             stage: ProgramType::from_raw((version >> 16) as u16),
             major: ((version >> 4) & 0xf) as u8,
             minor: (version & 0xf) as u8,
             instructions: Vec::new(),
         };
-        let sm51 = program.is_sm51();
-        let mut pos = 2usize;
-        while pos < tokens.len() {
-            match decode_instruction(&tokens, pos, sm51) {
-                Ok(instruction) => {
-                    pos += instruction.length as usize;
-                    program.instructions.push(instruction);
-                }
-                Err((token, kind)) => return Ok((program, Some(err(token, kind)))),
-            }
+        let instructions = Instructions {
+            tokens: words.take(length as usize).collect(),
+            pos: 2,
+            sm51: program.is_sm51(),
+            depth: 0,
+            base,
+            failed: false,
+        };
+        Ok((program, instructions))
+    }
+}
+
+/// The instructions of a program, decoded one at a time
+/// ([`Program::stream`]).
+#[derive(Debug, Clone)]
+pub struct Instructions {
+    tokens: Vec<u32>,
+    /// Index of the next instruction's opcode token.
+    pos: usize,
+    sm51: bool,
+    /// Blocks open before the next instruction.
+    depth: usize,
+    base: u64,
+    failed: bool,
+}
+
+impl Iterator for Instructions {
+    type Item = Result<Instruction, DecodeError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.failed || self.pos >= self.tokens.len() {
+            return None;
         }
-        Ok((program, None))
+        let err = |token: usize, kind| DecodeError {
+            token: token as u32,
+            offset: self.base.saturating_add(token as u64 * 4),
+            kind,
+        };
+        let result = match decode_instruction(&self.tokens, self.pos, self.sm51) {
+            Ok(instruction) => {
+                if opcode::closes_block(instruction.opcode) {
+                    self.depth = self.depth.saturating_sub(1);
+                } else if opcode::opens_block(instruction.opcode) {
+                    self.depth += 1;
+                }
+                if self.depth > MAX_BLOCK_DEPTH {
+                    Err(err(self.pos, DecodeErrorKind::BlocksTooDeep))
+                } else {
+                    self.pos += instruction.length as usize;
+                    Ok(instruction)
+                }
+            }
+            Err((token, kind)) => Err(err(token, kind)),
+        };
+        self.failed = result.is_err();
+        Some(result)
     }
 }
 

@@ -3,47 +3,109 @@
 
 use super::opcode::{self, op, ImmediateStyle, OpClass};
 use super::operand_type as ot;
-use super::{Body, Components, Declaration, Index, Instruction, Operand, Program};
+use super::{
+    Body, Components, Declaration, DecodeError, Index, Instruction, Instructions, Operand, Program,
+};
+use crate::disasm::number::{fixed6, float_text, int_text, untyped_text};
+use crate::disasm::ListingOptions;
 use std::fmt::Write;
 
 /// Writes the program's listing: the profile line, every declaration and
 /// instruction (indented inside blocks), and — when `slots` is given — the
 /// closing `// Approximately N instruction slots used` line, where `N` is
 /// the instruction count of the STAT part (0 when the container has none).
-pub fn write_program(program: &Program, slots: Option<u32>, out: &mut String) {
-    out.push_str(&program.profile());
-    out.push('\n');
-    let mut depth = 0usize;
+pub fn write_program<W: Write>(
+    program: &Program,
+    slots: Option<u32>,
+    options: &ListingOptions,
+    out: &mut W,
+) -> std::fmt::Result {
+    writeln!(out, "{}", program.profile())?;
+    let mut lines = Lines::default();
     for instruction in &program.instructions {
-        if matches!(instruction.body, Body::CustomData { .. }) {
-            continue;
-        }
-        if opcode::closes_block(instruction.opcode) {
-            depth = depth.saturating_sub(1);
-        }
-        let indent = if instruction.opcode == op::ELSE {
-            depth.saturating_sub(1)
-        } else {
-            depth
-        };
-        for _ in 0..indent {
-            out.push_str("  ");
-        }
-        write_instruction(program, instruction, out);
-        out.push('\n');
-        if opcode::opens_block(instruction.opcode) {
-            depth += 1;
-        }
+        lines.write(program, instruction, options, out)?;
     }
     if let Some(slots) = slots {
-        let _ = writeln!(out, "// Approximately {slots} instruction slots used");
+        writeln!(out, "// Approximately {slots} instruction slots used")?;
+    }
+    Ok(())
+}
+
+/// [`write_program`] for a program decoded as it is written
+/// ([`Program::stream`]): at most one instruction and one line are held,
+/// and the decoder bounds the nesting
+/// ([`MAX_BLOCK_DEPTH`](super::MAX_BLOCK_DEPTH)) and so the indentation.
+/// The slot line (`slots` is asked for it) follows only when every
+/// instruction decoded; otherwise the listing stops before the bad one and
+/// its error is returned.
+pub fn write_streamed<W: Write>(
+    header: &Program,
+    instructions: Instructions,
+    slots: impl FnOnce() -> u32,
+    options: &ListingOptions,
+    out: &mut W,
+) -> Result<Option<DecodeError>, std::fmt::Error> {
+    writeln!(out, "{}", header.profile())?;
+    let mut lines = Lines::default();
+    for instruction in instructions {
+        match instruction {
+            Ok(instruction) => lines.write(header, &instruction, options, out)?,
+            Err(e) => return Ok(Some(e)),
+        }
+    }
+    writeln!(out, "// Approximately {} instruction slots used", slots())?;
+    Ok(None)
+}
+
+/// The listing's lines: the block depth so far and one line's buffer.
+#[derive(Default)]
+struct Lines {
+    depth: usize,
+    line: String,
+}
+
+impl Lines {
+    fn write<W: Write>(
+        &mut self,
+        program: &Program,
+        instruction: &Instruction,
+        options: &ListingOptions,
+        out: &mut W,
+    ) -> std::fmt::Result {
+        if matches!(instruction.body, Body::CustomData { .. }) {
+            return Ok(());
+        }
+        if opcode::closes_block(instruction.opcode) {
+            self.depth = self.depth.saturating_sub(1);
+        }
+        let indent = if instruction.opcode == op::ELSE {
+            self.depth.saturating_sub(1)
+        } else {
+            self.depth
+        };
+        self.line.clear();
+        for _ in 0..indent {
+            self.line.push_str("  ");
+        }
+        write_instruction(program, instruction, options, &mut self.line);
+        self.line.push('\n');
+        if opcode::opens_block(instruction.opcode) {
+            self.depth += 1;
+        }
+        out.write_str(&self.line)
     }
 }
 
 /// Writes one instruction or declaration (no indentation, no newline).
-pub fn write_instruction(program: &Program, ins: &Instruction, out: &mut String) {
+pub fn write_instruction(
+    program: &Program,
+    ins: &Instruction,
+    options: &ListingOptions,
+    out: &mut String,
+) {
     let ctx = Ctx {
         sm51: program.is_sm51(),
+        options: *options,
     };
     let info = ins.info();
     if let Body::Declaration(decl) = &ins.body {
@@ -150,6 +212,7 @@ fn destinations(opcode: u16) -> usize {
 
 struct Ctx {
     sm51: bool,
+    options: ListingOptions,
 }
 
 fn write_declaration(ctx: &Ctx, ins: &Instruction, decl: &Declaration, out: &mut String) {
@@ -340,7 +403,7 @@ fn write_declaration(ctx: &Ctx, ins: &Instruction, decl: &Declaration, out: &mut
             let _ = write!(out, "{name} {text}");
         }
         Declaration::MaxTessFactor(f) => {
-            let _ = write!(out, "{name} l({})", float_text(*f));
+            let _ = write!(out, "{name} l({})", float_text(*f, ctx.options.rounding));
         }
         Declaration::FunctionBody(n) => {
             let _ = write!(out, "{name} fb{n}");
@@ -392,7 +455,7 @@ fn write_declaration(ctx: &Ctx, ins: &Instruction, decl: &Declaration, out: &mut
                     if j > 0 {
                         out.push_str(", ");
                     }
-                    out.push_str(&untyped_text(*w));
+                    out.push_str(&untyped_text(*w, ctx.options.rounding));
                 }
                 out.push('}');
             }
@@ -671,7 +734,7 @@ fn write_register(ctx: &Ctx, o: &Operand, style: ImmediateStyle, decl: bool, out
             }
         }
         ot::INDEXABLE_TEMP => numbered("x", out),
-        ot::IMMEDIATE32 => write_immediate32(&o.immediate, style, out),
+        ot::IMMEDIATE32 => write_immediate32(ctx, &o.immediate, style, out),
         ot::IMMEDIATE64 => {
             out.push_str("d(");
             for (i, pair) in o.immediate.chunks(2).enumerate() {
@@ -679,7 +742,7 @@ fn write_register(ctx: &Ctx, o: &Operand, style: ImmediateStyle, decl: bool, out
                     out.push_str(", ");
                 }
                 let bits = u64::from(pair[0]) | (u64::from(*pair.get(1).unwrap_or(&0)) << 32);
-                out.push_str(&fixed6(f64::from_bits(bits)));
+                out.push_str(&fixed6(f64::from_bits(bits), ctx.options.rounding));
                 out.push('l');
             }
             out.push(')');
@@ -752,7 +815,8 @@ fn write_register(ctx: &Ctx, o: &Operand, style: ImmediateStyle, decl: bool, out
     }
 }
 
-fn write_immediate32(values: &[u32], style: ImmediateStyle, out: &mut String) {
+fn write_immediate32(ctx: &Ctx, values: &[u32], style: ImmediateStyle, out: &mut String) {
+    let rounding = ctx.options.rounding;
     out.push_str("l(");
     for (i, v) in values.iter().enumerate() {
         if i > 0 {
@@ -764,126 +828,11 @@ fn write_immediate32(values: &[u32], style: ImmediateStyle, out: &mut String) {
         }
         match style {
             ImmediateStyle::Float | ImmediateStyle::Double => {
-                out.push_str(&float_text(f32::from_bits(*v)))
+                out.push_str(&float_text(f32::from_bits(*v), rounding))
             }
             ImmediateStyle::Int => out.push_str(&int_text(*v)),
-            ImmediateStyle::Untyped => out.push_str(&untyped_text(*v)),
+            ImmediateStyle::Untyped => out.push_str(&untyped_text(*v, rounding)),
         }
     }
     out.push(')');
-}
-
-/// An integer immediate: decimal within ±10000, else `0x%08x`.
-pub(crate) fn int_text(v: u32) -> String {
-    let signed = v as i32;
-    if (-10000..=10000).contains(&signed) {
-        signed.to_string()
-    } else {
-        format!("0x{v:08x}")
-    }
-}
-
-/// An immediate of an untyped instruction: a float when its exponent is
-/// neither 0 nor all ones, else an integer.
-pub(crate) fn untyped_text(v: u32) -> String {
-    let exponent = (v >> 23) & 0xff;
-    if exponent != 0 && exponent != 0xff {
-        float_text(f32::from_bits(v))
-    } else {
-        int_text(v)
-    }
-}
-
-/// A float as the C runtime of Microsoft's disassembler writes `%f`.
-pub(crate) fn float_text(f: f32) -> String {
-    fixed6(f64::from(f))
-}
-
-/// `%f` as msvcrt writes it: at most 17 significant digits (the rest
-/// zeros), six decimals rounded half away from zero, and `1.#INF00` /
-/// `1.#QNAN0` / `-1.#IND00` for the special values.
-pub(crate) fn fixed6(v: f64) -> String {
-    if v.is_nan() {
-        let bits = v.to_bits();
-        let negative = bits >> 63 != 0;
-        let quiet = bits & (1 << 51) != 0;
-        let payload = bits & ((1 << 51) - 1);
-        return match (negative, quiet, payload) {
-            (true, true, 0) => "-1.#IND00".into(),
-            (n, true, _) => format!("{}1.#QNAN0", if n { "-" } else { "" }),
-            (n, false, _) => format!("{}1.#SNAN0", if n { "-" } else { "" }),
-        };
-    }
-    if v.is_infinite() {
-        return if v < 0.0 { "-1.#INF00" } else { "1.#INF00" }.into();
-    }
-    let negative = v.is_sign_negative();
-    let a = v.abs();
-    if a == 0.0 {
-        return if negative { "-0.000000" } else { "0.000000" }.into();
-    }
-    // 17 significant digits, correctly rounded: d.ddddddddddddddddde±x
-    let sci = format!("{a:.16e}");
-    let (mantissa, exponent) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let exponent: i64 = exponent.parse().unwrap_or(0);
-    let digits: Vec<u8> = mantissa
-        .bytes()
-        .filter(u8::is_ascii_digit)
-        .map(|b| b - b'0')
-        .collect();
-    // Value = 0.d1d2…d17 × 10^(exponent+1). Build the digit string of
-    // value × 10^6 as an integer, rounding half up at the cut.
-    let point = exponent + 1; // digits before the decimal point
-    let keep = point + 6; // digits kept (may be ≤ 0 or > 17)
-    let mut kept: Vec<u8> = Vec::new();
-    let mut round_up = false;
-    if keep > 0 {
-        for i in 0..keep as usize {
-            kept.push(*digits.get(i).unwrap_or(&0));
-        }
-        if (keep as usize) < digits.len() {
-            round_up = digits[keep as usize] >= 5;
-        }
-    } else if keep == 0 {
-        round_up = digits[0] >= 5;
-    }
-    if round_up {
-        let mut i = kept.len();
-        loop {
-            if i == 0 {
-                kept.insert(0, 1);
-                break;
-            }
-            i -= 1;
-            if kept[i] == 9 {
-                kept[i] = 0;
-            } else {
-                kept[i] += 1;
-                break;
-            }
-        }
-    }
-    // kept now holds value × 10^6 as decimal digits.
-    while kept.len() < 7 {
-        kept.insert(0, 0);
-    }
-    let split = kept.len() - 6;
-    let mut s = String::with_capacity(kept.len() + 2);
-    if negative {
-        s.push('-');
-    }
-    // Strip leading zeros of the integer part, keeping one.
-    let int_part = &kept[..split];
-    let first_nonzero = int_part
-        .iter()
-        .position(|&d| d != 0)
-        .unwrap_or(int_part.len() - 1);
-    for d in &int_part[first_nonzero..] {
-        s.push((b'0' + d) as char);
-    }
-    s.push('.');
-    for d in &kept[split..] {
-        s.push((b'0' + d) as char);
-    }
-    s
 }

@@ -14,7 +14,7 @@ use crate::error::{PartRef, ReadError};
 use crate::fields::hex;
 use crate::name::PartName;
 use crate::rdat::RdatPartType;
-use crate::root_signature_check::UncoveredBinding;
+use crate::root_signature_check::{NotChecked, UncoveredBinding};
 use crate::source_info::SectionType;
 use std::fmt;
 
@@ -246,12 +246,20 @@ pub enum FindingKind {
         /// File offset of the bitcode.
         start: u64,
     },
-    /// A PSV0 resource binding a root signature does not cover.
+    /// A resource binding (PSV0's, else RDEF's) a root signature does not
+    /// cover.
     RootSignatureUncovered {
         /// The binding.
         binding: UncoveredBinding,
         /// The root signature, as the sentence names it ("its RTS0").
         against: String,
+    },
+    /// A root signature given to check against could not be checked.
+    RootSignatureNotChecked {
+        /// The root signature, as the sentence names it.
+        against: String,
+        /// Why.
+        reason: NotChecked,
     },
 
     // --- Decoder rules (a decoded part's `issues`) ---
@@ -569,7 +577,8 @@ impl FindingKind {
             | PdbGuidDiffers { .. }
             | PdbWithoutHash
             | Undecodable { .. }
-            | RootSignatureUncovered { .. } => Place::Whole,
+            | RootSignatureUncovered { .. }
+            | RootSignatureNotChecked { .. } => Place::Whole,
             DuplicateName { .. } | PrivNotLast | MultiplePriv | UnknownPart | Misaligned => {
                 Place::PartAt
             }
@@ -666,7 +675,10 @@ impl fmt::Display for FindingKind {
                 "LLVM bitstream does not read: {error} (file offset {at:#x}; the bitcode starts at {start:#x})"
             ),
             RootSignatureUncovered { binding, against } => {
-                write!(f, "PSV0 {binding} ({against})")
+                write!(f, "{} {binding} ({against})", binding.source)
+            }
+            RootSignatureNotChecked { against, reason } => {
+                write!(f, "bindings not checked against {against}: {reason}")
             }
             FlagsSet { field, flags } => write!(f, "{field} are {flags:#x}"),
             ReservedFlags { flags } => write!(f, "reserved flags are {flags:#x}, not 0"),
@@ -884,6 +896,7 @@ mod tests {
 
     fn binding() -> UncoveredBinding {
         UncoveredBinding {
+            source: crate::root_signature_check::BindingSource::Psv0,
             binding: ResourceBinding {
                 resource_type: ResourceType::from_raw(2),
                 space: 0,
@@ -991,6 +1004,14 @@ mod tests {
             },
             W,
             format!("PSV0 {} (its RTS0)", binding()),
+        ));
+        rows.push((
+            RootSignatureNotChecked {
+                against: "root signature 'rs.bin'".into(),
+                reason: NotChecked::NoBindings,
+            },
+            W,
+            "bindings not checked against root signature 'rs.bin': the container records no resource bindings (no PSV0 or RDEF part; reflection was stripped)".into(),
         ));
         rows
     }

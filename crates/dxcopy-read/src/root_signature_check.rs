@@ -1,6 +1,8 @@
 //! Root signatures given as files, and the check that a shader's resource
-//! bindings (PSV0) are covered by a root signature, as `dxc
-//! -verifyrootsignature` and the D3D12 runtime require.
+//! bindings are covered by a root signature, as `dxc -verifyrootsignature`
+//! and the D3D12 runtime require. The bindings come from PSV0 (dxc), else
+//! from RDEF (fxc's DXBC shaders have no PSV0); a container with neither is
+//! not checked, and says why ([`NotChecked`]).
 //!
 //! A root-signature file is either a container holding an RTS0 part (what
 //! `fxc /Frs`, `dxc -extractrootsignature` and `dxcopy --extract-section=RTS0`
@@ -187,11 +189,31 @@ pub enum Uncovered {
     NotVisible,
 }
 
-/// A PSV0 binding the root signature does not cover.
+/// The part a shader's bindings were read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BindingSource {
+    /// PSV0's resource bindings (dxc).
+    Psv0,
+    /// RDEF's bound resources (fxc, and dxc's DXBC-era reflection).
+    Rdef,
+}
+
+impl std::fmt::Display for BindingSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            BindingSource::Psv0 => "PSV0",
+            BindingSource::Rdef => "RDEF",
+        })
+    }
+}
+
+/// A binding the root signature does not cover.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct UncoveredBinding {
-    /// The binding as PSV0 records it.
+    /// The binding, in PSV0's terms (an RDEF resource is translated).
     pub binding: ResourceBinding,
+    /// Where it was read.
+    pub source: BindingSource,
     /// Its register class.
     pub class: RangeType,
     /// Why.
@@ -249,6 +271,7 @@ fn visible(visibility: ShaderVisibility, stage: Option<ShaderKind>) -> bool {
 /// binding that is not fully covered, in binding order.
 pub fn check_bindings(
     bindings: &[ResourceBinding],
+    source: BindingSource,
     signature: &RootSignature,
     stage: Option<ShaderKind>,
 ) -> Vec<UncoveredBinding> {
@@ -286,6 +309,7 @@ pub fn check_bindings(
         };
         out.push(UncoveredBinding {
             binding: *binding,
+            source,
             class,
             reason,
             stage,
@@ -320,28 +344,80 @@ pub enum CheckAgainst<'a> {
     External(&'a RootSignature),
 }
 
+/// Why [`check_container`] checked nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum NotChecked {
+    /// No root signature: the container has no RTS0 part (and none was given).
+    NoRootSignature,
+    /// The container records no bindings: neither PSV0 nor RDEF (a DXBC
+    /// shader compiled or stripped without reflection).
+    NoBindings,
+}
+
+impl std::fmt::Display for NotChecked {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            NotChecked::NoRootSignature => "the container has no RTS0 part",
+            NotChecked::NoBindings => {
+                "the container records no resource bindings (no PSV0 or RDEF part; reflection was stripped)"
+            }
+        })
+    }
+}
+
 /// What [`check_container`] found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ContainerCoverage {
-    /// Nothing to check: no PSV0 part, or no root signature.
-    NotChecked,
-    /// Every binding is covered; the number of bindings checked.
-    Covered(usize),
-    /// Bindings not covered, in PSV0 order.
+    /// Nothing checked, and why.
+    NotChecked(NotChecked),
+    /// Every binding is covered: the number of bindings checked and where
+    /// they were read.
+    Covered(usize, BindingSource),
+    /// Bindings not covered, in their part's order.
     Uncovered(Vec<UncoveredBinding>),
 }
 
-/// Checks the PSV0 resource bindings of `container` against its own RTS0 or
-/// an external root signature. The stage is the DXIL (else ILDB) program's.
-/// A PSV0 or own RTS0 that does not decode is an error (the decoders' checks
-/// report it too).
+/// An RDEF bound resource in PSV0's terms: its resource type, space and
+/// register range (a bind count of 0 is SM5.1's unbounded array).
+pub fn rdef_binding(resource: &crate::rdef::ResourceBinding<'_>) -> ResourceBinding {
+    use crate::rdef::InputType;
+    let resource_type = match resource.input_type {
+        InputType::Cbuffer => ResourceType::Cbv,
+        InputType::Tbuffer | InputType::Texture => ResourceType::SrvTyped,
+        InputType::Sampler => ResourceType::Sampler,
+        InputType::UAVTyped | InputType::UAVFeedbackTexture => ResourceType::UavTyped,
+        InputType::Structured => ResourceType::SrvStructured,
+        InputType::UAVStructured => ResourceType::UavStructured,
+        InputType::ByteAddress | InputType::RTAccelerationStructure => ResourceType::SrvRaw,
+        InputType::UAVByteAddress => ResourceType::UavRaw,
+        InputType::UAVAppendStructured
+        | InputType::UAVConsumeStructured
+        | InputType::UAVStructuredWithCounter => ResourceType::UavStructuredWithCounter,
+        _ => ResourceType::Invalid,
+    };
+    let upper_bound = match resource.bind_count {
+        0 => u32::MAX,
+        n => resource.bind_point.saturating_add(n - 1),
+    };
+    ResourceBinding {
+        resource_type,
+        space: resource.space.unwrap_or(0),
+        lower_bound: resource.bind_point,
+        upper_bound,
+        kind: None,
+        flags: None,
+    }
+}
+
+/// Checks the resource bindings of `container` — PSV0's, else RDEF's —
+/// against its own RTS0 or an external root signature. The stage is the
+/// DXIL (else ILDB) program's, else the SHDR/SHEX program's, else PSV0's or
+/// RDEF's. A PSV0, RDEF or own RTS0 that does not decode is an error (the
+/// decoders' checks report it too).
 pub fn check_container(
     container: &Container<'_>,
     against: CheckAgainst<'_>,
 ) -> Result<ContainerCoverage> {
-    let Some(psv_part) = container.find(PartName::PSV0) else {
-        return Ok(ContainerCoverage::NotChecked);
-    };
     let own;
     let signature = match against {
         CheckAgainst::External(rs) => rs,
@@ -350,7 +426,7 @@ pub fn check_container(
                 own = RootSignature::parse(&part)?;
                 &own
             }
-            None => return Ok(ContainerCoverage::NotChecked),
+            None => return Ok(ContainerCoverage::NotChecked(NotChecked::NoRootSignature)),
         },
     };
     let stage = [PartName::DXIL, PartName::ILDB]
@@ -358,11 +434,21 @@ pub fn check_container(
         .filter_map(|&n| container.find(n))
         .find_map(|p| crate::program::Program::parse(&p).ok())
         .map(|p| p.shader_kind);
-    let psv = crate::psv0::Psv0::parse(&psv_part, stage)?;
-    let stage = stage.or(psv.stage);
-    let uncovered = check_bindings(&psv.resources, signature, stage);
+    let (bindings, source, stage) = if let Some(part) = container.find(PartName::PSV0) {
+        let psv = crate::psv0::Psv0::parse(&part, stage)?;
+        let stage = stage.or(psv.stage);
+        (psv.resources, BindingSource::Psv0, stage)
+    } else if let Some(part) = container.find(PartName::RDEF) {
+        let rdef = crate::rdef::ResourceDefinitions::parse(&part)?;
+        let stage = stage.or_else(|| crate::disasm::header::container_stage(container));
+        let bindings = rdef.resources.iter().map(rdef_binding).collect();
+        (bindings, BindingSource::Rdef, stage)
+    } else {
+        return Ok(ContainerCoverage::NotChecked(NotChecked::NoBindings));
+    };
+    let uncovered = check_bindings(&bindings, source, signature, stage);
     Ok(if uncovered.is_empty() {
-        ContainerCoverage::Covered(psv.resources.len())
+        ContainerCoverage::Covered(bindings.len(), source)
     } else {
         ContainerCoverage::Uncovered(uncovered)
     })
@@ -561,7 +647,7 @@ mod tests {
             (binding(T::Invalid, 7, 7, 7), Some(ShaderKind::Pixel), None),
         ];
         for (b, stage, want) in rows {
-            let got = check_bindings(std::slice::from_ref(b), &rs, *stage);
+            let got = check_bindings(std::slice::from_ref(b), BindingSource::Psv0, &rs, *stage);
             assert_eq!(got.first().map(|u| u.reason), *want, "{b:?} {stage:?}");
         }
     }
@@ -575,10 +661,11 @@ mod tests {
             binding(ResourceType::UavTyped, 2, 3, 6),
             binding(ResourceType::SrvTyped, 0, 1, u32::MAX),
         ];
-        let lines: Vec<String> = check_bindings(&bindings, &rs, Some(ShaderKind::Pixel))
-            .iter()
-            .map(ToString::to_string)
-            .collect();
+        let lines: Vec<String> =
+            check_bindings(&bindings, BindingSource::Psv0, &rs, Some(ShaderKind::Pixel))
+                .iter()
+                .map(ToString::to_string)
+                .collect();
         assert_eq!(
             lines,
             [
@@ -587,5 +674,62 @@ mod tests {
                 "SRV binding t1-unbounded space 0 (SRVTyped) is not bound by the root signature",
             ]
         );
+    }
+
+    /// A DXBC shader (no PSV0): its bindings come from RDEF — here the
+    /// sample RDEF's texture t3 in space 2 of a ps_5_0 — and without RDEF
+    /// nothing is checked, with the reason.
+    #[test]
+    fn dxbc_bindings_come_from_rdef() {
+        let rdef = crate::rdef::build::sample(true, 40);
+        let shex = [0x50u32, 2].map(u32::to_le_bytes).concat();
+        let with_rdef = crate::testutil::build(&[(b"RDEF", &rdef), (b"SHEX", &shex)]);
+        let c = Container::parse(&with_rdef).unwrap();
+        let empty = read_root_signature_file(&rts0_v11(&[], &[]))
+            .unwrap()
+            .signature;
+        let ContainerCoverage::Uncovered(list) =
+            check_container(&c, CheckAgainst::External(&empty)).unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(list.len(), 1);
+        assert_eq!(list[0].source, BindingSource::Rdef);
+        assert_eq!(list[0].stage, Some(ShaderKind::Pixel));
+        assert_eq!(
+            list[0].to_string(),
+            "SRV binding t3 space 2 (SRVTyped) is not bound by the root signature"
+        );
+        // A pixel-visible table with t3 in space 2 covers it; a vertex-only
+        // one does not reach the pixel stage.
+        let pixel = rts0_v11(&[Param::Table(5, &[(0, 1, 3, 2)])], &[]);
+        let pixel = read_root_signature_file(&pixel).unwrap().signature;
+        assert_eq!(
+            check_container(&c, CheckAgainst::External(&pixel)).unwrap(),
+            ContainerCoverage::Covered(1, BindingSource::Rdef)
+        );
+        let vertex = rts0_v11(&[Param::Table(1, &[(0, 1, 3, 2)])], &[]);
+        let vertex = read_root_signature_file(&vertex).unwrap().signature;
+        let ContainerCoverage::Uncovered(list) =
+            check_container(&c, CheckAgainst::External(&vertex)).unwrap()
+        else {
+            panic!()
+        };
+        assert_eq!(list[0].reason, Uncovered::NotVisible);
+        // Stripped of RDEF: not checked, and why.
+        let stripped = crate::testutil::build(&[(b"SHEX", &shex)]);
+        let c = Container::parse(&stripped).unwrap();
+        assert_eq!(
+            check_container(&c, CheckAgainst::External(&pixel)).unwrap(),
+            ContainerCoverage::NotChecked(NotChecked::NoBindings)
+        );
+        assert_eq!(
+            check_container(&c, CheckAgainst::Own).unwrap(),
+            ContainerCoverage::NotChecked(NotChecked::NoRootSignature)
+        );
+        // An RDEF bind count of 0 is an unbounded range.
+        let mut r = crate::rdef::ResourceDefinitions::parse_data(&rdef, 0).unwrap();
+        r.resources[0].bind_count = 0;
+        assert_eq!(rdef_binding(&r.resources[0]).upper_bound, u32::MAX);
     }
 }

@@ -5,9 +5,10 @@
 
 use dxcopy_harness::corpus::{manifest_or_skip, Row};
 use dxcopy_read::root_signature_check::{
-    check_container, read_root_signature_file, CheckAgainst, ContainerCoverage,
+    check_container, read_root_signature_file, BindingSource, CheckAgainst, ContainerCoverage,
+    NotChecked,
 };
-use dxcopy_read::{Container, PartName};
+use dxcopy_read::{disasm, Container, PartName};
 use std::fs;
 use std::path::Path;
 use std::process::{Command, Output};
@@ -236,19 +237,22 @@ fn binding_coverage_on_corpus_shaders() {
             .filter(|b| b.resource_type != dxcopy_read::psv0::ResourceType::Invalid)
             .collect();
         match coverage {
-            ContainerCoverage::Covered(n) => assert!(real.is_empty(), "{}: {n}", r.short()),
+            ContainerCoverage::Covered(n, source) => {
+                assert_eq!(source, BindingSource::Psv0);
+                assert!(real.is_empty(), "{}: {n}", r.short())
+            }
             ContainerCoverage::Uncovered(list) => {
                 assert_eq!(list.len(), real.len(), "{}", r.short());
                 bindings += list.len();
             }
-            ContainerCoverage::NotChecked => panic!("{}: PSV0 present", r.short()),
+            ContainerCoverage::NotChecked(why) => panic!("{}: PSV0 present: {why}", r.short()),
         }
         shaders += 1;
         // Its own RTS0 (none in these files): nothing to check.
         if c.find(PartName::RTS0).is_none() {
             assert_eq!(
                 check_container(&c, CheckAgainst::Own).unwrap(),
-                ContainerCoverage::NotChecked
+                ContainerCoverage::NotChecked(NotChecked::NoRootSignature)
             );
         }
     }
@@ -305,6 +309,76 @@ fn dxinfo_verify_checks_root_signature_coverage() {
         out.matches("(root signature 'empty.rts0')").count(),
         "{own}"
     );
+}
+
+#[test]
+fn dxinfo_verify_checks_dxbc_bindings_from_rdef_and_says_when_it_cannot() {
+    let Some((_, all)) =
+        manifest_or_skip("dxinfo_verify_checks_dxbc_bindings_from_rdef_and_says_when_it_cannot")
+    else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let empty: Vec<u8> = [2u32, 0, 24, 0, 24, 0]
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .collect();
+    fs::write(dir.path().join("empty.rts0"), empty).unwrap();
+    // fxc shaders with RDEF bindings and no PSV0: each RDEF resource is reported.
+    let mut checked = 0;
+    for r in rows(&all, "dxbc", &["RDEF"]).into_iter().take(40) {
+        let bytes = fs::read(&r.path).unwrap();
+        let c = Container::parse(&bytes).unwrap();
+        if c.find(PartName::PSV0).is_some() || disasm::shader_part(&c).is_none() {
+            continue;
+        }
+        let Ok(defs) =
+            dxcopy_read::rdef::ResourceDefinitions::parse(&c.find(PartName::RDEF).unwrap())
+        else {
+            continue;
+        };
+        fs::copy(&r.path, dir.path().join("s.dxbc")).unwrap();
+        let o = run(
+            "dxinfo",
+            &["--verify", "--root-signature=empty.rts0", "s.dxbc"],
+            dir.path(),
+        );
+        let out = String::from_utf8_lossy(&o.stdout);
+        let reported = out.matches("RDEF ").count();
+        assert_eq!(reported, defs.resources.len(), "{}: {out}", r.short());
+        assert_eq!(
+            o.status.code(),
+            Some(if defs.resources.is_empty() { 0 } else { 1 }),
+            "{}: {out}",
+            r.short()
+        );
+        checked += usize::from(reported > 0);
+    }
+    assert!(checked > 0, "no fxc shader with RDEF bindings");
+    // A stripped fxc shader (no RDEF, no PSV0): a warning that nothing was checked.
+    let stripped = rows(&all, "dxbc", &["SHDR"])
+        .into_iter()
+        .find(|r| {
+            let bytes = fs::read(&r.path).unwrap();
+            let c = Container::parse(&bytes).unwrap();
+            c.find(PartName::RDEF).is_none() && c.find(PartName::PSV0).is_none()
+        })
+        .expect("a stripped fxc shader");
+    fs::copy(&stripped.path, dir.path().join("stripped.dxbc")).unwrap();
+    let o = run(
+        "dxinfo",
+        &["--verify", "--root-signature=empty.rts0", "stripped.dxbc"],
+        dir.path(),
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(1), "{out}");
+    assert!(
+        out.contains(
+            "stripped.dxbc: warning: bindings not checked against root signature 'empty.rts0': the container records no resource bindings (no PSV0 or RDEF part; reflection was stripped)"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains(": OK"), "{out}");
 }
 
 #[test]

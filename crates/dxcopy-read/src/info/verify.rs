@@ -13,7 +13,9 @@
 use super::Inspection;
 use crate::container::{DIGEST_FIELD, FILE_SIZE_FIELD};
 use crate::digest::{self, DigestKind};
-use crate::root_signature_check::{check_container, CheckAgainst, ContainerCoverage};
+use crate::root_signature_check::{
+    check_container, BindingSource, CheckAgainst, ContainerCoverage, NotChecked,
+};
 use crate::{Container, Decoded, Finding, FindingKind, HashStatus, Severity};
 
 /// The outcome of HASH verification.
@@ -259,28 +261,47 @@ pub fn verify(insp: &Inspection<'_>) -> Verification {
     }
 }
 
-/// Root-signature coverage of the PSV0 resource bindings: one warning per
-/// binding that `against` does not cover (`what` names the root signature in
-/// the messages). Nothing without PSV0 or a root signature; a PSV0 or RTS0
-/// that does not decode is reported by its decoder instead.
+/// Root-signature coverage of the resource bindings (PSV0's, else RDEF's):
+/// one warning per binding that `against` does not cover (`what` names the
+/// root signature in the messages). Without a root signature of its own a
+/// container gets nothing; checked against an external one but recording no
+/// bindings, a warning says that nothing was checked and why. A PSV0, RDEF
+/// or RTS0 that does not decode is reported by its decoder instead.
 pub fn coverage_checks(
     container: &Container<'_>,
     against: CheckAgainst<'_>,
     what: &str,
 ) -> Vec<Finding> {
     match check_container(container, against) {
-        Ok(ContainerCoverage::Uncovered(list)) => {
-            let psv0 = container.find(crate::PartName::PSV0).map(|p| p.part_ref());
-            list.iter()
-                .map(|&binding| Finding {
+        Ok(ContainerCoverage::Uncovered(list)) => list
+            .iter()
+            .map(|&binding| {
+                let name = match binding.source {
+                    BindingSource::Psv0 => crate::PartName::PSV0,
+                    BindingSource::Rdef => crate::PartName::RDEF,
+                };
+                let part = container.find(name).map(|p| p.part_ref());
+                Finding {
                     kind: FindingKind::RootSignatureUncovered {
                         binding,
                         against: what.to_string(),
                     },
-                    part: psv0,
-                    offset: psv0.map(|p| p.offset),
-                })
-                .collect()
+                    part,
+                    offset: part.map(|p| p.offset),
+                }
+            })
+            .collect(),
+        Ok(ContainerCoverage::NotChecked(reason @ NotChecked::NoBindings))
+            if matches!(against, CheckAgainst::External(_)) =>
+        {
+            vec![Finding {
+                kind: FindingKind::RootSignatureNotChecked {
+                    against: what.to_string(),
+                    reason,
+                },
+                part: None,
+                offset: None,
+            }]
         }
         _ => Vec::new(),
     }

@@ -66,7 +66,7 @@ pub struct Opts {
     /// Check the digest, HASH, structure and every part; exit 1 when anything is wrong
     #[arg(long, conflicts_with_all = ["parts", "yaml", "hex", "dump_all"])]
     pub verify: bool,
-    /// With --verify: also check every PSV0 resource binding against the root signature in FILE (a container holding RTS0, or bare RTS0 data): register type, space, range and visibility, one line per binding not covered
+    /// With --verify: also check every resource binding (PSV0's, else RDEF's) against the root signature in FILE (a container holding RTS0, or bare RTS0 data): register type, space, range and visibility, one line per binding not covered; a warning when the container records no bindings
     #[arg(
         long = "root-signature",
         value_name = "FILE",

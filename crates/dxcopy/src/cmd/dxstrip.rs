@@ -38,7 +38,7 @@ pub struct Opts {
     /// Containers to strip (directories with -r)
     #[arg(required_unless_present = "files_from")]
     pub files: Vec<PathBuf>,
-    /// Walk directories: strip every file below them that is a container (by its magic, whatever its extension; PDBs and other files untouched)
+    /// Walk directories: strip every file below them that is a container (by its magic, whatever its extension; PDBs and other files untouched). Symbolic links found below are not followed (see -L); a directory that cannot be read is one failure, the rest is still stripped
     #[arg(short = 'r', long)]
     pub recursive: bool,
     /// With -r: follow symbolic links found below the directories, to files and directories (as find -L); without it they are left alone. Links named as FILE are always followed

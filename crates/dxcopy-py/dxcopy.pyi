@@ -216,6 +216,11 @@ class StripResult:
         """Warnings for this file, as dxstrip prints them, with the Python
         method or argument where dxstrip names an option."""
     @property
+    def same_as(self) -> Optional[str]:
+        """The earlier path of the call that names the same file (a link, a
+        hard link, another spelling), or None. A file is stripped once: this
+        path's error is that file's and its removed is 0."""
+    @property
     def ok(self) -> bool:
         """Whether the file was stripped (error is None)."""
 
@@ -230,6 +235,9 @@ def strip_files(
     it, permissions kept; a file that needs no change is not rewritten).
     `classes`: "debug", "reflect", "priv", "rootsig" or "all". `jobs` worker
     threads (default: two per core). One StripResult per path, in the order
-    given; a bad file does not stop the others. The GIL is released while the
-    files are processed.
+    given; a bad file does not stop the others. A file reached by several
+    paths (links, hard links, `x` and `./x`) is stripped once: the later
+    paths' results have `same_as` set to the first path and `removed` 0.
+    Directories are not walked: a directory is an error for that path. The
+    GIL is released while the files are processed.
     """

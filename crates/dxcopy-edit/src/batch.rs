@@ -3,7 +3,7 @@
 //! `--include`/`--exclude` globs, `--files-from` lists, and the glob
 //! expansion that Windows shells leave to the program.
 
-use crate::error::{EditError, Result};
+use crate::error::{EditError, Operation, Result};
 use crate::matcher::{MatchStyle, NameMatcher};
 use std::io::{BufRead, Read};
 use std::path::{Path, PathBuf};
@@ -68,65 +68,374 @@ fn relative_text(relative: &Path) -> String {
     parts.join("/")
 }
 
+/// How a directory walk treats symbolic links.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct WalkOptions {
+    /// Follow symbolic links found below the walked directory, to files and
+    /// to directories (`dxstrip -r -L`, as `find -L`). Off by default: a
+    /// link found by the walk is left alone, so an in-place edit never
+    /// reaches a file outside the tree through a link. A directory is
+    /// walked once however many links lead to it, so a link cycle ends.
+    pub follow_symlinks: bool,
+}
+
 /// What a directory walk found.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Default)]
 pub struct Walk {
-    /// Files selected by the filter, in path order: regular files and
-    /// symbolic links to them. Which of them are containers is decided by
-    /// their first bytes when each is opened to be edited
+    /// Files selected by the filter, in path order: regular files (and,
+    /// with [`WalkOptions::follow_symlinks`], symbolic links to them).
+    /// Which of them are containers is decided by their first bytes when
+    /// each is opened to be edited
     /// ([`Config::run_if_container`](crate::Config::run_if_container), so a
     /// file is opened once), or by [`is_container_file`].
     pub files: Vec<PathBuf>,
+    /// Directories that could not be read (and entries whose kind could not
+    /// be learnt), each an [`EditError::WalkFailed`]: the walk goes on
+    /// without them.
+    pub errors: Vec<EditError>,
 }
 
-/// Walks `root` recursively: every regular file (symbolic links to files
-/// included) selected by `filter`. The walk reads directories only: the
-/// kind of an entry comes with it, and only a symbolic link is looked up
-/// (to see whether it leads to a file). Symbolic links to directories are
-/// not followed, so a link cycle cannot make the walk endless.
-pub fn walk(root: &Path, filter: &FileFilter) -> Result<Walk> {
+/// Walks `root` recursively with the default [`WalkOptions`] (symbolic
+/// links below `root` not followed); see [`walk_with`].
+pub fn walk(root: &Path, filter: &FileFilter) -> Walk {
+    walk_with(root, filter, WalkOptions::default())
+}
+
+/// Walks `root` recursively: every regular file selected by `filter`. The
+/// walk reads directories only: the kind of an entry comes with it, and
+/// only a symbolic link is looked up, when links are followed. `root`
+/// itself is followed when it is a link (it was named by the caller).
+///
+/// A directory that cannot be read (no permission, a path past PATH_MAX,
+/// removed meanwhile) is one error in [`Walk::errors`]; the rest of the
+/// tree is still walked. The walk keeps its own stack, so a deep tree
+/// cannot overflow the thread's.
+pub fn walk_with(root: &Path, filter: &FileFilter, options: WalkOptions) -> Walk {
     let mut found = Walk::default();
-    walk_into(root, Path::new(""), filter, &mut found)?;
-    Ok(found)
+    let mut visited = Vec::new();
+    if options.follow_symlinks {
+        if let Ok(meta) = std::fs::metadata(root) {
+            visited.push(Identity::of(root, &meta));
+        }
+    }
+    // One list of entries per directory being walked, each in name order.
+    let mut stack = vec![read_entries(root, Path::new(""), &mut found)];
+    while let Some(level) = stack.last_mut() {
+        let Some((path, rel, kind)) = level.next() else {
+            stack.pop();
+            continue;
+        };
+        let (is_dir, is_file) = if kind.is_symlink() {
+            if !options.follow_symlinks {
+                continue;
+            }
+            match std::fs::metadata(&path) {
+                Ok(meta) if meta.is_dir() => {
+                    let id = Identity::of(&path, &meta);
+                    if visited.contains(&id) {
+                        continue;
+                    }
+                    visited.push(id);
+                    (true, false)
+                }
+                Ok(meta) => (false, meta.is_file()),
+                // A dangling link leads nowhere: nothing to edit.
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+                Err(e) => {
+                    found.errors.push(EditError::WalkFailed { path, source: e });
+                    continue;
+                }
+            }
+        } else if kind.is_dir() {
+            if options.follow_symlinks {
+                // Reached also through a link, it is walked once.
+                if let Ok(meta) = std::fs::metadata(&path) {
+                    let id = Identity::of(&path, &meta);
+                    if visited.contains(&id) {
+                        continue;
+                    }
+                    visited.push(id);
+                }
+            }
+            (true, false)
+        } else {
+            (false, kind.is_file())
+        };
+        if is_dir {
+            let entries = read_entries(&path, &rel, &mut found);
+            stack.push(entries);
+        } else if is_file && filter.selects(&rel) {
+            found.files.push(path);
+        }
+    }
+    found
 }
 
-fn walk_into(dir: &Path, relative: &Path, filter: &FileFilter, found: &mut Walk) -> Result<()> {
-    let entries = std::fs::read_dir(dir).map_err(|e| EditError::io(dir, e))?;
-    let mut entries: Vec<_> = entries
-        .collect::<std::io::Result<_>>()
-        .map_err(|e| EditError::io(dir, e))?;
-    entries.sort_by_key(|e| e.file_name());
+/// The entries of `dir` in name order, with their paths, paths relative to
+/// the walked root and kinds; an error reading it goes to `found.errors`.
+fn read_entries(
+    dir: &Path,
+    relative: &Path,
+    found: &mut Walk,
+) -> std::vec::IntoIter<(PathBuf, PathBuf, std::fs::FileType)> {
+    let failed = |source| EditError::WalkFailed {
+        path: dir.to_path_buf(),
+        source,
+    };
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) => {
+            found.errors.push(failed(e));
+            return Vec::new().into_iter();
+        }
+    };
+    let mut list = Vec::new();
     for entry in entries {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(e) => {
+                // Reading the directory failed part way: what was read stands.
+                found.errors.push(failed(e));
+                break;
+            }
+        };
         let path = entry.path();
-        let rel = relative.join(entry.file_name());
-        let kind = entry.file_type().map_err(|e| EditError::io(&path, e))?;
-        if kind.is_dir() {
-            walk_into(&path, &rel, filter, found)?;
+        match entry.file_type() {
+            Ok(kind) => list.push((path, relative.join(entry.file_name()), kind)),
+            Err(e) => found.errors.push(EditError::WalkFailed { path, source: e }),
+        }
+    }
+    list.sort_by(|a, b| a.0.cmp(&b.0));
+    list.into_iter()
+}
+
+/// Which file a path names, to find several names of one file: device and
+/// inode on Unix (links, hard links, `x` and `./x` are one file), the
+/// canonical path elsewhere, the path as given when it cannot be looked up
+/// (so the same missing name given twice fails once).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum Identity {
+    #[cfg_attr(not(unix), allow(dead_code))]
+    Inode(u64, u64),
+    Path(PathBuf),
+}
+
+impl Identity {
+    fn of(path: &Path, meta: &std::fs::Metadata) -> Identity {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            let _ = path;
+            Identity::Inode(meta.dev(), meta.ino())
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = meta;
+            Identity::Path(std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()))
+        }
+    }
+
+    fn lookup(path: &Path) -> Identity {
+        match std::fs::metadata(path) {
+            Ok(meta) => Identity::of(path, &meta),
+            Err(_) => Identity::Path(path.to_path_buf()),
+        }
+    }
+}
+
+/// For each path of `paths`, the index of the first earlier path naming the
+/// same file (after following links: device and inode on Unix), or `None`
+/// for the first name of a file. A batch edits each file once: a file
+/// reached by several names (symbolic or hard links, `x.dxil ./x.dxil`, a
+/// repeated `--files-from` line) would otherwise be rewritten once per
+/// name, concurrently. `-` (standard input) is never a duplicate here; see
+/// [`check_stdin_once`].
+pub fn same_files(paths: &[PathBuf]) -> Vec<Option<usize>> {
+    let mut first = std::collections::HashMap::new();
+    paths
+        .iter()
+        .enumerate()
+        .map(|(i, path)| {
+            if path.as_os_str() == "-" {
+                return None;
+            }
+            match first.entry(Identity::lookup(path)) {
+                std::collections::hash_map::Entry::Occupied(e) => Some(*e.get()),
+                std::collections::hash_map::Entry::Vacant(e) => {
+                    e.insert(i);
+                    None
+                }
+            }
+        })
+        .collect()
+}
+
+/// Fails with [`EditError::StdinTwice`] when standard input (`-`) is named
+/// by more than one of `readers` (what reads it, and the path it was given),
+/// before anything is read: it can be read only once.
+pub fn check_stdin_once<'p>(
+    readers: impl IntoIterator<Item = (Operation, &'p Path)>,
+) -> Result<()> {
+    let mut first = None;
+    for (operation, path) in readers {
+        if path.as_os_str() != "-" {
             continue;
         }
-        let is_file = if kind.is_symlink() {
-            std::fs::metadata(&path).is_ok_and(|m| m.is_file())
-        } else {
-            kind.is_file()
-        };
-        if is_file && filter.selects(&rel) {
-            found.files.push(path);
+        match first {
+            None => first = Some(operation),
+            Some(first) => {
+                return Err(EditError::StdinTwice {
+                    first,
+                    second: operation,
+                })
+            }
         }
     }
     Ok(())
 }
 
-/// The longest line of a `--files-from` list: far more than any path
-/// (PATH_MAX is 4096 on Linux), so an endless or binary file fails fast.
-pub const MAX_LIST_LINE: usize = 64 << 10;
+/// What a batch is made of: the files named, those listed by
+/// `--files-from`, and (with [`recursive`](Self::recursive)) those found in
+/// named directories.
+#[derive(Debug, Clone, Default)]
+pub struct BatchOptions {
+    /// Walk named directories.
+    pub recursive: bool,
+    /// How the walk treats symbolic links.
+    pub walk: WalkOptions,
+    /// Which walked files are taken.
+    pub filter: FileFilter,
+}
+
+/// The files of a batch, each file once.
+#[derive(Debug, Default)]
+pub struct Batch {
+    /// The files, in the order named and walked; a file reached by several
+    /// names is here once, under its first name.
+    pub files: Vec<PathBuf>,
+    /// `walked[i]`: `files[i]` was found by walking a directory (edited only
+    /// when it is a container, see
+    /// [`run_many_walked`](crate::run_many_walked)).
+    pub walked: Vec<bool>,
+    /// Directories that could not be walked: one failure each.
+    pub errors: Vec<EditError>,
+    /// Names left out because an earlier name reaches the same file.
+    pub duplicates: usize,
+}
+
+/// Gathers a batch from `named` (arguments, then `--files-from` lines):
+/// with [`BatchOptions::recursive`], a named directory (a link to one
+/// included: what is named is followed) is replaced by the files walked
+/// below it. Each file is taken once ([`same_files`]).
+pub fn gather(named: Vec<PathBuf>, options: &BatchOptions) -> Batch {
+    let mut files = Vec::with_capacity(named.len());
+    let mut walked = Vec::with_capacity(named.len());
+    let mut errors = Vec::new();
+    for path in named {
+        if options.recursive && path.as_os_str() != "-" && path.is_dir() {
+            let found = walk_with(&path, &options.filter, options.walk);
+            walked.resize(walked.len() + found.files.len(), true);
+            files.extend(found.files);
+            errors.extend(found.errors);
+        } else {
+            files.push(path);
+            walked.push(false);
+        }
+    }
+    let same = same_files(&files);
+    let duplicates = same.iter().filter(|s| s.is_some()).count();
+    let mut keep = same.iter().map(Option::is_none);
+    walked.retain(|_| keep.next().unwrap_or(true));
+    let mut keep = same.iter().map(Option::is_none);
+    files.retain(|_| keep.next().unwrap_or(true));
+    Batch {
+        files,
+        walked,
+        errors,
+        duplicates,
+    }
+}
+
+/// The counts of a batch run, for its summary line: files, not names (each
+/// file is edited once, see [`same_files`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Files edited or attempted, directories that could not be walked
+    /// included; walked files that are not containers are not counted.
+    pub files: usize,
+    /// Files rewritten.
+    pub changed: usize,
+    /// Files that needed no change (not rewritten).
+    pub unchanged: usize,
+    /// Files (and directories) that failed.
+    pub failed: usize,
+    /// Parts removed over all files.
+    pub parts_removed: usize,
+}
+
+impl Summary {
+    /// Counts one file's outcome (`Ok(None)`: a walked file that is not a
+    /// container, not counted).
+    pub fn record(&mut self, outcome: &Result<Option<crate::Report>>) {
+        match outcome {
+            Ok(None) => {}
+            Ok(Some(report)) => {
+                self.files += 1;
+                if report.unchanged {
+                    self.unchanged += 1;
+                } else {
+                    self.changed += 1;
+                }
+                self.parts_removed += report.parts_before.saturating_sub(report.parts_after);
+            }
+            Err(_) => self.record_failure(),
+        }
+    }
+
+    /// Counts a failure that is not a file's edit (a directory not walked).
+    pub fn record_failure(&mut self) {
+        self.files += 1;
+        self.failed += 1;
+    }
+}
+
+/// `count` and `noun`, plural unless `count` is 1.
+fn counted(count: usize, noun: &str) -> String {
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
+    }
+}
+
+impl std::fmt::Display for Summary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{}: {} changed ({} removed), {} unchanged (not rewritten), {} failed",
+            counted(self.files, "file"),
+            self.changed,
+            counted(self.parts_removed, "part"),
+            self.unchanged,
+            self.failed
+        )
+    }
+}
+
+/// The longest line of a `--files-from` list: PATH_MAX on Linux, longer
+/// than any path a system call takes, so an endless or binary file fails
+/// after a few kilobytes.
+pub const MAX_LIST_LINE: usize = 4096;
 
 /// The largest `--files-from` list read.
 pub const MAX_LIST_BYTES: u64 = 256 << 20;
 
 /// Reads a `--files-from` list: one path per line, `\r\n` accepted, empty
 /// lines skipped; `-` reads standard input. A line longer than
-/// [`MAX_LIST_LINE`] bytes, or a list over [`MAX_LIST_BYTES`], is an error
-/// naming the list (a FIFO or `/dev/zero` is read no further).
+/// [`MAX_LIST_LINE`] bytes or holding a NUL byte (no path does: the list is
+/// binary), or a list over [`MAX_LIST_BYTES`], is an error naming the list
+/// and the line, found as soon as that line is read (a FIFO, `/dev/zero` or
+/// `/dev/urandom` is read no further).
 pub fn read_file_list(source: &Path) -> Result<Vec<PathBuf>> {
     if source.as_os_str() == "-" {
         return parse_file_list(std::io::stdin().lock(), source);
@@ -155,6 +464,12 @@ pub fn parse_file_list(reader: impl BufRead, source: &Path) -> Result<Vec<PathBu
             return Err(EditError::FileListTooLarge {
                 path: source.to_path_buf(),
                 limit: MAX_LIST_BYTES,
+            });
+        }
+        if line.contains(&0) {
+            return Err(EditError::FileListLineHasNul {
+                path: source.to_path_buf(),
+                line: number,
             });
         }
         if line.last() == Some(&b'\n') {
@@ -317,7 +632,7 @@ mod tests {
         );
         touch(&root.join("third_party/d.dxil"), b"DXBC....");
         touch(&root.join("notes.txt"), b"hello");
-        let all = walk(root, &FileFilter::default()).unwrap();
+        let all = walk(root, &FileFilter::default());
         let rel: Vec<_> = all
             .files
             .iter()
@@ -351,7 +666,7 @@ mod tests {
         );
 
         let f = FileFilter::new(&["*.dxil"], &["third_party/*"]).unwrap();
-        let some = walk(root, &f).unwrap();
+        let some = walk(root, &f);
         let rel: Vec<_> = some
             .files
             .iter()
@@ -360,16 +675,264 @@ mod tests {
         assert_eq!(rel, ["a.dxil", "sub/deeper/c.dxil"]);
     }
 
+    fn names(found: &[PathBuf], root: &Path) -> Vec<String> {
+        found
+            .iter()
+            .map(|p| relative_text(p.strip_prefix(root).unwrap()))
+            .collect()
+    }
+
+    /// Issue 28: links below the walked tree are left alone unless asked;
+    /// followed, a directory is walked once and a link cycle ends.
     #[cfg(unix)]
     #[test]
-    fn walk_does_not_follow_directory_links() {
+    fn walk_leaves_links_alone_unless_asked() {
+        use std::os::unix::fs::symlink;
+        let dir = tempfile::tempdir().unwrap();
+        let root = &dir.path().join("tree");
+        let outside = &dir.path().join("sdk");
+        touch(&root.join("x/a.dxil"), b"DXBC....");
+        touch(&outside.join("cache/b.dxil"), b"DXBC....");
+        symlink(root, root.join("x/loop")).unwrap();
+        symlink(root.join("x/a.dxil"), root.join("x/link.dxil")).unwrap();
+        symlink(outside.join("cache/b.dxil"), root.join("out.dxil")).unwrap();
+        symlink(outside, root.join("sdk")).unwrap();
+        symlink(dir.path().join("nowhere"), root.join("dangling.dxil")).unwrap();
+        let found = walk(root, &FileFilter::default());
+        assert_eq!(names(&found.files, root), ["x/a.dxil"]);
+        assert!(found.errors.is_empty(), "{:?}", found.errors);
+        let follow = WalkOptions {
+            follow_symlinks: true,
+        };
+        let found = walk_with(root, &FileFilter::default(), follow);
+        assert_eq!(
+            names(&found.files, root),
+            ["out.dxil", "sdk/cache/b.dxil", "x/a.dxil", "x/link.dxil"]
+        );
+        assert!(found.errors.is_empty(), "{:?}", found.errors);
+        // The root named by a link is followed: it was named.
+        symlink(root, dir.path().join("named")).unwrap();
+        let found = walk(&dir.path().join("named"), &FileFilter::default());
+        assert_eq!(found.files, [dir.path().join("named/x/a.dxil")]);
+    }
+
+    /// Issue 28: a directory past PATH_MAX cannot be read (as root too):
+    /// one error naming it, and the rest of the tree is still walked.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn walk_goes_on_past_a_directory_it_cannot_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = &dir.path().join("tree");
+        touch(&root.join("a.dxil"), b"DXBC....");
+        touch(&root.join("z.dxil"), b"DXBC....");
+        let (deep, rest) = deeper_than_path_max(root);
+        let found = walk(root, &FileFilter::default());
+        let mut want = vec!["a.dxil".to_string()];
+        want.extend(rest);
+        want.push("z.dxil".into());
+        assert_eq!(names(&found.files, root), want);
+        assert_eq!(found.errors.len(), 1, "{:?}", found.errors);
+        let EditError::WalkFailed { path, source } = &found.errors[0] else {
+            panic!("{:?}", found.errors);
+        };
+        assert_eq!(path, &deep);
+        assert_eq!(source.raw_os_error(), Some(36), "ENAMETOOLONG: {source}");
+        assert!(found.errors[0]
+            .to_string()
+            .ends_with("': cannot walk the directory: File name too long (os error 36)"));
+    }
+
+    /// Builds below `root` a directory whose path is longer than PATH_MAX
+    /// (4096) without naming any path that long: a chain of short-enough
+    /// paths is moved under another. Returns that directory and the files
+    /// the walk still finds (relative to `root`, in walk order).
+    #[cfg(target_os = "linux")]
+    pub(crate) fn deeper_than_path_max(root: &Path) -> (PathBuf, Vec<String>) {
+        let name = "d".repeat(200);
+        let upper: PathBuf = std::iter::repeat_n(name.as_str(), 12).collect();
+        std::fs::create_dir_all(root.join(&upper)).unwrap();
+        touch(&root.join(&upper).join("m.dxil"), b"DXBC....");
+        let lower: PathBuf = std::iter::repeat_n(name.as_str(), 12).collect();
+        let chain = root.join("chain");
+        std::fs::create_dir_all(chain.join(&lower)).unwrap();
+        std::fs::rename(&chain, root.join(&upper).join("chain")).unwrap();
+        // 12 + 1 + 12 components of about 200 bytes: the walk cannot read
+        // the first directory whose path reaches 4096 bytes.
+        let mut deep = root.join(&upper).join("chain");
+        while deep.as_os_str().len() < 4096 {
+            deep.push(&name);
+        }
+        let m = relative_text(&upper.join("m.dxil"));
+        (deep, vec![m])
+    }
+
+    /// The mode-000 directory of the issue: unreadable for a user, not for
+    /// root (skipped, saying so).
+    #[cfg(unix)]
+    #[test]
+    fn walk_goes_on_past_a_directory_without_permission() {
+        use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
-        touch(&root.join("x/a.dxil"), b"DXBC....");
-        std::os::unix::fs::symlink(root, root.join("x/loop")).unwrap();
-        std::os::unix::fs::symlink(root.join("x/a.dxil"), root.join("x/link.dxil")).unwrap();
-        let found = walk(root, &FileFilter::default()).unwrap();
-        assert_eq!(found.files.len(), 2, "{found:?}");
+        touch(&root.join("a.dxil"), b"DXBC....");
+        touch(&root.join("locked/b.dxil"), b"DXBC....");
+        touch(&root.join("z/c.dxil"), b"DXBC....");
+        let locked = root.join("locked");
+        std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
+        if std::fs::read_dir(&locked).is_ok() {
+            std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o755)).unwrap();
+            eprintln!("skipped: a mode-000 directory is readable here (running as root)");
+            return;
+        }
+        let found = walk(root, &FileFilter::default());
+        std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o755)).unwrap();
+        assert_eq!(names(&found.files, root), ["a.dxil", "z/c.dxil"]);
+        assert!(
+            matches!(&found.errors[..], [EditError::WalkFailed { path, source }]
+                if path == &locked && source.kind() == std::io::ErrorKind::PermissionDenied),
+            "{:?}",
+            found.errors
+        );
+    }
+
+    /// Issue 28: every name of one file is found to be that file.
+    #[cfg(unix)]
+    #[test]
+    fn same_files_finds_every_name_of_a_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        touch(&d.join("x.dxil"), b"DXBC");
+        touch(&d.join("y.dxil"), b"DXBC");
+        std::fs::hard_link(d.join("x.dxil"), d.join("hard.dxil")).unwrap();
+        std::os::unix::fs::symlink(d.join("x.dxil"), d.join("soft.dxil")).unwrap();
+        let p = |name: &str| d.join(name);
+        let paths = [
+            p("x.dxil"),
+            p("y.dxil"),
+            d.join(".").join("x.dxil"),
+            p("hard.dxil"),
+            p("soft.dxil"),
+            p("sub/../x.dxil"),
+            p("missing.dxil"),
+            p("missing.dxil"),
+            PathBuf::from("-"),
+            PathBuf::from("-"),
+            p("y.dxil"),
+        ];
+        assert_eq!(
+            same_files(&paths),
+            [
+                None,
+                None,
+                Some(0),
+                Some(0),
+                Some(0),
+                // `sub` does not exist: that name is not the file.
+                None,
+                None,
+                Some(6),
+                None,
+                None,
+                Some(1)
+            ]
+        );
+        let batch = gather(paths.to_vec(), &BatchOptions::default());
+        assert_eq!(batch.duplicates, 5);
+        assert_eq!(
+            batch.files,
+            [
+                p("x.dxil"),
+                p("y.dxil"),
+                p("sub/../x.dxil"),
+                p("missing.dxil"),
+                PathBuf::from("-"),
+                PathBuf::from("-")
+            ]
+        );
+        assert_eq!(batch.walked, [false; 6]);
+    }
+
+    /// Issue 28: a file named and reached by the walk (and by a link the
+    /// walk follows) is in the batch once.
+    #[cfg(unix)]
+    #[test]
+    fn gather_takes_each_file_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = &dir.path().join("tree");
+        touch(&root.join("a.dxil"), b"DXBC....");
+        touch(&root.join("sub/b.dxil"), b"DXBC....");
+        std::os::unix::fs::symlink(root.join("sub"), root.join("again")).unwrap();
+        let named = vec![root.join("a.dxil"), root.clone(), root.join("./sub/b.dxil")];
+        let mut options = BatchOptions {
+            recursive: true,
+            ..BatchOptions::default()
+        };
+        // Followed, the link `again` comes first in name order and its
+        // directory is walked once, under that name.
+        for (follow, b) in [(false, "sub/b.dxil"), (true, "again/b.dxil")] {
+            options.walk.follow_symlinks = follow;
+            let batch = gather(named.clone(), &options);
+            assert_eq!(batch.files, [root.join("a.dxil"), root.join(b)]);
+            assert_eq!(batch.walked, [false, true]);
+            assert_eq!(batch.duplicates, 2);
+            assert!(batch.errors.is_empty());
+        }
+    }
+
+    #[test]
+    fn stdin_is_read_once() {
+        let dash = Path::new("-");
+        let other = Path::new("a.dxil");
+        assert!(check_stdin_once([(Operation::Input, other), (Operation::FileList, dash)]).is_ok());
+        let e = check_stdin_once([
+            (Operation::FileList, dash),
+            (Operation::Input, other),
+            (Operation::Input, dash),
+        ])
+        .unwrap_err();
+        assert!(matches!(
+            e,
+            EditError::StdinTwice {
+                first: Operation::FileList,
+                second: Operation::Input
+            }
+        ));
+    }
+
+    /// The summary counts files, with "1 file" and "1 part" in the singular.
+    #[test]
+    fn summary_counts_and_plurals() {
+        use crate::Report;
+        let report = |before, after, unchanged| Report {
+            parts_before: before,
+            parts_after: after,
+            unchanged,
+            ..Report::default()
+        };
+        let mut s = Summary::default();
+        s.record(&Err(EditError::EmptyDebugName));
+        assert_eq!(
+            s.to_string(),
+            "1 file: 0 changed (0 parts removed), 0 unchanged (not rewritten), 1 failed"
+        );
+        s.record(&Ok(Some(report(3, 2, false))));
+        s.record(&Ok(None));
+        assert_eq!(
+            s.to_string(),
+            "2 files: 1 changed (1 part removed), 0 unchanged (not rewritten), 1 failed"
+        );
+        s.record(&Ok(Some(report(2, 2, true))));
+        s.record_failure();
+        assert_eq!(
+            s,
+            Summary {
+                files: 4,
+                changed: 1,
+                unchanged: 1,
+                failed: 2,
+                parts_removed: 1
+            }
+        );
     }
 
     #[test]
@@ -384,11 +947,33 @@ mod tests {
                 PathBuf::from("c")
             ]
         );
-        // An endless line (a list that is `/dev/zero`) fails at the line cap.
-        let endless = std::io::BufReader::new(std::io::repeat(0));
-        let e = parse_file_list(endless, Path::new("/dev/zero")).unwrap_err();
+        // An endless line fails at the line cap (PATH_MAX), having read
+        // no more than that.
+        let mut endless = std::io::BufReader::new(std::io::repeat(b'a')).take(1 << 30);
+        let e = parse_file_list(&mut endless, Path::new("fifo")).unwrap_err();
         assert!(
-            matches!(&e, EditError::FileListLineTooLong { path, line: 1, limit: MAX_LIST_LINE } if path == Path::new("/dev/zero")),
+            matches!(&e, EditError::FileListLineTooLong { path, line: 1, limit: 4096 } if path == Path::new("fifo")),
+            "{e:?}"
+        );
+        assert!(
+            endless.limit() > (1 << 30) - 16384,
+            "read {}",
+            (1 << 30) - endless.limit()
+        );
+        // A NUL byte (`/dev/zero`, `/dev/urandom`, any binary file) fails
+        // on its line, at once: a list of short random lines is not read
+        // to the 256 MiB cap.
+        let mut zeros = std::io::BufReader::new(std::io::repeat(0)).take(1 << 30);
+        let e = parse_file_list(&mut zeros, Path::new("/dev/zero")).unwrap_err();
+        assert!(
+            matches!(&e, EditError::FileListLineHasNul { path, line: 1 } if path == Path::new("/dev/zero")),
+            "{e:?}"
+        );
+        assert!(zeros.limit() > (1 << 30) - 16384);
+        let binary = b"a.dxil\nb\0c\nd.dxil\n";
+        let e = parse_file_list(&binary[..], Path::new("list")).unwrap_err();
+        assert!(
+            matches!(e, EditError::FileListLineHasNul { line: 2, .. }),
             "{e:?}"
         );
         // A line of exactly the cap is a path; a last line without newline too.

@@ -399,6 +399,19 @@ impl Config {
         open_data_container(path)
     }
 
+    /// dxstrip's default strip class: when no strip class and no `-R`
+    /// pattern is given, debug parts are stripped (as `--strip-debug`),
+    /// whatever else is asked (`--strip-bitcode-names`, `--keep-section`,
+    /// `--digest`, …): a user who names no class expects the debug parts
+    /// gone. Returns whether the default was applied.
+    pub fn apply_strip_default(&mut self) -> bool {
+        if self.strip.is_empty() && self.remove.is_empty() {
+            self.strip.push(StripClass::Debug);
+            return true;
+        }
+        false
+    }
+
     /// Whether the invocation only reads (dumps/extracts) and writes no
     /// container. `--digest` and `--hash` only say how containers are
     /// written (the extracts too), so alone they do not make a run edit its
@@ -446,10 +459,6 @@ impl Config {
             }
             names.push(name);
         }
-        let mut stdin_users = Vec::new();
-        if input.as_os_str() == "-" {
-            stdin_users.push(Operation::Input);
-        }
         let data = self.add.iter().map(|(_, p)| (Operation::AddSection, p));
         let data = data.chain(
             self.update
@@ -458,14 +467,12 @@ impl Config {
         );
         let data = data.chain(self.set_private.iter().map(|p| (Operation::SetPrivate, p)));
         let data = data.chain((self.add_debug_from.iter()).map(|p| (Operation::AddDebugFrom, p)));
-        for (option, path) in data {
-            if path.as_os_str() == "-" {
-                stdin_users.push(option);
-            }
-        }
-        if let [first, second, ..] = stdin_users[..] {
-            return Err(EditError::StdinTwice { first, second });
-        }
+        let data =
+            data.chain((self.set_root_signature.iter()).map(|p| (Operation::SetRootSignature, p)));
+        crate::batch::check_stdin_once(
+            std::iter::once((Operation::Input, input))
+                .chain(data.map(|(option, path)| (option, path.as_path()))),
+        )?;
         Ok(())
     }
 

@@ -175,3 +175,65 @@ fn add_update_set_private_and_extract() {
         [0; 8]
     );
 }
+
+/// Issue 28: dxstrip's default class is debug whenever no strip class and
+/// no `-R` is given, whatever other options say (`--strip-bitcode-names`
+/// used to turn it off).
+#[test]
+fn dxstrip_default_strips_debug_whatever_else_is_asked() {
+    let rows: Vec<(Config, bool)> = vec![
+        (Config::default(), true),
+        (
+            Config {
+                strip_bitcode_names: true,
+                ..Config::default()
+            },
+            true,
+        ),
+        (
+            Config {
+                keep: vec!["STAT".into()],
+                digest: DigestPolicy::Zero,
+                preserve_dates: true,
+                ..Config::default()
+            },
+            true,
+        ),
+        (
+            Config {
+                remove: vec!["STAT".into()],
+                ..Config::default()
+            },
+            false,
+        ),
+        (
+            Config {
+                strip: vec![StripClass::Reflect],
+                strip_bitcode_names: true,
+                ..Config::default()
+            },
+            false,
+        ),
+    ];
+    for (mut config, applied) in rows {
+        let before = config.strip.clone();
+        assert_eq!(config.apply_strip_default(), applied, "{config:?}");
+        if applied {
+            assert_eq!(config.strip, [StripClass::Debug]);
+        } else {
+            assert_eq!(config.strip, before);
+        }
+    }
+    // And the debug part is gone from the file.
+    let (_dir, input, _) = setup();
+    let mut config = Config {
+        keep: vec!["STAT".into()],
+        ..Config::default()
+    };
+    config.apply_strip_default();
+    config.run(&input, None).unwrap();
+    assert_eq!(
+        names(&fs::read(&input).unwrap()),
+        ["SFI0", "HASH", "DXIL", "STAT"]
+    );
+}

@@ -13,7 +13,9 @@
 //! anything else than a directory (for a subdirectory) or a regular file
 //! (for a part file) is refused before anything is written, so a planted
 //! link cannot redirect a write out of DIR. The parts of one container are
-//! staged and renamed together: all are written or none.
+//! staged and renamed together: all are written or none, and a directory the
+//! run created (DIR or a per-file subdirectory) is removed again when the
+//! dump fails (a full disk), so a failed run leaves nothing behind.
 
 use crate::error::{EditError, FileKind, Result};
 use crate::file::{DirEntryKind, DirHandle, FileId, Outputs, Sink};
@@ -64,8 +66,10 @@ pub fn dump_all(
     container: &Container<'_>,
     input: Option<&Path>,
 ) -> Result<Vec<Dumped>> {
-    let dir = prepare_dir(dir)?;
-    write_parts(&dir, container, input)
+    let (dir, created) = prepare_dir(dir)?;
+    let written = write_parts(&dir, container, input)?;
+    created.keep();
+    Ok(written)
 }
 
 /// [`dump_all`] for input number `file_index` of several: into
@@ -81,7 +85,7 @@ pub fn dump_all_per_file(
     container: &Container<'_>,
     input: Option<&Path>,
 ) -> Result<Vec<Dumped>> {
-    let dir = prepare_dir(dir)?;
+    let (dir, mut created) = prepare_dir(dir)?;
     let sub = per_file_dir(dir.path(), file_index, file);
     let name = sub
         .file_name()
@@ -91,7 +95,7 @@ pub fn dump_all_per_file(
     match dir.entry(&name).map_err(io_err)? {
         DirEntryKind::Directory => {}
         DirEntryKind::Missing => match dir.create_dir(&name) {
-            Ok(()) => {}
+            Ok(()) => created.0.insert(0, sub.clone()),
             // Made meanwhile by someone else: checked when opened.
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
             Err(e) => return Err(io_err(e)),
@@ -110,21 +114,62 @@ pub fn dump_all_per_file(
             })
         }
     };
-    write_parts(&sub_dir, container, input)
+    let written = write_parts(&sub_dir, container, input)?;
+    created.keep();
+    Ok(written)
+}
+
+/// Directories a dump created, deepest first: removed again when dropped
+/// (the dump failed) unless [`keep`](Self::keep) was called. Only empty
+/// directories are removed, so nothing anyone put there is lost.
+#[derive(Debug, Default)]
+pub(crate) struct CreatedDirs(Vec<PathBuf>);
+
+impl CreatedDirs {
+    /// Creates `dir` and its missing parents, remembering which were made.
+    pub(crate) fn create_all(dir: &Path) -> io::Result<CreatedDirs> {
+        let mut missing = Vec::new();
+        let mut at = Some(dir);
+        while let Some(p) = at.filter(|p| !p.as_os_str().is_empty()) {
+            if std::fs::symlink_metadata(p).is_ok() {
+                break;
+            }
+            missing.push(p.to_path_buf());
+            at = p.parent();
+        }
+        let created = CreatedDirs(missing);
+        std::fs::create_dir_all(dir)?;
+        Ok(created)
+    }
+
+    /// The dump succeeded: what it created stays.
+    pub(crate) fn keep(mut self) {
+        self.0.clear();
+    }
+}
+
+impl Drop for CreatedDirs {
+    fn drop(&mut self) {
+        for dir in &self.0 {
+            // Fails, and keeps the directory, when it is not empty.
+            let _ = std::fs::remove_dir(dir);
+        }
+    }
 }
 
 /// The user's DIR: an existing directory (a symbolic link to one included),
-/// or created; then held open.
-fn prepare_dir(dir: &Path) -> Result<DirHandle> {
-    match std::fs::metadata(dir) {
-        Ok(meta) if meta.is_dir() => {}
+/// or created (and then removed again if the dump fails); then held open.
+fn prepare_dir(dir: &Path) -> Result<(DirHandle, CreatedDirs)> {
+    let created = match std::fs::metadata(dir) {
+        Ok(meta) if meta.is_dir() => CreatedDirs::default(),
         Ok(_) => return Err(EditError::io(dir, not_a_directory())),
         Err(e) if e.kind() == io::ErrorKind::NotFound => {
-            std::fs::create_dir_all(dir).map_err(|e| EditError::io(dir, e))?;
+            CreatedDirs::create_all(dir).map_err(|e| EditError::io(dir, e))?
         }
         Err(e) => return Err(EditError::io(dir, e)),
-    }
-    DirHandle::open(dir).map_err(|e| EditError::io(dir, e))
+    };
+    let handle = DirHandle::open(dir).map_err(|e| EditError::io(dir, e))?;
+    Ok((handle, created))
 }
 
 /// The OS's "Not a directory" error (ENOTDIR), worded as the OS words it.
@@ -261,6 +306,39 @@ mod tests {
         assert!(std::fs::read_dir(tmp.path()).unwrap().count() == 1);
         // Rewriting replaces the files.
         assert_eq!(dump_all(&dir, &c, None).unwrap().len(), 3);
+    }
+
+    /// Issue 28: the directories a failed dump created are removed again,
+    /// deepest first, and only when empty; those that existed stay.
+    #[test]
+    fn directories_a_failed_dump_created_are_removed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let d = tmp.path();
+        std::fs::create_dir(d.join("existing")).unwrap();
+        let target = d.join("existing/new/deeper/parts");
+        let created = CreatedDirs::create_all(&target).unwrap();
+        assert_eq!(
+            created.0,
+            [
+                target.clone(),
+                d.join("existing/new/deeper"),
+                d.join("existing/new")
+            ]
+        );
+        assert!(target.is_dir());
+        drop(created); // the dump failed
+        assert!(!d.join("existing/new").exists());
+        assert!(d.join("existing").is_dir());
+        // Something put in a created directory keeps it (and its parents).
+        let created = CreatedDirs::create_all(&target).unwrap();
+        std::fs::write(d.join("existing/new/keep"), b"keep").unwrap();
+        drop(created);
+        assert!(!d.join("existing/new/deeper").exists());
+        assert_eq!(std::fs::read(d.join("existing/new/keep")).unwrap(), b"keep");
+        // A dump that succeeds keeps what it created.
+        let created = CreatedDirs::create_all(&target).unwrap();
+        created.keep();
+        assert!(target.is_dir());
     }
 
     #[cfg(unix)]

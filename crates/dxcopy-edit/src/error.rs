@@ -102,6 +102,24 @@ pub enum EditError {
         /// The longest line accepted, in bytes.
         limit: usize,
     },
+    /// A line of a file list holding a NUL byte, which no path holds: the
+    /// list is a binary file.
+    #[error("'{}': line {line} holds a NUL byte: not a list of paths", path.display())]
+    FileListLineHasNul {
+        /// The list.
+        path: PathBuf,
+        /// The line number, from 1.
+        line: usize,
+    },
+    /// A directory of a batch walk (or an entry in it) that could not be
+    /// read: one failure of the batch, whose other files are still edited.
+    #[error("'{}': cannot walk the directory: {source}", path.display())]
+    WalkFailed {
+        /// The directory (or entry).
+        path: PathBuf,
+        /// The error.
+        source: std::io::Error,
+    },
     /// A line of a file list that is not UTF-8 (where paths are text).
     #[error("'{}': line {line} is not UTF-8", path.display())]
     FileListLineNotUtf8 {
@@ -156,7 +174,9 @@ pub enum EditError {
         kind: FileKind,
     },
     /// An in-place edit of something that is not a regular file.
-    #[error("'{}' is {kind}, not a regular file: it cannot be edited in place (give an output file)", path.display())]
+    /// The front end says what to do instead ([`Remedy::GiveOutput`],
+    /// [`Remedy::WalkDirectory`]).
+    #[error("{}", not_regular_in_place(path, *kind))]
     NotRegularInPlace {
         /// The input as given.
         path: PathBuf,
@@ -375,6 +395,8 @@ impl std::fmt::Display for PdbMismatchReason {
 pub enum Operation {
     /// Reading the run's input.
     Input,
+    /// Reading a list of input paths (`--files-from`).
+    FileList,
     /// Writing the run's main output (the edited container).
     Output,
     /// Adding a part from a data file.
@@ -430,6 +452,7 @@ impl Operation {
     pub fn describe(self) -> &'static str {
         match self {
             Operation::Input => "the input",
+            Operation::FileList => "the file list",
             Operation::Output => "the output",
             Operation::AddSection => "adding a part",
             Operation::UpdateSection => "updating a part",
@@ -481,6 +504,11 @@ pub enum Remedy {
     Force,
     /// Dump the bitcode of a part that holds some: DXIL, ILDB or a dxc STAT.
     BitcodePart,
+    /// Write to another file: the input (a FIFO, a device) can be read but
+    /// not replaced.
+    GiveOutput,
+    /// Walk the directory (`dxstrip -r`) to edit the files in it.
+    WalkDirectory,
 }
 
 impl EditError {
@@ -492,6 +520,11 @@ impl EditError {
             EditError::MultiplePriv(_) => Some(Remedy::StripOrReplacePriv),
             EditError::PdbMismatch { .. } => Some(Remedy::Force),
             EditError::NotBitcode(_) => Some(Remedy::BitcodePart),
+            EditError::NotRegularInPlace {
+                kind: FileKind::Directory,
+                ..
+            } => Some(Remedy::WalkDirectory),
+            EditError::NotRegularInPlace { .. } => Some(Remedy::GiveOutput),
             EditError::InPdbStream(inner) | EditError::DataFile { source: inner, .. } => {
                 inner.remedy()
             }
@@ -556,6 +589,8 @@ impl EditError {
                 | EditError::FileListTooLarge { .. }
                 | EditError::FileListLineTooLong { .. }
                 | EditError::FileListLineNotUtf8 { .. }
+                | EditError::FileListLineHasNul { .. }
+                | EditError::WalkFailed { .. }
         )
     }
 
@@ -681,10 +716,30 @@ fn dump_all_refused(path: &std::path::Path, kind: FileKind, spell: Spelling) -> 
     )
 }
 
+/// [`EditError::NotRegularInPlace`].
+fn not_regular_in_place(path: &std::path::Path, kind: FileKind) -> String {
+    match kind {
+        FileKind::Directory => format!(
+            "'{}' is a directory: it cannot be edited in place",
+            path.display()
+        ),
+        kind => format!(
+            "'{}' is {kind}, not a regular file: it cannot be edited in place",
+            path.display()
+        ),
+    }
+}
+
 /// [`EditError::StdinTwice`].
 fn stdin_twice(first: Operation, second: Operation, spell: Spelling) -> String {
+    if first == second {
+        return format!(
+            "standard input ('-') is given twice for {}; it can be read only once, so nothing was read",
+            spell(first)
+        );
+    }
     format!(
-        "standard input ('-') is given for both {} and {}; it can be read once",
+        "standard input ('-') is given for both {} and {}; it can be read only once, so nothing was read",
         spell(first),
         spell(second)
     )
@@ -797,6 +852,20 @@ mod tests {
                 "'list': line 3 is longer than 8 bytes: not a list of paths".into(),
             ),
             (
+                EditError::FileListLineHasNul {
+                    path: p("/dev/urandom"),
+                    line: 1,
+                },
+                "'/dev/urandom': line 1 holds a NUL byte: not a list of paths".into(),
+            ),
+            (
+                EditError::WalkFailed {
+                    path: p("tree/locked"),
+                    source: io(),
+                },
+                format!("'tree/locked': cannot walk the directory: {}", io()),
+            ),
+            (
                 EditError::FileListLineNotUtf8 {
                     path: p("list"),
                     line: 2,
@@ -898,7 +967,14 @@ mod tests {
                     path: p("fifo"),
                     kind: FileKind::Fifo,
                 },
-                "'fifo' is a FIFO, not a regular file: it cannot be edited in place (give an output file)".into(),
+                "'fifo' is a FIFO, not a regular file: it cannot be edited in place".into(),
+            ),
+            (
+                EditError::NotRegularInPlace {
+                    path: p("shaders"),
+                    kind: FileKind::Directory,
+                },
+                "'shaders' is a directory: it cannot be edited in place".into(),
             ),
             (
                 EditError::InputChanged {
@@ -961,7 +1037,14 @@ mod tests {
                     first: Operation::Input,
                     second: Operation::SetPrivate,
                 },
-                "standard input ('-') is given for both the input and setting the PRIV part; it can be read once".into(),
+                "standard input ('-') is given for both the input and setting the PRIV part; it can be read only once, so nothing was read".into(),
+            ),
+            (
+                EditError::StdinTwice {
+                    first: Operation::Input,
+                    second: Operation::Input,
+                },
+                "standard input ('-') is given twice for the input; it can be read only once, so nothing was read".into(),
             ),
             (
                 EditError::AddedTwice(PartName::PRIV),

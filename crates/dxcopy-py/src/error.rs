@@ -103,6 +103,9 @@ fn method_hint(remedy: Remedy) -> &'static str {
         Remedy::StripOrReplacePriv => {
             "; remove them with Edit.strip(\"priv\") or replace them with Edit.set_private()"
         }
+        Remedy::WalkDirectory => {
+            "; strip_files() takes files: list the ones in it (e.g. with pathlib's rglob)"
+        }
         _ => "",
     }
 }

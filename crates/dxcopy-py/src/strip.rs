@@ -3,7 +3,7 @@
 
 use crate::edit::strip_class;
 use crate::error::to_py;
-use dxcopy_edit::{run_many, Config};
+use dxcopy_edit::{batch, run_many, Config};
 use pyo3::prelude::*;
 use std::path::PathBuf;
 
@@ -22,6 +22,11 @@ pub struct StripResult {
     /// Warnings for this file, as dxstrip prints them.
     #[pyo3(get)]
     warnings: Vec<String>,
+    /// The earlier path of `paths` that names the same file (a link, a hard
+    /// link, another spelling), or None: a file is stripped once, so this
+    /// path was not stripped again; its error is that file's, its removed 0.
+    #[pyo3(get)]
+    same_as: Option<String>,
 }
 
 #[pymethods]
@@ -55,6 +60,10 @@ impl StripResult {
 /// threads (default: two per core) with the GIL released. A bad file does
 /// not stop the others: the result list has one StripResult per path, in
 /// the order given, whose error is a dxcopy.Error with dxstrip's message.
+/// A file named by several paths (links, hard links, `x` and `./x`) is
+/// stripped once, as by dxstrip: the later paths' results have `same_as`
+/// set to the first path and `removed` 0, so summing `removed` counts each
+/// file once.
 #[pyfunction]
 #[pyo3(signature = (paths, classes = vec!["debug".to_string()], jobs = None))]
 pub fn strip_files(
@@ -72,17 +81,39 @@ pub fn strip_files(
             "jobs must be at least 1",
         ));
     }
+    let same = batch::same_files(&paths);
+    let unique: Vec<PathBuf> = (paths.iter().zip(&same))
+        .filter(|(_, s)| s.is_none())
+        .map(|(p, _)| p.clone())
+        .collect();
     let outcomes = py.detach(|| {
-        let mut outcomes = Vec::with_capacity(paths.len());
-        run_many(&config, &paths, None, jobs, || {}, |_, r| outcomes.push(r));
+        let mut outcomes = Vec::with_capacity(unique.len());
+        run_many(&config, &unique, None, jobs, || {}, |_, r| outcomes.push(r));
         outcomes
     });
-    let results = paths
-        .iter()
-        .zip(outcomes)
-        .map(|(path, outcome)| match outcome {
+    let mut outcomes = outcomes.into_iter();
+    let mut results: Vec<StripResult> = Vec::with_capacity(paths.len());
+    for (path, same) in paths.iter().zip(same) {
+        let shown = path.to_string_lossy().into_owned();
+        if let Some(first) = same {
+            let first = &results[first];
+            let error = first.error.as_ref().map(|e| e.clone_ref(py));
+            let same_as = Some(first.same_as.clone().unwrap_or_else(|| first.path.clone()));
+            results.push(StripResult {
+                path: shown,
+                removed: 0,
+                error,
+                warnings: Vec::new(),
+                same_as,
+            });
+            continue;
+        }
+        let Some(outcome) = outcomes.next() else {
+            break;
+        };
+        results.push(match outcome {
             Ok(report) => StripResult {
-                path: path.to_string_lossy().into_owned(),
+                path: shown,
                 removed: report.parts_before.saturating_sub(report.parts_after),
                 error: None,
                 warnings: report
@@ -90,14 +121,16 @@ pub fn strip_files(
                     .iter()
                     .map(crate::error::warning_text)
                     .collect(),
+                same_as: None,
             },
             Err(e) => StripResult {
-                path: path.to_string_lossy().into_owned(),
+                path: shown,
                 removed: 0,
                 error: Some(to_py(py, &e, Some(path)).into_value(py).into_any()),
                 warnings: Vec::new(),
+                same_as: None,
             },
-        })
-        .collect();
+        });
+    }
     Ok(results)
 }

@@ -1,6 +1,7 @@
 """strip_files() against dxstrip: the same bytes, results in order, errors
 per file, parallel with the GIL released."""
 
+import os
 import shutil
 import threading
 import time
@@ -103,3 +104,45 @@ def test_corpus_strip_equals_dxstrip(tmp_path):
         failed += not r.ok
     assert (failed > 0) == (cp.returncode == 1)
     assert sum(r.removed for r in results) > 0
+
+
+def test_a_file_under_several_names_is_stripped_once(tmp_path):
+    """Issue 28: links, hard links and other spellings of one file are one
+    file: stripped once, later results point at the first path."""
+    (a,) = copies(tmp_path, [SAMPLE], "one")
+    (b,) = copies(tmp_path, [SAMPLE], "two")
+    hard = a.parent / "hard.dxil"
+    os.link(a, hard)
+    soft = tmp_path / "soft.dxil"
+    soft.symlink_to(a)
+    dotted = a.parent / "." / a.name
+    paths = [a, b, dotted, hard, soft, b]
+    results = dxcopy.strip_files(paths)
+    assert [r.path for r in results] == [str(p) for p in paths]
+    assert [r.same_as for r in results] == [None, None, str(a), str(a), str(a), str(b)]
+    assert all(r.ok for r in results)
+    removed = len(dxcopy.Container.open(SAMPLE)) - len(dxcopy.Container.open(a))
+    assert removed > 0
+    assert [r.removed for r in results] == [removed, removed, 0, 0, 0, 0]
+    # The summed count is per file, as dxstrip's summary.
+    assert sum(r.removed for r in results) == 2 * removed
+    # A failing file shares its error with its other names.
+    missing = tmp_path / "missing.dxil"
+    results = dxcopy.strip_files([missing, missing])
+    assert [r.ok for r in results] == [False, False]
+    assert str(results[0].error) == str(results[1].error)
+    assert results[1].same_as == str(missing)
+
+
+def test_a_directory_is_named_without_an_output_argument(tmp_path):
+    """strip_files takes no output and does not walk: its message says what
+    to do instead, not "give an output file"."""
+    folder = tmp_path / "shaders"
+    folder.mkdir()
+    (r,) = dxcopy.strip_files([folder])
+    assert not r.ok
+    assert str(r.error) == (
+        f"'{folder}' is a directory: it cannot be edited in place; "
+        "strip_files() takes files: list the ones in it (e.g. with pathlib's rglob)"
+    )
+    assert "output" not in str(r.error)

@@ -9,6 +9,11 @@
 //! - `@FILE` naming no existing file is kept as a literal argument;
 //! - arguments after `--` are never expanded.
 //!
+//! FILE may be a regular file, a FIFO or a character device (`@<(…)` in a
+//! shell is a pipe); it is read up to [`MAX_RESPONSE_FILE`] bytes, and a NUL
+//! byte ends the read at once (arguments are text: `@/dev/zero` fails in its
+//! first block). A directory or anything else is an error saying what it is.
+//!
 //! A file that expands into itself, directly or not, is an error.
 
 use std::ffi::{OsStr, OsString};
@@ -49,6 +54,20 @@ pub enum ResponseFileError {
     /// A response file larger than [`MAX_RESPONSE_FILE`].
     #[error("response file '{}' is larger than {MAX_RESPONSE_FILE} bytes", path.display())]
     TooLarge {
+        /// The response file.
+        path: PathBuf,
+    },
+    /// The file names a directory, a socket or a block device.
+    #[error("response file '{}' is {kind}, not a file of arguments", path.display())]
+    NotAFile {
+        /// The response file.
+        path: PathBuf,
+        /// What it is.
+        kind: dxcopy_edit::FileKind,
+    },
+    /// The file holds a NUL byte: it is binary, not arguments.
+    #[error("response file '{}' holds a NUL byte: not a text file of arguments", path.display())]
+    NulByte {
         /// The response file.
         path: PathBuf,
     },
@@ -124,7 +143,9 @@ pub fn expand(args: Vec<OsString>) -> Result<Vec<OsString>, ResponseFileError> {
     Ok(out)
 }
 
-/// The file an argument names when it is a response file reference.
+/// The file an argument names when it is a response file reference: `@`
+/// and the name of something that exists (following links). A name that
+/// cannot be looked up is no reference (the argument is kept as it is).
 fn response_path(arg: &OsStr) -> Option<PathBuf> {
     let text = arg.to_str()?;
     let name = text.strip_prefix('@')?;
@@ -132,7 +153,26 @@ fn response_path(arg: &OsStr) -> Option<PathBuf> {
         return None;
     }
     let path = PathBuf::from(name);
-    path.is_file().then_some(path)
+    path.exists().then_some(path)
+}
+
+/// Refuses a response file that cannot be read as a stream of text: a
+/// directory, a socket, a block device.
+fn check_readable(path: &Path) -> Result<(), ResponseFileError> {
+    let meta = std::fs::metadata(path).map_err(|source| ResponseFileError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let kind = dxcopy_edit::file::file_kind(&meta);
+    match kind {
+        dxcopy_edit::FileKind::Regular
+        | dxcopy_edit::FileKind::Fifo
+        | dxcopy_edit::FileKind::CharacterDevice => Ok(()),
+        kind => Err(ResponseFileError::NotAFile {
+            path: path.to_path_buf(),
+            kind,
+        }),
+    }
 }
 
 fn expand_one(
@@ -159,6 +199,7 @@ fn expand_one(
     if stack.len() >= MAX_DEPTH {
         return Err(ResponseFileError::TooDeep { path });
     }
+    check_readable(&path)?;
     let bytes = read_bounded(&path)?;
     let text =
         String::from_utf8(bytes).map_err(|_| ResponseFileError::NotUtf8 { path: path.clone() })?;
@@ -170,7 +211,8 @@ fn expand_one(
     Ok(())
 }
 
-/// The bytes of a response file, at most [`MAX_RESPONSE_FILE`] of them.
+/// The bytes of a response file, at most [`MAX_RESPONSE_FILE`] of them,
+/// read a block at a time and given up at the first NUL byte.
 fn read_bounded(path: &Path) -> Result<Vec<u8>, ResponseFileError> {
     use std::io::Read;
     let read_error = |source| ResponseFileError::Read {
@@ -178,10 +220,23 @@ fn read_bounded(path: &Path) -> Result<Vec<u8>, ResponseFileError> {
         source,
     };
     let file = std::fs::File::open(path).map_err(read_error)?;
+    let mut file = file.take(MAX_RESPONSE_FILE + 1);
     let mut bytes = Vec::new();
-    file.take(MAX_RESPONSE_FILE + 1)
-        .read_to_end(&mut bytes)
-        .map_err(read_error)?;
+    let mut block = [0u8; 8192];
+    loop {
+        let n = match file.read(&mut block) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(read_error(e)),
+        };
+        if block[..n].contains(&0) {
+            return Err(ResponseFileError::NulByte {
+                path: path.to_path_buf(),
+            });
+        }
+        bytes.extend_from_slice(&block[..n]);
+    }
     if bytes.len() as u64 > MAX_RESPONSE_FILE {
         return Err(ResponseFileError::TooLarge {
             path: path.to_path_buf(),
@@ -283,6 +338,72 @@ mod tests {
             matches!(&err, ResponseFileError::Recursive { path } if path == &a),
             "{err}"
         );
+    }
+
+    /// Issue 28: `@.`, `@/dev/zero` and `@fifo` were taken for missing
+    /// files; they are read (a FIFO, a device) or refused saying what they are.
+    #[cfg(unix)]
+    #[test]
+    fn directories_fifos_and_binary_streams_say_what_they_are() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        let at = |p: &Path| format!("@{}", p.display());
+        // A directory.
+        let err = expand(os(&["dxcopy", &at(d)])).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "response file '{}' is a directory, not a file of arguments",
+                d.display()
+            )
+        );
+        // A FIFO with arguments in it (what `@<(echo -g)` gives) is read.
+        let fifo = d.join("fifo");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        let writer = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || std::fs::write(fifo, "-g 'a b.dxil'\n").unwrap())
+        };
+        let got = expand(os(&["dxstrip", &at(&fifo)])).unwrap();
+        writer.join().unwrap();
+        assert_eq!(got, os(&["dxstrip", "-g", "a b.dxil"]));
+        // An endless stream of zeros (what /dev/zero gives) fails in its
+        // first block, not after 16 MiB.
+        let writer = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || {
+                use std::io::Write;
+                let mut f = std::fs::OpenOptions::new().write(true).open(fifo).unwrap();
+                let mut written = 0usize;
+                while f.write_all(&[0u8; 4096]).is_ok() {
+                    written += 4096;
+                }
+                written
+            })
+        };
+        let err = expand(os(&["dxstrip", &at(&fifo)])).unwrap_err();
+        let written = writer.join().unwrap();
+        assert!(
+            matches!(&err, ResponseFileError::NulByte { path } if path == &fifo),
+            "{err}"
+        );
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "response file '{}' holds a NUL byte: not a text file of arguments",
+                fifo.display()
+            )
+        );
+        assert!(written < 1 << 20, "{written} bytes were read");
+        // A regular file with a NUL byte.
+        let binary = d.join("binary.rsp");
+        std::fs::write(&binary, b"-g\0").unwrap();
+        let err = expand(os(&["dxinfo", &at(&binary)])).unwrap_err();
+        assert!(matches!(err, ResponseFileError::NulByte { .. }), "{err}");
     }
 
     #[test]

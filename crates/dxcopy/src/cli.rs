@@ -344,13 +344,17 @@ const STRIP_UNSUPPORTED: &[(&str, &str)] = &[(
     "dxstrip only removes parts; use dxcopy --extract-section",
 )];
 
+/// llvm-objcopy options whose letter dxstrip uses for one of its own
+/// (`-L`: follow symbolic links under -r, as `find -L`).
+const STRIP_OWN: &[&str] = &["-L"];
+
 /// Rejects llvm-objcopy (for dxcopy) or llvm-strip (for dxstrip) options that
 /// do not apply, naming the option and why.
 pub fn reject_unsupported(tool: &str, args: &[OsString]) -> Result<(), String> {
-    let extra = if tool == "dxstrip" {
-        STRIP_UNSUPPORTED
+    let (extra, own) = if tool == "dxstrip" {
+        (STRIP_UNSUPPORTED, STRIP_OWN)
     } else {
-        &[]
+        (&[][..], &[][..])
     };
     for a in args.iter().skip(1) {
         let Some(a) = a.to_str() else { continue };
@@ -358,6 +362,9 @@ pub fn reject_unsupported(tool: &str, args: &[OsString]) -> Result<(), String> {
             break;
         }
         let key = a.split_once('=').map_or(a, |(k, _)| k);
+        if own.contains(&key) {
+            continue;
+        }
         if let Some((opt, why)) = UNSUPPORTED.iter().chain(extra).find(|(o, _)| *o == key) {
             return Err(format!(
                 "option '{opt}' is not supported for DirectX containers: {why}"
@@ -453,6 +460,7 @@ pub fn option_warning_message(warning: &OptionWarning) -> String {
 pub fn option_name(operation: Operation) -> &'static str {
     match operation {
         Operation::Input => "the input",
+        Operation::FileList => "--files-from",
         Operation::Output => "the output",
         Operation::AddSection => "--add-section",
         Operation::UpdateSection => "--update-section",
@@ -490,6 +498,8 @@ fn option_hint(remedy: Remedy) -> &'static str {
         }
         Remedy::Force => "; use --force to add its debug info anyway",
         Remedy::BitcodePart => " (--dump-bitcode takes DXIL, ILDB or a dxc STAT)",
+        Remedy::GiveOutput => " (give an output file)",
+        Remedy::WalkDirectory => "; use dxstrip -r to walk it",
         _ => "",
     }
 }
@@ -618,7 +628,7 @@ mod tests {
                     first: Operation::Input,
                     second: Operation::UpdateSection,
                 },
-                "standard input ('-') is given for both the input and --update-section; it can be read once",
+                "standard input ('-') is given for both the input and --update-section; it can be read only once, so nothing was read",
             ),
             (
                 EditError::AddedTwice(PartName::PRIV),

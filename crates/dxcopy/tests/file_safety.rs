@@ -127,7 +127,7 @@ fn endless_and_device_inputs_are_read_only_as_far_as_the_header_allows() {
         (
             "dxstrip",
             &["--files-from=-"],
-            "dxstrip: error: '-': line 1 is longer than 65536 bytes: not a list of paths",
+            "dxstrip: error: '-': line 1 holds a NUL byte: not a list of paths",
         ),
     ];
     for (tool, args, want) in rows {
@@ -213,7 +213,7 @@ fn endless_and_device_inputs_are_read_only_as_far_as_the_header_allows() {
         (
             "dxstrip",
             &["--files-from=zero"],
-            "dxstrip: error: 'zero': line 1 is longer than 65536 bytes",
+            "dxstrip: error: 'zero': line 1 holds a NUL byte: not a list of paths",
         ),
     ];
     for (tool, args, want) in rows {
@@ -344,7 +344,7 @@ fn in_place_edits_need_a_regular_file() {
         (
             "dxstrip",
             &["sub"],
-            "dxstrip: error: 'sub' is a directory, not a regular file: it cannot be edited in place (give an output file)\n",
+            "dxstrip: error: 'sub' is a directory: it cannot be edited in place; use dxstrip -r to walk it\n",
         ),
     ];
     for (tool, args, want) in rows {
@@ -634,9 +634,8 @@ fn response_files_are_read_with_a_cap() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
     std::fs::write(d.join("a.dxil"), container()).unwrap();
-    // A sparse 17 MiB file: refused after 16 MiB, nothing written.
-    let big = std::fs::File::create(d.join("big.rsp")).unwrap();
-    big.set_len(17 << 20).unwrap();
+    // A 17 MiB file of blanks: refused after 16 MiB, nothing written.
+    std::fs::write(d.join("big.rsp"), vec![b' '; 17 << 20]).unwrap();
     for tool in ["dxcopy", "dxstrip", "dxinfo"] {
         let out = run(tool, &["@big.rsp", "a.dxil"], d);
         assert_eq!(out.status.code(), Some(1), "{tool}");
@@ -708,4 +707,59 @@ fn dump_all_never_writes_outside_its_directory() {
         "dxinfo: error: 'a.dxil': --dump-all: 'b.dxil': Not a directory (os error 20)\n"
     );
     assert_eq!(std::fs::read(d.join("b.dxil")).unwrap(), container());
+}
+
+/// Issue 28: `dxinfo --dump-all=D` that fails to write (a full disk; here a
+/// file-size limit of 0, SIGXFSZ ignored so the write fails with EFBIG)
+/// removes the directories it created; a directory that was there stays.
+#[test]
+fn a_failed_dump_all_leaves_no_directory_it_created() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("a.dxil"), container()).unwrap();
+    std::fs::create_dir(d.join("mine")).unwrap();
+    std::fs::write(d.join("mine/notes"), b"keep").unwrap();
+    let limited = |args: &str| {
+        Command::new("sh")
+            .arg("-c")
+            .arg(format!(
+                "trap '' XFSZ; ulimit -f 0; exec '{}' {args}",
+                bin("dxinfo").display()
+            ))
+            .current_dir(d)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap()
+    };
+    let rows = [
+        (
+            "--dump-all=new/parts a.dxil",
+            "dxinfo: error: 'a.dxil': --dump-all: 'new/parts/00-SFI0.bin': File too large (os error 27)\n",
+        ),
+        (
+            "--dump-all=new a.dxil a.dxil",
+            "dxinfo: error: 'a.dxil': --dump-all: 'new/0-a_2edxil/00-SFI0.bin': File too large (os error 27)\n\
+             dxinfo: error: 'a.dxil': --dump-all: 'new/1-a_2edxil/00-SFI0.bin': File too large (os error 27)\n",
+        ),
+        (
+            "--dump-all=mine a.dxil a.dxil",
+            "dxinfo: error: 'a.dxil': --dump-all: 'mine/0-a_2edxil/00-SFI0.bin': File too large (os error 27)\n\
+             dxinfo: error: 'a.dxil': --dump-all: 'mine/1-a_2edxil/00-SFI0.bin': File too large (os error 27)\n",
+        ),
+    ];
+    for (args, want) in rows {
+        let out = limited(args);
+        assert_eq!(out.status.code(), Some(1), "{args}");
+        assert_eq!(stderr(&out), want, "{args}");
+        assert!(!d.join("new").exists(), "{args}");
+        let left: Vec<_> = std::fs::read_dir(d.join("mine"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(left, ["notes"], "{args}");
+    }
+    // Without the limit the same dump is written.
+    let out = run("dxinfo", &["--dump-all=new/parts", "a.dxil"], d);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(std::fs::read_dir(d.join("new/parts")).unwrap().count(), 5);
 }

@@ -236,6 +236,14 @@ pub fn run(opts: &Opts, io: &mut Io<'_>) -> i32 {
             }
         },
     };
+    // Standard input can be read once: refused before anything is read.
+    let readers =
+        (opts.root_signature.iter()).map(|p| (Operation::VerifyRootSignature, p.as_path()));
+    let readers = readers.chain(opts.files.iter().map(|p| (Operation::Input, p.as_path())));
+    if let Err(e) = dxcopy_edit::batch::check_stdin_once(readers) {
+        io.error(&cli::error_message(&e));
+        return 1;
+    }
     let root_signature = match &opts.root_signature {
         Some(path) => {
             let decoded = read_data_file(path, Operation::VerifyRootSignature)

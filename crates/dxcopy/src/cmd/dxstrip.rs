@@ -2,7 +2,7 @@
 
 use crate::cli::{self, StripArgs};
 use clap::Parser;
-use dxcopy_edit::{batch, Config, EditError, StripClass};
+use dxcopy_edit::{batch, Config, EditError, Operation};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -14,6 +14,7 @@ Examples:
   dxstrip --strip-reflect --keep-section=STAT a.dxil
   dxstrip -o shipped.dxil debug.dxil            one file to a new output
   dxstrip -r build/                             every container below build/ (by magic; PDBs untouched)
+  dxstrip -r -L build/                          the same, following symbolic links found below build/
   dxstrip -r --include='*.cso' --exclude='third_party/*' out/
   find . -name '*.dxil' | dxstrip --files-from=-   paths from standard input
   dxstrip @args.rsp                             arguments from a response file";
@@ -23,19 +24,26 @@ const PROGRESS_MIN_FILES: usize = 100;
 
 /// Strip parts from DirectX containers, like llvm-strip.
 ///
-/// Every FILE is edited in place (a temp file renamed over it); the default is
-/// --strip-debug when no class and no -R is given. Files are processed in
-/// parallel; a bad file is reported and the others still processed. Long
-/// batches show a progress bar when stderr is a terminal.
+/// Every FILE is edited in place (a temp file renamed over it). With no strip
+/// class (-g, -S, --strip-reflect, --strip-priv, --strip-rootsig) and no -R,
+/// debug parts are stripped as by --strip-debug, whatever other options are
+/// given (--strip-bitcode-names, --keep-section, --digest, ...). A file reached
+/// by several names (links, repeated paths) is edited and counted once. Files
+/// are processed in parallel; a bad file (or a directory -r cannot read) is
+/// reported and the others still processed. Long batches show a progress bar
+/// when stderr is a terminal.
 #[derive(Debug, Parser)]
 #[command(name = "dxstrip", version = crate::VERSION, after_help = EXAMPLES)]
 pub struct Opts {
     /// Containers to strip (directories with -r)
     #[arg(required_unless_present = "files_from")]
     pub files: Vec<PathBuf>,
-    /// Walk directories: strip every file below them that is a container (by its magic, whatever its extension; PDBs and other files untouched)
+    /// Walk directories: strip every file below them that is a container (by its magic, whatever its extension; PDBs and other files untouched). Symbolic links found below are not followed (see -L); a directory that cannot be read is one failure, the rest is still stripped
     #[arg(short = 'r', long)]
     pub recursive: bool,
+    /// With -r: follow symbolic links found below the directories, to files and directories (as find -L); without it they are left alone. Links named as FILE are always followed
+    #[arg(short = 'L', long = "follow-symlinks", requires = "recursive")]
+    pub follow_symlinks: bool,
     /// With -r: only files whose name or relative path matches GLOB (repeatable)
     #[arg(long, value_name = "GLOB", requires = "recursive")]
     pub include: Vec<String>,
@@ -71,9 +79,8 @@ fn progress_bar(total: usize, quiet: bool) -> Option<ProgressBar> {
 
 /// The files to strip: the arguments (glob-expanded on Windows, whose shell
 /// does not), the `--files-from` list, and with -r the files found in
-/// directories, each marked `true` (those are stripped only when they are
-/// containers: the check is made when each is opened to be stripped).
-fn gather(opts: &Opts) -> Result<(Vec<PathBuf>, Vec<bool>), EditError> {
+/// directories (see [`batch::gather`]), each file once.
+fn gather(opts: &Opts) -> Result<batch::Batch, EditError> {
     let mut named: Vec<PathBuf> = Vec::new();
     for f in &opts.files {
         if cfg!(windows) {
@@ -85,41 +92,43 @@ fn gather(opts: &Opts) -> Result<(Vec<PathBuf>, Vec<bool>), EditError> {
             named.push(f.clone());
         }
     }
+    let list = opts
+        .files_from
+        .iter()
+        .map(|p| (Operation::FileList, p.as_path()));
+    batch::check_stdin_once(list.chain(named.iter().map(|p| (Operation::Input, p.as_path()))))?;
     if let Some(list) = &opts.files_from {
         named.extend(batch::read_file_list(list)?);
     }
-    if !opts.recursive {
-        let walked = vec![false; named.len()];
-        return Ok((named, walked));
-    }
-    let filter = batch::FileFilter::new(&opts.include, &opts.exclude)?;
-    let mut files = Vec::new();
-    let mut walked = Vec::new();
-    for f in named {
-        if f.is_dir() {
-            let found = batch::walk(&f, &filter)?.files;
-            walked.resize(walked.len() + found.len(), true);
-            files.extend(found);
-        } else {
-            files.push(f);
-            walked.push(false);
-        }
-    }
-    Ok((files, walked))
+    batch::check_stdin_once(named.iter().map(|p| (Operation::Input, p.as_path())))?;
+    let options = batch::BatchOptions {
+        recursive: opts.recursive,
+        walk: batch::WalkOptions {
+            follow_symlinks: opts.follow_symlinks,
+        },
+        filter: batch::FileFilter::new(&opts.include, &opts.exclude)?,
+    };
+    Ok(batch::gather(named, &options))
 }
 
 /// Runs the command with the process arguments and exits.
 pub fn main() {
     let mut opts: Opts = cli::parse_or_exit("dxstrip");
     cli::clean_up_on_signals();
-    let mut walked;
-    (opts.files, walked) = match gather(&opts) {
+    let found = match gather(&opts) {
         Ok(found) => found,
         Err(e) => {
             cli::emit("dxstrip", cli::Severity::Error, &cli::error_message(&e));
             std::process::exit(1);
         }
     };
+    opts.files = found.files;
+    let mut walked = found.walked;
+    let mut summary = batch::Summary::default();
+    for e in &found.errors {
+        summary.record_failure();
+        cli::emit("dxstrip", cli::Severity::Error, &cli::error_message(e));
+    }
     if opts.output.is_some() {
         // One output for one input: which walked files count is settled first.
         let keep: Vec<bool> = walked
@@ -136,7 +145,7 @@ pub fn main() {
             eprintln!("dxstrip: no containers to strip");
         }
     };
-    if opts.files.is_empty() {
+    if opts.files.is_empty() && summary.failed == 0 {
         no_containers(opts.quiet);
         return;
     }
@@ -150,19 +159,13 @@ pub fn main() {
     }
     let mut cfg = Config::default();
     opts.strip.apply(&mut cfg);
-    if cfg.strip.is_empty() && cfg.remove.is_empty() && !cfg.strip_bitcode_names {
-        cfg.strip.push(StripClass::Debug);
-    }
+    cfg.apply_strip_default();
     let progress = progress_bar(opts.files.len(), opts.quiet);
     // Messages go around the bar so it is redrawn below them.
     let say = |level: cli::Severity, msg: &str| match &progress {
         Some(bar) => bar.suspend(|| cli::emit("dxstrip", level, msg)),
         None => cli::emit("dxstrip", level, msg),
     };
-    let mut failed = 0usize;
-    let mut removed = 0usize;
-    let mut unchanged = 0usize;
-    let mut not_containers = 0usize;
     dxcopy_edit::run_many_walked(
         &cfg,
         &opts.files,
@@ -176,13 +179,10 @@ pub fn main() {
         },
         |i, r| {
             let file = &opts.files[i];
+            summary.record(&r);
             match r {
-                Ok(None) => not_containers += 1,
+                Ok(None) => {}
                 Ok(Some(report)) => {
-                    if report.unchanged {
-                        unchanged += 1;
-                    }
-                    removed += report.parts_before.saturating_sub(report.parts_after);
                     if !opts.quiet {
                         let warnings = (report.option_warnings.iter())
                             .map(cli::option_warning_message)
@@ -195,28 +195,21 @@ pub fn main() {
                         }
                     }
                 }
-                Err(e) => {
-                    failed += 1;
-                    say(cli::Severity::Error, &cli::file_message(file, &e));
-                }
+                Err(e) => say(cli::Severity::Error, &cli::file_message(file, &e)),
             }
         },
     );
     if let Some(bar) = progress {
         bar.finish_and_clear();
     }
-    let total = opts.files.len() - not_containers;
-    if total == 0 {
+    if summary.files == 0 {
         no_containers(opts.quiet);
         return;
     }
-    if !opts.quiet && (total > 1 || failed > 0) {
-        eprintln!(
-            "dxstrip: {total} files: {} changed ({removed} parts removed), {unchanged} unchanged (not rewritten), {failed} failed",
-            total - failed - unchanged
-        );
+    if !opts.quiet && (summary.files > 1 || summary.failed > 0) {
+        eprintln!("dxstrip: {summary}");
     }
-    if failed > 0 {
+    if summary.failed > 0 {
         std::process::exit(1);
     }
 }

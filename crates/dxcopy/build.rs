@@ -1,8 +1,13 @@
-//! Records the git commit (when built from a checkout) for `--version`.
+//! Records the git commit (when built from a checkout) for `--version`, and
+//! tells the tests whether the shared corpus and LLVM 22 are there
+//! (`cfg(dxcopy_corpus)`, `cfg(dxcopy_llvm)`; see the included file).
 
 use std::process::Command;
 
+include!("../../build-support/test_inputs.rs");
+
 fn main() {
+    emit_test_inputs();
     let version = env!("CARGO_PKG_VERSION");
     let git = |args: &[&str]| {
         Command::new("git")

@@ -18,7 +18,6 @@
 //!   as llvm-objcopy (`--reference`: also with llvm-objcopy 22)
 
 mod bench;
-mod cases;
 mod disasm;
 mod dist;
 mod example;
@@ -73,18 +72,27 @@ fn main() -> Result<()> {
     match task {
         "test" => {
             run(cargo().args(["build", "--workspace", "--bins"]))?;
-            run(cargo().args(["test", "--workspace", "--all-targets"]))?;
+            // The data-driven cases in tests/cases run as dxcopy's `cases` test.
+            run(cargo()
+                .args(["test", "--workspace", "--all-targets"])
+                .env("DXCOPY_CASES", rest.join(",")))?;
             run(cargo().args(["test", "--workspace", "--doc"]))?;
-            cases::run_all(&target_dir().join("debug"), rest)?;
             // The Python package: venv, pip install, pytest (skips without python3).
             python::test(&[])?;
             // The bounded mutation sweep (skips itself without ../shared/corpus).
             sweep::run(&["--quick".to_string()])
         }
-        "cases" => {
-            run(cargo().args(["build", "--workspace", "--bins"]))?;
-            cases::run_all(&target_dir().join("debug"), rest)
-        }
+        "cases" => run(cargo()
+            .args([
+                "test",
+                "-p",
+                "dxcopy",
+                "--test",
+                "cases",
+                "--",
+                "--nocapture",
+            ])
+            .env("DXCOPY_CASES", rest.join(","))),
         // LLVM 22 against the bitcode layer over every corpus bitcode (slow:
         // four LLVM runs per bitcode); `cargo test` checks every 32nd.
         "bitcode-llvm" => run(cargo()

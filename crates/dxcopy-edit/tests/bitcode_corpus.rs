@@ -7,6 +7,10 @@ use dxcopy_edit::bitcode::{fix_data_layout, rewrite, strip_names, RecordEdit};
 use dxcopy_harness::corpus::program_bitcode;
 use dxcopy_read::bitcode::ModuleFacts;
 
+#[cfg_attr(
+    not(dxcopy_corpus),
+    ignore = "needs the shared corpus (../shared or $DXCOPY_SHARED)"
+)]
 #[test]
 fn corpus_bitcode_round_trips_byte_for_byte_and_decodes() {
     let Some(corpus) = dxcopy_harness::corpus::corpus_or_skip(
@@ -42,6 +46,10 @@ fn corpus_bitcode_round_trips_byte_for_byte_and_decodes() {
     );
 }
 
+#[cfg_attr(
+    not(dxcopy_corpus),
+    ignore = "needs the shared corpus (../shared or $DXCOPY_SHARED)"
+)]
 #[test]
 fn corpus_layout_fix_changes_only_the_i8_alignment() {
     let Some(corpus) =
@@ -82,6 +90,10 @@ fn corpus_layout_fix_changes_only_the_i8_alignment() {
     println!("data layouts fixed in place: {fixed} of {}", all.len());
 }
 
+#[cfg_attr(
+    not(dxcopy_corpus),
+    ignore = "needs the shared corpus (../shared or $DXCOPY_SHARED)"
+)]
 #[test]
 fn corpus_name_stripping_keeps_the_stream_readable() {
     let Some(corpus) =

@@ -105,6 +105,10 @@ fn first_node(md: &HashMap<String, String>, name: &str) -> Option<Vec<String>> {
     Some(operands(md.get(list.first()?)?))
 }
 
+#[cfg_attr(
+    not(all(dxcopy_corpus, dxcopy_llvm)),
+    ignore = "needs the shared corpus and LLVM 22"
+)]
 #[test]
 fn llvm_reads_dumps_agrees_on_facts_and_on_stripped_names() {
     let Some(corpus) = dxcopy_harness::corpus::corpus_or_skip(

@@ -16,6 +16,10 @@ use dxcopy_read::hash::ShaderHash;
 use dxcopy_read::pdb::Pdb;
 use dxcopy_read::{Container, DebugName, PartName, Program};
 
+#[cfg_attr(
+    not(dxcopy_corpus),
+    ignore = "needs the shared corpus (../shared or $DXCOPY_SHARED)"
+)]
 #[test]
 fn split_join_round_trip_on_corpus_containers_with_ildb() {
     let Some(corpus) = dxcopy_harness::corpus::corpus_or_skip(

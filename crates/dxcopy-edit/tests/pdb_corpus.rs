@@ -31,7 +31,7 @@ fn pdbutil() -> Option<&'static str> {
     if Path::new(LLVM_PDBUTIL).is_file() {
         Some(LLVM_PDBUTIL)
     } else {
-        println!("skipping llvm-pdbutil checks: {LLVM_PDBUTIL} not found");
+        dxcopy_harness::corpus::skip("llvm-pdbutil checks", &format!("{LLVM_PDBUTIL} not found"));
         None
     }
 }
@@ -68,6 +68,10 @@ fn check_with_pdbutil(tool: &str, pdb_path: &Path, container: &[u8], info: &PdbI
     assert!(text.contains(&format!("Age: {}", info.age)), "{text}");
 }
 
+#[cfg_attr(
+    not(dxcopy_corpus),
+    ignore = "needs the shared corpus (../shared or $DXCOPY_SHARED)"
+)]
 #[test]
 fn pdb_containers_relayout_byte_for_byte() {
     let Some(corpus) =
@@ -90,6 +94,10 @@ fn pdb_containers_relayout_byte_for_byte() {
     assert!(identical > 0);
 }
 
+#[cfg_attr(
+    not(all(dxcopy_corpus, dxcopy_llvm)),
+    ignore = "needs the shared corpus and LLVM 22"
+)]
 #[test]
 fn companion_pdbs_rewrite_byte_for_byte() {
     let Some(corpus) =
@@ -135,6 +143,10 @@ fn companion_pdbs_rewrite_byte_for_byte() {
     assert!(identical > 0);
 }
 
+#[cfg_attr(
+    not(dxcopy_llvm),
+    ignore = "needs LLVM 22 (/usr/lib/llvm-22/bin or $DXCOPY_LLVM_BIN)"
+)]
 #[test]
 fn large_block_size_layout_reads_in_llvm_pdbutil() {
     let Some(tool) = pdbutil() else { return };

@@ -1,8 +1,13 @@
 //! Where the shared corpus of real containers is, for every test and xtask
 //! task that reads it: `$DXCOPY_SHARED/corpus`, else `../shared/corpus`
-//! beside the workspace. The corpus is never copied into the repository; a
-//! test that needs it says clearly that it skipped when it is missing, and
-//! passes.
+//! beside the workspace. The corpus is never copied into the repository.
+//!
+//! A test that needs it carries
+//! `#[cfg_attr(not(dxcopy_corpus), ignore = "…")]` (the cfg comes from
+//! `build-support/test_inputs.rs`), so without the corpus it shows as
+//! ignored. Should it run anyway and find the corpus missing, the `*_or_skip`
+//! functions here print why and return `None` — except under CI, which has
+//! the corpus: there they fail the test ([`under_ci`]).
 
 use dxcopy_edit::dump::dumps_as_bitcode;
 use dxcopy_read::{container_input, Container, Program};
@@ -38,12 +43,28 @@ pub fn corpus_dir() -> Result<PathBuf, String> {
     }
 }
 
-/// The corpus folder, or `None` after printing that `test` is skipped.
+/// Whether this runs under CI (`CI` set and not `false`), where every test
+/// input is installed and a missing one is a failure.
+pub fn under_ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "false")
+}
+
+/// Reports that `test` cannot run: prints why, or fails the test under CI.
+pub fn skip(test: &str, why: &str) {
+    assert!(
+        !under_ci(),
+        "{test}: its input is missing under CI, where a test may not skip: {why}"
+    );
+    println!("{test}: skipped: {why}");
+}
+
+/// The corpus folder, or `None` after printing that `test` is skipped
+/// (a failure under CI).
 pub fn corpus_or_skip(test: &str) -> Option<PathBuf> {
     match corpus_dir() {
         Ok(corpus) => Some(corpus),
         Err(why) => {
-            println!("{test}: skipped: {why}");
+            skip(test, &why);
             None
         }
     }
@@ -57,9 +78,12 @@ pub fn listings_or_skip(test: &str) -> Option<PathBuf> {
     if corpus.join("listings/LISTINGS.tsv").is_file() {
         Some(corpus)
     } else {
-        println!(
-            "{test}: skipped: no reference listings at {} (set {SHARED_ENV} to the shared folder)",
-            corpus.join("listings").display()
+        skip(
+            test,
+            &format!(
+                "no reference listings at {} (set {SHARED_ENV} to the shared folder)",
+                corpus.join("listings").display()
+            ),
         );
         None
     }

@@ -1,7 +1,8 @@
 //! The LLVM 22 tools the tests compare against (`llvm-objcopy`, `llvm-as`,
 //! `llvm-dis`, `opt`, …): where they are, and running one that must succeed.
-//! A test that needs a tool says clearly that it skipped when the tool is
-//! missing, and passes.
+//! A test that needs a tool carries `#[cfg_attr(not(dxcopy_llvm), ignore =
+//! "…")]` and shows as ignored without LLVM 22; run anyway, it prints that it
+//! skipped, or fails under CI (see [`crate::corpus::skip`]).
 
 use std::ffi::OsStr;
 use std::fmt::Debug;
@@ -27,9 +28,12 @@ pub fn llvm_tool_or_skip(test: &str, name: &str) -> Option<PathBuf> {
     if tool.is_file() {
         Some(tool)
     } else {
-        println!(
-            "{test}: skipped: {} not found (install LLVM 22 or set {LLVM_BIN_ENV})",
-            tool.display()
+        crate::corpus::skip(
+            test,
+            &format!(
+                "{} not found (install LLVM 22 or set {LLVM_BIN_ENV})",
+                tool.display()
+            ),
         );
         None
     }
@@ -56,6 +60,10 @@ pub fn run_tool<A: AsRef<OsStr> + Debug>(tool: &Path, args: &[A], what: &str) ->
 mod tests {
     use super::*;
 
+    #[cfg_attr(
+        not(dxcopy_llvm),
+        ignore = "needs LLVM 22 (/usr/lib/llvm-22/bin or $DXCOPY_LLVM_BIN)"
+    )]
     #[test]
     fn run_tool_returns_output_and_fails_on_error() {
         let out = run_tool(Path::new("/bin/sh"), &["-c", "printf ok"], "sh");

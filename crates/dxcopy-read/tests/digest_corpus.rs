@@ -9,6 +9,10 @@
 use dxcopy_harness::corpus::manifest_or_skip;
 use dxcopy_read::digest::{container_digests, container_digests_many, kind_from_digests};
 
+#[cfg_attr(
+    not(dxcopy_corpus),
+    ignore = "needs the shared corpus (../shared or $DXCOPY_SHARED)"
+)]
 #[test]
 fn digests_in_lanes_equal_one_by_one_over_the_corpus() {
     let Some((_, rows)) = manifest_or_skip("digests_in_lanes_equal_one_by_one_over_the_corpus")

@@ -21,6 +21,10 @@ fn program_text(container: &Container<'_>, rounding: FloatRounding, path: &str) 
     ours
 }
 
+#[cfg_attr(
+    not(dxcopy_corpus),
+    ignore = "needs the shared corpus (../shared or $DXCOPY_SHARED)"
+)]
 #[test]
 fn program_listing_matches_every_reference() {
     let Some(corpus) = listings_or_skip("disasm_corpus") else {
@@ -73,6 +77,10 @@ fn program_listing_matches_every_reference() {
 /// The part summary `dxinfo --json` shows (instruction count and the
 /// declarations) agrees with the reference listing: its `dcl_*` lines, in
 /// order and spelled the same, and the number of the other listing lines.
+#[cfg_attr(
+    not(dxcopy_corpus),
+    ignore = "needs the shared corpus (../shared or $DXCOPY_SHARED)"
+)]
 #[test]
 fn part_summary_matches_every_reference() {
     let Some(corpus) = listings_or_skip("disasm_corpus") else {

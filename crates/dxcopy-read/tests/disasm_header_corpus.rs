@@ -89,6 +89,10 @@ fn extra_pairs(dir: &Path, out: &mut Vec<(PathBuf, PathBuf)>) {
     }
 }
 
+#[cfg_attr(
+    not(dxcopy_corpus),
+    ignore = "needs the shared corpus (../shared or $DXCOPY_SHARED)"
+)]
 #[test]
 fn header_sections_match_reference_listings() {
     if let Some(extra) = std::env::var_os("DXCOPY_EXTRA_LISTINGS") {

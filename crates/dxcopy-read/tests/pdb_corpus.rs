@@ -23,6 +23,10 @@ fn sorted_files(dir: &std::path::Path, ext: &str) -> Vec<PathBuf> {
     files
 }
 
+#[cfg_attr(
+    not(dxcopy_corpus),
+    ignore = "needs the shared corpus (../shared or $DXCOPY_SHARED)"
+)]
 #[test]
 fn dxc_companion_pdbs_read() {
     let Some(corpus) = corpus_or_skip("dxc_companion_pdbs_read") else {
@@ -87,6 +91,10 @@ fn dxc_companion_pdbs_read() {
     assert_eq!(digest_copied, paired);
 }
 
+#[cfg_attr(
+    not(dxcopy_corpus),
+    ignore = "needs the shared corpus (../shared or $DXCOPY_SHARED)"
+)]
 #[test]
 fn fxc_pdbs_have_no_container() {
     let Some(corpus) = corpus_or_skip("fxc_pdbs_have_no_container") else {

@@ -37,10 +37,13 @@ fn shared_or_skip(test: &str) -> Option<PathBuf> {
     if dir.is_dir() {
         Some(dir)
     } else {
-        println!(
-            "{test}: skipped: shared directory {} not found (set {})",
-            dir.display(),
-            dxcopy_harness::corpus::SHARED_ENV
+        dxcopy_harness::corpus::skip(
+            test,
+            &format!(
+                "shared directory {} not found (set {})",
+                dir.display(),
+                dxcopy_harness::corpus::SHARED_ENV
+            ),
         );
         None
     }
@@ -145,13 +148,17 @@ fn compare_with_obj2yaml(path: &Path) -> Outcome {
     }
 }
 
+#[cfg_attr(
+    not(all(dxcopy_corpus, dxcopy_llvm)),
+    ignore = "needs the shared corpus and LLVM 22"
+)]
 #[test]
 fn obj2yaml_conformance() {
     let Some(shared) = shared_or_skip("obj2yaml_conformance") else {
         return;
     };
     if !Path::new(OBJ2YAML).exists() {
-        println!("skipping: {OBJ2YAML} not installed");
+        dxcopy_harness::corpus::skip("obj2yaml_conformance", &format!("{OBJ2YAML} not installed"));
         return;
     }
     let mut files = files_under(&shared.join("spec/obj2yaml-samples"));
@@ -208,10 +215,17 @@ fn obj2yaml_conformance() {
     assert!(compared > 0);
 }
 
+#[cfg_attr(
+    not(dxcopy_llvm),
+    ignore = "needs LLVM 22 (/usr/lib/llvm-22/bin or $DXCOPY_LLVM_BIN)"
+)]
 #[test]
 fn yaml2obj_cases() {
     if !Path::new(OBJ2YAML).exists() || !Path::new(YAML2OBJ).exists() {
-        println!("skipping: {OBJ2YAML} or {YAML2OBJ} not installed");
+        dxcopy_harness::corpus::skip(
+            "yaml2obj_cases",
+            &format!("{OBJ2YAML} or {YAML2OBJ} not installed"),
+        );
         return;
     }
     let mut cases = files_under(&Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/obj2yaml"));
@@ -285,6 +299,10 @@ const KNOWN_MALFORMED: &[(&str, &str)] = &[(
      RuntimeInfo size is 0; LLVM rejects it too",
 )];
 
+#[cfg_attr(
+    not(dxcopy_corpus),
+    ignore = "needs the shared corpus (../shared or $DXCOPY_SHARED)"
+)]
 #[test]
 fn corpus_parts_decode() {
     let Some(shared) = shared_or_skip("corpus_parts_decode") else {
@@ -292,7 +310,10 @@ fn corpus_parts_decode() {
     };
     let corpus = shared.join("corpus");
     let Ok(manifest) = std::fs::read_to_string(corpus.join("MANIFEST.tsv")) else {
-        println!("skipping: {} has no MANIFEST.tsv", corpus.display());
+        dxcopy_harness::corpus::skip(
+            "corpus_parts_decode",
+            &format!("{} has no MANIFEST.tsv", corpus.display()),
+        );
         return;
     };
     let mut checked = 0;

@@ -22,6 +22,10 @@ const KNOWN_MALFORMED: &[(&str, &str, &str)] = &[
     ),
 ];
 
+#[cfg_attr(
+    not(dxcopy_corpus),
+    ignore = "needs the shared corpus (../shared or $DXCOPY_SHARED)"
+)]
 #[test]
 fn every_corpus_container_decodes() {
     let Some(corpus) = dxcopy_harness::corpus::corpus_or_skip("every_corpus_container_decodes")

@@ -365,6 +365,10 @@ fn sweep_file(row: &Row, sweep: &mut Sweep) {
     }
 }
 
+#[cfg_attr(
+    not(dxcopy_corpus),
+    ignore = "needs the shared corpus (../shared or $DXCOPY_SHARED)"
+)]
 #[test]
 fn corpus_sweep() {
     let Some((_, rows)) = manifest_or_skip("corpus sweep") else {

@@ -54,6 +54,10 @@ fn assemble(llvm_as: &Path, dir: &Path, stem: &str, source: &str) -> Vec<u8> {
     bitcode
 }
 
+#[cfg_attr(
+    not(dxcopy_llvm),
+    ignore = "needs LLVM 22 (/usr/lib/llvm-22/bin or $DXCOPY_LLVM_BIN)"
+)]
 #[test]
 fn update_section_then_dump_section_round_trips_llvm_as_bitcode() {
     let Some(llvm_as) = common::llvm_tool_or_skip(TEST, "llvm-as") else {

@@ -364,6 +364,10 @@ fn compare_file(tools: &Tools, input: &Input<'_>, s: &Scratch) -> Vec<(Op, Outco
     results
 }
 
+#[cfg_attr(
+    not(all(dxcopy_corpus, dxcopy_llvm)),
+    ignore = "needs the shared corpus and LLVM 22"
+)]
 #[test]
 fn llvm_differential() {
     let Some((_, rows)) = manifest_or_skip("llvm differential") else {

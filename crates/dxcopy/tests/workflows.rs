@@ -38,6 +38,10 @@ fn rows<'a>(all: &'a [Row], kind: &str, with: &[&str]) -> Vec<&'a Row> {
 
 use dxcopy_harness::part_names as names;
 
+#[cfg_attr(
+    not(dxcopy_corpus),
+    ignore = "needs the shared corpus (../shared or $DXCOPY_SHARED)"
+)]
 #[test]
 fn dxstrip_recursive_strips_containers_by_magic_only() {
     let Some((corpus, all)) = manifest_or_skip("dxstrip_recursive_strips_containers_by_magic_only")
@@ -105,6 +109,10 @@ fn dxstrip_recursive_strips_containers_by_magic_only() {
     let _ = corpus;
 }
 
+#[cfg_attr(
+    not(dxcopy_corpus),
+    ignore = "needs the shared corpus (../shared or $DXCOPY_SHARED)"
+)]
 #[test]
 fn response_files_carry_options_and_names() {
     let Some((_, all)) = manifest_or_skip("response_files_carry_options_and_names") else {
@@ -136,6 +144,10 @@ fn response_files_carry_options_and_names() {
     assert!(stderr(&o).contains("includes itself"), "{}", stderr(&o));
 }
 
+#[cfg_attr(
+    not(dxcopy_corpus),
+    ignore = "needs the shared corpus (../shared or $DXCOPY_SHARED)"
+)]
 #[test]
 fn root_signature_files_from_the_corpus() {
     let Some((_, all)) = manifest_or_skip("root_signature_files_from_the_corpus") else {
@@ -210,6 +222,10 @@ fn root_signature_files_from_the_corpus() {
     assert!(!dir.path().join("bad.dxil").exists());
 }
 
+#[cfg_attr(
+    not(dxcopy_corpus),
+    ignore = "needs the shared corpus (../shared or $DXCOPY_SHARED)"
+)]
 #[test]
 fn binding_coverage_on_corpus_shaders() {
     let Some((_, all)) = manifest_or_skip("binding_coverage_on_corpus_shaders") else {
@@ -262,6 +278,10 @@ fn binding_coverage_on_corpus_shaders() {
     );
 }
 
+#[cfg_attr(
+    not(dxcopy_corpus),
+    ignore = "needs the shared corpus (../shared or $DXCOPY_SHARED)"
+)]
 #[test]
 fn dxinfo_verify_checks_root_signature_coverage() {
     let Some((_, all)) = manifest_or_skip("dxinfo_verify_checks_root_signature_coverage") else {
@@ -311,6 +331,10 @@ fn dxinfo_verify_checks_root_signature_coverage() {
     );
 }
 
+#[cfg_attr(
+    not(dxcopy_corpus),
+    ignore = "needs the shared corpus (../shared or $DXCOPY_SHARED)"
+)]
 #[test]
 fn dxinfo_verify_checks_dxbc_bindings_from_rdef_and_says_when_it_cannot() {
     let Some((_, all)) =
@@ -381,6 +405,10 @@ fn dxinfo_verify_checks_dxbc_bindings_from_rdef_and_says_when_it_cannot() {
     assert!(!out.contains(": OK"), "{out}");
 }
 
+#[cfg_attr(
+    not(dxcopy_corpus),
+    ignore = "needs the shared corpus (../shared or $DXCOPY_SHARED)"
+)]
 #[test]
 fn repeated_dxil_parts_are_refused_by_dxcopy_and_dxstrip() {
     let Some((_, all)) = manifest_or_skip("repeated_dxil_parts_are_refused_by_dxcopy_and_dxstrip")
@@ -420,6 +448,10 @@ fn repeated_dxil_parts_are_refused_by_dxcopy_and_dxstrip() {
     assert!(String::from_utf8_lossy(&o.stdout).contains("duplicate"));
 }
 
+#[cfg_attr(
+    not(dxcopy_corpus),
+    ignore = "needs the shared corpus (../shared or $DXCOPY_SHARED)"
+)]
 #[test]
 fn split_to_a_new_directory_and_join_from_it() {
     let Some((_, all)) = manifest_or_skip("split_to_a_new_directory_and_join_from_it") else {

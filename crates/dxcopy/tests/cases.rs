@@ -1,7 +1,12 @@
-//! Data-driven integration cases: every `tests/cases/*.toml` describes input
-//! files (containers made with the project's builder, or raw bytes), one or
-//! more tool runs, and what each run must produce. Adding a case needs no Rust.
-//! The format is documented in tests/README.md.
+//! Data-driven integration cases: every `tests/cases/*.toml` (at the
+//! workspace root) describes input files (containers made with the project's
+//! builder, or raw bytes), one or more runs of this package's binaries, and
+//! what each run must produce. Adding a case needs no Rust. The format is
+//! documented in tests/README.md.
+//!
+//! `cargo test` runs them all; `DXCOPY_CASES=NAME[,NAME…]` runs only the
+//! cases whose file names contain one of the NAMEs (`cargo xtask cases NAME`
+//! sets it).
 
 use anyhow::{anyhow, bail, Context, Result};
 use dxcopy_edit::{ContainerBuilder, DigestPolicy};
@@ -404,8 +409,8 @@ fn run_case(bin: &Path, path: &Path) -> Result<()> {
 }
 
 /// Runs every case under tests/cases (filtered by name) against the binaries in `bin`.
-pub fn run_all(bin: &Path, filter: &[String]) -> Result<()> {
-    let dir = crate::root().join("tests/cases");
+fn run_all(bin: &Path, filter: &[String]) -> Result<()> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/cases");
     let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
         .with_context(|| format!("reading {}", dir.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -431,5 +436,25 @@ pub fn run_all(bin: &Path, filter: &[String]) -> Result<()> {
     if failed > 0 {
         bail!("{failed} case(s) failed");
     }
+    if passed == 0 {
+        bail!("no case in {} matches {filter:?}", dir.display());
+    }
     Ok(())
+}
+
+#[test]
+fn data_driven_cases() {
+    let bin = Path::new(env!("CARGO_BIN_EXE_dxcopy"))
+        .parent()
+        .expect("the binaries' folder")
+        .to_path_buf();
+    for tool in ["dxcopy", "dxstrip", "dxinfo"] {
+        assert!(bin.join(tool).is_file(), "no {tool} in {}", bin.display());
+    }
+    let filter: Vec<String> = std::env::var("DXCOPY_CASES")
+        .map(|v| v.split(',').map(str::to_owned).collect())
+        .unwrap_or_default();
+    if let Err(e) = run_all(&bin, &filter) {
+        panic!("{e:#}");
+    }
 }

@@ -8,6 +8,7 @@
 
 pub mod header;
 mod number;
+pub mod sm2;
 pub mod sm4;
 
 pub use number::FloatRounding;

@@ -12,10 +12,10 @@
 //! sampler, 0`), printed sorted by target; runtime constant 4 bytes
 //! (`u16 description, target register`, 0 = vertex shader position offset).
 
-use super::sm2::Sm2Program;
 use crate::aon9::Level9Shader;
 use crate::container::Part;
 use crate::cursor::{Cursor, Records};
+use crate::disasm::sm2::Sm2Program;
 use crate::disasm::ListingOptions;
 use crate::error::Result;
 use std::fmt::Write;
@@ -266,7 +266,7 @@ pub fn runtime_constant_name(code: u16) -> String {
 mod tests {
     use super::*;
     use crate::container::Container;
-    use crate::disasm::header::sm2::build::program;
+    use crate::disasm::sm2::build::program;
     use crate::error::ReadErrorKind;
     use crate::testutil::build;
 

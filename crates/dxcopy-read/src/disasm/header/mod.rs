@@ -36,7 +36,6 @@ pub mod interfaces;
 pub mod level9;
 pub mod rdef;
 pub mod signatures;
-pub mod sm2;
 
 use super::ListingOptions;
 use crate::container::Container;

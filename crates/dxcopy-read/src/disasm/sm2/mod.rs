@@ -23,12 +23,15 @@
 //! (`0xFFFF` = none). All offsets are from the start of the comment data
 //! after the `DBUG` tag.
 
+pub mod opcode;
+
 use crate::cursor::Cursor;
 use crate::disasm::number::{general9, FloatRounding};
 use crate::disasm::sm4::MAX_BLOCK_DEPTH;
 use crate::disasm::ListingOptions;
 use crate::error::{Limit, MissingItem, ReadError, ReadErrorKind, Result, ValueField};
 use crate::stage::{ShaderKind, TargetType};
+use opcode::{op, Block, Sm1Params};
 use std::fmt::Write;
 
 /// Most instructions decoded from one program (a program cannot hold more
@@ -151,26 +154,12 @@ pub struct Sm2Program<'data> {
 
 /// Number of parameter tokens for shader model 1 instructions, which carry no length.
 fn sm1_param_count(opcode: u16, version: Sm2Version) -> Option<usize> {
-    let ps14 = version.kind == ShaderKind::Pixel && version.minor >= 4;
-    Some(match opcode {
-        0 => 0,                                       // nop
-        1 | 6 | 7 | 14 | 15 | 16 | 19 | 78 | 79 => 2, // mov rcp rsq exp log lit frc expp logp
-        2 | 3 | 5 | 8..=13 | 17 | 20..=24 | 32 | 33 | 89 => 3,
-        4 | 18 | 80 | 88 | 90 => 4, // mad lrp cnd cmp dp2add
-        31 => 2,                    // dcl
-        81 => 5,                    // def
-        64 | 66 => {
-            if ps14 {
-                2
-            } else {
-                1
-            }
-        } // texcoord/texcrd, tex/texld
-        65 | 87 => 1,               // texkill texdepth
-        67..=77 | 82..=86 => 2,
-        0xfffd => 0, // phase
-        _ => return None,
-    })
+    match opcode::info(opcode)?.sm1_params {
+        Sm1Params::None => None,
+        Sm1Params::Fixed(n) => Some(usize::from(n)),
+        Sm1Params::Texture if version.kind == ShaderKind::Pixel && version.minor >= 4 => Some(2),
+        Sm1Params::Texture => Some(1),
+    }
 }
 
 fn read_version(token: u32, at: u64) -> Result<Sm2Version> {
@@ -251,11 +240,10 @@ impl<'data> Sm2Program<'data> {
             let params = c
                 .take_u32_each(&mut p, count, "SM1-3 instruction parameter")?
                 .collect();
-            // Blocks: loop, rep, if, ifc open one; endloop, endrep, endif
-            // close one (else does both).
-            if matches!(opcode, 29 | 39 | 43) {
+            // An else closes one block and opens the next: no change.
+            if block(opcode) == Block::Close {
                 depth = depth.saturating_sub(1);
-            } else if matches!(opcode, 27 | 38 | 40 | 41) {
+            } else if block(opcode) == Block::Open {
                 depth += 1;
                 if depth > MAX_BLOCK_DEPTH {
                     return Err(c.error(
@@ -369,126 +357,32 @@ impl<'data> DebugInfo<'data> {
     }
 }
 
-/// Instruction slots and kind for the closing statistics line.
+/// Instruction slots and whether they are texture slots, for the closing
+/// statistics line (1 arithmetic slot for numbers the table lacks).
 fn slots(opcode: u16) -> (u32, bool) {
-    // (slots, is texture) per the shader model 2 instruction tables.
+    opcode::info(opcode).map_or((1, false), |i| (i.slots, i.texture))
+}
+
+/// The mnemonic: the table's, but shader model 1 spells two opcodes its own
+/// way (`texcrd` in ps_1_4, `tex` before it).
+fn mnemonic(opcode: u16, version: Sm2Version) -> Option<&'static str> {
+    let ps14 = version.kind == ShaderKind::Pixel && version.major == 1 && version.minor >= 4;
     match opcode {
-        31 | 81 | 47 | 48 | 30 | 0xfffd => (0, false), // dcl def defb defi label phase
-        66 | 93 | 95 => (if opcode == 93 { 3 } else { 1 }, true), // texld texldd texldl
-        18 | 24 | 33 | 25 | 29 | 39 | 91 | 92 | 90 => (2, false), // lrp m3x2 crs call endloop endrep dsx dsy dp2add
-        23 | 21 | 36 | 32 | 26 | 27 | 38 | 40 | 41 | 16 | 34 | 45 | 96 => (3, false),
-        22 | 20 => (4, false), // m3x4 m4x4
-        37 => (8, false),      // sincos
-        _ => (1, false),
+        op::TEXCOORD if ps14 => Some("texcrd"),
+        op::TEX if version.major < 2 && !(version.major == 1 && version.minor >= 4) => Some("tex"),
+        _ => opcode::info(opcode)?.name,
     }
 }
 
-fn mnemonic(opcode: u16, version: Sm2Version) -> Option<&'static str> {
-    Some(match opcode {
-        0 => "nop",
-        1 => "mov",
-        2 => "add",
-        3 => "sub",
-        4 => "mad",
-        5 => "mul",
-        6 => "rcp",
-        7 => "rsq",
-        8 => "dp3",
-        9 => "dp4",
-        10 => "min",
-        11 => "max",
-        12 => "slt",
-        13 => "sge",
-        14 => "exp",
-        15 => "log",
-        16 => "lit",
-        17 => "dst",
-        18 => "lrp",
-        19 => "frc",
-        20 => "m4x4",
-        21 => "m4x3",
-        22 => "m3x4",
-        23 => "m3x3",
-        24 => "m3x2",
-        25 => "call",
-        26 => "callnz",
-        27 => "loop",
-        28 => "ret",
-        29 => "endloop",
-        30 => "label",
-        31 => "dcl",
-        32 => "pow",
-        33 => "crs",
-        34 => "sgn",
-        35 => "abs",
-        36 => "nrm",
-        37 => "sincos",
-        38 => "rep",
-        39 => "endrep",
-        40 => "if",
-        41 => "if",
-        42 => "else",
-        43 => "endif",
-        44 => "break",
-        45 => "break",
-        46 => "mova",
-        47 => "defb",
-        48 => "defi",
-        64 => {
-            if version.kind == ShaderKind::Pixel && version.major == 1 && version.minor >= 4 {
-                "texcrd"
-            } else {
-                "texcoord"
-            }
-        }
-        65 => "texkill",
-        66 => {
-            if version.major >= 2 || (version.major == 1 && version.minor >= 4) {
-                "texld"
-            } else {
-                "tex"
-            }
-        }
-        67 => "texbem",
-        68 => "texbeml",
-        69 => "texreg2ar",
-        70 => "texreg2gb",
-        71 => "texm3x2pad",
-        72 => "texm3x2tex",
-        73 => "texm3x3pad",
-        74 => "texm3x3tex",
-        76 => "texm3x3spec",
-        77 => "texm3x3vspec",
-        78 => "expp",
-        79 => "logp",
-        80 => "cnd",
-        81 => "def",
-        82 => "texreg2rgb",
-        83 => "texdp3tex",
-        84 => "texm3x2depth",
-        85 => "texdp3",
-        86 => "texm3x3",
-        87 => "texdepth",
-        88 => "cmp",
-        89 => "bem",
-        90 => "dp2add",
-        91 => "dsx",
-        92 => "dsy",
-        93 => "texldd",
-        94 => "setp",
-        95 => "texldl",
-        96 => "break_pred",
-        0xfffd => "phase",
-        _ => return None,
-    })
+/// Whether the instruction's first parameter is a destination (numbers the
+/// table lacks are printed as if it were).
+fn has_destination(opcode: u16) -> bool {
+    opcode::info(opcode).is_none_or(|i| i.destination)
 }
 
-/// Whether the instruction's first parameter is a destination.
-fn has_destination(opcode: u16) -> bool {
-    !matches!(
-        opcode,
-        0 | 25..=30 | 38..=45 | 47 | 48 | 96 | 0xfffd
-    )
+/// The block structure of `opcode`.
+fn block(opcode: u16) -> Block {
+    opcode::info(opcode).map_or(Block::None, |i| i.block)
 }
 
 const COMPONENTS: [char; 4] = ['x', 'y', 'z', 'w'];
@@ -692,7 +586,7 @@ impl Printer<'_> {
             .map(str::to_string)
             .unwrap_or_else(|| format!("op{}", ins.opcode));
         match ins.opcode {
-            31 => {
+            op::DCL => {
                 // dcl: usage token, then the declared register.
                 let usage = p.first().copied().unwrap_or(0);
                 let dest = p.get(1).copied().unwrap_or(0);
@@ -719,7 +613,7 @@ impl Printer<'_> {
                 };
                 format!("dcl{suffix}{mods} {}", self.destination(dest))
             }
-            81 => {
+            op::DEF => {
                 let dest = p.first().copied().unwrap_or(0);
                 let values: Vec<String> = p
                     .iter()
@@ -728,13 +622,13 @@ impl Printer<'_> {
                     .collect();
                 format!("def {}, {}", self.destination(dest), values.join(", "))
             }
-            48 => {
+            op::DEFI => {
                 let dest = p.first().copied().unwrap_or(0);
                 let values: Vec<String> =
                     p.iter().skip(1).map(|v| (*v as i32).to_string()).collect();
                 format!("defi {}, {}", self.destination(dest), values.join(", "))
             }
-            47 => {
+            op::DEFB => {
                 let dest = p.first().copied().unwrap_or(0);
                 let value = if p.get(1).copied().unwrap_or(0) != 0 {
                     "true"
@@ -778,11 +672,11 @@ impl Printer<'_> {
         }
         let mut full = name;
         match ins.opcode {
-            41 | 45 | 94 => {
+            op::IFC | op::BREAKC | op::SETP => {
                 full.push('_');
                 full.push_str(comparison(ins.controls));
             }
-            66 if self.version.major >= 2 => match ins.controls & 3 {
+            op::TEX if self.version.major >= 2 => match ins.controls & 3 {
                 1 => full.push('p'),
                 2 => full.push('b'),
                 _ => {}
@@ -875,7 +769,7 @@ impl Sm2Program<'_> {
                 }
                 last_line = (src.file != 0xffff).then_some((src.line, src.file));
             }
-            if matches!(ins.opcode, 29 | 39 | 42 | 43) {
+            if matches!(block(ins.opcode), Block::Close | Block::Else) {
                 depth = depth.saturating_sub(1);
             }
             text.push_str("    ");
@@ -888,7 +782,7 @@ impl Sm2Program<'_> {
                 text.push_str(&n.join(", "));
             }
             text.push('\n');
-            if matches!(ins.opcode, 27 | 38 | 40 | 41 | 42) {
+            if matches!(block(ins.opcode), Block::Open | Block::Else) {
                 depth += 1;
             }
             let (n, is_texture) = slots(ins.opcode);

@@ -17,12 +17,17 @@
 
 /// Defines an open enumeration over an integer type.
 ///
+/// Each variant's documentation starts with its value and name (`` `0`
+/// (All) ``); a doc comment on a row adds to that, so rows need one only to
+/// say more than the value.
+///
 /// ```text
 /// open_enum! {
 ///     /// Doc.
 ///     pub enum Visibility: u32 {
-///         /// Doc.
 ///         All = 0 => "All",
+///         /// Only the vertex stage.
+///         Vertex = 1 => "Vertex",
 ///     }
 /// }
 /// ```
@@ -36,7 +41,11 @@ macro_rules! open_enum {
         $(#[$meta])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         pub enum $name {
-            $( $(#[$vmeta])* $variant, )*
+            $(
+                #[doc = concat!("`", stringify!($value), "` (", $text, ")")]
+                $(#[$vmeta])*
+                $variant,
+            )*
             /// A value with no name in the specification (kept as read).
             Unknown($repr),
         }
@@ -96,11 +105,13 @@ pub(crate) use open_enum;
 /// matched again, so a table may name a combination before its single bits
 /// (`OptimizationLevel2 = 0xc000` before `OptimizationLevel0 = 0x4000`).
 ///
+/// Each mask's documentation starts with its value and name, as in
+/// [`open_enum!`].
+///
 /// ```text
 /// flag_set! {
 ///     /// Doc.
 ///     pub struct VersionFlags: u32 {
-///         /// Doc.
 ///         DEBUG = 0x1 => "Debug",
 ///     }
 /// }
@@ -117,7 +128,11 @@ macro_rules! flag_set {
         pub struct $name(pub $repr);
 
         impl $name {
-            $( $(#[$fmeta])* pub const $flag: $repr = $value; )*
+            $(
+                #[doc = concat!("`", stringify!($value), "` (", $text, ")")]
+                $(#[$fmeta])*
+                pub const $flag: $repr = $value;
+            )*
 
             /// Every named mask with its name, in specification order.
             pub const KNOWN: &'static [($repr, &'static str)] = &[ $( ($value, $text), )* ];
@@ -232,11 +247,8 @@ mod tests {
     open_enum! {
         /// A test code.
         pub enum Colour: u16 {
-            /// 0
             Red = 0 => "Red",
-            /// 7
             Blue = 7 => "Blue",
-            /// 0xffff
             White = 0xffff => "White",
         }
     }
@@ -244,13 +256,9 @@ mod tests {
     flag_set! {
         /// A test flag word; `BOTH` names a combination before its single bits.
         pub struct Bits: u32 {
-            /// 0x1
             A = 0x1 => "A",
-            /// 0xc
             BOTH = 0xc => "Both",
-            /// 0x4
             C = 0x4 => "C",
-            /// 0x8
             D = 0x8 => "D",
         }
     }

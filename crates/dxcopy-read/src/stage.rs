@@ -16,37 +16,21 @@ use crate::enums::open_enum;
 open_enum! {
     /// Shader stage of a program header / PSV0 (docs/format/enums.md §1).
     pub enum ShaderKind: u16 {
-        /// 0
         Pixel = 0 => "Pixel",
-        /// 1
         Vertex = 1 => "Vertex",
-        /// 2
         Geometry = 2 => "Geometry",
-        /// 3
         Hull = 3 => "Hull",
-        /// 4
         Domain = 4 => "Domain",
-        /// 5
         Compute = 5 => "Compute",
-        /// 6
         Library = 6 => "Library",
-        /// 7
         RayGeneration = 7 => "RayGeneration",
-        /// 8
         Intersection = 8 => "Intersection",
-        /// 9
         AnyHit = 9 => "AnyHit",
-        /// 10
         ClosestHit = 10 => "ClosestHit",
-        /// 11
         Miss = 11 => "Miss",
-        /// 12
         Callable = 12 => "Callable",
-        /// 13
         Mesh = 13 => "Mesh",
-        /// 14
         Amplification = 14 => "Amplification",
-        /// 15
         Node = 15 => "Node",
     }
 }

@@ -46,25 +46,15 @@ pub const ELEMENT_SIZE: u32 = 16;
 open_enum! {
     /// Resource type of a PSV resource binding (docs/format/enums.md §7).
     pub enum ResourceType: u32 {
-        /// 0
         Invalid = 0 => "Invalid",
-        /// 1
         Sampler = 1 => "Sampler",
-        /// 2
         Cbv = 2 => "CBV",
-        /// 3
         SrvTyped = 3 => "SRVTyped",
-        /// 4
         SrvRaw = 4 => "SRVRaw",
-        /// 5
         SrvStructured = 5 => "SRVStructured",
-        /// 6
         UavTyped = 6 => "UAVTyped",
-        /// 7
         UavRaw = 7 => "UAVRaw",
-        /// 8
         UavStructured = 8 => "UAVStructured",
-        /// 9
         UavStructuredWithCounter = 9 => "UAVStructuredWithCounter",
     }
 }
@@ -73,43 +63,24 @@ open_enum! {
     /// `DXIL::ResourceKind`, the resource kind (dimension) of a version-2 PSV resource binding and of
     /// an RDAT resource record (docs/format/enums.md §8).
     pub enum ResourceKind: u32 {
-        /// 0
         Invalid = 0 => "Invalid",
-        /// 1
         Texture1D = 1 => "Texture1D",
-        /// 2
         Texture2D = 2 => "Texture2D",
-        /// 3
         Texture2DMS = 3 => "Texture2DMS",
-        /// 4
         Texture3D = 4 => "Texture3D",
-        /// 5
         TextureCube = 5 => "TextureCube",
-        /// 6
         Texture1DArray = 6 => "Texture1DArray",
-        /// 7
         Texture2DArray = 7 => "Texture2DArray",
-        /// 8
         Texture2DMSArray = 8 => "Texture2DMSArray",
-        /// 9
         TextureCubeArray = 9 => "TextureCubeArray",
-        /// 10
         TypedBuffer = 10 => "TypedBuffer",
-        /// 11
         RawBuffer = 11 => "RawBuffer",
-        /// 12
         StructuredBuffer = 12 => "StructuredBuffer",
-        /// 13
         CBuffer = 13 => "CBuffer",
-        /// 14
         Sampler = 14 => "Sampler",
-        /// 15
         TBuffer = 15 => "TBuffer",
-        /// 16
         RTAccelerationStructure = 16 => "RTAccelerationStructure",
-        /// 17
         FeedbackTexture2D = 17 => "FeedbackTexture2D",
-        /// 18
         FeedbackTexture2DArray = 18 => "FeedbackTexture2DArray",
     }
 }
@@ -125,65 +96,35 @@ flag_set! {
 open_enum! {
     /// Semantic kind of a PSV signature element (docs/format/enums.md §3).
     pub enum SemanticKind: u8 {
-        /// 0
         Arbitrary = 0 => "Arbitrary",
-        /// 1
         VertexId = 1 => "VertexID",
-        /// 2
         InstanceId = 2 => "InstanceID",
-        /// 3
         Position = 3 => "Position",
-        /// 4
         RenderTargetArrayIndex = 4 => "RenderTargetArrayIndex",
-        /// 5
         ViewPortArrayIndex = 5 => "ViewPortArrayIndex",
-        /// 6
         ClipDistance = 6 => "ClipDistance",
-        /// 7
         CullDistance = 7 => "CullDistance",
-        /// 8
         OutputControlPointId = 8 => "OutputControlPointID",
-        /// 9
         DomainLocation = 9 => "DomainLocation",
-        /// 10
         PrimitiveId = 10 => "PrimitiveID",
-        /// 11
         GsInstanceId = 11 => "GSInstanceID",
-        /// 12
         SampleIndex = 12 => "SampleIndex",
-        /// 13
         IsFrontFace = 13 => "IsFrontFace",
-        /// 14
         Coverage = 14 => "Coverage",
-        /// 15
         InnerCoverage = 15 => "InnerCoverage",
-        /// 16
         Target = 16 => "Target",
-        /// 17
         Depth = 17 => "Depth",
-        /// 18
         DepthLessEqual = 18 => "DepthLessEqual",
-        /// 19
         DepthGreaterEqual = 19 => "DepthGreaterEqual",
-        /// 20
         StencilRef = 20 => "StencilRef",
-        /// 21
         DispatchThreadId = 21 => "DispatchThreadID",
-        /// 22
         GroupId = 22 => "GroupID",
-        /// 23
         GroupIndex = 23 => "GroupIndex",
-        /// 24
         GroupThreadId = 24 => "GroupThreadID",
-        /// 25
         TessFactor = 25 => "TessFactor",
-        /// 26
         InsideTessFactor = 26 => "InsideTessFactor",
-        /// 27
         ViewId = 27 => "ViewID",
-        /// 28
         Barycentrics = 28 => "Barycentrics",
-        /// 29
         ShadingRate = 29 => "ShadingRate",
         /// 30 (also LLVM's `Invalid`, which shares the value; the first name is used)
         CullPrimitive = 30 => "CullPrimitive",
@@ -193,23 +134,14 @@ open_enum! {
 open_enum! {
     /// Interpolation mode of a PSV signature element (docs/format/enums.md §3).
     pub enum InterpolationMode: u8 {
-        /// 0
         Undefined = 0 => "Undefined",
-        /// 1
         Constant = 1 => "Constant",
-        /// 2
         Linear = 2 => "Linear",
-        /// 3
         LinearCentroid = 3 => "LinearCentroid",
-        /// 4
         LinearNoperspective = 4 => "LinearNoperspective",
-        /// 5
         LinearNoperspectiveCentroid = 5 => "LinearNoperspectiveCentroid",
-        /// 6
         LinearSample = 6 => "LinearSample",
-        /// 7
         LinearNoperspectiveSample = 7 => "LinearNoperspectiveSample",
-        /// 8
         Invalid = 8 => "Invalid",
     }
 }

@@ -31,53 +31,29 @@ pub const NULL_REF: u32 = u32::MAX;
 open_enum! {
     /// RDAT part type (`RuntimeDataPartType`).
     pub enum RdatPartType: u32 {
-        /// 0
         Invalid = 0 => "Invalid",
-        /// 1
         StringBuffer = 1 => "StringBuffer",
-        /// 2
         IndexArrays = 2 => "IndexArrays",
-        /// 3
         ResourceTable = 3 => "ResourceTable",
-        /// 4
         FunctionTable = 4 => "FunctionTable",
-        /// 5
         RawBytes = 5 => "RawBytes",
-        /// 6
         SubobjectTable = 6 => "SubobjectTable",
-        /// 7
         NodeIDTable = 7 => "NodeIDTable",
-        /// 8
         NodeShaderIOAttribTable = 8 => "NodeShaderIOAttribTable",
-        /// 9
         NodeShaderFuncAttribTable = 9 => "NodeShaderFuncAttribTable",
-        /// 10
         IONodeTable = 10 => "IONodeTable",
-        /// 11
         NodeShaderInfoTable = 11 => "NodeShaderInfoTable",
-        /// 13
         SignatureElementTable = 13 => "SignatureElementTable",
-        /// 14
         VSInfoTable = 14 => "VSInfoTable",
-        /// 15
         PSInfoTable = 15 => "PSInfoTable",
-        /// 16
         HSInfoTable = 16 => "HSInfoTable",
-        /// 17
         DSInfoTable = 17 => "DSInfoTable",
-        /// 18
         GSInfoTable = 18 => "GSInfoTable",
-        /// 19
         CSInfoTable = 19 => "CSInfoTable",
-        /// 20
         MSInfoTable = 20 => "MSInfoTable",
-        /// 21
         ASInfoTable = 21 => "ASInfoTable",
-        /// 0x10001
         DxilPdbInfoTable = 0x10001 => "DxilPdbInfoTable",
-        /// 0x10002
         DxilPdbInfoSourceTable = 0x10002 => "DxilPdbInfoSourceTable",
-        /// 0x10003
         DxilPdbInfoLibraryTable = 0x10003 => "DxilPdbInfoLibraryTable",
     }
 }
@@ -92,15 +68,10 @@ impl RdatPartType {
 open_enum! {
     /// `DXIL::ResourceClass`.
     pub enum ResourceClass: u32 {
-        /// 0
         Srv = 0 => "SRV",
-        /// 1
         Uav = 1 => "UAV",
-        /// 2
         CBuffer = 2 => "CBuffer",
-        /// 3
         Sampler = 3 => "Sampler",
-        /// 4
         Invalid = 4 => "Invalid",
     }
 }
@@ -114,15 +85,10 @@ pub use crate::stage::FunctionKind;
 flag_set! {
     /// RDAT resource flags (`DxilResourceFlag`).
     pub struct ResourceFlags: u32 {
-        /// 0x1
         UAV_GLOBALLY_COHERENT = 0x1 => "UAVGloballyCoherent",
-        /// 0x2
         UAV_COUNTER = 0x2 => "UAVCounter",
-        /// 0x4
         UAV_RASTERIZER_ORDERED_VIEW = 0x4 => "UAVRasterizerOrderedView",
-        /// 0x8
         DYNAMIC_INDEXING = 0x8 => "DynamicIndexing",
-        /// 0x10
         ATOMICS64_USE = 0x10 => "Atomics64Use",
     }
 }

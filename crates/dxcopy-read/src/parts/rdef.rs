@@ -38,21 +38,13 @@ pub use crate::stage::TargetType;
 open_enum! {
     /// `D3D_SHADER_VARIABLE_CLASS`.
     pub enum VariableClass: u16 {
-        /// 0
         Scalar = 0 => "Scalar",
-        /// 1
         Vector = 1 => "Vector",
-        /// 2
         MatrixRows = 2 => "MatrixRows",
-        /// 3
         MatrixColumns = 3 => "MatrixColumns",
-        /// 4
         Object = 4 => "Object",
-        /// 5
         Struct = 5 => "Struct",
-        /// 6
         InterfaceClass = 6 => "InterfaceClass",
-        /// 7
         InterfacePointer = 7 => "InterfacePointer",
     }
 }
@@ -60,131 +52,68 @@ open_enum! {
 open_enum! {
     /// `D3D_SHADER_VARIABLE_TYPE`.
     pub enum VariableType: u16 {
-        /// 0
         Void = 0 => "void",
-        /// 1
         Bool = 1 => "bool",
-        /// 2
         Int = 2 => "int",
-        /// 3
         Float = 3 => "float",
-        /// 4
         String = 4 => "string",
-        /// 5
         Texture = 5 => "texture",
-        /// 6
         Texture1D = 6 => "Texture1D",
-        /// 7
         Texture2D = 7 => "Texture2D",
-        /// 8
         Texture3D = 8 => "Texture3D",
-        /// 9
         TextureCube = 9 => "TextureCube",
-        /// 10
         Sampler = 10 => "sampler",
-        /// 11
         Sampler1D = 11 => "sampler1D",
-        /// 12
         Sampler2D = 12 => "sampler2D",
-        /// 13
         Sampler3D = 13 => "sampler3D",
-        /// 14
         SamplerCUBE = 14 => "samplerCUBE",
-        /// 15
         PixelShader = 15 => "PixelShader",
-        /// 16
         VertexShader = 16 => "VertexShader",
-        /// 17
         PixelFragment = 17 => "PixelFragment",
-        /// 18
         VertexFragment = 18 => "VertexFragment",
-        /// 19
         Uint = 19 => "uint",
-        /// 20
         Uint8 = 20 => "uint8",
-        /// 21
         GeometryShader = 21 => "GeometryShader",
-        /// 22
         RasterizerState = 22 => "RasterizerState",
-        /// 23
         DepthStencilState = 23 => "DepthStencilState",
-        /// 24
         BlendState = 24 => "BlendState",
-        /// 25
         Buffer = 25 => "Buffer",
-        /// 26
         Cbuffer = 26 => "cbuffer",
-        /// 27
         Tbuffer = 27 => "tbuffer",
-        /// 28
         Texture1DArray = 28 => "Texture1DArray",
-        /// 29
         Texture2DArray = 29 => "Texture2DArray",
-        /// 30
         RenderTargetView = 30 => "RenderTargetView",
-        /// 31
         DepthStencilView = 31 => "DepthStencilView",
-        /// 32
         Texture2DMS = 32 => "Texture2DMS",
-        /// 33
         Texture2DMSArray = 33 => "Texture2DMSArray",
-        /// 34
         TextureCubeArray = 34 => "TextureCubeArray",
-        /// 35
         HullShader = 35 => "HullShader",
-        /// 36
         DomainShader = 36 => "DomainShader",
-        /// 37
         InterfacePointer = 37 => "InterfacePointer",
-        /// 38
         ComputeShader = 38 => "ComputeShader",
-        /// 39
         Double = 39 => "double",
-        /// 40
         RWTexture1D = 40 => "RWTexture1D",
-        /// 41
         RWTexture1DArray = 41 => "RWTexture1DArray",
-        /// 42
         RWTexture2D = 42 => "RWTexture2D",
-        /// 43
         RWTexture2DArray = 43 => "RWTexture2DArray",
-        /// 44
         RWTexture3D = 44 => "RWTexture3D",
-        /// 45
         RWBuffer = 45 => "RWBuffer",
-        /// 46
         ByteAddressBuffer = 46 => "ByteAddressBuffer",
-        /// 47
         RWByteAddressBuffer = 47 => "RWByteAddressBuffer",
-        /// 48
         StructuredBuffer = 48 => "StructuredBuffer",
-        /// 49
         RWStructuredBuffer = 49 => "RWStructuredBuffer",
-        /// 50
         AppendStructuredBuffer = 50 => "AppendStructuredBuffer",
-        /// 51
         ConsumeStructuredBuffer = 51 => "ConsumeStructuredBuffer",
-        /// 52
         Min8Float = 52 => "min8float",
-        /// 53
         Min10Float = 53 => "min10float",
-        /// 54
         Min16Float = 54 => "min16float",
-        /// 55
         Min12Int = 55 => "min12int",
-        /// 56
         Min16Int = 56 => "min16int",
-        /// 57
         Min16Uint = 57 => "min16uint",
-        /// 58
         Int16 = 58 => "int16_t",
-        /// 59
         Uint16 = 59 => "uint16_t",
-        /// 60
         Float16 = 60 => "float16_t",
-        /// 61
         Int64 = 61 => "int64_t",
-        /// 62
         Uint64 = 62 => "uint64_t",
     }
 }
@@ -192,33 +121,19 @@ open_enum! {
 open_enum! {
     /// `D3D_SHADER_INPUT_TYPE` of a bound resource.
     pub enum InputType: u32 {
-        /// 0
         Cbuffer = 0 => "cbuffer",
-        /// 1
         Tbuffer = 1 => "tbuffer",
-        /// 2
         Texture = 2 => "texture",
-        /// 3
         Sampler = 3 => "sampler",
-        /// 4
         UAVTyped = 4 => "UAVTyped",
-        /// 5
         Structured = 5 => "structured",
-        /// 6
         UAVStructured = 6 => "UAVStructured",
-        /// 7
         ByteAddress = 7 => "byteaddress",
-        /// 8
         UAVByteAddress = 8 => "UAVByteAddress",
-        /// 9
         UAVAppendStructured = 9 => "UAVAppendStructured",
-        /// 10
         UAVConsumeStructured = 10 => "UAVConsumeStructured",
-        /// 11
         UAVStructuredWithCounter = 11 => "UAVStructuredWithCounter",
-        /// 12
         RTAccelerationStructure = 12 => "RTAccelerationStructure",
-        /// 13
         UAVFeedbackTexture = 13 => "UAVFeedbackTexture",
     }
 }
@@ -226,23 +141,14 @@ open_enum! {
 open_enum! {
     /// `D3D_RESOURCE_RETURN_TYPE` (0 for resources without one).
     pub enum ReturnType: u32 {
-        /// 0
         NotApplicable = 0 => "NA",
-        /// 1
         Unorm = 1 => "unorm",
-        /// 2
         Snorm = 2 => "snorm",
-        /// 3
         Sint = 3 => "sint",
-        /// 4
         Uint = 4 => "uint",
-        /// 5
         Float = 5 => "float",
-        /// 6
         Mixed = 6 => "mixed",
-        /// 7
         Double = 7 => "double",
-        /// 8
         Continued = 8 => "continued",
     }
 }
@@ -250,29 +156,17 @@ open_enum! {
 open_enum! {
     /// `D3D_SRV_DIMENSION` of a bound resource.
     pub enum Dimension: u32 {
-        /// 0
         NotApplicable = 0 => "NA",
-        /// 1
         Buffer = 1 => "buf",
-        /// 2
         Texture1D = 2 => "1d",
-        /// 3
         Texture1DArray = 3 => "1darray",
-        /// 4
         Texture2D = 4 => "2d",
-        /// 5
         Texture2DArray = 5 => "2darray",
-        /// 6
         Texture2DMS = 6 => "2dMS",
-        /// 7
         Texture2DMSArray = 7 => "2dMSarray",
-        /// 8
         Texture3D = 8 => "3d",
-        /// 9
         TextureCube = 9 => "cube",
-        /// 10
         TextureCubeArray = 10 => "cubearray",
-        /// 11
         BufferEx = 11 => "bufex",
     }
 }
@@ -280,13 +174,9 @@ open_enum! {
 open_enum! {
     /// `D3D_CBUFFER_TYPE`.
     pub enum CBufferType: u32 {
-        /// 0
         Cbuffer = 0 => "cbuffer",
-        /// 1
         Tbuffer = 1 => "tbuffer",
-        /// 2
         InterfacePointers = 2 => "InterfacePointers",
-        /// 3
         ResourceBindInfo = 3 => "ResourceBindInfo",
     }
 }
@@ -294,15 +184,10 @@ open_enum! {
 flag_set! {
     /// `D3D_SHADER_INPUT_FLAGS`.
     pub struct InputFlags: u32 {
-        /// 0x1
         USER_PACKED = 0x1 => "UserPacked",
-        /// 0x2
         COMPARISON_SAMPLER = 0x2 => "ComparisonSampler",
-        /// 0x4
         TEXTURE_COMPONENT0 = 0x4 => "TextureComponent0",
-        /// 0x8
         TEXTURE_COMPONENT1 = 0x8 => "TextureComponent1",
-        /// 0x10
         UNUSED = 0x10 => "Unused",
     }
 }
@@ -310,13 +195,9 @@ flag_set! {
 flag_set! {
     /// `D3D_SHADER_VARIABLE_FLAGS`.
     pub struct VariableFlags: u32 {
-        /// 0x1
         USER_PACKED = 0x1 => "UserPacked",
-        /// 0x2
         USED = 0x2 => "Used",
-        /// 0x4
         INTERFACE_POINTER = 0x4 => "InterfacePointer",
-        /// 0x8
         INTERFACE_PARAMETER = 0x8 => "InterfaceParameter",
     }
 }
@@ -324,7 +205,6 @@ flag_set! {
 flag_set! {
     /// `D3D_SHADER_CBUFFER_FLAGS`.
     pub struct CBufferFlags: u32 {
-        /// 0x1
         USER_PACKED = 0x1 => "UserPacked",
     }
 }
@@ -332,51 +212,28 @@ flag_set! {
 flag_set! {
     /// `D3DCOMPILE_*` flags recorded in the header (optimization level 2 is both level bits).
     pub struct CompileFlags: u32 {
-        /// 0x1
         DEBUG = 0x1 => "Debug",
-        /// 0x2
         SKIP_VALIDATION = 0x2 => "SkipValidation",
-        /// 0x4
         SKIP_OPTIMIZATION = 0x4 => "SkipOptimization",
-        /// 0x8
         PACK_MATRIX_ROW_MAJOR = 0x8 => "PackMatrixRowMajor",
-        /// 0x10
         PACK_MATRIX_COLUMN_MAJOR = 0x10 => "PackMatrixColumnMajor",
-        /// 0x20
         PARTIAL_PRECISION = 0x20 => "PartialPrecision",
-        /// 0x40
         FORCE_VS_SOFTWARE_NO_OPT = 0x40 => "ForceVSSoftwareNoOpt",
-        /// 0x80
         FORCE_PS_SOFTWARE_NO_OPT = 0x80 => "ForcePSSoftwareNoOpt",
-        /// 0x100
         NO_PRESHADER = 0x100 => "NoPreshader",
-        /// 0x200
         AVOID_FLOW_CONTROL = 0x200 => "AvoidFlowControl",
-        /// 0x400
         PREFER_FLOW_CONTROL = 0x400 => "PreferFlowControl",
-        /// 0x800
         ENABLE_STRICTNESS = 0x800 => "EnableStrictness",
-        /// 0x1000
         ENABLE_BACKWARDS_COMPATIBILITY = 0x1000 => "EnableBackwardsCompatibility",
-        /// 0x2000
         IEEE_STRICTNESS = 0x2000 => "IEEEStrictness",
-        /// 0xc000
         OPTIMIZATION_LEVEL2 = 0xc000 => "OptimizationLevel2",
-        /// 0x4000
         OPTIMIZATION_LEVEL0 = 0x4000 => "OptimizationLevel0",
-        /// 0x8000
         OPTIMIZATION_LEVEL3 = 0x8000 => "OptimizationLevel3",
-        /// 0x40000
         WARNINGS_ARE_ERRORS = 0x40000 => "WarningsAreErrors",
-        /// 0x80000
         RESOURCES_MAY_ALIAS = 0x80000 => "ResourcesMayAlias",
-        /// 0x100000
         ENABLE_UNBOUNDED_DESCRIPTOR_TABLES = 0x100000 => "EnableUnboundedDescriptorTables",
-        /// 0x200000
         ALL_RESOURCES_BOUND = 0x200000 => "AllResourcesBound",
-        /// 0x400000
         DEBUG_NAME_FOR_SOURCE = 0x400000 => "DebugNameForSource",
-        /// 0x800000
         DEBUG_NAME_FOR_BINARY = 0x800000 => "DebugNameForBinary",
     }
 }

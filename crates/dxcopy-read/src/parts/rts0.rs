@@ -76,29 +76,17 @@ impl RootSignatureVersion {
 flag_set! {
     /// Root signature flags (docs/format/enums.md §10).
     pub struct RootFlags: u32 {
-        /// 0x1
         ALLOW_INPUT_ASSEMBLER_INPUT_LAYOUT = 0x1 => "AllowInputAssemblerInputLayout",
-        /// 0x2
         DENY_VERTEX_SHADER_ROOT_ACCESS = 0x2 => "DenyVertexShaderRootAccess",
-        /// 0x4
         DENY_HULL_SHADER_ROOT_ACCESS = 0x4 => "DenyHullShaderRootAccess",
-        /// 0x8
         DENY_DOMAIN_SHADER_ROOT_ACCESS = 0x8 => "DenyDomainShaderRootAccess",
-        /// 0x10
         DENY_GEOMETRY_SHADER_ROOT_ACCESS = 0x10 => "DenyGeometryShaderRootAccess",
-        /// 0x20
         DENY_PIXEL_SHADER_ROOT_ACCESS = 0x20 => "DenyPixelShaderRootAccess",
-        /// 0x40
         ALLOW_STREAM_OUTPUT = 0x40 => "AllowStreamOutput",
-        /// 0x80
         LOCAL_ROOT_SIGNATURE = 0x80 => "LocalRootSignature",
-        /// 0x100
         DENY_AMPLIFICATION_SHADER_ROOT_ACCESS = 0x100 => "DenyAmplificationShaderRootAccess",
-        /// 0x200
         DENY_MESH_SHADER_ROOT_ACCESS = 0x200 => "DenyMeshShaderRootAccess",
-        /// 0x400
         CBV_SRV_UAV_HEAP_DIRECTLY_INDEXED = 0x400 => "CBVSRVUAVHeapDirectlyIndexed",
-        /// 0x800
         SAMPLER_HEAP_DIRECTLY_INDEXED = 0x800 => "SamplerHeapDirectlyIndexed",
     }
 }
@@ -106,11 +94,8 @@ flag_set! {
 flag_set! {
     /// Root descriptor flags, version 1.1+ (docs/format/enums.md §11).
     pub struct RootDescriptorFlags: u32 {
-        /// 0x2
         DATA_VOLATILE = 0x2 => "DATA_VOLATILE",
-        /// 0x4
         DATA_STATIC_WHILE_SET_AT_EXECUTE = 0x4 => "DATA_STATIC_WHILE_SET_AT_EXECUTE",
-        /// 0x8
         DATA_STATIC = 0x8 => "DATA_STATIC",
     }
 }
@@ -118,15 +103,10 @@ flag_set! {
 flag_set! {
     /// Descriptor range flags, version 1.1+ (docs/format/enums.md §11).
     pub struct DescriptorRangeFlags: u32 {
-        /// 0x1
         DESCRIPTORS_VOLATILE = 0x1 => "DESCRIPTORS_VOLATILE",
-        /// 0x2
         DATA_VOLATILE = 0x2 => "DATA_VOLATILE",
-        /// 0x4
         DATA_STATIC_WHILE_SET_AT_EXECUTE = 0x4 => "DATA_STATIC_WHILE_SET_AT_EXECUTE",
-        /// 0x8
         DATA_STATIC = 0x8 => "DATA_STATIC",
-        /// 0x10000
         DESCRIPTORS_STATIC_KEEPING_BUFFER_BOUNDS_CHECKS = 0x1_0000 => "DESCRIPTORS_STATIC_KEEPING_BUFFER_BOUNDS_CHECKS",
     }
 }
@@ -134,9 +114,7 @@ flag_set! {
 flag_set! {
     /// Static sampler flags, version 1.2 (docs/format/enums.md §11).
     pub struct StaticSamplerFlags: u32 {
-        /// 0x1
         UINT_BORDER_COLOR = 0x1 => "SAMPLER_FLAG_UINT_BORDER_COLOR",
-        /// 0x2
         NON_NORMALIZED_COORDINATES = 0x2 => "SAMPLER_FLAG_NON_NORMALIZED_COORDINATES",
     }
 }
@@ -144,15 +122,10 @@ flag_set! {
 open_enum! {
     /// Root parameter type (docs/format/rts0.md §2).
     pub enum ParameterType: u32 {
-        /// 0
         DescriptorTable = 0 => "DescriptorTable",
-        /// 1
         Constants32Bit = 1 => "Constants32Bit",
-        /// 2
         Cbv = 2 => "CBV",
-        /// 3
         Srv = 3 => "SRV",
-        /// 4
         Uav = 4 => "UAV",
     }
 }
@@ -160,21 +133,13 @@ open_enum! {
 open_enum! {
     /// Shader visibility of a parameter or static sampler (docs/format/enums.md §12).
     pub enum ShaderVisibility: u32 {
-        /// 0
         All = 0 => "All",
-        /// 1
         Vertex = 1 => "Vertex",
-        /// 2
         Hull = 2 => "Hull",
-        /// 3
         Domain = 3 => "Domain",
-        /// 4
         Geometry = 4 => "Geometry",
-        /// 5
         Pixel = 5 => "Pixel",
-        /// 6
         Amplification = 6 => "Amplification",
-        /// 7
         Mesh = 7 => "Mesh",
     }
 }
@@ -182,13 +147,9 @@ open_enum! {
 open_enum! {
     /// Descriptor range type (`dxil::ResourceClass`; docs/format/enums.md §11).
     pub enum RangeType: u32 {
-        /// 0
         Srv = 0 => "SRV",
-        /// 1
         Uav = 1 => "UAV",
-        /// 2
         CBuffer = 2 => "CBuffer",
-        /// 3
         Sampler = 3 => "Sampler",
     }
 }
@@ -196,77 +157,41 @@ open_enum! {
 open_enum! {
     /// Static sampler filter (`D3D12_FILTER`; docs/format/enums.md §13).
     pub enum Filter: u32 {
-        /// 0x0
         MinMagMipPoint = 0x0 => "MinMagMipPoint",
-        /// 0x1
         MinMagPointMipLinear = 0x1 => "MinMagPointMipLinear",
-        /// 0x4
         MinPointMagLinearMipPoint = 0x4 => "MinPointMagLinearMipPoint",
-        /// 0x5
         MinPointMagMipLinear = 0x5 => "MinPointMagMipLinear",
-        /// 0x10
         MinLinearMagMipPoint = 0x10 => "MinLinearMagMipPoint",
-        /// 0x11
         MinLinearMagPointMipLinear = 0x11 => "MinLinearMagPointMipLinear",
-        /// 0x14
         MinMagLinearMipPoint = 0x14 => "MinMagLinearMipPoint",
-        /// 0x15
         MinMagMipLinear = 0x15 => "MinMagMipLinear",
-        /// 0x55
         Anisotropic = 0x55 => "Anisotropic",
-        /// 0x80
         ComparisonMinMagMipPoint = 0x80 => "ComparisonMinMagMipPoint",
-        /// 0x81
         ComparisonMinMagPointMipLinear = 0x81 => "ComparisonMinMagPointMipLinear",
-        /// 0x84
         ComparisonMinPointMagLinearMipPoint = 0x84 => "ComparisonMinPointMagLinearMipPoint",
-        /// 0x85
         ComparisonMinPointMagMipLinear = 0x85 => "ComparisonMinPointMagMipLinear",
-        /// 0x90
         ComparisonMinLinearMagMipPoint = 0x90 => "ComparisonMinLinearMagMipPoint",
-        /// 0x91
         ComparisonMinLinearMagPointMipLinear = 0x91 => "ComparisonMinLinearMagPointMipLinear",
-        /// 0x94
         ComparisonMinMagLinearMipPoint = 0x94 => "ComparisonMinMagLinearMipPoint",
-        /// 0x95
         ComparisonMinMagMipLinear = 0x95 => "ComparisonMinMagMipLinear",
-        /// 0xD5
         ComparisonAnisotropic = 0xd5 => "ComparisonAnisotropic",
-        /// 0x100
         MinimumMinMagMipPoint = 0x100 => "MinimumMinMagMipPoint",
-        /// 0x101
         MinimumMinMagPointMipLinear = 0x101 => "MinimumMinMagPointMipLinear",
-        /// 0x104
         MinimumMinPointMagLinearMipPoint = 0x104 => "MinimumMinPointMagLinearMipPoint",
-        /// 0x105
         MinimumMinPointMagMipLinear = 0x105 => "MinimumMinPointMagMipLinear",
-        /// 0x110
         MinimumMinLinearMagMipPoint = 0x110 => "MinimumMinLinearMagMipPoint",
-        /// 0x111
         MinimumMinLinearMagPointMipLinear = 0x111 => "MinimumMinLinearMagPointMipLinear",
-        /// 0x114
         MinimumMinMagLinearMipPoint = 0x114 => "MinimumMinMagLinearMipPoint",
-        /// 0x115
         MinimumMinMagMipLinear = 0x115 => "MinimumMinMagMipLinear",
-        /// 0x155
         MinimumAnisotropic = 0x155 => "MinimumAnisotropic",
-        /// 0x180
         MaximumMinMagMipPoint = 0x180 => "MaximumMinMagMipPoint",
-        /// 0x181
         MaximumMinMagPointMipLinear = 0x181 => "MaximumMinMagPointMipLinear",
-        /// 0x184
         MaximumMinPointMagLinearMipPoint = 0x184 => "MaximumMinPointMagLinearMipPoint",
-        /// 0x185
         MaximumMinPointMagMipLinear = 0x185 => "MaximumMinPointMagMipLinear",
-        /// 0x190
         MaximumMinLinearMagMipPoint = 0x190 => "MaximumMinLinearMagMipPoint",
-        /// 0x191
         MaximumMinLinearMagPointMipLinear = 0x191 => "MaximumMinLinearMagPointMipLinear",
-        /// 0x194
         MaximumMinMagLinearMipPoint = 0x194 => "MaximumMinMagLinearMipPoint",
-        /// 0x195
         MaximumMinMagMipLinear = 0x195 => "MaximumMinMagMipLinear",
-        /// 0x1D5
         MaximumAnisotropic = 0x1d5 => "MaximumAnisotropic",
     }
 }
@@ -274,15 +199,10 @@ open_enum! {
 open_enum! {
     /// Texture address mode (docs/format/enums.md §14).
     pub enum TextureAddressMode: u32 {
-        /// 1
         Wrap = 1 => "Wrap",
-        /// 2
         Mirror = 2 => "Mirror",
-        /// 3
         Clamp = 3 => "Clamp",
-        /// 4
         Border = 4 => "Border",
-        /// 5
         MirrorOnce = 5 => "MirrorOnce",
     }
 }
@@ -290,21 +210,13 @@ open_enum! {
 open_enum! {
     /// Comparison function (docs/format/enums.md §15).
     pub enum ComparisonFunc: u32 {
-        /// 1
         Never = 1 => "Never",
-        /// 2
         Less = 2 => "Less",
-        /// 3
         Equal = 3 => "Equal",
-        /// 4
         LessEqual = 4 => "LessEqual",
-        /// 5
         Greater = 5 => "Greater",
-        /// 6
         NotEqual = 6 => "NotEqual",
-        /// 7
         GreaterEqual = 7 => "GreaterEqual",
-        /// 8
         Always = 8 => "Always",
     }
 }
@@ -312,15 +224,10 @@ open_enum! {
 open_enum! {
     /// Static border color (docs/format/enums.md §16).
     pub enum StaticBorderColor: u32 {
-        /// 0
         TransparentBlack = 0 => "TransparentBlack",
-        /// 1
         OpaqueBlack = 1 => "OpaqueBlack",
-        /// 2
         OpaqueWhite = 2 => "OpaqueWhite",
-        /// 3
         OpaqueBlackUint = 3 => "OpaqueBlackUint",
-        /// 4
         OpaqueWhiteUint = 4 => "OpaqueWhiteUint",
     }
 }

@@ -69,59 +69,32 @@ impl SignatureFormat {
 open_enum! {
     /// `D3D_NAME` / `D3DSystemValue`: the system value of a signature element (docs/format/enums.md §5).
     pub enum SystemValue: u32 {
-        /// 0
         Undefined = 0 => "Undefined",
-        /// 1
         Position = 1 => "Position",
-        /// 2
         ClipDistance = 2 => "ClipDistance",
-        /// 3
         CullDistance = 3 => "CullDistance",
-        /// 4
         RenderTargetArrayIndex = 4 => "RenderTargetArrayIndex",
-        /// 5
         ViewPortArrayIndex = 5 => "ViewPortArrayIndex",
-        /// 6
         VertexId = 6 => "VertexID",
-        /// 7
         PrimitiveId = 7 => "PrimitiveID",
-        /// 8
         InstanceId = 8 => "InstanceID",
-        /// 9
         IsFrontFace = 9 => "IsFrontFace",
-        /// 10
         SampleIndex = 10 => "SampleIndex",
-        /// 11
         FinalQuadEdgeTessfactor = 11 => "FinalQuadEdgeTessfactor",
-        /// 12
         FinalQuadInsideTessfactor = 12 => "FinalQuadInsideTessfactor",
-        /// 13
         FinalTriEdgeTessfactor = 13 => "FinalTriEdgeTessfactor",
-        /// 14
         FinalTriInsideTessfactor = 14 => "FinalTriInsideTessfactor",
-        /// 15
         FinalLineDetailTessfactor = 15 => "FinalLineDetailTessfactor",
-        /// 16
         FinalLineDensityTessfactor = 16 => "FinalLineDensityTessfactor",
-        /// 23
         Barycentrics = 23 => "Barycentrics",
-        /// 24
         ShadingRate = 24 => "ShadingRate",
-        /// 25
         CullPrimitive = 25 => "CullPrimitive",
-        /// 64
         Target = 64 => "Target",
-        /// 65
         Depth = 65 => "Depth",
-        /// 66
         Coverage = 66 => "Coverage",
-        /// 67
         DepthGreaterEqual = 67 => "DepthGE",
-        /// 68
         DepthLessEqual = 68 => "DepthLE",
-        /// 69
         StencilRef = 69 => "StencilRef",
-        /// 70
         InnerCoverage = 70 => "InnerCoverage",
     }
 }
@@ -130,25 +103,15 @@ open_enum! {
     /// Register component type (`D3D_REGISTER_COMPONENT_TYPE` / LLVM `SigComponentType`,
     /// also the PSV element `ComponentType`; docs/format/enums.md §4).
     pub enum ComponentType: u32 {
-        /// 0
         Unspecified = 0 => "Unknown",
-        /// 1
         UInt32 = 1 => "UInt32",
-        /// 2
         SInt32 = 2 => "SInt32",
-        /// 3
         Float32 = 3 => "Float32",
-        /// 4
         UInt16 = 4 => "UInt16",
-        /// 5
         SInt16 = 5 => "SInt16",
-        /// 6
         Float16 = 6 => "Float16",
-        /// 7
         UInt64 = 7 => "UInt64",
-        /// 8
         SInt64 = 8 => "SInt64",
-        /// 9
         Float64 = 9 => "Float64",
     }
 }
@@ -156,21 +119,13 @@ open_enum! {
 open_enum! {
     /// Minimum precision of a signature element (`D3D_MIN_PRECISION`; docs/format/enums.md §6).
     pub enum MinPrecision: u32 {
-        /// 0
         Default = 0 => "Default",
-        /// 1
         Float16 = 1 => "Float16",
-        /// 2
         Float2_8 = 2 => "Float2_8",
-        /// 3
         Reserved = 3 => "Reserved",
-        /// 4
         SInt16 = 4 => "SInt16",
-        /// 5
         UInt16 = 5 => "UInt16",
-        /// 0xF0
         Any16 = 0xf0 => "Any16",
-        /// 0xF1
         Any10 = 0xf1 => "Any10",
     }
 }

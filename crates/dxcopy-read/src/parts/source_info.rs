@@ -45,11 +45,8 @@ pub const MAX_SOURCE_CONTENTS: u64 = 64 << 20;
 open_enum! {
     /// SRCI section type (`SourceInfo::SectionType`, docs/format/enums.md §9).
     pub enum SectionType: u16 {
-        /// 0
         SourceContents = 0 => "SourceContents",
-        /// 1
         SourceNames = 1 => "SourceNames",
-        /// 2
         Args = 2 => "Args",
     }
 }
@@ -57,9 +54,7 @@ open_enum! {
 open_enum! {
     /// Compression of the source contents (`CompressionType`).
     pub enum Compression: u16 {
-        /// 0
         None = 0 => "None",
-        /// 1
         Zlib = 1 => "Zlib",
     }
 }

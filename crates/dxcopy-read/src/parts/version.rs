@@ -20,9 +20,7 @@ pub const VERSION_HEADER_SIZE: u64 = 16;
 flag_set! {
     /// VERS flag bits (`CompilerVersionFlags`): Debug = 1, Internal = 2.
     pub struct VersionFlags: u32 {
-        /// 0x1
         DEBUG = 0x1 => "Debug",
-        /// 0x2
         INTERNAL = 0x2 => "Internal",
     }
 }

@@ -1,7 +1,7 @@
 //! The Level9 part of a listing: the Aon9 (XNAS, XNAP) mapping tables that
 //! tell the feature-level-9 runtime where the DX10+ constant buffers,
 //! samplers and runtime constants go in the DX9 program, then the DX9
-//! program itself ([`super::sm2`]).
+//! program itself ([`crate::disasm::sm2`]).
 //!
 //! Entry layouts (all little-endian, offsets from the [`Level9Shader`]
 //! header's table locations; facts from fxc output and DXDecompiler, MIT):

@@ -34,8 +34,9 @@ pub enum Block {
 /// One row of the opcode table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Sm2OpInfo {
-    /// Mnemonic for shader model 2 and later (see [`mnemonic`] for the SM1
-    /// spellings); `None` for a defined number without one.
+    /// Mnemonic for shader model 2 and later (the listing spells `texcoord`
+    /// and `texld` the shader-model-1 way there); `None` for a defined
+    /// number without one.
     pub name: Option<&'static str>,
     /// Parameter tokens in shader model 1.
     pub sm1_params: Sm1Params,

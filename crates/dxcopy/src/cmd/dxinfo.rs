@@ -114,19 +114,18 @@ pub struct Io<'a> {
 
 impl Io<'_> {
     fn error(&mut self, message: &str) {
-        let _ = writeln!(
-            self.err,
-            "{}",
-            cli::diagnostic("dxinfo", cli::Severity::Error, message, self.color)
-        );
+        self.diagnostic(cli::Severity::Error, message);
     }
 
     fn note(&mut self, message: &str) {
-        let _ = writeln!(
-            self.err,
-            "{}",
-            cli::diagnostic("dxinfo", cli::Severity::Note, message, self.color)
-        );
+        self.diagnostic(cli::Severity::Note, message);
+    }
+
+    /// A diagnostic line on `err`; a failed write makes the exit status 1.
+    fn diagnostic(&mut self, level: cli::Severity, message: &str) {
+        let line = cli::diagnostic("dxinfo", level, message, self.color);
+        let written = writeln!(self.err, "{line}").and_then(|()| self.err.flush());
+        cli::note_stderr_result(written);
     }
 }
 
@@ -153,12 +152,12 @@ pub fn main() {
     let opts = match parse(std::env::args_os()) {
         Ok(o) => o,
         Err((text, code)) => {
-            if code == 0 {
-                print!("{text}");
+            let stream = if code == 0 {
+                cli::Stream::Stdout
             } else {
-                eprint!("{text}");
-            }
-            std::process::exit(code);
+                cli::Stream::Stderr
+            };
+            cli::print_and_exit("dxinfo", stream, &text, code)
         }
     };
     let stdout = io::stdout();
@@ -176,17 +175,15 @@ pub fn main() {
         Ok(()) => code,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => code,
         Err(e) => {
-            let line = cli::diagnostic(
+            cli::emit(
                 "dxinfo",
                 cli::Severity::Error,
                 &format!("writing output: {e}"),
-                cli::use_color(),
             );
-            let _ = writeln!(io::stderr(), "{line}");
             1
         }
     };
-    std::process::exit(code);
+    cli::exit(code);
 }
 
 /// Runs dxinfo over every file; returns the exit status.

@@ -117,7 +117,7 @@ pub fn main() {
         Ok(found) => found,
         Err(e) => {
             cli::emit("dxstrip", cli::Severity::Error, &cli::error_message(&e));
-            std::process::exit(1);
+            cli::exit(1);
         }
     };
     if opts.output.is_some() {
@@ -133,12 +133,12 @@ pub fn main() {
     }
     let no_containers = |quiet: bool| {
         if !quiet {
-            eprintln!("dxstrip: no containers to strip");
+            cli::emit_line("dxstrip: no containers to strip");
         }
     };
     if opts.files.is_empty() {
         no_containers(opts.quiet);
-        return;
+        cli::exit(0);
     }
     if opts.output.is_some() && opts.files.len() != 1 {
         cli::emit(
@@ -146,7 +146,7 @@ pub fn main() {
             cli::Severity::Error,
             "-o takes exactly one input file",
         );
-        std::process::exit(1);
+        cli::exit(1);
     }
     let mut cfg = Config::default();
     opts.strip.apply(&mut cfg);
@@ -208,15 +208,13 @@ pub fn main() {
     let total = opts.files.len() - not_containers;
     if total == 0 {
         no_containers(opts.quiet);
-        return;
+        cli::exit(0);
     }
     if !opts.quiet && (total > 1 || failed > 0) {
-        eprintln!(
+        cli::emit_line(&format!(
             "dxstrip: {total} files: {} changed ({removed} parts removed), {unchanged} unchanged (not rewritten), {failed} failed",
             total - failed - unchanged
-        );
+        ));
     }
-    if failed > 0 {
-        std::process::exit(1);
-    }
+    cli::exit(if failed > 0 { 1 } else { 0 });
 }

@@ -83,7 +83,7 @@ pub struct Opts {
     /// Write every part to DIR as NN-NAME.bin (a subdirectory per file when several)
     #[arg(long, value_name = "DIR", group = "view")]
     pub dump_all: Option<PathBuf>,
-    /// Disassemble: DXBC programs (SHDR/SHEX) as the listing Microsoft's disassembler writes; DXIL (default) or ILDB as LLVM IR through an installed llvm-dis 17+ ($LLVM_DIS, llvm-dis, llvm-dis-NN, /usr/lib/llvm-NN/bin)
+    /// Disassemble: DXBC programs (SHDR/SHEX) as the listing Microsoft's disassembler writes; DXIL (default) or ILDB as LLVM IR through an installed llvm-dis 17+ ($LLVM_DIS, llvm-dis, llvm-dis-NN, /usr/lib/llvm-NN/bin), stopped after 60 s ($LLVM_DIS_TIMEOUT seconds, 0 for no limit)
     #[arg(
         long,
         value_name = "PART",
@@ -334,7 +334,10 @@ fn show_disasm(
     requested: Option<PartName>,
     many: bool,
 ) -> Shown {
-    use dxcopy_edit::llvm_dis::{disasm_target, disassemble, find_llvm_dis, DisasmTarget};
+    use dxcopy_edit::llvm_dis::{
+        disasm_target, disassemble_with_timeout, find_llvm_dis, timeout_from, DisasmTarget,
+        TIMEOUT_ENV,
+    };
     let wants_bitcode = match requested {
         Some(name) => name == PartName::DXIL || name == PartName::ILDB,
         None => c.find(PartName::DXIL).is_some(),
@@ -361,7 +364,14 @@ fn show_disasm(
         io.error(&dxcopy_edit::llvm_dis::DisasmError::NotFound.to_string());
         return Ok(false);
     };
-    let text = match disassemble(&tool, &bitcode) {
+    let timeout = match timeout_from(std::env::var_os(TIMEOUT_ENV).as_deref()) {
+        Ok(timeout) => timeout,
+        Err(e) => {
+            io.error(&e.to_string());
+            return Ok(false);
+        }
+    };
+    let text = match disassemble_with_timeout(&tool, &bitcode, timeout) {
         Ok(text) => text,
         Err(e) => {
             io.error(&format!("'{shown}': {e}"));
@@ -390,7 +400,11 @@ fn show_listing(io: &mut Io<'_>, shown: &str, c: &Container<'_>, many: bool) -> 
             Ok(listing.errors.is_empty())
         }
         Err(e @ (DisasmError::DxilOnly | DisasmError::NoShaderPart)) => {
-            io.note(&format!("'{shown}': no DXBC listing: {e}"));
+            let hint = match dxcopy_edit::llvm_dis::disasm_alternative(c) {
+                Some(part) => format!("; it holds a debug module: use --disasm={part}"),
+                None => String::new(),
+            };
+            io.note(&format!("'{shown}': no DXBC listing: {e}{hint}"));
             Ok(true)
         }
         Err(e) => {

@@ -645,6 +645,9 @@ impl Config {
         }
         if self.strip_bitcode_names {
             crate::name_strip::strip_plan_names(&mut plan)?;
+            if crate::name_strip::stat_keeps_names(&plan) {
+                warnings.push(EditWarning::StatKeepsBitcodeNames);
+            }
         }
         Ok(plan)
     }

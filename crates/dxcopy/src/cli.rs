@@ -581,6 +581,8 @@ pub fn option_name(operation: Operation) -> &'static str {
         Operation::HashUpdate => "--hash=update",
         Operation::PdbInPrivate => "--pdb-in-private",
         Operation::Force => "--force",
+        Operation::StripBitcodeNames => "--strip-bitcode-names",
+        Operation::StripReflect => "--strip-reflect",
         other => other.describe(),
     }
 }
@@ -769,6 +771,10 @@ mod tests {
                     },
                 },
                 "the PDB does not belong to this shader (its HASH part (none) is not the shader's none (the shader has no HASH part), and its container does not carry the shader's digest); its debug info was added anyway (--force)",
+            ),
+            (
+                EditWarning::StatKeepsBitcodeNames,
+                "the STAT part keeps its bitcode names (--strip-bitcode-names strips DXIL and ILDB; STAT holds a copy of the shader's bitcode with reflection); use --strip-reflect to remove it",
             ),
         ];
         for (w, want) in warnings {

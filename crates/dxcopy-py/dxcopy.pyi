@@ -10,6 +10,8 @@ from typing import Any, Dict, Iterator, List, Literal, Optional, Sequence, Tuple
 __version__: str
 
 StrPath = Union[str, "os.PathLike[str]"]
+# Any object with the buffer protocol (also array.array, mmap.mmap); anything
+# else (str, int, a list of ints) raises TypeError.
 Buffer = Union[bytes, bytearray, memoryview]
 
 class Error(ValueError):
@@ -60,8 +62,11 @@ class Container:
     container in its stream 5 is used, as by the command-line tools.
     ``c["DXIL"]`` is the first part of that name (KeyError when absent);
     ``c[0]`` the first part. An opened file keeps the data it had when it
-    was opened even when the file is replaced afterwards (renamed over);
-    do not truncate or overwrite an opened file in place.
+    was opened even when the file is replaced afterwards (renamed over).
+    A memory-mapped file truncated or overwritten in place afterwards makes
+    every call that reads it raise Error (``'FILE': it was truncated while it
+    was read; nothing was written``, as dxcopy reports it) instead of giving
+    zeros or the new bytes; write() then leaves its destination untouched.
     """
 
     @staticmethod
@@ -72,7 +77,11 @@ class Container:
         """
     @staticmethod
     def from_bytes(data: Buffer, name: str = "-") -> "Container":
-        """A container from bytes in memory (copied); `name` names it in to_dict()."""
+        """A container from bytes in memory (copied); `name` names it in to_dict().
+
+        `data` is any bytes-like object; anything else (str, int, a list of
+        ints) raises TypeError.
+        """
     @property
     def path(self) -> Optional[str]:
         """The file the container was opened from (None for bytes)."""

@@ -652,6 +652,9 @@ impl Config {
         }
         if self.strip_bitcode_names {
             crate::name_strip::strip_plan_names(&mut plan)?;
+            if crate::name_strip::stat_keeps_names(&plan) {
+                warnings.push(EditWarning::StatKeepsBitcodeNames);
+            }
         }
         Ok(plan)
     }
@@ -875,6 +878,44 @@ impl Config {
             digests: None,
         };
         self.run_with(container, &source, output)
+    }
+
+    /// [`run_on`](Self::run_on) for a container whose bytes are those of
+    /// `file`, opened from `input` some time before (a Python `Container`):
+    /// as [`run`](Self::run) does, the outputs are renamed only when `file`
+    /// did not change since it was opened, and a change (a truncation read
+    /// as zeros through the map, a new length or modification time) is the
+    /// error reported, whatever else failed.
+    pub fn run_on_file(
+        &self,
+        container: &Container<'_>,
+        file: &MappedFile,
+        input: &Path,
+        output: Option<&Path>,
+    ) -> Result<Report> {
+        let result = self.check_options(input).and_then(|()| {
+            let source = InputSource {
+                path: input,
+                file: Some(file),
+                copy_from: false,
+                plain: false,
+                digests: None,
+            };
+            self.run_with(container, &source, output)
+        });
+        // As in `run_opened`: a run that succeeded checked the file before
+        // it renamed anything.
+        let change = match &result {
+            Ok(_) => file.changed_while_read(),
+            Err(_) => file.changed(),
+        };
+        match change {
+            Some(change) => Err(EditError::InputChanged {
+                path: input.to_path_buf(),
+                change,
+            }),
+            None => result,
+        }
     }
 
     /// [`run_on`](Self::run_on), with the file the input was read from.
@@ -1338,5 +1379,55 @@ mod data_file_tests {
             .data_file(&path, Operation::AddSection, Some(&files))
             .unwrap();
         assert_eq!(&data[..], b"abc");
+    }
+
+    /// `run_on_file` (the Python package's `write()`): a mapped input that
+    /// shrank after it was opened is the error, and nothing is written.
+    #[test]
+    fn run_on_file_refuses_an_input_that_changed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("big.dxbc");
+        // Larger than READ_LIMIT, so it is mapped.
+        let big = vec![1u8; 300_000];
+        let bytes = crate::ContainerBuilder::new()
+            .part(b"SFI0", &[0; 8])
+            .part(b"BIGP", &big)
+            .build()
+            .unwrap();
+        std::fs::write(&path, &bytes).unwrap();
+        let file = MappedFile::open(&path).unwrap();
+        let container = Container::parse(&file).unwrap();
+        let config = Config {
+            remove: vec!["SFI0".into()],
+            ..Config::default()
+        };
+        let out = dir.path().join("out.dxbc");
+        config
+            .run_on_file(&container, &file, &path, Some(&out))
+            .unwrap();
+        // SFI0 went: its 8 bytes, its 8-byte header and its offset entry.
+        assert_eq!(std::fs::read(&out).unwrap().len(), bytes.len() - 20);
+        std::fs::remove_file(&out).unwrap();
+        if !file.is_mapped() {
+            println!(
+                "no fault guard slot: the input was read, not mapped; skipping the truncation"
+            );
+            return;
+        }
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_len(100)
+            .unwrap();
+        let e = config
+            .run_on_file(&container, &file, &path, Some(&out))
+            .unwrap_err();
+        assert!(
+            matches!(&e, EditError::InputChanged { path: p, .. } if p == &path),
+            "{e}"
+        );
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(left.len(), 1, "only the input is left");
     }
 }

@@ -445,6 +445,10 @@ pub enum Operation {
     PdbInPrivate,
     /// Adding debug info from a PDB that does not belong to the shader.
     Force,
+    /// Removing the names from the DXIL and ILDB bitcode.
+    StripBitcodeNames,
+    /// Removing the reflection parts (STAT, RDEF).
+    StripReflect,
 }
 
 impl Operation {
@@ -477,6 +481,8 @@ impl Operation {
             Operation::HashUpdate => "the update HASH policy",
             Operation::PdbInPrivate => "embedding the PDB as PRIV",
             Operation::Force => "forced",
+            Operation::StripBitcodeNames => "stripping bitcode names",
+            Operation::StripReflect => "the reflection strip class",
         }
     }
 }

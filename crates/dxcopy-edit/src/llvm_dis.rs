@@ -4,10 +4,12 @@
 //! on `PATH` (newest first), `/usr/lib/llvm-NN/bin/llvm-dis` (newest first).
 
 use dxcopy_read::ReadError;
-use std::ffi::OsString;
-use std::io::Write;
+use std::ffi::{OsStr, OsString};
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 /// The oldest LLVM whose `llvm-dis` is used (earlier ones accept `i8:32`
 /// but lack other fixes; 17 is the first that rejects it, so the first the
@@ -16,6 +18,18 @@ pub const MIN_LLVM_MAJOR: u32 = 17;
 /// The newest versioned names probed (`llvm-dis-NN`, `/usr/lib/llvm-NN`).
 pub const MAX_LLVM_MAJOR: u32 = 40;
 
+/// How long llvm-dis may run before it is stopped: far longer than the
+/// largest shader takes, short enough that a hung tool does not hang dxinfo.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// The environment variable that changes [`DEFAULT_TIMEOUT`]: seconds
+/// (`0` for no limit); read by dxinfo and given to [`timeout_from`].
+pub const TIMEOUT_ENV: &str = "LLVM_DIS_TIMEOUT";
+
+/// The most bytes of llvm-dis's stderr quoted in an error (the rest is read
+/// and dropped).
+pub const STDERR_KEPT: usize = 4096;
+
 /// Why no disassembly was produced.
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
@@ -23,14 +37,76 @@ pub enum DisasmError {
     /// No usable llvm-dis was found.
     #[error("no llvm-dis {MIN_LLVM_MAJOR} or later found ($LLVM_DIS, llvm-dis or llvm-dis-NN on PATH, /usr/lib/llvm-NN/bin); install LLVM 17+ (e.g. `apt-get install llvm-22`) or set LLVM_DIS to its llvm-dis")]
     NotFound,
-    /// llvm-dis could not be started or wrote no IR.
+    /// llvm-dis could not be started, or its pipes failed.
     #[error("{tool}: {message}")]
     Failed {
         /// The tool run.
         tool: PathBuf,
-        /// What went wrong (its stderr, or the I/O error).
+        /// What went wrong (the I/O error).
         message: String,
     },
+    /// llvm-dis ran and failed: a non-zero exit status or a signal.
+    #[error("{}", exited_message(tool, status, stderr))]
+    Exited {
+        /// The tool run.
+        tool: PathBuf,
+        /// How it ended, as the system says it (`exit status: 3`, `signal: 9 (SIGKILL)`).
+        status: String,
+        /// The start of what it wrote on stderr (at most [`STDERR_KEPT`]
+        /// bytes, `…` marking a cut), trimmed; empty when it wrote nothing.
+        stderr: String,
+    },
+    /// llvm-dis did not finish in time and was killed.
+    #[error("{}: did not finish within {} and was stopped (set {TIMEOUT_ENV}=SECONDS to allow longer, 0 for no limit)", tool.display(), seconds(*timeout))]
+    TimedOut {
+        /// The tool run.
+        tool: PathBuf,
+        /// The limit it ran into.
+        timeout: Duration,
+    },
+    /// The value of [`TIMEOUT_ENV`] is not a number of seconds.
+    #[error("{TIMEOUT_ENV}: '{0}' is not a number of seconds (0 for no limit)")]
+    BadTimeout(String),
+}
+
+fn exited_message(tool: &Path, status: &str, stderr: &str) -> String {
+    if stderr.is_empty() {
+        format!(
+            "{}: failed ({status}) and wrote nothing on stderr",
+            tool.display()
+        )
+    } else {
+        format!("{}: failed ({status}): {stderr}", tool.display())
+    }
+}
+
+fn seconds(d: Duration) -> String {
+    if d.subsec_nanos() == 0 {
+        format!("{} s", d.as_secs())
+    } else {
+        format!("{} s", d.as_secs_f64())
+    }
+}
+
+/// The time limit of an llvm-dis run from the value of [`TIMEOUT_ENV`]:
+/// [`DEFAULT_TIMEOUT`] when unset or empty, `None` (no limit) for `0`.
+pub fn timeout_from(value: Option<&OsStr>) -> Result<Option<Duration>, DisasmError> {
+    let Some(value) = value.filter(|v| !v.is_empty()) else {
+        return Ok(Some(DEFAULT_TIMEOUT));
+    };
+    let text = value.to_string_lossy();
+    let secs: f64 = text
+        .trim()
+        .parse()
+        .ok()
+        .filter(|s: &f64| s.is_finite() && *s >= 0.0)
+        .ok_or_else(|| DisasmError::BadTimeout(text.to_string()))?;
+    if secs == 0.0 {
+        return Ok(None);
+    }
+    Duration::try_from_secs_f64(secs)
+        .map(Some)
+        .map_err(|_| DisasmError::BadTimeout(text.to_string()))
 }
 
 /// The major version `tool --version` reports ("LLVM version 22.1.0"), if it runs.
@@ -83,12 +159,29 @@ pub fn find_llvm_dis_with(
 
 /// Runs `tool` on `bitcode` (already fixed by `--dump-bitcode`'s layout
 /// fix), fed on standard input, and returns the IR text (its `ModuleID` is
-/// `'<stdin>'`).
+/// `'<stdin>'`). The run is stopped after [`DEFAULT_TIMEOUT`].
 pub fn disassemble(tool: &Path, bitcode: &[u8]) -> Result<String, DisasmError> {
+    disassemble_with_timeout(tool, bitcode, Some(DEFAULT_TIMEOUT))
+}
+
+/// [`disassemble`] with the time limit given (`None`: no limit). A tool
+/// still running at the limit is killed and [`DisasmError::TimedOut`]
+/// returned; one that fails is [`DisasmError::Exited`], with its exit status
+/// and the start of its stderr.
+pub fn disassemble_with_timeout(
+    tool: &Path,
+    bitcode: &[u8],
+    timeout: Option<Duration>,
+) -> Result<String, DisasmError> {
     let failed = |message: String| DisasmError::Failed {
         tool: tool.to_path_buf(),
         message,
     };
+    let timed_out = |timeout| DisasmError::TimedOut {
+        tool: tool.to_path_buf(),
+        timeout,
+    };
+    let deadline = timeout.map(|t| (Instant::now() + t, t));
     let mut child = Command::new(tool)
         .args(["-", "-o", "-"])
         .stdin(Stdio::piped())
@@ -96,32 +189,107 @@ pub fn disassemble(tool: &Path, bitcode: &[u8]) -> Result<String, DisasmError> {
         .stderr(Stdio::piped())
         .spawn()
         .map_err(|e| failed(e.to_string()))?;
-    let mut stdin = child.stdin.take().expect("stdin is piped");
-    // Feed the input from another thread so that a large listing cannot fill
-    // the stdout pipe while the input is still being written.
-    let output = std::thread::scope(|scope| {
-        let writer = scope.spawn(move || stdin.write_all(bitcode));
-        let output = child.wait_with_output();
-        let written = writer.join().unwrap_or_else(|_| {
-            Err(std::io::Error::other(
-                "writing the bitcode to llvm-dis failed",
-            ))
-        });
-        (output, written)
+    let (Some(mut stdin), Some(mut stdout), Some(stderr)) =
+        (child.stdin.take(), child.stdout.take(), child.stderr.take())
+    else {
+        let _ = child.kill();
+        let _ = child.wait();
+        return Err(failed("its standard streams could not be piped".into()));
+    };
+    // The input is fed and both outputs read by threads of their own, so
+    // that a large listing cannot fill a pipe while the input is still being
+    // written, and so that a tool whose pipes stay open (a process it started
+    // holds them) never blocks this one: at the deadline it is abandoned.
+    let input = bitcode.to_vec();
+    let written = in_thread(move || stdin.write_all(&input));
+    let listing = in_thread(move || {
+        let mut text = Vec::new();
+        stdout.read_to_end(&mut text).map(|_| text)
     });
-    let out = output.0.map_err(|e| failed(e.to_string()))?;
-    if !out.status.success() {
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        return Err(failed(stderr.trim().to_string()));
+    let errors = in_thread(move || read_head(stderr, STDERR_KEPT));
+    let mut poll = Duration::from_millis(1);
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) => {}
+            Err(e) => return Err(failed(e.to_string())),
+        }
+        if let Some((deadline, limit)) = deadline {
+            if Instant::now() >= deadline {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(timed_out(limit));
+            }
+        }
+        std::thread::sleep(poll);
+        poll = (poll * 2).min(Duration::from_millis(20));
+    };
+    // The tool has ended: its pipes close now, unless a process it started
+    // still holds them; that one gets until the deadline (at least a second).
+    let grace = deadline.map(|(deadline, limit)| {
+        let left = deadline.saturating_duration_since(Instant::now());
+        (Instant::now() + left.max(Duration::from_secs(1)), limit)
+    });
+    let stderr = receive(&errors, grace, tool)?.map_err(|e| failed(e.to_string()))?;
+    if !status.success() {
+        let mut text = String::from_utf8_lossy(&stderr.0).trim().to_string();
+        if stderr.1 {
+            text.push_str(" …");
+        }
+        return Err(DisasmError::Exited {
+            tool: tool.to_path_buf(),
+            status: status.to_string(),
+            stderr: text,
+        });
     }
+    let text = receive(&listing, grace, tool)?.map_err(|e| failed(e.to_string()))?;
     // A tool that exits early without reading everything but succeeds is odd;
     // its output is still what it printed.
-    if let Err(e) = output.1 {
+    if let Ok(Err(e)) = written.try_recv() {
         if e.kind() != std::io::ErrorKind::BrokenPipe {
             return Err(failed(e.to_string()));
         }
     }
-    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+    Ok(String::from_utf8_lossy(&text).into_owned())
+}
+
+/// The result of a thread of [`disassemble_with_timeout`], waiting at most
+/// until `grace` (the instant, and the time limit to report).
+fn receive<T>(
+    rx: &mpsc::Receiver<T>,
+    grace: Option<(Instant, Duration)>,
+    tool: &Path,
+) -> Result<T, DisasmError> {
+    match grace {
+        Some((until, timeout)) => rx
+            .recv_timeout(until.saturating_duration_since(Instant::now()))
+            .map_err(|_| DisasmError::TimedOut {
+                tool: tool.to_path_buf(),
+                timeout,
+            }),
+        None => rx.recv().map_err(|_| DisasmError::Failed {
+            tool: tool.to_path_buf(),
+            message: "its output could not be read".into(),
+        }),
+    }
+}
+
+/// Runs `work` on a thread of its own; its result arrives on the receiver.
+fn in_thread<T: Send + 'static>(work: impl FnOnce() -> T + Send + 'static) -> mpsc::Receiver<T> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(work());
+    });
+    rx
+}
+
+/// The first `keep` bytes of `reader`, read to its end (the rest dropped),
+/// and whether there was more.
+fn read_head(mut reader: impl Read, keep: usize) -> std::io::Result<(Vec<u8>, bool)> {
+    let mut head = Vec::new();
+    (&mut reader).take(keep as u64).read_to_end(&mut head)?;
+    let more = std::io::copy(&mut reader, &mut std::io::sink())? > 0;
+    Ok((head, more))
 }
 
 #[cfg(test)]
@@ -143,6 +311,116 @@ mod tests {
     /// The version probe reads the fake tool's text instead of running it.
     fn fake_version(tool: &Path) -> Option<u32> {
         std::fs::read_to_string(tool).ok()?.trim().parse().ok()
+    }
+
+    /// A fake llvm-dis: a shell script in `dir`.
+    #[cfg(unix)]
+    fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
+        use std::os::unix::fs::PermissionsExt;
+        let path = dir.join(name);
+        std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        path
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_failing_llvm_dis_is_reported_with_its_status_and_stderr() {
+        let dir = tempfile::tempdir().unwrap();
+        let tool = script(
+            dir.path(),
+            "fails",
+            "cat > /dev/null; echo 'error: Invalid bitcode signature' >&2; exit 3",
+        );
+        let e = disassemble(&tool, b"BC\xc0\xde").unwrap_err();
+        assert!(
+            matches!(&e, DisasmError::Exited { status, stderr, .. }
+                if status == "exit status: 3" && stderr == "error: Invalid bitcode signature"),
+            "{e:?}"
+        );
+        assert_eq!(
+            e.to_string(),
+            format!(
+                "{}: failed (exit status: 3): error: Invalid bitcode signature",
+                tool.display()
+            )
+        );
+        // Silent failure: the status still says what happened.
+        let tool = script(dir.path(), "silent", "exit 7");
+        assert_eq!(
+            disassemble(&tool, b"x").unwrap_err().to_string(),
+            format!(
+                "{}: failed (exit status: 7) and wrote nothing on stderr",
+                tool.display()
+            )
+        );
+        // A flood on stderr is quoted up to STDERR_KEPT bytes.
+        let tool = script(
+            dir.path(),
+            "floods",
+            "i=0; while [ $i -lt 2000 ]; do echo 'error: something went wrong here' >&2; i=$((i+1)); done; exit 1",
+        );
+        let e = disassemble(&tool, b"x").unwrap_err();
+        let DisasmError::Exited { stderr, .. } = &e else {
+            panic!("{e:?}")
+        };
+        assert!(stderr.len() <= STDERR_KEPT + 4, "{}", stderr.len());
+        assert!(stderr.ends_with(" …"), "{stderr}");
+        // And one that works.
+        let tool = script(dir.path(), "works", "cat > /dev/null; echo '; ModuleID'");
+        assert_eq!(disassemble(&tool, b"x").unwrap(), "; ModuleID\n");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_hanging_llvm_dis_is_stopped_at_the_time_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        // `exec`: the tool itself sleeps; without it, a child of the shell
+        // holds the pipes after the shell is killed, and is left behind.
+        for body in ["exec sleep 5", "sleep 5"] {
+            let tool = script(dir.path(), "hangs", body);
+            let start = Instant::now();
+            let limit = Duration::from_millis(300);
+            let e = disassemble_with_timeout(&tool, b"x", Some(limit)).unwrap_err();
+            let took = start.elapsed();
+            assert!(
+                matches!(&e, DisasmError::TimedOut { timeout, .. } if *timeout == limit),
+                "{e:?}"
+            );
+            assert!(took < Duration::from_secs(10), "{body}: {took:?}");
+            assert_eq!(
+                e.to_string(),
+                format!(
+                    "{}: did not finish within 0.3 s and was stopped (set LLVM_DIS_TIMEOUT=SECONDS to allow longer, 0 for no limit)",
+                    tool.display()
+                )
+            );
+            std::fs::remove_file(&tool).unwrap();
+        }
+    }
+
+    #[test]
+    fn the_time_limit_comes_from_its_variable() {
+        let t = |v: &str| timeout_from(Some(OsStr::new(v)));
+        assert_eq!(timeout_from(None).unwrap(), Some(DEFAULT_TIMEOUT));
+        assert_eq!(t("").unwrap(), Some(DEFAULT_TIMEOUT));
+        assert_eq!(t("5").unwrap(), Some(Duration::from_secs(5)));
+        assert_eq!(t("0.25").unwrap(), Some(Duration::from_millis(250)));
+        assert_eq!(t("0").unwrap(), None);
+        for bad in ["x", "-1", "inf", "NaN", "1e400"] {
+            assert_eq!(
+                t(bad).unwrap_err().to_string(),
+                format!("LLVM_DIS_TIMEOUT: '{bad}' is not a number of seconds (0 for no limit)")
+            );
+        }
+        assert_eq!(
+            DisasmError::TimedOut {
+                tool: "llvm-dis".into(),
+                timeout: DEFAULT_TIMEOUT
+            }
+            .to_string(),
+            "llvm-dis: did not finish within 60 s and was stopped (set LLVM_DIS_TIMEOUT=SECONDS to allow longer, 0 for no limit)"
+        );
     }
 
     #[test]
@@ -176,6 +454,16 @@ pub enum DisasmTarget<'a> {
         /// The part.
         part: dxcopy_read::PartName,
     },
+}
+
+/// The part to name when `--disasm` without a part finds nothing to show:
+/// ILDB, when the container holds a debug module but no DXIL, SHEX or SHDR
+/// (the container in a dxc companion PDB's stream 5).
+pub fn disasm_alternative(container: &dxcopy_read::Container<'_>) -> Option<dxcopy_read::PartName> {
+    use dxcopy_read::PartName;
+    let shown = [PartName::DXIL, PartName(*b"SHEX"), PartName(*b"SHDR")];
+    let nothing_shown = shown.iter().all(|n| container.find(*n).is_none());
+    (nothing_shown && container.find(PartName::ILDB).is_some()).then_some(PartName::ILDB)
 }
 
 /// Picks what `--disasm[=PART]` disassembles: the requested part (DXIL,

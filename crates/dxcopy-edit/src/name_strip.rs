@@ -30,3 +30,58 @@ pub fn strip_plan_names(plan: &mut EditPlan<'_>) -> Result<StripStats> {
     }
     Ok(total)
 }
+
+/// Whether `plan` keeps a STAT part holding bitcode (dxc's copy of the
+/// shader with reflection), whose names [`strip_plan_names`] leaves alone.
+pub fn stat_keeps_names(plan: &EditPlan<'_>) -> bool {
+    plan.find(PartName::STAT)
+        .is_some_and(|part| Program::parse_data(part.bytes(), 0).is_ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Config, EditWarning, StripClass};
+
+    /// examples/sample.dxil holds DXIL, ILDB and a dxc STAT with bitcode.
+    const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/sample.dxil");
+
+    fn warns(config: Config) -> bool {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("out.dxil");
+        let report = config
+            .run(std::path::Path::new(SAMPLE), Some(&out))
+            .unwrap();
+        report
+            .warnings
+            .contains(&EditWarning::StatKeepsBitcodeNames)
+    }
+
+    /// A kept STAT keeps its names: the run says so, unless STAT goes.
+    #[test]
+    fn a_kept_stat_part_is_named_when_bitcode_names_are_stripped() {
+        let names = || Config {
+            strip_bitcode_names: true,
+            ..Config::default()
+        };
+        assert!(warns(names()));
+        assert!(!warns(Config {
+            strip: vec![StripClass::Reflect],
+            ..names()
+        }));
+        assert!(!warns(Config {
+            remove: vec!["STAT".into()],
+            ..names()
+        }));
+        assert!(warns(Config {
+            strip: vec![StripClass::Reflect],
+            keep: vec!["STAT".into()],
+            ..names()
+        }));
+        // Without --strip-bitcode-names there is nothing to say.
+        assert!(!warns(Config::default()));
+        assert_eq!(
+            EditWarning::StatKeepsBitcodeNames.to_string(),
+            "the STAT part keeps its bitcode names (stripping bitcode names strips DXIL and ILDB; STAT holds a copy of the shader's bitcode with reflection); use the reflection strip class to remove it"
+        );
+    }
+}

@@ -170,6 +170,9 @@ pub enum EditWarning {
         /// What did not match.
         reason: PdbMismatchReason,
     },
+    /// Bitcode names were stripped, but the output keeps a dxc STAT part:
+    /// its bitcode, a copy of the shader's with reflection, keeps every name.
+    StatKeepsBitcodeNames,
 }
 
 /// Why the HASH part was not recomputed ([`EditWarning::HashNotUpdated`]).
@@ -238,6 +241,11 @@ impl EditWarning {
             EditWarning::PdbMismatchForced { reason } => format!(
                 "the PDB does not belong to this shader ({reason}); its debug info was added anyway ({})",
                 spell(Operation::Force)
+            ),
+            EditWarning::StatKeepsBitcodeNames => format!(
+                "the STAT part keeps its bitcode names ({} strips DXIL and ILDB; STAT holds a copy of the shader's bitcode with reflection); use {} to remove it",
+                spell(Operation::StripBitcodeNames),
+                spell(Operation::StripReflect)
             ),
         }
     }

@@ -9,10 +9,10 @@ use dxcopy_read::info::verify::verify;
 use dxcopy_read::info::{json, Inspected, Inspection};
 use dxcopy_read::Severity;
 use dxcopy_read::{container_input, Container as Parsed, ContainerSource};
-use dxcopy_read::{MappedFile, PdbInfo, ReadError};
+use dxcopy_read::{InputChange, MappedFile, PdbInfo, ReadError};
 use pyo3::exceptions::{PyIndexError, PyKeyError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyBytes, PyList};
+use pyo3::types::{PyByteArray, PyBytes, PyList, PyMemoryView};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -51,13 +51,60 @@ impl Input {
             file,
             pdb,
         };
-        match input.container() {
-            Ok(_) => Ok(input),
-            Err(e) => {
-                let e = input.in_stream(e.into());
-                Err((e, input.path))
-            }
+        // A file that changed while it was read: that is the error, whatever
+        // else the bytes say.
+        let checked = match input.file.changed() {
+            Some(change) => Err(input.changed_error(change)),
+            None => input
+                .container()
+                .map(|_| ())
+                .map_err(|e| input.in_stream(e.into())),
+        };
+        match checked {
+            Ok(()) => Ok(input),
+            Err(e) => Err((e, input.path)),
         }
+    }
+
+    /// The memory-mapped file the container's bytes are read from, each
+    /// time they are read (`None` for bytes read into memory when the input
+    /// was opened: small files, PDBs, stdin and bytes given in memory).
+    pub fn mapped_file(&self) -> Option<&MappedFile> {
+        (self.pdb.is_none() && self.file.is_mapped()).then_some(&self.file)
+    }
+
+    /// How the input changed since it was opened, in a way that makes the
+    /// bytes read from it wrong: for a mapped file, a truncation (its pages
+    /// past the new end read as zeros), a new length or modification time,
+    /// as the dxcopy command checks before it writes anything. Bytes read
+    /// into memory were checked when they were read.
+    pub fn changed(&self) -> Option<InputChange> {
+        match self.mapped_file() {
+            Some(file) => file.changed(),
+            None => None,
+        }
+    }
+
+    fn changed_error(&self, change: InputChange) -> EditError {
+        EditError::InputChanged {
+            path: self.path.clone().unwrap_or_else(|| PathBuf::from("-")),
+            change,
+        }
+    }
+
+    /// `result`, unless the input changed since it was opened (see
+    /// [`changed`](Self::changed)): then that is the error, as it explains
+    /// any other (a part past the new end, zeros where data was).
+    pub fn checked<T>(&self, result: Result<T, EditError>) -> Result<T, EditError> {
+        match self.changed() {
+            Some(change) => Err(self.changed_error(change)),
+            None => result,
+        }
+    }
+
+    /// [`checked`](Self::checked), as the Python exception.
+    pub fn checked_py<T>(&self, py: Python<'_>, result: Result<T, EditError>) -> PyResult<T> {
+        self.checked(result).map_err(|e| self.error(py, e))
     }
 
     /// The container's bytes.
@@ -93,7 +140,7 @@ impl Input {
     }
 
     fn parsed(&self, py: Python<'_>) -> PyResult<Parsed<'_>> {
-        self.container().map_err(|e| self.error(py, e.into()))
+        self.checked_py(py, self.container().map_err(Into::into))
     }
 
     /// The container with every part decoded, as dxinfo inspects it (with
@@ -108,7 +155,9 @@ impl Input {
 }
 
 /// Bytes from any object that supports the buffer protocol (bytes,
-/// bytearray, memoryview, mmap, …).
+/// bytearray, memoryview, mmap, array, …). Anything else is a TypeError:
+/// `bytes(x)` is not used, as it turns an int into that many zero bytes and
+/// a list of ints into bytes.
 pub fn buffer_bytes(data: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
     if let Ok(b) = data.cast::<PyBytes>() {
         return Ok(b.as_bytes().to_vec());
@@ -116,13 +165,16 @@ pub fn buffer_bytes(data: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
     if let Ok(b) = data.cast::<PyByteArray>() {
         return Ok(b.to_vec());
     }
-    if data.is_instance_of::<pyo3::types::PyString>() {
-        return Err(PyTypeError::new_err(
-            "expected a bytes-like object, not str",
-        ));
-    }
-    let py = data.py();
-    let bytes = py.get_type::<PyBytes>().call1((data,))?;
+    let not_bytes = || {
+        let type_name = data
+            .get_type()
+            .name()
+            .map_or_else(|_| "that type".to_string(), |n| n.to_string());
+        PyTypeError::new_err(format!("expected a bytes-like object, not {type_name}"))
+    };
+    // A str has no buffer; memoryview() accepts exactly the buffer-protocol objects.
+    let view = PyMemoryView::from(data).map_err(|_| not_bytes())?;
+    let bytes = view.call_method0("tobytes")?;
     Ok(bytes.cast::<PyBytes>()?.as_bytes().to_vec())
 }
 
@@ -148,8 +200,10 @@ pub fn to_python<'py>(
 ///
 /// An opened file keeps the data it had when it was opened even when the
 /// file is replaced afterwards (the edits of dxcopy and of this package
-/// replace files by renaming a new file over them). Do not truncate or
-/// overwrite an opened file in place.
+/// replace files by renaming a new file over them). A memory-mapped file
+/// truncated or overwritten in place afterwards makes every call that reads
+/// it raise `dxcopy.Error`, as the dxcopy command reports such a file,
+/// instead of giving zeros or the new bytes.
 #[pyclass(module = "dxcopy", frozen)]
 pub struct Container {
     pub(crate) input: Arc<Input>,
@@ -202,7 +256,8 @@ impl Container {
         }
     }
 
-    /// A container from bytes in memory (any bytes-like object; copied).
+    /// A container from bytes in memory (any bytes-like object; copied;
+    /// anything else, such as str, int or a list of ints, is a TypeError).
     ///
     /// `name` is how `to_dict()` names the input (dxinfo says `-` for stdin).
     #[staticmethod]
@@ -263,8 +318,12 @@ impl Container {
     }
 
     /// The container's bytes (for a PDB input, the container in its stream 5).
-    fn to_bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, self.input.bytes())
+    ///
+    /// Raises dxcopy.Error when the opened file was truncated or rewritten
+    /// since it was opened.
+    fn to_bytes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let bytes = PyBytes::new(py, self.input.bytes());
+        self.input.checked_py(py, Ok(bytes))
     }
 
     /// The decoded part `name` (the first of that name): the same dict as
@@ -281,7 +340,9 @@ impl Container {
             .part(wanted.index)
             .ok_or_else(|| PyKeyError::new_err(name.to_string()))?;
         let inspected = Inspected::new(&container, part, true);
-        match json::decoded_doc(&inspected) {
+        let decoded = json::decoded_doc(&inspected);
+        self.input.checked_py(py, Ok(()))?;
+        match decoded {
             Ok(doc) => to_python(py, &doc),
             Err(e) => Err(read_to_py(py, e.clone(), self.input.path.as_deref())),
         }
@@ -295,11 +356,14 @@ impl Container {
     fn to_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let input = &self.input;
         let text = py
-            .detach(|| -> Result<_, ReadError> {
-                let insp = input.inspection()?;
-                Ok(serde_json::to_string(&json::document(&input.name, &insp)))
+            .detach(|| -> Result<_, EditError> {
+                let insp = input.inspection();
+                input.checked(
+                    insp.map_err(EditError::from)
+                        .map(|insp| serde_json::to_string(&json::document(&input.name, &insp))),
+                )
             })
-            .map_err(|e| self.input.error(py, e.into()))?
+            .map_err(|e| self.input.error(py, e))?
             .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
         py.import("json")?.call_method1("loads", (text,))
     }
@@ -311,10 +375,11 @@ impl Container {
     fn verify(&self, py: Python<'_>) -> PyResult<Vec<Finding>> {
         let input = &self.input;
         let checks = py
-            .detach(|| -> Result<Vec<dxcopy_read::Finding>, ReadError> {
-                Ok(verify(&input.inspection()?).checks)
+            .detach(|| -> Result<Vec<dxcopy_read::Finding>, EditError> {
+                let checks = input.inspection().map(|insp| verify(&insp).checks);
+                input.checked(checks.map_err(EditError::from))
             })
-            .map_err(|e| self.input.error(py, e.into()))?;
+            .map_err(|e| self.input.error(py, e))?;
         Ok(checks
             .into_iter()
             .map(|finding| Finding { finding })
@@ -409,18 +474,22 @@ impl Part {
 #[pymethods]
 impl Part {
     /// The part's data (a copy, as bytes).
+    ///
+    /// Raises dxcopy.Error when the opened file was truncated or rewritten
+    /// since it was opened.
     #[getter]
-    fn data<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, self.data_slice())
+    fn data<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        let bytes = PyBytes::new(py, self.data_slice());
+        self.input.checked_py(py, Ok(bytes))
     }
 
     /// CRC-32 (IEEE) of the data, as dxinfo shows it.
     #[getter]
     fn crc32(&self, py: Python<'_>) -> PyResult<u32> {
         let c = self.input.parsed(py)?;
-        c.part(self.index)
-            .map(|p| p.crc32())
-            .ok_or_else(|| PyIndexError::new_err("part index out of range"))
+        let crc = c.part(self.index).map(|p| p.crc32());
+        self.input.checked_py(py, Ok(()))?;
+        crc.ok_or_else(|| PyIndexError::new_err("part index out of range"))
     }
 
     fn __repr__(&self) -> String {

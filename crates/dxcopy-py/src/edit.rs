@@ -198,13 +198,18 @@ impl Edit {
     ) -> PyResult<Bound<'py, PyBytes>> {
         let config = self.with_policies(py, digest, hash)?;
         let input = &self.input;
-        let result = py.detach(|| -> Result<_, EditError> {
-            let container = input.container()?;
-            // What `Config::run` does for the main output, kept in memory.
-            Config::check_single_programs(&container)?;
-            let out = config.plan(&container)?.finish()?;
-            let warnings: Vec<String> = out.warnings().iter().map(warning_text).collect();
-            Ok((out.to_vec(), warnings))
+        let result = py.detach(|| {
+            let edited = || -> Result<_, EditError> {
+                let container = input.container()?;
+                // What `Config::run` does for the main output, kept in memory.
+                Config::check_single_programs(&container)?;
+                let out = config.plan(&container)?.finish()?;
+                let warnings: Vec<String> = out.warnings().iter().map(warning_text).collect();
+                Ok((out.to_vec(), warnings))
+            };
+            // A mapped input truncated meanwhile reads as zeros: that
+            // explains any result.
+            input.checked(edited())
         });
         let (bytes, warnings) = result.map_err(|e| self.input.error(py, e))?;
         self.warnings = warnings;
@@ -236,10 +241,15 @@ impl Edit {
                     return Err(EditError::PdbInPlace);
                 }
             }
-            let container = input.container()?;
+            let container = input.checked(input.container().map_err(EditError::from))?;
             // The opened data, written as dxcopy writes: `-` stands for an input without a file.
             let from = input.path.as_deref().unwrap_or(Path::new("-"));
-            let report = config.run_on(&container, from, Some(&path))?;
+            // A mapped input is checked before the output is renamed into
+            // place, as dxcopy checks its input.
+            let report = match input.mapped_file() {
+                Some(file) => config.run_on_file(&container, file, from, Some(&path))?,
+                None => config.run_on(&container, from, Some(&path))?,
+            };
             Ok(report.warnings.iter().map(warning_text).collect())
         });
         self.warnings = result.map_err(|e| self.input.error(py, e))?;

@@ -86,6 +86,7 @@ pub fn python_name(operation: Operation) -> &'static str {
         Operation::DigestZero => "digest=\"zero\"",
         Operation::DigestRetail => "digest=\"retail\"",
         Operation::HashUpdate => "hash=\"update\"",
+        Operation::StripReflect => "Edit.strip(\"reflect\")",
         other => other.describe(),
     }
 }

@@ -217,6 +217,15 @@ pub enum ReadErrorKind {
         /// Blocks the file really holds (its length over the block size, rounded up).
         file_blocks: u64,
     },
+    /// A part that must be unique occurs more than once, so which one is
+    /// meant is ambiguous: the RTS0 of a root-signature file (`--root-signature`,
+    /// `--set-root-signature`). The offset is the second part's.
+    MultipleParts {
+        /// The part name.
+        name: PartName,
+        /// Indices of the parts of that name.
+        indices: Vec<u32>,
+    },
     /// The PDB's stream 5 is missing, empty or not a DXBC container: fxc
     /// PDBs and ordinary program PDBs hold no DXIL container (`pdb.rs`).
     PdbNoContainer {
@@ -817,6 +826,14 @@ impl fmt::Display for ReadError {
             ),
             PdbNoContainer { .. } => {
                 f.write_str("PDB has no DXIL container in stream 5 (an fxc PDB?)")
+            }
+            MultipleParts { name, indices } => {
+                let list: Vec<String> = indices.iter().map(u32::to_string).collect();
+                write!(
+                    f,
+                    "more than one {name} part (parts {}): which one is meant is ambiguous",
+                    list.join(", ")
+                )
             }
             kind => {
                 if let Some(part) = kind.decode_part_slot() {

@@ -19,7 +19,7 @@
 //! tracing, nodes) and shaders of unknown stage see every parameter.
 
 use crate::container::Container;
-use crate::error::Result;
+use crate::error::{ReadError, ReadErrorKind, Result};
 use crate::name::PartName;
 use crate::program::ShaderKind;
 use crate::psv0::{ResourceBinding, ResourceType};
@@ -42,6 +42,20 @@ pub fn read_root_signature_file(bytes: &[u8]) -> Result<RootSignatureFile<'_>> {
     if bytes.starts_with(b"DXBC") {
         let container = Container::parse(bytes)?;
         let part = container.require(PartName::RTS0)?;
+        // Two root signatures: using the first would be a silent guess.
+        let all: Vec<_> = container
+            .parts()
+            .filter(|p| p.name == PartName::RTS0)
+            .collect();
+        if let [_, second, ..] = &all[..] {
+            return Err(ReadError::new(
+                second.offset,
+                ReadErrorKind::MultipleParts {
+                    name: PartName::RTS0,
+                    indices: all.iter().map(|p| p.index).collect(),
+                },
+            ));
+        }
         let signature = RootSignature::parse(&part)?;
         return Ok(RootSignatureFile {
             data: part.data,
@@ -567,6 +581,31 @@ mod tests {
                 }
             ),
             "{e}"
+        );
+    }
+
+    /// Two RTS0 parts in a root-signature file: which is meant is not
+    /// guessed (issue 28).
+    #[test]
+    fn a_file_with_two_root_signatures_is_refused_naming_both() {
+        let raw = rts0_v11(&[Param::Constants(0, 0, 0)], &[]);
+        let empty = rts0_v11(&[], &[]);
+        let container =
+            crate::testutil::build(&[(b"RTS0", &raw), (b"SFI0", &[0; 8]), (b"RTS0", &empty)]);
+        let parsed = Container::parse(&container).unwrap();
+        let second = parsed.part(2).unwrap().offset;
+        let e = read_root_signature_file(&container).unwrap_err();
+        assert_eq!(
+            e.kind,
+            ReadErrorKind::MultipleParts {
+                name: PartName::RTS0,
+                indices: vec![0, 2]
+            }
+        );
+        assert_eq!(e.offset, second);
+        assert_eq!(
+            e.to_string(),
+            "more than one RTS0 part (parts 0, 2): which one is meant is ambiguous"
         );
     }
 

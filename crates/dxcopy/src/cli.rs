@@ -382,19 +382,117 @@ pub fn parse_or_exit<T: clap::Parser>(tool: &str) -> T {
         Ok(args) => args,
         Err(e) => {
             emit(tool, Severity::Error, &e.to_string());
-            std::process::exit(1);
+            exit(1);
         }
     };
     if let Err(msg) = reject_unsupported(tool, &args) {
         emit(tool, Severity::Error, &msg);
-        std::process::exit(1);
+        exit(1);
     }
     match T::try_parse_from(&args) {
         Ok(t) => t,
         Err(e) => {
             let code = if e.use_stderr() { 1 } else { 0 };
-            let _ = e.print();
-            std::process::exit(code);
+            let rendered = e.render();
+            let stream = if e.use_stderr() {
+                Stream::Stderr
+            } else {
+                Stream::Stdout
+            };
+            let text = if stream.wants_color() {
+                rendered.ansi().to_string()
+            } else {
+                rendered.to_string()
+            };
+            print_and_exit(tool, stream, &text, code)
+        }
+    }
+}
+
+/// A standard stream the tools write their own text to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stream {
+    /// Standard output: help, version, listings.
+    Stdout,
+    /// Standard error: usage errors and diagnostics.
+    Stderr,
+}
+
+impl Stream {
+    /// Whether text for this stream may carry ANSI colour: it is a terminal
+    /// and `NO_COLOR` is unset or empty.
+    pub fn wants_color(self) -> bool {
+        use std::io::IsTerminal;
+        let terminal = match self {
+            Stream::Stdout => std::io::stdout().is_terminal(),
+            Stream::Stderr => std::io::stderr().is_terminal(),
+        };
+        std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && terminal
+    }
+
+    /// Writes `text` and flushes, returning the error instead of panicking
+    /// as `print!` and `eprint!` do.
+    pub fn write(self, text: &str) -> std::io::Result<()> {
+        use std::io::Write;
+        match self {
+            Stream::Stdout => {
+                let mut out = std::io::stdout().lock();
+                out.write_all(text.as_bytes())?;
+                out.flush()
+            }
+            Stream::Stderr => {
+                let mut err = std::io::stderr().lock();
+                err.write_all(text.as_bytes())?;
+                err.flush()
+            }
+        }
+    }
+}
+
+/// Set when a diagnostic could not be written to stderr for another reason
+/// than a closed pipe: the run then exits with status 1 (see [`exit`]), so
+/// no message is lost silently.
+static STDERR_LOST: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Records the result of writing a diagnostic to stderr. A closed pipe
+/// (EPIPE) is the reader's choice and is not an error; any other failure
+/// makes the exit status 1.
+pub fn note_stderr_result(result: std::io::Result<()>) {
+    if let Err(e) = result {
+        if e.kind() != std::io::ErrorKind::BrokenPipe {
+            STDERR_LOST.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+}
+
+/// The exit status of a run that would end with `code`: at least 1 when a
+/// diagnostic could not be written to stderr.
+pub fn exit_status(code: i32) -> i32 {
+    if STDERR_LOST.load(std::sync::atomic::Ordering::Relaxed) {
+        code.max(1)
+    } else {
+        code
+    }
+}
+
+/// Ends the process with [`exit_status`]`(code)`.
+pub fn exit(code: i32) -> ! {
+    std::process::exit(exit_status(code))
+}
+
+/// Writes the tool's own `text` (help, version, a usage error) to `stream`
+/// and exits with `code`. A write error other than a closed pipe exits with
+/// status 1, after saying so on stderr when it was stdout that failed; a
+/// closed pipe ends the run quietly with `code`, as `dxinfo … | head` does.
+pub fn print_and_exit(tool: &str, stream: Stream, text: &str, code: i32) -> ! {
+    match stream.write(text) {
+        Ok(()) => exit(code),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => exit(code),
+        Err(e) => {
+            if stream == Stream::Stdout {
+                emit(tool, Severity::Error, &format!("writing output: {e}"));
+            }
+            exit(1)
         }
     }
 }
@@ -404,8 +502,7 @@ pub use dxcopy_read::Severity;
 
 /// Whether diagnostics are coloured: stderr is a terminal and `NO_COLOR` is unset or empty.
 pub fn use_color() -> bool {
-    use std::io::IsTerminal;
-    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stderr().is_terminal()
+    Stream::Stderr.wants_color()
 }
 
 /// Formats `tool: error: message` / `tool: warning: message` / `tool: note: message`,
@@ -423,9 +520,16 @@ pub fn diagnostic(tool: &str, level: Severity, message: &str, color: bool) -> St
     }
 }
 
-/// Prints a diagnostic line on stderr.
+/// Prints a diagnostic line on stderr; a failed write makes the exit
+/// status 1 (see [`note_stderr_result`]).
 pub fn emit(tool: &str, level: Severity, message: &str) {
-    eprintln!("{}", diagnostic(tool, level, message, use_color()));
+    emit_line(&diagnostic(tool, level, message, use_color()));
+}
+
+/// Prints `line` and a newline on stderr; a failed write makes the exit
+/// status 1 (see [`note_stderr_result`]).
+pub fn emit_line(line: &str) {
+    note_stderr_result(Stream::Stderr.write(&format!("{line}\n")));
 }
 
 /// One-line message for an error about `file`: `'file': message`, without
@@ -485,6 +589,8 @@ pub fn option_name(operation: Operation) -> &'static str {
         Operation::HashUpdate => "--hash=update",
         Operation::PdbInPrivate => "--pdb-in-private",
         Operation::Force => "--force",
+        Operation::StripBitcodeNames => "--strip-bitcode-names",
+        Operation::StripReflect => "--strip-reflect",
         other => other.describe(),
     }
 }
@@ -675,6 +781,10 @@ mod tests {
                     },
                 },
                 "the PDB does not belong to this shader (its HASH part (none) is not the shader's none (the shader has no HASH part), and its container does not carry the shader's digest); its debug info was added anyway (--force)",
+            ),
+            (
+                EditWarning::StatKeepsBitcodeNames,
+                "the STAT part keeps its bitcode names (--strip-bitcode-names strips DXIL and ILDB; STAT holds a copy of the shader's bitcode with reflection); use --strip-reflect to remove it",
             ),
         ];
         for (w, want) in warnings {

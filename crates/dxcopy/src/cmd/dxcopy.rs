@@ -172,7 +172,8 @@ pub fn main() {
                 cli::Severity::Error,
                 &cli::file_message(&opts.input, &e),
             );
-            std::process::exit(1);
+            cli::exit(1);
         }
     }
+    cli::exit(0);
 }

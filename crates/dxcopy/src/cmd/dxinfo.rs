@@ -83,7 +83,7 @@ pub struct Opts {
     /// Write every part to DIR as NN-NAME.bin (a subdirectory per file when several)
     #[arg(long, value_name = "DIR", group = "view")]
     pub dump_all: Option<PathBuf>,
-    /// Disassemble: DXBC programs (SHDR/SHEX) as the listing Microsoft's disassembler writes; DXIL (default) or ILDB as LLVM IR through an installed llvm-dis 17+ ($LLVM_DIS, llvm-dis, llvm-dis-NN, /usr/lib/llvm-NN/bin)
+    /// Disassemble: DXBC programs (SHDR/SHEX) as the listing Microsoft's disassembler writes; DXIL (default) or ILDB as LLVM IR through an installed llvm-dis 17+ ($LLVM_DIS, llvm-dis, llvm-dis-NN, /usr/lib/llvm-NN/bin), stopped after 60 s ($LLVM_DIS_TIMEOUT seconds, 0 for no limit)
     #[arg(
         long,
         value_name = "PART",
@@ -137,19 +137,18 @@ pub struct Io<'a> {
 
 impl Io<'_> {
     fn error(&mut self, message: &str) {
-        let _ = writeln!(
-            self.err,
-            "{}",
-            cli::diagnostic("dxinfo", cli::Severity::Error, message, self.color)
-        );
+        self.diagnostic(cli::Severity::Error, message);
     }
 
     fn note(&mut self, message: &str) {
-        let _ = writeln!(
-            self.err,
-            "{}",
-            cli::diagnostic("dxinfo", cli::Severity::Note, message, self.color)
-        );
+        self.diagnostic(cli::Severity::Note, message);
+    }
+
+    /// A diagnostic line on `err`; a failed write makes the exit status 1.
+    fn diagnostic(&mut self, level: cli::Severity, message: &str) {
+        let line = cli::diagnostic("dxinfo", level, message, self.color);
+        let written = writeln!(self.err, "{line}").and_then(|()| self.err.flush());
+        cli::note_stderr_result(written);
     }
 }
 
@@ -176,12 +175,12 @@ pub fn main() {
     let opts = match parse(std::env::args_os()) {
         Ok(o) => o,
         Err((text, code)) => {
-            if code == 0 {
-                print!("{text}");
+            let stream = if code == 0 {
+                cli::Stream::Stdout
             } else {
-                eprint!("{text}");
-            }
-            std::process::exit(code);
+                cli::Stream::Stderr
+            };
+            cli::print_and_exit("dxinfo", stream, &text, code)
         }
     };
     let stdout = io::stdout();
@@ -199,17 +198,15 @@ pub fn main() {
         Ok(()) => code,
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => code,
         Err(e) => {
-            let line = cli::diagnostic(
+            cli::emit(
                 "dxinfo",
                 cli::Severity::Error,
                 &format!("writing output: {e}"),
-                cli::use_color(),
             );
-            let _ = writeln!(io::stderr(), "{line}");
             1
         }
     };
-    std::process::exit(code);
+    cli::exit(code);
 }
 
 /// Runs dxinfo over every file; returns the exit status.
@@ -370,7 +367,10 @@ fn show_disasm(
     options: &disasm::ListingOptions,
     many: bool,
 ) -> Shown {
-    use dxcopy_edit::llvm_dis::{disasm_target, disassemble, find_llvm_dis, DisasmTarget};
+    use dxcopy_edit::llvm_dis::{
+        disasm_target, disassemble_with_timeout, find_llvm_dis, timeout_from, DisasmTarget,
+        TIMEOUT_ENV,
+    };
     let wants_bitcode = match requested {
         Some(name) => name == PartName::DXIL || name == PartName::ILDB,
         None => c.find(PartName::DXIL).is_some(),
@@ -397,7 +397,14 @@ fn show_disasm(
         io.error(&dxcopy_edit::llvm_dis::DisasmError::NotFound.to_string());
         return Ok(false);
     };
-    let text = match disassemble(&tool, &bitcode) {
+    let timeout = match timeout_from(std::env::var_os(TIMEOUT_ENV).as_deref()) {
+        Ok(timeout) => timeout,
+        Err(e) => {
+            io.error(&e.to_string());
+            return Ok(false);
+        }
+    };
+    let text = match disassemble_with_timeout(&tool, &bitcode, timeout) {
         Ok(text) => text,
         Err(e) => {
             io.error(&format!("'{shown}': {e}"));
@@ -432,7 +439,11 @@ fn show_listing(
             Ok(errors.is_empty())
         }
         Err(e @ (DisasmError::DxilOnly | DisasmError::NoShaderPart)) => {
-            io.note(&format!("'{shown}': no DXBC listing: {e}"));
+            let hint = match dxcopy_edit::llvm_dis::disasm_alternative(c) {
+                Some(part) => format!("; it holds a debug module: use --disasm={part}"),
+                None => String::new(),
+            };
+            io.note(&format!("'{shown}': no DXBC listing: {e}{hint}"));
             Ok(true)
         }
         Err(e) => {

@@ -119,7 +119,7 @@ pub fn main() {
         Ok(found) => found,
         Err(e) => {
             cli::emit("dxstrip", cli::Severity::Error, &cli::error_message(&e));
-            std::process::exit(1);
+            cli::exit(1);
         }
     };
     opts.files = found.files;
@@ -142,12 +142,12 @@ pub fn main() {
     }
     let no_containers = |quiet: bool| {
         if !quiet {
-            eprintln!("dxstrip: no containers to strip");
+            cli::emit_line("dxstrip: no containers to strip");
         }
     };
     if opts.files.is_empty() && summary.failed == 0 {
         no_containers(opts.quiet);
-        return;
+        cli::exit(0);
     }
     if opts.output.is_some() && opts.files.len() != 1 {
         cli::emit(
@@ -155,7 +155,7 @@ pub fn main() {
             cli::Severity::Error,
             "-o takes exactly one input file",
         );
-        std::process::exit(1);
+        cli::exit(1);
     }
     let mut cfg = Config::default();
     opts.strip.apply(&mut cfg);
@@ -204,12 +204,10 @@ pub fn main() {
     }
     if summary.files == 0 {
         no_containers(opts.quiet);
-        return;
+        cli::exit(0);
     }
     if !opts.quiet && (summary.files > 1 || summary.failed > 0) {
-        eprintln!("dxstrip: {summary}");
+        cli::emit_line(&format!("dxstrip: {summary}"));
     }
-    if summary.failed > 0 {
-        std::process::exit(1);
-    }
+    cli::exit(if summary.failed > 0 { 1 } else { 0 });
 }

@@ -67,6 +67,10 @@ pub enum DisasmError {
     /// The value of [`TIMEOUT_ENV`] is not a number of seconds.
     #[error("{TIMEOUT_ENV}: '{0}' is not a number of seconds (0 for no limit)")]
     BadTimeout(String),
+    /// The listing could not be written where it was going
+    /// ([`disassemble_to`]); llvm-dis was stopped.
+    #[error("writing the listing: {0}")]
+    Output(#[source] std::io::Error),
 }
 
 fn exited_message(tool: &Path, status: &str, stderr: &str) -> String {
@@ -173,6 +177,24 @@ pub fn disassemble_with_timeout(
     bitcode: &[u8],
     timeout: Option<Duration>,
 ) -> Result<String, DisasmError> {
+    let mut text = Vec::new();
+    disassemble_to(tool, bitcode, timeout, &mut text)?;
+    Ok(String::from_utf8_lossy(&text).into_owned())
+}
+
+/// Size of the pieces llvm-dis's output is passed on in.
+const CHUNK: usize = 64 * 1024;
+
+/// [`disassemble_with_timeout`] writing llvm-dis's output to `out` as it
+/// comes, so that a long listing is never held in memory. When the tool then
+/// fails or times out, what it printed has been written and the error says
+/// so; a failed write to `out` stops the tool ([`DisasmError::Output`]).
+pub fn disassemble_to(
+    tool: &Path,
+    bitcode: &[u8],
+    timeout: Option<Duration>,
+    out: &mut dyn Write,
+) -> Result<(), DisasmError> {
     let failed = |message: String| DisasmError::Failed {
         tool: tool.to_path_buf(),
         message,
@@ -199,37 +221,88 @@ pub fn disassemble_with_timeout(
     // The input is fed and both outputs read by threads of their own, so
     // that a large listing cannot fill a pipe while the input is still being
     // written, and so that a tool whose pipes stay open (a process it started
-    // holds them) never blocks this one: at the deadline it is abandoned.
+    // holds them) never blocks this one: at the deadline it is abandoned. The
+    // listing comes through a short queue of chunks, written out here.
     let input = bitcode.to_vec();
     let written = in_thread(move || stdin.write_all(&input));
-    let listing = in_thread(move || {
-        let mut text = Vec::new();
-        stdout.read_to_end(&mut text).map(|_| text)
+    let (chunks, listing) = mpsc::sync_channel::<std::io::Result<Vec<u8>>>(4);
+    std::thread::spawn(move || loop {
+        let mut chunk = vec![0u8; CHUNK];
+        match stdout.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => {
+                chunk.truncate(n);
+                if chunks.send(Ok(chunk)).is_err() {
+                    break;
+                }
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => {
+                let _ = chunks.send(Err(e));
+                break;
+            }
+        }
     });
     let errors = in_thread(move || read_head(stderr, STDERR_KEPT));
+    let stop = |child: &mut std::process::Child| {
+        let _ = child.kill();
+        let _ = child.wait();
+    };
     let mut poll = Duration::from_millis(1);
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break status,
-            Ok(None) => {}
-            Err(e) => return Err(failed(e.to_string())),
+    let mut status = None;
+    // After the tool ends its pipes close, unless a process it started still
+    // holds them; that one gets until the deadline (at least a second).
+    let mut grace: Option<Instant> = None;
+    loop {
+        match listing.recv_timeout(poll) {
+            Ok(Ok(chunk)) => {
+                if let Err(e) = out.write_all(&chunk) {
+                    stop(&mut child);
+                    return Err(DisasmError::Output(e));
+                }
+                poll = Duration::from_millis(1);
+                continue;
+            }
+            Ok(Err(e)) => {
+                stop(&mut child);
+                return Err(failed(e.to_string()));
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) if status.is_some() => break,
+            // The output has ended before the tool: wait for it here.
+            Err(mpsc::RecvTimeoutError::Disconnected) => std::thread::sleep(poll),
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
         }
+        if status.is_none() {
+            match child.try_wait() {
+                Ok(Some(ended)) => {
+                    status = Some(ended);
+                    let left = deadline.map_or(Duration::from_secs(1), |(d, _)| {
+                        d.saturating_duration_since(Instant::now())
+                    });
+                    grace = Some(Instant::now() + left.max(Duration::from_secs(1)));
+                }
+                Ok(None) => {}
+                Err(e) => return Err(failed(e.to_string())),
+            }
+        }
+        let now = Instant::now();
         if let Some((deadline, limit)) = deadline {
-            if Instant::now() >= deadline {
-                let _ = child.kill();
-                let _ = child.wait();
+            if status.is_none() && now >= deadline {
+                stop(&mut child);
                 return Err(timed_out(limit));
             }
         }
-        std::thread::sleep(poll);
+        if let (Some(until), Some(limit)) = (grace, deadline.map(|(_, l)| l)) {
+            if now >= until {
+                return Err(timed_out(limit));
+            }
+        }
         poll = (poll * 2).min(Duration::from_millis(20));
+    }
+    let Some(status) = status else {
+        return Err(failed("it ended without a status".into()));
     };
-    // The tool has ended: its pipes close now, unless a process it started
-    // still holds them; that one gets until the deadline (at least a second).
-    let grace = deadline.map(|(deadline, limit)| {
-        let left = deadline.saturating_duration_since(Instant::now());
-        (Instant::now() + left.max(Duration::from_secs(1)), limit)
-    });
+    let grace = grace.zip(deadline.map(|(_, l)| l));
     let stderr = receive(&errors, grace, tool)?.map_err(|e| failed(e.to_string()))?;
     if !status.success() {
         let mut text = String::from_utf8_lossy(&stderr.0).trim().to_string();
@@ -242,7 +315,6 @@ pub fn disassemble_with_timeout(
             stderr: text,
         });
     }
-    let text = receive(&listing, grace, tool)?.map_err(|e| failed(e.to_string()))?;
     // A tool that exits early without reading everything but succeeds is odd;
     // its output is still what it printed.
     if let Ok(Err(e)) = written.try_recv() {
@@ -250,7 +322,7 @@ pub fn disassemble_with_timeout(
             return Err(failed(e.to_string()));
         }
     }
-    Ok(String::from_utf8_lossy(&text).into_owned())
+    Ok(())
 }
 
 /// The result of a thread of [`disassemble_with_timeout`], waiting at most
@@ -321,6 +393,54 @@ mod tests {
         std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
         std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
         path
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_listing_is_streamed_and_a_failed_write_stops_the_tool() {
+        let dir = tempfile::tempdir().unwrap();
+        // 4 MiB of output in lines, then success: it all arrives, in order.
+        let tool = script(
+            dir.path(),
+            "long",
+            "cat > /dev/null; yes '; a line of the listing' | head -c 4194304",
+        );
+        let mut out = Vec::new();
+        disassemble_to(&tool, b"x", Some(Duration::from_secs(60)), &mut out).unwrap();
+        assert_eq!(out.len(), 4 << 20);
+        assert!(out.starts_with(b"; a line of the listing\n; a line"));
+        // Output, then a failure: the output was written, the error says why.
+        let tool = script(
+            dir.path(),
+            "half",
+            "cat > /dev/null; echo 'define void @main() {'; echo 'error: truncated' >&2; exit 2",
+        );
+        let mut out = Vec::new();
+        let e = disassemble_to(&tool, b"x", None, &mut out).unwrap_err();
+        assert_eq!(out, b"define void @main() {\n");
+        assert!(
+            matches!(&e, DisasmError::Exited { status, .. } if status == "exit status: 2"),
+            "{e:?}"
+        );
+        // A destination that refuses the text: the tool is stopped, the
+        // write error returned.
+        struct Full;
+        impl Write for Full {
+            fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+                Err(std::io::Error::from_raw_os_error(28))
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let tool = script(dir.path(), "endless", "cat > /dev/null; exec yes listing");
+        let started = Instant::now();
+        let e = disassemble_to(&tool, b"x", Some(Duration::from_secs(60)), &mut Full).unwrap_err();
+        assert!(
+            matches!(&e, DisasmError::Output(io) if io.raw_os_error() == Some(28)),
+            "{e:?}"
+        );
+        assert!(started.elapsed() < Duration::from_secs(30));
     }
 
     #[cfg(unix)]

@@ -368,8 +368,7 @@ fn show_disasm(
     many: bool,
 ) -> Shown {
     use dxcopy_edit::llvm_dis::{
-        disasm_target, disassemble_with_timeout, find_llvm_dis, timeout_from, DisasmTarget,
-        TIMEOUT_ENV,
+        disasm_target, disassemble_to, find_llvm_dis, timeout_from, DisasmTarget, TIMEOUT_ENV,
     };
     let wants_bitcode = match requested {
         Some(name) => name == PartName::DXIL || name == PartName::ILDB,
@@ -404,18 +403,18 @@ fn show_disasm(
             return Ok(false);
         }
     };
-    let text = match disassemble_with_timeout(&tool, &bitcode, timeout) {
-        Ok(text) => text,
-        Err(e) => {
-            io.error(&format!("'{shown}': {e}"));
-            return Ok(false);
-        }
-    };
     if many {
         writeln!(io.out, "{shown}:")?;
     }
-    io.out.write_all(text.as_bytes())?;
-    Ok(true)
+    // Streamed: a failure after some output still says so, and exits 1.
+    match disassemble_to(&tool, &bitcode, timeout, &mut io.out) {
+        Ok(()) => Ok(true),
+        Err(dxcopy_edit::llvm_dis::DisasmError::Output(e)) => Err(e),
+        Err(e) => {
+            io.error(&format!("'{shown}': {e}"));
+            Ok(false)
+        }
+    }
 }
 
 /// The built-in listing of a DXBC program (SHDR/SHEX), written to stdout

@@ -60,6 +60,13 @@ macro_rules! define_families {
         impl Family {
             /// Every family, in table order.
             pub const ALL: &'static [Family] = &[$(Family::$family),*];
+
+            /// The `kind` of the family's [`Decoded`] variant (the JSON `kind`).
+            pub fn kind(self) -> &'static str {
+                match self {
+                    $( Family::$family => $kind, )*
+                }
+            }
         }
     };
 }

@@ -3,7 +3,7 @@
 //! Every part name this project knows is a row of [`PART_TABLE`]: its name,
 //! the decoder family that reads it (if any), the strip class that removes it
 //! and whether LLVM's DirectX support knows it. The table, [`Family`], the
-//! `PartName` constants, [`Decoded`] and the dispatch of [`decode_part`] are
+//! `PartName` constants, [`Decoded`](decode::Decoded) and the dispatch of [`decode_part`](decode::decode_part) are
 //! generated from one list, [`table::for_each_part!`](table) (see there for
 //! what adding a decoder takes). [`crate::PartName::is_known`] reads the
 //! table, the strip classes of `dxcopy-edit` read it, and the tests and sweeps
@@ -15,7 +15,7 @@
 //! class `all` also removes every part of `debug`, `reflect` and `priv` (not
 //! `rootsig`).
 //!
-//! [`decode`] holds the dispatch ([`decode_part`]) and the [`Decoded`] value.
+//! [`decode`] holds the dispatch ([`decode_part`](decode::decode_part)) and the [`Decoded`](decode::Decoded) value.
 
 pub mod aon9;
 pub mod debug_name;
@@ -36,8 +36,6 @@ pub mod stat;
 pub mod table;
 pub mod version;
 
-pub use decode::{decode_all, decode_part, has_decoder, program_kind, Decoded};
-
 use crate::name::PartName;
 
 /// Generates [`Family`] from the table's `families` list.
@@ -49,7 +47,7 @@ macro_rules! define_families {
         parts { $($parts:tt)* }
     ) => {
         /// The decoder family that reads a part: one per decoder, one per
-        /// [`Decoded`] variant (dxc's and fxc's STAT share
+        /// [`Decoded`](decode::Decoded) variant (dxc's and fxc's STAT share
         /// [`Family::Statistics`], told apart by content). Generated from
         /// [`table::for_each_part!`](table).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -61,7 +59,7 @@ macro_rules! define_families {
             /// Every family, in table order.
             pub const ALL: &'static [Family] = &[$(Family::$family),*];
 
-            /// The `kind` of the family's [`Decoded`] variant (the JSON `kind`).
+            /// The `kind` of the family's [`Decoded`](decode::Decoded) variant (the JSON `kind`).
             pub fn kind(self) -> &'static str {
                 match self {
                     $( Family::$family => $kind, )*
@@ -243,6 +241,7 @@ pub fn decoded_names() -> impl Iterator<Item = PartName> {
 
 #[cfg(test)]
 mod tests {
+    use super::decode::{decode_part, has_decoder, Decoded};
     use super::*;
 
     #[test]

@@ -1,15 +1,15 @@
-//! The one table of parts, as a macro: [`for_each_part!`] hands its two lists
+//! The one table of parts, as a macro: `for_each_part!` hands its two lists
 //! (in the spirit of wasmparser's `for_each_operator!` and LLVM's
 //! `CONTAINER_PART` `.def`) to a macro that turns them into code. Everything
 //! the crate knows about part names is generated from it:
 //!
 //! - [`PartName`](crate::PartName)'s constants (`PartName::DXIL`, …) —
 //!   `name.rs`;
-//! - [`Family`] and [`PART_TABLE`](super::PART_TABLE) (name, family, strip
+//! - [`Family`](super::Family) and [`PART_TABLE`](super::PART_TABLE) (name, family, strip
 //!   class, LLVM support of every part) — `parts/mod.rs`;
-//! - [`Decoded`](super::Decoded) (one variant per family), its
-//!   [`kind`](super::Decoded::kind) and the dispatch of
-//!   [`decode_part`](super::decode_part) — `parts/decode.rs`.
+//! - [`Decoded`](super::decode::Decoded) (one variant per family), its
+//!   [`kind`](super::decode::Decoded::kind) and the dispatch of
+//!   [`decode_part`](super::decode::decode_part) — `parts/decode.rs`.
 //!
 //! The strip classes ([`StripClass::parts`](super::StripClass::parts)), the
 //! obj2yaml view's choice of decoded parts (the LLVM column) and the lists in
@@ -18,13 +18,13 @@
 //! **Adding a decoder**: write its module under `parts/` (a type with
 //! `parse(&Part) -> Result<Self, ReadError>`), add a `families` row naming it
 //! and a `parts` row per part name it reads. The compiler then lists the
-//! views that lack it: the exhaustive `match`es over [`Family`] and
+//! views that lack it: the exhaustive `match`es over [`Family`](super::Family) and
 //! `Decoded` in `Decoded::issues`, `info/text/` and `info/yaml/`.
 //!
 //! # The lists
 //!
 //! `families`: one row per decoder, `Family: Variant(payload type) = "kind", how;`
-//! where `Variant` is the [`Decoded`](super::Decoded) variant, `"kind"` its
+//! where `Variant` is the [`Decoded`](super::decode::Decoded) variant, `"kind"` its
 //! JSON `kind`, and `how` is `parse` (`Variant(Type::parse(part)?)`) or
 //! `with(function)` (a function of the container and the part returning the
 //! `Decoded` value, for decoders that need context or choose by content).

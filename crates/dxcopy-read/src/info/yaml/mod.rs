@@ -34,8 +34,8 @@
 //! There is no upstream binary to compare against, so that output follows the
 //! upstream test expectations (docs/format/obj2yaml.md §2) rather than a byte-checked oracle.
 //!
-//! [`emitter`] is the general YAML writer (a model of LLVM's `yaml::Output`),
-//! [`parts`] the printers of each part's keys; which parts get them is the
+//! `emitter` is the general YAML writer (a model of LLVM's `yaml::Output`),
+//! `parts` the printers of each part's keys; which parts get them is the
 //! LLVM column of the part table ([`crate::parts::Llvm`]).
 
 mod emitter;

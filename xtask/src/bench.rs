@@ -45,8 +45,14 @@ const WORKLOADS: [&str; 9] = [
     "bitcode",
 ];
 const LLVM_OBJCOPY: &str = "/usr/lib/llvm-22/bin/llvm-objcopy";
-/// The parts `--strip-debug` removes, as llvm-objcopy options (strip-many's loop).
-const DEBUG_PARTS: [&str; 5] = ["ILDB", "SRCI", "PDBI", "SDBG", "SPDB"];
+/// The parts `--strip-debug` removes (from the part table), as llvm-objcopy
+/// options for strip-many's loop.
+fn debug_part_options() -> Vec<String> {
+    dxcopy_read::StripClass::Debug
+        .parts()
+        .map(|p| format!("--remove-section={p}"))
+        .collect()
+}
 
 struct Options {
     reps: usize,
@@ -920,8 +926,8 @@ fn strip_many(
     let llvm_cmd = |file: &Path| {
         let l = bins.llvm.as_ref().expect("only called with llvm-objcopy");
         let mut v: Vec<OsString> = vec![l.clone().into()];
-        for p in DEBUG_PARTS {
-            v.push(format!("--remove-section={p}").into());
+        for option in debug_part_options() {
+            v.push(option.into());
         }
         v.push(file.into());
         Cmd(v)
@@ -996,9 +1002,7 @@ fn strip_many(
             note: None,
             command: format!(
                 "for f in FILES…: llvm-objcopy {} $f",
-                DEBUG_PARTS
-                    .map(|p| format!("--remove-section={p}"))
-                    .join(" ")
+                debug_part_options().join(" ")
             ),
             times,
             memory: None,

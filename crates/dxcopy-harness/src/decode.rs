@@ -171,9 +171,10 @@ pub fn decode_part_compat(
     }
 }
 
-/// The part names the decode fuzz target picks from (by its first byte):
-/// every name `decode_part` has a decoder for, in the order of
-/// [`dxcopy_read::PART_TABLE`].
+/// The part names the decode fuzz target picks from (its first byte modulo
+/// their count): every name `decode_part` has a decoder for, in the order of
+/// [`dxcopy_read::PART_TABLE`]. A decoded row added to the table changes what
+/// saved inputs pick (`tests/fuzz_regressions.rs` checks the saved ones).
 pub static DECODE_NAMES: std::sync::LazyLock<Vec<PartName>> =
     std::sync::LazyLock::new(|| dxcopy_read::parts::decoded_names().collect());
 

@@ -7,40 +7,33 @@ use std::fmt;
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PartName(pub [u8; 4]);
 
-impl PartName {
-    /// `DXIL`: the DXIL program.
-    pub const DXIL: PartName = PartName(*b"DXIL");
-    /// `ILDB`: the DXIL program with debug info.
-    pub const ILDB: PartName = PartName(*b"ILDB");
-    /// `ILDN`: the debug name (PDB file name).
-    pub const ILDN: PartName = PartName(*b"ILDN");
-    /// `HASH`: the shader hash.
-    pub const HASH: PartName = PartName(*b"HASH");
-    /// `PRIV`: private data; always last and unpadded.
-    pub const PRIV: PartName = PartName(*b"PRIV");
-    /// `STAT`: statistics (dxc: a reflection program part; fxc: counters).
-    pub const STAT: PartName = PartName(*b"STAT");
-    /// `SRCI`: source info.
-    pub const SRCI: PartName = PartName(*b"SRCI");
-    /// `VERS`: compiler version.
-    pub const VERS: PartName = PartName(*b"VERS");
-    /// `SFI0`: shader feature flags.
-    pub const SFI0: PartName = PartName(*b"SFI0");
-    /// `PSV0`: pipeline state validation.
-    pub const PSV0: PartName = PartName(*b"PSV0");
-    /// `RTS0`: root signature.
-    pub const RTS0: PartName = PartName(*b"RTS0");
-    /// `RDEF`: fxc resource definitions (reflection).
-    pub const RDEF: PartName = PartName(*b"RDEF");
-    /// `RDAT`: runtime data.
-    pub const RDAT: PartName = PartName(*b"RDAT");
-    /// `PDBI`: PDB information.
-    pub const PDBI: PartName = PartName(*b"PDBI");
-    /// `SDBG`: fxc debug info.
-    pub const SDBG: PartName = PartName(*b"SDBG");
-    /// `SPDB`: fxc embedded PDB.
-    pub const SPDB: PartName = PartName(*b"SPDB");
+/// Generates a `PartName` constant for each row of the part table
+/// ([`crate::parts::table`]).
+macro_rules! define_part_names {
+    (
+        families { $($families:tt)* }
+        parts { $( $name:ident : $family:tt, $strip:tt, $llvm:ident, $doc:literal; )* }
+    ) => {
+        #[allow(non_upper_case_globals)] // `Aon9`
+        impl PartName {
+            $(
+                #[doc = concat!("`", stringify!($name), "`: ", $doc, ".")]
+                pub const $name: PartName = PartName(fourcc(stringify!($name)));
+            )*
+        }
+    };
+}
 
+crate::parts::table::for_each_part!(define_part_names);
+
+/// The four bytes of a part name written as an identifier.
+const fn fourcc(name: &str) -> [u8; 4] {
+    let b = name.as_bytes();
+    assert!(b.len() == 4, "a part name has four bytes");
+    [b[0], b[1], b[2], b[3]]
+}
+
+impl PartName {
     /// Builds a name from a string of exactly four bytes.
     pub fn from_str_exact(s: &str) -> Option<PartName> {
         <[u8; 4]>::try_from(s.as_bytes()).ok().map(PartName)

@@ -11,20 +11,20 @@ use std::path::PathBuf;
 /// Strip classes, keep patterns and signing policies (dxcopy and dxstrip).
 #[derive(Debug, Clone, Args, Default)]
 pub struct StripArgs {
-    /// Remove debug parts: ILDB, SRCI, PDBI, SDBG, SPDB (ILDN stays)
-    #[arg(short = 'g', long = "strip-debug")]
+    /// `--strip-debug` (help text: [`strip_help`])
+    #[arg(short = 'g', long = "strip-debug", help = strip_help(StripClass::Debug))]
     pub strip_debug: bool,
-    /// Remove debug + reflection + PRIV + ILDN + VERS (RTS0 stays)
-    #[arg(short = 'S', long = "strip-all")]
+    /// `--strip-all` (help text: [`strip_help`])
+    #[arg(short = 'S', long = "strip-all", help = strip_help(StripClass::All))]
     pub strip_all: bool,
-    /// Remove reflection parts: STAT, RDEF (RDAT stays)
-    #[arg(long = "strip-reflect")]
+    /// `--strip-reflect` (help text: [`strip_help`])
+    #[arg(long = "strip-reflect", help = strip_help(StripClass::Reflect))]
     pub strip_reflect: bool,
-    /// Remove the PRIV part
-    #[arg(long = "strip-priv")]
+    /// `--strip-priv` (help text: [`strip_help`])
+    #[arg(long = "strip-priv", help = strip_help(StripClass::Priv))]
     pub strip_priv: bool,
-    /// Remove the root signature (RTS0)
-    #[arg(long = "strip-rootsig")]
+    /// `--strip-rootsig` (help text: [`strip_help`])
+    #[arg(long = "strip-rootsig", help = strip_help(StripClass::RootSig))]
     pub strip_rootsig: bool,
     /// Remove parts matching PATTERN (glob; `!` negates; repeatable)
     #[arg(short = 'R', long = "remove-section", value_name = "PATTERN")]
@@ -50,6 +50,29 @@ pub struct StripArgs {
     /// Remove struct type names (but dx.*), local value names and internal globals' names from the DXIL and ILDB bitcode (function names, external globals and metadata stay)
     #[arg(long = "strip-bitcode-names")]
     pub strip_bitcode_names: bool,
+}
+
+/// The help text of a strip-class option, its part list read from the part
+/// table (`dxcopy_read::PART_TABLE`).
+pub fn strip_help(class: StripClass) -> String {
+    let list = |c: StripClass| c.part_list(", ");
+    match class {
+        StripClass::Debug => format!("Remove debug parts: {} (ILDN stays)", list(class)),
+        StripClass::Reflect => format!("Remove reflection parts: {} (RDAT stays)", list(class)),
+        StripClass::Priv => format!("Remove the {} part", list(class)),
+        StripClass::RootSig => format!("Remove the root signature ({})", list(class)),
+        StripClass::All => {
+            let rest: Vec<String> = StripClass::Priv
+                .parts()
+                .chain(StripClass::All.own_parts())
+                .map(|n| n.to_string())
+                .collect();
+            format!(
+                "Remove debug + reflection + {} (RTS0 stays)",
+                rest.join(" + ")
+            )
+        }
+    }
 }
 
 fn parse_digest(s: &str) -> Result<DigestPolicy, String> {
@@ -613,6 +636,44 @@ fn option_hint(remedy: Remedy) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The strip options' help, read from the part table, is the text the
+    /// options have always shown (a new row in a class shows up here).
+    #[test]
+    fn strip_help_reads_the_part_table() {
+        let rows = [
+            (
+                StripClass::Debug,
+                "Remove debug parts: ILDB, SRCI, PDBI, SDBG, SPDB (ILDN stays)",
+            ),
+            (
+                StripClass::All,
+                "Remove debug + reflection + PRIV + ILDN + VERS (RTS0 stays)",
+            ),
+            (
+                StripClass::Reflect,
+                "Remove reflection parts: STAT, RDEF (RDAT stays)",
+            ),
+            (StripClass::Priv, "Remove the PRIV part"),
+            (StripClass::RootSig, "Remove the root signature (RTS0)"),
+        ];
+        for (class, want) in rows {
+            assert_eq!(strip_help(class), want);
+        }
+        use clap::CommandFactory;
+        #[derive(clap::Parser)]
+        struct Probe {
+            #[command(flatten)]
+            strip: StripArgs,
+        }
+        let cmd = Probe::command();
+        let help = |long: &str| {
+            let arg = cmd.get_arguments().find(|a| a.get_long() == Some(long));
+            arg.and_then(|a| a.get_help()).map(|h| h.to_string())
+        };
+        assert_eq!(help("strip-debug").as_deref(), Some(rows[0].1));
+        assert_eq!(help("strip-rootsig").as_deref(), Some(rows[4].1));
+    }
 
     #[test]
     fn file_messages_name_the_option_that_helps() {

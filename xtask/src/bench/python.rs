@@ -4,7 +4,7 @@
 //! binary once per file (what a build script does without the package).
 //!
 //! The files are copies of the corpus containers that hold debug parts
-//! (ILDB, SRCI, PDBI, SDBG, SPDB), repeated to N, so every file is really
+//! (the parts of the debug strip class), repeated to N, so every file is really
 //! stripped. They are restored from pristine copies and synced to disk
 //! before every timed run. The package is built and installed into target/pytest/venv as
 //! by `cargo xtask pytest` (the `python` profile: release without LTO).

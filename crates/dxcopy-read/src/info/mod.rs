@@ -1,8 +1,12 @@
 //! The views `dxinfo` prints, over the decoded parts: text, the JSON document
 //! (with the `serde` feature), obj2yaml-compatible YAML, verification and hex
-//! dumps. Every view reads one [`Inspection`]: a parsed container with each
-//! part decoded once. (`dxinfo --dump-all` writes files, so it lives in
-//! `dxcopy-edit` as `dump_all`.)
+//! dumps. The text, JSON and verify views read one [`Inspection`]: a parsed
+//! container with each part decoded once. The others read the [`Container`]:
+//! the YAML view decodes the parts it prints with the decoders'
+//! LLVM-compatible readers ([`yaml::to_obj2yaml`]), the part listing
+//! ([`text::write_parts`]) and the hex dump ([`hexdump`]) need no decoding.
+//! (`dxinfo --dump-all` writes files, so it lives in `dxcopy-edit` as
+//! `dump_all`.)
 
 pub mod hexdump;
 #[cfg(feature = "serde")]

@@ -3,96 +3,118 @@
 //! yields its own error; the other parts are unaffected, so a viewer can show
 //! everything that does decode.
 
-use super::{part_info, Family};
-use crate::aon9::Level9Shader;
+use super::{part_info, table, Family};
 use crate::container::{Container, Part};
-use crate::debug_name::DebugName;
-use crate::dxbc::ShaderBytecode;
 use crate::error::ReadError;
 use crate::finding::Finding;
-use crate::hash::ShaderHash;
 use crate::name::PartName;
-use crate::private::{PrivateContent, PrivateData};
+use crate::private::PrivateContent;
 use crate::program::{is_program_data, Program, ShaderKind};
 use crate::psv0::Psv0;
-use crate::rdat::RuntimeData;
-use crate::rdef::ResourceDefinitions;
-use crate::rts0::RootSignature;
-use crate::sfi0::Sfi0;
 use crate::signature::Signature;
-use crate::source_info::SourceInfo;
-use crate::spdb::DebugBlob;
 use crate::stat::Statistics;
-use crate::version::CompilerVersion;
 
-/// A decoded part, one variant per part family.
-#[derive(Debug, Clone, PartialEq)]
-#[cfg_attr(
-    feature = "serde",
-    derive(serde::Serialize),
-    serde(tag = "kind", rename_all = "snake_case")
-)]
-pub enum Decoded<'data> {
-    /// DXIL, ILDB, or dxc's STAT (reflection bitcode): program header + bitcode.
-    Program(Program<'data>),
-    /// HASH: flags and MD5 of the bitcode.
-    Hash(ShaderHash),
-    /// ISG1 / OSG1 / PSG1 (dxc) and ISGN / OSGN / OSG5 / PCSG (fxc): signature elements.
-    Signature(Signature<'data>),
-    /// PSV0: pipeline state validation (decoded with the program's shader kind).
-    Psv0(Box<Psv0<'data>>),
-    /// RTS0: root signature.
-    RootSignature(RootSignature),
-    /// SFI0: shader feature flags.
-    FeatureFlags(Sfi0),
-    /// ILDN: the debug (PDB) name.
-    DebugName(DebugName<'data>),
-    /// VERS: the compiler version.
-    Version(CompilerVersion<'data>),
-    /// SRCI: source names, contents and arguments.
-    SourceInfo(SourceInfo<'data>),
-    /// PRIV: private data.
-    Private(PrivateData<'data>),
-    /// SHDR / SHEX: SM4/5 bytecode header.
-    Shader(ShaderBytecode),
-    /// RDEF: fxc resource definitions.
-    Rdef(ResourceDefinitions<'data>),
-    /// fxc STAT: statistics counters.
-    Stat(Statistics),
-    /// Aon9 / XNAS / XNAP: the embedded SM2 program.
-    Aon9(Level9Shader),
-    /// RDAT: runtime data of libraries.
-    Rdat(RuntimeData<'data>),
-    /// SPDB (embedded MSF PDB) / SDBG (legacy debug info).
-    DebugBlob(DebugBlob),
-    /// A part with no decoder: name and size only.
-    Unknown,
+/// Generates [`Decoded`], [`Decoded::kind`], [`Decoded::family`] and the
+/// per-family dispatch of [`decode_part`] from the table's `families` list.
+macro_rules! define_decoded {
+    (
+        families {
+            $( $(#[doc = $doc:literal])* $family:ident : $variant:ident ($payload:ty) = $kind:tt, $how:ident $(($with:ident))?; )*
+        }
+        parts { $($parts:tt)* }
+    ) => {
+        /// A decoded part, one variant per part family ([`table::for_each_part!`](table)).
+        #[derive(Debug, Clone, PartialEq)]
+        #[cfg_attr(
+            feature = "serde",
+            derive(serde::Serialize),
+            serde(tag = "kind", rename_all = "snake_case")
+        )]
+        pub enum Decoded<'data> {
+            $(
+                $(#[doc = $doc])*
+                #[cfg_attr(feature = "serde", serde(rename = $kind))]
+                $variant($payload),
+            )*
+            /// A part with no decoder: name and size only.
+            Unknown,
+        }
+
+        impl<'data> Decoded<'data> {
+            /// Short name of the variant, as used in the JSON `kind` field.
+            pub fn kind(&self) -> &'static str {
+                match self {
+                    $( Decoded::$variant(_) => $kind, )*
+                    Decoded::Unknown => "unknown",
+                }
+            }
+
+            /// The family whose variant this is (`None` for `Unknown`; dxc's
+            /// STAT decodes to [`Family::Program`]'s variant).
+            pub fn family(&self) -> Option<Family> {
+                match self {
+                    $( Decoded::$variant(_) => Some(Family::$family), )*
+                    Decoded::Unknown => None,
+                }
+            }
+        }
+
+        /// Runs the decoder of `family` on `part`.
+        fn decode_family<'data>(
+            family: Family,
+            container: &Container<'data>,
+            part: &Part<'data>,
+        ) -> Result<Decoded<'data>, ReadError> {
+            match family {
+                $( Family::$family => define_decoded!(@decode $variant, $payload, container, part, $how $(($with))?), )*
+            }
+        }
+    };
+    (@decode $variant:ident, $payload:ty, $container:ident, $part:ident, parse) => {
+        Ok(Decoded::$variant(<$payload>::parse($part)?))
+    };
+    (@decode $variant:ident, $payload:ty, $container:ident, $part:ident, with($with:ident)) => {
+        $with($container, $part)
+    };
+}
+
+table::for_each_part!(define_decoded);
+
+/// STAT: dxc writes a program part (reflection bitcode), fxc counters.
+fn decode_statistics<'data>(
+    _: &Container<'data>,
+    part: &Part<'data>,
+) -> Result<Decoded<'data>, ReadError> {
+    Ok(if is_program_data(part.data) {
+        Decoded::Program(Program::parse(part)?)
+    } else {
+        Decoded::Stat(Statistics::parse(part)?)
+    })
+}
+
+/// A signature of a name [`Signature::parse`] does not know is `Unknown`.
+fn decode_signature<'data>(
+    _: &Container<'data>,
+    part: &Part<'data>,
+) -> Result<Decoded<'data>, ReadError> {
+    Ok(match Signature::parse(part)? {
+        Some(s) => Decoded::Signature(s),
+        None => Decoded::Unknown,
+    })
+}
+
+/// PSV0 takes the shader kind of the container's program.
+fn decode_psv0<'data>(
+    container: &Container<'data>,
+    part: &Part<'data>,
+) -> Result<Decoded<'data>, ReadError> {
+    Ok(Decoded::Psv0(Box::new(Psv0::parse(
+        part,
+        program_kind(container),
+    )?)))
 }
 
 impl<'data> Decoded<'data> {
-    /// Short name of the variant, as used in the JSON `kind` field.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            Decoded::Program(_) => "program",
-            Decoded::Hash(_) => "hash",
-            Decoded::Signature(_) => "signature",
-            Decoded::Psv0(_) => "psv0",
-            Decoded::RootSignature(_) => "root_signature",
-            Decoded::FeatureFlags(_) => "feature_flags",
-            Decoded::DebugName(_) => "debug_name",
-            Decoded::Version(_) => "version",
-            Decoded::SourceInfo(_) => "source_info",
-            Decoded::Private(_) => "private",
-            Decoded::Shader(_) => "shader",
-            Decoded::Rdef(_) => "rdef",
-            Decoded::Stat(_) => "stat",
-            Decoded::Aon9(_) => "aon9",
-            Decoded::Rdat(_) => "rdat",
-            Decoded::DebugBlob(_) => "debug_blob",
-            Decoded::Unknown => "unknown",
-        }
-    }
-
     /// Non-fatal issues found while decoding (including nested ones).
     pub fn issues(&self) -> Vec<&Finding> {
         let list: &[Finding] = match self {
@@ -145,32 +167,10 @@ pub fn decode_part<'data>(
     container: &Container<'data>,
     part: &Part<'data>,
 ) -> Result<Decoded<'data>, ReadError> {
-    let Some(family) = part_info(part.name).and_then(|info| info.family) else {
-        return Ok(Decoded::Unknown);
-    };
-    let decoded = match family {
-        Family::Signature => match Signature::parse(part)? {
-            Some(s) => Decoded::Signature(s),
-            None => Decoded::Unknown,
-        },
-        Family::Psv0 => Decoded::Psv0(Box::new(Psv0::parse(part, program_kind(container))?)),
-        Family::RootSignature => Decoded::RootSignature(RootSignature::parse(part)?),
-        Family::FeatureFlags => Decoded::FeatureFlags(Sfi0::parse(part)?),
-        Family::Program => Decoded::Program(Program::parse(part)?),
-        Family::Statistics if is_program_data(part.data) => Decoded::Program(Program::parse(part)?),
-        Family::Statistics => Decoded::Stat(Statistics::parse(part)?),
-        Family::Hash => Decoded::Hash(ShaderHash::parse(part)?),
-        Family::DebugName => Decoded::DebugName(DebugName::parse(part)?),
-        Family::Version => Decoded::Version(CompilerVersion::parse(part)?),
-        Family::SourceInfo => Decoded::SourceInfo(SourceInfo::parse(part)?),
-        Family::Private => Decoded::Private(PrivateData::parse(part)?),
-        Family::Shader => Decoded::Shader(ShaderBytecode::parse(part)?),
-        Family::Rdef => Decoded::Rdef(ResourceDefinitions::parse(part)?),
-        Family::Aon9 => Decoded::Aon9(Level9Shader::parse(part)?),
-        Family::Rdat => Decoded::Rdat(RuntimeData::parse(part)?),
-        Family::DebugBlob => Decoded::DebugBlob(DebugBlob::parse(part)?),
-    };
-    Ok(decoded)
+    match part_info(part.name).and_then(|info| info.family) {
+        Some(family) => decode_family(family, container, part),
+        None => Ok(Decoded::Unknown),
+    }
 }
 
 /// Whether [`decode_part`] has a decoder for parts called `name`.

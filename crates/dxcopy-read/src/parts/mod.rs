@@ -2,41 +2,20 @@
 //!
 //! Every part name this project knows is a row of [`PART_TABLE`]: its name,
 //! the decoder family that reads it (if any), the strip class that removes it
-//! and whether LLVM's DirectX support knows it. [`decode_part`] and
-//! [`has_decoder`] dispatch through the table, [`crate::PartName::is_known`]
-//! reads it, the strip classes of `dxcopy-edit` read it, and the tests and
-//! sweeps that exercise every decoder iterate over it.
+//! and whether LLVM's DirectX support knows it. The table, [`Family`], the
+//! `PartName` constants, [`Decoded`](decode::Decoded) and the dispatch of [`decode_part`](decode::decode_part) are
+//! generated from one list, [`table::for_each_part!`](table) (see there for
+//! what adding a decoder takes). [`crate::PartName::is_known`] reads the
+//! table, the strip classes of `dxcopy-edit` read it, and the tests and sweeps
+//! that exercise every decoder iterate over it.
 //!
-//! | Part | Decoder ([`Family`]) | File | Strip class | LLVM |
-//! |---|---|---|---|---|
-//! | `DXIL` | [`Family::Program`] | `program.rs` | — | 22 |
-//! | `ILDB` | [`Family::Program`] | `program.rs` | debug | upstream |
-//! | `STAT` | [`Family::Statistics`]: dxc's (a program part) | `program.rs` | reflect | — |
-//! | `STAT` | [`Family::Statistics`]: fxc's (counters) | `stat.rs` | reflect | — |
-//! | `HASH` | [`Family::Hash`] | `hash.rs` | — | 22 |
-//! | `ISG1` `OSG1` `PSG1` | [`Family::Signature`] | `signature.rs` | — | 22 |
-//! | `ISGN` `OSGN` `OSG5` `PCSG` | [`Family::Signature`] | `signature.rs` | — | — |
-//! | `PSV0` | [`Family::Psv0`] | `psv0.rs` | — | 22 |
-//! | `RTS0` | [`Family::RootSignature`] | `rts0.rs` | rootsig | 22 |
-//! | `SFI0` | [`Family::FeatureFlags`] | `sfi0.rs` | — | 22 |
-//! | `ILDN` | [`Family::DebugName`] | `debug_name.rs` | all | upstream |
-//! | `VERS` | [`Family::Version`] | `version.rs` | all | upstream |
-//! | `SRCI` | [`Family::SourceInfo`] | `source_info.rs` | debug | upstream |
-//! | `PRIV` | [`Family::Private`] | `private.rs` | priv | upstream |
-//! | `SHDR` `SHEX` | [`Family::Shader`] | `dxbc.rs` | — | — |
-//! | `RDEF` | [`Family::Rdef`] | `rdef.rs` | reflect | — |
-//! | `Aon9` `XNAS` `XNAP` | [`Family::Aon9`] | `aon9.rs` | — | — |
-//! | `RDAT` | [`Family::Rdat`] | `rdat.rs` | — | — |
-//! | `SPDB` `SDBG` | [`Family::DebugBlob`] | `spdb.rs` | debug | — |
-//! | `PDBI` | none | | debug | — |
-//! | `DXBC` `IFCE` `FX10` `LIBF` `LIBH` `LFS0` `CTAB` | none | | — | — |
+//! "LLVM 22" parts ([`Llvm::Release22`]) are the ones LLVM 22's
+//! `CONTAINER_PART` list names and its obj2yaml decodes; "upstream" ones
+//! ([`Llvm::Upstream`]) are named by upstream LLVM (main) only. The strip
+//! class `all` also removes every part of `debug`, `reflect` and `priv` (not
+//! `rootsig`).
 //!
-//! "LLVM 22" parts are the ones LLVM 22's `CONTAINER_PART` list names and its
-//! obj2yaml decodes; "upstream" ones are named by upstream LLVM (main) only.
-//! The strip class `all` also removes every part of `debug`, `reflect` and
-//! `priv` (not `rootsig`).
-//!
-//! [`decode`] holds the dispatch ([`decode_part`]) and the [`Decoded`] value.
+//! [`decode`] holds the dispatch ([`decode_part`](decode::decode_part)) and the [`Decoded`](decode::Decoded) value.
 
 pub mod aon9;
 pub mod debug_name;
@@ -54,50 +33,43 @@ pub mod signature;
 pub mod source_info;
 pub mod spdb;
 pub mod stat;
+pub mod table;
 pub mod version;
-
-pub use decode::{decode_all, decode_part, has_decoder, program_kind, Decoded};
 
 use crate::name::PartName;
 
-/// The decoder family that reads a part: one per decoder module, one per
-/// [`Decoded`] variant (dxc's and fxc's STAT share [`Family::Statistics`],
-/// told apart by content).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Family {
-    /// Program header + bitcode ([`program::Program`]).
-    Program,
-    /// STAT: dxc's reflection program part or fxc's counters ([`stat::Statistics`]).
-    Statistics,
-    /// [`hash::ShaderHash`].
-    Hash,
-    /// [`signature::Signature`].
-    Signature,
-    /// [`psv0::Psv0`].
-    Psv0,
-    /// [`rts0::RootSignature`].
-    RootSignature,
-    /// [`sfi0::Sfi0`].
-    FeatureFlags,
-    /// [`debug_name::DebugName`].
-    DebugName,
-    /// [`version::CompilerVersion`].
-    Version,
-    /// [`source_info::SourceInfo`].
-    SourceInfo,
-    /// [`private::PrivateData`].
-    Private,
-    /// [`dxbc::ShaderBytecode`].
-    Shader,
-    /// [`rdef::ResourceDefinitions`].
-    Rdef,
-    /// [`aon9::Level9Shader`].
-    Aon9,
-    /// [`rdat::RuntimeData`].
-    Rdat,
-    /// [`spdb::DebugBlob`].
-    DebugBlob,
+/// Generates [`Family`] from the table's `families` list.
+macro_rules! define_families {
+    (
+        families {
+            $( $(#[doc = $doc:literal])* $family:ident : $variant:ident ($payload:ty) = $kind:literal, $how:ident $(($with:ident))?; )*
+        }
+        parts { $($parts:tt)* }
+    ) => {
+        /// The decoder family that reads a part: one per decoder, one per
+        /// [`Decoded`](decode::Decoded) variant (dxc's and fxc's STAT share
+        /// [`Family::Statistics`], told apart by content). Generated from
+        /// [`table::for_each_part!`](table).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Family {
+            $( $(#[doc = $doc])* $family, )*
+        }
+
+        impl Family {
+            /// Every family, in table order.
+            pub const ALL: &'static [Family] = &[$(Family::$family),*];
+
+            /// The `kind` of the family's [`Decoded`](decode::Decoded) variant (the JSON `kind`).
+            pub fn kind(self) -> &'static str {
+                match self {
+                    $( Family::$family => $kind, )*
+                }
+            }
+        }
+    };
 }
+
+table::for_each_part!(define_families);
 
 /// Which reader's rules a part decoder follows. Each decoder that has an LLVM
 /// view is one function taking a `Mode`: both views read every field and
@@ -126,21 +98,33 @@ impl Mode {
 }
 
 /// A named group of parts with D3DStripShader / dxc `-Qstrip_*` semantics.
+/// Which parts each class removes is the strip column of [`PART_TABLE`]
+/// ([`StripClass::parts`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum StripClass {
-    /// Debug info: ILDB, SRCI, PDBI, SDBG, SPDB.
+    /// Debug info (`--strip-debug`).
     Debug,
-    /// Reflection: STAT, RDEF.
+    /// Reflection (`--strip-reflect`).
     Reflect,
-    /// Private data: PRIV.
+    /// Private data (`--strip-priv`).
     Priv,
-    /// Root signature: RTS0.
+    /// Root signature (`--strip-rootsig`).
     RootSig,
-    /// Everything not needed to run: debug + reflect + priv + ILDN + VERS.
+    /// Everything not needed to run (`--strip-all`): debug + reflect + priv,
+    /// and the parts whose narrowest class is `all`.
     All,
 }
 
 impl StripClass {
+    /// Every class.
+    pub const ALL: [StripClass; 5] = [
+        StripClass::Debug,
+        StripClass::Reflect,
+        StripClass::Priv,
+        StripClass::RootSig,
+        StripClass::All,
+    ];
+
     /// Whether this class removes parts called `name` (see [`PART_TABLE`]).
     pub fn covers(self, name: &PartName) -> bool {
         match part_info(*name).and_then(|info| info.strip) {
@@ -156,6 +140,21 @@ impl StripClass {
             .iter()
             .map(|info| info.name)
             .filter(move |name| self.covers(name))
+    }
+
+    /// The part names whose narrowest class is this one, in table order
+    /// (for `All`: the parts only `all` removes, ILDN and VERS).
+    pub fn own_parts(self) -> impl Iterator<Item = PartName> {
+        PART_TABLE
+            .iter()
+            .filter(move |info| info.strip == Some(self))
+            .map(|info| info.name)
+    }
+
+    /// [`parts`](Self::parts) joined by `sep`, as the help texts and docs
+    /// list them (`ILDB, SRCI, PDBI, SDBG, SPDB`).
+    pub fn part_list(self, sep: &str) -> String {
+        join(self.parts(), sep)
     }
 
     /// Lower-case name of the class.
@@ -194,75 +193,38 @@ pub struct PartInfo {
     pub llvm: Llvm,
 }
 
-const fn row(
-    name: &[u8; 4],
-    family: Option<Family>,
-    strip: Option<StripClass>,
-    llvm: Llvm,
-) -> PartInfo {
-    PartInfo {
-        name: PartName(*name),
-        family,
-        strip,
-        llvm,
-    }
+/// Generates [`PART_TABLE`] from the table's `parts` list.
+macro_rules! define_part_table {
+    (
+        families { $($families:tt)* }
+        parts { $( $name:ident : $family:tt, $strip:tt, $llvm:ident, $doc:literal; )* }
+    ) => {
+        /// Every part name written by dxc, fxc, clang-dxc or the Effects
+        /// compiler that this project knows (LLVM's DXContainer.md "Part
+        /// Formats", plus Effects and fxc extras), with its decoder, strip class
+        /// and LLVM support, in the order of [`table::for_each_part!`](table).
+        pub const PART_TABLE: &[PartInfo] = &[
+            $(
+                PartInfo {
+                    name: PartName::$name,
+                    family: define_part_table!(@family $family),
+                    strip: define_part_table!(@strip $strip),
+                    llvm: Llvm::$llvm,
+                },
+            )*
+        ];
+    };
+    (@family -) => { None };
+    (@family $family:ident) => { Some(Family::$family) };
+    (@strip -) => { None };
+    (@strip $class:ident) => { Some(StripClass::$class) };
 }
 
-use Family as F;
-use StripClass as S;
+table::for_each_part!(define_part_table);
 
-/// Every part name written by dxc, fxc, clang-dxc or the Effects compiler that
-/// this project knows (LLVM's DXContainer.md "Part Formats", plus Effects and fxc
-/// extras), with its decoder, strip class and LLVM support. The rows with a
-/// decoder come first, in the order the decode fuzz target's first byte picks
-/// them (kept stable so saved fuzz inputs keep their meaning).
-pub const PART_TABLE: &[PartInfo] = &[
-    row(b"DXIL", Some(F::Program), None, Llvm::Release22),
-    row(b"ILDB", Some(F::Program), Some(S::Debug), Llvm::Upstream),
-    row(
-        b"STAT",
-        Some(F::Statistics),
-        Some(S::Reflect),
-        Llvm::Unknown,
-    ),
-    row(b"HASH", Some(F::Hash), None, Llvm::Release22),
-    row(b"ILDN", Some(F::DebugName), Some(S::All), Llvm::Upstream),
-    row(b"PSV0", Some(F::Psv0), None, Llvm::Release22),
-    row(
-        b"RTS0",
-        Some(F::RootSignature),
-        Some(S::RootSig),
-        Llvm::Release22,
-    ),
-    row(b"SFI0", Some(F::FeatureFlags), None, Llvm::Release22),
-    row(b"ISGN", Some(F::Signature), None, Llvm::Unknown),
-    row(b"OSGN", Some(F::Signature), None, Llvm::Unknown),
-    row(b"OSG5", Some(F::Signature), None, Llvm::Unknown),
-    row(b"PCSG", Some(F::Signature), None, Llvm::Unknown),
-    row(b"ISG1", Some(F::Signature), None, Llvm::Release22),
-    row(b"OSG1", Some(F::Signature), None, Llvm::Release22),
-    row(b"PSG1", Some(F::Signature), None, Llvm::Release22),
-    row(b"VERS", Some(F::Version), Some(S::All), Llvm::Upstream),
-    row(b"SRCI", Some(F::SourceInfo), Some(S::Debug), Llvm::Upstream),
-    row(b"PRIV", Some(F::Private), Some(S::Priv), Llvm::Upstream),
-    row(b"SHDR", Some(F::Shader), None, Llvm::Unknown),
-    row(b"SHEX", Some(F::Shader), None, Llvm::Unknown),
-    row(b"RDEF", Some(F::Rdef), Some(S::Reflect), Llvm::Unknown),
-    row(b"Aon9", Some(F::Aon9), None, Llvm::Unknown),
-    row(b"XNAS", Some(F::Aon9), None, Llvm::Unknown),
-    row(b"XNAP", Some(F::Aon9), None, Llvm::Unknown),
-    row(b"RDAT", Some(F::Rdat), None, Llvm::Unknown),
-    row(b"SPDB", Some(F::DebugBlob), Some(S::Debug), Llvm::Unknown),
-    row(b"SDBG", Some(F::DebugBlob), Some(S::Debug), Llvm::Unknown),
-    row(b"PDBI", None, Some(S::Debug), Llvm::Unknown),
-    row(b"DXBC", None, None, Llvm::Unknown),
-    row(b"IFCE", None, None, Llvm::Unknown),
-    row(b"FX10", None, None, Llvm::Unknown),
-    row(b"LIBF", None, None, Llvm::Unknown),
-    row(b"LIBH", None, None, Llvm::Unknown),
-    row(b"LFS0", None, None, Llvm::Unknown),
-    row(b"CTAB", None, None, Llvm::Unknown),
-];
+fn join(names: impl Iterator<Item = PartName>, sep: &str) -> String {
+    names.map(|n| n.to_string()).collect::<Vec<_>>().join(sep)
+}
 
 /// The table row of `name`, if the name is known.
 pub fn part_info(name: PartName) -> Option<&'static PartInfo> {
@@ -279,19 +241,71 @@ pub fn decoded_names() -> impl Iterator<Item = PartName> {
 
 #[cfg(test)]
 mod tests {
+    use super::decode::{decode_part, has_decoder, Decoded};
     use super::*;
 
     #[test]
-    fn table_names_are_unique() {
+    fn table_invariants() {
         for (i, a) in PART_TABLE.iter().enumerate() {
+            // Every name unique, four printable ASCII bytes (a PartName constant).
             assert!(
                 PART_TABLE[i + 1..].iter().all(|b| b.name != a.name),
                 "{} twice",
                 a.name
             );
+            assert!(
+                a.name.0.iter().all(|b| b.is_ascii_alphanumeric()),
+                "{:?}",
+                a.name
+            );
+            assert_eq!(part_info(a.name), Some(a));
+            assert_eq!(has_decoder(a.name), a.family.is_some());
+            // The LLVM view decodes only parts this project decodes too.
+            if a.llvm != Llvm::Unknown {
+                assert!(
+                    a.family.is_some(),
+                    "{} is known to LLVM, not decoded",
+                    a.name
+                );
+            }
         }
-        assert_eq!(PART_TABLE.len(), 35);
-        assert_eq!(decoded_names().count(), 27);
+        // Every family reads at least one part; every class removes one.
+        for family in Family::ALL {
+            assert!(
+                PART_TABLE.iter().any(|i| i.family == Some(*family)),
+                "{family:?} has no part"
+            );
+        }
+        for class in StripClass::ALL {
+            assert!(class.own_parts().next().is_some(), "{class:?} has no part");
+        }
+    }
+
+    /// Each family's decoder reads every part name of its rows: a part of
+    /// that name decodes to the family's own variant, or fails in the decoder
+    /// (never "no decoder"); a name without a family decodes to `Unknown`.
+    #[test]
+    fn each_family_decoder_handles_its_rows() {
+        for info in PART_TABLE {
+            let bytes = crate::testutil::build(&[(&info.name.0, &[0; 64])]);
+            let c = crate::Container::parse(&bytes).unwrap();
+            let decoded = decode_part(&c, &c.part(0).unwrap());
+            match (info.family, decoded) {
+                (None, Ok(d)) => assert_eq!(d, Decoded::Unknown, "{}", info.name),
+                (None, Err(e)) => panic!("{}: {e}", info.name),
+                (Some(_), Err(_)) => {}
+                (Some(family), Ok(d)) => {
+                    let from = d.family();
+                    assert!(
+                        from == Some(family)
+                            || (family == Family::Statistics && from == Some(Family::Program)),
+                        "{}: {family:?} decoded as {}",
+                        info.name,
+                        d.kind()
+                    );
+                }
+            }
+        }
     }
 
     #[test]
@@ -325,11 +339,11 @@ mod tests {
         let names = |c: StripClass| c.parts().map(|n| n.to_string()).collect::<Vec<_>>();
         assert_eq!(
             names(StripClass::Debug),
-            ["ILDB", "SRCI", "SPDB", "SDBG", "PDBI"]
+            ["ILDB", "SRCI", "PDBI", "SDBG", "SPDB"]
         );
         assert_eq!(
             names(StripClass::All),
-            ["ILDB", "STAT", "ILDN", "VERS", "SRCI", "PRIV", "RDEF", "SPDB", "SDBG", "PDBI"]
+            ["ILDB", "STAT", "ILDN", "VERS", "SRCI", "PRIV", "RDEF", "PDBI", "SDBG", "SPDB"]
         );
         assert_eq!(names(StripClass::RootSig), ["RTS0"]);
     }

@@ -8,26 +8,13 @@
 
 #![cfg(unix)]
 
-use dxcopy_edit::{ContainerBuilder, DigestPolicy};
 use dxcopy_read::Container;
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
 mod common;
-
-/// A signed container with SFI0, HASH, DXIL, ILDB and STAT.
-fn container() -> Vec<u8> {
-    ContainerBuilder::new()
-        .part(b"SFI0", &[0; 8])
-        .hash_of_dxil()
-        .pixel_program(b"DXIL", b"BC\xc0\xde\x01\x02")
-        .pixel_program(b"ILDB", b"BC\xc0\xde\x03\x04")
-        .part(b"STAT", b"stat")
-        .digest(DigestPolicy::Retail)
-        .build()
-        .unwrap()
-}
+use common::container;
 
 fn parts(path: &Path) -> Vec<String> {
     let bytes = std::fs::read(path).unwrap();

@@ -7,7 +7,6 @@
 
 #![cfg(unix)]
 
-use dxcopy_edit::{ContainerBuilder, DigestPolicy};
 use dxcopy_read::{Container, PartName};
 use std::io::{Read, Write};
 use std::os::unix::fs::{FileTypeExt, MetadataExt, PermissionsExt};
@@ -16,20 +15,8 @@ use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant, SystemTime};
 
 mod common;
+use common::container;
 use common::{bin, temp_files};
-
-/// A signed container with SFI0, HASH, DXIL, ILDB and STAT.
-fn container() -> Vec<u8> {
-    ContainerBuilder::new()
-        .part(b"SFI0", &[0; 8])
-        .hash_of_dxil()
-        .pixel_program(b"DXIL", b"BC\xc0\xde\x01\x02")
-        .pixel_program(b"ILDB", b"BC\xc0\xde\x03\x04")
-        .part(b"STAT", b"stat")
-        .digest(DigestPolicy::Retail)
-        .build()
-        .unwrap()
-}
 
 fn run(tool: &str, args: &[&str], dir: &Path) -> std::process::Output {
     common::run_in(tool, args, dir)

@@ -23,6 +23,19 @@ pub fn bin(name: &str) -> PathBuf {
 #[allow(unused_imports)]
 pub use dxcopy_harness::llvm::{llvm_tool_or_skip, run_tool};
 
+/// A signed container with SFI0, HASH, DXIL, ILDB and STAT.
+pub fn container() -> Vec<u8> {
+    dxcopy_edit::ContainerBuilder::new()
+        .part(b"SFI0", &[0; 8])
+        .hash_of_dxil()
+        .pixel_program(b"DXIL", b"BC\xc0\xde\x01\x02")
+        .pixel_program(b"ILDB", b"BC\xc0\xde\x03\x04")
+        .part(b"STAT", b"stat")
+        .digest(dxcopy_edit::DigestPolicy::Retail)
+        .build()
+        .unwrap()
+}
+
 /// Runs this package's binary `tool` with `args` in `dir` (stdin empty).
 pub fn run_in(tool: &str, args: &[&str], dir: &Path) -> std::process::Output {
     std::process::Command::new(bin(tool))

@@ -356,15 +356,30 @@ pub fn immediate_style(opcode: u16, source: usize) -> ImmediateStyle {
                 Int
             }
         }
-        STORE_UAV_TYPED => {
-            if source == 1 {
-                Untyped
-            } else {
-                Int
-            }
-        }
+        // The address as well as the value (`l(1,1,1,1), l(0,0,0,0)`).
+        STORE_UAV_TYPED => Untyped,
         _ => Int,
     }
+}
+
+/// Whether `opcode` converts between number types (`itof`, `ftou`,
+/// `f32tof16`, `dtof`, …): its sources are not of its result's kind.
+pub fn converts_type(opcode: u16) -> bool {
+    matches!(
+        opcode,
+        op::FTOI
+            | op::FTOU
+            | op::ITOF
+            | op::UTOF
+            | op::F32TOF16
+            | op::F16TOF32
+            | op::DTOF
+            | op::FTOD
+            | op::DTOI
+            | op::DTOU
+            | op::ITOD
+            | op::UTOD
+    )
 }
 
 /// Whether `opcode` opens a block (the lines after it are indented).

@@ -134,11 +134,19 @@ pub fn write_instruction(
             out.push_str("_t");
         }
     }
-    if let Some([u, v, w]) = ins.texel_offset {
-        let _ = write!(out, "_aoffimmi({u},{v},{w})");
+    // Both extended tokens: `_aoffimmi_indexable(u,v,w)(texture2d)`.
+    match (ins.texel_offset, ins.resource_dim) {
+        (Some([u, v, w]), Some(_)) => {
+            let _ = write!(out, "_aoffimmi_indexable({u},{v},{w})(");
+        }
+        (Some([u, v, w]), None) => {
+            let _ = write!(out, "_aoffimmi({u},{v},{w})");
+        }
+        (None, Some(_)) => out.push_str("_indexable("),
+        (None, None) => {}
     }
     if let Some((dim, stride)) = ins.resource_dim {
-        let _ = write!(out, "_indexable({}", resource_dimension(dim));
+        out.push_str(resource_dimension(dim));
         if stride != 0 {
             let _ = write!(out, ", stride={stride}");
         }
@@ -166,18 +174,41 @@ pub fn write_instruction(
         }
         out.push(']');
     }
-    out.push(' ');
+    // Every instruction is followed by a space (`ret `, `loop `), operands
+    // or not, except `sync`, which has none.
+    if ins.opcode != op::SYNC {
+        out.push(' ');
+    }
     let destinations = destinations(ins.opcode).min(ins.operands.len());
+    // The first destination's minimum precision is the operation's: a source
+    // of another precision is converted (`{def32 as min16f}`), except where
+    // the sources are of another kind than the result (type conversions, a
+    // resource's address and the resource itself).
+    let converts = destinations > 0
+        && !opcode::converts_type(ins.opcode)
+        && !ins.operands.iter().any(|o| {
+            matches!(
+                o.kind,
+                ot::SAMPLER
+                    | ot::RESOURCE
+                    | ot::UNORDERED_ACCESS_VIEW
+                    | ot::THREAD_GROUP_SHARED_MEMORY
+            )
+        });
+    let operation = converts.then(|| ins.operands[0].min_precision);
     for (i, operand) in ins.operands.iter().enumerate() {
         if i > 0 {
             out.push_str(", ");
         }
-        let style = if i < destinations {
-            ImmediateStyle::Int
+        let (style, converted_to) = if i < destinations {
+            (ImmediateStyle::Int, None)
         } else {
-            opcode::immediate_style(ins.opcode, i - destinations)
+            (
+                opcode::immediate_style(ins.opcode, i - destinations),
+                operation,
+            )
         };
-        write_operand(&ctx, operand, style, false, out);
+        write_operand(&ctx, operand, style, false, converted_to, out);
         if i == 0 {
             if let Some(site) = ins.call_site {
                 let _ = write!(out, "[{site}]");
@@ -220,7 +251,7 @@ fn write_declaration(ctx: &Ctx, ins: &Instruction, decl: &Declaration, out: &mut
     let operand = ins.operands.first();
     let first_operand = |out: &mut String| {
         if let Some(o) = operand {
-            write_operand(ctx, o, ImmediateStyle::Int, true, out);
+            write_operand(ctx, o, ImmediateStyle::Int, true, None, out);
         }
     };
     let space = |space: &Option<u32>, out: &mut String| {
@@ -634,7 +665,17 @@ const LETTERS: [char; 4] = ['x', 'y', 'z', 'w'];
 
 /// Writes one operand. `decl` is set for the register of a declaration
 /// (SM5.1 ranges `T0[0:3]`).
-fn write_operand(ctx: &Ctx, o: &Operand, style: ImmediateStyle, decl: bool, out: &mut String) {
+/// Writes an operand; `converted_to` is the minimum precision of the
+/// operation a source operand feeds, which the listing names when it
+/// differs from the operand's own (`r3.xyzw {def32 as min16f}`).
+fn write_operand(
+    ctx: &Ctx,
+    o: &Operand,
+    style: ImmediateStyle,
+    decl: bool,
+    converted_to: Option<u8>,
+    out: &mut String,
+) {
     if o.modifier & 1 != 0 {
         out.push('-');
     }
@@ -672,11 +713,18 @@ fn write_operand(ctx: &Ctx, o: &Operand, style: ImmediateStyle, decl: bool, out:
     if abs {
         out.push('|');
     }
-    match o.min_precision {
-        1 => out.push_str(" {min16f}"),
-        2 => out.push_str(" {min2_8f}"),
-        4 => out.push_str(" {min16i}"),
-        5 => out.push_str(" {min16u}"),
+    match converted_to {
+        Some(to) if to != o.min_precision => {
+            let _ = write!(
+                out,
+                " {{{} as {}}}",
+                precision_name(o.min_precision),
+                precision_name(to)
+            );
+        }
+        _ if o.min_precision != 0 => {
+            let _ = write!(out, " {{{}}}", precision_name(o.min_precision));
+        }
         _ => {}
     }
     if o.nonuniform {
@@ -684,11 +732,23 @@ fn write_operand(ctx: &Ctx, o: &Operand, style: ImmediateStyle, decl: bool, out:
     }
 }
 
+/// The listing's name of a minimum precision (`D3D11_SB_OPERAND_MIN_PRECISION`).
+fn precision_name(precision: u8) -> String {
+    match precision {
+        0 => "def32".into(),
+        1 => "min16f".into(),
+        2 => "min2_8f".into(),
+        4 => "min16i".into(),
+        5 => "min16u".into(),
+        other => format!("min_precision{other}"),
+    }
+}
+
 fn write_index(ctx: &Ctx, index: &Index, bracket: bool, out: &mut String) {
     match &index.relative {
         Some(rel) => {
             out.push('[');
-            write_operand(ctx, rel, ImmediateStyle::Int, false, out);
+            write_operand(ctx, rel, ImmediateStyle::Int, false, None, out);
             let _ = write!(out, " + {}]", index.value);
         }
         None if bracket => {

@@ -381,8 +381,8 @@ fn compute_uav_tgsm_atomics_and_sync() {
          atomic_iadd u0.x, l(0), l(1)\n\
          imm_atomic_cmp_exch r0.x, u0.x, l(4), r1.x, l(-1)\n\
          store_structured g0.x, vThreadID.x, l(0), l(1.000000)\n\
-         sync_g_t \n\
-         sync_uglobal_g_t "
+         sync_g_t\n\
+         sync_uglobal_g_t"
     );
 }
 
@@ -447,7 +447,7 @@ fn extended_opcodes_indexable_offsets_and_resinfo() {
     );
     assert_eq!(
         got,
-        "sample_l_aoffimmi(-1,1,0)_indexable(texture2d)(float,float,float,float) r0.xyz, v1.xyxx, t0.xyzw, s0, l(0.000000)\n\
+        "sample_l_aoffimmi_indexable(-1,1,0)(texture2d)(float,float,float,float) r0.xyz, v1.xyxx, t0.xyzw, s0, l(0.000000)\n\
          ld_structured_indexable(structured_buffer, stride=64)(mixed,mixed,mixed,mixed) r1.xyzw, v0.x, l(44), t1.xyzw\n\
          resinfo_indexable(texture2d)(float,float,float,float)_uint r0.xy, l(0), t0.xyzw\n\
          sample r0.xyzw, v2.xyxx, t0.xyzw, s0\n\
@@ -708,7 +708,7 @@ fn doubles_precise_and_min_precision() {
         got,
         "dadd r0.xy, r1.xyxy, d(1.500000l, -0.250000l)\n\
          mul [precise] r0.x, r0.x, r0.y\n\
-         add [precise(xy)] r0.x {min16f}, r0.x, l(2.000000)"
+         add [precise(xy)] r0.x {min16f}, r0.x {def32 as min16f}, l(2.000000) {def32 as min16f}"
     );
 }
 
@@ -811,4 +811,47 @@ fn decoded_values_are_typed() {
         Components::Swizzle([3, 2, 1, 0])
     );
     assert_eq!(mov.token, 8);
+}
+
+/// An operand with a minimum-precision extended token (1 = min16f).
+fn with_precision(mut operand: Vec<u32>, precision: u32) -> Vec<u32> {
+    operand[0] |= 0x8000_0000;
+    operand.insert(1, 1 | (precision << 14));
+    operand
+}
+
+#[test]
+fn min_precision_conversions_are_named_where_the_operation_converts() {
+    let half = |o: Vec<u32>| with_precision(o, 1);
+    let got = text(
+        PS50,
+        &[
+            // A min16f operation: its def32 sources and immediates convert.
+            ins(
+                op::MAD,
+                0,
+                &[
+                    &half(mask(R, 4, 0xf)),
+                    &half(swz(R, 4, [0, 1, 2, 3])),
+                    &swz(R, 3, [0, 1, 2, 3]),
+                    &l4([f(1.0); 4]),
+                ],
+            ),
+            // A def32 operation reading a min16f register.
+            ins(
+                op::DIV,
+                0,
+                &[&mask(R, 2, 8), &half(sel(R, 5, 0)), &sel(R, 2, 3)],
+            ),
+            // Type conversions do not: their sources are of another kind.
+            ins(op::ITOF, 0, &[&half(mask(R, 7, 1)), &sel(R, 6, 0)]),
+        ],
+    );
+    assert_eq!(
+        got,
+        "mad r4.xyzw {min16f}, r4.xyzw {min16f}, r3.xyzw {def32 as min16f}, \
+         l(1.000000, 1.000000, 1.000000, 1.000000) {def32 as min16f}\n\
+         div r2.w, r5.x {min16f as def32}, r2.w\n\
+         itof r7.x {min16f}, r6.x"
+    );
 }

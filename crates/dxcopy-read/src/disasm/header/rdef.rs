@@ -81,13 +81,15 @@ fn declaration(
         }
         let _ = writeln!(out, "{}{{", indent(level));
         let _ = writeln!(out, "{}", indent(level + 4));
-        for member in &t.members {
+        // A struct member after the first gets a blank line before it, as a
+        // struct variable does (fxc 10.0.10011 listings of ShadowFX).
+        for (i, member) in t.members.iter().enumerate() {
             let offset = base_offset.wrapping_add(member.offset);
             let last = declaration(
                 &member.member_type,
                 &text(member.name),
                 level + 4,
-                true,
+                i == 0,
                 offset,
                 out,
             );

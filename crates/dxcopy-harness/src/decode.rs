@@ -78,9 +78,13 @@ pub fn disasm_data(data: &[u8], base: u64, sink: &mut crate::Discard) {
     match sm4::Program::decode_prefix(data, base) {
         Ok((program, error)) => {
             let mut text = String::new();
-            for rounding in [FloatRounding::Current, FloatRounding::Legacy] {
+            // Both roundings, and the oldest release's layout with the legacy one.
+            for (rounding, release) in [
+                (FloatRounding::Current, None),
+                (FloatRounding::Legacy, Some(disasm::FxcRelease::V9_29)),
+            ] {
                 text.clear();
-                let options = ListingOptions { rounding };
+                let options = ListingOptions { rounding, release };
                 let _ =
                     sm4::write_program(&program, error.is_none().then_some(0), &options, &mut text);
             }

@@ -143,6 +143,7 @@ fn exercise_container(bytes: &[u8]) -> Result<Summary, Violation> {
     let mut listing = String::new();
     let legacy = dxcopy_read::disasm::ListingOptions {
         rounding: dxcopy_read::disasm::FloatRounding::Legacy,
+        release: Some(dxcopy_read::disasm::FxcRelease::V9_29),
     };
     if let Err(e) =
         dxcopy_read::disasm::header::write_header_sections(&container, &legacy, &mut listing)

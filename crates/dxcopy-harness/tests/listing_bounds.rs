@@ -95,8 +95,15 @@ fn halfway_immediates_in_both_roundings() {
     let c = Container::parse(&bytes).unwrap();
     let program = |rounding| {
         let mut text = String::new();
-        let cut =
-            disasm::write_program_listing(&c, &ListingOptions { rounding }, &mut text).unwrap();
+        let cut = disasm::write_program_listing(
+            &c,
+            &ListingOptions {
+                rounding,
+                release: None,
+            },
+            &mut text,
+        )
+        .unwrap();
         assert_eq!(cut, None);
         text
     };

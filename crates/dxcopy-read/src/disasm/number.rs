@@ -34,10 +34,11 @@ pub(crate) fn int_text(v: u32) -> String {
 }
 
 /// An immediate of an untyped instruction: a float when its exponent is
-/// neither 0 nor all ones, else an integer.
+/// neither 0 nor all ones, or when it is -0.0 (`-0.000000`, fxc 6.3's
+/// TressFX listings), else an integer.
 pub(crate) fn untyped_text(v: u32, rounding: FloatRounding) -> String {
     let exponent = (v >> 23) & 0xff;
-    if exponent != 0 && exponent != 0xff {
+    if (exponent != 0 && exponent != 0xff) || v == 0x8000_0000 {
         float_text(f32::from_bits(v), rounding)
     } else {
         int_text(v)
@@ -318,5 +319,8 @@ mod tests {
         assert_eq!(untyped_text(0x40b0_0000, Current), "5.500000");
         assert_eq!(untyped_text(0x7f80_0000, Current), "0x7f800000");
         assert_eq!(untyped_text(3, Legacy), "3");
+        assert_eq!(untyped_text(0x8000_0000, Current), "-0.000000");
+        assert_eq!(untyped_text(0, Current), "0");
+        assert_eq!(untyped_text(1, Current), "1");
     }
 }

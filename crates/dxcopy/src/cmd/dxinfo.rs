@@ -97,6 +97,9 @@ pub struct Opts {
     /// DXBC listings: how float immediates round at their last digit, as the C runtime of the Windows that ran Microsoft's disassembler did: `current` (Windows 10 version 2004 and later: exact value, ties to even, 0.0078125 → 0.007812) or `legacy` (earlier: 17 significant digits, ties away from zero, 0.007813)
     #[arg(long, value_name = "RULE", value_enum, default_value_t = Rounding::Current, requires = "disasm")]
     pub disasm_rounding: Rounding,
+    /// DXBC listings: print the layout of fxc release RELEASE (9.29, 9.30, 6.3, 10.0.10011 or 10.1) instead of the one RDEF's creator names (10.1 when the container has no RDEF)
+    #[arg(long, value_name = "RELEASE", value_parser = parse_release, requires = "disasm")]
+    pub disasm_format: Option<disasm::FxcRelease>,
     /// Text, JSON and --verify views: do not read the LLVM module facts of DXIL, ILDB and STAT bitcode (no Module block, no JSON decoded.module)
     #[arg(long)]
     pub no_module_facts: bool,
@@ -115,14 +118,26 @@ pub enum Rounding {
 }
 
 impl Rounding {
-    fn listing_options(self) -> disasm::ListingOptions {
+    fn listing_options(self, release: Option<disasm::FxcRelease>) -> disasm::ListingOptions {
         disasm::ListingOptions {
             rounding: match self {
                 Rounding::Current => disasm::FloatRounding::Current,
                 Rounding::Legacy => disasm::FloatRounding::Legacy,
             },
+            release,
         }
     }
+}
+
+/// `--disasm-format` values: an fxc release's short name or full version.
+fn parse_release(text: &str) -> Result<disasm::FxcRelease, String> {
+    disasm::FxcRelease::parse(text).ok_or_else(|| {
+        let names: Vec<&str> = disasm::FxcRelease::ALL.iter().map(|r| r.name()).collect();
+        format!(
+            "'{text}' is not an fxc release this listing knows ({})",
+            names.join(", ")
+        )
+    })
 }
 
 /// Where output and diagnostics go.
@@ -295,7 +310,7 @@ pub fn run(opts: &Opts, io: &mut Io<'_>) -> i32 {
             }
         };
         let result = if opts.disasm.is_some() {
-            let options = opts.disasm_rounding.listing_options();
+            let options = opts.disasm_rounding.listing_options(opts.disasm_format);
             show_disasm(io, &shown, &container, disasm_part, &options, many)
         } else if opts.parts {
             show_parts(io, &shown, &container, many)

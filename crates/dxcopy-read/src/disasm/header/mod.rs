@@ -86,8 +86,11 @@ pub fn write_header_sections(
     options: &ListingOptions,
     out: &mut String,
 ) -> Result<()> {
+    let options = &options.for_container(container);
+    let layout = options.layout();
     let stage = container_stage(container);
     out.push_str("//\n");
+    out.push_str(layout.preamble);
     if program_has_abort(container) {
         out.push_str("// Note: SHADER WILL ONLY WORK WITH THE DEBUG SDK LAYER ENABLED.\n//\n//\n");
     }
@@ -95,7 +98,7 @@ pub fn write_header_sections(
     if let Some(part) = container.find(PartName::RDEF) {
         let defs = ResourceDefinitions::parse(&part)?;
         rdef::write_buffer_definitions(&defs, out);
-        rdef::write_resource_bindings(&defs, out);
+        rdef::write_resource_bindings(&defs, layout.slot_elements, out);
         out.push_str("//\n");
     }
     let tables: [(&[&[u8; 4]], SignatureRole); 3] = [
@@ -115,7 +118,7 @@ pub fn write_header_sections(
             out.push_str("//\n");
         }
         first = false;
-        write_signature(&signature, role, stage, out);
+        write_signature(&signature, role, stage, layout.signature_format_width, out);
     }
     if let Some(part) = container.find(PartName::STAT) {
         if !is_program_data(part.data) {

@@ -241,13 +241,40 @@ fn register_prefix(r: &ResourceBinding<'_>) -> &'static str {
     }
 }
 
-/// Writes `// Resource Bindings:` (when there are bindings).
-pub fn write_resource_bindings(defs: &ResourceDefinitions<'_>, out: &mut String) {
+/// Writes `// Resource Bindings:` (when there are bindings); `slot_elements`
+/// chooses the `Dim Slot Elements` table of fxc releases before 10.0.
+pub fn write_resource_bindings(
+    defs: &ResourceDefinitions<'_>,
+    slot_elements: bool,
+    out: &mut String,
+) {
     if defs.resources.is_empty() {
         return;
     }
     let sm51 = is_sm51(defs);
     out.push_str("// Resource Bindings:\n//\n");
+    if slot_elements && !sm51 {
+        out.push_str(
+            "// Name                                 Type  Format         Dim Slot Elements\n",
+        );
+        out.push_str(
+            "// ------------------------------ ---------- ------- ----------- ---- --------\n",
+        );
+        for r in &defs.resources {
+            let _ = writeln!(
+                out,
+                "// {:<30} {:>10} {:>7} {:>11} {:>4} {:>8}",
+                text(r.name),
+                input_type_name(r),
+                format_name(r),
+                dimension_name(r),
+                r.bind_point,
+                r.bind_count
+            );
+        }
+        out.push_str("//\n//\n");
+        return;
+    }
     if sm51 {
         out.push_str("// Name                                 Type  Format         Dim      ID      HLSL Bind  Count\n");
         out.push_str("// ------------------------------ ---------- ------- ----------- ------- -------------- ------\n");
@@ -306,7 +333,7 @@ mod tests {
         let defs = ResourceDefinitions::parse_data(data, 0).unwrap();
         let mut out = String::new();
         write_buffer_definitions(&defs, &mut out);
-        write_resource_bindings(&defs, &mut out);
+        write_resource_bindings(&defs, false, &mut out);
         out
     }
 
@@ -383,7 +410,7 @@ mod tests {
         ];
         defs.constant_buffers.clear();
         let mut out = String::new();
-        write_resource_bindings(&defs, &mut out);
+        write_resource_bindings(&defs, false, &mut out);
         assert_eq!(
             out,
             "// Resource Bindings:\n\

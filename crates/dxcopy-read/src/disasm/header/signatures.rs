@@ -140,6 +140,7 @@ pub fn write_signature(
     signature: &Signature<'_>,
     role: SignatureRole,
     stage: Option<ShaderKind>,
+    format_width: usize,
     out: &mut String,
 ) {
     let (heading, empty) = match role {
@@ -148,8 +149,17 @@ pub fn write_signature(
         SignatureRole::PatchConstant => ("Patch Constant signature", None),
     };
     let _ = writeln!(out, "// {heading}:\n//");
-    out.push_str("// Name                 Index   Mask Register SysValue  Format   Used\n");
-    out.push_str("// -------------------- ----- ------ -------- -------- ------- ------\n");
+    // The Format column is 7 wide, 6 in fxc 9.29 (`SysValue Format`).
+    let _ = writeln!(
+        out,
+        "// Name                 Index   Mask Register SysValue {:>format_width$}   Used",
+        "Format"
+    );
+    let _ = writeln!(
+        out,
+        "// -------------------- ----- ------ -------- -------- {} ------",
+        "-".repeat(format_width)
+    );
     let streams = signature.elements.iter().any(|e| e.stream.unwrap_or(0) > 0);
     let inverted = match role {
         SignatureRole::Input => false,
@@ -175,7 +185,7 @@ pub fn write_signature(
         if e.register != u32::MAX {
             let _ = writeln!(
                 out,
-                "// {:<20} {:>5}   {:<4} {:>8} {:>8} {:>7}   {:<4}",
+                "// {:<20} {:>5}   {:<4} {:>8} {:>8} {:>format_width$}   {:<4}",
                 name,
                 e.semantic_index,
                 mask_text(e.mask),
@@ -191,7 +201,7 @@ pub fn write_signature(
             }
             let _ = writeln!(
                 out,
-                "// {:<20} {:>5}   {:>4}{:>9} {:>8} {:>7}   {:>4}",
+                "// {:<20} {:>5}   {:>4}{:>9} {:>8} {:>format_width$}   {:>4}",
                 name,
                 e.semantic_index,
                 "N/A",
@@ -274,6 +284,7 @@ mod tests {
             &sig,
             SignatureRole::Output,
             Some(ShaderKind::Pixel),
+            7,
             &mut out,
         );
         assert_eq!(
@@ -303,6 +314,7 @@ mod tests {
             &sig,
             SignatureRole::Input,
             Some(ShaderKind::Pixel),
+            7,
             &mut out,
         );
         assert_eq!(
@@ -326,6 +338,7 @@ mod tests {
             &streams,
             SignatureRole::Output,
             Some(ShaderKind::Geometry),
+            7,
             &mut out,
         );
         assert!(out.contains("\n// m0:POS                   0   xyzw        0     NONE   float   xyzw\n// m1:POS                   0   xyzw        0     NONE   float    yzw\n"), "{out}");
@@ -335,6 +348,7 @@ mod tests {
             &empty,
             SignatureRole::Input,
             Some(ShaderKind::Compute),
+            7,
             &mut out,
         );
         assert_eq!(out, format!("// Input signature:\n//\n{HEAD}// no Input\n"));
@@ -348,7 +362,7 @@ mod tests {
             (Some(ShaderKind::Domain), " yzw"),
         ] {
             let mut out = String::new();
-            write_signature(&patch, SignatureRole::PatchConstant, stage, &mut out);
+            write_signature(&patch, SignatureRole::PatchConstant, stage, 7, &mut out);
             assert!(out.starts_with("// Patch Constant signature:\n"));
             assert!(
                 out.contains(&format!("0 QUADEDGE   float   {used}\n")),

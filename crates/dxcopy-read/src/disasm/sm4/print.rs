@@ -338,6 +338,11 @@ fn write_declaration(ctx: &Ctx, ins: &Instruction, decl: &Declaration, out: &mut
             out.push(' ');
             first_operand(out);
             let _ = write!(out, ", {stride}");
+            // fxc writes `dcl_resource_structured t6, 24 ` with a trailing
+            // space (not `dcl_uav_structured`).
+            if ins.opcode == op::DCL_RESOURCE_STRUCTURED && sp.is_none() {
+                out.push(' ');
+            }
             space(sp, out);
         }
         Declaration::TgsmRaw { bytes } => {
@@ -357,8 +362,12 @@ fn write_declaration(ctx: &Ctx, ins: &Instruction, decl: &Declaration, out: &mut
             interpolation,
         } => {
             out.push_str(name);
-            if let Some(mode) = interpolation {
-                let mode = interpolation_mode(*mode);
+            let shown = match ins.opcode {
+                op::DCL_INPUT_PS_SGV => ctx.options.layout().sgv_interpolation,
+                _ => true,
+            };
+            if let Some(mode) = interpolation.filter(|_| shown) {
+                let mode = interpolation_mode(mode);
                 if !mode.is_empty() {
                     out.push(' ');
                     out.push_str(mode);
@@ -825,9 +834,10 @@ fn write_register(ctx: &Ctx, o: &Operand, style: ImmediateStyle, decl: bool, out
                 } else {
                     let _ = write!(out, "{}]", idx[2].value);
                 }
-            } else if ctx.sm51 || (decl && cb) {
+            } else if ctx.sm51 || (decl && cb && !ctx.options.layout().lowercase_constant_buffer) {
                 // SM5.1 operands (T0[1]) and the SM4/5.0 constant-buffer
-                // declaration (CB0[size]) use the capital names.
+                // declaration (CB0[size]; cb0[size] before fxc 10.0) use the
+                // capital names.
                 numbered(upper, out)
             } else {
                 numbered(lower, out)

@@ -372,7 +372,7 @@ fn compute_uav_tgsm_atomics_and_sync() {
          dcl_uav_raw u1\n\
          dcl_uav_structured_opc u2, 16\n\
          dcl_resource_raw t0\n\
-         dcl_resource_structured t1, 12\n\
+         dcl_resource_structured t1, 12 \n\
          dcl_tgsm_raw g0, 1024\n\
          dcl_tgsm_structured g1, 4, 64\n\
          dcl_input vThreadID.xy\n\

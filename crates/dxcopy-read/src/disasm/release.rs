@@ -179,46 +179,26 @@ mod tests {
 
     #[test]
     fn creators_name_their_release() {
-        for (creator, release) in [
-            (
-                &b"Microsoft (R) HLSL Shader Compiler 9.29.952.3111"[..],
-                Some(FxcRelease::V9_29),
-            ),
-            (
-                b"Microsoft (R) HLSL Shader Compiler 9.30.9200.16384",
-                Some(FxcRelease::V9_30),
-            ),
-            (
-                b"Microsoft (R) HLSL Shader Compiler 6.3.9600.16384",
-                Some(FxcRelease::V6_3),
-            ),
-            (
-                b"Microsoft (R) HLSL Shader Compiler 10.0.10011.0",
-                Some(FxcRelease::V10_0_10011),
-            ),
-            (
-                b"Microsoft (R) HLSL Shader Compiler 10.0.10011.16384",
-                Some(FxcRelease::V10_0_10011),
-            ),
-            (
-                b"Microsoft (R) HLSL Shader Compiler 10.1",
-                Some(FxcRelease::V10_1),
-            ),
-            (
-                b"Microsoft (R) HLSL Shader Compiler 6.3.9600.16384\0",
-                Some(FxcRelease::V6_3),
-            ),
-            (b"Microsoft (R) HLSL Shader Compiler 9.26.952.2844", None),
-            (b"Wine d3dcompiler", None),
-            (b"", None),
+        use FxcRelease::*;
+        for (version, release) in [
+            ("9.29.952.3111", Some(V9_29)),
+            ("9.30.9200.16384", Some(V9_30)),
+            ("6.3.9600.16384", Some(V6_3)),
+            ("6.3.9600.16384\0", Some(V6_3)),
+            ("10.0.10011.0", Some(V10_0_10011)),
+            ("10.0.10011.16384", Some(V10_0_10011)),
+            ("10.1", Some(V10_1)),
+            ("9.26.952.2844", None),
         ] {
+            let creator = format!("Microsoft (R) HLSL Shader Compiler {version}");
             assert_eq!(
-                FxcRelease::from_creator(creator),
+                FxcRelease::from_creator(creator.as_bytes()),
                 release,
-                "{}",
-                String::from_utf8_lossy(creator)
+                "{creator}"
             );
         }
+        assert_eq!(FxcRelease::from_creator(b"Wine d3dcompiler"), None);
+        assert_eq!(FxcRelease::from_creator(b""), None);
         assert_eq!(FxcRelease::parse("10.10"), None);
         assert_eq!(FxcRelease::parse("6.30"), None);
     }

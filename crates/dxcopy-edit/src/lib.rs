@@ -28,6 +28,7 @@
 pub mod batch;
 pub mod bitcode;
 pub mod builder;
+pub mod c_header;
 pub mod config;
 #[cfg(test)]
 mod config_tests;

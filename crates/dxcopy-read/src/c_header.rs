@@ -1,0 +1,521 @@
+//! Containers stored in C headers, as projects ship them: `fxc /Fh`
+//! (`const BYTE g_main[] = { 68, 88, … };`), `dxc -Fh` (`const unsigned
+//! char g_main[] = { 0x44, 0x58, … };`), DirectXTK's `.inc` files and other
+//! hand-made layouts (docs/format/c-header.md).
+//!
+//! [`arrays`] finds every byte array of a header — one of
+//! `BYTE`/`unsigned char`/`uint8_t`/`char`/`signed char`/`unsigned __int8`,
+//! with any of `static`, `const`, `constexpr`, `extern`, `inline`,
+//! `alignas(…)`, `__declspec(…)` around it — skipping comments and
+//! `#if 0` … `#endif` blocks (the listing the compilers put there), and
+//! decodes its elements: decimal, hex, octal or character literals with
+//! `u`/`U` suffixes, 0 to 255 (or −128 to −1 for signed bytes). Arrays of
+//! other element types are left alone. Bad input is an error naming the
+//! line and column.
+
+use std::ops::Range;
+
+/// One byte array of a header.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HeaderArray {
+    /// The array's name.
+    pub name: String,
+    /// 1-based line of the name.
+    pub line: usize,
+    /// The element values.
+    pub bytes: Vec<u8>,
+    /// Byte range of the initializer's contents in the text: from after `{`
+    /// to before `}` (what a rewrite replaces).
+    pub body: Range<usize>,
+}
+
+/// Why a header could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}, column {column}: {kind}")]
+pub struct HeaderError {
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column (in bytes).
+    pub column: usize,
+    /// What is wrong there.
+    pub kind: HeaderErrorKind,
+}
+
+/// The kinds of [`HeaderError`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum HeaderErrorKind {
+    /// An element that is not an integer or character literal.
+    #[error("'{0}' is not a byte value")]
+    NotAByte(String),
+    /// An integer outside 0..=255 (and −128..=−1).
+    #[error("{0} does not fit in a byte")]
+    OutOfRange(String),
+    /// The initializer or a comment is not closed.
+    #[error("unterminated {0}")]
+    Unterminated(&'static str),
+    /// A `#if` without its `#endif`.
+    #[error("#if 0 without #endif")]
+    UnterminatedIf,
+}
+
+/// Whether `text` looks like a C header holding an array (and not a
+/// container or other binary data): text with a `[` `]` `=` `{` sequence.
+pub fn looks_like_header(text: &[u8]) -> bool {
+    !text.starts_with(b"DXBC")
+        && !text.contains(&0)
+        && text.windows(1).any(|w| w == b"{")
+        && text.windows(1).any(|w| w == b"[")
+}
+
+/// Element type words that make an array a byte array.
+const BYTE_TYPES: &[&[&str]] = &[
+    &["BYTE"],
+    &["uint8_t"],
+    &["UINT8"],
+    &["unsigned", "char"],
+    &["signed", "char"],
+    &["char"],
+    &["unsigned", "__int8"],
+    &["__int8"],
+];
+
+struct Scanner<'a> {
+    text: &'a [u8],
+    pos: usize,
+}
+
+impl Scanner<'_> {
+    fn error(&self, at: usize, kind: HeaderErrorKind) -> HeaderError {
+        let before = &self.text[..at.min(self.text.len())];
+        let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
+        let column = at
+            - before
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |p| p + 1)
+            + 1;
+        HeaderError { line, column, kind }
+    }
+
+    fn peek(&self, offset: usize) -> Option<u8> {
+        self.text.get(self.pos + offset).copied()
+    }
+
+    fn at_line_start(&self) -> bool {
+        self.text[..self.pos]
+            .iter()
+            .rev()
+            .take_while(|&&b| b != b'\n')
+            .all(|b| b.is_ascii_whitespace())
+    }
+
+    /// Skips blanks, comments and preprocessor lines (`#if 0` blocks whole).
+    fn skip_trivia(&mut self) -> Result<(), HeaderError> {
+        loop {
+            match (self.peek(0), self.peek(1)) {
+                (Some(b), _) if b.is_ascii_whitespace() => self.pos += 1,
+                (Some(b'/'), Some(b'/')) => self.skip_line(),
+                (Some(b'/'), Some(b'*')) => {
+                    let start = self.pos;
+                    match find(self.text, self.pos + 2, b"*/") {
+                        Some(end) => self.pos = end + 2,
+                        None => {
+                            return Err(self.error(start, HeaderErrorKind::Unterminated("comment")))
+                        }
+                    }
+                }
+                (Some(b'#'), _) if self.at_line_start() => {
+                    let start = self.pos;
+                    let if_zero = is_if_zero(self.line_text());
+                    self.skip_line();
+                    if if_zero {
+                        self.skip_if_block(start)?;
+                    }
+                }
+                _ => return Ok(()),
+            }
+        }
+    }
+
+    fn line_text(&self) -> &[u8] {
+        let end = find(self.text, self.pos, b"\n").unwrap_or(self.text.len());
+        &self.text[self.pos..end]
+    }
+
+    fn skip_line(&mut self) {
+        self.pos = find(self.text, self.pos, b"\n").map_or(self.text.len(), |p| p + 1);
+    }
+
+    /// After `#if 0`: up to and past its `#endif`, nested `#if`s counted.
+    fn skip_if_block(&mut self, start: usize) -> Result<(), HeaderError> {
+        let mut depth = 1usize;
+        while self.pos < self.text.len() {
+            let directive = self.line_text().trim_ascii_start();
+            if let Some(rest) = directive.strip_prefix(b"#") {
+                let word = rest.trim_ascii_start();
+                if word.starts_with(b"if") {
+                    depth += 1;
+                } else if word.starts_with(b"endif") {
+                    depth -= 1;
+                }
+            }
+            self.skip_line();
+            if depth == 0 {
+                return Ok(());
+            }
+        }
+        Err(self.error(start, HeaderErrorKind::UnterminatedIf))
+    }
+
+    fn word(&mut self) -> Option<&str> {
+        let start = self.pos;
+        while self
+            .peek(0)
+            .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_')
+        {
+            self.pos += 1;
+        }
+        std::str::from_utf8(&self.text[start..self.pos])
+            .ok()
+            .filter(|w| !w.is_empty())
+    }
+}
+
+fn find(text: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
+    text.get(from..)?
+        .windows(needle.len())
+        .position(|w| w == needle)
+        .map(|p| p + from)
+}
+
+fn is_if_zero(line: &[u8]) -> bool {
+    let rest = line.trim_ascii_start().strip_prefix(b"#").unwrap_or(b"");
+    let rest = rest.trim_ascii_start();
+    rest.strip_prefix(b"if")
+        .is_some_and(|r| r.first().is_some_and(u8::is_ascii_whitespace) && r.trim_ascii() == b"0")
+}
+
+/// Every byte array of the header `text`, in file order.
+pub fn arrays(text: &[u8]) -> Result<Vec<HeaderArray>, HeaderError> {
+    let mut s = Scanner { text, pos: 0 };
+    let mut found = Vec::new();
+    // The words of the declaration so far (reset at `;`, `}` and `{`).
+    let mut words: Vec<(String, usize)> = Vec::new();
+    loop {
+        s.skip_trivia()?;
+        let Some(b) = s.peek(0) else {
+            return Ok(found);
+        };
+        if b.is_ascii_alphabetic() || b == b'_' {
+            let at = s.pos;
+            if let Some(w) = s.word() {
+                words.push((w.to_owned(), at));
+            }
+            continue;
+        }
+        if b == b'(' {
+            // alignas(16), __declspec(align(16)): skip the parentheses.
+            let mut depth = 0usize;
+            while let Some(c) = s.peek(0) {
+                s.pos += 1;
+                match c {
+                    b'(' => depth += 1,
+                    b')' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            continue;
+        }
+        if b == b'[' {
+            let name = words.last().cloned();
+            let type_words: Vec<&str> = words
+                .iter()
+                .rev()
+                .skip(1)
+                .map(|(w, _)| w.as_str())
+                .filter(|w| {
+                    !matches!(
+                        *w,
+                        "static"
+                            | "const"
+                            | "constexpr"
+                            | "extern"
+                            | "inline"
+                            | "volatile"
+                            | "alignas"
+                            | "__declspec"
+                            | "align"
+                            | "DECLSPEC_ALIGN"
+                    )
+                })
+                .collect();
+            let is_bytes = BYTE_TYPES.iter().any(|t| {
+                t.len() <= type_words.len() && t.iter().rev().zip(&type_words).all(|(a, b)| a == b)
+            });
+            // To `]`, then `=` and `{`.
+            let Some(close) = find(text, s.pos, b"]") else {
+                return Ok(found);
+            };
+            s.pos = close + 1;
+            s.skip_trivia()?;
+            let assigned = s.peek(0) == Some(b'=');
+            if assigned {
+                s.pos += 1;
+                s.skip_trivia()?;
+            }
+            match (name, assigned && s.peek(0) == Some(b'{'), is_bytes) {
+                (Some((name, at)), true, true) => {
+                    let open = s.pos;
+                    s.pos += 1;
+                    let bytes = elements(&mut s, open)?;
+                    let body = open + 1..s.pos;
+                    s.pos += 1; // `}`
+                    let line = text[..at].iter().filter(|&&c| c == b'\n').count() + 1;
+                    found.push(HeaderArray {
+                        name,
+                        line,
+                        bytes,
+                        body,
+                    });
+                }
+                (_, true, false) => skip_braces(&mut s)?,
+                _ => {}
+            }
+            words.clear();
+            continue;
+        }
+        if b == b'"' || b == b'\'' {
+            skip_quoted(&mut s)?;
+            continue;
+        }
+        if matches!(b, b';' | b'{' | b'}') {
+            words.clear();
+        }
+        s.pos += 1;
+    }
+}
+
+/// Past a `{ … }` group (an array of another element type).
+fn skip_braces(s: &mut Scanner<'_>) -> Result<(), HeaderError> {
+    let open = s.pos;
+    let mut depth = 0usize;
+    loop {
+        s.skip_trivia()?;
+        match s.peek(0) {
+            None => return Err(s.error(open, HeaderErrorKind::Unterminated("initializer"))),
+            Some(b'{') => depth += 1,
+            Some(b'}') => {
+                depth -= 1;
+                if depth == 0 {
+                    s.pos += 1;
+                    return Ok(());
+                }
+            }
+            Some(b'"' | b'\'') => {
+                skip_quoted(s)?;
+                continue;
+            }
+            _ => {}
+        }
+        s.pos += 1;
+    }
+}
+
+fn skip_quoted(s: &mut Scanner<'_>) -> Result<(), HeaderError> {
+    let start = s.pos;
+    let quote = s.text[start];
+    s.pos += 1;
+    while let Some(c) = s.peek(0) {
+        s.pos += 1;
+        if c == b'\\' {
+            s.pos += 1;
+        } else if c == quote {
+            return Ok(());
+        } else if c == b'\n' {
+            break;
+        }
+    }
+    Err(s.error(start, HeaderErrorKind::Unterminated("literal")))
+}
+
+/// The elements of an initializer, from after `{` to its `}` (left at).
+fn elements(s: &mut Scanner<'_>, open: usize) -> Result<Vec<u8>, HeaderError> {
+    // At most one byte per two characters of text: the list cannot be
+    // longer than the text allows.
+    let mut bytes = Vec::with_capacity((s.text.len() - s.pos) / 2);
+    loop {
+        s.skip_trivia()?;
+        let Some(c) = s.peek(0) else {
+            return Err(s.error(open, HeaderErrorKind::Unterminated("initializer")));
+        };
+        if c == b'}' {
+            return Ok(bytes);
+        }
+        if c == b',' {
+            s.pos += 1;
+            continue;
+        }
+        let start = s.pos;
+        if c == b'\'' {
+            skip_quoted(s)?;
+            let literal = &s.text[start..s.pos];
+            let value = char_literal(literal)
+                .ok_or_else(|| s.error(start, HeaderErrorKind::NotAByte(lossy(literal))))?;
+            bytes.push(value);
+            continue;
+        }
+        while s
+            .peek(0)
+            .is_some_and(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'+' | b'_'))
+        {
+            s.pos += 1;
+        }
+        if s.pos == start {
+            s.pos += 1;
+        }
+        let token = &s.text[start..s.pos];
+        bytes.push(byte_value(token).map_err(|kind| s.error(start, kind))?);
+    }
+}
+
+fn lossy(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// An integer literal's value as a byte.
+fn byte_value(token: &[u8]) -> Result<u8, HeaderErrorKind> {
+    let text = std::str::from_utf8(token).map_err(|_| HeaderErrorKind::NotAByte(lossy(token)))?;
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text.strip_prefix('+').unwrap_or(text)),
+    };
+    let digits = digits.trim_end_matches(['u', 'U']);
+    let value = if let Some(hex) = digits
+        .strip_prefix("0x")
+        .or_else(|| digits.strip_prefix("0X"))
+    {
+        u32::from_str_radix(hex, 16)
+    } else if digits.len() > 1 && digits.starts_with('0') {
+        u32::from_str_radix(&digits[1..], 8)
+    } else {
+        digits.parse::<u32>()
+    }
+    .map_err(|_| HeaderErrorKind::NotAByte(text.to_owned()))?;
+    match (negative, value) {
+        (false, 0..=255) => Ok(value as u8),
+        (true, 1..=128) => Ok((256 - value) as u8),
+        (true, 0) => Ok(0),
+        _ => Err(HeaderErrorKind::OutOfRange(text.to_owned())),
+    }
+}
+
+/// `'A'`, `'\n'`, `'\x7f'`, `'\177'`.
+fn char_literal(literal: &[u8]) -> Option<u8> {
+    let inner = literal.strip_prefix(b"'")?.strip_suffix(b"'")?;
+    match inner {
+        [c] if *c != b'\\' => Some(*c),
+        [b'\\', rest @ ..] => match rest {
+            [b'n'] => Some(b'\n'),
+            [b't'] => Some(b'\t'),
+            [b'r'] => Some(b'\r'),
+            [b'0'] => Some(0),
+            [b'\\'] => Some(b'\\'),
+            [b'\''] => Some(b'\''),
+            [b'"'] => Some(b'"'),
+            [b'x', hex @ ..] => u8::from_str_radix(std::str::from_utf8(hex).ok()?, 16).ok(),
+            octal => u8::from_str_radix(std::str::from_utf8(octal).ok()?, 8).ok(),
+        },
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fxc_dxc_and_other_layouts() {
+        let text = b"#if 0\n//\n// Generated by Microsoft (R) HLSL Shader Compiler 10.1\n\
+            // x[] = { 1 };\n#line 3 \"a.fx\"\n#endif\n\n\
+            const BYTE g_ps[] =\n{\n     68,  88,  66,  67, 248, 115, \n    208\n};\n\
+            /* const BYTE not[] = { 999 }; */\n\
+            const unsigned char g_vs[] = {\r\n  0x44, 0x58,\r\n  0x42, 0x43\r\n};\r\n\
+            static const uint32_t words[] = { 0x12345678, 2 };\n\
+            alignas(16) static constexpr uint8_t g_cs[4] = { 'D', '\\x58', 0102, 67u, };\n\
+            __declspec(align(16)) const signed char neg[] = { -1, -128, 0 };\n";
+        let got = arrays(text).unwrap();
+        let summary: Vec<(&str, usize, &[u8])> = got
+            .iter()
+            .map(|a| (a.name.as_str(), a.line, a.bytes.as_slice()))
+            .collect();
+        assert_eq!(
+            summary,
+            [
+                ("g_ps", 8, &[68, 88, 66, 67, 248, 115, 208][..]),
+                ("g_vs", 14, b"DXBC"),
+                ("g_cs", 19, b"DXBC"),
+                ("neg", 20, &[255, 128, 0]),
+            ]
+        );
+        // The body is the text between the braces.
+        let body = &text[got[1].body.clone()];
+        assert_eq!(body, b"\r\n  0x44, 0x58,\r\n  0x42, 0x43\r\n");
+    }
+
+    #[test]
+    fn bad_elements_name_their_line_and_column() {
+        for (text, line, column, kind) in [
+            (
+                &b"const BYTE a[] = {\n  1, 2, x3 };"[..],
+                2,
+                9,
+                HeaderErrorKind::NotAByte("x3".into()),
+            ),
+            (
+                b"const BYTE a[] = { 1, 256 };",
+                1,
+                23,
+                HeaderErrorKind::OutOfRange("256".into()),
+            ),
+            (
+                b"const BYTE a[] = { 1, -129 };",
+                1,
+                23,
+                HeaderErrorKind::OutOfRange("-129".into()),
+            ),
+            (
+                b"const BYTE a[] = { 1, 2",
+                1,
+                18,
+                HeaderErrorKind::Unterminated("initializer"),
+            ),
+            (b"\n/* open", 2, 1, HeaderErrorKind::Unterminated("comment")),
+            (b"#if 0\n// x\n", 1, 1, HeaderErrorKind::UnterminatedIf),
+        ] {
+            let e = arrays(text).unwrap_err();
+            assert_eq!((e.line, e.column, &e.kind), (line, column, &kind), "{e}");
+        }
+    }
+
+    #[test]
+    fn nested_if_blocks_and_odd_text_are_skipped() {
+        let text =
+            b"#if 0\n#ifdef X\nconst BYTE a[] = { 1 };\n#endif\nconst BYTE b[] = { 2 };\n#endif\n\
+            char *s = \"[] = {\";\nconst BYTE c[] = { 3 };\n";
+        let got = arrays(text).unwrap();
+        assert_eq!(got.len(), 1);
+        assert_eq!(
+            (got[0].name.as_str(), got[0].bytes.as_slice()),
+            ("c", &[3u8][..])
+        );
+        assert!(arrays(b"").unwrap().is_empty());
+        assert!(!looks_like_header(b"DXBC{["));
+        assert!(looks_like_header(b"const BYTE a[] = {1};"));
+    }
+}

@@ -6,7 +6,7 @@
 //! `.inc` files of DirectXTK 3231cce: all identical; see the closing note of
 //! issue 27.)
 
-use dxcopy_edit::c_header::{write_header, HeaderStyle, LineEnds};
+use dxcopy_edit::c_header::{write_header, HeaderOptions, HeaderStyle};
 use dxcopy_harness::corpus::listings_or_skip;
 use dxcopy_read::disasm::{self, ListingOptions};
 use dxcopy_read::Container;
@@ -48,8 +48,7 @@ fn headers_of_listed_containers_hold_their_listing_and_read_back() {
             &bytes,
             name,
             Some(&listing.text),
-            HeaderStyle::Fxc,
-            LineEnds::Lf,
+            &HeaderOptions::new(HeaderStyle::Fxc),
         );
         let block = format!("#if 0\n{want}#endif\n\nconst BYTE {name}[] =\n{{\n");
         // Three DirectXTK listings were written on an older Windows (float

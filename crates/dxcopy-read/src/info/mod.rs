@@ -8,6 +8,8 @@
 //! (`dxinfo --dump-all` writes files, so it lives in `dxcopy-edit` as
 //! `dump_all`.)
 
+#[cfg(feature = "serde")]
+pub mod diff;
 pub mod hexdump;
 #[cfg(feature = "serde")]
 pub mod json;

@@ -518,4 +518,35 @@ mod tests {
         assert!(!looks_like_header(b"DXBC{["));
         assert!(looks_like_header(b"const BYTE a[] = {1};"));
     }
+
+    /// No-panic test over hostile input: every truncation of a header, and
+    /// every byte of it replaced by each of a few troublesome bytes, ends in
+    /// arrays or an error, and the arrays never hold more bytes than the
+    /// text has characters.
+    #[test]
+    fn no_panic_on_truncated_or_mutated_headers() {
+        let text: &[u8] = b"#if 0\n// x\n#endif\n/* c */ const unsigned char a[] = { 0x44, 'X', 0102, -1, 7u, };\n\
+            static const uint32_t w[] = { 1, { 2 } };\nchar *s = \"[] = {\";\nconst BYTE b[] =\n{\n  1, 2\n};\n";
+        let check = |t: &[u8]| {
+            if let Ok(found) = arrays(t) {
+                for a in found {
+                    assert!(a.bytes.len() <= t.len());
+                    assert!(a.body.end <= t.len() && a.body.start <= a.body.end);
+                }
+            }
+        };
+        for end in 0..=text.len() {
+            check(&text[..end]);
+        }
+        for at in 0..text.len() {
+            for b in [
+                b'{', b'}', b'[', b']', b'/', b'*', b'#', b'\'', b'"', b'\\', b'\n', b',', b'-',
+                b'x', 0, 0xff,
+            ] {
+                let mut t = text.to_vec();
+                t[at] = b;
+                check(&t);
+            }
+        }
+    }
 }

@@ -5,6 +5,9 @@
 //! the YAML view decodes the parts it prints with the decoders'
 //! LLVM-compatible readers ([`yaml::to_obj2yaml`]), the part listing
 //! ([`text::write_parts`]) and the hex dump ([`hexdump`]) need no decoding.
+//! Over two or many containers: `diff` (with the `serde` feature: what
+//! differs by meaning, from the JSON documents) and [`stats`] (where the
+//! bytes go).
 //! (`dxinfo --dump-all` writes files, so it lives in `dxcopy-edit` as
 //! `dump_all`.)
 
@@ -13,6 +16,7 @@ pub mod diff;
 pub mod hexdump;
 #[cfg(feature = "serde")]
 pub mod json;
+pub mod stats;
 pub mod text;
 pub mod verify;
 pub mod yaml;

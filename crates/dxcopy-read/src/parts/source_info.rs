@@ -249,6 +249,60 @@ impl<'data> SourceInfo<'data> {
     }
 }
 
+impl SourceInfo<'_> {
+    /// The main file's name: the args section's positional argument (what
+    /// was compiled), else the first name, which dxc writes first.
+    pub fn main_file(&self) -> Option<&[u8]> {
+        let positional = self
+            .args
+            .as_ref()
+            .and_then(|a| {
+                a.args
+                    .iter()
+                    .find(|arg| arg.name.is_empty() && !arg.value.is_empty())
+            })
+            .map(|arg| arg.value);
+        positional.or_else(|| {
+            self.names
+                .as_ref()
+                .and_then(|n| n.entries.first())
+                .map(|n| n.name)
+        })
+    }
+}
+
+/// The path below an extraction folder for a recorded source name, as
+/// components that never lead outside it: `/` and `\` both separate; a
+/// drive (`C:`), a leading separator, a UNC prefix (`\\server`) and `.`
+/// are dropped; `..` becomes `__`; NUL and control characters become `_`;
+/// a name with nothing left is `unnamed`. Distinct names can map to one
+/// path (`a/../b` and `a/__/b`); the caller decides what to do then.
+pub fn extraction_path(name: &[u8]) -> Vec<String> {
+    let text = String::from_utf8_lossy(name);
+    let mut parts: Vec<String> = Vec::new();
+    for (i, component) in text.split(['/', '\\']).enumerate() {
+        let component = if i == 0 && component.len() == 2 && component.ends_with(':') {
+            ""
+        } else {
+            component
+        };
+        match component {
+            "" | "." => {}
+            ".." => parts.push("__".into()),
+            other => parts.push(
+                other
+                    .chars()
+                    .map(|c| if c.is_control() { '_' } else { c })
+                    .collect(),
+            ),
+        }
+    }
+    if parts.is_empty() {
+        parts.push("unnamed".into());
+    }
+    parts
+}
+
 fn decode(c: Cursor<'_>, mode: Mode) -> Result<SourceInfo<'_>> {
     let strict = mode == Mode::Strict;
     let aligned_size = c.u32(0, mode.label("SRCI header", "SRCI size"))?;
@@ -1503,5 +1557,40 @@ mod tests {
         let s = SourceInfo::parse_data(&empty, 0).unwrap();
         assert_eq!(s.sections.len(), 0);
         assert_eq!(s.issues.len(), 1);
+    }
+
+    #[test]
+    fn the_main_file_is_the_positional_argument_else_the_first_name() {
+        let data = build_source_info(FILES, &[(b"E", b"main"), (b"", b"inc.hlsli")], false);
+        let s = SourceInfo::parse_data(&data, 0).unwrap();
+        assert_eq!(s.main_file(), Some(&b"inc.hlsli"[..]));
+        let data = build_source_info(FILES, &[(b"E", b"main")], false);
+        let s = SourceInfo::parse_data(&data, 0).unwrap();
+        assert_eq!(s.main_file(), Some(&b"main.hlsl"[..]));
+        let data = build_source_info(&[], &[], false);
+        assert_eq!(SourceInfo::parse_data(&data, 0).unwrap().main_file(), None);
+    }
+
+    #[test]
+    fn extraction_paths_stay_inside() {
+        for (name, want) in [
+            (&b"shaders/main.hlsl"[..], &["shaders", "main.hlsl"][..]),
+            (b"C:\\src\\common.hlsli", &["src", "common.hlsli"]),
+            (b"/abs/path.h", &["abs", "path.h"]),
+            (b"\\\\server\\share\\a.h", &["server", "share", "a.h"]),
+            (b"../../etc/passwd", &["__", "__", "etc", "passwd"]),
+            (b"./a/./b.h", &["a", "b.h"]),
+            (b"a\x01b.h", &["a_b.h"]),
+            (b"", &["unnamed"]),
+            (b"/", &["unnamed"]),
+            (b"C:", &["unnamed"]),
+        ] {
+            assert_eq!(
+                extraction_path(name),
+                want,
+                "{}",
+                String::from_utf8_lossy(name)
+            );
+        }
     }
 }

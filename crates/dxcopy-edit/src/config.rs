@@ -55,21 +55,17 @@ pub struct DumpSpec {
     pub mode: DumpMode,
 }
 
-/// Everything one dxcopy / dxstrip invocation asks for.
-#[derive(Debug, Clone, Default)]
-pub struct Config {
-    /// How patterns are matched (glob by default, `--regex`).
-    pub match_style: MatchStyle,
-    /// `--dump-section` / `--dump-section-raw`, in order.
-    pub dumps: Vec<DumpSpec>,
-    /// `--extract-section NAME=FILE`, in order.
-    pub extracts: Vec<(String, PathBuf)>,
+/// The options that change the parts of a container: a run edits its input
+/// exactly when its [`Edits`] differ from the default ([`Edits::is_empty`]),
+/// so an option added here is an edit without being listed anywhere else.
+/// Modifiers that change nothing on their own (`--keep-section`, `--force`,
+/// the digest and HASH policies, `-p`, `--regex`) live in [`Config`].
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Edits {
     /// `-R` patterns.
     pub remove: Vec<String>,
     /// `-j` patterns (override `-R`).
     pub only: Vec<String>,
-    /// `--keep-section` patterns.
-    pub keep: Vec<String>,
     /// `--add-section NAME=FILE`.
     pub add: Vec<(String, PathBuf)>,
     /// `--update-section NAME=FILE`.
@@ -78,23 +74,13 @@ pub struct Config {
     pub strip: Vec<StripClass>,
     /// `--set-private FILE`.
     pub set_private: Option<PathBuf>,
-    /// `--digest`.
-    pub digest: DigestPolicy,
-    /// `--hash`.
-    pub hash: HashPolicy,
-    /// `-p`: keep the input's access and modification times on the output.
-    pub preserve_dates: bool,
     /// `--split-debug=PATH`: move ILDB, SRCI and PDBI to a companion PDB at PATH
     /// (a trailing `/` or `\` means `<hash>.pdb` in that directory).
     pub split_debug: Option<String>,
     /// `--pdb-in-private`: split the debug info off and embed the PDB as PRIV.
     pub pdb_in_private: bool,
-    /// `--extract-private-pdb=FILE`: write the PDB held in PRIV to FILE.
-    pub extract_private_pdb: Option<PathBuf>,
     /// `--add-debug-from=PDB`: put the PDB's ILDB, SRCI and PDBI back.
     pub add_debug_from: Option<PathBuf>,
-    /// `--force`: add debug info from a PDB that does not match the shader.
-    pub force: bool,
     /// `--set-debug-name=NAME`: write the ILDN part.
     pub set_debug_name: Option<String>,
     /// `--strip-bitcode-names`: remove struct, local-value and local-global
@@ -106,6 +92,51 @@ pub struct Config {
     /// `--set-renderdoc-debug-path=PATH`: write a PRIV part in RenderDoc's
     /// debug-path convention.
     pub set_renderdoc_debug_path: Option<String>,
+}
+
+impl Edits {
+    /// Whether no option changes the parts (every field at its default).
+    pub fn is_empty(&self) -> bool {
+        *self == Edits::default()
+    }
+
+    /// dxstrip's default strip class: when no strip class and no `-R`
+    /// pattern is given, debug parts are stripped (as `--strip-debug`),
+    /// whatever else is asked (`--strip-bitcode-names`, `--keep-section`,
+    /// `--digest`, …): a user who names no class expects the debug parts
+    /// gone. Returns whether the default was applied.
+    pub fn apply_strip_default(&mut self) -> bool {
+        if self.strip.is_empty() && self.remove.is_empty() {
+            self.strip.push(StripClass::Debug);
+            return true;
+        }
+        false
+    }
+}
+
+/// Everything one dxcopy / dxstrip invocation asks for.
+#[derive(Debug, Clone, Default)]
+pub struct Config {
+    /// How patterns are matched (glob by default, `--regex`).
+    pub match_style: MatchStyle,
+    /// `--dump-section` / `--dump-section-raw`, in order.
+    pub dumps: Vec<DumpSpec>,
+    /// `--extract-section NAME=FILE`, in order.
+    pub extracts: Vec<(String, PathBuf)>,
+    /// `--extract-private-pdb=FILE`: write the PDB held in PRIV to FILE.
+    pub extract_private_pdb: Option<PathBuf>,
+    /// The options that change the parts.
+    pub edits: Edits,
+    /// `--keep-section` patterns.
+    pub keep: Vec<String>,
+    /// `--digest`.
+    pub digest: DigestPolicy,
+    /// `--hash`.
+    pub hash: HashPolicy,
+    /// `-p`: keep the input's access and modification times on the output.
+    pub preserve_dates: bool,
+    /// `--force`: add debug info from a PDB that does not match the shader.
+    pub force: bool,
     /// Data given in memory for the FILE of `NAME=FILE` and FILE arguments
     /// (add, update, set-private, set-root-signature, add-debug-from): a
     /// path listed here is not read from disk but stands for these bytes.
@@ -276,14 +307,10 @@ impl DataFiles {
     /// Maps every regular data file of `config` that has no inline data.
     fn open(config: &Config) -> Result<DataFiles> {
         let mut files = DataFiles::default();
-        let named = config.add.iter().map(|(_, p)| (Operation::AddSection, p));
-        let named = named.chain((config.update.iter()).map(|(_, p)| (Operation::UpdateSection, p)));
-        let named = named.chain(
-            config
-                .set_private
-                .iter()
-                .map(|p| (Operation::SetPrivate, p)),
-        );
+        let edits = &config.edits;
+        let named = edits.add.iter().map(|(_, p)| (Operation::AddSection, p));
+        let named = named.chain((edits.update.iter()).map(|(_, p)| (Operation::UpdateSection, p)));
+        let named = named.chain(edits.set_private.iter().map(|p| (Operation::SetPrivate, p)));
         for (option, path) in named {
             let inline = config.inline_data.iter().any(|(p, _)| p == path);
             if inline || path.as_os_str() == "-" || files.get(path).is_some() {
@@ -399,17 +426,10 @@ impl Config {
         open_data_container(path)
     }
 
-    /// dxstrip's default strip class: when no strip class and no `-R`
-    /// pattern is given, debug parts are stripped (as `--strip-debug`),
-    /// whatever else is asked (`--strip-bitcode-names`, `--keep-section`,
-    /// `--digest`, …): a user who names no class expects the debug parts
-    /// gone. Returns whether the default was applied.
+    /// dxstrip's default strip class (see [`Edits::apply_strip_default`]).
+    /// Returns whether the default was applied.
     pub fn apply_strip_default(&mut self) -> bool {
-        if self.strip.is_empty() && self.remove.is_empty() {
-            self.strip.push(StripClass::Debug);
-            return true;
-        }
-        false
+        self.edits.apply_strip_default()
     }
 
     /// Whether the invocation only reads (dumps/extracts) and writes no
@@ -418,57 +438,52 @@ impl Config {
     /// input.
     pub fn is_read_only(&self) -> bool {
         (!self.dumps.is_empty() || !self.extracts.is_empty() || self.extract_private_pdb.is_some())
-            && !self.changes_parts()
+            && self.edits.is_empty()
     }
 
     /// Whether any option changes the container.
     pub fn modifies(&self) -> bool {
-        self.changes_parts() || self.digest != DigestPolicy::Auto || self.hash != HashPolicy::Auto
-    }
-
-    /// Whether any option changes the parts of the container.
-    fn changes_parts(&self) -> bool {
-        !(self.remove.is_empty()
-            && self.only.is_empty()
-            && self.add.is_empty()
-            && self.update.is_empty()
-            && self.strip.is_empty()
-            && self.set_private.is_none()
-            && self.split_debug.is_none()
-            && !self.pdb_in_private
-            && self.add_debug_from.is_none()
-            && self.set_debug_name.is_none()
-            && !self.strip_bitcode_names
-            && self.set_root_signature.is_none()
-            && self.set_renderdoc_debug_path.is_none())
+        !self.edits.is_empty() || self.digest != DigestPolicy::Auto || self.hash != HashPolicy::Auto
     }
 
     /// Checks the options on their own, before any file is opened.
     fn check_options(&self, input: &Path) -> Result<()> {
-        if self.split_debug.as_deref() == Some("") {
+        if self.edits.split_debug.as_deref() == Some("") {
             return Err(EditError::SplitDebugWithoutPath);
         }
-        for (name, _) in &self.update {
+        for (name, _) in &self.edits.update {
             part_name(name)?;
         }
         let mut names = Vec::new();
-        for (name, _) in &self.add {
+        for (name, _) in &self.edits.add {
             let name = part_name(name)?;
             if names.contains(&name) {
                 return Err(EditError::AddedTwice(name));
             }
             names.push(name);
         }
-        let data = self.add.iter().map(|(_, p)| (Operation::AddSection, p));
+        let data = self
+            .edits
+            .add
+            .iter()
+            .map(|(_, p)| (Operation::AddSection, p));
         let data = data.chain(
-            self.update
+            self.edits
+                .update
                 .iter()
                 .map(|(_, p)| (Operation::UpdateSection, p)),
         );
-        let data = data.chain(self.set_private.iter().map(|p| (Operation::SetPrivate, p)));
-        let data = data.chain((self.add_debug_from.iter()).map(|p| (Operation::AddDebugFrom, p)));
+        let data = data.chain(
+            self.edits
+                .set_private
+                .iter()
+                .map(|p| (Operation::SetPrivate, p)),
+        );
         let data =
-            data.chain((self.set_root_signature.iter()).map(|p| (Operation::SetRootSignature, p)));
+            data.chain((self.edits.add_debug_from.iter()).map(|p| (Operation::AddDebugFrom, p)));
+        let data = data.chain(
+            (self.edits.set_root_signature.iter()).map(|p| (Operation::SetRootSignature, p)),
+        );
         crate::batch::check_stdin_once(
             std::iter::once((Operation::Input, input))
                 .chain(data.map(|(option, path)| (option, path.as_path()))),
@@ -503,11 +518,11 @@ impl Config {
     pub fn option_warnings(&self, container: &Container<'_>) -> Result<Vec<OptionWarning>> {
         let mut out = Vec::new();
         let mut lists = vec![
-            (Operation::OnlySection, &self.only),
+            (Operation::OnlySection, &self.edits.only),
             (Operation::KeepSection, &self.keep),
         ];
-        if self.only.is_empty() {
-            lists.insert(1, (Operation::RemoveSection, &self.remove));
+        if self.edits.only.is_empty() {
+            lists.insert(1, (Operation::RemoveSection, &self.edits.remove));
         }
         for (option, patterns) in lists {
             for pattern in patterns.iter().filter(|p| !p.starts_with('!')) {
@@ -553,15 +568,15 @@ impl Config {
         plan.digest_policy = self.digest;
         plan.hash_policy = self.hash;
         plan.keep(&self.matcher(&self.keep)?);
-        if !self.only.is_empty() {
-            plan.only(&self.matcher(&self.only)?);
-        } else if !self.remove.is_empty() {
-            plan.remove(&self.matcher(&self.remove)?);
+        if !self.edits.only.is_empty() {
+            plan.only(&self.matcher(&self.edits.only)?);
+        } else if !self.edits.remove.is_empty() {
+            plan.remove(&self.matcher(&self.edits.remove)?);
         }
-        for class in &self.strip {
+        for class in &self.edits.strip {
             plan.strip(*class);
         }
-        for (name, path) in &self.update {
+        for (name, path) in &self.edits.update {
             let name = part_name(name)?;
             let data = self.data_file(path, Operation::UpdateSection, files)?;
             let data = match root_signature::unwrap_update(name, path, &data)? {
@@ -585,12 +600,12 @@ impl Config {
             };
             plan.update_data(name, data)?;
         }
-        if let Some(path) = &self.set_root_signature {
+        if let Some(path) = &self.edits.set_root_signature {
             let (data, _) =
                 root_signature::load(path, &self.read_file(path, Operation::SetRootSignature)?)?;
             root_signature::set_root_signature(&mut plan, data)?;
         }
-        for (name, path) in &self.add {
+        for (name, path) in &self.edits.add {
             let name = part_name(name)?;
             if plan.find(name).is_some() {
                 return Err(EditError::AlreadyExists(name));
@@ -600,19 +615,19 @@ impl Config {
                 Cow::Owned(v) => plan.add(name, v)?,
             }
         }
-        if let Some(path) = &self.set_private {
+        if let Some(path) = &self.edits.set_private {
             match self.data_file(path, Operation::SetPrivate, files)? {
                 Cow::Borrowed(b) => plan.set_private_data(PartData::Borrowed(b)),
                 Cow::Owned(v) => plan.set_private(v),
             }
         }
-        if let Some(path) = &self.set_renderdoc_debug_path {
+        if let Some(path) = &self.edits.set_renderdoc_debug_path {
             if path.is_empty() || path.contains('\0') {
                 return Err(EditError::BadRenderDocDebugPath);
             }
             plan.set_private(private::build_debug_path(path.as_bytes()));
         }
-        if let Some(given) = &self.add_debug_from {
+        if let Some(given) = &self.edits.add_debug_from {
             let path = if given.is_dir() {
                 let found = find_debug_file(&plan, given)?;
                 notes.push(EditNote::DebugFileUsed {
@@ -647,10 +662,10 @@ impl Config {
                 warnings.push(EditWarning::PdbMismatchForced { reason });
             }
         }
-        if let Some(name) = &self.set_debug_name {
+        if let Some(name) = &self.edits.set_debug_name {
             debug::set_debug_name(&mut plan, name)?;
         }
-        if self.strip_bitcode_names {
+        if self.edits.strip_bitcode_names {
             crate::name_strip::strip_plan_names(&mut plan)?;
             if crate::name_strip::stat_keeps_names(&plan) {
                 warnings.push(EditWarning::StatKeepsBitcodeNames);
@@ -752,7 +767,7 @@ impl Config {
                 .is_some_and(|stored| digest::sentinel_kind(stored).is_none())
             && Container::parse(bytes).is_ok_and(|c| {
                 c.parts()
-                    .any(|p| self.strip.iter().any(|class| class.covers(&p.name)))
+                    .any(|p| self.edits.strip.iter().any(|class| class.covers(&p.name)))
             })
     }
 
@@ -761,9 +776,9 @@ impl Config {
     /// with no `--keep-section` or `-j` that could save the parts.
     pub(crate) fn batches_digests(&self) -> bool {
         self.digest == DigestPolicy::Auto
-            && !self.strip.is_empty()
+            && !self.edits.strip.is_empty()
             && self.keep.is_empty()
-            && self.only.is_empty()
+            && self.edits.only.is_empty()
     }
 
     /// [`run`](Self::run) on each of `inputs`, with the digests of the
@@ -980,10 +995,10 @@ impl Config {
                 &mut report.warnings,
                 &mut report.notes,
             )?;
-            let out = if self.split_debug.is_some() || self.pdb_in_private {
+            let out = if self.edits.split_debug.is_some() || self.edits.pdb_in_private {
                 let options = SplitOptions {
-                    target: self.split_debug.as_deref().map(PdbTarget::parse),
-                    pdb_in_private: self.pdb_in_private,
+                    target: self.edits.split_debug.as_deref().map(PdbTarget::parse),
+                    pdb_in_private: self.edits.pdb_in_private,
                 };
                 let split = debug::split_debug(plan, &options)?;
                 report.warnings.extend(split.warnings);
@@ -1073,6 +1088,7 @@ impl Config {
         if let Some((path, bytes)) = &companion {
             // `--split-debug=dir/` names a directory: make it when missing.
             let into_directory = self
+                .edits
                 .split_debug
                 .as_deref()
                 .is_some_and(|t| matches!(PdbTarget::parse(t), PdbTarget::Directory(_)));
@@ -1344,8 +1360,11 @@ mod data_file_tests {
         let path = dir.path().join("big.bin");
         std::fs::write(&path, vec![7u8; 100_000]).unwrap();
         let config = Config {
-            add: vec![("BIGE".into(), path.clone())],
-            set_private: Some(PathBuf::from("-")),
+            edits: Edits {
+                add: vec![("BIGE".into(), path.clone())],
+                set_private: Some(PathBuf::from("-")),
+                ..Edits::default()
+            },
             ..Config::default()
         };
         let files = DataFiles::open(&config).unwrap();
@@ -1398,7 +1417,10 @@ mod data_file_tests {
         let file = MappedFile::open(&path).unwrap();
         let container = Container::parse(&file).unwrap();
         let config = Config {
-            remove: vec!["SFI0".into()],
+            edits: Edits {
+                remove: vec!["SFI0".into()],
+                ..Edits::default()
+            },
             ..Config::default()
         };
         let out = dir.path().join("out.dxbc");

@@ -51,11 +51,104 @@ fn dumps_only_do_not_rewrite_input() {
     assert_eq!(fs::metadata(&input).unwrap().modified().unwrap(), before);
 }
 
+/// Issue 26: "does this run edit" is derived from [`Edits`], never listed:
+/// each part-changing option, given alone beside a dump, makes the run
+/// write a container, and the modifiers alone do not.
+#[test]
+fn every_edit_beside_a_dump_makes_the_run_edit() {
+    let dump = vec![DumpSpec {
+        pattern: "DXIL".into(),
+        path: "x.bc".into(),
+        mode: DumpMode::Bitcode,
+    }];
+    let p = || Some(PathBuf::from("f"));
+    let s = || Some("f".to_string());
+    let named = || vec![("PRIV".to_string(), PathBuf::from("f"))];
+    let d = Edits::default;
+    let edits = [
+        Edits {
+            remove: vec!["STAT".into()],
+            ..d()
+        },
+        Edits {
+            only: vec!["DXIL".into()],
+            ..d()
+        },
+        Edits {
+            add: named(),
+            ..d()
+        },
+        Edits {
+            update: named(),
+            ..d()
+        },
+        Edits {
+            strip: vec![StripClass::Debug],
+            ..d()
+        },
+        Edits {
+            set_private: p(),
+            ..d()
+        },
+        Edits {
+            split_debug: s(),
+            ..d()
+        },
+        Edits {
+            pdb_in_private: true,
+            ..d()
+        },
+        Edits {
+            add_debug_from: p(),
+            ..d()
+        },
+        Edits {
+            set_debug_name: s(),
+            ..d()
+        },
+        Edits {
+            strip_bitcode_names: true,
+            ..d()
+        },
+        Edits {
+            set_root_signature: p(),
+            ..d()
+        },
+        Edits {
+            set_renderdoc_debug_path: s(),
+            ..d()
+        },
+    ];
+    for edits in edits {
+        assert!(!edits.is_empty(), "{edits:?}");
+        let cfg = Config {
+            dumps: dump.clone(),
+            edits,
+            ..Config::default()
+        };
+        assert!(!cfg.is_read_only(), "{cfg:?}");
+        assert!(cfg.modifies(), "{cfg:?}");
+    }
+    let modifiers = Config {
+        dumps: dump,
+        keep: vec!["STAT".into()],
+        force: true,
+        preserve_dates: true,
+        match_style: MatchStyle::Regex,
+        ..Config::default()
+    };
+    assert!(modifiers.is_read_only());
+    assert!(!modifiers.modifies());
+}
+
 #[test]
 fn in_place_strip_keeps_digest_kind() {
     let (_dir, input, _) = setup();
     let cfg = Config {
-        strip: vec![StripClass::Debug, StripClass::Reflect],
+        edits: Edits {
+            strip: vec![StripClass::Debug, StripClass::Reflect],
+            ..Edits::default()
+        },
         ..Config::default()
     };
     let r = cfg.run(&input, None).unwrap();
@@ -75,13 +168,16 @@ fn dump_reads_input_before_removal_and_only_overrides_remove() {
     let output = dir.path().join("out.dxil");
     let dumped = dir.path().join("ildb.bc");
     let cfg = Config {
+        edits: Edits {
+            remove: vec!["DXIL".into()],
+            only: vec!["DXIL".into(), "HASH".into()],
+            ..Edits::default()
+        },
         dumps: vec![DumpSpec {
             pattern: "ILDB".into(),
             path: dumped.clone(),
             mode: DumpMode::Bitcode,
         }],
-        remove: vec!["DXIL".into()],
-        only: vec!["DXIL".into(), "HASH".into()],
         ..Config::default()
     };
     cfg.run(&input, Some(&output)).unwrap();
@@ -97,12 +193,15 @@ fn errors_write_nothing() {
     let blob = dir.path().join("blob");
     fs::write(&blob, b"1234").unwrap();
     let cfg = Config {
+        edits: Edits {
+            add: vec![("DXIL".into(), blob.clone())],
+            ..Edits::default()
+        },
         dumps: vec![DumpSpec {
             pattern: "SFI0".into(),
             path: dumped.clone(),
             mode: DumpMode::Raw,
         }],
-        add: vec![("DXIL".into(), blob.clone())],
         ..Config::default()
     };
     let e = cfg.run(&input, Some(&output)).unwrap_err();
@@ -114,7 +213,10 @@ fn errors_write_nothing() {
     assert_eq!(fs::read(&input).unwrap(), bytes);
     // A missing add file names itself.
     let cfg = Config {
-        add: vec![("FKE0".into(), dir.path().join("missing"))],
+        edits: Edits {
+            add: vec![("FKE0".into(), dir.path().join("missing"))],
+            ..Edits::default()
+        },
         ..Config::default()
     };
     let e = cfg.run(&input, Some(&output)).unwrap_err();
@@ -124,7 +226,10 @@ fn errors_write_nothing() {
     );
     // Bad part name.
     let cfg = Config {
-        add: vec![("TOOLONG".into(), blob)],
+        edits: Edits {
+            add: vec![("TOOLONG".into(), blob)],
+            ..Edits::default()
+        },
         ..Config::default()
     };
     assert!(matches!(
@@ -145,8 +250,11 @@ fn add_update_set_private_and_extract() {
     fs::write(&sfi, [1u8, 0, 0, 0, 0, 0, 0, 0]).unwrap();
     let extracted = dir.path().join("sfi0.dxbc");
     let cfg = Config {
-        update: vec![("SFI0".into(), sfi)],
-        add: vec![("PRIV".into(), priv_blob)],
+        edits: Edits {
+            update: vec![("SFI0".into(), sfi)],
+            add: vec![("PRIV".into(), priv_blob)],
+            ..Edits::default()
+        },
         extracts: vec![("SFI0".into(), extracted.clone())],
         ..Config::default()
     };
@@ -185,7 +293,10 @@ fn dxstrip_default_strips_debug_whatever_else_is_asked() {
         (Config::default(), true),
         (
             Config {
-                strip_bitcode_names: true,
+                edits: Edits {
+                    strip_bitcode_names: true,
+                    ..Edits::default()
+                },
                 ..Config::default()
             },
             true,
@@ -201,27 +312,33 @@ fn dxstrip_default_strips_debug_whatever_else_is_asked() {
         ),
         (
             Config {
-                remove: vec!["STAT".into()],
+                edits: Edits {
+                    remove: vec!["STAT".into()],
+                    ..Edits::default()
+                },
                 ..Config::default()
             },
             false,
         ),
         (
             Config {
-                strip: vec![StripClass::Reflect],
-                strip_bitcode_names: true,
+                edits: Edits {
+                    strip: vec![StripClass::Reflect],
+                    strip_bitcode_names: true,
+                    ..Edits::default()
+                },
                 ..Config::default()
             },
             false,
         ),
     ];
     for (mut config, applied) in rows {
-        let before = config.strip.clone();
+        let before = config.edits.strip.clone();
         assert_eq!(config.apply_strip_default(), applied, "{config:?}");
         if applied {
-            assert_eq!(config.strip, [StripClass::Debug]);
+            assert_eq!(config.edits.strip, [StripClass::Debug]);
         } else {
-            assert_eq!(config.strip, before);
+            assert_eq!(config.edits.strip, before);
         }
     }
     // And the debug part is gone from the file.

@@ -556,7 +556,10 @@ fn config_splits_reads_pdbs_and_refuses_pdb_in_place() {
     std::fs::write(&input, full_shader(&[])).unwrap();
     let pdb_path = dir.path().join("x.pdb");
     let split = Config {
-        split_debug: Some(pdb_path.to_string_lossy().into_owned()),
+        edits: Edits {
+            split_debug: Some(pdb_path.to_string_lossy().into_owned()),
+            ..Edits::default()
+        },
         ..Config::default()
     };
     assert!(split.modifies());
@@ -611,7 +614,10 @@ fn config_splits_reads_pdbs_and_refuses_pdb_in_place() {
     );
     // Join through the driver restores ILDB and SRCI.
     let join = Config {
-        add_debug_from: Some(pdb_path.clone()),
+        edits: Edits {
+            add_debug_from: Some(pdb_path.clone()),
+            ..Edits::default()
+        },
         ..Config::default()
     };
     let joined = dir.path().join("joined.dxil");

@@ -65,7 +65,7 @@ pub mod unchanged;
 mod workflow_tests;
 
 pub use builder::ContainerBuilder;
-pub use config::{Config, DumpSpec, EditNote, OptionWarning, Report};
+pub use config::{Config, DumpSpec, EditNote, Edits, OptionWarning, Report};
 pub use dump::{dump, extract, DumpMode};
 pub use dump_all::{dump_all, dump_all_per_file, Dumped};
 pub use error::{EditError, FileKind, Operation, PdbMismatchReason, Remedy, Result, Spelling};

@@ -40,7 +40,7 @@ pub fn stat_keeps_names(plan: &EditPlan<'_>) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use crate::{Config, EditWarning, StripClass};
+    use crate::{Config, EditWarning, Edits, StripClass};
 
     /// examples/sample.dxil holds DXIL, ILDB and a dxc STAT with bitcode.
     const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/sample.dxil");
@@ -60,20 +60,32 @@ mod tests {
     #[test]
     fn a_kept_stat_part_is_named_when_bitcode_names_are_stripped() {
         let names = || Config {
-            strip_bitcode_names: true,
+            edits: Edits {
+                strip_bitcode_names: true,
+                ..Edits::default()
+            },
             ..Config::default()
         };
         assert!(warns(names()));
         assert!(!warns(Config {
-            strip: vec![StripClass::Reflect],
+            edits: Edits {
+                strip: vec![StripClass::Reflect],
+                ..names().edits
+            },
             ..names()
         }));
         assert!(!warns(Config {
-            remove: vec!["STAT".into()],
+            edits: Edits {
+                remove: vec!["STAT".into()],
+                ..names().edits
+            },
             ..names()
         }));
         assert!(warns(Config {
-            strip: vec![StripClass::Reflect],
+            edits: Edits {
+                strip: vec![StripClass::Reflect],
+                ..names().edits
+            },
             keep: vec!["STAT".into()],
             ..names()
         }));

@@ -283,7 +283,10 @@ fn config_run_writes_big_outputs_like_to_vec() {
         plan.strip(StripClass::Debug);
         let want = plan.finish().unwrap().to_vec();
         let cfg = Config {
-            strip: vec![StripClass::Debug],
+            edits: Edits {
+                strip: vec![StripClass::Debug],
+                ..Edits::default()
+            },
             ..Config::default()
         };
         // To a new path, then in place: both give the in-memory writer's bytes.

@@ -219,6 +219,7 @@ impl Drop for WorkerExit<'_> {
 mod tests {
     use super::*;
     use crate::builder::ContainerBuilder;
+    use crate::config::Edits;
     use crate::strip::StripClass;
     use dxcopy_read::program::ShaderKind;
     use dxcopy_read::{Container, PartName};
@@ -235,7 +236,10 @@ mod tests {
             .map(|i| dir.path().join(format!("{i}.dxil")))
             .collect();
         let config = Config {
-            strip: vec![StripClass::Debug],
+            edits: Edits {
+                strip: vec![StripClass::Debug],
+                ..Edits::default()
+            },
             ..Config::default()
         };
         for jobs in [None, Some(1), Some(4), Some(100)] {
@@ -315,7 +319,10 @@ mod tests {
             });
         }
         let config = Config {
-            strip: vec![StripClass::Debug],
+            edits: Edits {
+                strip: vec![StripClass::Debug],
+                ..Edits::default()
+            },
             ..Config::default()
         };
         assert!(config.batches_digests());
@@ -392,7 +399,10 @@ mod tests {
             }
             let walked: Vec<bool> = rows.iter().map(|r| r.2).collect();
             let config = Config {
-                strip: vec![StripClass::Debug],
+                edits: Edits {
+                    strip: vec![StripClass::Debug],
+                    ..Edits::default()
+                },
                 ..Config::default()
             };
             let mut outcomes = Vec::new();

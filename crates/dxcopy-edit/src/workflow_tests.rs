@@ -56,13 +56,19 @@ fn set_root_signature_from_container_or_part() {
     let out = dir.path().join("out.dxil");
     // Added from bare data, then replaced from a container.
     let cfg = Config {
-        set_root_signature: Some(raw),
+        edits: Edits {
+            set_root_signature: Some(raw),
+            ..Edits::default()
+        },
         ..Config::default()
     };
     cfg.run(&input, Some(&out)).unwrap();
     assert_eq!(part_of(&fs::read(&out).unwrap(), PartName::RTS0), rts0(1));
     let cfg = Config {
-        set_root_signature: Some(wrapped),
+        edits: Edits {
+            set_root_signature: Some(wrapped),
+            ..Edits::default()
+        },
         ..Config::default()
     };
     cfg.run(&out, None).unwrap();
@@ -92,7 +98,10 @@ fn set_root_signature_refuses_what_does_not_decode() {
     ];
     for path in cases {
         let cfg = Config {
-            set_root_signature: Some(path.clone()),
+            edits: Edits {
+                set_root_signature: Some(path.clone()),
+                ..Edits::default()
+            },
             ..Config::default()
         };
         let e = cfg.run(&input, None).unwrap_err();
@@ -115,7 +124,10 @@ fn update_section_rts0_unwraps_a_container_with_a_note() {
     let wrapped = write(dir.path(), "rs.dxbc", &wrapped);
     let out = dir.path().join("out.dxil");
     let cfg = Config {
-        update: vec![("RTS0".into(), wrapped.clone())],
+        edits: Edits {
+            update: vec![("RTS0".into(), wrapped.clone())],
+            ..Edits::default()
+        },
         ..Config::default()
     };
     let report = cfg.run(&input, Some(&out)).unwrap();
@@ -127,7 +139,10 @@ fn update_section_rts0_unwraps_a_container_with_a_note() {
     // Bare data is used as given, without a note.
     let raw = write(dir.path(), "rs.bin", &rts0(8));
     let cfg = Config {
-        update: vec![("RTS0".into(), raw)],
+        edits: Edits {
+            update: vec![("RTS0".into(), raw)],
+            ..Edits::default()
+        },
         ..Config::default()
     };
     let report = cfg.run(&input, Some(&out)).unwrap();
@@ -141,7 +156,10 @@ fn renderdoc_debug_path_in_priv() {
     let input = write(dir.path(), "in.dxil", &shader(&[(b"PRIV", b"old")]));
     let out = dir.path().join("out.dxil");
     let cfg = Config {
-        set_renderdoc_debug_path: Some("pdbs/shader.pdb".into()),
+        edits: Edits {
+            set_renderdoc_debug_path: Some("pdbs/shader.pdb".into()),
+            ..Edits::default()
+        },
         ..Config::default()
     };
     cfg.run(&input, Some(&out)).unwrap();
@@ -163,7 +181,10 @@ fn renderdoc_debug_path_in_priv() {
     ));
     for bad in ["", "a\0b"] {
         let cfg = Config {
-            set_renderdoc_debug_path: Some(bad.into()),
+            edits: Edits {
+                set_renderdoc_debug_path: Some(bad.into()),
+                ..Edits::default()
+            },
             ..Config::default()
         };
         assert!(matches!(
@@ -188,7 +209,10 @@ fn repeated_program_parts_are_refused() {
         for cfg in [
             Config::default(),
             Config {
-                strip: vec![StripClass::Debug],
+                edits: Edits {
+                    strip: vec![StripClass::Debug],
+                    ..Edits::default()
+                },
                 ..Config::default()
             },
         ] {
@@ -221,8 +245,11 @@ fn split_into(dir: &Path, ildn_name: &str, pdb_rel: &str) -> (PathBuf, Vec<u8>) 
     let input = write(dir, "full.dxil", &full);
     let stripped = dir.join("stripped.dxil");
     let cfg = Config {
-        split_debug: Some(dir.join("tmp.pdb").display().to_string()),
-        set_debug_name: None,
+        edits: Edits {
+            split_debug: Some(dir.join("tmp.pdb").display().to_string()),
+            set_debug_name: None,
+            ..Edits::default()
+        },
         ..Config::default()
     };
     cfg.run(&input, Some(&stripped)).unwrap();
@@ -230,7 +257,10 @@ fn split_into(dir: &Path, ildn_name: &str, pdb_rel: &str) -> (PathBuf, Vec<u8>) 
     fs::create_dir_all(target.parent().unwrap()).unwrap();
     fs::rename(dir.join("tmp.pdb"), &target).unwrap();
     let cfg = Config {
-        set_debug_name: Some(ildn_name.to_string()),
+        edits: Edits {
+            set_debug_name: Some(ildn_name.to_string()),
+            ..Edits::default()
+        },
         ..Config::default()
     };
     cfg.run(&stripped, None).unwrap();
@@ -254,7 +284,10 @@ fn split_and_join_carry_pdbi() {
     );
     let joined = dir.path().join("joined.dxil");
     let cfg = Config {
-        add_debug_from: Some(dir.path().join("pdbs/a.pdb")),
+        edits: Edits {
+            add_debug_from: Some(dir.path().join("pdbs/a.pdb")),
+            ..Edits::default()
+        },
         ..Config::default()
     };
     cfg.run(&stripped, Some(&joined)).unwrap();
@@ -280,7 +313,10 @@ fn add_debug_from_directory_searches_like_renderdoc() {
     );
     let joined = dir.path().join("joined.dxil");
     let cfg = Config {
-        add_debug_from: Some(dir.path().join("pdbs")),
+        edits: Edits {
+            add_debug_from: Some(dir.path().join("pdbs")),
+            ..Edits::default()
+        },
         ..Config::default()
     };
     let report = cfg.run(&stripped, Some(&joined)).unwrap();
@@ -301,7 +337,10 @@ fn add_debug_from_directory_searches_like_renderdoc() {
     )
     .unwrap();
     let cfg = Config {
-        add_debug_from: Some(by_hash.clone()),
+        edits: Edits {
+            add_debug_from: Some(by_hash.clone()),
+            ..Edits::default()
+        },
         ..Config::default()
     };
     let report = cfg.run(&stripped, Some(&joined)).unwrap();
@@ -316,7 +355,10 @@ fn add_debug_from_directory_searches_like_renderdoc() {
     let empty = dir.path().join("empty");
     fs::create_dir(&empty).unwrap();
     let cfg = Config {
-        add_debug_from: Some(empty.clone()),
+        edits: Edits {
+            add_debug_from: Some(empty.clone()),
+            ..Edits::default()
+        },
         ..Config::default()
     };
     match cfg.run(&stripped, Some(&joined)).unwrap_err() {
@@ -342,7 +384,10 @@ fn split_debug_creates_a_missing_directory() {
     let input = write(dir.path(), "full.dxil", &full);
     let target = format!("{}/new/deeper/", dir.path().display());
     let cfg = Config {
-        split_debug: Some(target),
+        edits: Edits {
+            split_debug: Some(target),
+            ..Edits::default()
+        },
         ..Config::default()
     };
     let report = cfg.run(&input, Some(&dir.path().join("o.dxil"))).unwrap();
@@ -358,7 +403,10 @@ fn a_file_needing_no_change_is_not_rewritten() {
     let dir = tempfile::tempdir().unwrap();
     let input = write(dir.path(), "in.dxil", &shader(&[(b"STAT", b"stat")]));
     let strip = Config {
-        strip: vec![StripClass::Debug],
+        edits: Edits {
+            strip: vec![StripClass::Debug],
+            ..Edits::default()
+        },
         ..Config::default()
     };
     // Nothing to strip: same inode, same modification time, same bytes.
@@ -388,7 +436,10 @@ fn a_file_needing_no_change_is_not_rewritten() {
     assert!(!resign.run(&input, None).unwrap().unchanged);
     // A real change is written.
     let reflect = Config {
-        strip: vec![StripClass::Reflect],
+        edits: Edits {
+            strip: vec![StripClass::Reflect],
+            ..Edits::default()
+        },
         ..Config::default()
     };
     let bytes_before = fs::read(&input).unwrap();
@@ -427,15 +478,21 @@ fn option_warnings_name_patterns_that_match_nothing() {
         (Config::default(), vec![]),
         (
             Config {
-                only: vec!["DXLI".into(), "DX*".into()],
-                remove: vec!["NONE".into()],
+                edits: Edits {
+                    only: vec!["DXLI".into(), "DX*".into()],
+                    remove: vec!["NONE".into()],
+                    ..Edits::default()
+                },
                 ..Config::default()
             },
             vec![nothing(Operation::OnlySection, "DXLI")],
         ),
         (
             Config {
-                remove: vec!["STAT".into(), "ILDB".into(), "!HASH".into()],
+                edits: Edits {
+                    remove: vec!["STAT".into(), "ILDB".into(), "!HASH".into()],
+                    ..Edits::default()
+                },
                 keep: vec!["R?S0".into()],
                 ..Config::default()
             },
@@ -446,7 +503,10 @@ fn option_warnings_name_patterns_that_match_nothing() {
         ),
         (
             Config {
-                remove: vec!["^ST".into(), "^Q".into()],
+                edits: Edits {
+                    remove: vec!["^ST".into(), "^Q".into()],
+                    ..Edits::default()
+                },
                 match_style: MatchStyle::Regex,
                 ..Config::default()
             },

@@ -4,7 +4,7 @@
 //! allocator (process-wide, so the writer's helper threads count too)
 //! measures the peak of live heap bytes during each run.
 
-use dxcopy_edit::{Config, ContainerBuilder, DigestPolicy};
+use dxcopy_edit::{Config, ContainerBuilder, DigestPolicy, Edits};
 use dxcopy_harness::alloc::{Counting, ProcessCounts};
 use dxcopy_read::{Container, PartName};
 use std::path::Path;
@@ -47,7 +47,10 @@ fn large_data_files_are_streamed_not_copied_to_the_heap() {
             "--add-section",
             PartName(*b"BIGE"),
             Config {
-                add: vec![("BIGE".into(), data_path.clone())],
+                edits: Edits {
+                    add: vec![("BIGE".into(), data_path.clone())],
+                    ..Edits::default()
+                },
                 ..Config::default()
             },
         ),
@@ -55,7 +58,10 @@ fn large_data_files_are_streamed_not_copied_to_the_heap() {
             "--update-section",
             PartName(*b"BIGD"),
             Config {
-                update: vec![("BIGD".into(), data_path.clone())],
+                edits: Edits {
+                    update: vec![("BIGD".into(), data_path.clone())],
+                    ..Edits::default()
+                },
                 ..Config::default()
             },
         ),
@@ -63,7 +69,10 @@ fn large_data_files_are_streamed_not_copied_to_the_heap() {
             "--set-private",
             PartName::PRIV,
             Config {
-                set_private: Some(data_path.clone()),
+                edits: Edits {
+                    set_private: Some(data_path.clone()),
+                    ..Edits::default()
+                },
                 ..Config::default()
             },
         ),
@@ -91,7 +100,10 @@ fn large_data_files_are_streamed_not_copied_to_the_heap() {
     // in-memory plan gives.
     std::fs::write(&data_path, b"abcde").unwrap();
     let config = Config {
-        add: vec![("SMAL".into(), data_path.clone())],
+        edits: Edits {
+            add: vec![("SMAL".into(), data_path.clone())],
+            ..Edits::default()
+        },
         ..Config::default()
     };
     config.run(&input, Some(&output)).unwrap();

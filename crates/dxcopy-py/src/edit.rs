@@ -118,14 +118,14 @@ impl Edit {
     /// expression with edit(regex=True); "!pattern" excludes).
     fn remove<'py>(mut slf: PyRefMut<'py, Self>, pattern: &str) -> PyResult<PyRefMut<'py, Self>> {
         slf.check_pattern(slf.py(), pattern)?;
-        slf.config.remove.push(pattern.to_string());
+        slf.config.edits.remove.push(pattern.to_string());
         Ok(slf)
     }
 
     /// Keeps only the parts matching `pattern` (like -j; overrides remove).
     fn only<'py>(mut slf: PyRefMut<'py, Self>, pattern: &str) -> PyResult<PyRefMut<'py, Self>> {
         slf.check_pattern(slf.py(), pattern)?;
-        slf.config.only.push(pattern.to_string());
+        slf.config.edits.only.push(pattern.to_string());
         Ok(slf)
     }
 
@@ -141,7 +141,7 @@ impl Edit {
     /// (debug, reflect, priv, ILDN and VERS), like --strip-debug and friends.
     fn strip<'py>(mut slf: PyRefMut<'py, Self>, cls: &str) -> PyResult<PyRefMut<'py, Self>> {
         let class = strip_class(slf.py(), cls)?;
-        slf.config.strip.push(class);
+        slf.config.edits.strip.push(class);
         Ok(slf)
     }
 
@@ -154,7 +154,7 @@ impl Edit {
     ) -> PyResult<PyRefMut<'py, Self>> {
         let py = slf.py();
         let entry = slf.named_data(py, "add", name, data)?;
-        slf.config.add.push(entry);
+        slf.config.edits.add.push(entry);
         Ok(slf)
     }
 
@@ -168,7 +168,7 @@ impl Edit {
     ) -> PyResult<PyRefMut<'py, Self>> {
         let py = slf.py();
         let entry = slf.named_data(py, "update", name, data)?;
-        slf.config.update.push(entry);
+        slf.config.edits.update.push(entry);
         Ok(slf)
     }
 
@@ -179,7 +179,7 @@ impl Edit {
     ) -> PyResult<PyRefMut<'py, Self>> {
         let bytes = buffer_bytes(data)?;
         let path = slf.inline("set_private()", bytes);
-        slf.config.set_private = Some(path);
+        slf.config.edits.set_private = Some(path);
         Ok(slf)
     }
 
@@ -265,12 +265,12 @@ impl Edit {
     }
 
     fn __repr__(&self) -> String {
-        let e = &self.config;
+        let e = &self.config.edits;
         format!(
             "<dxcopy.Edit remove={:?} only={:?} keep={:?} strip={:?} update={:?} add={:?} set_private={}>",
             e.remove,
             e.only,
-            e.keep,
+            self.config.keep,
             e.strip.iter().map(|c| c.as_str()).collect::<Vec<_>>(),
             e.update.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(),
             e.add.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>(),

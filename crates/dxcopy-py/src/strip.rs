@@ -74,7 +74,7 @@ pub fn strip_files(
 ) -> PyResult<Vec<StripResult>> {
     let mut config = Config::default();
     for name in &classes {
-        config.strip.push(strip_class(py, name)?);
+        config.edits.strip.push(strip_class(py, name)?);
     }
     if jobs == Some(0) {
         return Err(pyo3::exceptions::PyValueError::new_err(

@@ -83,22 +83,22 @@ fn parse_hash(s: &str) -> Result<HashPolicy, String> {
     HashPolicy::parse(s).ok_or_else(|| EditError::UnknownHashPolicy(s.to_string()).to_string())
 }
 
-/// Parses `NAME=FILE`: NAME is text, FILE any path the system allows (on
-/// Unix, bytes that are not UTF-8 too).
-pub fn name_eq_file(option: &'static str) -> NameEqFile {
-    NameEqFile { option }
-}
-
-/// The clap value parser of `NAME=FILE` options (see [`name_eq_file`]).
+/// The clap value parser of `NAME=FILE` options (`value_parser =
+/// NameEqFile`): NAME is text, FILE any path the system allows (on Unix,
+/// bytes that are not UTF-8 too). Messages name the option by the long
+/// name clap gives the argument, so it is written once, in `#[arg]`.
 #[derive(Debug, Clone, Copy)]
-pub struct NameEqFile {
-    option: &'static str,
-}
+pub struct NameEqFile;
 
 impl NameEqFile {
-    /// Splits `value` at its first `=`.
-    pub fn parse(&self, value: &std::ffi::OsStr) -> Result<(String, PathBuf), String> {
-        let bad = || format!("bad format for {}, expected NAME=FILE", self.option);
+    /// Splits `value` at its first `=`; `option` (as `--add-section`)
+    /// names the option in the message.
+    pub fn parse(
+        &self,
+        option: &str,
+        value: &std::ffi::OsStr,
+    ) -> Result<(String, PathBuf), String> {
+        let bad = || format!("bad format for {option}, expected NAME=FILE");
         let (name, file) = split_name_eq_file(value).ok_or_else(bad)?;
         if name.is_empty() || file.is_empty() {
             return Err(bad());
@@ -134,8 +134,10 @@ impl clap::builder::TypedValueParser for NameEqFile {
         arg: Option<&clap::Arg>,
         value: &std::ffi::OsStr,
     ) -> Result<Self::Value, clap::Error> {
-        self.parse(value).map_err(|message| {
-            let arg = arg.map_or_else(|| self.option.to_string(), ToString::to_string);
+        let long = arg.and_then(clap::Arg::get_long);
+        let option = long.map_or_else(|| "NAME=FILE".to_string(), |l| format!("--{l}"));
+        self.parse(&option, value).map_err(|message| {
+            let arg = arg.map_or_else(|| option.clone(), ToString::to_string);
             clap::Error::raw(
                 clap::error::ErrorKind::ValueValidation,
                 format!(
@@ -192,13 +194,13 @@ impl StripArgs {
         } else {
             MatchStyle::Glob
         };
-        config.strip = self.classes();
-        config.remove = self.remove.clone();
+        config.edits.strip = self.classes();
+        config.edits.remove = self.remove.clone();
         config.keep = self.keep.clone();
         config.digest = self.digest;
         config.hash = self.hash;
         config.preserve_dates = self.preserve_dates;
-        config.strip_bitcode_names = self.strip_bitcode_names;
+        config.edits.strip_bitcode_names = self.strip_bitcode_names;
     }
 }
 
@@ -993,8 +995,7 @@ mod tests {
 
     #[test]
     fn name_eq_file_parses() {
-        let p = name_eq_file("--dump-section");
-        let p = |s: &str| p.parse(std::ffi::OsStr::new(s));
+        let p = |s: &str| NameEqFile.parse("--dump-section", std::ffi::OsStr::new(s));
         assert_eq!(
             p("DXIL=a=b").unwrap(),
             ("DXIL".to_string(), PathBuf::from("a=b"))
@@ -1011,14 +1012,12 @@ mod tests {
     #[test]
     fn name_eq_file_keeps_non_utf8_paths() {
         use std::os::unix::ffi::{OsStrExt, OsStringExt};
-        let p = name_eq_file("--add-section");
-        let (name, path) = p
-            .parse(std::ffi::OsStr::from_bytes(b"PRIV=d\xff.bin"))
-            .unwrap();
+        let p = |s: &[u8]| NameEqFile.parse("--add-section", std::ffi::OsStr::from_bytes(s));
+        let (name, path) = p(b"PRIV=d\xff.bin").unwrap();
         assert_eq!(name, "PRIV");
         assert_eq!(path.into_os_string().into_vec(), b"d\xff.bin");
         // The name must be text.
-        assert!(p.parse(std::ffi::OsStr::from_bytes(b"P\xffIV=x")).is_err());
+        assert!(p(b"P\xffIV=x").is_err());
     }
 
     #[test]

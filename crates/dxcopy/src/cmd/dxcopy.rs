@@ -1,8 +1,8 @@
 //! The `dxcopy` command: llvm-objcopy for DirectX containers.
 
-use crate::cli::{self, name_eq_file, StripArgs};
+use crate::cli::{self, NameEqFile, StripArgs};
 use clap::Parser;
-use dxcopy_edit::{Config, DumpMode, DumpSpec};
+use dxcopy_edit::{Config, DumpMode, DumpSpec, Edits};
 use std::path::PathBuf;
 
 const EXAMPLES: &str = "\
@@ -40,25 +40,25 @@ pub struct Opts {
     /// Output container (`-` for stdout); default: edit the input in place
     pub output: Option<PathBuf>,
     /// Write the first part matching NAME to FILE (DXIL/ILDB/STAT: the raw bitcode)
-    #[arg(long = "dump-section", value_name = "NAME=FILE", value_parser = name_eq_file("--dump-section"))]
+    #[arg(long = "dump-section", value_name = "NAME=FILE", value_parser = NameEqFile)]
     pub dump: Vec<(String, PathBuf)>,
     /// Write the bitcode of the first DXIL/ILDB/STAT part matching NAME to FILE with its data layout fixed so that LLVM 17+ reads it (i8:32 → i8:08; nothing else changes)
-    #[arg(long = "dump-bitcode", value_name = "NAME=FILE", value_parser = name_eq_file("--dump-bitcode"))]
+    #[arg(long = "dump-bitcode", value_name = "NAME=FILE", value_parser = NameEqFile)]
     pub dump_bitcode: Vec<(String, PathBuf)>,
     /// Write the exact data of the first part matching NAME to FILE
-    #[arg(long = "dump-section-raw", value_name = "NAME=FILE", value_parser = name_eq_file("--dump-section-raw"))]
+    #[arg(long = "dump-section-raw", value_name = "NAME=FILE", value_parser = NameEqFile)]
     pub dump_raw: Vec<(String, PathBuf)>,
     /// Write a one-part container holding the first part matching NAME to FILE
-    #[arg(long = "extract-section", value_name = "NAME=FILE", value_parser = name_eq_file("--extract-section"))]
+    #[arg(long = "extract-section", value_name = "NAME=FILE", value_parser = NameEqFile)]
     pub extract: Vec<(String, PathBuf)>,
     /// Keep only parts matching PATTERN (overrides -R; repeatable)
     #[arg(short = 'j', long = "only-section", value_name = "PATTERN")]
     pub only: Vec<String>,
     /// Add part NAME with the contents of FILE (error if it exists)
-    #[arg(long = "add-section", value_name = "NAME=FILE", value_parser = name_eq_file("--add-section"))]
+    #[arg(long = "add-section", value_name = "NAME=FILE", value_parser = NameEqFile)]
     pub add: Vec<(String, PathBuf)>,
     /// Replace part NAME with FILE (raw bitcode for DXIL/ILDB keeps the program header)
-    #[arg(long = "update-section", value_name = "NAME=FILE", value_parser = name_eq_file("--update-section"))]
+    #[arg(long = "update-section", value_name = "NAME=FILE", value_parser = NameEqFile)]
     pub update: Vec<(String, PathBuf)>,
     /// Add or replace the PRIV part with FILE (last, unpadded)
     #[arg(long = "set-private", value_name = "FILE")]
@@ -95,15 +95,36 @@ pub struct Opts {
     pub quiet: bool,
 }
 
+/// The run `opts` ask for. `opts` is taken apart whole, so an option added
+/// to [`Opts`] and not used here does not compile.
 fn config(opts: &Opts) -> Config {
+    let Opts {
+        input: _,
+        output: _,
+        dump,
+        dump_bitcode,
+        dump_raw,
+        extract,
+        only,
+        add,
+        update,
+        set_private,
+        split_debug,
+        pdb_in_private,
+        extract_private_pdb,
+        add_debug_from,
+        force,
+        set_debug_name,
+        set_root_signature,
+        set_renderdoc_debug_path,
+        strip,
+        quiet: _,
+    } = opts;
     let mut c = Config::default();
-    opts.strip.apply(&mut c);
-    let dumps = opts.dump.iter().map(|d| (d, DumpMode::Bitcode));
-    let raw = opts.dump_raw.iter().map(|d| (d, DumpMode::Raw));
-    let fixed = opts
-        .dump_bitcode
-        .iter()
-        .map(|d| (d, DumpMode::FixedBitcode));
+    strip.apply(&mut c);
+    let dumps = dump.iter().map(|d| (d, DumpMode::Bitcode));
+    let raw = dump_raw.iter().map(|d| (d, DumpMode::Raw));
+    let fixed = dump_bitcode.iter().map(|d| (d, DumpMode::FixedBitcode));
     c.dumps = dumps
         .chain(raw)
         .chain(fixed)
@@ -113,19 +134,23 @@ fn config(opts: &Opts) -> Config {
             mode,
         })
         .collect();
-    c.extracts = opts.extract.clone();
-    c.only = opts.only.clone();
-    c.add = opts.add.clone();
-    c.update = opts.update.clone();
-    c.set_private = opts.set_private.clone();
-    c.split_debug = opts.split_debug.clone();
-    c.pdb_in_private = opts.pdb_in_private;
-    c.extract_private_pdb = opts.extract_private_pdb.clone();
-    c.add_debug_from = opts.add_debug_from.clone();
-    c.force = opts.force;
-    c.set_debug_name = opts.set_debug_name.clone();
-    c.set_root_signature = opts.set_root_signature.clone();
-    c.set_renderdoc_debug_path = opts.set_renderdoc_debug_path.clone();
+    c.extracts = extract.clone();
+    c.extract_private_pdb = extract_private_pdb.clone();
+    c.force = *force;
+    c.edits = Edits {
+        only: only.clone(),
+        add: add.clone(),
+        update: update.clone(),
+        set_private: set_private.clone(),
+        split_debug: split_debug.clone(),
+        pdb_in_private: *pdb_in_private,
+        add_debug_from: add_debug_from.clone(),
+        set_debug_name: set_debug_name.clone(),
+        set_root_signature: set_root_signature.clone(),
+        set_renderdoc_debug_path: set_renderdoc_debug_path.clone(),
+        // From `strip` (shared with dxstrip).
+        ..c.edits
+    };
     c
 }
 

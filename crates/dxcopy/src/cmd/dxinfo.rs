@@ -46,42 +46,37 @@ Examples:
 /// stderr and the others are still shown; the exit status is 1 when any file
 /// failed (or, with --verify, when any problem was found).
 #[derive(Debug, Parser)]
-#[command(name = "dxinfo", version = crate::VERSION, after_help = EXAMPLES)]
+#[command(name = "dxinfo", version = crate::VERSION, after_help = EXAMPLES, mut_args(view_rules))]
 pub struct Opts {
     /// Containers to read; `-` reads standard input
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// One line per part: index, name, offset, size, CRC-32, alignment note
-    #[arg(long, group = "view")]
+    #[arg(long)]
     pub parts: bool,
     /// JSON, schema 2 (docs/dxinfo-json.md): indented for one file, one line per file otherwise
-    #[arg(long, group = "view")]
+    #[arg(long)]
     pub json: bool,
     /// YAML identical to LLVM 22's obj2yaml (`--- !dxcontainer`)
-    #[arg(long, group = "view")]
+    #[arg(long)]
     pub yaml: bool,
     /// With --yaml: also print the keys upstream LLVM prints for ILDB, ILDN, VERS, SRCI and PRIV
-    #[arg(long, requires = "yaml")]
+    #[arg(long)]
     pub upstream_keys: bool,
     /// Check the digest, HASH, structure and every part; exit 1 when anything is wrong
-    #[arg(long, conflicts_with_all = ["parts", "yaml", "hex", "dump_all"])]
+    #[arg(long)]
     pub verify: bool,
     /// With --verify: also check every resource binding (PSV0's, else RDEF's) against the root signature in FILE (a container holding RTS0, or bare RTS0 data): register type, space, range and visibility, one line per binding not covered; a warning when the container records no bindings
-    #[arg(
-        long = "root-signature",
-        value_name = "FILE",
-        requires = "verify",
-        conflicts_with = "json"
-    )]
+    #[arg(long = "root-signature", value_name = "FILE")]
     pub root_signature: Option<PathBuf>,
     /// With --verify: print only warnings, errors and the summary line
-    #[arg(short, long, requires = "verify")]
+    #[arg(short, long)]
     pub quiet: bool,
     /// Hex dump of the parts named NAME (four bytes; `\xNN` stands for any byte)
-    #[arg(long, value_name = "NAME", group = "view")]
+    #[arg(long, value_name = "NAME")]
     pub hex: Option<String>,
     /// Write every part to DIR as NN-NAME.bin (a subdirectory per file when several)
-    #[arg(long, value_name = "DIR", group = "view")]
+    #[arg(long, value_name = "DIR")]
     pub dump_all: Option<PathBuf>,
     /// Disassemble: DXBC programs (SHDR/SHEX) as the listing Microsoft's disassembler writes; DXIL (default) or ILDB as LLVM IR through an installed llvm-dis 17+ ($LLVM_DIS, llvm-dis, llvm-dis-NN, /usr/lib/llvm-NN/bin), stopped after 60 s ($LLVM_DIS_TIMEOUT seconds, 0 for no limit)
     #[arg(
@@ -89,23 +84,169 @@ pub struct Opts {
         value_name = "PART",
         num_args = 0..=1,
         require_equals = true,
-        default_missing_value = "",
-        group = "view",
-        conflicts_with = "verify"
+        default_missing_value = ""
     )]
     pub disasm: Option<String>,
     /// DXBC listings: how float immediates round at their last digit, as the C runtime of the Windows that ran Microsoft's disassembler did: `current` (Windows 10 version 2004 and later: exact value, ties to even, 0.0078125 → 0.007812) or `legacy` (earlier: 17 significant digits, ties away from zero, 0.007813)
-    #[arg(long, value_name = "RULE", value_enum, default_value_t = Rounding::Current, requires = "disasm")]
+    #[arg(long, value_name = "RULE", value_enum, default_value_t = Rounding::Current)]
     pub disasm_rounding: Rounding,
     /// DXBC listings: print the layout of fxc release RELEASE (9.29, 9.30, 6.3, 10.0.10011 or 10.1) instead of the one RDEF's creator names (10.1 when the container has no RDEF)
-    #[arg(long, value_name = "RELEASE", value_parser = parse_release, requires = "disasm")]
+    #[arg(long, value_name = "RELEASE", value_parser = parse_release)]
     pub disasm_format: Option<disasm::FxcRelease>,
     /// Text, JSON and --verify views: do not read the LLVM module facts of DXIL, ILDB and STAT bitcode (no Module block, no JSON decoded.module)
     #[arg(long)]
     pub no_module_facts: bool,
     /// Text view: also print the source files stored in SRCI parts
-    #[arg(long, conflicts_with_all = ["parts", "json", "yaml", "hex", "dump_all", "verify"])]
+    #[arg(long)]
     pub sources: bool,
+}
+
+/// The text view's name in [`MODIFIERS`]: the view no flag picks.
+const TEXT: &str = "";
+
+/// The flags that pick a view (by clap id), each with the view flags it
+/// combines with: `--json --verify` is the JSON view with the verdict in
+/// its exit status. Any other two are refused (see [`view_rules`]).
+const VIEW_FLAGS: &[(&str, &[&str])] = &[
+    ("parts", &[]),
+    ("json", &["verify"]),
+    ("yaml", &[]),
+    ("hex", &[]),
+    ("dump_all", &[]),
+    ("disasm", &[]),
+    ("verify", &["json"]),
+];
+
+/// The flags that modify a view, each with the views it works in
+/// ([`TEXT`] or a flag of [`VIEW_FLAGS`]). A modifier is refused beside
+/// any other view flag, and one that does not work in the text view needs
+/// its view's flag (see [`view_rules`]); [`View::of`] reads each into its
+/// view.
+const MODIFIERS: &[(&str, &[&str])] = &[
+    ("sources", &[TEXT]),
+    ("no_module_facts", &[TEXT, "json", "verify"]),
+    ("upstream_keys", &["yaml"]),
+    ("quiet", &["verify"]),
+    ("root_signature", &["verify"]),
+    ("disasm_rounding", &["disasm"]),
+    ("disasm_format", &["disasm"]),
+];
+
+/// The clap rules of the view and modifier flags, from [`VIEW_FLAGS`] and
+/// [`MODIFIERS`] (applied to every argument of [`Opts`]).
+fn view_rules(arg: clap::Arg) -> clap::Arg {
+    let flags = || VIEW_FLAGS.iter().map(|(flag, _)| *flag);
+    let id = arg.get_id().as_str().to_string();
+    if let Some((_, with)) = VIEW_FLAGS.iter().find(|(flag, _)| *flag == id) {
+        let others = flags().filter(|f| *f != id && !with.contains(f));
+        return arg.conflicts_with_all(others);
+    }
+    if let Some((_, views)) = MODIFIERS.iter().find(|(flag, _)| *flag == id) {
+        let arg = arg.conflicts_with_all(flags().filter(|f| !views.contains(f)));
+        return match views {
+            [view] if *view != TEXT => arg.requires(*view),
+            _ => arg,
+        };
+    }
+    arg
+}
+
+/// What dxinfo shows of each file: one view with its modifiers, resolved
+/// once from the flags by [`View::of`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum View {
+    /// No view flag: header, parts table and every part decoded.
+    Text {
+        /// `--sources`: also the SRCI source files.
+        sources: bool,
+        /// Not `--no-module-facts`.
+        module_facts: bool,
+    },
+    /// `--parts`: one line per part.
+    Parts,
+    /// `--json`.
+    Json {
+        /// `--verify` too: the exit status is the verdict.
+        verify: bool,
+        /// Not `--no-module-facts`.
+        module_facts: bool,
+    },
+    /// `--yaml`.
+    Yaml {
+        /// `--upstream-keys`.
+        upstream_keys: bool,
+    },
+    /// `--hex=NAME`.
+    Hex(PartName),
+    /// `--dump-all=DIR`.
+    DumpAll(PathBuf),
+    /// `--disasm[=PART]`.
+    Disasm {
+        /// The part asked for (`None`: the default one).
+        part: Option<PartName>,
+        /// `--disasm-rounding`.
+        rounding: Rounding,
+        /// `--disasm-format`.
+        release: Option<disasm::FxcRelease>,
+    },
+    /// `--verify`.
+    Verify {
+        /// `--quiet`.
+        quiet: bool,
+        /// `--root-signature=FILE`.
+        root_signature: Option<PathBuf>,
+        /// Not `--no-module-facts`.
+        module_facts: bool,
+    },
+}
+
+impl View {
+    /// The view `opts` ask for (clap's [`view_rules`] already refused
+    /// flags that do not go together); `Err` is the message of a part name
+    /// that is not four bytes.
+    pub fn of(opts: &Opts) -> Result<View, String> {
+        let module_facts = !opts.no_module_facts;
+        let part = |option: &str, text: &str, hint: &str| {
+            parse_part_name(text)
+                .ok_or_else(|| format!("{option}: '{text}' is not a four-byte part name{hint}"))
+        };
+        Ok(if let Some(text) = &opts.hex {
+            View::Hex(part("--hex", text, " (use \\xNN for other bytes)")?)
+        } else if let Some(text) = &opts.disasm {
+            View::Disasm {
+                part: match text.as_str() {
+                    "" => None,
+                    text => Some(part("--disasm", text, "")?),
+                },
+                rounding: opts.disasm_rounding,
+                release: opts.disasm_format,
+            }
+        } else if opts.parts {
+            View::Parts
+        } else if opts.yaml {
+            View::Yaml {
+                upstream_keys: opts.upstream_keys,
+            }
+        } else if let Some(dir) = &opts.dump_all {
+            View::DumpAll(dir.clone())
+        } else if opts.json {
+            View::Json {
+                verify: opts.verify,
+                module_facts,
+            }
+        } else if opts.verify {
+            View::Verify {
+                quiet: opts.quiet,
+                root_signature: opts.root_signature.clone(),
+                module_facts,
+            }
+        } else {
+            View::Text {
+                sources: opts.sources,
+                module_facts,
+            }
+        })
+    }
 }
 
 /// `--disasm-rounding` values.
@@ -226,37 +367,26 @@ pub fn main() {
 
 /// Runs dxinfo over every file; returns the exit status.
 pub fn run(opts: &Opts, io: &mut Io<'_>) -> i32 {
-    let hex_name = match &opts.hex {
-        Some(text) => match parse_part_name(text) {
-            Some(n) => Some(n),
-            None => {
-                io.error(&format!(
-                    "--hex: '{text}' is not a four-byte part name (use \\xNN for other bytes)"
-                ));
-                return 1;
-            }
-        },
-        None => None,
+    let view = match View::of(opts) {
+        Ok(view) => view,
+        Err(e) => {
+            io.error(&e);
+            return 1;
+        }
     };
-    let disasm_part = match opts.disasm.as_deref() {
-        None | Some("") => None,
-        Some(text) => match parse_part_name(text) {
-            Some(n) => Some(n),
-            None => {
-                io.error(&format!("--disasm: '{text}' is not a four-byte part name"));
-                return 1;
-            }
-        },
+    let root_signature_path = match &view {
+        View::Verify { root_signature, .. } => root_signature.as_ref(),
+        _ => None,
     };
     // Standard input can be read once: refused before anything is read.
     let readers =
-        (opts.root_signature.iter()).map(|p| (Operation::VerifyRootSignature, p.as_path()));
+        (root_signature_path.iter()).map(|p| (Operation::VerifyRootSignature, p.as_path()));
     let readers = readers.chain(opts.files.iter().map(|p| (Operation::Input, p.as_path())));
     if let Err(e) = dxcopy_edit::batch::check_stdin_once(readers) {
         io.error(&cli::error_message(&e));
         return 1;
     }
-    let root_signature = match &opts.root_signature {
+    let root_signature = match root_signature_path {
         Some(path) => {
             let decoded = read_data_file(path, Operation::VerifyRootSignature)
                 .map_err(|e| cli::error_message(&e))
@@ -309,36 +439,50 @@ pub fn run(opts: &Opts, io: &mut Io<'_>) -> i32 {
                 continue;
             }
         };
-        let result = if opts.disasm.is_some() {
-            let options = opts.disasm_rounding.listing_options(opts.disasm_format);
-            show_disasm(io, &shown, &container, disasm_part, &options, many)
-        } else if opts.parts {
-            show_parts(io, &shown, &container, many)
-        } else if opts.yaml {
-            show_yaml(io, &shown, &container, opts.upstream_keys)
-        } else if let Some(name) = hex_name {
-            show_hex(io, &shown, &container, name, many)
-        } else if let Some(dir) = &opts.dump_all {
-            let dumped = if many {
-                dump_all_per_file(dir, index, path, &container, Some(path))
-            } else {
-                dump_all(dir, &container, Some(path))
-            };
-            show_dump(io, &shown, dumped)
-        } else {
-            let mut insp = Inspection::with_module_facts(container, !opts.no_module_facts);
-            if let Some(info) = pdb_info {
-                insp = insp.from_pdb(info);
+        let inspect = |module_facts| {
+            let insp = Inspection::with_module_facts(container, module_facts);
+            match pdb_info {
+                Some(info) => insp.from_pdb(info),
+                None => insp,
             }
-            if opts.json {
-                show_json(io, &shown, &insp, many, opts.verify)
-            } else if opts.verify {
+        };
+        let result = match &view {
+            View::Text {
+                sources,
+                module_facts,
+            } => show_text(io, &shown, &inspect(*module_facts), index, *sources),
+            View::Parts => show_parts(io, &shown, &container, many),
+            View::Json {
+                verify,
+                module_facts,
+            } => show_json(io, &shown, &inspect(*module_facts), many, *verify),
+            View::Yaml { upstream_keys } => show_yaml(io, &shown, &container, *upstream_keys),
+            View::Hex(name) => show_hex(io, &shown, &container, *name, many),
+            View::DumpAll(dir) => {
+                let dumped = if many {
+                    dump_all_per_file(dir, index, path, &container, Some(path))
+                } else {
+                    dump_all(dir, &container, Some(path))
+                };
+                show_dump(io, &shown, dumped)
+            }
+            View::Disasm {
+                part,
+                rounding,
+                release,
+            } => {
+                let options = rounding.listing_options(*release);
+                show_disasm(io, &shown, &container, *part, &options, many)
+            }
+            View::Verify {
+                quiet,
+                module_facts,
+                ..
+            } => {
                 let external = root_signature
                     .as_ref()
                     .map(|(path, rs)| (path.as_path(), rs));
-                show_verify(io, &shown, &insp, opts.quiet, external)
-            } else {
-                show_text(io, &shown, &insp, index, opts.sources)
+                show_verify(io, &shown, &inspect(*module_facts), *quiet, external)
             }
         };
         // A file truncated or rewritten while it was read: what was shown
@@ -641,6 +785,137 @@ mod tests {
         assert_eq!(parse(args(&["--help"])).unwrap_err().1, 0);
         assert_eq!(parse(args(&["--version"])).unwrap_err().1, 0);
         assert!(parse(args(&["--verify", "--json", "a"])).is_ok());
+    }
+
+    /// Each view flag of the table, as given on a command line ([`TEXT`]:
+    /// none).
+    const VIEWS: &[(&str, &[&str])] = &[
+        (TEXT, &[]),
+        ("parts", &["--parts"]),
+        ("json", &["--json"]),
+        ("yaml", &["--yaml"]),
+        ("hex", &["--hex=DXIL"]),
+        ("dump_all", &["--dump-all=d"]),
+        ("disasm", &["--disasm"]),
+        ("verify", &["--verify"]),
+    ];
+
+    /// Issue 26: `--sources --disasm` exited 0 and ignored `--sources`
+    /// while `--sources --parts` was refused. Every modifier is now
+    /// accepted in exactly the views [`MODIFIERS`] gives it, and refused
+    /// (exit 1) beside any other.
+    #[test]
+    fn modifiers_are_refused_outside_their_views() {
+        let modifiers = [
+            ("sources", "--sources"),
+            ("no_module_facts", "--no-module-facts"),
+            ("upstream_keys", "--upstream-keys"),
+            ("quiet", "--quiet"),
+            ("root_signature", "--root-signature=rs"),
+            ("disasm_rounding", "--disasm-rounding=legacy"),
+            ("disasm_format", "--disasm-format=6.3"),
+        ];
+        assert_eq!(modifiers.len(), MODIFIERS.len());
+        for (id, flag) in modifiers {
+            let (_, works_in) = MODIFIERS.iter().find(|(m, _)| *m == id).unwrap();
+            for (view, flags) in VIEWS {
+                let list: Vec<&str> = flags.iter().copied().chain([flag, "a"]).collect();
+                match parse(args(&list)) {
+                    Ok(_) => assert!(works_in.contains(view), "{list:?} was accepted"),
+                    Err((text, code)) => {
+                        assert!(!works_in.contains(view), "{list:?}: {text}");
+                        assert_eq!(code, 1, "{list:?}");
+                    }
+                }
+            }
+        }
+        for other in ["--disasm", "--parts"] {
+            let (text, code) = parse(args(&["--sources", other, "x.dxil"])).unwrap_err();
+            assert_eq!(code, 1);
+            let refused = format!("error: the argument '--sources' cannot be used with '{other}");
+            assert!(text.starts_with(&refused), "{text}");
+        }
+    }
+
+    /// Two view flags are refused together, but `--json --verify`.
+    #[test]
+    fn one_view_at_a_time() {
+        for (i, (a, a_flags)) in VIEWS.iter().enumerate().skip(1) {
+            for (b, b_flags) in VIEWS.iter().skip(i + 1) {
+                let list: Vec<&str> = a_flags.iter().chain(*b_flags).copied().collect();
+                let list: Vec<&str> = list.into_iter().chain(["a"]).collect();
+                let together = (*a, *b) == ("json", "verify");
+                assert_eq!(parse(args(&list)).is_ok(), together, "{list:?}");
+            }
+        }
+    }
+
+    /// The flags resolve to one [`View`] holding its modifiers.
+    #[test]
+    fn flags_resolve_to_one_view() {
+        let view = |list: &[&str]| View::of(&parse(args(list)).unwrap());
+        let text = |sources, module_facts| {
+            Ok(View::Text {
+                sources,
+                module_facts,
+            })
+        };
+        assert_eq!(view(&["a"]), text(false, true));
+        assert_eq!(
+            view(&["--sources", "--no-module-facts", "a"]),
+            text(true, false)
+        );
+        assert_eq!(view(&["--parts", "a"]), Ok(View::Parts));
+        assert_eq!(
+            view(&["--json", "--verify", "a"]),
+            Ok(View::Json {
+                verify: true,
+                module_facts: true
+            })
+        );
+        assert_eq!(
+            view(&["--yaml", "--upstream-keys", "a"]),
+            Ok(View::Yaml {
+                upstream_keys: true
+            })
+        );
+        assert_eq!(view(&["--hex=DXIL", "a"]), Ok(View::Hex(PartName::DXIL)));
+        assert_eq!(
+            view(&["--hex=DXILX", "a"]),
+            Err("--hex: 'DXILX' is not a four-byte part name (use \\xNN for other bytes)".into())
+        );
+        assert_eq!(
+            view(&["--dump-all=d", "a"]),
+            Ok(View::DumpAll(PathBuf::from("d")))
+        );
+        assert_eq!(
+            view(&["--disasm=ILDB", "--disasm-rounding=legacy", "a"]),
+            Ok(View::Disasm {
+                part: Some(PartName::ILDB),
+                rounding: Rounding::Legacy,
+                release: None,
+            })
+        );
+        assert_eq!(
+            view(&["--disasm", "a"]),
+            Ok(View::Disasm {
+                part: None,
+                rounding: Rounding::Current,
+                release: None,
+            })
+        );
+        assert_eq!(
+            view(&["--disasm=AB", "a"]),
+            Err("--disasm: 'AB' is not a four-byte part name".into())
+        );
+        assert_eq!(
+            view(&["--verify", "-q", "--root-signature=rs", "a"]),
+            Ok(View::Verify {
+                quiet: true,
+                root_signature: Some(PathBuf::from("rs")),
+                module_facts: true
+            })
+        );
     }
 
     fn le(words: &[u32]) -> Vec<u8> {

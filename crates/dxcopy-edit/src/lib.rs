@@ -25,44 +25,31 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-pub mod batch;
-pub mod bitcode;
-pub mod builder;
-pub mod c_header;
-pub mod config;
-#[cfg(test)]
-mod config_tests;
-pub mod copy;
-pub mod debug;
-pub mod debug_search;
-#[cfg(test)]
-mod debug_tests;
-mod digest_decision;
-pub mod dump;
-pub mod dump_all;
-pub mod error;
-pub mod file;
-mod finish;
-mod hash_upkeep;
-mod layout;
-pub mod llvm_dis;
-pub mod matcher;
-pub mod name_strip;
-pub mod output;
-#[cfg(test)]
-mod output_tests;
-pub mod parallel;
-pub mod parts;
-pub mod pdb;
-pub mod plan;
-pub mod policy;
-pub mod root_signature;
-pub mod strip;
+// The crate in three folders: the edit pipeline (parts → plan → HASH
+// upkeep → digest decision → layout → writers), the operations on it, and
+// running them on files. Modules are private; each public type has one path,
+// at the crate root or under one of the public module paths below.
+mod builder;
+mod error;
+mod operations;
+mod pipeline;
+mod run;
 #[cfg(test)]
 mod tests;
-pub mod unchanged;
 #[cfg(test)]
 mod workflow_tests;
+
+// Crate-internal short paths (`crate::plan`, `crate::config`, …), so that
+// each file names the step it uses.
+use operations::{debug_search, name_strip, root_signature, strip};
+use pipeline::{
+    copy, digest_decision, hash_upkeep, layout, output, parts, plan, policy, unchanged,
+};
+use run::{matcher, parallel};
+
+/// Module paths used by name from other crates.
+pub use operations::{bitcode, c_header, debug, dump, dump_all, pdb};
+pub use run::{batch, config, file, llvm_dis};
 
 pub use builder::ContainerBuilder;
 pub use config::{Config, DumpSpec, EditNote, Edits, OptionWarning, Report};

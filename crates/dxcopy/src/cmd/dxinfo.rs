@@ -201,7 +201,7 @@ pub enum View {
 }
 
 impl View {
-    /// The view `opts` ask for (clap's [`view_rules`] already refused
+    /// The view `opts` ask for (clap's `view_rules` already refused
     /// flags that do not go together); `Err` is the message of a part name
     /// that is not four bytes.
     pub fn of(opts: &Opts) -> Result<View, String> {

@@ -34,7 +34,7 @@ pub fn default_jobs() -> usize {
 }
 
 /// Runs `config` on every file of `files` with `jobs` workers (`None`:
-/// [`default_jobs`]; never more than there are files). `output`, when given, is the
+/// `default_jobs`; never more than there are files). `output`, when given, is the
 /// destination of every file (meant for a single file).
 ///
 /// `on_done` is called as each file finishes (in any order, a few at a time),

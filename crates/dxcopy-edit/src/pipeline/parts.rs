@@ -76,7 +76,7 @@ impl<'data> PartData<'data> {
     }
 
     /// New data for a part named `name` from bytes that live as long as the
-    /// plan (a mapped data file), padded by the rule of [`pad_for`]: borrowed
+    /// plan (a mapped data file), padded by the rule of `pad_for`: borrowed
     /// when no padding is needed, copied when small, else
     /// [`Padded`](Self::Padded).
     pub fn new_data(name: PartName, bytes: &'data [u8]) -> Self {

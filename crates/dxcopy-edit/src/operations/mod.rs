@@ -1,0 +1,18 @@
+//! What an edit does to a container, each on the pipeline's plan or beside
+//! it: strip classes ([`strip`]), dumps and extracts ([`dump`], [`dump_all`]),
+//! debug information moved to and from PDBs ([`debug`], [`debug_search`],
+//! [`pdb`]), bitcode rewrites ([`bitcode`], [`name_strip`]), the root
+//! signature ([`root_signature`]) and C headers ([`c_header`]).
+
+pub mod bitcode;
+pub mod c_header;
+pub mod debug;
+pub(crate) mod debug_search;
+#[cfg(test)]
+mod debug_tests;
+pub mod dump;
+pub mod dump_all;
+pub(crate) mod name_strip;
+pub mod pdb;
+pub(crate) mod root_signature;
+pub(crate) mod strip;

@@ -1,0 +1,13 @@
+//! Running edits on files: the options of a run ([`config`]) and their
+//! part-name patterns ([`matcher`]), batches ([`batch`], [`parallel`]),
+//! file safety (temp files, renames, in-place edits: [`file`]) and the
+//! llvm-dis runner of `dxinfo --disasm` ([`llvm_dis`]).
+
+pub mod batch;
+pub mod config;
+#[cfg(test)]
+mod config_tests;
+pub mod file;
+pub mod llvm_dis;
+pub(crate) mod matcher;
+pub(crate) mod parallel;

@@ -738,21 +738,7 @@ impl Config {
         digests: Option<InputDigests>,
     ) -> Result<Report> {
         let result = self.run_file(file, input, output, plain, digests);
-        // A changed input explains any other error (a part past the new end,
-        // a short copy), so it is the one reported. A run that succeeded
-        // checked the file before it renamed anything; one that wrote nothing
-        // only needs its bytes to have been read whole.
-        let change = match &result {
-            Ok(_) => file.changed_while_read(),
-            Err(_) => file.changed(),
-        };
-        match change {
-            Some(change) => Err(EditError::InputChanged {
-                path: input.to_path_buf(),
-                change,
-            }),
-            None => result,
-        }
+        input_change_wins(file, input, result)
     }
 
     /// Whether a batch should hash `bytes` ahead: `--digest=auto` will
@@ -918,19 +904,7 @@ impl Config {
             };
             self.run_with(container, &source, output)
         });
-        // As in `run_opened`: a run that succeeded checked the file before
-        // it renamed anything.
-        let change = match &result {
-            Ok(_) => file.changed_while_read(),
-            Err(_) => file.changed(),
-        };
-        match change {
-            Some(change) => Err(EditError::InputChanged {
-                path: input.to_path_buf(),
-                change,
-            }),
-            None => result,
-        }
+        input_change_wins(file, input, result)
     }
 
     /// [`run_on`](Self::run_on), with the file the input was read from.
@@ -1271,6 +1245,25 @@ fn check_destinations(
         destinations.push(destination);
     }
     Ok(destinations)
+}
+
+/// The outcome of a run on a memory-mapped `file`: a change of the input
+/// explains any other error (a part past the new end, a short copy), so it
+/// is the one reported. A run that succeeded checked the file before it
+/// renamed anything; one that wrote nothing only needs its bytes to have
+/// been read whole.
+fn input_change_wins(file: &MappedFile, input: &Path, result: Result<Report>) -> Result<Report> {
+    let change = match &result {
+        Ok(_) => file.changed_while_read(),
+        Err(_) => file.changed(),
+    };
+    match change {
+        Some(change) => Err(EditError::InputChanged {
+            path: input.to_path_buf(),
+            change,
+        }),
+        None => result,
+    }
 }
 
 #[cfg(test)]

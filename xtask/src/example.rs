@@ -2,7 +2,7 @@
 
 use anyhow::{bail, Context, Result};
 use dxcopy_edit::{ContainerBuilder, DigestPolicy};
-use dxcopy_read::program::ShaderKind;
+use dxcopy_read::ShaderKind;
 use std::process::Command;
 
 const LLVM_AS: &str = "/usr/lib/llvm-22/bin/llvm-as";

@@ -6,14 +6,15 @@ use crate::parts::pad_for;
 use crate::plan::EditPlan;
 use crate::policy::{DigestPolicy, HashPolicy};
 use dxcopy_read::hash::{md5_of, ShaderHash};
-use dxcopy_read::program::{build_program_data, ShaderKind};
+use dxcopy_read::program::build_program_data;
 use dxcopy_read::PartName;
+use dxcopy_read::ShaderKind;
 
 /// Builds a container part by part.
 ///
 /// ```
 /// use dxcopy_edit::{ContainerBuilder, DigestPolicy};
-/// use dxcopy_read::{program::ShaderKind, Container, DigestKind};
+/// use dxcopy_read::{Container, DigestKind, ShaderKind};
 /// let bytes = ContainerBuilder::new()
 ///     .program(b"DXIL", ShaderKind::Pixel, (6, 0), (1, 0), b"BC\xc0\xde\x35\x14\0\0")
 ///     .hash_of_dxil()

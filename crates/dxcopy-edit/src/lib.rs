@@ -6,7 +6,7 @@
 //!
 //! ```
 //! use dxcopy_edit::{ContainerBuilder, DigestPolicy, EditPlan, StripClass};
-//! use dxcopy_read::{program::ShaderKind, Container, DigestKind, PartName};
+//! use dxcopy_read::{Container, DigestKind, PartName, ShaderKind};
 //!
 //! let input = ContainerBuilder::new()
 //!     .program(b"DXIL", ShaderKind::Vertex, (6, 0), (1, 0), b"BC\xc0\xderetail")

@@ -2,7 +2,7 @@
 
 use crate::*;
 use dxcopy_read::hash::{md5_of, HashStatus, ShaderHash};
-use dxcopy_read::program::ShaderKind;
+use dxcopy_read::ShaderKind;
 use dxcopy_read::{Container, DigestKind, PartName, Program, ReadError, ReadErrorKind};
 
 const BC: &[u8] = b"BC\xc0\xde\x01\x02\x03";

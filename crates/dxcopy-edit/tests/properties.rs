@@ -6,7 +6,8 @@
 use dxcopy_edit::{DigestPolicy, EditPlan, HashPolicy, NameMatcher, StripClass};
 use dxcopy_read::digest::{self, DigestHasher, Variant};
 use dxcopy_read::hash::{md5_of, HashStatus, ShaderHash};
-use dxcopy_read::program::{build_program_data, ShaderKind};
+use dxcopy_read::program::build_program_data;
+use dxcopy_read::ShaderKind;
 use dxcopy_read::{Container, DigestKind, FindingKind, PartName, Program};
 use proptest::prelude::*;
 

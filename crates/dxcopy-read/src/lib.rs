@@ -89,7 +89,7 @@ pub mod name;
 pub mod parts;
 pub mod pdb;
 pub mod root_signature_check;
-pub mod stage;
+mod stage;
 #[cfg(test)]
 pub(crate) mod testutil;
 
@@ -110,4 +110,5 @@ pub use mapped::{InputChange, MappedFile};
 pub use name::PartName;
 pub use parts::{part_info, PartInfo, StripClass, PART_TABLE};
 pub use pdb::{container_input, is_msf, ContainerInput, ContainerSource, Pdb, PdbInfo};
-pub use program::{Program, ShaderKind};
+pub use program::Program;
+pub use stage::ShaderKind;

@@ -11,7 +11,7 @@
 use anyhow::{anyhow, bail, Context, Result};
 use dxcopy_edit::{ContainerBuilder, DigestPolicy};
 use dxcopy_read::hash::{HashStatus, ShaderHash};
-use dxcopy_read::program::ShaderKind;
+use dxcopy_read::ShaderKind;
 use dxcopy_read::{Container, PartName};
 use serde::Deserialize;
 use std::collections::BTreeMap;

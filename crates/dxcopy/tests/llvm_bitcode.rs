@@ -9,7 +9,8 @@ mod common;
 
 use dxcopy_edit::{ContainerBuilder, DigestPolicy};
 use dxcopy_read::hash::md5_of;
-use dxcopy_read::program::{ShaderKind, BITCODE_MAGIC};
+use dxcopy_read::program::BITCODE_MAGIC;
+use dxcopy_read::ShaderKind;
 use dxcopy_read::{Container, DigestKind, PartName, Program, ShaderHash};
 use std::path::Path;
 

@@ -5,7 +5,7 @@ use crate::debug::*;
 use crate::*;
 use dxcopy_read::hash::{md5_of, HashStatus, ShaderHash, FLAG_INCLUDES_SOURCE};
 use dxcopy_read::pdb::Pdb;
-use dxcopy_read::program::ShaderKind;
+use dxcopy_read::ShaderKind;
 use dxcopy_read::{Container, DebugName, DigestKind, PartName, ReadError, ReadErrorKind};
 use std::path::PathBuf;
 

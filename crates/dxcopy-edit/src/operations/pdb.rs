@@ -214,7 +214,7 @@ mod tests {
     use super::*;
     use crate::ContainerBuilder;
     use dxcopy_read::pdb::Pdb;
-    use dxcopy_read::program::ShaderKind;
+    use dxcopy_read::ShaderKind;
 
     fn guid() -> [u8; 16] {
         std::array::from_fn(|i| i as u8 * 17)

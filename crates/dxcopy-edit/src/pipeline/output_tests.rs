@@ -5,7 +5,7 @@
 
 use crate::*;
 use dxcopy_read::digest::{self, BYPASS};
-use dxcopy_read::program::ShaderKind;
+use dxcopy_read::ShaderKind;
 use dxcopy_read::{Container, DigestKind, MappedFile, PartName};
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom, Write};

@@ -1,7 +1,7 @@
 //! Driver tests on real files in a temp directory.
 
 use crate::*;
-use dxcopy_read::program::ShaderKind;
+use dxcopy_read::ShaderKind;
 use dxcopy_read::{Container, DigestKind, PartName};
 use std::fs;
 use std::path::PathBuf;

@@ -221,7 +221,7 @@ mod tests {
     use crate::builder::ContainerBuilder;
     use crate::config::Edits;
     use crate::strip::StripClass;
-    use dxcopy_read::program::ShaderKind;
+    use dxcopy_read::ShaderKind;
     use dxcopy_read::{Container, PartName};
 
     #[test]

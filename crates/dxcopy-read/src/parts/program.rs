@@ -11,7 +11,7 @@ use super::Mode;
 use crate::container::Part;
 use crate::cursor::Cursor;
 use crate::error::{Magic, ReadErrorKind, Result};
-pub use crate::stage::ShaderKind;
+pub(crate) use crate::stage::ShaderKind;
 
 /// Size of the program header (including the bitcode header).
 pub const PROGRAM_HEADER_SIZE: usize = 24;

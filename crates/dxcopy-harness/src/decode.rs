@@ -180,7 +180,7 @@ pub fn decode_part_compat(
 /// [`dxcopy_read::PART_TABLE`]. A decoded row added to the table changes what
 /// saved inputs pick (`tests/fuzz_regressions.rs` checks the saved ones).
 pub static DECODE_NAMES: std::sync::LazyLock<Vec<PartName>> =
-    std::sync::LazyLock::new(|| dxcopy_read::parts::decoded_names().collect());
+    std::sync::LazyLock::new(|| dxcopy_read::decoded_names().collect());
 
 /// The decode fuzz target's input: byte 0 picks the name from
 /// [`DECODE_NAMES`], byte 1 the shader kind of a DXIL part placed before it

@@ -117,7 +117,7 @@ fn part_summary_matches_every_reference() {
         let bytes = std::fs::read(corpus.join(path)).unwrap();
         let container = Container::parse(&bytes).unwrap();
         let part = disasm::shader_part(&container).expect("SHDR or SHEX");
-        let shader = dxcopy_read::parts::dxbc::ShaderBytecode::parse(&part).unwrap();
+        let shader = dxcopy_read::dxbc::ShaderBytecode::parse(&part).unwrap();
         let summary = shader.program.expect("decodable program");
         assert_eq!(summary.error, None, "{path}");
         let ours: Vec<&str> = summary

@@ -16,11 +16,11 @@
 
 use dxcopy::info::yaml::{to_obj2yaml, YamlOptions};
 use dxcopy_harness::corpus::files_under;
-use dxcopy_read::parts::{part_info, Family};
 use dxcopy_read::psv0::Psv0;
 use dxcopy_read::rts0::RootSignature;
 use dxcopy_read::sfi0::Sfi0;
 use dxcopy_read::signature::Signature;
+use dxcopy_read::{part_info, Family};
 use dxcopy_read::{Container, PartName, Program, ShaderKind};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -3,7 +3,7 @@
 //! `parts/table.rs`). A row added to the table without updating them fails
 //! here, naming the file and the line it expected.
 
-use dxcopy_read::parts::{Family, Llvm};
+use dxcopy_read::{Family, Llvm};
 use dxcopy_read::{PartName, StripClass, PART_TABLE};
 use std::collections::BTreeSet;
 use std::path::Path;

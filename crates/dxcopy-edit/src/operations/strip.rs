@@ -7,4 +7,4 @@
 //! runtime needs it for libraries; `all` takes debug, reflect and priv and
 //! ILDN and VERS, not RTS0).
 
-pub use dxcopy_read::parts::StripClass;
+pub use dxcopy_read::StripClass;

@@ -23,7 +23,7 @@ macro_rules! define_decoded {
         }
         parts { $($parts:tt)* }
     ) => {
-        /// A decoded part, one variant per part family ([`table::for_each_part!`](table)).
+        /// A decoded part, one variant per part family (`for_each_part!` (parts/table.rs)).
         #[derive(Debug, Clone, PartialEq)]
         #[cfg_attr(
             feature = "serde",

@@ -4,7 +4,7 @@
 //! the decoder family that reads it (if any), the strip class that removes it
 //! and whether LLVM's DirectX support knows it. The table, [`Family`], the
 //! `PartName` constants, [`Decoded`](decode::Decoded) and the dispatch of [`decode_part`](decode::decode_part) are
-//! generated from one list, [`table::for_each_part!`](table) (see there for
+//! generated from one list, `for_each_part!` (parts/table.rs) (see there for
 //! what adding a decoder takes). [`crate::PartName::is_known`] reads the
 //! table, the strip classes of `dxcopy-edit` read it, and the tests and sweeps
 //! that exercise every decoder iterate over it.
@@ -49,7 +49,7 @@ macro_rules! define_families {
         /// The decoder family that reads a part: one per decoder, one per
         /// [`Decoded`](decode::Decoded) variant (dxc's and fxc's STAT share
         /// [`Family::Statistics`], told apart by content). Generated from
-        /// [`table::for_each_part!`](table).
+        /// `for_each_part!` (parts/table.rs).
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         pub enum Family {
             $( $(#[doc = $doc])* $family, )*
@@ -202,7 +202,7 @@ macro_rules! define_part_table {
         /// Every part name written by dxc, fxc, clang-dxc or the Effects
         /// compiler that this project knows (LLVM's DXContainer.md "Part
         /// Formats", plus Effects and fxc extras), with its decoder, strip class
-        /// and LLVM support, in the order of [`table::for_each_part!`](table).
+        /// and LLVM support, in the order of `for_each_part!` (parts/table.rs).
         pub const PART_TABLE: &[PartInfo] = &[
             $(
                 PartInfo {

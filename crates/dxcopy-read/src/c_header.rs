@@ -62,10 +62,7 @@ pub enum HeaderErrorKind {
 /// Whether `text` looks like a C header holding an array (and not a
 /// container or other binary data): text with a `[` `]` `=` `{` sequence.
 pub fn looks_like_header(text: &[u8]) -> bool {
-    !text.starts_with(b"DXBC")
-        && !text.contains(&0)
-        && text.windows(1).any(|w| w == b"{")
-        && text.windows(1).any(|w| w == b"[")
+    !text.starts_with(b"DXBC") && !text.contains(&0) && text.contains(&b'{') && text.contains(&b'[')
 }
 
 /// Element type words that make an array a byte array.

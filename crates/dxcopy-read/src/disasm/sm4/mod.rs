@@ -17,6 +17,7 @@
 
 pub mod opcode;
 mod print;
+pub(crate) use print::mask_letters;
 #[cfg(test)]
 mod tests;
 

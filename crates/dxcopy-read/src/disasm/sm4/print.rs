@@ -661,7 +661,8 @@ fn output_topology(t: u8) -> &'static str {
     }
 }
 
-fn mask_letters(mask: u8) -> String {
+/// The letters of the set components of `mask` (`xz`; empty for 0).
+pub(crate) fn mask_letters(mask: u8) -> String {
     "xyzw"
         .chars()
         .enumerate()

@@ -277,12 +277,7 @@ pub fn mask_letters(mask: u8) -> String {
     if mask & 0xf == 0 {
         return "-".to_string();
     }
-    "xyzw"
-        .chars()
-        .enumerate()
-        .filter(|(i, _)| mask & (1 << i) != 0)
-        .map(|(_, c)| c)
-        .collect()
+    crate::disasm::sm4::mask_letters(mask)
 }
 
 #[cfg(test)]

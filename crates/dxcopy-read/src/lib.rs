@@ -88,6 +88,7 @@ pub mod mapped;
 pub mod name;
 mod parts;
 pub mod pdb;
+pub mod reflect;
 pub mod root_signature_check;
 mod stage;
 #[cfg(test)]
@@ -111,4 +112,5 @@ pub use name::PartName;
 pub use parts::{decoded_names, part_info, Family, Llvm, PartInfo, StripClass, PART_TABLE};
 pub use pdb::{container_input, is_msf, ContainerInput, ContainerSource, Pdb, PdbInfo};
 pub use program::Program;
+pub use reflect::Reflection;
 pub use stage::ShaderKind;

@@ -18,6 +18,7 @@ use dxcopy_read::disasm::{self, DisasmError};
 use dxcopy_read::pdb::{container_input, ContainerSource};
 use dxcopy_read::root_signature_check::{read_root_signature_file, CheckAgainst};
 use dxcopy_read::rts0::RootSignature;
+use dxcopy_read::reflect::{self, Reflection};
 use dxcopy_read::Severity;
 use dxcopy_read::{Container, MappedFile, PartName};
 use std::ffi::OsString;
@@ -37,6 +38,8 @@ Examples:
   dxinfo --disasm shader.cso             the listing fxc writes (DXBC: SHDR/SHEX)
   dxinfo --disasm shader.dxil            the DXIL as LLVM IR (runs llvm-dis 17+)
   dxinfo --disasm=ILDB shader.dxil       the debug module's IR
+  dxinfo --reflect shader.cso            ID3D12ShaderReflection's answers as JSON
+  dxinfo --reflect --text shader.dxil    the same in the layout of dxc's reflection dump
   cat shader.dxil | dxinfo -             read standard input";
 
 /// Show what a DirectX container (DXBC / DXIL) holds.
@@ -93,6 +96,12 @@ pub struct Opts {
     /// DXBC listings: print the layout of fxc release RELEASE (9.29, 9.30, 6.3, 10.0.10011 or 10.1) instead of the one RDEF's creator names (10.1 when the container has no RDEF)
     #[arg(long, value_name = "RELEASE", value_parser = parse_release)]
     pub disasm_format: Option<disasm::FxcRelease>,
+    /// Shader reflection (docs/reflection.md): what ID3D12ShaderReflection / ID3D12LibraryReflection report, as JSON (D3D12 field names in snake_case, D3D constant names), from RDEF, STAT, the signatures and SHEX (DXBC) or PSV0, RDAT and the signatures (DXIL); its `notes` name what the container does not record
+    #[arg(long)]
+    pub reflect: bool,
+    /// With --reflect: the layout of dxc's D3DReflectionDumper (`dxa -dumpreflection`) instead of JSON; the notes go to stderr
+    #[arg(long)]
+    pub text: bool,
     /// Text, JSON and --verify views: do not read the LLVM module facts of DXIL, ILDB and STAT bitcode (no Module block, no JSON decoded.module)
     #[arg(long)]
     pub no_module_facts: bool,
@@ -115,6 +124,7 @@ const VIEW_FLAGS: &[(&str, &[&str])] = &[
     ("dump_all", &[]),
     ("disasm", &[]),
     ("verify", &["json"]),
+    ("reflect", &[]),
 ];
 
 /// The flags that modify a view, each with the views it works in
@@ -130,6 +140,7 @@ const MODIFIERS: &[(&str, &[&str])] = &[
     ("root_signature", &["verify"]),
     ("disasm_rounding", &["disasm"]),
     ("disasm_format", &["disasm"]),
+    ("text", &["reflect"]),
 ];
 
 /// The clap rules of the view and modifier flags, from [`VIEW_FLAGS`] and
@@ -189,6 +200,11 @@ pub enum View {
         /// `--disasm-format`.
         release: Option<disasm::FxcRelease>,
     },
+    /// `--reflect`.
+    Reflect {
+        /// `--text`: dxc's reflection-dump layout instead of JSON.
+        text: bool,
+    },
     /// `--verify`.
     Verify {
         /// `--quiet`.
@@ -229,6 +245,8 @@ impl View {
             }
         } else if let Some(dir) = &opts.dump_all {
             View::DumpAll(dir.clone())
+        } else if opts.reflect {
+            View::Reflect { text: opts.text }
         } else if opts.json {
             View::Json {
                 verify: opts.verify,
@@ -457,6 +475,7 @@ pub fn run(opts: &Opts, io: &mut Io<'_>) -> i32 {
                 module_facts,
             } => show_json(io, &shown, &inspect(*module_facts), many, *verify),
             View::Yaml { upstream_keys } => show_yaml(io, &shown, &container, *upstream_keys),
+            View::Reflect { text } => show_reflect(io, &shown, &container, index, many, *text),
             View::Hex(name) => show_hex(io, &shown, &container, *name, many),
             View::DumpAll(dir) => {
                 let dumped = if many {
@@ -648,6 +667,41 @@ fn show_json(
     let doc = document(shown, insp);
     write_json(io.out, &doc, !many)?;
     Ok(!verify || doc.verify.clean)
+}
+
+/// `--reflect [--text]`: the library's reflection as JSON or in dxc's
+/// dump layout; its notes on stderr.
+fn show_reflect(
+    io: &mut Io<'_>,
+    shown: &str,
+    c: &Container<'_>,
+    index: usize,
+    many: bool,
+    text: bool,
+) -> Shown {
+    let reflection = match Reflection::from_container(c) {
+        Ok(r) => r,
+        Err(e) => {
+            io.error(&format!("'{shown}': {e}"));
+            return Ok(false);
+        }
+    };
+    if text {
+        if many {
+            if index > 0 {
+                writeln!(io.out)?;
+            }
+            writeln!(io.out, "{shown}:")?;
+        }
+        io.out.write_all(reflect::text::to_text(&reflection).as_bytes())?;
+        // The JSON holds the notes; the text layout has no place for them.
+        for note in &reflection.notes {
+            io.note(&format!("'{shown}': {note}"));
+        }
+    } else {
+        reflect::write_json(io.out, shown, &reflection, !many)?;
+    }
+    Ok(true)
 }
 
 fn show_verify(

@@ -1,0 +1,510 @@
+//! DXIL reflection from the parts beside the module: PSV0 (bindings, stage
+//! fields, thread-group size), RDAT (library functions, resources with
+//! names), the signatures, SFI0 and `llvm.ident`, mapped as dxc's
+//! `DxilContainerReflection.cpp` maps the module's resources
+//! (docs/reflection.md § DXIL).
+
+use super::*;
+use crate::bitcode::ModuleFacts;
+use crate::error::ReadError;
+use crate::psv0::{Psv0, ResourceKind, ResourceType, StageInfo};
+use crate::rdat::{self, ResourceClass, RuntimeData};
+use crate::sfi0::Sfi0;
+use crate::{PartName, Program, ShaderKind};
+
+/// `OptFeatureInfo_UsesDerivatives`, masked out of a function's required flags.
+const USES_DERIVATIVES: u64 = 0x0000_0100_0000_0000;
+
+/// Whether the container holds a DXIL program.
+pub(super) fn is_dxil(container: &Container<'_>) -> bool {
+    container
+        .find(PartName::DXIL)
+        .is_some_and(|p| crate::program::is_program_data(p.data))
+}
+
+/// A resource as PSV0 or RDAT records it, in D3D terms.
+struct Resource<'a> {
+    name: Option<&'a [u8]>,
+    class: ResourceClass,
+    /// `None`: PSV0 before version 2 records no kind.
+    kind: Option<ResourceKind>,
+    has_counter: bool,
+    id: u32,
+    space: u32,
+    lower: u32,
+    upper: u32,
+}
+
+/// `D3D12_SHADER_INPUT_BIND_DESC` of a resource, as dxc's reflection fills
+/// it; the fields neither PSV0 nor RDAT records (typed resources' return
+/// type and component flags, structured strides, sample counts, comparison
+/// samplers) are `None`.
+fn bind_desc(res: &Resource<'_>) -> BindDesc {
+    use ResourceKind as K;
+    let uav = res.class == ResourceClass::Uav;
+    let kind = res.kind;
+    let bind_count = if res.upper == u32::MAX {
+        // dxc: an unbounded cbuffer range says UINT_MAX, the others 0.
+        if res.class == ResourceClass::CBuffer {
+            u32::MAX
+        } else {
+            0
+        }
+    } else {
+        res.upper.wrapping_sub(res.lower).wrapping_add(1)
+    };
+    let zero = Some(ResourceReturnType::from_raw(0));
+    let mixed = Some(ResourceReturnType::Mixed);
+    let (input_type, dimension, return_type, num_samples, flags) = match res.class {
+        ResourceClass::CBuffer => (
+            ShaderInputType::Cbuffer,
+            Some(SrvDimension::Unknown0),
+            zero,
+            Some(0),
+            Some(InputFlags(InputFlags::USERPACKED)),
+        ),
+        ResourceClass::Sampler => (
+            ShaderInputType::Sampler,
+            Some(SrvDimension::Unknown0),
+            zero,
+            Some(0),
+            None,
+        ),
+        _ => match kind {
+            Some(K::RawBuffer) => (
+                if uav {
+                    ShaderInputType::UavRwByteAddress
+                } else {
+                    ShaderInputType::ByteAddress
+                },
+                Some(SrvDimension::Buffer),
+                mixed,
+                Some(0),
+                Some(InputFlags(0)),
+            ),
+            Some(K::StructuredBuffer) => (
+                match (uav, res.has_counter) {
+                    (false, _) => ShaderInputType::Structured,
+                    (true, true) => ShaderInputType::UavRwStructuredWithCounter,
+                    (true, false) => ShaderInputType::UavRwStructured,
+                },
+                Some(SrvDimension::Buffer),
+                mixed,
+                None,
+                Some(InputFlags(0)),
+            ),
+            Some(K::TBuffer) => (
+                ShaderInputType::Tbuffer,
+                Some(SrvDimension::Unknown0),
+                zero,
+                Some(0),
+                Some(InputFlags(InputFlags::USERPACKED)),
+            ),
+            Some(K::RTAccelerationStructure) => (
+                ShaderInputType::RtAccelerationStructure,
+                Some(SrvDimension::Unknown0),
+                None,
+                Some(u32::MAX),
+                Some(InputFlags(0)),
+            ),
+            Some(K::FeedbackTexture2D) | Some(K::FeedbackTexture2DArray) => (
+                ShaderInputType::UavFeedbackTexture,
+                Some(if kind == Some(K::FeedbackTexture2D) {
+                    SrvDimension::Texture2D
+                } else {
+                    SrvDimension::Texture2DArray
+                }),
+                None,
+                Some(u32::MAX),
+                None,
+            ),
+            _ => {
+                let dimension = match kind {
+                    Some(K::TypedBuffer) => Some(SrvDimension::Buffer),
+                    Some(K::Texture1D) => Some(SrvDimension::Texture1D),
+                    Some(K::Texture1DArray) => Some(SrvDimension::Texture1DArray),
+                    Some(K::Texture2D) => Some(SrvDimension::Texture2D),
+                    Some(K::Texture2DArray) => Some(SrvDimension::Texture2DArray),
+                    Some(K::Texture2DMS) => Some(SrvDimension::Texture2DMS),
+                    Some(K::Texture2DMSArray) => Some(SrvDimension::Texture2DMSArray),
+                    Some(K::Texture3D) => Some(SrvDimension::Texture3D),
+                    Some(K::TextureCube) => Some(SrvDimension::TextureCube),
+                    Some(K::TextureCubeArray) => Some(SrvDimension::TextureCubeArray),
+                    _ => None,
+                };
+                let multisampled = matches!(kind, Some(K::Texture2DMS | K::Texture2DMSArray));
+                (
+                    if uav {
+                        ShaderInputType::UavRwTyped
+                    } else {
+                        ShaderInputType::Texture
+                    },
+                    dimension,
+                    None,
+                    if multisampled || kind.is_none() {
+                        None
+                    } else {
+                        Some(u32::MAX)
+                    },
+                    None,
+                )
+            }
+        },
+    };
+    BindDesc {
+        name: res.name.map(|n| crate::fields::lossy(n).into_owned()),
+        input_type,
+        bind_point: res.lower,
+        bind_count,
+        flags,
+        return_type,
+        dimension,
+        num_samples,
+        space: res.space,
+        id: res.id,
+    }
+}
+
+/// The resources of a PSV0 part: class from the type, the id being the
+/// position within its class (dxc writes each class in id order).
+fn psv_resources(psv: &Psv0<'_>) -> Vec<BindDesc> {
+    let mut next_id = [0u32; 4];
+    psv.resources
+        .iter()
+        .map(|b| {
+            let (class, kind_from_type) = match b.resource_type {
+                ResourceType::Sampler => (ResourceClass::Sampler, Some(ResourceKind::Sampler)),
+                ResourceType::Cbv => (ResourceClass::CBuffer, Some(ResourceKind::CBuffer)),
+                ResourceType::SrvRaw => (ResourceClass::Srv, Some(ResourceKind::RawBuffer)),
+                ResourceType::SrvStructured => {
+                    (ResourceClass::Srv, Some(ResourceKind::StructuredBuffer))
+                }
+                ResourceType::UavRaw => (ResourceClass::Uav, Some(ResourceKind::RawBuffer)),
+                ResourceType::UavStructured | ResourceType::UavStructuredWithCounter => {
+                    (ResourceClass::Uav, Some(ResourceKind::StructuredBuffer))
+                }
+                ResourceType::UavTyped => (ResourceClass::Uav, None),
+                _ => (ResourceClass::Srv, None),
+            };
+            let slot = match class {
+                ResourceClass::CBuffer => 0,
+                ResourceClass::Sampler => 1,
+                ResourceClass::Srv => 2,
+                _ => 3,
+            };
+            let id = next_id[slot];
+            next_id[slot] = id.wrapping_add(1);
+            bind_desc(&Resource {
+                name: None,
+                class,
+                kind: b.kind.filter(|k| *k != ResourceKind::Invalid).or(kind_from_type),
+                has_counter: b.resource_type == ResourceType::UavStructuredWithCounter,
+                id,
+                space: b.space,
+                lower: b.lower_bound,
+                upper: b.upper_bound,
+            })
+        })
+        .collect()
+}
+
+/// An RDAT resource record in D3D terms.
+fn rdat_resource(r: &rdat::RdatResource<'_>) -> BindDesc {
+    bind_desc(&Resource {
+        name: Some(r.name),
+        class: r.class,
+        kind: Some(r.kind),
+        has_counter: r.flags.contains(rdat::ResourceFlags::UAV_COUNTER),
+        id: r.id,
+        space: r.space,
+        lower: r.lower_bound,
+        upper: r.upper_bound,
+    })
+}
+
+/// `D3D12_SHADER_VERSION_TYPE` of a DXIL shader kind.
+fn version_type(kind: ShaderKind) -> ShaderVersionType {
+    ShaderVersionType::from_raw(u32::from(kind.raw()))
+}
+
+/// Fills `r` from the parts of a dxc container.
+pub(super) fn reflect(container: &Container<'_>, r: &mut Reflection) -> Result<(), ReadError> {
+    let dxil = container.require(PartName::DXIL)?;
+    let program = Program::parse(&dxil)?;
+    let kind = program.shader_kind;
+    let version = ShaderVersion {
+        kind: version_type(kind),
+        major: u32::from(program.model_major),
+        minor: u32::from(program.model_minor),
+    };
+    // llvm.ident is the creator; a module the reader cannot read leaves it unknown.
+    let creator = match ModuleFacts::decode(program.bitcode) {
+        Ok(facts) => facts.ident.into_iter().next(),
+        Err(_) => {
+            r.notes
+                .push("the DXIL module could not be read: no creator (llvm.ident)".into());
+            None
+        }
+    };
+    let rdat = match container.find(PartName::RDAT) {
+        Some(part) => Some(RuntimeData::parse(&part)?),
+        None => None,
+    };
+    let sfi0 = match container.find(PartName::SFI0) {
+        Some(part) => Some(Sfi0::parse(&part)?),
+        None => None,
+    };
+    r.notes.push(
+        "constant-buffer layouts (and structured-buffer element types) are recorded only in the DXIL module's metadata, which this reflection does not read yet"
+            .into(),
+    );
+
+    if kind == ShaderKind::Library {
+        r.interface = "ID3D12LibraryReflection";
+        library(r, rdat.as_ref(), version, creator);
+        return Ok(());
+    }
+
+    read_signatures(container, r)?;
+    for p in r
+        .input_parameters
+        .iter_mut()
+        .chain(r.output_parameters.iter_mut())
+        .chain(r.patch_constant_parameters.iter_mut())
+    {
+        // dxc reports the names of system values in upper case.
+        if p.system_value_type != Name::Undefined
+            || p.semantic_name
+                .get(..3)
+                .is_some_and(|s| s.eq_ignore_ascii_case("SV_"))
+        {
+            p.semantic_name.make_ascii_uppercase();
+        }
+    }
+
+    let mut shader = ShaderDesc::new(version);
+    r.source.shader.push("DXIL");
+    shader.creator = creator;
+    shader.flags = Some(CompileFlags(0));
+    shader.num_interface_slots = Some(0);
+    shader.min_feature_level = Some(FeatureLevel::Level12_0);
+    r.notes.push(
+        "instruction counts are computed by dxc from the module's instructions; they are not recorded in the container"
+            .into(),
+    );
+
+    // Bindings: RDAT's records (with names) when it has them, else PSV0's.
+    let psv = match container.find(PartName::PSV0) {
+        Some(part) => Some(Psv0::parse(&part, Some(kind))?),
+        None => None,
+    };
+    match (&rdat, &psv) {
+        (Some(rdat), _) if !rdat.resources.is_empty() => {
+            r.bound_resources = rdat.resources.iter().map(rdat_resource).collect();
+            r.source.resources.push("RDAT");
+        }
+        (_, Some(psv)) => {
+            r.bound_resources = psv_resources(psv);
+            r.source.resources.push("PSV0");
+            if !r.bound_resources.is_empty() {
+                r.notes.push(
+                    "resource names are recorded only in the DXIL module's metadata (dx.resources): PSV0 has the bindings without names"
+                        .into(),
+                );
+            }
+            if psv.version < 2 && !psv.resources.is_empty() {
+                r.notes.push(
+                    "PSV0 before version 2 records no resource kind: texture dimensions are unknown"
+                        .into(),
+                );
+            }
+        }
+        (_, None) => r.notes.push("no PSV0 part: no resource bindings".into()),
+    }
+
+    // Stage fields: 0 where the stage has none, PSV0's where it has them.
+    shader.gs_output_topology = Some(PrimitiveTopology::Undefined);
+    shader.gs_max_output_vertex_count = Some(0);
+    shader.input_primitive = Some(Primitive::Undefined);
+    shader.gs_instance_count = Some(0);
+    shader.control_points = Some(0);
+    shader.hs_output_primitive = Some(TessellatorOutputPrimitive::Undefined);
+    shader.hs_partitioning = Some(TessellatorPartitioning::Undefined);
+    shader.tessellator_domain = Some(TessellatorDomain::Undefined);
+    shader.is_sample_frequency_shader = Some(false);
+    if let Some(psv) = &psv {
+        r.source.stage.push("PSV0");
+        stage_from_psv(psv, kind, &mut shader, &mut r.notes);
+    } else if matches!(
+        kind,
+        ShaderKind::Geometry
+            | ShaderKind::Hull
+            | ShaderKind::Domain
+            | ShaderKind::Compute
+            | ShaderKind::Mesh
+            | ShaderKind::Amplification
+            | ShaderKind::Pixel
+    ) {
+        r.notes
+            .push("no PSV0 part: the stage fields and thread-group size are unknown".into());
+        shader.gs_output_topology = None;
+        shader.gs_max_output_vertex_count = None;
+        shader.input_primitive = None;
+        shader.gs_instance_count = None;
+        shader.control_points = None;
+        shader.hs_output_primitive = None;
+        shader.hs_partitioning = None;
+        shader.tessellator_domain = None;
+        shader.is_sample_frequency_shader = None;
+    }
+
+    // Requires flags: SFI0 without bit 1 (early depth-stencil in D3D terms).
+    if let Some(sfi0) = sfi0 {
+        shader.requires_flags = Some(RequiresFlags(
+            sfi0.flags.0 & !RequiresFlags::EARLY_DEPTH_STENCIL,
+        ));
+        r.source.requires_flags.push("SFI0");
+        if kind == ShaderKind::Pixel {
+            r.notes.push(
+                "D3D_SHADER_REQUIRES_EARLY_DEPTH_STENCIL is recorded only in the module's entry-point properties: requires_flags leaves it out"
+                    .into(),
+            );
+        }
+    } else {
+        r.notes.push("no SFI0 part: requires flags unknown".into());
+    }
+    r.shader = Some(shader);
+    Ok(())
+}
+
+/// GS/HS/DS fields, sample frequency and the thread-group size from PSV0's
+/// runtime info.
+fn stage_from_psv(psv: &Psv0<'_>, kind: ShaderKind, shader: &mut ShaderDesc, notes: &mut Vec<String>) {
+    let info = &psv.runtime_info;
+    match info.stage_info {
+        StageInfo::Pixel {
+            sample_frequency, ..
+        } => shader.is_sample_frequency_shader = Some(sample_frequency != 0),
+        StageInfo::Geometry {
+            input_primitive,
+            output_topology,
+            ..
+        } => {
+            shader.input_primitive = Some(Primitive::from_raw(input_primitive));
+            shader.gs_output_topology = Some(PrimitiveTopology::from_raw(output_topology));
+            shader.gs_max_output_vertex_count = info.geometry_data.map(u32::from);
+            shader.gs_instance_count = None;
+            notes.push(
+                "the GS instance count is recorded only in the module's entry-point properties"
+                    .into(),
+            );
+            if info.geometry_data.is_none() {
+                notes.push("PSV0 version 0 records no GS max vertex count".into());
+            }
+        }
+        StageInfo::Hull {
+            input_control_point_count,
+            output_control_point_count,
+            tessellator_domain,
+            tessellator_output_primitive,
+        } => {
+            shader.control_points = Some(output_control_point_count);
+            shader.input_primitive = Some(if (1..=32).contains(&input_control_point_count) {
+                Primitive::from_raw(Primitive::Patch1.raw() + input_control_point_count - 1)
+            } else {
+                Primitive::Undefined
+            });
+            shader.tessellator_domain = Some(TessellatorDomain::from_raw(tessellator_domain));
+            shader.hs_output_primitive = Some(TessellatorOutputPrimitive::from_raw(
+                tessellator_output_primitive,
+            ));
+            shader.hs_partitioning = None;
+            notes.push(
+                "the HS partitioning is recorded only in the module's entry-point properties"
+                    .into(),
+            );
+        }
+        StageInfo::Domain {
+            input_control_point_count,
+            tessellator_domain,
+            ..
+        } => {
+            shader.control_points = Some(input_control_point_count);
+            shader.tessellator_domain = Some(TessellatorDomain::from_raw(tessellator_domain));
+        }
+        _ => {}
+    }
+    if matches!(
+        kind,
+        ShaderKind::Compute | ShaderKind::Mesh | ShaderKind::Amplification
+    ) {
+        shader.thread_group_size = info.num_threads;
+        if info.num_threads.is_none() {
+            notes.push("PSV0 before version 2 records no thread-group size".into());
+        }
+    }
+}
+
+/// Library reflection from RDAT: the functions (sorted by name, as dxc
+/// lists them) with the resources each uses.
+fn library(
+    r: &mut Reflection,
+    rdat: Option<&RuntimeData<'_>>,
+    version: ShaderVersion,
+    creator: Option<String>,
+) {
+    let Some(rdat) = rdat else {
+        r.notes
+            .push("no RDAT part: the library's functions are unknown".into());
+        r.library = Some(LibraryDesc {
+            creator,
+            flags: 0,
+            function_count: 0,
+        });
+        return;
+    };
+    r.source.functions.push("RDAT");
+    r.source.resources.push("RDAT");
+    let mut functions: Vec<&rdat::RdatFunction<'_>> = rdat.functions.iter().collect();
+    functions.sort_by(|a, b| a.name.cmp(b.name));
+    r.functions = functions
+        .into_iter()
+        .map(|f| {
+            let kind = f
+                .shader_kind
+                .stage()
+                .map_or(ShaderVersionType::Library, version_type);
+            let bound_resources: Vec<BindDesc> = f
+                .resources
+                .iter()
+                .filter_map(|&i| rdat.resources.get(i as usize))
+                .map(rdat_resource)
+                .collect();
+            let mut required = f.feature_flags & !RequiresFlags::EARLY_DEPTH_STENCIL;
+            required &= !USES_DERIVATIVES;
+            FunctionDesc {
+                name: crate::fields::lossy(f.name).into_owned(),
+                unmangled_name: crate::fields::lossy(f.unmangled_name).into_owned(),
+                version: ShaderVersion { kind, ..version },
+                creator: None,
+                flags: 0,
+                required_feature_flags: required,
+                constant_buffer_count: None,
+                bound_resource_count: bound_resources.len() as u32,
+                function_parameter_count: None,
+                has_return: None,
+                constant_buffers: Vec::new(),
+                bound_resources,
+            }
+        })
+        .collect();
+    r.library = Some(LibraryDesc {
+        creator,
+        flags: 0,
+        function_count: r.functions.len() as u32,
+    });
+    r.notes.push(
+        "function parameter counts, return values and pixel shaders' early depth-stencil flag are recorded only in the DXIL module"
+            .into(),
+    );
+}

@@ -1,0 +1,3 @@
+//! Reflection of built containers, one source per test.
+
+use super::*;

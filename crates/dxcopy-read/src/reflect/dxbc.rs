@@ -177,9 +177,8 @@ pub(super) fn reflect(container: &Container<'_>, r: &mut Reflection) -> Result<(
         r.format = "DXBC";
         r.notes.push("no SHDR/SHEX part: no program".into());
     } else {
-        r.notes.push(
-            "no program part (DXIL, SHDR, SHEX) and no RDEF: nothing to reflect".into(),
-        );
+        r.notes
+            .push("no program part (DXIL, SHDR, SHEX) and no RDEF: nothing to reflect".into());
     }
 
     // Signatures.
@@ -256,7 +255,8 @@ pub(super) fn reflect(container: &Container<'_>, r: &mut Reflection) -> Result<(
             shader.texture_store_instructions = get("TextureStoreInstructions");
         }
         None => {
-            r.notes.push("no fxc STAT part: no instruction counts".into());
+            r.notes
+                .push("no fxc STAT part: no instruction counts".into());
             if let (Some((_, d)), Some(part)) = (&decoded, program_part) {
                 r.source.stage.push(part_str(part.name));
                 stage_from_declarations(stage, d, &mut shader);

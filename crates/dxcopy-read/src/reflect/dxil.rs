@@ -197,7 +197,10 @@ fn psv_resources(psv: &Psv0<'_>) -> Vec<BindDesc> {
             bind_desc(&Resource {
                 name: None,
                 class,
-                kind: b.kind.filter(|k| *k != ResourceKind::Invalid).or(kind_from_type),
+                kind: b
+                    .kind
+                    .filter(|k| *k != ResourceKind::Invalid)
+                    .or(kind_from_type),
                 has_counter: b.resource_type == ResourceType::UavStructuredWithCounter,
                 id,
                 space: b.space,
@@ -379,7 +382,12 @@ pub(super) fn reflect(container: &Container<'_>, r: &mut Reflection) -> Result<(
 
 /// GS/HS/DS fields, sample frequency and the thread-group size from PSV0's
 /// runtime info.
-fn stage_from_psv(psv: &Psv0<'_>, kind: ShaderKind, shader: &mut ShaderDesc, notes: &mut Vec<String>) {
+fn stage_from_psv(
+    psv: &Psv0<'_>,
+    kind: ShaderKind,
+    shader: &mut ShaderDesc,
+    notes: &mut Vec<String>,
+) {
     let info = &psv.runtime_info;
     match info.stage_info {
         StageInfo::Pixel {

@@ -19,7 +19,11 @@ struct Dumper<'w, W: Write> {
 impl<W: Write> Dumper<'_, W> {
     fn line(&mut self, args: fmt::Arguments<'_>) -> fmt::Result {
         // dxc caps the indentation at 32 spaces.
-        let width = if self.indent > 16 { 32 } else { self.indent * 2 };
+        let width = if self.indent > 16 {
+            32
+        } else {
+            self.indent * 2
+        };
         write!(self.out, "{:width$}", "")?;
         self.out.write_fmt(args)?;
         self.out.write_char('\n')
@@ -116,11 +120,16 @@ impl<W: Write> Dumper<'_, W> {
         line!(self, "D3D12_SHADER_DESC:")?;
         self.nested(|d| {
             line!(d, "Shader Version: {}", version_text(s.version))?;
-            line!(d, "Creator: {}", s.creator.as_deref().unwrap_or("<nullptr>"))?;
+            line!(
+                d,
+                "Creator: {}",
+                s.creator.as_deref().unwrap_or("<nullptr>")
+            )?;
             line!(
                 d,
                 "Flags: {}",
-                s.flags.map_or(NOT_RECORDED.to_string(), |f| hex(f.0.into()))
+                s.flags
+                    .map_or(NOT_RECORDED.to_string(), |f| hex(f.0.into()))
             )?;
             line!(d, "ConstantBuffers: {}", opt(s.constant_buffers))?;
             line!(d, "BoundResources: {}", s.bound_resources)?;
@@ -131,18 +140,41 @@ impl<W: Write> Dumper<'_, W> {
             match s.version.kind {
                 ShaderVersionType::Geometry => {
                     line!(d, "cGSInstanceCount: {}", opt(s.gs_instance_count))?;
-                    line!(d, "GSMaxOutputVertexCount: {}", opt(s.gs_max_output_vertex_count))?;
-                    line!(d, "GSOutputTopology: {}", opt_enum(s.gs_output_topology, topology))?;
-                    line!(d, "InputPrimitive: {}", opt_enum(s.input_primitive, primitive))?;
+                    line!(
+                        d,
+                        "GSMaxOutputVertexCount: {}",
+                        opt(s.gs_max_output_vertex_count)
+                    )?;
+                    line!(
+                        d,
+                        "GSOutputTopology: {}",
+                        opt_enum(s.gs_output_topology, topology)
+                    )?;
+                    line!(
+                        d,
+                        "InputPrimitive: {}",
+                        opt_enum(s.input_primitive, primitive)
+                    )?;
                 }
                 ShaderVersionType::Hull => {
-                    line!(d, "PatchConstantParameters: {}", s.patch_constant_parameters)?;
+                    line!(
+                        d,
+                        "PatchConstantParameters: {}",
+                        s.patch_constant_parameters
+                    )?;
                     line!(d, "cControlPoints: {}", opt(s.control_points))?;
-                    line!(d, "InputPrimitive: {}", opt_enum(s.input_primitive, primitive))?;
+                    line!(
+                        d,
+                        "InputPrimitive: {}",
+                        opt_enum(s.input_primitive, primitive)
+                    )?;
                     line!(
                         d,
                         "HSOutputPrimitive: {}",
-                        opt_enum(s.hs_output_primitive, |v| enum_text(v.known_name(), v.raw()))
+                        opt_enum(s.hs_output_primitive, |v| enum_text(
+                            v.known_name(),
+                            v.raw()
+                        ))
                     )?;
                     line!(
                         d,
@@ -156,7 +188,11 @@ impl<W: Write> Dumper<'_, W> {
                     )?;
                 }
                 ShaderVersionType::Domain => {
-                    line!(d, "PatchConstantParameters: {}", s.patch_constant_parameters)?;
+                    line!(
+                        d,
+                        "PatchConstantParameters: {}",
+                        s.patch_constant_parameters
+                    )?;
                     line!(d, "cControlPoints: {}", opt(s.control_points))?;
                     line!(
                         d,
@@ -182,7 +218,10 @@ impl<W: Write> Dumper<'_, W> {
                 ("TextureLoadInstructions", s.texture_load_instructions),
                 ("TextureCompInstructions", s.texture_comp_instructions),
                 ("TextureBiasInstructions", s.texture_bias_instructions),
-                ("TextureGradientInstructions", s.texture_gradient_instructions),
+                (
+                    "TextureGradientInstructions",
+                    s.texture_gradient_instructions,
+                ),
                 ("FloatInstructionCount", s.float_instruction_count),
                 ("IntInstructionCount", s.int_instruction_count),
                 ("UintInstructionCount", s.uint_instruction_count),
@@ -251,7 +290,11 @@ impl<W: Write> Dumper<'_, W> {
                 t.name.as_deref().unwrap_or("<nullptr>")
             )?;
             d.nested(|d| {
-                line!(d, "Class: {}", enum_text(t.class.known_name(), t.class.raw()))?;
+                line!(
+                    d,
+                    "Class: {}",
+                    enum_text(t.class.known_name(), t.class.raw())
+                )?;
                 line!(
                     d,
                     "Type: {}",
@@ -301,7 +344,11 @@ impl<W: Write> Dumper<'_, W> {
                             d.nested(|d| {
                                 line!(d, "Size: {}", v.size)?;
                                 line!(d, "StartOffset: {}", v.start_offset)?;
-                                line!(d, "uFlags: {}", flags_text(v.flags.0, VariableFlags::KNOWN))?;
+                                line!(
+                                    d,
+                                    "uFlags: {}",
+                                    flags_text(v.flags.0, VariableFlags::KNOWN)
+                                )?;
                                 line!(
                                     d,
                                     "DefaultValue: {}",
@@ -387,7 +434,11 @@ impl<W: Write> Dumper<'_, W> {
         self.nested(|d| {
             line!(d, "D3D12_LIBRARY_DESC:")?;
             d.nested(|d| {
-                line!(d, "Creator: {}", l.creator.as_deref().unwrap_or("<nullptr>"))?;
+                line!(
+                    d,
+                    "Creator: {}",
+                    l.creator.as_deref().unwrap_or("<nullptr>")
+                )?;
                 line!(d, "Flags: {}", hex(l.flags.into()))?;
                 line!(d, "FunctionCount: {}", l.function_count)
             })?;
@@ -397,12 +448,20 @@ impl<W: Write> Dumper<'_, W> {
                     line!(d, "D3D12_FUNCTION_DESC: Name: {}", escaped(&f.name))?;
                     d.nested(|d| {
                         line!(d, "Shader Version: {}", version_text(f.version))?;
-                        line!(d, "Creator: {}", f.creator.as_deref().unwrap_or("<nullptr>"))?;
+                        line!(
+                            d,
+                            "Creator: {}",
+                            f.creator.as_deref().unwrap_or("<nullptr>")
+                        )?;
                         line!(d, "Flags: {}", hex(f.flags.into()))?;
                         line!(d, "RequiredFeatureFlags: {}", hex(f.required_feature_flags))?;
                         line!(d, "ConstantBuffers: {}", opt(f.constant_buffer_count))?;
                         line!(d, "BoundResources: {}", f.bound_resource_count)?;
-                        line!(d, "FunctionParameterCount: {}", opt(f.function_parameter_count))?;
+                        line!(
+                            d,
+                            "FunctionParameterCount: {}",
+                            opt(f.function_parameter_count)
+                        )?;
                         line!(
                             d,
                             "HasReturn: {}",

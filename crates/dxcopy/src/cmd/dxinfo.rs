@@ -16,9 +16,9 @@ use dxcopy_edit::config::read_data_file;
 use dxcopy_edit::Operation;
 use dxcopy_read::disasm::{self, DisasmError};
 use dxcopy_read::pdb::{container_input, ContainerSource};
+use dxcopy_read::reflect::{self, Reflection};
 use dxcopy_read::root_signature_check::{read_root_signature_file, CheckAgainst};
 use dxcopy_read::rts0::RootSignature;
-use dxcopy_read::reflect::{self, Reflection};
 use dxcopy_read::Severity;
 use dxcopy_read::{Container, MappedFile, PartName};
 use std::ffi::OsString;
@@ -693,7 +693,8 @@ fn show_reflect(
             }
             writeln!(io.out, "{shown}:")?;
         }
-        io.out.write_all(reflect::text::to_text(&reflection).as_bytes())?;
+        io.out
+            .write_all(reflect::text::to_text(&reflection).as_bytes())?;
         // The JSON holds the notes; the text layout has no place for them.
         for note in &reflection.notes {
             io.note(&format!("'{shown}': {note}"));

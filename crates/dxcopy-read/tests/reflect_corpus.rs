@@ -1,0 +1,558 @@
+//! Listing agreement for reflection: every fxc listing in the shared corpus
+//! (`listings/` and `fxc-listings-2/listings/`) prints a `// Buffer
+//! Definitions:` and a `// Resource Bindings:` table from the container's
+//! reflection; [`Reflection::from_container`] of the container must say the
+//! same (names, offsets, sizes, `[unused]`, types, formats, dimensions, bind
+//! points, counts, spaces, ids). dxc listings (`dxc-listings/`) print the
+//! same tables with `;`: the bindings without names (PSV0 records none) are
+//! compared by type, dimension, id, bind point, space and count.
+//!
+//! Counts are printed; the corpus folders must not be empty.
+
+use dxcopy_harness::corpus::listings_or_skip;
+use dxcopy_read::reflect::{
+    BindDesc, CbufferType, InputFlags, Reflection, ResourceReturnType, ShaderInputType,
+    SrvDimension, TypeDesc, VariableClass, VariableType,
+};
+use dxcopy_read::Container;
+use std::path::Path;
+
+/// The header line and the rows of the table that starts at the line
+/// `title` (after its `---` rule, up to the first empty comment line), with
+/// the comment prefix cut.
+fn table_rows<'a>(lines: &[&'a str], prefix: &str, title: &str) -> Option<(&'a str, Vec<&'a str>)> {
+    let start = lines
+        .iter()
+        .position(|l| l.trim_end() == format!("{prefix} {title}"))?;
+    let rule = start
+        + lines[start..]
+            .iter()
+            .position(|l| l.starts_with(&format!("{prefix} ---")))?;
+    let mut rows = Vec::new();
+    for line in &lines[rule + 1..] {
+        let body = line.strip_prefix(prefix).unwrap_or(line);
+        if body.trim().is_empty() {
+            break;
+        }
+        rows.push(body);
+    }
+    Some((lines[rule - 1], rows))
+}
+
+/// The listing's words for a binding: type, format, dimension.
+fn words(b: &BindDesc) -> (String, String, String) {
+    use ShaderInputType as T;
+    let flags = b.flags.map_or(0, |f| f.0);
+    let typ = match b.input_type {
+        T::Cbuffer => "cbuffer",
+        T::Tbuffer => "tbuffer",
+        T::Sampler if flags & InputFlags::COMPARISON_SAMPLER != 0 => "sampler_c",
+        T::Sampler => "sampler",
+        T::Texture | T::Structured | T::ByteAddress | T::RtAccelerationStructure => "texture",
+        _ => "UAV",
+    };
+    let components = match flags & 0xc {
+        0 => "",
+        0x4 => "2",
+        0x8 => "3",
+        _ => "4",
+    };
+    let format = match b.input_type {
+        T::Cbuffer | T::Tbuffer | T::Sampler => "NA".to_string(),
+        T::Structured
+        | T::UavRwStructured
+        | T::UavRwStructuredWithCounter
+        | T::UavAppendStructured
+        | T::UavConsumeStructured => "struct".into(),
+        T::ByteAddress | T::UavRwByteAddress => "byte".into(),
+        _ => {
+            let base = match b.return_type {
+                Some(ResourceReturnType::Float) => "float",
+                Some(ResourceReturnType::Sint) => "sint",
+                Some(ResourceReturnType::Uint) => "uint",
+                Some(ResourceReturnType::Unorm) => "unorm",
+                Some(ResourceReturnType::Snorm) => "snorm",
+                Some(ResourceReturnType::Double) => "double",
+                Some(ResourceReturnType::Mixed) => "mixed",
+                _ => "?",
+            };
+            format!("{base}{components}")
+        }
+    };
+    let dim = match b.input_type {
+        T::Cbuffer | T::Tbuffer | T::Sampler => "NA",
+        T::Structured | T::ByteAddress => "r/o",
+        T::UavRwStructured | T::UavRwByteAddress => "r/w",
+        T::UavRwStructuredWithCounter => "r/w+cnt",
+        T::UavAppendStructured => "append",
+        T::UavConsumeStructured => "consume",
+        _ => match b.dimension {
+            Some(SrvDimension::Buffer) | Some(SrvDimension::BufferEx) => "buf",
+            Some(SrvDimension::Texture1D) => "1d",
+            Some(SrvDimension::Texture1DArray) => "1darray",
+            Some(SrvDimension::Texture2D) => "2d",
+            Some(SrvDimension::Texture2DArray) => "2darray",
+            Some(SrvDimension::Texture2DMS) => "2dMS",
+            Some(SrvDimension::Texture2DMSArray) => "2dMSarray",
+            Some(SrvDimension::Texture3D) => "3d",
+            Some(SrvDimension::TextureCube) => "cube",
+            Some(SrvDimension::TextureCubeArray) => "cubearray",
+            _ => "?",
+        },
+    };
+    (typ.into(), format, dim.into())
+}
+
+/// The register letter(s) of a binding (`cb`, `t`, `s`, `u`).
+fn register_prefix(t: ShaderInputType) -> &'static str {
+    use ShaderInputType as T;
+    match t {
+        T::Cbuffer => "cb",
+        T::Sampler => "s",
+        T::Tbuffer | T::Texture | T::Structured | T::ByteAddress | T::RtAccelerationStructure => {
+            "t"
+        }
+        _ => "u",
+    }
+}
+
+/// The column layouts of a `Resource Bindings` table.
+#[derive(Clone, Copy, PartialEq)]
+enum Layout {
+    /// `Name Type Format Dim Slot Elements` (fxc 9.29, 9.30).
+    Slot,
+    /// `Name Type Format Dim HLSL Bind Count`.
+    Bind,
+    /// `Name Type Format Dim ID HLSL Bind Count` (SM 5.1, DXIL).
+    Id,
+}
+
+impl Layout {
+    fn of(header: &str) -> Layout {
+        if header.contains("Slot Elements") {
+            Layout::Slot
+        } else if header.contains(" ID ") {
+            Layout::Id
+        } else {
+            Layout::Bind
+        }
+    }
+}
+
+/// The row a binding prints as, in the listing's layout.
+fn expected_row(b: &BindDesc, layout: Layout, with_name: bool) -> Vec<String> {
+    let (typ, format, dim) = words(b);
+    let prefix = register_prefix(b.input_type);
+    let bind = if b.space != 0 {
+        format!("{prefix}{},space{}", b.bind_point, b.space)
+    } else {
+        format!("{prefix}{}", b.bind_point)
+    };
+    let count = if b.bind_count == 0 || b.bind_count == u32::MAX {
+        "unbounded".to_string()
+    } else {
+        b.bind_count.to_string()
+    };
+    let mut row = Vec::new();
+    if with_name {
+        row.push(b.name.clone().unwrap_or_default());
+    }
+    row.extend([typ, format, dim]);
+    if layout == Layout::Slot {
+        row.extend([b.bind_point.to_string(), b.bind_count.to_string()]);
+        return row;
+    }
+    if layout == Layout::Id {
+        row.push(format!("{}{}", prefix.to_uppercase(), b.id));
+    }
+    row.extend([bind, count]);
+    row
+}
+
+/// The base type word fxc prints for a variable type.
+fn base_name(t: VariableType) -> &'static str {
+    match t {
+        VariableType::Float => "float",
+        VariableType::Int => "int",
+        VariableType::Uint => "uint",
+        VariableType::Bool => "bool",
+        VariableType::Double => "double",
+        VariableType::Min16Float => "min16float",
+        VariableType::Min10Float => "min10float",
+        VariableType::Min16Int => "min16int",
+        VariableType::Min12Int => "min12int",
+        VariableType::Min16Uint => "min16uint",
+        _ => "?",
+    }
+}
+
+/// The declaration's type words fxc prints for a top-level variable
+/// (`row_major float4x4`, `float3`), or `}` for a struct (whose last line
+/// carries the name).
+fn type_words(t: &TypeDesc) -> String {
+    let base = base_name(t.base_type);
+    match t.class {
+        VariableClass::Scalar => base.into(),
+        VariableClass::Vector => format!("{base}{}", t.columns),
+        VariableClass::MatrixRows => format!("row_major {base}{}x{}", t.rows, t.columns),
+        VariableClass::MatrixColumns => format!("{base}{}x{}", t.rows, t.columns),
+        VariableClass::Struct => "}".into(),
+        _ => "?".into(),
+    }
+}
+
+/// One top-level variable line of a buffer block.
+#[derive(Debug, PartialEq)]
+struct VarLine {
+    type_words: String,
+    name: String,
+    offset: u32,
+    size: u32,
+    unused: bool,
+}
+
+/// Parses `TYPE NAME[..];   // Offset: N Size: M [unused]`.
+fn parse_var_line(body: &str) -> Option<VarLine> {
+    let (decl, comment) = body.split_once("// Offset:")?;
+    let decl = decl.trim().strip_suffix(';')?;
+    let (type_part, name) = decl.rsplit_once(' ').unwrap_or(("", decl));
+    let name = name.split('[').next().unwrap_or(name);
+    let mut it = comment.split_whitespace();
+    let offset = it.next()?.parse().ok()?;
+    if it.next()? != "Size:" {
+        return None;
+    }
+    let size = it.next()?.parse().ok()?;
+    Some(VarLine {
+        type_words: type_part.trim().to_string(),
+        name: name.to_string(),
+        offset,
+        size,
+        unused: it.next() == Some("[unused]"),
+    })
+}
+
+/// The buffers of a `Buffer Definitions` section: (kind word, name, the
+/// top-level variable lines).
+fn buffer_blocks(lines: &[&str], prefix: &str) -> Option<Vec<(String, String, Vec<VarLine>)>> {
+    let start = lines
+        .iter()
+        .position(|l| l.trim_end() == format!("{prefix} Buffer Definitions:"))?;
+    let mut blocks = Vec::new();
+    for line in &lines[start + 1..] {
+        let Some(body) = line.strip_prefix(prefix) else {
+            break;
+        };
+        let body = body.trim_end();
+        if body.starts_with(" Resource Bindings:") || body.ends_with("signature:") {
+            break;
+        }
+        if let Some(name) = body.strip_prefix(" cbuffer ") {
+            blocks.push(("cbuffer".into(), name.trim().to_string(), Vec::new()));
+        } else if let Some(name) = body.strip_prefix(" tbuffer ") {
+            blocks.push(("tbuffer".into(), name.trim().to_string(), Vec::new()));
+        } else if let Some(name) = body.strip_prefix(" Resource bind info for ") {
+            blocks.push(("bindinfo".into(), name.trim().to_string(), Vec::new()));
+        } else if body.starts_with("   ") && !body.starts_with("    ") {
+            if let (Some(v), Some(block)) = (parse_var_line(body), blocks.last_mut()) {
+                block.2.push(v);
+            }
+        }
+    }
+    Some(blocks)
+}
+
+#[derive(Default)]
+struct Counts {
+    files: usize,
+    binding_tables: usize,
+    binding_rows: usize,
+    buffer_blocks: usize,
+    variables: usize,
+    mismatches: Vec<String>,
+}
+
+fn check_fxc(path: &str, listing: &str, reflection: &Reflection, counts: &mut Counts) {
+    let lines: Vec<&str> = listing.lines().map(|l| l.trim_end_matches('\r')).collect();
+    if let Some((header, rows)) = table_rows(&lines, "//", "Resource Bindings:") {
+        let layout = Layout::of(header);
+        counts.binding_tables += 1;
+        if rows.len() != reflection.bound_resources.len() {
+            counts.mismatches.push(format!(
+                "{path}: {} binding rows, reflection has {}",
+                rows.len(),
+                reflection.bound_resources.len()
+            ));
+            return;
+        }
+        for (row, b) in rows.iter().zip(&reflection.bound_resources) {
+            counts.binding_rows += 1;
+            let fields: Vec<&str> = row.split_whitespace().collect();
+            let want = expected_row(b, layout, true);
+            if fields != want {
+                counts
+                    .mismatches
+                    .push(format!("{path}: binding {fields:?}, reflection {want:?}"));
+            }
+        }
+    }
+    if let Some(blocks) = buffer_blocks(&lines, "//") {
+        // Interface-pointer buffers ($ThisPointer) print no block.
+        let buffers: Vec<_> = reflection
+            .constant_buffers
+            .iter()
+            .filter(|b| b.buffer_type != CbufferType::InterfacePointers)
+            .collect();
+        if blocks.len() != buffers.len() {
+            counts.mismatches.push(format!(
+                "{path}: {} buffer blocks, reflection has {}",
+                blocks.len(),
+                buffers.len()
+            ));
+            return;
+        }
+        for ((kind, name, vars), cb) in blocks.iter().zip(buffers) {
+            counts.buffer_blocks += 1;
+            let want_kind = match cb.buffer_type {
+                CbufferType::Cbuffer => "cbuffer",
+                CbufferType::Tbuffer => "tbuffer",
+                _ => "bindinfo",
+            };
+            if kind != want_kind || *name != cb.name || vars.len() != cb.variables.len() {
+                counts.mismatches.push(format!(
+                    "{path}: block {kind} {name} ({} variables), reflection {want_kind} {} ({})",
+                    vars.len(),
+                    cb.name,
+                    cb.variables.len()
+                ));
+                continue;
+            }
+            for (line, v) in vars.iter().zip(&cb.variables) {
+                counts.variables += 1;
+                let want = VarLine {
+                    type_words: type_words(&v.var_type),
+                    name: v.name.clone(),
+                    offset: v.start_offset,
+                    size: v.size,
+                    unused: !v.used,
+                };
+                // A struct's `}` line; other declarations start with their type.
+                let type_ok = if want.type_words == "}" {
+                    line.type_words == "}"
+                } else {
+                    line.type_words == want.type_words
+                };
+                let same = type_ok
+                    && line.name == want.name
+                    && line.offset == want.offset
+                    && line.size == want.size
+                    && line.unused == want.unused;
+                if !same {
+                    counts
+                        .mismatches
+                        .push(format!("{path}: {line:?}, reflection {want:?}"));
+                }
+            }
+        }
+    }
+}
+
+fn run_fxc(root: &Path, counts: &mut Counts) {
+    let table = std::fs::read_to_string(root.join("listings/LISTINGS.tsv")).unwrap();
+    for row in table.lines() {
+        let path = row.split('\t').next().unwrap();
+        let listing = std::fs::read(root.join("listings").join(format!("{path}.lst"))).unwrap();
+        let listing = String::from_utf8_lossy(&listing);
+        let bytes = std::fs::read(root.join(path)).unwrap();
+        let container = Container::parse(&bytes).unwrap();
+        let reflection =
+            Reflection::from_container(&container).unwrap_or_else(|e| panic!("{path}: {e}"));
+        counts.files += 1;
+        check_fxc(path, &listing, &reflection, counts);
+    }
+}
+
+/// Counts of the dxc comparison: what was compared and what the container
+/// does not record.
+#[derive(Default)]
+struct DxcCounts {
+    files: usize,
+    rows: usize,
+    names_compared: usize,
+    names_not_recorded: usize,
+    formats_compared: usize,
+    formats_not_recorded: usize,
+    dims_compared: usize,
+    dims_not_recorded: usize,
+    buffer_blocks_not_compared: usize,
+    mismatches: Vec<String>,
+}
+
+/// The resources a dxc listing's table lists: the shader's, or for a
+/// library every function's (once each, in class and id order).
+fn dxil_resources(reflection: &Reflection) -> Vec<BindDesc> {
+    if reflection.library.is_none() {
+        return reflection.bound_resources.clone();
+    }
+    let mut all: Vec<BindDesc> = Vec::new();
+    for f in &reflection.functions {
+        for b in &f.bound_resources {
+            if !all.contains(b) {
+                all.push(b.clone());
+            }
+        }
+    }
+    let class = |b: &BindDesc| match register_prefix(b.input_type) {
+        "cb" => 0,
+        "s" => 1,
+        "t" => 2,
+        _ => 3,
+    };
+    all.sort_by_key(|b| (class(b), b.id));
+    all
+}
+
+fn check_dxc(path: &str, listing: &str, reflection: &Reflection, counts: &mut DxcCounts) {
+    let lines: Vec<&str> = listing.lines().map(|l| l.trim_end_matches('\r')).collect();
+    if let Some(blocks) = buffer_blocks(&lines, ";") {
+        counts.buffer_blocks_not_compared += blocks.len();
+    }
+    let Some((_, rows)) = table_rows(&lines, ";", "Resource Bindings:") else {
+        return;
+    };
+    let resources = dxil_resources(reflection);
+    if rows.len() != resources.len() {
+        counts.mismatches.push(format!(
+            "{path}: {} binding rows, reflection has {}",
+            rows.len(),
+            resources.len()
+        ));
+        return;
+    }
+    for (row, b) in rows.iter().zip(&resources) {
+        counts.rows += 1;
+        let mut fields: Vec<&str> = row.split_whitespace().collect();
+        let name = if fields.len() == 7 {
+            Some(fields.remove(0))
+        } else {
+            None
+        };
+        let want = expected_row(b, Layout::Id, false);
+        let mut same = fields.len() == 6
+            && fields[0] == want[0]
+            && fields[3..] == want[3..].iter().map(String::as_str).collect::<Vec<_>>()[..];
+        match (&b.name, name) {
+            (Some(ours), Some(theirs)) => {
+                counts.names_compared += 1;
+                same &= ours == theirs;
+            }
+            (None, Some(_)) => counts.names_not_recorded += 1,
+            (Some(ours), None) => same &= ours.is_empty(),
+            (None, None) => {}
+        }
+        // dxc's words: `f32`/`i32`/`u32` formats (not recorded outside the
+        // module), `ras` for acceleration structures.
+        let dim = if b.input_type == ShaderInputType::RtAccelerationStructure {
+            "ras".to_string()
+        } else {
+            want[2].clone()
+        };
+        if dim == "?" {
+            counts.dims_not_recorded += 1;
+        } else if fields.len() == 6 {
+            counts.dims_compared += 1;
+            same &= fields[2] == dim;
+        }
+        if matches!(want[1].as_str(), "NA" | "struct" | "byte") && fields.len() == 6 {
+            counts.formats_compared += 1;
+            same &= fields[1] == want[1];
+        } else {
+            counts.formats_not_recorded += 1;
+        }
+        if !same {
+            counts.mismatches.push(format!(
+                "{path}: binding {name:?} {fields:?}, reflection {want:?}"
+            ));
+        }
+    }
+}
+
+fn run_dxc(root: &Path, counts: &mut DxcCounts) {
+    let mut names: Vec<_> = std::fs::read_dir(root.join("listings"))
+        .unwrap()
+        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+        .filter(|n| n.ends_with(".dxil.lst"))
+        .collect();
+    names.sort();
+    for name in names {
+        let path = name.trim_end_matches(".lst");
+        let listing = std::fs::read(root.join("listings").join(&name)).unwrap();
+        let listing = String::from_utf8_lossy(&listing);
+        let bytes = std::fs::read(root.join("bin").join(path)).unwrap();
+        let container = Container::parse(&bytes).unwrap();
+        let reflection =
+            Reflection::from_container(&container).unwrap_or_else(|e| panic!("{path}: {e}"));
+        counts.files += 1;
+        check_dxc(path, &listing, &reflection, counts);
+    }
+}
+
+#[cfg_attr(
+    not(dxcopy_corpus),
+    ignore = "needs the shared corpus (../shared or $DXCOPY_SHARED)"
+)]
+#[test]
+fn dxc_listings_agree_with_reflection() {
+    let Some(corpus) = listings_or_skip("reflect_corpus") else {
+        return;
+    };
+    let mut counts = DxcCounts::default();
+    run_dxc(&corpus.join("dxc-listings"), &mut counts);
+    run_dxc(&corpus.join("dxc-listings/console"), &mut counts);
+    println!(
+        "dxc listings: {} files, {} binding rows; names {} compared, {} not recorded (PSV0); formats {} compared, {} not recorded; dimensions {} compared, {} not recorded; {} buffer blocks not compared (layouts are in the module metadata); {} mismatches",
+        counts.files,
+        counts.rows,
+        counts.names_compared,
+        counts.names_not_recorded,
+        counts.formats_compared,
+        counts.formats_not_recorded,
+        counts.dims_compared,
+        counts.dims_not_recorded,
+        counts.buffer_blocks_not_compared,
+        counts.mismatches.len()
+    );
+    assert!(counts.files > 0 && counts.rows > 0);
+    for m in counts.mismatches.iter().take(40) {
+        println!("{m}");
+    }
+    assert!(counts.mismatches.is_empty());
+}
+
+#[cfg_attr(
+    not(dxcopy_corpus),
+    ignore = "needs the shared corpus (../shared or $DXCOPY_SHARED)"
+)]
+#[test]
+fn fxc_listings_agree_with_reflection() {
+    let Some(corpus) = listings_or_skip("reflect_corpus") else {
+        return;
+    };
+    let mut counts = Counts::default();
+    run_fxc(&corpus, &mut counts);
+    run_fxc(&corpus.join("fxc-listings-2"), &mut counts);
+    println!(
+        "fxc listings: {} files, {} binding tables ({} rows), {} buffer blocks ({} variables); {} mismatches",
+        counts.files,
+        counts.binding_tables,
+        counts.binding_rows,
+        counts.buffer_blocks,
+        counts.variables,
+        counts.mismatches.len()
+    );
+    assert!(counts.files > 0 && counts.binding_rows > 0 && counts.variables > 0);
+    for m in counts.mismatches.iter().take(40) {
+        println!("{m}");
+    }
+    assert!(counts.mismatches.is_empty());
+}

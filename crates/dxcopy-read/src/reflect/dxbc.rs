@@ -187,6 +187,9 @@ pub(super) fn reflect(container: &Container<'_>, r: &mut Reflection) -> Result<(
     let Some(version) = version else {
         return Ok(());
     };
+    if version.kind == ShaderVersionType::Pixel {
+        pixel_output_system_values(&mut r.output_parameters);
+    }
     let mut shader = ShaderDesc::new(version);
     if let Some(part) = program_part {
         r.source.shader.push(part_str(part.name));
@@ -291,6 +294,31 @@ pub(super) fn reflect(container: &Container<'_>, r: &mut Reflection) -> Result<(
     shader.min_feature_level = Some(min_feature_level(container, version)?);
     r.shader = Some(shader);
     Ok(())
+}
+
+/// fxc stores 0 as the system value of a pixel shader's `SV_Target`,
+/// `SV_Depth*` and `SV_Coverage` outputs; d3dcompiler reports the system
+/// value their (case-insensitive) name means, with or without RDEF (Wine's
+/// `test_reflection_desc_ps_output`).
+fn pixel_output_system_values(outputs: &mut [SignatureParameter]) {
+    const BY_NAME: [(&str, Name); 5] = [
+        ("SV_Target", Name::Target),
+        ("SV_Depth", Name::Depth),
+        ("SV_Coverage", Name::Coverage),
+        ("SV_DepthGreaterEqual", Name::DepthGreaterEqual),
+        ("SV_DepthLessEqual", Name::DepthLessEqual),
+    ];
+    for p in outputs {
+        if p.system_value_type != Name::Undefined {
+            continue;
+        }
+        if let Some((_, name)) = BY_NAME
+            .iter()
+            .find(|(text, _)| p.semantic_name.eq_ignore_ascii_case(text))
+        {
+            p.system_value_type = *name;
+        }
+    }
 }
 
 /// The GS/HS/DS fields from the declarations (containers without STAT).

@@ -286,7 +286,14 @@ fn wine_reflection_cs() {
     assert_eq!(r.shader.unwrap().version.packed(), 0x50040);
 }
 
-fn check_type(what: &str, t: &TypeDesc, want: (u32, u32, u32, u32, u32, u32, &str)) {
+/// Wine's `D3D11_SHADER_TYPE_DESC` rows: (class, type, rows, columns,
+/// elements, offset, name).
+type TypeRow = (u32, u32, u32, u32, u32, u32, &'static str);
+
+/// Wine's `D3D11_SHADER_VARIABLE_DESC` rows: (name, start offset, size, flags).
+type VarRow = (&'static str, u32, u32, u32);
+
+fn check_type(what: &str, t: &TypeDesc, want: TypeRow) {
     let got = (
         t.class.raw(),
         t.base_type.raw(),
@@ -342,7 +349,7 @@ fn wine_reflection_constant_buffer() {
         [("$ThisPointer", 2, 1, 16, 0), ("c1", 0, 4, 64, 0)]
     );
     // (name, start offset, size, flags), then the type row.
-    let want: [((&str, u32, u32, u32), (u32, u32, u32, u32, u32, u32, &str)); 5] = [
+    let want: [(VarRow, TypeRow); 5] = [
         (("g_Test", 0, 1, 6), (7, 37, 1, 4, 0, 0, "iTest")),
         (("a", 0, 4, 0), (0, 3, 1, 1, 0, 0, "float")),
         (("b", 16, 20, 0), (0, 3, 1, 1, 2, 0, "float")),

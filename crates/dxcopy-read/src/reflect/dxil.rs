@@ -242,7 +242,14 @@ pub(super) fn reflect(container: &Container<'_>, r: &mut Reflection) -> Result<(
     };
     // llvm.ident is the creator; a module the reader cannot read leaves it unknown.
     let creator = match ModuleFacts::decode(program.bitcode) {
-        Ok(facts) => facts.ident.into_iter().next(),
+        Ok(facts) => {
+            let creator = facts.ident.into_iter().next();
+            if creator.is_none() {
+                r.notes
+                    .push("the DXIL module has no llvm.ident: no creator".into());
+            }
+            creator
+        }
         Err(_) => {
             r.notes
                 .push("the DXIL module could not be read: no creator (llvm.ident)".into());

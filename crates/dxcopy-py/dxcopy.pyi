@@ -117,6 +117,17 @@ class Container:
         of what ``dxinfo --json FILE`` prints. ``file`` is the path given to
         open() or the `name` given to from_bytes().
         """
+    def reflect(self) -> Dict[str, Any]:
+        """Shader reflection (docs/reflection.md): what ID3D12ShaderReflection
+        (or ID3D12LibraryReflection for a library) reports, equal to
+        ``json.loads`` of what ``dxinfo --reflect FILE`` prints.
+
+        Keys: schema, file, format, interface, source, shader,
+        input_parameters, output_parameters, patch_constant_parameters,
+        constant_buffers, bound_resources, library, functions and notes (what
+        the container does not record). Raises Error when a part reflection
+        reads does not decode.
+        """
     def verify(self) -> List["Finding"]:
         """The findings of ``dxinfo --verify``, in its order.
 

@@ -7,6 +7,7 @@ use crate::error::{read_to_py, to_py};
 use dxcopy_edit::{Config, EditError, MatchStyle};
 use dxcopy_read::info::verify::verify;
 use dxcopy_read::info::{json, Inspected, Inspection};
+use dxcopy_read::reflect::{self, Reflection};
 use dxcopy_read::Severity;
 use dxcopy_read::{container_input, Container as Parsed, ContainerSource};
 use dxcopy_read::{InputChange, MappedFile, PdbInfo, ReadError};
@@ -366,6 +367,25 @@ impl Container {
             .map_err(|e| self.input.error(py, e))?
             .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
         py.import("json")?.call_method1("loads", (text,))
+    }
+
+    /// Shader reflection (docs/reflection.md): what ID3D12ShaderReflection
+    /// (or, for a library, ID3D12LibraryReflection) reports, as a dict equal
+    /// to `json.loads` of what `dxinfo --reflect FILE` prints; `file` is the
+    /// path the container was opened with (or the `name` given to
+    /// from_bytes). Its "notes" name what the container does not record.
+    ///
+    /// Raises dxcopy.Error when a part reflection reads does not decode.
+    fn reflect<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let container = self.input.parsed(py)?;
+        let reflection = Reflection::from_container(&container);
+        self.input.checked_py(py, Ok(()))?;
+        let reflection =
+            reflection.map_err(|e| read_to_py(py, e, self.input.path.as_deref()))?;
+        let mut text = Vec::new();
+        reflect::write_json(&mut text, &self.input.name, &reflection, false)
+            .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
+        py.import("json")?.call_method1("loads", (String::from_utf8_lossy(&text),))
     }
 
     /// Checks the digest, the HASH part, the structure and every part, as

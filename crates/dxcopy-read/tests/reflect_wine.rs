@@ -212,6 +212,65 @@ fn wine_reflection_desc_vs() {
     );
 }
 
+/// `test_reflection_desc_ps`: a ps_4_1's description, ID3D11 extras,
+/// signatures (pixel outputs with their system values) and thread-group size.
+#[test]
+fn wine_reflection_desc_ps() {
+    let r = reflect("desc_ps");
+    let s = r.shader.as_ref().unwrap();
+    assert_eq!(s.version.packed(), 0x41);
+    assert_eq!(s.creator.as_deref(), Some(CREATOR_9_29));
+    assert_eq!(s.flags.unwrap().0, 0x100);
+    assert_eq!(
+        (
+            s.constant_buffers,
+            s.bound_resources,
+            s.input_parameters,
+            s.output_parameters
+        ),
+        (Some(0), 4, 8, 4)
+    );
+    assert_eq!(
+        counts(s),
+        [50, 3, 0, 0, 5, 1, 0, 3, 4, 5, 17, 0, 0, 6, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]
+    );
+    assert_eq!(
+        (
+            s.bitwise_instruction_count,
+            s.conversion_instruction_count,
+            s.mov_instruction_count,
+            s.movc_instruction_count
+        ),
+        (Some(0), Some(0), Some(24), Some(0))
+    );
+    assert_eq!(r.patch_constant_parameters.len(), 0);
+    check_params(
+        "input",
+        &r.input_parameters,
+        &[
+            ("SV_RenderTargetArrayIndex", 0, 0, 4, 1, 0x1, 0x0, 0),
+            ("SV_InstanceID", 0, 0, 0, 1, 0x2, 0x0, 0),
+            ("SV_PrimitiveID", 0, 0, 7, 1, 0x4, 0x0, 0),
+            ("SV_IsFrontFace", 0, 0, 9, 1, 0x8, 0x0, 0),
+            ("TEXCOORD", 0, 1, 0, 3, 0x3, 0x3, 0),
+            ("VFACE", 0, 1, 0, 3, 0x4, 0x0, 0),
+            ("COLOR", 3, 2, 0, 3, 0xf, 0x0, 0),
+            ("SV_position", 0, 3, 1, 3, 0xf, 0x0, 0),
+        ],
+    );
+    check_params(
+        "output",
+        &r.output_parameters,
+        &[
+            ("SV_Target", 0, 0, 64, 3, 0x1, 0xe, 0),
+            ("SV_Target", 1, 1, 64, 3, 0x1, 0xe, 0),
+            ("SV_Coverage", 0, u32::MAX, 66, 1, 0x1, 0xe, 0),
+            ("SV_Depth", 0, u32::MAX, 65, 3, 0x1, 0xe, 0),
+        ],
+    );
+    assert_eq!(s.thread_group_size, None);
+}
+
 /// `test_reflection_desc_ps_output`: pixel-shader outputs of stripped
 /// containers (no RDEF, no STAT): the system values do not depend on RDEF.
 #[test]

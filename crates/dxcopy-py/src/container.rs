@@ -380,12 +380,12 @@ impl Container {
         let container = self.input.parsed(py)?;
         let reflection = Reflection::from_container(&container);
         self.input.checked_py(py, Ok(()))?;
-        let reflection =
-            reflection.map_err(|e| read_to_py(py, e, self.input.path.as_deref()))?;
+        let reflection = reflection.map_err(|e| read_to_py(py, e, self.input.path.as_deref()))?;
         let mut text = Vec::new();
         reflect::write_json(&mut text, &self.input.name, &reflection, false)
             .map_err(|e| pyo3::exceptions::PyRuntimeError::new_err(e.to_string()))?;
-        py.import("json")?.call_method1("loads", (String::from_utf8_lossy(&text),))
+        py.import("json")?
+            .call_method1("loads", (String::from_utf8_lossy(&text),))
     }
 
     /// Checks the digest, the HASH part, the structure and every part, as

@@ -853,6 +853,7 @@ mod tests {
         ("dump_all", &["--dump-all=d"]),
         ("disasm", &["--disasm"]),
         ("verify", &["--verify"]),
+        ("reflect", &["--reflect"]),
     ];
 
     /// Issue 26: `--sources --disasm` exited 0 and ignored `--sources`
@@ -869,6 +870,7 @@ mod tests {
             ("root_signature", "--root-signature=rs"),
             ("disasm_rounding", "--disasm-rounding=legacy"),
             ("disasm_format", "--disasm-format=6.3"),
+            ("text", "--text"),
         ];
         assert_eq!(modifiers.len(), MODIFIERS.len());
         for (id, flag) in modifiers {
@@ -921,6 +923,11 @@ mod tests {
             text(true, false)
         );
         assert_eq!(view(&["--parts", "a"]), Ok(View::Parts));
+        assert_eq!(view(&["--reflect", "a"]), Ok(View::Reflect { text: false }));
+        assert_eq!(
+            view(&["--reflect", "--text", "a"]),
+            Ok(View::Reflect { text: true })
+        );
         assert_eq!(
             view(&["--json", "--verify", "a"]),
             Ok(View::Json {

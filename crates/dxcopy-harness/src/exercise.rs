@@ -166,6 +166,17 @@ fn exercise_container(bytes: &[u8]) -> Result<Summary, Violation> {
             let _ = write!(sink, "{e}");
         }
     }
+    // dxinfo --reflect: JSON and dxc's dump layout (a decode error is a pass).
+    match dxcopy_read::Reflection::from_container(&container) {
+        Ok(r) => {
+            let _ = dxcopy_read::reflect::write_json(&mut std::io::sink(), "in", &r, false);
+            let _ = write!(sink, "{}", dxcopy_read::reflect::text::to_text(&r).len());
+        }
+        Err(e) => {
+            let _ = write!(sink, "{e}");
+        }
+    }
+    summary.decodes += 1;
     // dxinfo's views: text (with sources), JSON, --verify, --parts.
     let inspection = Inspection::new(container);
     // Streamed to a sink, as dxinfo streams to stdout: what is measured is

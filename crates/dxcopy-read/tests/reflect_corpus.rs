@@ -556,3 +556,82 @@ fn fxc_listings_agree_with_reflection() {
     }
     assert!(counts.mismatches.is_empty());
 }
+
+/// Hostile input: corpus containers with bytes of their RDEF, STAT,
+/// signature, SHEX, PSV0, RDAT and SFI0 parts overwritten: reflection
+/// returns a value or an error, never panics, and the text view of every
+/// value is written.
+#[cfg_attr(
+    not(dxcopy_corpus),
+    ignore = "needs the shared corpus (../shared or $DXCOPY_SHARED)"
+)]
+#[test]
+fn mutated_parts_no_panic() {
+    let Some(corpus) = listings_or_skip("reflect_corpus") else {
+        return;
+    };
+    let mut files = dxcopy_harness::corpus::files_under(&corpus.join("bin"));
+    files.extend(dxcopy_harness::corpus::files_under(
+        &corpus.join("dxc-listings/bin"),
+    ));
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let (mut reflected, mut errors) = (0, 0);
+    for path in files.iter().step_by(7).take(300) {
+        let Ok(bytes) = std::fs::read(path) else {
+            continue;
+        };
+        let Ok(container) = Container::parse(&bytes) else {
+            continue;
+        };
+        let ranges: Vec<(usize, usize)> = container
+            .parts()
+            .filter(|p| {
+                matches!(
+                    &p.name.0,
+                    b"RDEF"
+                        | b"STAT"
+                        | b"ISGN"
+                        | b"OSGN"
+                        | b"ISG1"
+                        | b"OSG1"
+                        | b"SHEX"
+                        | b"SHDR"
+                        | b"PSV0"
+                        | b"RDAT"
+                        | b"SFI0"
+                        | b"PCSG"
+                        | b"PSG1"
+                )
+            })
+            .map(|p| (p.data_offset() as usize, p.data.len()))
+            .filter(|(_, len)| *len > 0)
+            .collect();
+        if ranges.is_empty() {
+            continue;
+        }
+        for _ in 0..20 {
+            let mut copy = bytes.clone();
+            for _ in 0..4 {
+                let (start, len) = ranges[next() as usize % ranges.len()];
+                let at = start + next() as usize % len;
+                copy[at] = next() as u8;
+            }
+            let container = Container::parse(&copy).unwrap();
+            match Reflection::from_container(&container) {
+                Ok(r) => {
+                    reflected += 1;
+                    assert!(!dxcopy_read::reflect::text::to_text(&r).is_empty());
+                }
+                Err(_) => errors += 1,
+            }
+        }
+    }
+    println!("mutated containers: {reflected} reflected, {errors} errors");
+    assert!(reflected > 0 && errors > 0);
+}

@@ -7,6 +7,9 @@
 //! numbering, constants, attribute groups and lists, and metadata with its
 //! debug-info nodes.
 
+pub mod header;
+pub mod metadata;
 pub mod model;
+pub mod release;
 
 pub use model::*;

@@ -11,5 +11,7 @@ pub mod header;
 pub mod metadata;
 pub mod model;
 pub mod release;
+#[cfg(test)]
+pub(crate) mod test_module;
 
 pub use model::*;

@@ -17,6 +17,8 @@
 pub mod module;
 pub mod parts;
 pub mod psv;
+#[cfg(test)]
+mod tests;
 mod text;
 
 use crate::container::Container;

@@ -1342,6 +1342,3 @@ fn read_view_id_state(module: &Module, id: MetadataId) -> Result<Vec<u32>> {
         }),
     }
 }
-
-#[cfg(test)]
-mod tests;

@@ -121,6 +121,10 @@ pub enum ListingRule {
     /// DxilPipelineStateValidation (stage, wave lane counts, signature
     /// element and vector counts, entry name).
     PsvRuntimeInfoBlock,
+    /// The raytracing pipeline flag 0x400 is named
+    /// `RAYTRACING_PIPELINE_FLAG_ALLOW_OPACITY_MICROMAPS` in the subobjects
+    /// (before: `<invalid RaytracingPipelineFlags>`).
+    OpacityMicromapsFlagName,
     /// The PSV record's own stage byte overrides the program's kind in the
     /// `;PSVRuntimeInfo:` block, and `NumBytesGroupSharedMemory` is printed.
     PsvRuntimeInfo4,
@@ -242,7 +246,35 @@ pub const LISTING_RULES: &[RuleRow] = &[
         2408,
         "8a677d22c",
     ),
+    row(
+        ListingRule::OpacityMicromapsFlagName,
+        (1, 8, 2505),
+        2503,
+        "206b77577",
+    ),
 ];
+
+impl ListingRule {
+    /// Every rule (each has one row in [`LISTING_RULES`]).
+    pub const ALL: &'static [ListingRule] = &[
+        ListingRule::FeatureNamesDxil15,
+        ListingRule::FeatureNamesDxil16,
+        ListingRule::FeatureNamesDxil17,
+        ListingRule::FeatureWaveMatrixName,
+        ListingRule::FeatureNamesDxil18,
+        ListingRule::OptionalFeatureNotes,
+        ListingRule::ModuleSignatureTitles,
+        ListingRule::PartPatchConstantTitle,
+        ListingRule::StructNameSemicolon,
+        ListingRule::StructuredBufferDataLayout,
+        ListingRule::SampleCountDigits,
+        ListingRule::PsvWaveSize,
+        ListingRule::PsvComputeStages,
+        ListingRule::PsvRuntimeInfoBlock,
+        ListingRule::OpacityMicromapsFlagName,
+        ListingRule::PsvRuntimeInfo4,
+    ];
+}
 
 impl DxcRelease {
     /// The newest release this crate knows; what a file that names no
@@ -290,6 +322,8 @@ impl DxcRelease {
 
     /// Whether this release prints `rule`.
     pub fn has(&self, rule: ListingRule) -> bool {
+        // Every rule has a row (a unit test checks it); one without would
+        // hold for every release.
         let Some(row) = LISTING_RULES.iter().find(|row| row.rule == rule) else {
             return true;
         };
@@ -529,10 +563,11 @@ mod tests {
 
     #[test]
     fn every_rule_has_one_row() {
-        for row in LISTING_RULES {
-            let rows = LISTING_RULES.iter().filter(|r| r.rule == row.rule).count();
-            assert_eq!(rows, 1, "{:?}", row.rule);
+        for rule in ListingRule::ALL {
+            let rows = LISTING_RULES.iter().filter(|r| r.rule == *rule).count();
+            assert_eq!(rows, 1, "{rule:?}");
         }
+        assert_eq!(LISTING_RULES.len(), ListingRule::ALL.len());
     }
 
     #[test]

@@ -805,11 +805,19 @@ mod tests {
     /// `--disasm-format` takes fxc and dxc releases alike.
     #[test]
     fn disasm_format_takes_fxc_and_dxc_releases() {
-        assert_eq!(parse_release("6.3").unwrap().fxc(), Some(disasm::FxcRelease::V6_3));
+        assert_eq!(
+            parse_release("6.3").unwrap().fxc(),
+            Some(disasm::FxcRelease::V6_3)
+        );
         let dxc = parse_release("1.8.2403").unwrap().dxc().unwrap();
         assert_eq!(dxc.to_string(), "1.8.2403");
-        assert_eq!(parse_release("1.7").unwrap().dxc().unwrap().to_string(), "1.7");
-        assert!(parse_release("2.0").unwrap_err().contains("nor a dxc release"));
+        assert_eq!(
+            parse_release("1.7").unwrap().dxc().unwrap().to_string(),
+            "1.7"
+        );
+        assert!(parse_release("2.0")
+            .unwrap_err()
+            .contains("nor a dxc release"));
     }
 
     /// Issue 26: `--sources --disasm` exited 0 and ignored `--sources`

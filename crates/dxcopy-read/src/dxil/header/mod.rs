@@ -17,6 +17,7 @@
 pub mod module;
 pub mod parts;
 pub mod psv;
+pub mod subobjects;
 #[cfg(test)]
 mod tests;
 mod text;
@@ -142,6 +143,13 @@ pub fn write_header_with(
     module::write_buffer_definitions(reflection_module, &reflection_metadata, release, out);
     module::write_resource_bindings(&reflection_metadata, release, out);
     module::write_view_id_state(&reflection_metadata, out)?;
+    if let Some(part) = container.find(PartName::RDAT) {
+        // dxc reads what it can of RDAT; a part that does not decode has
+        // no subobject table for it.
+        if let Ok(rdat) = crate::rdat::RuntimeData::parse(&part) {
+            subobjects::write_subobjects(&rdat.subobjects, release, out);
+        }
+    }
     Ok(())
 }
 

@@ -8,5 +8,8 @@
 //! debug-info nodes.
 
 pub mod model;
+mod reader;
+
+pub use reader::ReadOptions;
 
 pub use model::*;

@@ -20,8 +20,9 @@
 
 use std::fmt;
 
-use crate::bitcode::ModuleFacts;
 use crate::container::Container;
+use crate::dxil::metadata::DxilMetadata;
+use crate::dxil::model::Module;
 use crate::name::PartName;
 use crate::program::Program;
 use crate::psv0;
@@ -446,25 +447,29 @@ impl DxcRelease {
 
     /// The release that wrote `container`: [`DxcRelease::detect`] over its
     /// VERS part, the DXIL (or ILDB) module's `llvm.ident` and `dx.valver`,
-    /// and its PSV0 part. Parts that do not decode are passed over.
+    /// and its PSV0 part. The module is read here; a caller that has read
+    /// it already passes it to [`DxcRelease::of_module`]. Parts that do not
+    /// decode are passed over.
     pub fn of_container(container: &Container<'_>) -> DxcRelease {
-        let vers = container
-            .find(PartName::VERS)
-            .and_then(|part| CompilerVersion::parse(&part).ok());
-        let facts = [PartName::DXIL, PartName::ILDB]
+        let module = [PartName::DXIL, PartName::ILDB]
             .into_iter()
             .filter_map(|name| container.find(name))
             .filter_map(|part| Program::parse(&part).ok())
-            .find_map(|program| ModuleFacts::decode(program.bitcode).ok());
-        let (idents, validator) = match &facts {
-            Some(facts) => (
-                facts.ident.clone(),
-                facts.validator_version.and_then(|v| {
-                    Some((u32::try_from(v.major).ok()?, u32::try_from(v.minor).ok()?))
-                }),
-            ),
-            None => (Vec::new(), None),
-        };
+            .find_map(|program| Module::parse(program.bitcode).ok());
+        DxcRelease::of_module(container, module.as_ref())
+    }
+
+    /// [`DxcRelease::of_container`] with the module already read.
+    pub fn of_module(container: &Container<'_>, module: Option<&Module>) -> DxcRelease {
+        let vers = container
+            .find(PartName::VERS)
+            .and_then(|part| CompilerVersion::parse(&part).ok());
+        let idents = module.map(module_idents).unwrap_or_default();
+        let validator = module.and_then(|module| {
+            DxilMetadata::read(module)
+                .ok()
+                .and_then(|metadata| metadata.validator_version)
+        });
         let psv_version = container.find(PartName::PSV0).and_then(|part| {
             let size = part.data.get(..4)?;
             Some(psv0::version_for_size(u32::from_le_bytes(
@@ -473,6 +478,21 @@ impl DxcRelease {
         });
         DxcRelease::detect(vers.as_ref(), &idents, validator, psv_version)
     }
+}
+
+/// The strings of `llvm.ident` (`!llvm.ident = !{!0}`, `!0 = !{!"…"}`).
+fn module_idents(module: &Module) -> Vec<String> {
+    let Some(named) = module.named_metadata(b"llvm.ident") else {
+        return Vec::new();
+    };
+    named
+        .operands
+        .iter()
+        .filter_map(|&node| module.metadata_node(node))
+        .flat_map(|operands| operands.iter().flatten())
+        .filter_map(|&id| module.metadata_string(id))
+        .map(|text| String::from_utf8_lossy(text).into_owned())
+        .collect()
 }
 
 impl PartialOrd for DxcRelease {

@@ -463,11 +463,20 @@ fn check_dxc(path: &str, listing: &str, reflection: &Reflection, counts: &mut Dx
             counts.dims_compared += 1;
             same &= fields[2] == dim;
         }
-        if matches!(want[1].as_str(), "NA" | "struct" | "byte") && fields.len() == 6 {
-            counts.formats_compared += 1;
-            same &= fields[1] == want[1];
-        } else {
-            counts.formats_not_recorded += 1;
+        // dxc prints typed formats by component type (`f32`, `i32`, `u32`).
+        let format = match (want[1].as_str(), b.return_type) {
+            ("NA" | "struct" | "byte", _) => Some(want[1].clone()),
+            (_, Some(ResourceReturnType::Float)) => Some("f32".into()),
+            (_, Some(ResourceReturnType::Sint)) => Some("i32".into()),
+            (_, Some(ResourceReturnType::Uint)) => Some("u32".into()),
+            _ => None,
+        };
+        match format {
+            Some(format) if fields.len() == 6 => {
+                counts.formats_compared += 1;
+                same &= fields[1] == format;
+            }
+            _ => counts.formats_not_recorded += 1,
         }
         if !same {
             counts.mismatches.push(format!(
@@ -510,7 +519,7 @@ fn dxc_listings_agree_with_reflection() {
     run_dxc(&corpus.join("dxc-listings"), &mut counts);
     run_dxc(&corpus.join("dxc-listings/console"), &mut counts);
     println!(
-        "dxc listings: {} files, {} binding rows; names {} compared, {} not recorded (PSV0); formats {} compared, {} not recorded; dimensions {} compared, {} not recorded; {} buffer blocks not compared (layouts are in the module metadata); {} mismatches",
+        "dxc listings: {} files, {} binding rows; names {} compared, {} not recorded; formats {} compared, {} not recorded; dimensions {} compared, {} not recorded; {} buffer blocks not compared (layouts are in the module metadata); {} mismatches",
         counts.files,
         counts.rows,
         counts.names_compared,

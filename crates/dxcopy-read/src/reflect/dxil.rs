@@ -15,11 +15,18 @@ use crate::{PartName, Program, ShaderKind};
 /// `OptFeatureInfo_UsesDerivatives`, masked out of a function's required flags.
 const USES_DERIVATIVES: u64 = 0x0000_0100_0000_0000;
 
-/// Whether the container holds a DXIL program.
+/// The DXIL program part: DXIL, else ILDB (a dxc companion PDB holds only
+/// the debug module).
+fn program_part<'data>(container: &Container<'data>) -> Option<crate::Part<'data>> {
+    [PartName::DXIL, PartName::ILDB]
+        .into_iter()
+        .filter_map(|name| container.find(name))
+        .find(|p| crate::program::is_program_data(p.data))
+}
+
+/// Whether the container holds a DXIL program (or only its debug module).
 pub(super) fn is_dxil(container: &Container<'_>) -> bool {
-    container
-        .find(PartName::DXIL)
-        .is_some_and(|p| crate::program::is_program_data(p.data))
+    program_part(container).is_some()
 }
 
 /// A resource as PSV0 or RDAT records it, in D3D terms.
@@ -232,7 +239,13 @@ fn version_type(kind: ShaderKind) -> ShaderVersionType {
 
 /// Fills `r` from the parts of a dxc container.
 pub(super) fn reflect(container: &Container<'_>, r: &mut Reflection) -> Result<(), ReadError> {
-    let dxil = container.require(PartName::DXIL)?;
+    let Some(dxil) = program_part(container) else {
+        return Ok(());
+    };
+    if dxil.name == PartName::ILDB {
+        r.notes
+            .push("no DXIL part: reflected from the debug module (ILDB)".into());
+    }
     let program = Program::parse(&dxil)?;
     let kind = program.shader_kind;
     let version = ShaderVersion {
@@ -240,21 +253,42 @@ pub(super) fn reflect(container: &Container<'_>, r: &mut Reflection) -> Result<(
         major: u32::from(program.model_major),
         minor: u32::from(program.model_minor),
     };
+    // The module's dx.* metadata first (STAT's module when it carries it);
+    // without it, the parts beside the module.
+    let module = match super::module::read(container) {
+        Ok(m) => Some(m),
+        Err(why) => {
+            r.notes.push(format!(
+                "{why}: the parts beside the module (PSV0, RDAT, signatures) are read instead"
+            ));
+            None
+        }
+    };
     // llvm.ident is the creator; a module the reader cannot read leaves it unknown.
-    let creator = match ModuleFacts::decode(program.bitcode) {
-        Ok(facts) => {
-            let creator = facts.ident.into_iter().next();
+    let creator = match &module {
+        Some(m) => {
+            let creator = super::module::creator(&m.module);
             if creator.is_none() {
                 r.notes
                     .push("the DXIL module has no llvm.ident: no creator".into());
             }
             creator
         }
-        Err(_) => {
-            r.notes
-                .push("the DXIL module could not be read: no creator (llvm.ident)".into());
-            None
-        }
+        None => match ModuleFacts::decode(program.bitcode) {
+            Ok(facts) => {
+                let creator = facts.ident.into_iter().next();
+                if creator.is_none() {
+                    r.notes
+                        .push("the DXIL module has no llvm.ident: no creator".into());
+                }
+                creator
+            }
+            Err(_) => {
+                r.notes
+                    .push("the DXIL module could not be read: no creator (llvm.ident)".into());
+                None
+            }
+        },
     };
     let rdat = match container.find(PartName::RDAT) {
         Some(part) => Some(RuntimeData::parse(&part)?),
@@ -265,7 +299,7 @@ pub(super) fn reflect(container: &Container<'_>, r: &mut Reflection) -> Result<(
         None => None,
     };
     r.notes.push(
-        "constant-buffer layouts (and structured-buffer element types) are recorded only in the DXIL module's metadata, which this reflection does not read yet"
+        "constant-buffer layouts (dx.typeAnnotations) and structured-buffer element types are not read into reflection yet: no constant_buffers"
             .into(),
     );
 
@@ -295,8 +329,24 @@ pub(super) fn reflect(container: &Container<'_>, r: &mut Reflection) -> Result<(
     let mut shader = ShaderDesc::new(version);
     r.source.shader.push("DXIL");
     shader.creator = creator;
+    // dxc's constant answers: no compile flags, no interface slots, no
+    // sample-frequency test, and 0 for the fxc-only counters.
     shader.flags = Some(CompileFlags(0));
     shader.num_interface_slots = Some(0);
+    shader.is_sample_frequency_shader = Some(false);
+    for counter in [
+        &mut shader.temp_register_count,
+        &mut shader.def_count,
+        &mut shader.dcl_count,
+        &mut shader.static_flow_control_count,
+        &mut shader.macro_instruction_count,
+        &mut shader.mov_instruction_count,
+        &mut shader.movc_instruction_count,
+        &mut shader.conversion_instruction_count,
+        &mut shader.bitwise_instruction_count,
+    ] {
+        *counter = Some(0);
+    }
     shader.min_feature_level = Some(FeatureLevel::Level12_0);
     r.notes.push(
         "instruction counts are computed by dxc from the module's instructions; they are not recorded in the container"
@@ -308,12 +358,16 @@ pub(super) fn reflect(container: &Container<'_>, r: &mut Reflection) -> Result<(
         Some(part) => Some(Psv0::parse(&part, Some(kind))?),
         None => None,
     };
-    match (&rdat, &psv) {
-        (Some(rdat), _) if !rdat.resources.is_empty() => {
+    match (&module, &rdat, &psv) {
+        (Some(m), _, _) => {
+            r.bound_resources = super::module::bound_resources(m);
+            r.source.resources.push(m.part);
+        }
+        (None, Some(rdat), _) if !rdat.resources.is_empty() => {
             r.bound_resources = rdat.resources.iter().map(rdat_resource).collect();
             r.source.resources.push("RDAT");
         }
-        (_, Some(psv)) => {
+        (None, _, Some(psv)) => {
             r.bound_resources = psv_resources(psv);
             r.source.resources.push("PSV0");
             if !r.bound_resources.is_empty() {
@@ -329,7 +383,7 @@ pub(super) fn reflect(container: &Container<'_>, r: &mut Reflection) -> Result<(
                 );
             }
         }
-        (_, None) => r.notes.push("no PSV0 part: no resource bindings".into()),
+        (None, _, None) => r.notes.push("no PSV0 part: no resource bindings".into()),
     }
 
     // Stage fields: 0 where the stage has none, PSV0's where it has them.
@@ -341,20 +395,21 @@ pub(super) fn reflect(container: &Container<'_>, r: &mut Reflection) -> Result<(
     shader.hs_output_primitive = Some(TessellatorOutputPrimitive::Undefined);
     shader.hs_partitioning = Some(TessellatorPartitioning::Undefined);
     shader.tessellator_domain = Some(TessellatorDomain::Undefined);
-    shader.is_sample_frequency_shader = Some(false);
     if let Some(psv) = &psv {
         r.source.stage.push("PSV0");
-        stage_from_psv(psv, kind, &mut shader, &mut r.notes);
-    } else if matches!(
-        kind,
-        ShaderKind::Geometry
-            | ShaderKind::Hull
-            | ShaderKind::Domain
-            | ShaderKind::Compute
-            | ShaderKind::Mesh
-            | ShaderKind::Amplification
-            | ShaderKind::Pixel
-    ) {
+        stage_from_psv(psv, kind, &mut shader, &mut r.notes, module.is_some());
+    } else if module.is_none()
+        && matches!(
+            kind,
+            ShaderKind::Geometry
+                | ShaderKind::Hull
+                | ShaderKind::Domain
+                | ShaderKind::Compute
+                | ShaderKind::Mesh
+                | ShaderKind::Amplification
+                | ShaderKind::Pixel
+        )
+    {
         r.notes
             .push("no PSV0 part: the stage fields and thread-group size are unknown".into());
         shader.gs_output_topology = None;
@@ -365,7 +420,6 @@ pub(super) fn reflect(container: &Container<'_>, r: &mut Reflection) -> Result<(
         shader.hs_output_primitive = None;
         shader.hs_partitioning = None;
         shader.tessellator_domain = None;
-        shader.is_sample_frequency_shader = None;
     }
 
     // Requires flags: SFI0 without bit 1 (early depth-stencil in D3D terms).
@@ -374,7 +428,7 @@ pub(super) fn reflect(container: &Container<'_>, r: &mut Reflection) -> Result<(
             sfi0.flags.0 & !RequiresFlags::EARLY_DEPTH_STENCIL,
         ));
         r.source.requires_flags.push("SFI0");
-        if kind == ShaderKind::Pixel {
+        if kind == ShaderKind::Pixel && module.is_none() {
             r.notes.push(
                 "D3D_SHADER_REQUIRES_EARLY_DEPTH_STENCIL is recorded only in the module's entry-point properties: requires_flags leaves it out"
                     .into(),
@@ -382,6 +436,12 @@ pub(super) fn reflect(container: &Container<'_>, r: &mut Reflection) -> Result<(
         }
     } else {
         r.notes.push("no SFI0 part: requires flags unknown".into());
+    }
+    if let Some(m) = &module {
+        if let Some(entry) = m.metadata.main_entry() {
+            super::module::entry_properties(entry, &m.metadata, &mut shader);
+            r.source.stage.push(m.part);
+        }
     }
     r.shader = Some(shader);
     Ok(())
@@ -394,12 +454,10 @@ fn stage_from_psv(
     kind: ShaderKind,
     shader: &mut ShaderDesc,
     notes: &mut Vec<String>,
+    has_module: bool,
 ) {
     let info = &psv.runtime_info;
     match info.stage_info {
-        StageInfo::Pixel {
-            sample_frequency, ..
-        } => shader.is_sample_frequency_shader = Some(sample_frequency != 0),
         StageInfo::Geometry {
             input_primitive,
             output_topology,
@@ -409,10 +467,12 @@ fn stage_from_psv(
             shader.gs_output_topology = Some(PrimitiveTopology::from_raw(output_topology));
             shader.gs_max_output_vertex_count = info.geometry_data.map(u32::from);
             shader.gs_instance_count = None;
-            notes.push(
-                "the GS instance count is recorded only in the module's entry-point properties"
-                    .into(),
-            );
+            if !has_module {
+                notes.push(
+                    "the GS instance count is recorded only in the module's entry-point properties"
+                        .into(),
+                );
+            }
             if info.geometry_data.is_none() {
                 notes.push("PSV0 version 0 records no GS max vertex count".into());
             }
@@ -434,10 +494,12 @@ fn stage_from_psv(
                 tessellator_output_primitive,
             ));
             shader.hs_partitioning = None;
-            notes.push(
-                "the HS partitioning is recorded only in the module's entry-point properties"
-                    .into(),
-            );
+            if !has_module {
+                notes.push(
+                    "the HS partitioning is recorded only in the module's entry-point properties"
+                        .into(),
+                );
+            }
         }
         StageInfo::Domain {
             input_control_point_count,

@@ -21,6 +21,7 @@
 pub mod d3d;
 mod dxbc;
 mod dxil;
+mod module;
 pub mod text;
 
 use crate::container::Container;

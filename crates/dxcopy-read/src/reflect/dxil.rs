@@ -1,8 +1,8 @@
-//! DXIL reflection from the parts beside the module: PSV0 (bindings, stage
-//! fields, thread-group size), RDAT (library functions, resources with
-//! names), the signatures, SFI0 and `llvm.ident`, mapped as dxc's
-//! `DxilContainerReflection.cpp` maps the module's resources
-//! (docs/reflection.md § DXIL).
+//! DXIL reflection: the module's metadata first ([`super::module`]), and the
+//! parts beside the module — PSV0 (bindings, stage fields, thread-group
+//! size), RDAT (library functions, resources with names), the signatures,
+//! SFI0 — mapped as dxc's `DxilContainerReflection.cpp` maps the module's
+//! resources (docs/reflection.md § DXIL).
 
 use super::*;
 use crate::bitcode::ModuleFacts;

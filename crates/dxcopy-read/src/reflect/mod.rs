@@ -10,9 +10,10 @@
 //!   GS/HS/DS fields), the signatures (ISGN/OSGN/PCSG, OSG5, ISG1/OSG1/PSG1),
 //!   the SHDR/SHEX declarations (thread-group size; the GS/HS/DS fields when
 //!   there is no STAT) and SFI0 (requires flags).
-//! - DXIL (dxc): PSV0 (bindings, stage fields, thread-group size), RDAT
-//!   (library functions and their resources, with names), the signatures,
-//!   SFI0 and the module's `llvm.ident` (creator).
+//! - DXIL (dxc): the module's `dx.*` metadata (named bindings, entry-point
+//!   properties, `llvm.ident`) from the STAT, DXIL or ILDB module, else PSV0
+//!   (bindings, stage fields, thread-group size) and RDAT (library functions
+//!   and their resources, with names); the signatures and SFI0.
 //!
 //! Every section says which part it came from ([`Sources`]); what no part
 //! records stays `None` and [`Reflection::notes`] names what is missing —

@@ -214,13 +214,12 @@ fn bind(module: &Module, layout: &DataLayout, resource: &Resource) -> BindDesc {
     );
     let flags = match (&resource.detail, class) {
         (_, ResourceClass::CBuffer) => InputFlags::USERPACKED,
-        (ResourceDetail::Sampler { sampler_kind }, _) => {
-            if *sampler_kind == SamplerKind::Comparison {
-                InputFlags::COMPARISON_SAMPLER
-            } else {
-                0
-            }
+        (ResourceDetail::Sampler { sampler_kind }, _)
+            if *sampler_kind == SamplerKind::Comparison =>
+        {
+            InputFlags::COMPARISON_SAMPLER
         }
+        (ResourceDetail::Sampler { .. }, _) => 0,
         _ if texture_like => match return_components(module, resource) {
             Some(4) => InputFlags::TEXTURE_COMPONENT_0 | InputFlags::TEXTURE_COMPONENT_1,
             Some(3) => InputFlags::TEXTURE_COMPONENT_1,

@@ -13,6 +13,7 @@ pub fn commands() -> Vec<clap::Command> {
         dxcopy::cmd::dxcopy::Opts::command(),
         dxcopy::cmd::dxstrip::Opts::command(),
         dxcopy::cmd::dxinfo::Opts::command(),
+        dxcopy::cmd::dxasm::Opts::command(),
     ]
 }
 

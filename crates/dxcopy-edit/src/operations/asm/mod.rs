@@ -27,7 +27,7 @@ mod stat;
 mod tests;
 
 pub use container::{
-    build_container, check_round_trip, patch_container, AsmWarning, Patched, RoundTrip,
+    build_container, check_round_trip, patch_container, AsmWarning, DxasmError, Patched, RoundTrip,
 };
 pub use hints::FloatHints;
 pub use signature::SignatureTable;
@@ -166,21 +166,9 @@ impl Assembly {
 /// listing (after its `// Level9 shader bytecode:` heading).
 fn find_profile(text: &str) -> Result<(usize, ShaderKind, (u8, u8)), AsmError> {
     let mut level9 = false;
-    let mut in_block_comment = false;
+    let text = blank_block_comments(text);
     for (number, raw) in text.lines().enumerate() {
         let line = raw.trim();
-        if in_block_comment {
-            if line.contains("*/") {
-                in_block_comment = false;
-            }
-            continue;
-        }
-        if line.starts_with("/*") {
-            in_block_comment = !line.contains("*/");
-            if in_block_comment || line.ends_with("*/") {
-                continue;
-            }
-        }
         if line.starts_with("//") || line.starts_with(';') || line.is_empty() {
             if line.contains("Level9 shader bytecode") {
                 level9 = true;
@@ -210,6 +198,36 @@ fn find_profile(text: &str) -> Result<(usize, ShaderKind, (u8, u8)), AsmError> {
     ))
 }
 
+/// `text` with each `/* … */` comment turned into spaces (its line ends
+/// kept), so that lines keep their numbers and columns.
+fn blank_block_comments(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains("/*") {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find("/*") {
+        // A `//` comment before it on the same line hides it.
+        let line_start = rest[..start].rfind('\n').map_or(0, |i| i + 1);
+        if rest[line_start..start].contains("//") {
+            let end = rest[start..].find('\n').map_or(rest.len(), |i| start + i);
+            out.push_str(&rest[..end]);
+            rest = &rest[end..];
+            continue;
+        }
+        out.push_str(&rest[..start]);
+        let end = rest[start + 2..]
+            .find("*/")
+            .map_or(rest.len(), |i| start + 2 + i + 2);
+        for c in rest[start..end].chars() {
+            out.push(if c == '\n' { '\n' } else { ' ' });
+        }
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    std::borrow::Cow::Owned(out)
+}
+
 /// `ps_5_0` → (pixel, (5, 0)); SM4.0–5.1 only.
 fn parse_profile(word: &str) -> Option<(ShaderKind, (u8, u8))> {
     let mut parts = word.split('_');
@@ -232,6 +250,7 @@ fn parse_profile(word: &str) -> Option<(ShaderKind, (u8, u8))> {
 /// as the nearest value.
 pub fn assemble(text: &str, hints: &mut FloatHints) -> Result<Assembly, AsmError> {
     let (profile_line, stage, model) = find_profile(text)?;
+    let text = &*blank_block_comments(text);
     let signatures = signature::parse_tables(text, profile_line, stage)?;
     // The program: from the line after the profile, numbered as in the file.
     let mut offset = 0;

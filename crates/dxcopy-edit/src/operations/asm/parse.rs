@@ -43,6 +43,19 @@ const ONE_COMPONENT: [u8; 9] = [
     ot::INNER_COVERAGE,
 ];
 
+/// Register types of four components, which free syntax may write without
+/// letters (all four).
+const FOUR_COMPONENT: [u8; 8] = [
+    ot::TEMP,
+    ot::INPUT,
+    ot::OUTPUT,
+    ot::INDEXABLE_TEMP,
+    ot::IMMEDIATE_CONSTANT_BUFFER,
+    ot::INPUT_CONTROL_POINT,
+    ot::OUTPUT_CONTROL_POINT,
+    ot::INPUT_PATCH_CONSTANT,
+];
+
 /// The same for declarations (`dcl_output oDepth`; `dcl_input vPrim` and
 /// `dcl_output oMask` have none).
 const ONE_COMPONENT_DECLARED: [u8; 6] = [
@@ -545,9 +558,8 @@ impl<'t, 'h> Parser<'t, 'h> {
                 return Ok(bits);
             }
             let v = parse_float(&text).ok_or_else(|| {
-                let mut e = self.error_here(AsmErrorKind::BadNumber(full.clone()));
-                e.column = e.column.saturating_sub(1);
-                e
+                let t = &self.toks[self.pos - 1];
+                AsmError::new(t.line, t.column, AsmErrorKind::BadNumber(full.clone()))
             })?;
             let v = if negative { -v } else { v };
             return Ok(special_float(&text, negative).unwrap_or(v.to_bits()));
@@ -733,12 +745,24 @@ impl<'t, 'h> Parser<'t, 'h> {
                 ot::SAMPLER | ot::RESOURCE | ot::UNORDERED_ACCESS_VIEW | ot::CONSTANT_BUFFER
             );
         operand.components = if self.eat_punct('.') {
+            let (line, column) = self.here();
             let letters = self.ident("component letters")?;
-            components(&letters, role)
-                .ok_or_else(|| self.error_here(AsmErrorKind::BadComponents(letters.clone())))?
+            components(&letters, role).ok_or_else(|| {
+                AsmError::new(line, column, AsmErrorKind::BadComponents(letters.clone()))
+            })?
         } else if declared_resource && (self.sm51 || kind == ot::CONSTANT_BUFFER) {
             // Hidden in the listing: fxc writes a full swizzle.
             Components::Swizzle([0, 1, 2, 3])
+        } else if FOUR_COMPONENT.contains(&kind)
+            && role != Role::Relative
+            && !operand.indices.is_empty()
+        {
+            // Microsoft's free syntax (`mov r0, v1`): all four components.
+            // fxc's listings always print the letters of these registers.
+            match role {
+                Role::Source => Components::Swizzle([0, 1, 2, 3]),
+                _ => Components::Mask(0xf),
+            }
         } else if role == Role::Declared {
             if ONE_COMPONENT_DECLARED.contains(&kind) {
                 Components::One
@@ -1324,10 +1348,7 @@ fn register_kind(word: &str) -> Option<(u8, Option<u64>)> {
             RegisterForm::Fixed => continue,
             _ => name,
         };
-        if prefix == name
-            || prefix == upper
-            || (prefix.eq_ignore_ascii_case(name) && prefix.len() > 1)
-        {
+        if prefix.eq_ignore_ascii_case(name) || prefix.eq_ignore_ascii_case(upper) {
             return Some((kind, number));
         }
     }
@@ -1369,10 +1390,12 @@ fn components(letters: &str, role: Role) -> Option<Components> {
         Role::Relative if index.len() == 1 => Some(Components::Select(index[0])),
         Role::Relative | Role::Source => match index.len() {
             1 => Some(Components::Select(index[0])),
-            4 => Some(Components::Swizzle([
-                index[0], index[1], index[2], index[3],
-            ])),
-            _ => as_mask(),
+            // Two to four letters; with fewer than four (free syntax) the
+            // last one repeats.
+            n => {
+                let at = |i: usize| index[i.min(n - 1)];
+                Some(Components::Swizzle([at(0), at(1), at(2), at(3)]))
+            }
         },
     }
 }

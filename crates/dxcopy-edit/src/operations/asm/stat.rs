@@ -18,6 +18,7 @@ fn counter(name: &str) -> usize {
 /// The 37 counters of `program` as this model derives them.
 pub fn count_statistics(program: &Program) -> [u32; 37] {
     let mut c = [0u32; 37];
+    let mut sample_frequency = false;
     let mut add = |name: &str, n: u32| c[counter(name)] += n;
     for ins in &program.instructions {
         match &ins.body {
@@ -52,9 +53,9 @@ pub fn count_statistics(program: &Program) -> [u32; 37] {
                     Declaration::TessPartitioning(p) => add("HSPartitioning", u32::from(*p)),
                     Declaration::TessDomain(d) => add("TessellatorDomain", u32::from(*d)),
                     Declaration::Register {
-                        interpolation: Some(m),
+                        interpolation: Some(6 | 7),
                         ..
-                    } if matches!(m, 6 | 7) => add("IsSampleFrequency", 0),
+                    } => sample_frequency = true,
                     _ => {}
                 }
                 if !matches!(d, Declaration::ImmediateConstantBuffer(_)) {
@@ -212,6 +213,7 @@ pub fn count_statistics(program: &Program) -> [u32; 37] {
             }
         }
     }
+    c[counter("IsSampleFrequency")] = u32::from(sample_frequency);
     c
 }
 

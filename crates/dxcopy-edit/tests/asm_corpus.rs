@@ -191,4 +191,9 @@ fn recomputed_statistics_agree_with_fxc() {
         println!("{k}: {v}");
     }
     assert!(with_stat > 500, "{with_stat} containers with STAT");
+    // The counts that are derivable (instructions, temps, declarations,
+    // declared values) agree everywhere; fxc's compiler-internal counts
+    // (per-type instruction counts before its last passes) only for
+    // simpler shaders. A regression of the model shows here.
+    assert!(agree * 3 > with_stat, "{agree} of {with_stat}");
 }

@@ -58,7 +58,8 @@ pub fn count_statistics(program: &Program) -> [u32; 37] {
                     } => sample_frequency = true,
                     _ => {}
                 }
-                if !matches!(d, Declaration::ImmediateConstantBuffer(_)) {
+                // DclCount: the input and output declarations.
+                if (op::DCL_INPUT..=op::DCL_OUTPUT_SIV).contains(&ins.opcode) {
                     add("DclCount", 1);
                 }
             }
@@ -171,6 +172,7 @@ pub fn count_statistics(program: &Program) -> [u32; 37] {
                     | op::CALL
                     | op::CALLC
                     | op::RETC => add("DynamicFlowControlCount", 1),
+                    op::RET => add("StaticFlowControlCount", 1),
                     op::CUT | op::CUT_STREAM => add("CutInstructionCount", 1),
                     op::EMIT | op::EMIT_STREAM => add("EmitInstructionCount", 1),
                     op::EMITTHENCUT | op::EMITTHENCUT_STREAM => {

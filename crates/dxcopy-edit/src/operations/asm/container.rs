@@ -239,7 +239,7 @@ pub fn check_round_trip(
     let mut text = String::new();
     // Writing to a String cannot fail.
     let _ = sm4::write_program(&program, None, &options, &mut text);
-    let mut hints = FloatHints::from_program(&program);
+    let mut hints = FloatHints::from_program_printed(&program, Some(options.rounding));
     let assembly = assemble(&text, &mut hints)?;
     Ok(compare(part.data, &assembly.program, &program, &options))
 }

@@ -27,6 +27,8 @@ pub struct FloatHints {
     doubles: HashMap<String, Vec<u64>>,
     used_singles: HashMap<String, usize>,
     used_doubles: HashMap<String, usize>,
+    /// Which roundings' texts are recorded: bit 0 current, bit 1 legacy.
+    roundings: u8,
 }
 
 impl FloatHints {
@@ -35,9 +37,23 @@ impl FloatHints {
         FloatHints::default()
     }
 
-    /// The hints of `program` (a decoded reference program).
+    /// The hints of `program` (a decoded reference program), for a listing
+    /// printed with either C runtime's rounding.
     pub fn from_program(program: &Program) -> FloatHints {
-        let mut hints = FloatHints::default();
+        FloatHints::from_program_printed(program, None)
+    }
+
+    /// The hints of `program` for a listing printed with `rounding` (both
+    /// when `None`).
+    pub fn from_program_printed(program: &Program, rounding: Option<FloatRounding>) -> FloatHints {
+        let mut hints = FloatHints {
+            roundings: match rounding {
+                Some(FloatRounding::Current) => 1,
+                Some(FloatRounding::Legacy) => 2,
+                None => 3,
+            },
+            ..FloatHints::default()
+        };
         for instruction in &program.instructions {
             hints.add_instruction(instruction);
         }
@@ -47,7 +63,10 @@ impl FloatHints {
     /// Records `bits` under the texts it prints as with `style`.
     fn add_single(&mut self, bits: u32, style: ImmediateStyle) {
         let mut texts: Vec<String> = Vec::with_capacity(2);
-        for rounding in [FloatRounding::Current, FloatRounding::Legacy] {
+        for (bit, rounding) in [(1, FloatRounding::Current), (2, FloatRounding::Legacy)] {
+            if self.roundings & bit == 0 {
+                continue;
+            }
             let text = match style {
                 ImmediateStyle::Float | ImmediateStyle::Double => {
                     float_text(f32::from_bits(bits), rounding)
@@ -65,12 +84,19 @@ impl FloatHints {
     }
 
     fn add_double(&mut self, bits: u64) {
-        let current = fixed6(f64::from_bits(bits), FloatRounding::Current);
-        let legacy = fixed6(f64::from_bits(bits), FloatRounding::Legacy);
-        if legacy != current {
-            self.doubles.entry(legacy).or_default().push(bits);
+        let current =
+            (self.roundings & 1 != 0).then(|| fixed6(f64::from_bits(bits), FloatRounding::Current));
+        let legacy =
+            (self.roundings & 2 != 0).then(|| fixed6(f64::from_bits(bits), FloatRounding::Legacy));
+        if legacy.is_some() && legacy != current {
+            self.doubles
+                .entry(legacy.unwrap_or_default())
+                .or_default()
+                .push(bits);
         }
-        self.doubles.entry(current).or_default().push(bits);
+        if let Some(current) = current {
+            self.doubles.entry(current).or_default().push(bits);
+        }
     }
 
     fn add_instruction(&mut self, instruction: &Instruction) {

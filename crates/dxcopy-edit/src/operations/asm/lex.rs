@@ -8,12 +8,12 @@
 use super::{AsmError, AsmErrorKind};
 
 /// What a token is.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) enum Tok {
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Tok<'a> {
     /// A name: `mov`, `r0`, `xyzw`, `_uint`.
-    Ident(String),
+    Ident(&'a str),
     /// A number as written: `1`, `0x3f800000`, `1.500000`, `1.#INF00`, `2.0f`.
-    Number(String),
+    Number(&'a str),
     /// One punctuation character.
     Punct(char),
     /// The end of a line.
@@ -21,9 +21,9 @@ pub(crate) enum Tok {
 }
 
 /// A token and where it starts.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Token {
-    pub tok: Tok,
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Token<'a> {
+    pub tok: Tok<'a>,
     /// 1-based line.
     pub line: u32,
     /// 1-based column (in characters).
@@ -32,107 +32,107 @@ pub(crate) struct Token {
     pub spaced: bool,
 }
 
-/// Splits `text` (a whole file, or the part of it from `first_line` on)
-/// into tokens. Line numbers start at `first_line`.
-pub(crate) fn tokenize(text: &str, first_line: u32) -> Result<Vec<Token>, AsmError> {
-    let chars: Vec<char> = text.chars().collect();
-    let mut tokens = Vec::new();
-    let (mut i, mut line, mut column) = (0usize, first_line, 1u32);
+/// Splits `text` into tokens, borrowing it. Line numbers start at
+/// `first_line`.
+pub(crate) fn tokenize<'a>(text: &'a str, first_line: u32) -> Result<Vec<Token<'a>>, AsmError> {
+    let bytes = text.as_bytes();
+    let mut tokens = Vec::with_capacity(text.len() / 6);
+    let (mut i, mut line, mut line_start_at) = (0usize, first_line, 0usize);
     let mut spaced = true;
     let mut line_start = true;
-    while i < chars.len() {
-        let c = chars[i];
-        let (start_line, start_column) = (line, column);
-        let push = |tokens: &mut Vec<Token>, tok: Tok, spaced: bool| {
+    // Columns count characters: only comments may hold non-ASCII text, and
+    // a line's columns are counted from its start.
+    let column_of = |at: usize, line_start_at: usize| -> u32 {
+        text.get(line_start_at..at)
+            .map_or(at - line_start_at, |s| s.chars().count()) as u32
+            + 1
+    };
+    while i < bytes.len() {
+        let c = bytes[i];
+        let column = column_of(i, line_start_at);
+        let start_line = line;
+        let push = |tokens: &mut Vec<Token<'a>>, tok: Tok<'a>, spaced: bool| {
             tokens.push(Token {
                 tok,
                 line: start_line,
-                column: start_column,
+                column,
                 spaced,
             })
         };
-        if c == '\n' {
+        if c == b'\n' {
             push(&mut tokens, Tok::Newline, spaced);
             i += 1;
             line += 1;
-            column = 1;
+            line_start_at = i;
             spaced = true;
             line_start = true;
             continue;
         }
-        if c.is_whitespace() {
+        if c.is_ascii_whitespace() {
             i += 1;
-            column += 1;
             spaced = true;
             continue;
         }
-        let next = chars.get(i + 1).copied();
-        if (c == '/' && next == Some('/')) || c == ';' || (c == '#' && line_start) {
-            while i < chars.len() && chars[i] != '\n' {
+        let next = bytes.get(i + 1).copied();
+        if (c == b'/' && next == Some(b'/')) || c == b';' || (c == b'#' && line_start) {
+            while i < bytes.len() && bytes[i] != b'\n' {
                 i += 1;
             }
             spaced = true;
             continue;
         }
-        if c == '/' && next == Some('*') {
+        if c == b'/' && next == Some(b'*') {
             i += 2;
-            column += 2;
             loop {
-                match chars.get(i) {
+                match bytes.get(i) {
                     None => {
                         return Err(AsmError::new(
                             start_line,
-                            start_column,
+                            column,
                             AsmErrorKind::UnclosedComment,
                         ))
                     }
-                    Some('*') if chars.get(i + 1) == Some(&'/') => {
+                    Some(b'*') if bytes.get(i + 1) == Some(&b'/') => {
                         i += 2;
-                        column += 2;
                         break;
                     }
-                    Some('\n') => {
+                    Some(b'\n') => {
                         // The comment's line ends still end statements.
                         push(&mut tokens, Tok::Newline, true);
                         i += 1;
                         line += 1;
-                        column = 1;
+                        line_start_at = i;
                     }
-                    Some(_) => {
-                        i += 1;
-                        column += 1;
-                    }
+                    Some(_) => i += 1,
                 }
             }
             spaced = true;
             continue;
         }
         line_start = false;
-        if c.is_ascii_alphabetic() || c == '_' || c == '$' {
+        if c.is_ascii_alphabetic() || c == b'_' || c == b'$' {
             let start = i;
-            while i < chars.len() && (chars[i].is_ascii_alphanumeric() || chars[i] == '_') {
+            i += 1;
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
                 i += 1;
             }
-            i = i.max(start + 1);
-            let word: String = chars[start..i].iter().collect();
-            column += (i - start) as u32;
-            push(&mut tokens, Tok::Ident(word), spaced);
+            push(&mut tokens, Tok::Ident(&text[start..i]), spaced);
             spaced = false;
             continue;
         }
-        if c.is_ascii_digit() || (c == '.' && next.is_some_and(|n| n.is_ascii_digit())) {
+        if c.is_ascii_digit() || (c == b'.' && next.is_some_and(|n| n.is_ascii_digit())) {
             let start = i;
-            let hex = c == '0' && matches!(next, Some('x' | 'X'));
-            while i < chars.len() {
-                let d = chars[i];
-                if d.is_ascii_alphanumeric() || d == '.' || d == '#' {
+            let hex = c == b'0' && matches!(next, Some(b'x' | b'X'));
+            while i < bytes.len() {
+                let d = bytes[i];
+                if d.is_ascii_alphanumeric() || d == b'.' || d == b'#' {
                     i += 1;
-                } else if (d == '+' || d == '-')
+                } else if (d == b'+' || d == b'-')
                     && !hex
-                    && matches!(chars[i - 1], 'e' | 'E')
-                    && chars[start..i - 1]
+                    && matches!(bytes[i - 1], b'e' | b'E')
+                    && bytes[start..i - 1]
                         .iter()
-                        .all(|c| c.is_ascii_digit() || *c == '.')
+                        .all(|c| c.is_ascii_digit() || *c == b'.')
                 {
                     // An exponent's sign: `1e-5`.
                     i += 1;
@@ -140,29 +140,27 @@ pub(crate) fn tokenize(text: &str, first_line: u32) -> Result<Vec<Token>, AsmErr
                     break;
                 }
             }
-            let word: String = chars[start..i].iter().collect();
-            column += (i - start) as u32;
-            push(&mut tokens, Tok::Number(word), spaced);
+            push(&mut tokens, Tok::Number(&text[start..i]), spaced);
             spaced = false;
             continue;
         }
-        if "[](){},+-|.:=*".contains(c) {
-            push(&mut tokens, Tok::Punct(c), spaced);
+        if b"[](){},+-|.:=*".contains(&c) {
+            push(&mut tokens, Tok::Punct(char::from(c)), spaced);
             i += 1;
-            column += 1;
             spaced = false;
             continue;
         }
+        let character = text[i..].chars().next().unwrap_or('?');
         return Err(AsmError::new(
             line,
             column,
-            AsmErrorKind::UnexpectedCharacter(c),
+            AsmErrorKind::UnexpectedCharacter(character),
         ));
     }
     tokens.push(Token {
         tok: Tok::Newline,
         line,
-        column,
+        column: column_of(bytes.len(), line_start_at),
         spaced: true,
     });
     Ok(tokens)
@@ -172,7 +170,7 @@ pub(crate) fn tokenize(text: &str, first_line: u32) -> Result<Vec<Token>, AsmErr
 mod tests {
     use super::*;
 
-    fn toks(text: &str) -> Vec<Tok> {
+    fn toks(text: &str) -> Vec<Tok<'_>> {
         tokenize(text, 1)
             .unwrap()
             .into_iter()
@@ -183,8 +181,8 @@ mod tests {
     #[test]
     fn words_numbers_and_comments() {
         use Tok::*;
-        let id = |s: &str| Ident(s.into());
-        let num = |s: &str| Number(s.into());
+        let id = Ident;
+        let num = Number;
         assert_eq!(
             toks("mov r0.xy, l(1.#INF00, -2e-3) // c\n; x\n/* a\n b */ret"),
             vec![

@@ -73,7 +73,7 @@ const REGISTER_ALIASES: [(&str, u8); 1] = [("vcp", ot::INPUT_CONTROL_POINT)];
 
 /// The program's statements, parsed one at a time.
 pub(crate) struct Parser<'t, 'h> {
-    toks: &'t [Token],
+    toks: &'t [Token<'t>],
     pos: usize,
     sm51: bool,
     hints: &'h mut FloatHints,
@@ -92,7 +92,7 @@ struct Encoded {
 }
 
 impl<'t, 'h> Parser<'t, 'h> {
-    pub(crate) fn new(toks: &'t [Token], sm51: bool, hints: &'h mut FloatHints) -> Self {
+    pub(crate) fn new(toks: &'t [Token<'t>], sm51: bool, hints: &'h mut FloatHints) -> Self {
         Parser {
             toks,
             pos: 0,
@@ -102,14 +102,14 @@ impl<'t, 'h> Parser<'t, 'h> {
         }
     }
 
-    fn peek(&self) -> &Tok {
-        self.toks.get(self.pos).map_or(&Tok::Newline, |t| &t.tok)
+    fn peek(&self) -> Tok<'t> {
+        self.toks.get(self.pos).map_or(Tok::Newline, |t| t.tok)
     }
 
-    fn peek_at(&self, ahead: usize) -> &Tok {
+    fn peek_at(&self, ahead: usize) -> Tok<'t> {
         self.toks
             .get(self.pos + ahead)
-            .map_or(&Tok::Newline, |t| &t.tok)
+            .map_or(Tok::Newline, |t| t.tok)
     }
 
     fn here(&self) -> (u32, u32) {
@@ -125,7 +125,7 @@ impl<'t, 'h> Parser<'t, 'h> {
     }
 
     fn found(&self) -> String {
-        describe(self.peek())
+        describe(&self.peek())
     }
 
     fn expected(&self, what: &'static str) -> AsmError {
@@ -140,8 +140,8 @@ impl<'t, 'h> Parser<'t, 'h> {
         self.toks.get(self.pos).is_some_and(|t| !t.spaced)
     }
 
-    fn next(&mut self) -> Tok {
-        let t = self.peek().clone();
+    fn next(&mut self) -> Tok<'t> {
+        let t = self.peek();
         if self.pos < self.toks.len() {
             self.pos += 1;
         }
@@ -149,7 +149,7 @@ impl<'t, 'h> Parser<'t, 'h> {
     }
 
     fn eat_punct(&mut self, c: char) -> bool {
-        if *self.peek() == Tok::Punct(c) {
+        if self.peek() == Tok::Punct(c) {
             self.pos += 1;
             true
         } else {
@@ -166,13 +166,13 @@ impl<'t, 'h> Parser<'t, 'h> {
     }
 
     fn skip_newlines(&mut self) {
-        while *self.peek() == Tok::Newline && self.pos < self.toks.len() {
+        while self.peek() == Tok::Newline && self.pos < self.toks.len() {
             self.pos += 1;
         }
     }
 
-    fn ident(&mut self, what: &'static str) -> PResult<String> {
-        match self.peek().clone() {
+    fn ident(&mut self, what: &'static str) -> PResult<&'t str> {
+        match self.peek() {
             Tok::Ident(s) => {
                 self.pos += 1;
                 Ok(s)
@@ -182,7 +182,7 @@ impl<'t, 'h> Parser<'t, 'h> {
     }
 
     fn at_end(&self) -> bool {
-        *self.peek() == Tok::Newline
+        self.peek() == Tok::Newline
     }
 
     fn expect_end(&mut self) -> PResult<()> {
@@ -195,22 +195,22 @@ impl<'t, 'h> Parser<'t, 'h> {
 
     /// An unsigned integer (decimal or hex), optionally `l(N)`.
     fn uint(&mut self, what: &'static str) -> PResult<u32> {
-        if matches!(self.peek(), Tok::Ident(s) if s == "l") && *self.peek_at(1) == Tok::Punct('(') {
+        if matches!(self.peek(), Tok::Ident(s) if s == "l") && self.peek_at(1) == Tok::Punct('(') {
             self.pos += 2;
             let v = self.uint(what)?;
             self.expect_punct(')', "')'")?;
             return Ok(v);
         }
         let negative = self.eat_punct('-');
-        match self.peek().clone() {
+        match self.peek() {
             Tok::Number(text) => {
                 let v = parse_int(&text)
-                    .ok_or_else(|| self.error_here(AsmErrorKind::BadNumber(text.clone())))?;
+                    .ok_or_else(|| self.error_here(AsmErrorKind::BadNumber(text.to_string())))?;
                 self.pos += 1;
                 let v = if negative { v.wrapping_neg() } else { v };
                 u32::try_from(v)
                     .or_else(|_| i32::try_from(v).map(|v| v as u32))
-                    .map_err(|_| self.error_here(AsmErrorKind::BadNumber(text)))
+                    .map_err(|_| self.error_here(AsmErrorKind::BadNumber(text.to_string())))
             }
             _ => Err(self.expected(what)),
         }
@@ -246,12 +246,16 @@ impl<'t, 'h> Parser<'t, 'h> {
             return Err(AsmError::new(
                 line,
                 column,
-                AsmErrorKind::UnknownInstruction(name),
+                AsmErrorKind::UnknownInstruction(name.to_string()),
             ));
         };
         let rest: Vec<String> = pieces[k..].iter().map(|s| s.to_string()).collect();
         let info = opcode::info(code).ok_or_else(|| {
-            AsmError::new(line, column, AsmErrorKind::UnknownInstruction(name.clone()))
+            AsmError::new(
+                line,
+                column,
+                AsmErrorKind::UnknownInstruction(name.to_string()),
+            )
         })?;
         let encoded = if info.class == OpClass::Declaration {
             self.declaration(code, &rest, (line, column), &name)?
@@ -344,7 +348,7 @@ impl<'t, 'h> Parser<'t, 'h> {
                 }
             }
             for what in pending {
-                if !(self.adjacent() && *self.peek() == Tok::Punct('(')) {
+                if !(self.adjacent() && self.peek() == Tok::Punct('(')) {
                     return Err(self.expected("'(' after the suffix"));
                 }
                 self.pos += 1;
@@ -369,7 +373,7 @@ impl<'t, 'h> Parser<'t, 'h> {
                     let dim = lookup(&names::RESOURCE_DIMENSIONS, &dim_name).ok_or_else(|| {
                         self.error_here(AsmErrorKind::UnknownName {
                             what: "resource dimension",
-                            name: dim_name.clone(),
+                            name: dim_name.to_string(),
                         })
                     })?;
                     let mut stride = 0;
@@ -385,10 +389,10 @@ impl<'t, 'h> Parser<'t, 'h> {
                 }
                 self.expect_punct(')', "')'")?;
             }
-            if self.adjacent() && *self.peek() == Tok::Punct('(') {
+            if self.adjacent() && self.peek() == Tok::Punct('(') {
                 return_type = Some(self.return_type()?);
             }
-            match self.peek().clone() {
+            match self.peek() {
                 Tok::Ident(s) if self.adjacent() && s.starts_with('_') => {
                     self.pos += 1;
                     rest = s[1..].split('_').map(str::to_string).collect();
@@ -409,15 +413,16 @@ impl<'t, 'h> Parser<'t, 'h> {
             _ => {}
         }
         // ` [precise]` / ` [precise(xy)]`.
-        if *self.peek() == Tok::Punct('[')
+        if self.peek() == Tok::Punct('[')
             && matches!(self.peek_at(1), Tok::Ident(s) if s.eq_ignore_ascii_case("precise"))
         {
             self.pos += 2;
             let mut mask = 0xf;
             if self.eat_punct('(') {
                 let letters = self.ident("component letters")?;
-                mask = mask_of(&letters)
-                    .ok_or_else(|| self.error_here(AsmErrorKind::BadComponents(letters.clone())))?;
+                mask = mask_of(&letters).ok_or_else(|| {
+                    self.error_here(AsmErrorKind::BadComponents(letters.to_string()))
+                })?;
                 self.expect_punct(')', "')'")?;
             }
             self.expect_punct(']', "']'")?;
@@ -482,7 +487,7 @@ impl<'t, 'h> Parser<'t, 'h> {
             *slot = lookup(&names::RETURN_TYPES, &n).ok_or_else(|| {
                 self.error_here(AsmErrorKind::UnknownName {
                     what: "return type",
-                    name: n.clone(),
+                    name: n.to_string(),
                 })
             })? as u8;
         }
@@ -551,7 +556,7 @@ impl<'t, 'h> Parser<'t, 'h> {
         let full = if negative {
             format!("-{text}")
         } else {
-            text.clone()
+            text.to_string()
         };
         if is_inexact_text(&text) || text.ends_with(['f', 'F']) && !text.starts_with("0x") {
             if let Some(bits) = self.hints.single(&full) {
@@ -618,7 +623,7 @@ impl<'t, 'h> Parser<'t, 'h> {
     fn operand(&mut self, role: Role) -> PResult<Operand> {
         let mut modifier = 0u8;
         // `-4` in free syntax is a negative number, not a negated one.
-        if *self.peek() == Tok::Punct('-') && !matches!(self.peek_at(1), Tok::Number(_)) {
+        if self.peek() == Tok::Punct('-') && !matches!(self.peek_at(1), Tok::Number(_)) {
             self.pos += 1;
             modifier |= 1;
         }
@@ -632,7 +637,7 @@ impl<'t, 'h> Parser<'t, 'h> {
         }
         operand.modifier = modifier;
         // `{min16f}`, `{def32 as min16f}`, `{ nonuniform }`.
-        while *self.peek() == Tok::Punct('{') {
+        while self.peek() == Tok::Punct('{') {
             self.pos += 1;
             let word = self.ident("a precision or 'nonuniform'")?;
             if word.eq_ignore_ascii_case("nonuniform") {
@@ -641,7 +646,7 @@ impl<'t, 'h> Parser<'t, 'h> {
                 operand.min_precision = precision(&word).ok_or_else(|| {
                     self.error_here(AsmErrorKind::UnknownName {
                         what: "minimum precision",
-                        name: word.clone(),
+                        name: word.to_string(),
                     })
                 })?;
                 if matches!(self.peek(), Tok::Ident(s) if s == "as") {
@@ -650,7 +655,7 @@ impl<'t, 'h> Parser<'t, 'h> {
                     precision(&to).ok_or_else(|| {
                         self.error_here(AsmErrorKind::UnknownName {
                             what: "minimum precision",
-                            name: to.clone(),
+                            name: to.to_string(),
                         })
                     })?;
                 }
@@ -690,7 +695,7 @@ impl<'t, 'h> Parser<'t, 'h> {
             nonuniform: false,
             immediate: Vec::new(),
         };
-        let word = match self.peek().clone() {
+        let word = match self.peek() {
             Tok::Ident(w) => w,
             Tok::Number(_) | Tok::Punct('-') => {
                 // A bare number (Microsoft's free syntax): `l(N)`.
@@ -702,7 +707,7 @@ impl<'t, 'h> Parser<'t, 'h> {
             _ => return Err(self.expected("an operand")),
         };
         self.pos += 1;
-        if (word == "l" || word == "d") && *self.peek() == Tok::Punct('(') {
+        if (word == "l" || word == "d") && self.peek() == Tok::Punct('(') {
             let double = word == "d";
             let values = self.immediate_values(double)?;
             let count = values.len();
@@ -726,7 +731,11 @@ impl<'t, 'h> Parser<'t, 'h> {
             return Ok(operand);
         }
         let (kind, first_index) = register_kind(&word).ok_or_else(|| {
-            AsmError::new(line, column, AsmErrorKind::UnknownRegister(word.clone()))
+            AsmError::new(
+                line,
+                column,
+                AsmErrorKind::UnknownRegister(word.to_string()),
+            )
         })?;
         operand.kind = kind;
         if let Some(i) = first_index {
@@ -735,7 +744,7 @@ impl<'t, 'h> Parser<'t, 'h> {
                 relative: None,
             });
         }
-        while *self.peek() == Tok::Punct('[') {
+        while self.peek() == Tok::Punct('[') {
             self.pos += 1;
             self.index(&mut operand)?;
         }
@@ -748,7 +757,11 @@ impl<'t, 'h> Parser<'t, 'h> {
             let (line, column) = self.here();
             let letters = self.ident("component letters")?;
             components(&letters, role).ok_or_else(|| {
-                AsmError::new(line, column, AsmErrorKind::BadComponents(letters.clone()))
+                AsmError::new(
+                    line,
+                    column,
+                    AsmErrorKind::BadComponents(letters.to_string()),
+                )
             })?
         } else if declared_resource && (self.sm51 || kind == ot::CONSTANT_BUFFER) {
             // Hidden in the listing: fxc writes a full swizzle.
@@ -788,7 +801,7 @@ impl<'t, 'h> Parser<'t, 'h> {
                 break;
             }
             first = false;
-            if *self.peek() == Tok::Punct('*') {
+            if self.peek() == Tok::Punct('*') {
                 self.pos += 1;
                 value = u64::from(u32::MAX);
                 continue;
@@ -875,7 +888,7 @@ impl<'t, 'h> Parser<'t, 'h> {
                         .ok_or_else(|| {
                             self.error_here(AsmErrorKind::UnknownName {
                                 what: "global flag",
-                                name: n.clone(),
+                                name: n.to_string(),
                             })
                         })?;
                     flags |= 1 << bit;
@@ -915,7 +928,7 @@ impl<'t, 'h> Parser<'t, 'h> {
                 let m = lookup(&names::SAMPLER_MODES, &mode).ok_or_else(|| {
                     self.error_here(AsmErrorKind::UnknownName {
                         what: "sampler mode",
-                        name: mode.clone(),
+                        name: mode.to_string(),
                     })
                 })?;
                 e.controls |= (m as u32) << 11;
@@ -934,7 +947,7 @@ impl<'t, 'h> Parser<'t, 'h> {
                 } else {
                     no_suffix(&lower[1..])?;
                 }
-                if self.adjacent() && *self.peek() == Tok::Punct('(') {
+                if self.adjacent() && self.peek() == Tok::Punct('(') {
                     self.pos += 1;
                     let samples = self.uint("a sample count")?;
                     self.expect_punct(')', "')'")?;
@@ -1017,7 +1030,7 @@ impl<'t, 'h> Parser<'t, 'h> {
                     let n = lookup(&names::SYSTEM_VALUES, &sv).ok_or_else(|| {
                         self.error_here(AsmErrorKind::UnknownName {
                             what: "system value",
-                            name: sv.clone(),
+                            name: sv.to_string(),
                         })
                     })?;
                     e.body.push(n as u32);
@@ -1035,7 +1048,7 @@ impl<'t, 'h> Parser<'t, 'h> {
                     .strip_prefix(['x', 'X'])
                     .and_then(|n| n.parse::<u32>().ok())
                     .ok_or_else(|| {
-                        AsmError::new(line, column, AsmErrorKind::UnknownRegister(reg.clone()))
+                        AsmError::new(line, column, AsmErrorKind::UnknownRegister(reg.to_string()))
                     })?;
                 self.expect_punct('[', "'['")?;
                 let size = self.uint("a register count")?;
@@ -1075,7 +1088,7 @@ impl<'t, 'h> Parser<'t, 'h> {
                     .ok_or_else(|| {
                         self.error_here(AsmErrorKind::UnknownName {
                             what: "input primitive",
-                            name: n.clone(),
+                            name: n.to_string(),
                         })
                     })?;
                 e.controls |= u32::from(p) << 11;
@@ -1090,7 +1103,7 @@ impl<'t, 'h> Parser<'t, 'h> {
                     .ok_or_else(|| {
                         self.error_here(AsmErrorKind::UnknownName {
                             what: "output topology",
-                            name: n.clone(),
+                            name: n.to_string(),
                         })
                     })?;
                 e.controls |= u32::from(t) << 11;
@@ -1138,7 +1151,7 @@ impl<'t, 'h> Parser<'t, 'h> {
                 let v = lookup(table, &n).ok_or_else(|| {
                     self.error_here(AsmErrorKind::UnknownName {
                         what,
-                        name: n.clone(),
+                        name: n.to_string(),
                     })
                 })?;
                 e.controls |= (v as u32) << 11;
@@ -1245,7 +1258,9 @@ impl<'t, 'h> Parser<'t, 'h> {
         w.get(..prefix.len())
             .filter(|p| p.eq_ignore_ascii_case(prefix))
             .and_then(|_| w[prefix.len()..].parse().ok())
-            .ok_or_else(|| AsmError::new(line, column, AsmErrorKind::UnknownRegister(w.clone())))
+            .ok_or_else(|| {
+                AsmError::new(line, column, AsmErrorKind::UnknownRegister(w.to_string()))
+            })
     }
 
     fn name_list(&mut self, prefix: &'static str) -> PResult<Vec<u32>> {

@@ -169,3 +169,27 @@ fn a_new_container_holds_the_signatures_and_program_signed() {
         (&b"SV_Target"[..], 0, 0xf, 0)
     );
 }
+
+/// A comment-class `customdata` block is not printed (by Microsoft's
+/// disassembler nor dxinfo): the check names the first token that differs.
+#[test]
+fn check_names_the_first_differing_token() {
+    // ps_5_0: customdata (class 0, 3 words), ret.
+    let words = [0x50u32, 6, 0x0000_0035, 3, 0xdead_beef, 0x0100_003e];
+    let data: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let bytes = ContainerBuilder::new()
+        .part(b"SHEX", &data)
+        .build()
+        .unwrap();
+    let c = Container::parse(&bytes).unwrap();
+    let result = asm::check_round_trip(&c, &Default::default()).unwrap();
+    assert_eq!(
+        result,
+        asm::RoundTrip::Differs {
+            token: 1,
+            original: Some(6),
+            assembled: Some(3),
+            line: "ps_5_0".into(),
+        }
+    );
+}

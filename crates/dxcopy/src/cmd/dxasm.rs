@@ -175,6 +175,21 @@ pub fn main() {
     };
     let assembly = asm::assemble(&text, &mut asm::FloatHints::none())
         .unwrap_or_else(|e| report(listing, &DxasmError::Asm(e)));
+    if let (Some(first), false) = (assembly.inexact.first(), opts.quiet) {
+        cli::emit(
+            "dxasm",
+            cli::Severity::Warning,
+            &format!(
+                "'{}': {} float immediate(s) printed with six decimals taken as the nearest float, \
+                 the first at {}:{} ('{}'); assemble with --into ORIGINAL to keep their exact bits",
+                listing.display(),
+                assembly.inexact.len(),
+                first.line,
+                first.column,
+                first.text
+            ),
+        );
+    }
     let bytes = asm::build_container(&assembly).unwrap_or_else(|e| report(listing, &e));
     write_output(out, &bytes, None);
     cli::exit(0);

@@ -30,7 +30,7 @@ pub use container::{
     build_container, check_round_trip, patch_container, AsmWarning, DxasmError, Patched, RoundTrip,
 };
 pub use hints::FloatHints;
-pub use signature::SignatureTable;
+pub use signature::{SignatureRow, SignatureTable, TableRole};
 pub use stat::{count_statistics, recompute_statistics};
 
 use dxcopy_read::disasm::sm4::Program;
@@ -137,6 +137,19 @@ impl fmt::Display for AsmErrorKind {
     }
 }
 
+/// A float immediate whose listing text may have lost digits (`%f` keeps
+/// six decimals), assembled as the nearest value because no reference
+/// program said which float it was (see [`FloatHints`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InexactImmediate {
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column.
+    pub column: u32,
+    /// The text (`0.333333`, `1.#QNAN0`).
+    pub text: String,
+}
+
 /// An assembled listing.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Assembly {
@@ -148,6 +161,8 @@ pub struct Assembly {
     pub program: Vec<u8>,
     /// The signature tables of the listing's comments, in listing order.
     pub signatures: Vec<SignatureTable>,
+    /// Float texts taken as the nearest value that may have lost digits.
+    pub inexact: Vec<InexactImmediate>,
 }
 
 impl Assembly {
@@ -269,6 +284,7 @@ pub fn assemble(text: &str, hints: &mut FloatHints) -> Result<Assembly, AsmError
         model,
         program: words.iter().flat_map(|w| w.to_le_bytes()).collect(),
         signatures,
+        inexact: parser.inexact,
     })
 }
 

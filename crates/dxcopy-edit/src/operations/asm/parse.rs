@@ -79,6 +79,8 @@ pub(crate) struct Parser<'t, 'h> {
     hints: &'h mut FloatHints,
     /// The program's tokens after the two header tokens.
     pub words: Vec<u32>,
+    /// Float texts that may have lost digits, taken as the nearest value.
+    pub inexact: Vec<super::InexactImmediate>,
 }
 
 type PResult<T> = Result<T, AsmError>;
@@ -99,6 +101,7 @@ impl<'t, 'h> Parser<'t, 'h> {
             sm51,
             hints,
             words: Vec::new(),
+            inexact: Vec::new(),
         }
     }
 
@@ -562,6 +565,7 @@ impl<'t, 'h> Parser<'t, 'h> {
             if let Some(bits) = self.hints.single(&full) {
                 return Ok(bits);
             }
+            self.note_inexact(&full);
             let v = parse_float(&text).ok_or_else(|| {
                 let t = &self.toks[self.pos - 1];
                 AsmError::new(t.line, t.column, AsmErrorKind::BadNumber(full.clone()))
@@ -587,6 +591,25 @@ impl<'t, 'h> Parser<'t, 'h> {
         Ok(v as u32)
     }
 
+    /// Records a `%f` text whose sixth decimal is not zero (digits may have
+    /// been cut) or a special (`1.#QNAN0`), taken without a reference.
+    fn note_inexact(&mut self, text: &str) {
+        let cut = match text.split_once('.') {
+            Some((_, decimals)) => {
+                decimals.contains('#') || (decimals.len() == 6 && !decimals.ends_with('0'))
+            }
+            None => false,
+        };
+        if cut {
+            let t = &self.toks[self.pos - 1];
+            self.inexact.push(super::InexactImmediate {
+                line: t.line,
+                column: t.column,
+                text: text.to_string(),
+            });
+        }
+    }
+
     fn double(&mut self) -> PResult<u64> {
         let negative = self.eat_punct('-');
         let text = match self.next() {
@@ -608,6 +631,7 @@ impl<'t, 'h> Parser<'t, 'h> {
         if let Some(bits) = self.hints.double(&full) {
             return Ok(bits);
         }
+        self.note_inexact(&full);
         if let Some(bits) = special_float(bare, negative) {
             // Widen the single-precision special to a double of its kind.
             return Ok(f64::from(f32::from_bits(bits)).to_bits());

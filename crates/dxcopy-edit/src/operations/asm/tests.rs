@@ -386,8 +386,21 @@ fn float_hints_recover_inexact_immediates() {
     let text = "ps_5_0\nmov r0.x, l(0.333333)\n";
     let nearest = assemble(text, &mut FloatHints::none()).unwrap();
     assert_eq!(nearest.program[24..28], 0.333333f32.to_bits().to_le_bytes());
+    // Said so: the text may have lost digits (a sixth decimal not zero).
+    assert_eq!(
+        nearest.inexact,
+        [InexactImmediate {
+            line: 2,
+            column: 13,
+            text: "0.333333".into()
+        }]
+    );
     let hinted = assemble(text, &mut FloatHints::from_program(&program)).unwrap();
     assert_eq!(hinted.program[24..28], third.to_le_bytes());
+    assert!(hinted.inexact.is_empty());
+    // Exact-looking texts are not reported.
+    let round = assemble("ps_5_0\nmov r0.x, l(0.500000)\n", &mut FloatHints::none()).unwrap();
+    assert!(round.inexact.is_empty());
 }
 
 #[test]

@@ -207,7 +207,7 @@ impl<'t, 'h> Parser<'t, 'h> {
         let negative = self.eat_punct('-');
         match self.peek() {
             Tok::Number(text) => {
-                let v = parse_int(&text)
+                let v = parse_int(text)
                     .ok_or_else(|| self.error_here(AsmErrorKind::BadNumber(text.to_string())))?;
                 self.pos += 1;
                 let v = if negative { v.wrapping_neg() } else { v };
@@ -261,9 +261,9 @@ impl<'t, 'h> Parser<'t, 'h> {
             )
         })?;
         let encoded = if info.class == OpClass::Declaration {
-            self.declaration(code, &rest, (line, column), &name)?
+            self.declaration(code, &rest, (line, column), name)?
         } else {
-            self.instruction(code, info.class, rest, (line, column), &name)?
+            self.instruction(code, info.class, rest, (line, column), name)?
         };
         self.expect_end()?;
         self.emit(encoded, (line, column))
@@ -373,7 +373,7 @@ impl<'t, 'h> Parser<'t, 'h> {
                     offsets = Some(v);
                 } else {
                     let dim_name = self.ident("a resource dimension")?;
-                    let dim = lookup(&names::RESOURCE_DIMENSIONS, &dim_name).ok_or_else(|| {
+                    let dim = lookup(&names::RESOURCE_DIMENSIONS, dim_name).ok_or_else(|| {
                         self.error_here(AsmErrorKind::UnknownName {
                             what: "resource dimension",
                             name: dim_name.to_string(),
@@ -423,7 +423,7 @@ impl<'t, 'h> Parser<'t, 'h> {
             let mut mask = 0xf;
             if self.eat_punct('(') {
                 let letters = self.ident("component letters")?;
-                mask = mask_of(&letters).ok_or_else(|| {
+                mask = mask_of(letters).ok_or_else(|| {
                     self.error_here(AsmErrorKind::BadComponents(letters.to_string()))
                 })?;
                 self.expect_punct(')', "')'")?;
@@ -487,7 +487,7 @@ impl<'t, 'h> Parser<'t, 'h> {
                 self.expect_punct(',', "','")?;
             }
             let n = self.ident("a return type")?;
-            *slot = lookup(&names::RETURN_TYPES, &n).ok_or_else(|| {
+            *slot = lookup(&names::RETURN_TYPES, n).ok_or_else(|| {
                 self.error_here(AsmErrorKind::UnknownName {
                     what: "return type",
                     name: n.to_string(),
@@ -561,19 +561,19 @@ impl<'t, 'h> Parser<'t, 'h> {
         } else {
             text.to_string()
         };
-        if is_inexact_text(&text) || text.ends_with(['f', 'F']) && !text.starts_with("0x") {
+        if is_inexact_text(text) || text.ends_with(['f', 'F']) && !text.starts_with("0x") {
             if let Some(bits) = self.hints.single(&full) {
                 return Ok(bits);
             }
             self.note_inexact(&full);
-            let v = parse_float(&text).ok_or_else(|| {
+            let v = parse_float(text).ok_or_else(|| {
                 let t = &self.toks[self.pos - 1];
                 AsmError::new(t.line, t.column, AsmErrorKind::BadNumber(full.clone()))
             })?;
             let v = if negative { -v } else { v };
-            return Ok(special_float(&text, negative).unwrap_or(v.to_bits()));
+            return Ok(special_float(text, negative).unwrap_or(v.to_bits()));
         }
-        let v = parse_int(&text).ok_or_else(|| {
+        let v = parse_int(text).ok_or_else(|| {
             let (line, column) = self.toks[self.pos - 1..]
                 .first()
                 .map_or((0, 0), |t| (t.line, t.column));
@@ -622,7 +622,7 @@ impl<'t, 'h> Parser<'t, 'h> {
                 }));
             }
         };
-        let bare = text.strip_suffix(['l', 'L']).unwrap_or(&text);
+        let bare = text.strip_suffix(['l', 'L']).unwrap_or(text);
         let full = if negative {
             format!("-{bare}")
         } else {
@@ -667,7 +667,7 @@ impl<'t, 'h> Parser<'t, 'h> {
             if word.eq_ignore_ascii_case("nonuniform") {
                 operand.nonuniform = true;
             } else {
-                operand.min_precision = precision(&word).ok_or_else(|| {
+                operand.min_precision = precision(word).ok_or_else(|| {
                     self.error_here(AsmErrorKind::UnknownName {
                         what: "minimum precision",
                         name: word.to_string(),
@@ -676,7 +676,7 @@ impl<'t, 'h> Parser<'t, 'h> {
                 if matches!(self.peek(), Tok::Ident(s) if s == "as") {
                     self.pos += 1;
                     let to = self.ident("a precision")?;
-                    precision(&to).ok_or_else(|| {
+                    precision(to).ok_or_else(|| {
                         self.error_here(AsmErrorKind::UnknownName {
                             what: "minimum precision",
                             name: to.to_string(),
@@ -754,7 +754,7 @@ impl<'t, 'h> Parser<'t, 'h> {
             operand.immediate = values;
             return Ok(operand);
         }
-        let (kind, first_index) = register_kind(&word).ok_or_else(|| {
+        let (kind, first_index) = register_kind(word).ok_or_else(|| {
             AsmError::new(
                 line,
                 column,
@@ -780,7 +780,7 @@ impl<'t, 'h> Parser<'t, 'h> {
         operand.components = if self.eat_punct('.') {
             let (line, column) = self.here();
             let letters = self.ident("component letters")?;
-            components(&letters, role).ok_or_else(|| {
+            components(letters, role).ok_or_else(|| {
                 AsmError::new(
                     line,
                     column,
@@ -908,7 +908,7 @@ impl<'t, 'h> Parser<'t, 'h> {
                     let n = self.ident("a global flag")?;
                     let bit = names::GLOBAL_FLAGS
                         .iter()
-                        .position(|f| f.eq_ignore_ascii_case(&n))
+                        .position(|f| f.eq_ignore_ascii_case(n))
                         .ok_or_else(|| {
                             self.error_here(AsmErrorKind::UnknownName {
                                 what: "global flag",
@@ -949,7 +949,7 @@ impl<'t, 'h> Parser<'t, 'h> {
                 encode_operand(&operand, &mut e.body);
                 self.expect_punct(',', "','")?;
                 let mode = self.ident("a sampler mode")?;
-                let m = lookup(&names::SAMPLER_MODES, &mode).ok_or_else(|| {
+                let m = lookup(&names::SAMPLER_MODES, mode).ok_or_else(|| {
                     self.error_here(AsmErrorKind::UnknownName {
                         what: "sampler mode",
                         name: mode.to_string(),
@@ -1051,7 +1051,7 @@ impl<'t, 'h> Parser<'t, 'h> {
                 if !matches!(code, op::DCL_INPUT | op::DCL_OUTPUT | op::DCL_INPUT_PS) {
                     self.expect_punct(',', "',' before the system value")?;
                     let sv = self.ident("a system value")?;
-                    let n = lookup(&names::SYSTEM_VALUES, &sv).ok_or_else(|| {
+                    let n = lookup(&names::SYSTEM_VALUES, sv).ok_or_else(|| {
                         self.error_here(AsmErrorKind::UnknownName {
                             what: "system value",
                             name: sv.to_string(),
@@ -1103,7 +1103,7 @@ impl<'t, 'h> Parser<'t, 'h> {
                 let n = self.ident("an input primitive")?;
                 let p = names::INPUT_PRIMITIVES
                     .iter()
-                    .find(|(_, s)| s.eq_ignore_ascii_case(&n))
+                    .find(|(_, s)| s.eq_ignore_ascii_case(n))
                     .map(|(v, _)| *v)
                     .or_else(|| {
                         let k: u8 = n.strip_prefix("patch")?.parse().ok()?;
@@ -1122,7 +1122,7 @@ impl<'t, 'h> Parser<'t, 'h> {
                 let n = self.ident("an output topology")?;
                 let t = names::OUTPUT_TOPOLOGIES
                     .iter()
-                    .find(|(_, s)| s.eq_ignore_ascii_case(&n))
+                    .find(|(_, s)| s.eq_ignore_ascii_case(n))
                     .map(|(v, _)| *v)
                     .ok_or_else(|| {
                         self.error_here(AsmErrorKind::UnknownName {
@@ -1172,7 +1172,7 @@ impl<'t, 'h> Parser<'t, 'h> {
                     _ => (&names::TESS_OUTPUT_PRIMITIVES, "output primitive"),
                 };
                 let n = self.ident(what)?;
-                let v = lookup(table, &n).ok_or_else(|| {
+                let v = lookup(table, n).ok_or_else(|| {
                     self.error_here(AsmErrorKind::UnknownName {
                         what,
                         name: n.to_string(),

@@ -1166,7 +1166,16 @@ fn dxasm_check(opts: &Options, dxasm: &Path, corpus: &Path, report: &mut Report)
     let contenders = vec![Contender::new("dxasm --check", cmd, || Ok(()))];
     let mut m = measure(&contenders, opts.reps)?;
     m[0].command = format!("dxasm --check -q FILES… ({} DXBC containers)", files.len());
-    let rate = files.len() as f64 / m[0].median().as_secs_f64().max(1e-9);
+    // Per core: the CPU time (user + system) of the single-threaded
+    // process, which a loaded machine does not inflate as it does the wall
+    // time; the wall time when the probe gave none.
+    let seconds = m[0]
+        .memory
+        .as_ref()
+        .map(|mem| mem.cpu_us as f64 / 1e6)
+        .filter(|s| *s > 0.0)
+        .unwrap_or_else(|| m[0].median().as_secs_f64());
+    let rate = files.len() as f64 / seconds.max(1e-9);
     report.workload(
         &format!(
             "dxasm: `dxasm --check` over every DXBC container with SM4/SM5 bytecode ({} files, median {median_size} bytes, one process, one core)",
@@ -1176,7 +1185,7 @@ fn dxasm_check(opts: &Options, dxasm: &Path, corpus: &Path, report: &mut Report)
     );
     report.target(
         "dxasm",
-        "`dxasm --check` shaders per second on one core",
+        "`dxasm --check` shaders per second of CPU time (one core)",
         &format!("{rate:.0}/s"),
         "≥ 5000/s",
         Some(rate >= 5000.0),

@@ -72,7 +72,13 @@ mod tests {
                     );
                 }
             }
-            assert!(checked >= 8, "{}: only {checked} options", cmd.get_name());
+            // dxasm has four long options; the others many more.
+            let least = if cmd.get_name() == "dxasm" { 4 } else { 8 };
+            assert!(
+                checked >= least,
+                "{}: only {checked} options",
+                cmd.get_name()
+            );
         }
     }
 }

@@ -98,17 +98,28 @@ fn microsoft_listings_assemble_to_their_programs() {
         assert_eq!(pairs.len(), expected, "{}", root.display());
         let mut by_release: BTreeMap<String, (usize, usize)> = BTreeMap::new();
         let mut failures = Vec::new();
+        // Signature parts rebuilt from the listing's tables, byte for byte.
+        let (mut signatures, mut signatures_exact) = (0, 0);
         for (listing, container_path) in &pairs {
             let text = String::from_utf8_lossy(&std::fs::read(listing).unwrap()).into_owned();
             let bytes = std::fs::read(container_path).unwrap();
             let container = Container::parse(&bytes).unwrap();
             let release = disasm::FxcRelease::of_container(&container)
-                .map_or("unknown".to_string(), |r| r.name().to_string());
+                .map_or("(no RDEF creator)".to_string(), |r| r.name().to_string());
             let part = disasm::shader_part(&container).unwrap();
             let entry = by_release.entry(release).or_default();
             entry.1 += 1;
             match asm::assemble_with_reference(&text, Some(part.data)) {
-                Ok(a) if a.program == part.data => entry.0 += 1,
+                Ok(a) if a.program == part.data => {
+                    entry.0 += 1;
+                    for table in &a.signatures {
+                        let name = table.part_name();
+                        if let Some(theirs) = container.find(name) {
+                            signatures += 1;
+                            signatures_exact += usize::from(table.to_part(name) == theirs.data);
+                        }
+                    }
+                }
                 Ok(a) => {
                     let (x, y) = (words(part.data), words(&a.program));
                     let at = x.iter().zip(&y).take_while(|(a, b)| a == b).count();
@@ -128,10 +139,16 @@ fn microsoft_listings_assemble_to_their_programs() {
                 root.display()
             );
         }
+        println!(
+            "{}: signature parts rebuilt byte for byte from the listings' tables: {signatures_exact} of {signatures}",
+            root.display()
+        );
         for f in failures.iter().take(30) {
             println!("{f}");
         }
         assert!(failures.is_empty(), "{} listings differ", failures.len());
+        assert!(signatures > 0);
+        assert_eq!(signatures_exact, signatures, "signature parts differ");
     }
 }
 

@@ -198,7 +198,9 @@ impl<'t, 'h> Parser<'t, 'h> {
 
     /// An unsigned integer (decimal or hex), optionally `l(N)`.
     fn uint(&mut self, what: &'static str) -> PResult<u32> {
-        if matches!(self.peek(), Tok::Ident(s) if s == "l") && self.peek_at(1) == Tok::Punct('(') {
+        if matches!(self.peek(), Tok::Ident(s) if s.eq_ignore_ascii_case("l"))
+            && self.peek_at(1) == Tok::Punct('(')
+        {
             self.pos += 2;
             let v = self.uint(what)?;
             self.expect_punct(')', "')'")?;
@@ -673,7 +675,7 @@ impl<'t, 'h> Parser<'t, 'h> {
                         name: word.to_string(),
                     })
                 })?;
-                if matches!(self.peek(), Tok::Ident(s) if s == "as") {
+                if matches!(self.peek(), Tok::Ident(s) if s.eq_ignore_ascii_case("as")) {
                     self.pos += 1;
                     let to = self.ident("a precision")?;
                     precision(to).ok_or_else(|| {
@@ -731,8 +733,10 @@ impl<'t, 'h> Parser<'t, 'h> {
             _ => return Err(self.expected("an operand")),
         };
         self.pos += 1;
-        if (word == "l" || word == "d") && self.peek() == Tok::Punct('(') {
-            let double = word == "d";
+        if (word.eq_ignore_ascii_case("l") || word.eq_ignore_ascii_case("d"))
+            && self.peek() == Tok::Punct('(')
+        {
+            let double = word.eq_ignore_ascii_case("d");
             let values = self.immediate_values(double)?;
             let count = values.len();
             operand.kind = if double {

@@ -362,6 +362,7 @@ fn free_syntax_comments_case_and_spacing() {
     assert_eq!(a.program, plain.program);
     // Microsoft's free syntax: letters left out mean all four.
     assert_eq!(words("mov r0, v1"), words("mov r0.xyzw, v1.xyzw"));
+    assert_eq!(words("MOV R0.X, L(2)"), words("mov r0.x, l(2)"));
     assert_eq!(words("mov r0.xyz, v1.xyz"), words("mov r0.xyz, v1.xyzz"));
     assert_eq!(
         words("dcl_output_sv o0.x, finalQuadUeq0EdgeTessFactor"),

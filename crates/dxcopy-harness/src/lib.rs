@@ -26,6 +26,7 @@ pub mod alloc;
 mod bitcode;
 pub mod corpus;
 mod decode;
+mod dxil_header;
 mod exercise;
 pub mod llvm;
 mod script;

@@ -30,9 +30,14 @@ pub(crate) fn exercise_header(container: &Container<'_>, sink: &mut crate::Disca
     let detected = DxcRelease::of_module(container, module.as_ref());
     let xbox = DxcRelease::from_ident("dxcxbox 2406.2406.1.1", Some((1, 8)));
     let mut decodes = 0;
-    for release in [Some(detected), Some(DxcRelease::line(1, 2)), xbox, Some(DxcRelease::LATEST)]
-        .into_iter()
-        .flatten()
+    for release in [
+        Some(detected),
+        Some(DxcRelease::line(1, 2)),
+        xbox,
+        Some(DxcRelease::LATEST),
+    ]
+    .into_iter()
+    .flatten()
     {
         let mut text = String::new();
         if let Err(e) = write_header(container, module.as_ref(), &release, &mut text) {

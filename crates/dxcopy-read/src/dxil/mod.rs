@@ -9,6 +9,8 @@
 
 pub mod model;
 mod reader;
+#[cfg(test)]
+mod tests;
 
 pub use reader::ReadOptions;
 

@@ -15,6 +15,7 @@ use clap::Parser;
 use dxcopy_edit::config::read_data_file;
 use dxcopy_edit::Operation;
 use dxcopy_read::disasm::{self, DisasmError};
+use dxcopy_read::dxil::release::ListingFormat;
 use dxcopy_read::pdb::{container_input, ContainerSource};
 use dxcopy_read::root_signature_check::{read_root_signature_file, CheckAgainst};
 use dxcopy_read::rts0::RootSignature;
@@ -90,9 +91,9 @@ pub struct Opts {
     /// DXBC listings: how float immediates round at their last digit, as the C runtime of the Windows that ran Microsoft's disassembler did: `current` (Windows 10 version 2004 and later: exact value, ties to even, 0.0078125 → 0.007812) or `legacy` (earlier: 17 significant digits, ties away from zero, 0.007813)
     #[arg(long, value_name = "RULE", value_enum, default_value_t = Rounding::Current)]
     pub disasm_rounding: Rounding,
-    /// DXBC listings: print the layout of fxc release RELEASE (9.29, 9.30, 6.3, 10.0.10011 or 10.1) instead of the one RDEF's creator names (10.1 when the container has no RDEF)
+    /// Listings in the layout of RELEASE instead of the one the file names: for DXBC an fxc release (9.29, 9.30, 6.3, 10.0.10011 or 10.1; RDEF's creator names it, 10.1 without RDEF), for DXIL a dxc release (1.2 … 1.9, or with its build: 1.8.2403; VERS, llvm.ident and dx.valver name it)
     #[arg(long, value_name = "RELEASE", value_parser = parse_release)]
-    pub disasm_format: Option<disasm::FxcRelease>,
+    pub disasm_format: Option<ListingFormat>,
     /// Text, JSON and --verify views: do not read the LLVM module facts of DXIL, ILDB and STAT bitcode (no Module block, no JSON decoded.module)
     #[arg(long)]
     pub no_module_facts: bool,
@@ -186,8 +187,8 @@ pub enum View {
         part: Option<PartName>,
         /// `--disasm-rounding`.
         rounding: Rounding,
-        /// `--disasm-format`.
-        release: Option<disasm::FxcRelease>,
+        /// `--disasm-format`: an fxc release for DXBC listings, a dxc release for DXIL ones.
+        release: Option<ListingFormat>,
     },
     /// `--verify`.
     Verify {
@@ -270,12 +271,13 @@ impl Rounding {
     }
 }
 
-/// `--disasm-format` values: an fxc release's short name or full version.
-fn parse_release(text: &str) -> Result<disasm::FxcRelease, String> {
-    disasm::FxcRelease::parse(text).ok_or_else(|| {
+/// `--disasm-format` values: an fxc release's short name or full version,
+/// or a dxc release (`1.7`, `1.8.2403`, `1.8.2403.37`).
+fn parse_release(text: &str) -> Result<ListingFormat, String> {
+    ListingFormat::parse(text).ok_or_else(|| {
         let names: Vec<&str> = disasm::FxcRelease::ALL.iter().map(|r| r.name()).collect();
         format!(
-            "'{text}' is not an fxc release this listing knows ({})",
+            "'{text}' is not an fxc release this listing knows ({}) nor a dxc release (1.2 … 1.9, optionally with its build: 1.8.2403)",
             names.join(", ")
         )
     })
@@ -471,7 +473,7 @@ pub fn run(opts: &Opts, io: &mut Io<'_>) -> i32 {
                 rounding,
                 release,
             } => {
-                let options = rounding.listing_options(*release);
+                let options = rounding.listing_options(release.and_then(ListingFormat::fxc));
                 show_disasm(io, &shown, &container, *part, &options, many)
             }
             View::Verify {
@@ -799,6 +801,24 @@ mod tests {
         ("disasm", &["--disasm"]),
         ("verify", &["--verify"]),
     ];
+
+    /// `--disasm-format` takes fxc and dxc releases alike.
+    #[test]
+    fn disasm_format_takes_fxc_and_dxc_releases() {
+        assert_eq!(
+            parse_release("6.3").unwrap().fxc(),
+            Some(disasm::FxcRelease::V6_3)
+        );
+        let dxc = parse_release("1.8.2403").unwrap().dxc().unwrap();
+        assert_eq!(dxc.to_string(), "1.8.2403");
+        assert_eq!(
+            parse_release("1.7").unwrap().dxc().unwrap().to_string(),
+            "1.7"
+        );
+        assert!(parse_release("2.0")
+            .unwrap_err()
+            .contains("nor a dxc release"));
+    }
 
     /// Issue 26: `--sources --disasm` exited 0 and ignored `--sources`
     /// while `--sources --parts` was refused. Every modifier is now

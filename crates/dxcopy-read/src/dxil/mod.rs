@@ -1,0 +1,22 @@
+//! The DXIL module: the whole LLVM 3.7 module a DXIL, ILDB or STAT part
+//! carries, as a typed model ([`model`]) read from the bitcode without LLVM
+//! (docs/format/dxil-module.md).
+//!
+//! The model keeps what LLVM 3.7's AsmWriter needs to print the module as
+//! dxc does: the type table, globals, functions with their bodies, value
+//! numbering, constants, attribute groups and lists, and metadata with its
+//! debug-info nodes.
+
+pub mod header;
+pub mod metadata;
+pub mod model;
+mod reader;
+pub mod release;
+#[cfg(test)]
+pub(crate) mod test_module;
+#[cfg(test)]
+mod tests;
+
+pub use reader::ReadOptions;
+
+pub use model::*;

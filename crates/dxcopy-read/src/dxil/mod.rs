@@ -14,6 +14,8 @@ mod reader;
 pub mod release;
 #[cfg(test)]
 pub(crate) mod test_module;
+#[cfg(test)]
+mod tests;
 
 pub use reader::ReadOptions;
 

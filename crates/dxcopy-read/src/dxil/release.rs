@@ -378,6 +378,13 @@ impl DxcRelease {
                 if let Some(release) = DxcRelease::parse(version) {
                     return Some(release);
                 }
+                // A private build (`1.8.0.14620`): its line.
+                let mut fields = version.split('.');
+                if let (Some("1"), Some(minor)) = (fields.next(), fields.next()) {
+                    if let Some(minor) = parse_number::<u16>(minor) {
+                        return Some(DxcRelease::line(1, minor));
+                    }
+                }
                 // A date-style version (`2019.05.00`): the validator's line.
                 let (major, minor) = validator_line?;
                 Some(DxcRelease::line(major, minor))
@@ -427,20 +434,26 @@ impl DxcRelease {
     }
 
     /// The release from what a container tells ([module docs](self)):
-    /// VERS, then `llvm.ident` with `dx.valver`, then the PSV0 version;
-    /// [`DxcRelease::LATEST`] when none names one.
+    /// VERS, then `llvm.ident` with `dx.valver` (one that knows the build
+    /// month first), then the PSV0 version; [`DxcRelease::LATEST`] when
+    /// none names one.
     pub fn detect(
         vers: Option<&CompilerVersion<'_>>,
         idents: &[String],
         validator: Option<(u32, u32)>,
         psv_version: Option<u8>,
     ) -> DxcRelease {
-        vers.and_then(DxcRelease::from_vers)
-            .or_else(|| {
-                idents
-                    .iter()
-                    .find_map(|ident| DxcRelease::from_ident(ident, validator))
-            })
+        let from_vers = vers.and_then(DxcRelease::from_vers);
+        let from_ident = idents
+            .iter()
+            .find_map(|ident| DxcRelease::from_ident(ident, validator));
+        // A release known to its build month wins over a version line.
+        [from_vers, from_ident]
+            .into_iter()
+            .flatten()
+            .find(|release| release.month.is_some())
+            .or(from_vers)
+            .or(from_ident)
             .or_else(|| psv_version.map(DxcRelease::from_psv_version))
             .unwrap_or(DxcRelease::LATEST)
     }
@@ -604,6 +617,7 @@ mod tests {
             ),
             ("clang version 3.7 (tags/RELEASE_370/final)", None, "1.3"),
             ("dxcoob 2019.05.00", Some((1, 7)), "1.7"),
+            ("dxcoob 1.8.0.14620 (main, 1234abcd)", Some((1, 8)), "1.8"),
             (
                 "dxcxbox 2410.2501.11901.10020",
                 Some((1, 8)),

@@ -253,6 +253,15 @@ fn metadata_reads_every_resource_field() {
         4
     );
     assert_eq!(md.view_id_state.as_ref().unwrap().len(), 11);
+    // The structured buffer's class struct and its element.
+    let (class, dims) = resources.uavs[0].struct_type(&b.module).unwrap();
+    assert!(dims.is_empty());
+    assert!(matches!(b.module.ty(class), Some(Type::Struct(st))
+        if st.name.as_deref() == Some(b"class.RWStructuredBuffer<Particle>")));
+    let element = resources.uavs[0].element_struct_member(&b.module).unwrap();
+    assert!(matches!(b.module.ty(element), Some(Type::Struct(st))
+        if st.name.as_deref() == Some(b"struct.Particle")));
+    assert!(md.uses_min_precision());
 }
 
 #[test]

@@ -31,6 +31,7 @@ pub fn exercise_module(bitcode: &[u8], sink: &mut crate::Discard) -> Result<usiz
         bitcode,
         ReadOptions {
             function_bodies: false,
+            ..ReadOptions::default()
         },
     )
     .map_err(|e| Violation(format!("a module reads with bodies but not without: {e}")))?;

@@ -4,7 +4,8 @@
 //!
 //! The facts are a view of the module model ([`crate::dxil::Module`]), read
 //! without function bodies (their blocks are skipped by their length
-//! words): one reader for the facts and the whole module.
+//! words) and without the fields of debug-info nodes: one reader for the
+//! facts and the whole module.
 
 use super::error::{BitcodeErrorKind, Result};
 use crate::dxil::{Metadata, MetadataId, Module, ModuleValue, ReadOptions};
@@ -202,6 +203,7 @@ impl ModuleFacts {
     pub fn decode(data: &[u8]) -> Result<ModuleFacts> {
         let options = ReadOptions {
             function_bodies: false,
+            debug_info: false,
         };
         match Module::parse_with(data, options) {
             Ok(module) => Ok(ModuleFacts::of(&module)),

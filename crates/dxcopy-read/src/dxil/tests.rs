@@ -1213,6 +1213,7 @@ fn function_bodies_can_be_skipped() {
         &bytes,
         ReadOptions {
             function_bodies: false,
+            ..ReadOptions::default()
         },
     )
     .unwrap();
@@ -1280,4 +1281,37 @@ fn hostile_counts_do_not_allocate_and_fail_with_offsets() {
 fn no_module_block_is_its_own_error() {
     let e = Module::parse(&[0x42, 0x43, 0xc0, 0xde]).unwrap_err();
     assert_eq!(e.kind, BitcodeErrorKind::NoModule);
+}
+
+#[test]
+fn debug_info_fields_can_be_left_out() {
+    let bytes = module(&[], |e| {
+        e.enter(15)
+            .str_rec(1, &[], "f")
+            .rec(16, &[1, 1, 1])
+            .rec(3, &[2])
+            .end();
+    });
+    let m = Module::parse_with(
+        &bytes,
+        ReadOptions {
+            debug_info: false,
+            ..ReadOptions::default()
+        },
+    )
+    .unwrap();
+    assert_eq!(
+        m.metadata[1],
+        Metadata::Debug(DebugNode {
+            kind: DebugNodeKind::File,
+            distinct: false,
+            fields: Vec::new()
+        })
+    );
+    assert_eq!(
+        m.metadata_node(MetadataId(2)),
+        Some(&[Some(MetadataId(1))][..])
+    );
+    let full = parse(&bytes);
+    assert!(matches!(&full.metadata[1], Metadata::Debug(d) if d.distinct && d.fields == [1, 1, 1]));
 }

@@ -3,11 +3,10 @@
 //! to a later constant of the same block is a forward reference, resolved
 //! when the block ends.
 
-use super::{fields_into, invalid, u32_field, Reader};
+use super::{fields_into, invalid, u32_field, ForwardMax, Reader};
 use crate::bitcode::error::{BitcodeError, BitcodeErrorKind, Result};
 use crate::bitcode::reader::{Record, StreamReader};
 use crate::dxil::model::*;
-use std::collections::BTreeMap;
 
 mod code {
     pub const SETTYPE: u32 = 1;
@@ -66,7 +65,7 @@ impl Reader {
         first_id: u32,
     ) -> Result<Vec<Constant>> {
         let mut out: Vec<Constant> = Vec::new();
-        let mut forward: BTreeMap<u32, u64> = BTreeMap::new();
+        let mut forward = ForwardMax::default();
         let mut cur_ty: Option<TypeId> = None;
         let mut f = Vec::new();
         let mut end = 0;
@@ -94,7 +93,7 @@ impl Reader {
             Ok(())
         })?;
         let count = first_id as u64 + out.len() as u64;
-        if let Some((&id, &at)) = forward.range(count.min(u32::MAX as u64) as u32..).next() {
+        if let Some((id, at)) = forward.unresolved(count) {
             return Err(BitcodeError {
                 bit_offset: at,
                 kind: BitcodeErrorKind::Unresolved {
@@ -449,14 +448,14 @@ impl Reader {
 /// forward references, checked when the block ends.
 struct Refs<'m> {
     next: u32,
-    forward: &'m mut BTreeMap<u32, u64>,
+    forward: &'m mut ForwardMax,
 }
 
 impl Refs<'_> {
     fn get(&mut self, r: &Record<'_>, v: u64) -> Result<ValueId> {
         let id = u32_field(r, v, "value ID out of range")?;
         if id >= self.next {
-            self.forward.entry(id).or_insert(r.bit_offset);
+            self.forward.note(id, r.bit_offset);
         }
         Ok(ValueId(id))
     }

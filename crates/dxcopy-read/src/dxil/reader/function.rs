@@ -6,7 +6,8 @@
 use super::constants::{binop, binop_flags, cast_op, decode_signed, fast_math, predicate};
 use super::metadata::MdTarget;
 use super::{
-    alignment, each_entry, fields_into, invalid, string_field, structure, u32_field, Reader,
+    alignment, each_entry, fields_into, invalid, string_field, structure, u32_field, ForwardMax,
+    Reader,
 };
 use crate::bitcode::codes::block;
 use crate::bitcode::error::{BitcodeError, BitcodeErrorKind, Result};
@@ -68,7 +69,7 @@ struct Body {
     /// Local value IDs used before their definition: (type, bit offset).
     forward: BTreeMap<u32, (TypeId, u64)>,
     /// Metadata IDs used before their definition.
-    md_forward: BTreeMap<u32, u64>,
+    md_forward: ForwardMax,
     /// LocalAsMetadata values: (value, type, bit offset).
     md_values: Vec<(ValueId, TypeId, u64)>,
     /// DECLAREBLOCKS' count.
@@ -116,7 +117,7 @@ pub(crate) fn read_body(
         },
         types: Vec::new(),
         forward: BTreeMap::new(),
-        md_forward: BTreeMap::new(),
+        md_forward: ForwardMax::default(),
         md_values: Vec::new(),
         declared_blocks: None,
         current: None,
@@ -222,7 +223,7 @@ impl Reader {
             });
         }
         let md_count = b.md_first.saturating_add(b.body.metadata.len() as u32);
-        if let Some((&id, &at)) = b.md_forward.range(md_count..).next() {
+        if let Some((id, at)) = b.md_forward.unresolved(u64::from(md_count)) {
             return Err(BitcodeError {
                 bit_offset: at,
                 kind: BitcodeErrorKind::Unresolved {
@@ -303,7 +304,7 @@ impl Reader {
     fn md_ref(&self, b: &mut Body, r: &Record<'_>, md: MetadataId) {
         let count = b.md_first.saturating_add(b.body.metadata.len() as u32);
         if md.0 >= count {
-            b.md_forward.entry(md.0).or_insert(r.bit_offset);
+            b.md_forward.note(md.0, r.bit_offset);
         }
     }
 
@@ -1287,7 +1288,7 @@ impl Reader {
             }
             for a in found {
                 if a.node.0 >= module_md.saturating_add(b.body.metadata.len() as u32) {
-                    b.md_forward.entry(a.node.0).or_insert(r.bit_offset);
+                    b.md_forward.note(a.node.0, r.bit_offset);
                 }
                 if let Some(inst) = b
                     .body

@@ -2,12 +2,11 @@
 //! later writers, and the field counts LLVM 3.7 checks for each
 //! specialized node (LLVM 3.7's `parseMetadata`).
 
-use super::{fields_into, invalid, string_field, u32_field, Reader};
+use super::{fields_into, invalid, string_field, u32_field, ForwardMax, Reader};
 use crate::bitcode::bits::BitReader;
 use crate::bitcode::error::{BitcodeError, BitcodeErrorKind, Result};
 use crate::bitcode::reader::{Record, StreamReader};
 use crate::dxil::model::*;
-use std::collections::BTreeMap;
 
 mod code {
     pub const STRING: u32 = 1;
@@ -90,26 +89,30 @@ impl DebugNode {
     /// from field 4 on are included.
     pub fn metadata_refs(&self) -> Vec<MetadataId> {
         let mut out = Vec::new();
+        self.each_ref(|id| out.push(id));
+        out
+    }
+
+    fn each_ref(&self, mut f: impl FnMut(MetadataId)) {
         if self.kind == DebugNodeKind::Location {
             if let Some(&scope) = self.fields.get(3) {
-                out.push(MetadataId(scope as u32));
+                f(MetadataId(scope as u32));
             }
         }
         for &i in ref_fields(self.kind) {
             if let Some(&v) = self.fields.get(i) {
                 if v != 0 {
-                    out.push(MetadataId((v - 1) as u32));
+                    f(MetadataId((v - 1) as u32));
                 }
             }
         }
         if self.kind == DebugNodeKind::GenericDebug {
             for &v in self.fields.iter().skip(4) {
                 if v != 0 {
-                    out.push(MetadataId((v - 1) as u32));
+                    f(MetadataId((v - 1) as u32));
                 }
             }
         }
-        out
     }
 }
 
@@ -121,7 +124,7 @@ pub(crate) struct MdTarget<'t> {
     pub base: u32,
     /// Metadata IDs referred to before being defined, with the first
     /// reference's bit offset.
-    pub forward: &'t mut BTreeMap<u32, u64>,
+    pub forward: &'t mut ForwardMax,
     /// Value IDs that METADATA_VALUE records refer to, with their types and
     /// the bit offsets (checked by the caller).
     pub values: &'t mut Vec<(ValueId, TypeId, u64)>,
@@ -137,7 +140,7 @@ impl MdTarget<'_> {
     fn md_ref(&mut self, r: &Record<'_>, id: u64) -> Result<MetadataId> {
         let id = u32_field(r, id, "metadata ID out of range")?;
         if id >= self.next_id() {
-            self.forward.entry(id).or_insert(r.bit_offset);
+            self.forward.note(id, r.bit_offset);
         }
         Ok(MetadataId(id))
     }
@@ -228,7 +231,21 @@ impl Reader {
                 }
                 return Ok(());
             }
-            fields_into(r, &mut f);
+            let skip_fields =
+                !self.options.debug_info && !modern && DebugNodeKind::from_code(r.code).is_some();
+            if skip_fields {
+                if let Some(kind) = DebugNodeKind::from_code(r.code) {
+                    target.list.push(Metadata::Debug(DebugNode {
+                        kind,
+                        distinct: false,
+                        fields: Vec::new(),
+                    }));
+                }
+                return Ok(());
+            }
+            if !matches!(r.code, code::NAME | code::KIND | code::STRING) {
+                fields_into(r, &mut f);
+            }
             let md = match r.code {
                 code::NAME => {
                     pending_name = Some((string_field(r, 0)?, r.bit_offset));
@@ -283,9 +300,13 @@ impl Reader {
                         };
                         // Later writers lay the fields out differently.
                         if !modern {
-                            for id in node.metadata_refs() {
-                                target.md_ref(r, u64::from(id.0))?;
-                            }
+                            let mut err = Ok(());
+                            node.each_ref(|id| {
+                                if err.is_ok() {
+                                    err = target.md_ref(r, u64::from(id.0)).map(|_| ());
+                                }
+                            });
+                            err?;
                         }
                         Metadata::Debug(node)
                     }

@@ -5,7 +5,8 @@
 //! The reader is iterative: no step recurses on the input's structure, so
 //! deep constant expressions, metadata or types cannot exhaust the stack.
 //! Tables grow only as records arrive (a count field never sizes an
-//! allocation), and forward references are kept in small maps until the
+//! allocation), and forward references are tracked (by their largest ID, or
+//! in a function body by a map holding each one's type) until the
 //! value, type or metadata they name is read.
 
 mod constants;
@@ -25,12 +26,18 @@ pub struct ReadOptions {
     /// [`Function::body`] is `None` and the blocks are skipped by their
     /// length words, which is all the module-level facts need.
     pub function_bodies: bool,
+    /// Keep the fields of debug-info nodes (DILocation, DIFile, …). Without
+    /// them each such node is a [`DebugNode`] with its kind and empty
+    /// `fields` (its metadata ID kept): what a reader of the `dx.*` named
+    /// metadata needs, at a fraction of a debug module's cost.
+    pub debug_info: bool,
 }
 
 impl Default for ReadOptions {
     fn default() -> Self {
         ReadOptions {
             function_bodies: true,
+            debug_info: true,
         }
     }
 }
@@ -116,6 +123,26 @@ pub(crate) fn alignment(r: &Record<'_>, exponent: u64) -> Result<u64> {
     Ok((1u64 << exponent) >> 1)
 }
 
+/// The largest ID referred to before its definition, with the bit offset
+/// of its first reference: whether any forward reference stays unresolved
+/// is whether this one does (a map per ID would allocate per reference).
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct ForwardMax(Option<(u32, u64)>);
+
+impl ForwardMax {
+    pub(crate) fn note(&mut self, id: u32, at: u64) {
+        match self.0 {
+            Some((max, _)) if max >= id => {}
+            _ => self.0 = Some((id, at)),
+        }
+    }
+
+    /// The reference that `count` defined IDs leave unresolved, if any.
+    pub(crate) fn unresolved(&self, count: u64) -> Option<(u32, u64)> {
+        self.0.filter(|(id, _)| u64::from(*id) >= count)
+    }
+}
+
 /// A structural key for the derived types the reader looks up (the result
 /// types of instructions): the type table holds each at most once in
 /// LLVM-written bitcode, the first one wins otherwise.
@@ -143,7 +170,7 @@ pub(crate) struct Reader {
     pub(crate) value_types: Vec<Option<TypeId>>,
     /// Value IDs referred to by module constants and global records before
     /// they were defined, with the bit offset of the first reference.
-    pending_values: BTreeMap<u32, u64>,
+    pending_values: ForwardMax,
     /// Indices into `module.functions` of the definitions, in record order;
     /// the n-th FUNCTION_BLOCK is the body of the n-th.
     definitions: Vec<u32>,
@@ -159,7 +186,7 @@ pub(crate) struct Reader {
     module_offset: u64,
     /// Metadata IDs referred to before being defined (module level), with the
     /// bit offset of the first reference.
-    pub(crate) md_forward: BTreeMap<u32, u64>,
+    pub(crate) md_forward: ForwardMax,
     /// Scratch space for a record's fields.
     pub(crate) scratch: Vec<u64>,
 }
@@ -245,7 +272,7 @@ pub(crate) fn flat_block<'a>(
 /// record's bits, checked when the record was read.
 pub(crate) fn fields_into(r: &Record<'_>, out: &mut Vec<u64>) {
     out.clear();
-    out.extend(r.values());
+    r.values_into(out);
 }
 
 /// The record's fields from `skip` on as bytes (a string record).
@@ -271,7 +298,7 @@ impl Reader {
             pending_struct_name: None,
             type_index: HashMap::new(),
             value_types: Vec::new(),
-            pending_values: BTreeMap::new(),
+            pending_values: ForwardMax::default(),
             definitions: Vec::new(),
             bodies_read: 0,
             names: Vec::new(),
@@ -280,7 +307,7 @@ impl Reader {
             seen_module: false,
             seen_types: false,
             module_offset: 0,
-            md_forward: BTreeMap::new(),
+            md_forward: ForwardMax::default(),
             scratch: Vec::new(),
         }
     }
@@ -847,7 +874,7 @@ impl Reader {
     pub(crate) fn value_ref(&mut self, r: &Record<'_>, v: u64) -> Result<ValueId> {
         let id = u32_field(r, v, "value ID out of range")?;
         if (id as usize) >= self.module.values.len() {
-            self.pending_values.entry(id).or_insert(r.bit_offset);
+            self.pending_values.note(id, r.bit_offset);
         }
         Ok(ValueId(id))
     }
@@ -1136,7 +1163,7 @@ impl Reader {
 
     fn finish(mut self) -> Result<Module> {
         let count = self.module.values.len();
-        if let Some((&id, &at)) = self.pending_values.range(count as u32..).next() {
+        if let Some((id, at)) = self.pending_values.unresolved(count as u64) {
             return Err(BitcodeError {
                 bit_offset: at,
                 kind: BitcodeErrorKind::Unresolved {
@@ -1146,7 +1173,7 @@ impl Reader {
             });
         }
         let md_count = self.module.metadata.len() as u32;
-        if let Some((&id, &at)) = self.md_forward.range(md_count..).next() {
+        if let Some((id, at)) = self.md_forward.unresolved(u64::from(md_count)) {
             return Err(BitcodeError {
                 bit_offset: at,
                 kind: BitcodeErrorKind::Unresolved {

@@ -76,6 +76,7 @@ pub mod container;
 pub mod cursor;
 pub mod digest;
 pub mod disasm;
+pub mod dxil;
 mod enums;
 pub mod error;
 mod fault_guard;

@@ -1,4 +1,15 @@
-//! DXIL modules: dxc's operation table and dxc's listing of a module.
+//! The DXIL module: the whole LLVM 3.7 module a DXIL, ILDB or STAT part
+//! carries, as a typed model ([`model`]) read from the bitcode without LLVM
+//! (docs/format/dxil-module.md).
+//!
+//! The model keeps what LLVM 3.7's AsmWriter needs to print the module as
+//! dxc does: the type table, globals, functions with their bodies, value
+//! numbering, constants, attribute groups and lists, and metadata with its
+//! debug-info nodes. [`ops`] is dxc's operation table and [`asm`] prints
+//! the module as dxc's disassembler does.
 
 pub mod asm;
+pub mod model;
 pub mod ops;
+
+pub use model::*;

@@ -1,3 +1,62 @@
-//! A DXIL module as dxc's LLVM 3.7 AsmWriter prints it.
+//! A DXIL module as dxc's disassembler prints it: LLVM 3.7's AsmWriter with
+//! dxc's annotation writer (the `; OpName(args)` comment after each `dx.op`
+//! call, and ` ; line:` / ` ; var:` comments for debug modules)
+//! (docs/format/dxil-listing.md).
+//!
+//! The printer walks a [`Module`] the way LLVM 3.7 does: the TypeFinder's
+//! order for the named struct types, the SlotTracker's numbering for
+//! unnamed values, metadata nodes and attribute groups, and the writer's
+//! spelling for every instruction, constant and debug-info node. Nothing is
+//! read here: a module that could not be read has no listing.
 
+mod dwarf;
+mod metadata;
 pub mod number;
+mod slots;
+mod write;
+
+#[cfg(test)]
+mod tests;
+
+use super::model::Module;
+use super::ops::OpRelease;
+
+/// What the dxc release that wrote a module prints differently.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AsmOptions {
+    /// The release whose operation names the `dx.op` comments use (`None`:
+    /// the newest).
+    pub release: Option<OpRelease>,
+    /// ` ; line:N col:M` after instructions with a debug location and
+    /// ` ; var:"name" !DIExpression(…)` after `llvm.dbg.*` calls (dxc
+    /// 1.5.2010 on).
+    pub debug_comments: bool,
+    /// ` func:"name"` at the end of the ` ; var:` comment (dxc 1.6.2112 on).
+    pub variable_function: bool,
+}
+
+impl AsmOptions {
+    /// The options of `release` (`None`: the newest release).
+    pub fn for_release(release: Option<OpRelease>) -> AsmOptions {
+        let since = |first: OpRelease| release.is_none_or(|have| have >= first);
+        AsmOptions {
+            release,
+            debug_comments: since((1, 5, 2010)),
+            variable_function: since((1, 6, 2112)),
+        }
+    }
+}
+
+impl Default for AsmOptions {
+    fn default() -> AsmOptions {
+        AsmOptions::for_release(None)
+    }
+}
+
+/// The module's text, from `target datalayout` to the last metadata node,
+/// as dxc prints it after its comment header.
+pub fn module_text(module: &Module, options: &AsmOptions) -> String {
+    let mut printer = write::Printer::new(module, options);
+    printer.print_module();
+    printer.into_text()
+}

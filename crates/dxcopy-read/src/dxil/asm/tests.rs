@@ -1,0 +1,1 @@
+//! Unit tests of the printer: one module per instruction family and constant form.

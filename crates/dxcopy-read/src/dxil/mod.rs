@@ -9,7 +9,12 @@
 //! the module as dxc's disassembler does.
 
 pub mod asm;
+pub mod header;
+pub mod metadata;
 pub mod model;
 pub mod ops;
+pub mod release;
+#[cfg(test)]
+pub(crate) mod test_module;
 
 pub use model::*;

@@ -36,6 +36,9 @@ pub const RUNTIME_INFO_V1_SIZE: u32 = 36;
 pub const RUNTIME_INFO_V2_SIZE: u32 = 48;
 /// Size of a version-3 `RuntimeInfo` record.
 pub const RUNTIME_INFO_V3_SIZE: u32 = 52;
+/// Size of a `PSVRuntimeInfo4` record (adds `NumBytesGroupSharedMemory`;
+/// the record's version otherwise reads as 3).
+pub const RUNTIME_INFO_V4_SIZE: u32 = 56;
 /// Size of a version-0/1 resource binding record.
 pub const RESOURCE_V0_SIZE: u32 = 16;
 /// Size of a version-2 resource binding record (adds kind and flags).
@@ -297,6 +300,10 @@ pub struct RuntimeInfo {
     pub num_threads: Option<[u32; 3]>,
     /// v3: offset of the entry point name in the string table.
     pub entry_name_offset: Option<u32>,
+    /// `PSVRuntimeInfo4` (a record of 56 bytes or more): bytes of group
+    /// shared memory the shader uses.
+    #[cfg_attr(feature = "serde", serde(skip_serializing_if = "Option::is_none"))]
+    pub num_bytes_group_shared_memory: Option<u32>,
 }
 
 impl RuntimeInfo {
@@ -594,6 +601,12 @@ fn decode<'data>(c: Cursor<'data>, kind: Option<ShaderKind>, mode: Mode) -> Resu
         },
         entry_name_offset: if version >= 3 {
             Some(info.u32(48, "PSV0 EntryNameOffset")?)
+        } else {
+            None
+        },
+        // PSVRuntimeInfo4 (dxc 1.8.2502 on): a record of 56 bytes or more.
+        num_bytes_group_shared_memory: if size >= RUNTIME_INFO_V4_SIZE {
+            Some(info.u32(52, "PSV0 NumBytesGroupSharedMemory")?)
         } else {
             None
         },

@@ -26,6 +26,7 @@ pub mod alloc;
 mod bitcode;
 pub mod corpus;
 mod decode;
+pub mod dxc_listings;
 mod exercise;
 pub mod llvm;
 mod script;

@@ -20,6 +20,7 @@ mod tests;
 
 use super::model::Module;
 use super::ops::OpRelease;
+use super::release::{DxcRelease, ListingRule};
 
 /// What the dxc release that wrote a module prints differently.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,6 +44,19 @@ impl AsmOptions {
             release,
             debug_comments: since((1, 5, 2010)),
             variable_function: since((1, 6, 2112)),
+        }
+    }
+}
+
+impl From<&DxcRelease> for AsmOptions {
+    /// The options of the release that wrote a file (rules by release, or
+    /// by build month for builds known by their month).
+    fn from(release: &DxcRelease) -> AsmOptions {
+        let (major, minor, month) = release.version();
+        AsmOptions {
+            release: Some((major, minor, u32::from(month))),
+            debug_comments: release.has(ListingRule::DebugLineComments),
+            variable_function: release.has(ListingRule::DebugVariableFunction),
         }
     }
 }

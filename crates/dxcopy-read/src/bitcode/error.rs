@@ -95,6 +95,42 @@ pub enum BitcodeErrorKind {
     /// A BLOCKINFO block defines an abbreviation before any SETBID record.
     #[error("BLOCKINFO defines an abbreviation before SETBID")]
     BlockInfoWithoutSetBid,
+    /// A record of a DXIL module that LLVM 3.7's reader rejects (too few
+    /// fields, an ID out of range, a type that does not fit, …).
+    #[error("invalid record (block {block_id}, code {code}): {reason}")]
+    InvalidRecord {
+        /// The block the record is in.
+        block_id: u32,
+        /// The record code.
+        code: u32,
+        /// Why.
+        reason: &'static str,
+    },
+    /// A record code the module reader does not know where it must (a
+    /// function body's instruction codes, the type table's codes).
+    #[error("unknown record code {code} in block {block_id}")]
+    UnknownRecord {
+        /// The block.
+        block_id: u32,
+        /// The record code.
+        code: u32,
+    },
+    /// A value, type or metadata ID referred to but never defined.
+    #[error("{what} {id} is referred to but never defined")]
+    Unresolved {
+        /// What kind of ID.
+        what: &'static str,
+        /// The ID.
+        id: u64,
+    },
+    /// A block of a DXIL module where the module does not allow it, or a
+    /// module-level inconsistency (a second MODULE block, a function body
+    /// without a function, …).
+    #[error("invalid module structure: {reason}")]
+    InvalidModule {
+        /// Why.
+        reason: &'static str,
+    },
     /// Blocks nested more deeply than the reader allows.
     #[error("blocks nested more than {limit} deep")]
     TooDeep {

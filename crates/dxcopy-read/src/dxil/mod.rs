@@ -13,8 +13,11 @@ pub mod header;
 pub mod metadata;
 pub mod model;
 pub mod ops;
+mod reader;
 pub mod release;
 #[cfg(test)]
 pub(crate) mod test_module;
+
+pub use reader::ReadOptions;
 
 pub use model::*;

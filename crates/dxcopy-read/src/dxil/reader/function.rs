@@ -1,0 +1,1351 @@
+//! FUNCTION_BLOCK: a function body (LLVM 3.7's `parseFunctionBody`), with
+//! relative value IDs (module version 1+), forward references (a value
+//! used before its instruction, its type given in the record), the
+//! function's constants, metadata, symbol table and attachments.
+
+use super::constants::{binop, binop_flags, cast_op, decode_signed, fast_math, predicate};
+use super::metadata::MdTarget;
+use super::{
+    alignment, each_entry, fields_into, invalid, string_field, structure, u32_field, Reader,
+};
+use crate::bitcode::codes::block;
+use crate::bitcode::error::{BitcodeError, BitcodeErrorKind, Result};
+use crate::bitcode::reader::{Record, StreamReader};
+use crate::dxil::model::*;
+use std::collections::BTreeMap;
+
+mod code {
+    pub const DECLAREBLOCKS: u32 = 1;
+    pub const BINOP: u32 = 2;
+    pub const CAST: u32 = 3;
+    pub const GEP_OLD: u32 = 4;
+    pub const SELECT: u32 = 5;
+    pub const EXTRACTELT: u32 = 6;
+    pub const INSERTELT: u32 = 7;
+    pub const SHUFFLEVEC: u32 = 8;
+    pub const CMP: u32 = 9;
+    pub const RET: u32 = 10;
+    pub const BR: u32 = 11;
+    pub const SWITCH: u32 = 12;
+    pub const UNREACHABLE: u32 = 15;
+    pub const PHI: u32 = 16;
+    pub const ALLOCA: u32 = 19;
+    pub const LOAD: u32 = 20;
+    pub const VAARG: u32 = 23;
+    pub const STORE_OLD: u32 = 24;
+    pub const EXTRACTVAL: u32 = 26;
+    pub const INSERTVAL: u32 = 27;
+    pub const CMP2: u32 = 28;
+    pub const VSELECT: u32 = 29;
+    pub const INBOUNDS_GEP_OLD: u32 = 30;
+    pub const INDIRECTBR: u32 = 31;
+    pub const DEBUG_LOC_AGAIN: u32 = 33;
+    pub const CALL: u32 = 34;
+    pub const DEBUG_LOC: u32 = 35;
+    pub const FENCE: u32 = 36;
+    pub const CMPXCHG_OLD: u32 = 37;
+    pub const ATOMICRMW: u32 = 38;
+    pub const LOADATOMIC: u32 = 41;
+    pub const STOREATOMIC_OLD: u32 = 42;
+    pub const GEP: u32 = 43;
+    pub const STORE: u32 = 44;
+    pub const STOREATOMIC: u32 = 45;
+    pub const CMPXCHG: u32 = 46;
+}
+
+/// The "new" switch format's magic in the upper bits of the first field.
+const SWITCH_INST_MAGIC: u64 = 0x4B5;
+
+/// A function body being read.
+struct Body {
+    /// The module's value count: the first local value ID.
+    first: u32,
+    /// The module's metadata count: the first function metadata ID.
+    md_first: u32,
+    body: FunctionBody,
+    /// The type of each local value.
+    types: Vec<TypeId>,
+    /// Local value IDs used before their definition: (type, bit offset).
+    forward: BTreeMap<u32, (TypeId, u64)>,
+    /// Metadata IDs used before their definition.
+    md_forward: BTreeMap<u32, u64>,
+    /// LocalAsMetadata values: (value, type, bit offset).
+    md_values: Vec<(ValueId, TypeId, u64)>,
+    /// DECLAREBLOCKS' count.
+    declared_blocks: Option<u64>,
+    /// The block instructions go to; `None` before DECLAREBLOCKS and after
+    /// the last block's terminator.
+    current: Option<u32>,
+    /// LLVM's InstructionList: where each instruction is (attachments index it).
+    instruction_list: Vec<(u32, u32)>,
+    last_loc: Option<DebugLoc>,
+}
+
+impl Body {
+    fn next_value(&self) -> u32 {
+        self.first.saturating_add(self.types.len() as u32)
+    }
+}
+
+/// Reads the body of `module.functions[index]`.
+pub(crate) fn read_body(
+    rd: &mut Reader,
+    stream: &mut StreamReader<'_>,
+    index: u32,
+) -> Result<FunctionBody> {
+    let start = stream.pos();
+    let function_type = rd
+        .module
+        .functions
+        .get(index as usize)
+        .map(|f| f.function_type)
+        .ok_or_else(|| structure(start, "a function body without a function"))?;
+    let Type::Function(fty) = rd.ty(function_type).clone() else {
+        return Err(structure(
+            start,
+            "a function whose type is not a function type",
+        ));
+    };
+    let first = rd.module.values.len() as u32;
+    let mut b = Body {
+        first,
+        md_first: rd.module.metadata.len() as u32,
+        body: FunctionBody {
+            first_value: first,
+            ..FunctionBody::default()
+        },
+        types: Vec::new(),
+        forward: BTreeMap::new(),
+        md_forward: BTreeMap::new(),
+        md_values: Vec::new(),
+        declared_blocks: None,
+        current: None,
+        instruction_list: Vec::new(),
+        last_loc: None,
+    };
+    for (i, &ty) in fty.params.iter().enumerate() {
+        let value = ValueId(b.next_value());
+        b.body.args.push(Argument {
+            ty,
+            value,
+            name: None,
+        });
+        b.body.values.push(LocalValue::Argument(i as u32));
+        b.types.push(ty);
+    }
+    let mut f = Vec::new();
+    let body = std::cell::RefCell::new(b);
+    let reader = std::cell::RefCell::new(rd);
+    each_entry(
+        stream,
+        |r| {
+            fields_into(r, &mut f);
+            reader
+                .borrow_mut()
+                .instruction(&mut body.borrow_mut(), r, &f)
+        },
+        |s, id, _| {
+            let mut rd = reader.borrow_mut();
+            let mut b = body.borrow_mut();
+            match id {
+                block::CONSTANTS => {
+                    let first_id = b.next_value();
+                    let constants = rd.read_constants(s, first_id)?;
+                    for c in constants {
+                        let i = b.body.constants.len() as u32;
+                        b.types.push(c.ty);
+                        b.body.values.push(LocalValue::Constant(i));
+                        b.body.constants.push(c);
+                    }
+                    rd.resolve_forward(&mut b, s.pos())
+                }
+                block::METADATA => {
+                    let b = &mut *b;
+                    let mut list = std::mem::take(&mut b.body.metadata);
+                    let result = rd.read_metadata(
+                        s,
+                        MdTarget {
+                            list: &mut list,
+                            base: b.md_first,
+                            forward: &mut b.md_forward,
+                            values: &mut b.md_values,
+                            named: None,
+                        },
+                    );
+                    b.body.metadata = list;
+                    result
+                }
+                block::VALUE_SYMTAB => rd.function_symtab(&mut b, s),
+                block::METADATA_ATTACHMENT => rd.attachments(&mut b, s),
+                _ => s.skip_block(),
+            }
+        },
+    )?;
+    let mut b = body.into_inner();
+    let rd = reader.into_inner();
+    let end = stream.pos();
+    rd.check_body(&mut b, end)?;
+    Ok(b.body)
+}
+
+impl Reader {
+    /// Checks the forward references that the values defined so far resolve.
+    fn resolve_forward(&self, b: &mut Body, at: u64) -> Result<()> {
+        let next = b.next_value();
+        let resolved: Vec<u32> = b.forward.range(..next).map(|(&id, _)| id).collect();
+        for id in resolved {
+            if let Some((ty, ref_at)) = b.forward.remove(&id) {
+                let actual = b.types.get((id - b.first) as usize).copied();
+                if actual != Some(ty) {
+                    let _ = at;
+                    return Err(BitcodeError {
+                        bit_offset: ref_at,
+                        kind: BitcodeErrorKind::InvalidModule {
+                            reason: "a forward reference's type differs from the value's",
+                        },
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn check_body(&self, b: &mut Body, end: u64) -> Result<()> {
+        self.resolve_forward(b, end)?;
+        if let Some((&id, &(_, at))) = b.forward.iter().next() {
+            return Err(BitcodeError {
+                bit_offset: at,
+                kind: BitcodeErrorKind::Unresolved {
+                    what: "value",
+                    id: u64::from(id),
+                },
+            });
+        }
+        let md_count = b.md_first.saturating_add(b.body.metadata.len() as u32);
+        if let Some((&id, &at)) = b.md_forward.range(md_count..).next() {
+            return Err(BitcodeError {
+                bit_offset: at,
+                kind: BitcodeErrorKind::Unresolved {
+                    what: "metadata",
+                    id: u64::from(id),
+                },
+            });
+        }
+        for &(value, ty, at) in &b.md_values {
+            if self.type_of(b, value) != Some(ty) {
+                return Err(BitcodeError {
+                    bit_offset: at,
+                    kind: BitcodeErrorKind::InvalidModule {
+                        reason: "function metadata names a value that does not exist with its type",
+                    },
+                });
+            }
+        }
+        let declared = b.declared_blocks.unwrap_or(0);
+        if (b.body.blocks.len() as u64) < declared
+            || b.body
+                .blocks
+                .last()
+                .is_some_and(|bb| bb.instructions.is_empty())
+        {
+            return Err(structure(end, "a declared basic block has no instructions"));
+        }
+        if b.current.is_some() {
+            return Err(structure(end, "the last basic block has no terminator"));
+        }
+        if b.declared_blocks.is_none() {
+            return Err(structure(end, "a function body without DECLAREBLOCKS"));
+        }
+        Ok(())
+    }
+
+    /// The type of a defined value.
+    fn type_of(&self, b: &Body, id: ValueId) -> Option<TypeId> {
+        if id.0 < b.first {
+            return self.value_types.get(id.index()).copied().flatten();
+        }
+        b.types.get((id.0 - b.first) as usize).copied()
+    }
+
+    /// The absolute ID a field names (relative IDs from module version 1 on).
+    fn absolute(&self, b: &Body, v: u64) -> u32 {
+        if self.module.version >= 1 {
+            b.next_value().wrapping_sub(v as u32)
+        } else {
+            v as u32
+        }
+    }
+
+    /// A value of known type `ty` (LLVM's `getValue`/`popValue`): a
+    /// defined value must have that type; a later one is a forward reference.
+    fn value_at(&self, b: &mut Body, r: &Record<'_>, id: u32, ty: TypeId) -> Result<Operand> {
+        if matches!(self.ty(ty), Type::Metadata) {
+            let md = MetadataId(id);
+            self.md_ref(b, r, md);
+            return Ok(Operand::Metadata(md));
+        }
+        if id < b.next_value() {
+            if self.type_of(b, ValueId(id)) != Some(ty) {
+                return Err(invalid(
+                    r,
+                    "an operand's type differs from the one expected",
+                ));
+            }
+        } else {
+            let entry = b.forward.entry(id).or_insert((ty, r.bit_offset));
+            if entry.0 != ty {
+                return Err(invalid(r, "a forward reference used with two types"));
+            }
+        }
+        Ok(Operand::Value(ValueId(id)))
+    }
+
+    fn md_ref(&self, b: &mut Body, r: &Record<'_>, md: MetadataId) {
+        let count = b.md_first.saturating_add(b.body.metadata.len() as u32);
+        if md.0 >= count {
+            b.md_forward.entry(md.0).or_insert(r.bit_offset);
+        }
+    }
+
+    /// `popValue`: the value at `f[*slot]` (relative) of type `ty`.
+    fn pop_value(
+        &self,
+        b: &mut Body,
+        r: &Record<'_>,
+        f: &[u64],
+        slot: &mut usize,
+        ty: TypeId,
+    ) -> Result<Operand> {
+        let v = *f.get(*slot).ok_or_else(|| invalid(r, "too few fields"))?;
+        *slot += 1;
+        let id = self.absolute(b, v);
+        self.value_at(b, r, id, ty)
+    }
+
+    /// `getValueTypePair`: a value, followed by its type when it is a
+    /// forward reference.
+    fn value_type_pair(
+        &self,
+        b: &mut Body,
+        r: &Record<'_>,
+        f: &[u64],
+        slot: &mut usize,
+    ) -> Result<(Operand, TypeId)> {
+        let v = *f.get(*slot).ok_or_else(|| invalid(r, "too few fields"))?;
+        *slot += 1;
+        let id = self.absolute(b, v);
+        if id < b.next_value() {
+            let ty = self
+                .type_of(b, ValueId(id))
+                .ok_or_else(|| invalid(r, "an operand whose type is unknown"))?;
+            return Ok((Operand::Value(ValueId(id)), ty));
+        }
+        let t = *f
+            .get(*slot)
+            .ok_or_else(|| invalid(r, "a forward reference without its type"))?;
+        *slot += 1;
+        let ty = self.type_id(r, t)?;
+        Ok((self.value_at(b, r, id, ty)?, ty))
+    }
+
+    fn block_ref(&self, b: &Body, r: &Record<'_>, v: u64) -> Result<BlockId> {
+        match b.declared_blocks {
+            Some(n) if v < n => Ok(BlockId(v as u32)),
+            _ => Err(invalid(r, "basic block ID out of range")),
+        }
+    }
+
+    fn pointee(&self, r: &Record<'_>, ty: TypeId) -> Result<(TypeId, u32)> {
+        match self.ty(ty) {
+            Type::Pointer {
+                pointee,
+                address_space,
+            } => Ok((*pointee, *address_space)),
+            _ => Err(invalid(r, "an operand that must be a pointer is not")),
+        }
+    }
+
+    /// The integer value of a constant, module-level or local.
+    fn constant_int(&self, b: &Body, id: ValueId) -> Option<i64> {
+        let c = if id.0 < b.first {
+            self.module.constant(id)?
+        } else {
+            b.body.constant(id)?
+        };
+        match c.kind {
+            ConstantKind::Integer(v) => Some(v),
+            ConstantKind::Null => Some(0),
+            _ => None,
+        }
+    }
+
+    fn instruction(&mut self, b: &mut Body, r: &Record<'_>, f: &[u64]) -> Result<()> {
+        match r.code {
+            code::DECLAREBLOCKS => {
+                let n = *f.first().ok_or_else(|| invalid(r, "too few fields"))?;
+                if n == 0 || b.declared_blocks.is_some() {
+                    return Err(invalid(r, "DECLAREBLOCKS of zero blocks or repeated"));
+                }
+                if n > u64::from(u32::MAX) {
+                    return Err(invalid(r, "too many basic blocks"));
+                }
+                b.declared_blocks = Some(n);
+                b.body.blocks.push(BasicBlock::default());
+                b.current = Some(0);
+                return Ok(());
+            }
+            code::DEBUG_LOC_AGAIN => {
+                let loc = b.last_loc;
+                let inst = last_instruction(b).ok_or_else(|| invalid(r, "no instruction"))?;
+                inst.debug_loc = loc;
+                return Ok(());
+            }
+            code::DEBUG_LOC => {
+                if f.len() < 4 {
+                    return Err(invalid(r, "too few fields"));
+                }
+                let md = |v: u64| -> Result<Option<MetadataId>> {
+                    if v == 0 {
+                        return Ok(None);
+                    }
+                    Ok(Some(MetadataId(u32_field(
+                        r,
+                        v - 1,
+                        "metadata ID out of range",
+                    )?)))
+                };
+                let loc = DebugLoc {
+                    line: f[0] & 0xffff_ffff,
+                    column: f[1] & 0xffff_ffff,
+                    scope: md(f[2])?,
+                    inlined_at: md(f[3])?,
+                };
+                for m in [loc.scope, loc.inlined_at].into_iter().flatten() {
+                    self.md_ref(b, r, m);
+                }
+                b.last_loc = Some(loc);
+                let inst = last_instruction(b).ok_or_else(|| invalid(r, "no instruction"))?;
+                inst.debug_loc = Some(loc);
+                return Ok(());
+            }
+            _ => {}
+        }
+        let Some(current) = b.current else {
+            return Err(invalid(r, "an instruction outside any basic block"));
+        };
+        let (kind, ty) = self.decode_instruction(b, r, f)?;
+        let void = ty.is_none_or(|t| matches!(self.ty(t), Type::Void));
+        let terminator = matches!(
+            kind,
+            InstructionKind::Ret { .. }
+                | InstructionKind::Br { .. }
+                | InstructionKind::CondBr { .. }
+                | InstructionKind::Switch { .. }
+                | InstructionKind::IndirectBr { .. }
+                | InstructionKind::Unreachable
+        );
+        let value = if void {
+            None
+        } else {
+            Some(ValueId(b.next_value()))
+        };
+        let block = &mut b.body.blocks[current as usize];
+        let index = block.instructions.len() as u32;
+        block.instructions.push(Instruction {
+            kind,
+            ty: if void { None } else { ty },
+            value,
+            name: None,
+            debug_loc: None,
+            attachments: Vec::new(),
+        });
+        b.instruction_list.push((current, index));
+        if let (Some(_), Some(t)) = (value, ty) {
+            b.types.push(t);
+            b.body.values.push(LocalValue::Instruction {
+                block: BlockId(current),
+                index,
+            });
+            self.resolve_forward(b, r.bit_offset)?;
+        }
+        if terminator {
+            let next = current + 1;
+            if b.declared_blocks.is_some_and(|n| u64::from(next) < n) {
+                b.body.blocks.push(BasicBlock::default());
+                b.current = Some(next);
+            } else {
+                b.current = None;
+            }
+        }
+        Ok(())
+    }
+
+    /// Decodes one instruction record: what it is and its result type.
+    fn decode_instruction(
+        &mut self,
+        b: &mut Body,
+        r: &Record<'_>,
+        f: &[u64],
+    ) -> Result<(InstructionKind, Option<TypeId>)> {
+        let mut slot = 0usize;
+        let need_end = |slot: usize| {
+            if slot != f.len() {
+                Err(invalid(r, "wrong field count"))
+            } else {
+                Ok(())
+            }
+        };
+        Ok(match r.code {
+            code::BINOP => {
+                let (lhs, ty) = self.value_type_pair(b, r, f, &mut slot)?;
+                let rhs = self.pop_value(b, r, f, &mut slot, ty)?;
+                let opcode = *f.get(slot).ok_or_else(|| invalid(r, "too few fields"))?;
+                slot += 1;
+                let op = binop(opcode, self.ty_is_fp(ty), self.ty_is_int(ty))
+                    .ok_or_else(|| invalid(r, "binary operation does not fit its type"))?;
+                let flags = binop_flags(op, f.get(slot).copied(), true);
+                (
+                    InstructionKind::BinOp {
+                        op,
+                        lhs,
+                        rhs,
+                        flags,
+                    },
+                    Some(ty),
+                )
+            }
+            code::CAST => {
+                let (value, _) = self.value_type_pair(b, r, f, &mut slot)?;
+                if slot + 2 != f.len() {
+                    return Err(invalid(r, "wrong field count"));
+                }
+                let ty = self.type_id(r, f[slot])?;
+                let op = cast_op(f[slot + 1]).ok_or_else(|| invalid(r, "unknown cast"))?;
+                (InstructionKind::Cast { op, value }, Some(ty))
+            }
+            code::GEP | code::GEP_OLD | code::INBOUNDS_GEP_OLD => {
+                let (inbounds, explicit) = if r.code == code::GEP {
+                    if f.len() < 2 {
+                        return Err(invalid(r, "too few fields"));
+                    }
+                    slot = 2;
+                    (f[0] != 0, Some(self.type_id(r, f[1])?))
+                } else {
+                    (r.code == code::INBOUNDS_GEP_OLD, None)
+                };
+                let (base, base_ty) = self.value_type_pair(b, r, f, &mut slot)?;
+                let (scalar_ptr, mut vector_len) = match self.ty(base_ty) {
+                    Type::Vector { len, element } => (*element, Some(*len)),
+                    _ => (base_ty, None),
+                };
+                let (pointee, space) = self.pointee(r, scalar_ptr)?;
+                if explicit.is_some_and(|t| t != pointee) {
+                    return Err(invalid(
+                        r,
+                        "explicit GEP type differs from the pointee type",
+                    ));
+                }
+                let mut operands = vec![base];
+                let mut indexed = pointee;
+                let mut first = true;
+                while slot < f.len() {
+                    let (index, index_ty) = self.value_type_pair(b, r, f, &mut slot)?;
+                    if let Type::Vector { len, .. } = self.ty(index_ty) {
+                        vector_len = Some(*len);
+                    }
+                    if !first {
+                        indexed = match self.ty(indexed) {
+                            Type::Struct(StructType {
+                                body: Some(body), ..
+                            }) => {
+                                let i = match index {
+                                    Operand::Value(v) => self.constant_int(b, v),
+                                    Operand::Metadata(_) => None,
+                                }
+                                .ok_or_else(|| invalid(r, "a struct index is not a constant"))?;
+                                *usize::try_from(i)
+                                    .ok()
+                                    .and_then(|i| body.get(i))
+                                    .ok_or_else(|| invalid(r, "struct index out of range"))?
+                            }
+                            Type::Array { element, .. } | Type::Vector { element, .. } => *element,
+                            _ => return Err(invalid(r, "GEP indexes into a non-aggregate")),
+                        };
+                    }
+                    first = false;
+                    operands.push(index);
+                }
+                let mut ty = self.pointer_type(r, indexed, space)?;
+                if let Some(n) = vector_len {
+                    ty = self.vector_type(r, n, ty)?;
+                }
+                (
+                    InstructionKind::GetElementPtr {
+                        inbounds,
+                        source_type: pointee,
+                        operands,
+                    },
+                    Some(ty),
+                )
+            }
+            code::EXTRACTVAL | code::INSERTVAL => {
+                let (aggregate, agg_ty) = self.value_type_pair(b, r, f, &mut slot)?;
+                let inserted = if r.code == code::INSERTVAL {
+                    Some(self.value_type_pair(b, r, f, &mut slot)?)
+                } else {
+                    None
+                };
+                if slot == f.len() {
+                    return Err(invalid(r, "no indices"));
+                }
+                let mut cur = agg_ty;
+                let mut indices = Vec::with_capacity(f.len() - slot);
+                for &index in &f[slot..] {
+                    if index > u64::from(u32::MAX) {
+                        return Err(invalid(r, "index out of range"));
+                    }
+                    cur = match self.ty(cur) {
+                        Type::Struct(StructType {
+                            body: Some(body), ..
+                        }) => *body
+                            .get(index as usize)
+                            .ok_or_else(|| invalid(r, "struct index out of range"))?,
+                        Type::Array { len, element } if index < *len => *element,
+                        _ => return Err(invalid(r, "index into a non-aggregate or out of range")),
+                    };
+                    indices.push(index);
+                }
+                match inserted {
+                    None => (
+                        InstructionKind::ExtractValue { aggregate, indices },
+                        Some(cur),
+                    ),
+                    Some((value, value_ty)) => {
+                        if value_ty != cur {
+                            return Err(invalid(r, "inserted value's type differs"));
+                        }
+                        (
+                            InstructionKind::InsertValue {
+                                aggregate,
+                                value,
+                                indices,
+                            },
+                            Some(agg_ty),
+                        )
+                    }
+                }
+            }
+            code::SELECT | code::VSELECT => {
+                let (if_true, ty) = self.value_type_pair(b, r, f, &mut slot)?;
+                let if_false = self.pop_value(b, r, f, &mut slot, ty)?;
+                let condition = if r.code == code::SELECT {
+                    let i1 = self.int_type(r, 1)?;
+                    self.pop_value(b, r, f, &mut slot, i1)?
+                } else {
+                    let (c, cty) = self.value_type_pair(b, r, f, &mut slot)?;
+                    let scalar = match self.ty(cty) {
+                        Type::Vector { element, .. } => *element,
+                        _ => cty,
+                    };
+                    if !matches!(self.ty(scalar), Type::Integer { bits: 1 }) {
+                        return Err(invalid(r, "select condition is not i1"));
+                    }
+                    c
+                };
+                (
+                    InstructionKind::Select {
+                        condition,
+                        if_true,
+                        if_false,
+                    },
+                    Some(ty),
+                )
+            }
+            code::EXTRACTELT => {
+                let (vector, vty) = self.value_type_pair(b, r, f, &mut slot)?;
+                let (index, _) = self.value_type_pair(b, r, f, &mut slot)?;
+                let Type::Vector { element, .. } = self.ty(vty) else {
+                    return Err(invalid(r, "extractelement of a non-vector"));
+                };
+                (
+                    InstructionKind::ExtractElement { vector, index },
+                    Some(*element),
+                )
+            }
+            code::INSERTELT => {
+                let (vector, vty) = self.value_type_pair(b, r, f, &mut slot)?;
+                let Type::Vector { element, .. } = *self.ty(vty) else {
+                    return Err(invalid(r, "insertelement of a non-vector"));
+                };
+                let value = self.pop_value(b, r, f, &mut slot, element)?;
+                let (index, _) = self.value_type_pair(b, r, f, &mut slot)?;
+                (
+                    InstructionKind::InsertElement {
+                        vector,
+                        element: value,
+                        index,
+                    },
+                    Some(vty),
+                )
+            }
+            code::SHUFFLEVEC => {
+                let (first, vty) = self.value_type_pair(b, r, f, &mut slot)?;
+                let second = self.pop_value(b, r, f, &mut slot, vty)?;
+                let (mask, mty) = self.value_type_pair(b, r, f, &mut slot)?;
+                let (Type::Vector { element, .. }, Type::Vector { len, .. }) =
+                    (self.ty(vty), self.ty(mty))
+                else {
+                    return Err(invalid(r, "shufflevector of a non-vector"));
+                };
+                let ty = self.vector_type(r, *len, *element)?;
+                (
+                    InstructionKind::ShuffleVector {
+                        first,
+                        second,
+                        mask,
+                    },
+                    Some(ty),
+                )
+            }
+            code::CMP | code::CMP2 => {
+                let (lhs, ty) = self.value_type_pair(b, r, f, &mut slot)?;
+                let rhs = self.pop_value(b, r, f, &mut slot, ty)?;
+                let fp = self.ty_is_fp(ty);
+                let pred = *f.get(slot).ok_or_else(|| invalid(r, "too few fields"))?;
+                let mut fmf = FastMathFlags::default();
+                if fp && f.len() > slot + 1 {
+                    slot += 1;
+                    fmf = fast_math(f[slot]);
+                }
+                need_end(slot + 1)?;
+                let predicate = predicate(r, pred, fp)?;
+                let i1 = self.int_type(r, 1)?;
+                let result = match self.ty(ty) {
+                    Type::Vector { len, .. } => self.vector_type(r, *len, i1)?,
+                    _ => i1,
+                };
+                (
+                    InstructionKind::Compare {
+                        predicate,
+                        lhs,
+                        rhs,
+                        fast_math: fmf,
+                    },
+                    Some(result),
+                )
+            }
+            code::RET => {
+                if f.is_empty() {
+                    (InstructionKind::Ret { value: None }, None)
+                } else {
+                    let (value, _) = self.value_type_pair(b, r, f, &mut slot)?;
+                    need_end(slot)?;
+                    (InstructionKind::Ret { value: Some(value) }, None)
+                }
+            }
+            code::BR => match f.len() {
+                1 => (
+                    InstructionKind::Br {
+                        dest: self.block_ref(b, r, f[0])?,
+                    },
+                    None,
+                ),
+                3 => {
+                    let if_true = self.block_ref(b, r, f[0])?;
+                    let if_false = self.block_ref(b, r, f[1])?;
+                    let i1 = self.int_type(r, 1)?;
+                    let mut slot = 2;
+                    let condition = self.pop_value(b, r, f, &mut slot, i1)?;
+                    (
+                        InstructionKind::CondBr {
+                            condition,
+                            if_true,
+                            if_false,
+                        },
+                        None,
+                    )
+                }
+                _ => return Err(invalid(r, "BR takes one or three fields")),
+            },
+            code::SWITCH => {
+                if f.first().is_some_and(|v| v >> 16 == SWITCH_INST_MAGIC) {
+                    return Err(invalid(
+                        r,
+                        "the case-range switch form (never written by LLVM 3.x)",
+                    ));
+                }
+                if f.len() < 3 || f.len().is_multiple_of(2) {
+                    return Err(invalid(r, "wrong field count"));
+                }
+                let op_ty = self.type_id(r, f[0])?;
+                let mut slot = 1;
+                let condition = self.pop_value(b, r, f, &mut slot, op_ty)?;
+                let default = self.block_ref(b, r, f[2])?;
+                let mut cases = Vec::with_capacity((f.len() - 3) / 2);
+                for pair in f[3..].chunks_exact(2) {
+                    let value = ValueId(u32_field(r, pair[0], "value ID out of range")?);
+                    if self.constant_int(b, value).is_none()
+                        || self.type_of(b, value) != Some(op_ty)
+                    {
+                        return Err(invalid(
+                            r,
+                            "a case value is not an integer constant of the condition's type",
+                        ));
+                    }
+                    cases.push(SwitchCase {
+                        value,
+                        dest: self.block_ref(b, r, pair[1])?,
+                    });
+                }
+                (
+                    InstructionKind::Switch {
+                        condition,
+                        default,
+                        cases,
+                    },
+                    None,
+                )
+            }
+            code::INDIRECTBR => {
+                if f.len() < 2 {
+                    return Err(invalid(r, "too few fields"));
+                }
+                let op_ty = self.type_id(r, f[0])?;
+                let mut slot = 1;
+                let address = self.pop_value(b, r, f, &mut slot, op_ty)?;
+                let mut destinations = Vec::with_capacity(f.len() - 2);
+                for &d in &f[2..] {
+                    destinations.push(self.block_ref(b, r, d)?);
+                }
+                (
+                    InstructionKind::IndirectBr {
+                        address,
+                        destinations,
+                    },
+                    None,
+                )
+            }
+            code::UNREACHABLE => (InstructionKind::Unreachable, None),
+            code::PHI => {
+                if f.is_empty() || !(f.len() - 1).is_multiple_of(2) {
+                    return Err(invalid(r, "wrong field count"));
+                }
+                let ty = self.type_id(r, f[0])?;
+                let mut incoming = Vec::with_capacity((f.len() - 1) / 2);
+                for pair in f[1..].chunks_exact(2) {
+                    let id = if self.module.version >= 1 {
+                        b.next_value().wrapping_sub(decode_signed(pair[0]) as u32)
+                    } else {
+                        pair[0] as u32
+                    };
+                    let value = self.value_at(b, r, id, ty)?;
+                    incoming.push(PhiIncoming {
+                        value,
+                        block: self.block_ref(b, r, pair[1])?,
+                    });
+                }
+                (InstructionKind::Phi { incoming }, Some(ty))
+            }
+            code::ALLOCA => {
+                if f.len() != 4 {
+                    return Err(invalid(r, "ALLOCA takes four fields"));
+                }
+                let field = f[3];
+                let inalloca = field & (1 << 5) != 0;
+                let explicit = field & (1 << 6) != 0;
+                let ty = self.type_id(r, f[0])?;
+                let allocated_type = if explicit { ty } else { self.pointee(r, ty)?.0 };
+                let op_ty = self.type_id(r, f[1])?;
+                let size_id = u32_field(r, f[2], "value ID out of range")?;
+                let size = self.value_at(b, r, size_id, op_ty)?;
+                let align = alignment(r, field & !((1 << 5) | (1 << 6)))?;
+                let result = self.pointer_type(r, allocated_type, 0)?;
+                (
+                    InstructionKind::Alloca {
+                        allocated_type,
+                        size,
+                        alignment: align,
+                        inalloca,
+                    },
+                    Some(result),
+                )
+            }
+            code::LOAD | code::LOADATOMIC => {
+                let (pointer, pty) = self.value_type_pair(b, r, f, &mut slot)?;
+                let atomic = r.code == code::LOADATOMIC;
+                let tail = if atomic { 4 } else { 2 };
+                if slot + tail != f.len() && slot + tail + 1 != f.len() {
+                    return Err(invalid(r, "wrong field count"));
+                }
+                let explicit = if slot + tail + 1 == f.len() {
+                    slot += 1;
+                    Some(self.type_id(r, f[slot - 1])?)
+                } else {
+                    None
+                };
+                let (pointee, _) = self.pointee(r, pty)?;
+                if explicit.is_some_and(|t| t != pointee) {
+                    return Err(invalid(
+                        r,
+                        "explicit load type differs from the pointee type",
+                    ));
+                }
+                self.check_loadable(r, pointee)?;
+                let atomic = if atomic {
+                    let ordering = ordering(r, f[slot + 2])?;
+                    if matches!(
+                        ordering,
+                        AtomicOrdering::NotAtomic
+                            | AtomicOrdering::Release
+                            | AtomicOrdering::AcqRel
+                    ) || f[slot] == 0
+                    {
+                        return Err(invalid(r, "invalid atomic load ordering or alignment"));
+                    }
+                    Some(Atomic {
+                        ordering,
+                        scope: scope(f[slot + 3]),
+                    })
+                } else {
+                    None
+                };
+                (
+                    InstructionKind::Load {
+                        pointer,
+                        alignment: alignment(r, f[slot])?,
+                        volatile: f[slot + 1] != 0,
+                        atomic,
+                    },
+                    Some(pointee),
+                )
+            }
+            code::STORE | code::STORE_OLD | code::STOREATOMIC | code::STOREATOMIC_OLD => {
+                let (pointer, pty) = self.value_type_pair(b, r, f, &mut slot)?;
+                let (pointee, _) = self.pointee(r, pty)?;
+                let value = if matches!(r.code, code::STORE | code::STOREATOMIC) {
+                    let (v, vty) = self.value_type_pair(b, r, f, &mut slot)?;
+                    if vty != pointee {
+                        return Err(invalid(
+                            r,
+                            "stored value's type differs from the pointee type",
+                        ));
+                    }
+                    v
+                } else {
+                    self.pop_value(b, r, f, &mut slot, pointee)?
+                };
+                self.check_loadable(r, pointee)?;
+                let atomic = matches!(r.code, code::STOREATOMIC | code::STOREATOMIC_OLD);
+                need_end(slot + if atomic { 4 } else { 2 })?;
+                let atomic = if atomic {
+                    let ordering = ordering(r, f[slot + 2])?;
+                    if matches!(
+                        ordering,
+                        AtomicOrdering::NotAtomic
+                            | AtomicOrdering::Acquire
+                            | AtomicOrdering::AcqRel
+                    ) || f[slot] == 0
+                    {
+                        return Err(invalid(r, "invalid atomic store ordering or alignment"));
+                    }
+                    Some(Atomic {
+                        ordering,
+                        scope: scope(f[slot + 3]),
+                    })
+                } else {
+                    None
+                };
+                (
+                    InstructionKind::Store {
+                        pointer,
+                        value,
+                        alignment: alignment(r, f[slot])?,
+                        volatile: f[slot + 1] != 0,
+                        atomic,
+                    },
+                    None,
+                )
+            }
+            code::CMPXCHG | code::CMPXCHG_OLD => {
+                let (pointer, pty) = self.value_type_pair(b, r, f, &mut slot)?;
+                let (pointee, _) = self.pointee(r, pty)?;
+                let (compare, cmp_ty) = if r.code == code::CMPXCHG {
+                    self.value_type_pair(b, r, f, &mut slot)?
+                } else {
+                    (self.pop_value(b, r, f, &mut slot, pointee)?, pointee)
+                };
+                let new_value = self.pop_value(b, r, f, &mut slot, cmp_ty)?;
+                if f.len() < slot + 3 || f.len() > slot + 5 {
+                    return Err(invalid(r, "wrong field count"));
+                }
+                let success = ordering(r, f[slot + 1])?;
+                if matches!(
+                    success,
+                    AtomicOrdering::NotAtomic | AtomicOrdering::Unordered
+                ) {
+                    return Err(invalid(r, "invalid cmpxchg ordering"));
+                }
+                if cmp_ty != pointee {
+                    return Err(invalid(
+                        r,
+                        "compared value's type differs from the pointee type",
+                    ));
+                }
+                self.check_loadable(r, pointee)?;
+                // LLVM 3.7 tests the whole record's length here.
+                let failure = if f.len() < 7 {
+                    match success {
+                        AtomicOrdering::Release => AtomicOrdering::Monotonic,
+                        AtomicOrdering::AcqRel => AtomicOrdering::Acquire,
+                        o => o,
+                    }
+                } else {
+                    ordering(r, f[slot + 3])?
+                };
+                let weak = f.len() >= 8 && f.get(slot + 4).is_some_and(|&w| w != 0);
+                let kind = InstructionKind::CmpXchg {
+                    pointer,
+                    compare,
+                    new_value,
+                    volatile: f[slot] != 0,
+                    weak,
+                    success_ordering: success,
+                    failure_ordering: failure,
+                    scope: scope(f[slot + 2]),
+                };
+                let i1 = self.int_type(r, 1)?;
+                let pair = self.literal_struct(r, vec![cmp_ty, i1], false)?;
+                if f.len() < 8 {
+                    // Before weak cmpxchg (LLVM 3.5) the instruction gave the
+                    // loaded value; LLVM upgrades it to a cmpxchg without a
+                    // value number and an extractvalue, which the model
+                    // cannot refer to. No LLVM 3.7 writer emits it.
+                    return Err(invalid(r, "the pre-3.5 cmpxchg form"));
+                }
+                (kind, Some(pair))
+            }
+            code::ATOMICRMW => {
+                let (pointer, pty) = self.value_type_pair(b, r, f, &mut slot)?;
+                let (pointee, _) = self.pointee(r, pty)?;
+                let value = self.pop_value(b, r, f, &mut slot, pointee)?;
+                need_end(slot + 4)?;
+                let op =
+                    rmw_op(f[slot]).ok_or_else(|| invalid(r, "unknown atomicrmw operation"))?;
+                let ordering = ordering(r, f[slot + 2])?;
+                if matches!(
+                    ordering,
+                    AtomicOrdering::NotAtomic | AtomicOrdering::Unordered
+                ) {
+                    return Err(invalid(r, "invalid atomicrmw ordering"));
+                }
+                (
+                    InstructionKind::AtomicRmw {
+                        op,
+                        pointer,
+                        value,
+                        volatile: f[slot + 1] != 0,
+                        ordering,
+                        scope: scope(f[slot + 3]),
+                    },
+                    Some(pointee),
+                )
+            }
+            code::FENCE => {
+                if f.len() != 2 {
+                    return Err(invalid(r, "FENCE takes two fields"));
+                }
+                let ordering = ordering(r, f[0])?;
+                if matches!(
+                    ordering,
+                    AtomicOrdering::NotAtomic
+                        | AtomicOrdering::Unordered
+                        | AtomicOrdering::Monotonic
+                ) {
+                    return Err(invalid(r, "invalid fence ordering"));
+                }
+                (
+                    InstructionKind::Fence {
+                        ordering,
+                        scope: scope(f[1]),
+                    },
+                    None,
+                )
+            }
+            code::CALL => self.call(b, r, f)?,
+            code::VAARG => {
+                if f.len() < 3 {
+                    return Err(invalid(r, "too few fields"));
+                }
+                let list_type = self.type_id(r, f[0])?;
+                let mut slot = 1;
+                let list = self.pop_value(b, r, f, &mut slot, list_type)?;
+                let ty = self.type_id(r, f[2])?;
+                (InstructionKind::VaArg { list, list_type }, Some(ty))
+            }
+            _ => {
+                return Err(BitcodeError {
+                    bit_offset: r.bit_offset,
+                    kind: BitcodeErrorKind::UnknownRecord {
+                        block_id: r.block_id,
+                        code: r.code,
+                    },
+                })
+            }
+        })
+    }
+
+    fn check_loadable(&self, r: &Record<'_>, ty: TypeId) -> Result<()> {
+        match self.ty(ty) {
+            Type::Void | Type::Label | Type::Metadata | Type::Function(_) => {
+                Err(invalid(r, "load or store of a type that cannot be loaded"))
+            }
+            Type::Struct(StructType { body: None, .. }) => {
+                Err(invalid(r, "load or store of an opaque struct"))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    // CALL: [paramattrs, cc, (fmf,) (fnty,) fnid, args…]
+    fn call(
+        &mut self,
+        b: &mut Body,
+        r: &Record<'_>,
+        f: &[u64],
+    ) -> Result<(InstructionKind, Option<TypeId>)> {
+        if f.len() < 3 {
+            return Err(invalid(r, "too few fields"));
+        }
+        let attributes = f[0];
+        let cc_info = f[1];
+        let mut slot = 2;
+        let mut fmf = FastMathFlags::default();
+        // Bit 17 (CALL_FMF) is LLVM 3.9+; dxc's LLVM 3.7 never sets it.
+        if cc_info & (1 << 17) != 0 {
+            fmf = fast_math(*f.get(slot).ok_or_else(|| invalid(r, "too few fields"))?);
+            slot += 1;
+        }
+        let explicit_type = cc_info & (1 << 15) != 0;
+        let explicit = if explicit_type {
+            let t = self.type_id(r, *f.get(slot).ok_or_else(|| invalid(r, "too few fields"))?)?;
+            slot += 1;
+            if !matches!(self.ty(t), Type::Function(_)) {
+                return Err(invalid(r, "explicit call type is not a function type"));
+            }
+            Some(t)
+        } else {
+            None
+        };
+        let (callee, callee_ty) = self.value_type_pair(b, r, f, &mut slot)?;
+        let (pointee, _) = self.pointee(r, callee_ty)?;
+        let function_type = match explicit {
+            Some(t) if t != pointee => {
+                return Err(invalid(r, "explicit call type differs from the callee's"))
+            }
+            Some(t) => t,
+            None => pointee,
+        };
+        let Type::Function(fty) = self.ty(function_type).clone() else {
+            return Err(invalid(r, "callee is not a pointer to a function"));
+        };
+        if f.len() < slot + fty.params.len() {
+            return Err(invalid(r, "too few call arguments"));
+        }
+        let mut args = Vec::with_capacity(fty.params.len());
+        for &param in &fty.params {
+            if matches!(self.ty(param), Type::Label) {
+                return Err(invalid(r, "a call argument of type label"));
+            }
+            args.push(self.pop_value(b, r, f, &mut slot, param)?);
+        }
+        if fty.vararg {
+            while slot < f.len() {
+                args.push(self.value_type_pair(b, r, f, &mut slot)?.0);
+            }
+        } else if slot != f.len() {
+            return Err(invalid(r, "too many call arguments"));
+        }
+        let tail = if cc_info & (1 << 14) != 0 {
+            TailCall::MustTail
+        } else if cc_info & 1 != 0 {
+            TailCall::Tail
+        } else {
+            TailCall::None
+        };
+        Ok((
+            InstructionKind::Call {
+                callee,
+                function_type,
+                args,
+                attributes,
+                calling_conv: (cc_info >> 1) & 0x1fff,
+                tail,
+                fast_math: fmf,
+                explicit_type,
+            },
+            Some(fty.ret),
+        ))
+    }
+
+    fn function_symtab(&mut self, b: &mut Body, stream: &mut StreamReader<'_>) -> Result<()> {
+        super::flat_block(stream, |r| {
+            let skip = match r.code {
+                1 | 2 => 1,
+                _ => return Ok(()),
+            };
+            let id = r
+                .values()
+                .next()
+                .ok_or_else(|| invalid(r, "too few fields"))?;
+            let name = string_field(r, skip)?;
+            if r.code == 2 {
+                let bb = b
+                    .body
+                    .blocks
+                    .get_mut(usize::try_from(id).unwrap_or(usize::MAX))
+                    .ok_or_else(|| invalid(r, "basic block ID out of range"))?;
+                bb.name = Some(name);
+                return Ok(());
+            }
+            let id = u32_field(r, id, "value ID out of range")?;
+            if id < b.first {
+                // A module value: LLVM would rename it; the module's own
+                // symbol table names it too, and wins here.
+                return Ok(());
+            }
+            match b.body.values.get((id - b.first) as usize).copied() {
+                Some(LocalValue::Argument(i)) => {
+                    if let Some(a) = b.body.args.get_mut(i as usize) {
+                        a.name = Some(name);
+                    }
+                }
+                Some(LocalValue::Instruction { block, index }) => {
+                    if let Some(inst) = b
+                        .body
+                        .blocks
+                        .get_mut(block.index())
+                        .and_then(|bb| bb.instructions.get_mut(index as usize))
+                    {
+                        inst.name = Some(name);
+                    }
+                }
+                Some(LocalValue::Constant(_)) => {
+                    return Err(invalid(r, "a name for a constant"));
+                }
+                None => return Err(invalid(r, "value ID out of range")),
+            }
+            Ok(())
+        })
+    }
+
+    fn attachments(&mut self, b: &mut Body, stream: &mut StreamReader<'_>) -> Result<()> {
+        let mut f = Vec::new();
+        let kinds = &self.module.metadata_kinds;
+        let module_md = b.md_first;
+        super::flat_block(stream, |r| {
+            if r.code != 11 {
+                return Ok(());
+            }
+            fields_into(r, &mut f);
+            if f.is_empty() {
+                return Err(invalid(r, "empty attachment"));
+            }
+            let pair = |kind: u64, node: u64| -> Result<Attachment> {
+                let kind = u32_field(r, kind, "metadata kind out of range")?;
+                if !kinds.iter().any(|k| k.id == kind) {
+                    return Err(invalid(r, "unknown metadata kind"));
+                }
+                Ok(Attachment {
+                    kind,
+                    node: MetadataId(u32_field(r, node, "metadata ID out of range")?),
+                })
+            };
+            if f.len() % 2 == 0 {
+                for p in f.chunks_exact(2) {
+                    let a = pair(p[0], p[1])?;
+                    b.body.attachments.push(a);
+                }
+                return Ok(());
+            }
+            let &(block, index) = usize::try_from(f[0])
+                .ok()
+                .and_then(|i| b.instruction_list.get(i))
+                .ok_or_else(|| invalid(r, "instruction ID out of range"))?;
+            let mut found = Vec::new();
+            for p in f[1..].chunks_exact(2) {
+                let a = pair(p[0], p[1])?;
+                // LLVM drops the rest at a function-local value.
+                let local = a.node.0 >= module_md
+                    && matches!(
+                        b.body.metadata.get((a.node.0 - module_md) as usize),
+                        Some(Metadata::Value { .. })
+                    );
+                if local {
+                    break;
+                }
+                found.push(a);
+            }
+            for a in found {
+                if a.node.0 >= module_md.saturating_add(b.body.metadata.len() as u32) {
+                    b.md_forward.entry(a.node.0).or_insert(r.bit_offset);
+                }
+                if let Some(inst) = b
+                    .body
+                    .blocks
+                    .get_mut(block as usize)
+                    .and_then(|bb| bb.instructions.get_mut(index as usize))
+                {
+                    inst.attachments.push(a);
+                }
+            }
+            Ok(())
+        })
+    }
+}
+
+fn last_instruction(b: &mut Body) -> Option<&mut Instruction> {
+    let &(block, index) = b.instruction_list.last()?;
+    b.body
+        .blocks
+        .get_mut(block as usize)?
+        .instructions
+        .get_mut(index as usize)
+}
+
+fn ordering(r: &Record<'_>, v: u64) -> Result<AtomicOrdering> {
+    Ok(match v {
+        0 => AtomicOrdering::NotAtomic,
+        1 => AtomicOrdering::Unordered,
+        2 => AtomicOrdering::Monotonic,
+        3 => AtomicOrdering::Acquire,
+        4 => AtomicOrdering::Release,
+        5 => AtomicOrdering::AcqRel,
+        6 => AtomicOrdering::SeqCst,
+        _ => return Err(invalid(r, "unknown atomic ordering")),
+    })
+}
+
+fn scope(v: u64) -> SynchScope {
+    if v == 0 {
+        SynchScope::SingleThread
+    } else {
+        SynchScope::CrossThread
+    }
+}
+
+fn rmw_op(v: u64) -> Option<RmwOp> {
+    Some(match v {
+        0 => RmwOp::Xchg,
+        1 => RmwOp::Add,
+        2 => RmwOp::Sub,
+        3 => RmwOp::And,
+        4 => RmwOp::Nand,
+        5 => RmwOp::Or,
+        6 => RmwOp::Xor,
+        7 => RmwOp::Max,
+        8 => RmwOp::Min,
+        9 => RmwOp::UMax,
+        10 => RmwOp::UMin,
+        _ => return None,
+    })
+}

@@ -1,0 +1,1233 @@
+//! Bitcode → [`Module`]: LLVM 3.7's reader, block by block
+//! (docs/format/dxil-module.md; facts from dxc's `BitcodeReader.cpp` and
+//! `LLVMBitCodes.h`).
+//!
+//! The reader is iterative: no step recurses on the input's structure, so
+//! deep constant expressions, metadata or types cannot exhaust the stack.
+//! Tables grow only as records arrive (a count field never sizes an
+//! allocation), and forward references are kept in small maps until the
+//! value, type or metadata they name is read.
+
+mod constants;
+mod function;
+mod metadata;
+
+use super::model::*;
+use crate::bitcode::codes::block;
+use crate::bitcode::error::{BitcodeError, BitcodeErrorKind, Result};
+use crate::bitcode::reader::{Bitcode, Entry, Record, StreamReader};
+use std::collections::{BTreeMap, HashMap};
+
+/// What to read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// Read function bodies (FUNCTION_BLOCKs). Without them every
+    /// [`Function::body`] is `None` and the blocks are skipped by their
+    /// length words, which is all the module-level facts need.
+    pub function_bodies: bool,
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        ReadOptions {
+            function_bodies: true,
+        }
+    }
+}
+
+/// MODULE_BLOCK record codes (dxc's LLVM 3.7 plus the later ones).
+mod module_code {
+    pub const VERSION: u32 = 1;
+    pub const TRIPLE: u32 = 2;
+    pub const DATALAYOUT: u32 = 3;
+    pub const ASM: u32 = 4;
+    pub const SECTIONNAME: u32 = 5;
+    pub const DEPLIB: u32 = 6;
+    pub const GLOBALVAR: u32 = 7;
+    pub const FUNCTION: u32 = 8;
+    pub const ALIAS_OLD: u32 = 9;
+    pub const PURGEVALS: u32 = 10;
+    pub const GCNAME: u32 = 11;
+    pub const COMDAT: u32 = 12;
+    pub const VSTOFFSET: u32 = 13;
+    pub const ALIAS: u32 = 14;
+    pub const SOURCE_FILENAME: u32 = 16;
+    pub const HASH: u32 = 17;
+}
+
+/// TYPE_BLOCK_NEW record codes.
+mod type_code {
+    pub const NUMENTRY: u32 = 1;
+    pub const VOID: u32 = 2;
+    pub const FLOAT: u32 = 3;
+    pub const DOUBLE: u32 = 4;
+    pub const LABEL: u32 = 5;
+    pub const OPAQUE: u32 = 6;
+    pub const INTEGER: u32 = 7;
+    pub const POINTER: u32 = 8;
+    pub const FUNCTION_OLD: u32 = 9;
+    pub const HALF: u32 = 10;
+    pub const ARRAY: u32 = 11;
+    pub const VECTOR: u32 = 12;
+    pub const X86_FP80: u32 = 13;
+    pub const FP128: u32 = 14;
+    pub const PPC_FP128: u32 = 15;
+    pub const METADATA: u32 = 16;
+    pub const X86_MMX: u32 = 17;
+    pub const STRUCT_ANON: u32 = 18;
+    pub const STRUCT_NAME: u32 = 19;
+    pub const STRUCT_NAMED: u32 = 20;
+    pub const FUNCTION: u32 = 21;
+}
+
+/// The widest integer type LLVM 3.7 allows (`IntegerType::MAX_INT_BITS`).
+const MAX_INT_BITS: u64 = (1 << 23) - 1;
+
+pub(crate) fn invalid(r: &Record<'_>, reason: &'static str) -> BitcodeError {
+    BitcodeError {
+        bit_offset: r.bit_offset,
+        kind: BitcodeErrorKind::InvalidRecord {
+            block_id: r.block_id,
+            code: r.code,
+            reason,
+        },
+    }
+}
+
+pub(crate) fn structure(bit_offset: u64, reason: &'static str) -> BitcodeError {
+    BitcodeError {
+        bit_offset,
+        kind: BitcodeErrorKind::InvalidModule { reason },
+    }
+}
+
+/// A u64 field as u32, or the record's error.
+pub(crate) fn u32_field(r: &Record<'_>, v: u64, reason: &'static str) -> Result<u32> {
+    u32::try_from(v).map_err(|_| invalid(r, reason))
+}
+
+/// LLVM's alignment field: log2(alignment) + 1, 0 for none.
+pub(crate) fn alignment(r: &Record<'_>, exponent: u64) -> Result<u64> {
+    // Value::MaxAlignmentExponent is 29.
+    if exponent > 30 {
+        return Err(invalid(r, "alignment exponent above 2^29"));
+    }
+    Ok((1u64 << exponent) >> 1)
+}
+
+/// A structural key for the derived types the reader looks up (the result
+/// types of instructions): the type table holds each at most once in
+/// LLVM-written bitcode, the first one wins otherwise.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum TypeKey {
+    Int(u32),
+    Pointer(TypeId, u32),
+    Vector(u64, TypeId),
+    LiteralStruct(Vec<TypeId>, bool),
+}
+
+/// The state of a module read.
+pub(crate) struct Reader {
+    pub(crate) options: ReadOptions,
+    pub(crate) module: Module,
+    /// The type table's declared size (NUMENTRY).
+    num_types: Option<u64>,
+    /// Named structs referred to before their record, by type ID.
+    forward_structs: BTreeMap<u32, u64>,
+    pending_struct_name: Option<Vec<u8>>,
+    type_index: HashMap<TypeKey, TypeId>,
+    /// The type of each module value ([`Module::values`]); `None` while a
+    /// global's pointer type is missing from the table.
+    pub(crate) value_types: Vec<Option<TypeId>>,
+    /// Value IDs referred to by module constants and global records before
+    /// they were defined, with the bit offset of the first reference.
+    pending_values: BTreeMap<u32, u64>,
+    /// Indices into `module.functions` of the definitions, in record order;
+    /// the n-th FUNCTION_BLOCK is the body of the n-th.
+    definitions: Vec<u32>,
+    bodies_read: usize,
+    /// (value ID, name) from the module VALUE_SYMTAB.
+    names: Vec<(u32, Vec<u8>)>,
+    /// (value ID, strtab offset, size) for version 2 modules.
+    strtab_names: Vec<(u32, u64, u64)>,
+    strtab: Vec<u8>,
+    seen_module: bool,
+    seen_types: bool,
+    /// Bit offset of the MODULE block, for errors found at the end.
+    module_offset: u64,
+    /// Metadata IDs referred to before being defined (module level), with the
+    /// bit offset of the first reference.
+    pub(crate) md_forward: BTreeMap<u32, u64>,
+    /// Scratch space for a record's fields.
+    pub(crate) scratch: Vec<u64>,
+}
+
+impl Module {
+    /// Reads the whole module from LLVM bitcode (a wrapper header is
+    /// accepted), as LLVM 3.7's reader does.
+    pub fn parse(bitcode: &[u8]) -> Result<Module> {
+        Module::parse_with(bitcode, ReadOptions::default())
+    }
+
+    /// Reads the module with `options`.
+    pub fn parse_with(bitcode: &[u8], options: ReadOptions) -> Result<Module> {
+        let bitcode = Bitcode::parse(bitcode)?;
+        let mut stream = bitcode.reader();
+        let mut reader = Reader::new(options);
+        while let Some(entry) = stream.next_entry()? {
+            match entry {
+                Entry::EnterBlock(h) => match h.block_id {
+                    block::MODULE => {
+                        if reader.seen_module {
+                            return Err(structure(h.bit_offset, "a second MODULE block"));
+                        }
+                        reader.seen_module = true;
+                        reader.module_offset = h.bit_offset;
+                        reader.module_block(&mut stream)?;
+                    }
+                    block::IDENTIFICATION => reader.identification_block(&mut stream)?,
+                    block::STRTAB => reader.strtab_block(&mut stream)?,
+                    _ => stream.skip_block()?,
+                },
+                Entry::EndBlock { .. } | Entry::DefineAbbrev { .. } | Entry::Record(_) => {}
+            }
+        }
+        if !reader.seen_module {
+            return Err(structure(stream.pos(), "no MODULE block"));
+        }
+        reader.finish()
+    }
+}
+
+/// Reads the entries of the block just entered until its END_BLOCK, calling
+/// `on_record` for each record and `on_block` for each sub-block (which
+/// must read or skip it).
+pub(crate) fn each_entry<'a>(
+    stream: &mut StreamReader<'a>,
+    mut on_record: impl FnMut(&Record<'a>) -> Result<()>,
+    mut on_block: impl FnMut(&mut StreamReader<'a>, u32, u64) -> Result<()>,
+) -> Result<()> {
+    let depth = stream.depth();
+    loop {
+        let at = stream.pos();
+        match stream.next_entry()? {
+            None => return Err(structure(at, "the stream ends inside a block")),
+            Some(Entry::EndBlock { .. }) if stream.depth() < depth => return Ok(()),
+            Some(Entry::EnterBlock(h)) => on_block(stream, h.block_id, h.bit_offset)?,
+            Some(Entry::Record(r)) => on_record(&r)?,
+            Some(Entry::EndBlock { .. }) | Some(Entry::DefineAbbrev { .. }) => {}
+        }
+    }
+}
+
+/// Reads a block whose sub-blocks are all skipped.
+pub(crate) fn flat_block<'a>(
+    stream: &mut StreamReader<'a>,
+    on_record: impl FnMut(&Record<'a>) -> Result<()>,
+) -> Result<()> {
+    each_entry(stream, on_record, |s, _, _| s.skip_block())
+}
+
+/// The fields of `r` into `out` (cleared first). The count is bounded by the
+/// record's bits, checked when the record was read.
+pub(crate) fn fields_into(r: &Record<'_>, out: &mut Vec<u64>) {
+    out.clear();
+    out.extend(r.values());
+}
+
+/// The record's fields from `skip` on as bytes (a string record).
+pub(crate) fn string_field(r: &Record<'_>, skip: usize) -> Result<Vec<u8>> {
+    r.string_from(skip)
+        .ok_or_else(|| invalid(r, "a character does not fit in a byte"))
+}
+
+fn lossy(bytes: Vec<u8>) -> String {
+    match String::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    }
+}
+
+impl Reader {
+    fn new(options: ReadOptions) -> Reader {
+        Reader {
+            options,
+            module: Module::default(),
+            num_types: None,
+            forward_structs: BTreeMap::new(),
+            pending_struct_name: None,
+            type_index: HashMap::new(),
+            value_types: Vec::new(),
+            pending_values: BTreeMap::new(),
+            definitions: Vec::new(),
+            bodies_read: 0,
+            names: Vec::new(),
+            strtab_names: Vec::new(),
+            strtab: Vec::new(),
+            seen_module: false,
+            seen_types: false,
+            module_offset: 0,
+            md_forward: BTreeMap::new(),
+            scratch: Vec::new(),
+        }
+    }
+
+    fn identification_block(&mut self, stream: &mut StreamReader<'_>) -> Result<()> {
+        let mut id: Option<Identification> = None;
+        flat_block(stream, |r| {
+            match r.code {
+                1 => {
+                    id = Some(Identification {
+                        producer: lossy(string_field(r, 0)?),
+                        epoch: None,
+                    })
+                }
+                2 => {
+                    if let Some(id) = &mut id {
+                        id.epoch = r.values().next();
+                    }
+                }
+                _ => {}
+            }
+            Ok(())
+        })?;
+        self.module.identification = id;
+        Ok(())
+    }
+
+    fn strtab_block(&mut self, stream: &mut StreamReader<'_>) -> Result<()> {
+        let mut blob = None;
+        flat_block(stream, |r| {
+            if r.code == 1 {
+                blob = r.blob();
+            }
+            Ok(())
+        })?;
+        if let Some(b) = blob {
+            self.strtab = b.to_vec();
+        }
+        Ok(())
+    }
+
+    fn module_block(&mut self, stream: &mut StreamReader<'_>) -> Result<()> {
+        let depth = stream.depth();
+        loop {
+            let at = stream.pos();
+            let Some(entry) = stream.next_entry()? else {
+                return Err(structure(at, "the stream ends inside the MODULE block"));
+            };
+            match entry {
+                Entry::EndBlock { .. } if stream.depth() < depth => return Ok(()),
+                Entry::EnterBlock(h) => match h.block_id {
+                    block::TYPE => {
+                        if self.seen_types {
+                            return Err(structure(h.bit_offset, "a second type table"));
+                        }
+                        self.seen_types = true;
+                        self.type_block(stream)?;
+                    }
+                    block::PARAMATTR_GROUP => self.attribute_group_block(stream)?,
+                    block::PARAMATTR => self.attribute_block(stream)?,
+                    block::CONSTANTS => self.module_constants(stream)?,
+                    block::METADATA => self.module_metadata(stream)?,
+                    block::METADATA_KIND => self.metadata_kind_block(stream)?,
+                    block::VALUE_SYMTAB => self.module_symtab(stream)?,
+                    block::FUNCTION => self.function_block(stream, h.bit_offset)?,
+                    _ => stream.skip_block()?,
+                },
+                Entry::Record(r) => self.module_record(&r)?,
+                Entry::EndBlock { .. } | Entry::DefineAbbrev { .. } => {}
+            }
+        }
+    }
+
+    // ------------------------------------------------------------ types
+
+    /// A type ID used by a type record: defined, or a forward reference to
+    /// a named struct inside the declared table size.
+    fn type_ref(&mut self, r: &Record<'_>, id: u64) -> Result<TypeId> {
+        let index = u32_field(r, id, "type ID out of range")?;
+        if (index as usize) < self.module.types.len() {
+            return Ok(TypeId(index));
+        }
+        if self.num_types.is_some_and(|n| id < n) {
+            self.forward_structs.entry(index).or_insert(r.bit_offset);
+            return Ok(TypeId(index));
+        }
+        Err(invalid(r, "type ID out of range"))
+    }
+
+    /// A type ID used outside the type table: it must be defined.
+    pub(crate) fn type_id(&self, r: &Record<'_>, id: u64) -> Result<TypeId> {
+        match usize::try_from(id) {
+            Ok(i) if i < self.module.types.len() => Ok(TypeId(i as u32)),
+            _ => Err(invalid(r, "type ID out of range")),
+        }
+    }
+
+    pub(crate) fn ty(&self, id: TypeId) -> &Type {
+        // IDs are checked against the table before they are stored.
+        self.module.types.get(id.index()).unwrap_or(&Type::Void)
+    }
+
+    /// Whether `id` is (so far) a type a pointer, array or struct may hold.
+    fn valid_element(&self, id: TypeId, function_ok: bool) -> bool {
+        match self.module.types.get(id.index()) {
+            // A forward reference is a named struct.
+            None => true,
+            Some(Type::Void | Type::Label | Type::Metadata) => false,
+            Some(Type::Function(_)) => function_ok,
+            Some(_) => true,
+        }
+    }
+
+    fn type_block(&mut self, stream: &mut StreamReader<'_>) -> Result<()> {
+        let mut fields = Vec::new();
+        flat_block(stream, |r| {
+            fields_into(r, &mut fields);
+            self.type_record(r, &fields)
+        })?;
+        let declared = self.num_types.unwrap_or(0);
+        if declared != self.module.types.len() as u64 {
+            return Err(structure(
+                stream.pos(),
+                "the type table holds fewer types than NUMENTRY declares",
+            ));
+        }
+        if let Some((&id, &at)) = self.forward_structs.iter().next() {
+            if !matches!(self.module.types.get(id as usize), Some(Type::Struct(_))) {
+                return Err(BitcodeError {
+                    bit_offset: at,
+                    kind: BitcodeErrorKind::InvalidModule {
+                        reason: "only named structs can be forward referenced",
+                    },
+                });
+            }
+        }
+        for (i, t) in self.module.types.iter().enumerate() {
+            let key = match t {
+                Type::Integer { bits } => TypeKey::Int(*bits),
+                Type::Pointer {
+                    pointee,
+                    address_space,
+                } => TypeKey::Pointer(*pointee, *address_space),
+                Type::Vector { len, element } => TypeKey::Vector(*len, *element),
+                Type::Struct(StructType {
+                    name: None,
+                    packed,
+                    body: Some(body),
+                }) => TypeKey::LiteralStruct(body.clone(), *packed),
+                _ => continue,
+            };
+            self.type_index.entry(key).or_insert(TypeId(i as u32));
+        }
+        Ok(())
+    }
+
+    fn type_record(&mut self, r: &Record<'_>, f: &[u64]) -> Result<()> {
+        use type_code as c;
+        let need = |n: usize| {
+            if f.len() < n {
+                Err(invalid(r, "too few fields"))
+            } else {
+                Ok(())
+            }
+        };
+        let ty = match r.code {
+            c::NUMENTRY => {
+                need(1)?;
+                if self.num_types.is_some() {
+                    return Err(invalid(r, "a second NUMENTRY"));
+                }
+                self.num_types = Some(f[0]);
+                return Ok(());
+            }
+            c::STRUCT_NAME => {
+                self.pending_struct_name = Some(string_field(r, 0)?);
+                return Ok(());
+            }
+            c::VOID => Type::Void,
+            c::HALF => Type::Half,
+            c::FLOAT => Type::Float,
+            c::DOUBLE => Type::Double,
+            c::X86_FP80 => Type::X86Fp80,
+            c::FP128 => Type::Fp128,
+            c::PPC_FP128 => Type::PpcFp128,
+            c::LABEL => Type::Label,
+            c::METADATA => Type::Metadata,
+            c::X86_MMX => Type::X86Mmx,
+            c::INTEGER => {
+                need(1)?;
+                if f[0] == 0 || f[0] > MAX_INT_BITS {
+                    return Err(invalid(r, "integer width out of range"));
+                }
+                Type::Integer { bits: f[0] as u32 }
+            }
+            c::POINTER => {
+                need(1)?;
+                let pointee = self.type_ref(r, f[0])?;
+                if !self.valid_element(pointee, true) {
+                    return Err(invalid(r, "pointer to void, label or metadata"));
+                }
+                let address_space = match f.get(1) {
+                    Some(&a) if f.len() == 2 => u32_field(r, a, "address space out of range")?,
+                    _ => 0,
+                };
+                Type::Pointer {
+                    pointee,
+                    address_space,
+                }
+            }
+            c::FUNCTION | c::FUNCTION_OLD => {
+                let first = if r.code == c::FUNCTION { 1 } else { 2 };
+                need(first + 1)?;
+                let ret = self.type_ref(r, f[first])?;
+                let mut params = Vec::new();
+                for &p in &f[first + 1..] {
+                    let p = self.type_ref(r, p)?;
+                    if r.code == c::FUNCTION
+                        && matches!(
+                            self.module.types.get(p.index()),
+                            Some(Type::Void | Type::Function(_))
+                        )
+                    {
+                        return Err(invalid(r, "invalid function parameter type"));
+                    }
+                    params.push(p);
+                }
+                Type::Function(FunctionType {
+                    vararg: f[0] != 0,
+                    ret,
+                    params,
+                })
+            }
+            c::STRUCT_ANON => {
+                need(1)?;
+                let mut body = Vec::new();
+                for &e in &f[1..] {
+                    body.push(self.type_ref(r, e)?);
+                }
+                Type::Struct(StructType {
+                    name: None,
+                    packed: f[0] != 0,
+                    body: Some(body),
+                })
+            }
+            c::STRUCT_NAMED => {
+                need(1)?;
+                let mut body = Vec::new();
+                for &e in &f[1..] {
+                    body.push(self.type_ref(r, e)?);
+                }
+                Type::Struct(StructType {
+                    name: Some(self.pending_struct_name.take().unwrap_or_default()),
+                    packed: f[0] != 0,
+                    body: Some(body),
+                })
+            }
+            c::OPAQUE => {
+                if f.len() != 1 {
+                    return Err(invalid(r, "OPAQUE takes one field"));
+                }
+                Type::Struct(StructType {
+                    name: Some(self.pending_struct_name.take().unwrap_or_default()),
+                    packed: false,
+                    body: None,
+                })
+            }
+            c::ARRAY | c::VECTOR => {
+                need(2)?;
+                let element = self.type_ref(r, f[1])?;
+                if !self.valid_element(element, false) {
+                    return Err(invalid(r, "invalid element type"));
+                }
+                if r.code == c::ARRAY {
+                    Type::Array { len: f[0], element }
+                } else {
+                    if f[0] == 0 {
+                        return Err(invalid(r, "vector of zero elements"));
+                    }
+                    let scalar = matches!(
+                        self.module.types.get(element.index()),
+                        Some(
+                            Type::Integer { .. }
+                                | Type::Half
+                                | Type::Float
+                                | Type::Double
+                                | Type::X86Fp80
+                                | Type::Fp128
+                                | Type::PpcFp128
+                                | Type::Pointer { .. }
+                        )
+                    );
+                    if !scalar {
+                        return Err(invalid(r, "invalid vector element type"));
+                    }
+                    Type::Vector { len: f[0], element }
+                }
+            }
+            _ => {
+                return Err(BitcodeError {
+                    bit_offset: r.bit_offset,
+                    kind: BitcodeErrorKind::UnknownRecord {
+                        block_id: r.block_id,
+                        code: r.code,
+                    },
+                })
+            }
+        };
+        let index = self.module.types.len() as u64;
+        if self.num_types.is_none_or(|n| index >= n) {
+            return Err(invalid(r, "more types than NUMENTRY declares"));
+        }
+        let named = matches!(&ty, Type::Struct(s) if s.name.is_some());
+        if !named && self.forward_structs.contains_key(&(index as u32)) {
+            return Err(invalid(r, "only named structs can be forward referenced"));
+        }
+        self.module.types.push(ty);
+        Ok(())
+    }
+
+    /// The type with `key` in the table, or the record's error.
+    fn find_type(&self, r: &Record<'_>, key: TypeKey) -> Result<TypeId> {
+        self.type_index
+            .get(&key)
+            .copied()
+            .ok_or_else(|| invalid(r, "a result type is missing from the type table"))
+    }
+
+    pub(crate) fn int_type(&self, r: &Record<'_>, bits: u32) -> Result<TypeId> {
+        self.find_type(r, TypeKey::Int(bits))
+    }
+
+    pub(crate) fn pointer_type(
+        &self,
+        r: &Record<'_>,
+        pointee: TypeId,
+        address_space: u32,
+    ) -> Result<TypeId> {
+        self.find_type(r, TypeKey::Pointer(pointee, address_space))
+    }
+
+    pub(crate) fn vector_type(&self, r: &Record<'_>, len: u64, element: TypeId) -> Result<TypeId> {
+        self.find_type(r, TypeKey::Vector(len, element))
+    }
+
+    pub(crate) fn literal_struct(
+        &self,
+        r: &Record<'_>,
+        body: Vec<TypeId>,
+        packed: bool,
+    ) -> Result<TypeId> {
+        self.find_type(r, TypeKey::LiteralStruct(body, packed))
+    }
+
+    fn pointer_type_opt(&self, pointee: TypeId, address_space: u32) -> Option<TypeId> {
+        self.type_index
+            .get(&TypeKey::Pointer(pointee, address_space))
+            .copied()
+    }
+
+    // ------------------------------------------------------------ attributes
+
+    fn attribute_group_block(&mut self, stream: &mut StreamReader<'_>) -> Result<()> {
+        let mut f = Vec::new();
+        let groups = &mut self.module.attribute_groups;
+        flat_block(stream, |r| {
+            if r.code != 3 {
+                return Ok(());
+            }
+            fields_into(r, &mut f);
+            if f.len() < 3 {
+                return Err(invalid(r, "too few fields"));
+            }
+            let id = u32_field(r, f[0], "attribute group ID out of range")?;
+            let index = u32_field(r, f[1], "attribute index out of range")?;
+            let mut attributes = Vec::new();
+            let mut i = 2;
+            while i < f.len() {
+                let encoding = f[i];
+                i += 1;
+                match encoding {
+                    0 => {
+                        let kind = known_kind(r, f.get(i).copied())?;
+                        attributes.push(Attribute::Enum(kind));
+                        i += 1;
+                    }
+                    1 => {
+                        let kind = known_kind(r, f.get(i).copied())?;
+                        i += 1;
+                        // LLVM 3.7 reads a value only for these four kinds.
+                        if matches!(kind.0, 1 | 25 | 41 | 42) {
+                            let value = *f
+                                .get(i)
+                                .ok_or_else(|| invalid(r, "attribute without value"))?;
+                            attributes.push(Attribute::Int(kind, value));
+                            i += 1;
+                        } else {
+                            attributes.push(Attribute::Enum(kind));
+                        }
+                    }
+                    3 | 4 => {
+                        let (key, next) = c_string(r, &f, i)?;
+                        i = next;
+                        let value = if encoding == 4 {
+                            let (value, next) = c_string(r, &f, i)?;
+                            i = next;
+                            Some(value)
+                        } else {
+                            None
+                        };
+                        attributes.push(Attribute::String { key, value });
+                    }
+                    _ => return Err(invalid(r, "unknown attribute encoding")),
+                }
+            }
+            groups.push(AttributeGroup {
+                id,
+                index,
+                attributes,
+            });
+            Ok(())
+        })
+    }
+
+    fn attribute_block(&mut self, stream: &mut StreamReader<'_>) -> Result<()> {
+        let lists = &mut self.module.attribute_lists;
+        flat_block(stream, |r| {
+            match r.code {
+                2 => {
+                    let mut groups = Vec::new();
+                    for v in r.values() {
+                        groups.push(u32_field(r, v, "attribute group ID out of range")?);
+                    }
+                    lists.push(AttributeList { groups });
+                }
+                1 => return Err(invalid(r, "the pre-3.3 PARAMATTR_CODE_ENTRY_OLD form")),
+                _ => {}
+            }
+            Ok(())
+        })
+    }
+
+    // ------------------------------------------------------------ module records
+
+    fn module_record(&mut self, r: &Record<'_>) -> Result<()> {
+        use module_code as c;
+        let mut f = std::mem::take(&mut self.scratch);
+        fields_into(r, &mut f);
+        let result = self.module_record_fields(r, &f);
+        self.scratch = f;
+        let _ = c::VERSION;
+        result
+    }
+
+    fn module_record_fields(&mut self, r: &Record<'_>, f: &[u64]) -> Result<()> {
+        use module_code as c;
+        match r.code {
+            c::VERSION => {
+                let v = *f.first().ok_or_else(|| invalid(r, "too few fields"))?;
+                if v > 2 {
+                    return Err(invalid(r, "unknown module version"));
+                }
+                self.module.version = v;
+            }
+            c::TRIPLE => self.module.triple = Some(lossy(string_field(r, 0)?)),
+            c::DATALAYOUT => self.module.data_layout = Some(lossy(string_field(r, 0)?)),
+            c::ASM => self.module.inline_asm = Some(string_field(r, 0)?),
+            c::SECTIONNAME => self.module.section_names.push(string_field(r, 0)?),
+            c::DEPLIB => self.module.dependent_libraries.push(string_field(r, 0)?),
+            c::GCNAME => self.module.gc_names.push(string_field(r, 0)?),
+            c::SOURCE_FILENAME => self.module.source_filename = Some(string_field(r, 0)?),
+            c::VSTOFFSET => self.module.vst_offset = f.first().copied(),
+            c::HASH => {
+                if f.len() != 5 {
+                    return Err(invalid(r, "HASH takes five words"));
+                }
+                let mut hash = [0u32; 5];
+                for (h, v) in hash.iter_mut().zip(f) {
+                    *h = *v as u32;
+                }
+                self.module.hash = Some(hash);
+            }
+            c::COMDAT => {
+                let comdat = if self.module.version >= 2 {
+                    if f.len() < 3 {
+                        return Err(invalid(r, "too few fields"));
+                    }
+                    Comdat {
+                        selection_kind: f[2],
+                        name: self.strtab_slice(f[0], f[1]).unwrap_or_default(),
+                    }
+                } else {
+                    if f.len() < 2 {
+                        return Err(invalid(r, "too few fields"));
+                    }
+                    let len = usize::try_from(f[1]).unwrap_or(usize::MAX);
+                    let chars = f
+                        .get(2..)
+                        .filter(|c| c.len() >= len)
+                        .ok_or_else(|| invalid(r, "comdat name runs past the record"))?;
+                    Comdat {
+                        selection_kind: f[0],
+                        name: chars[..len].iter().map(|&c| c as u8).collect(),
+                    }
+                };
+                self.module.comdats.push(comdat);
+            }
+            c::GLOBALVAR => self.global_var(r, f)?,
+            c::FUNCTION => self.function_record(r, f)?,
+            c::ALIAS_OLD | c::ALIAS => self.alias(r, f)?,
+            c::PURGEVALS => return Err(invalid(r, "PURGEVALS (pre-3.0 bitcode)")),
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn strtab_slice(&self, offset: u64, size: u64) -> Option<Vec<u8>> {
+        let start = usize::try_from(offset).ok()?;
+        let end = start.checked_add(usize::try_from(size).ok()?)?;
+        self.strtab.get(start..end).map(<[u8]>::to_vec)
+    }
+
+    /// Version 2 records start with the name's (offset, size) in the string
+    /// table; returns the fields after them.
+    fn strip_strtab<'f>(&mut self, r: &Record<'_>, f: &'f [u64]) -> Result<&'f [u64]> {
+        if self.module.version < 2 {
+            return Ok(f);
+        }
+        if f.len() < 2 {
+            return Err(invalid(r, "too few fields"));
+        }
+        let id = self.module.values.len() as u32;
+        self.strtab_names.push((id, f[0], f[1]));
+        Ok(&f[2..])
+    }
+
+    fn new_module_value(&mut self, value: ModuleValue, ty: Option<TypeId>) -> ValueId {
+        let id = ValueId(self.module.values.len() as u32);
+        self.module.values.push(value);
+        self.value_types.push(ty);
+        id
+    }
+
+    /// An optional value reference of a global record (`id + 1`, 0 none).
+    fn value_ref_plus_one(&mut self, r: &Record<'_>, v: u64) -> Result<Option<ValueId>> {
+        if v == 0 {
+            return Ok(None);
+        }
+        self.value_ref(r, v - 1).map(Some)
+    }
+
+    /// A module value referred to by a global record or module constant,
+    /// possibly before it is defined.
+    pub(crate) fn value_ref(&mut self, r: &Record<'_>, v: u64) -> Result<ValueId> {
+        let id = u32_field(r, v, "value ID out of range")?;
+        if (id as usize) >= self.module.values.len() {
+            self.pending_values.entry(id).or_insert(r.bit_offset);
+        }
+        Ok(ValueId(id))
+    }
+
+    fn common(
+        &self,
+        r: &Record<'_>,
+        raw_linkage: u64,
+        f: &[u64],
+        at: Fields,
+    ) -> Result<GlobalCommon> {
+        let linkage = decode_linkage(raw_linkage);
+        let local = matches!(linkage, Linkage::Internal | Linkage::Private);
+        let visibility = match at.visibility.and_then(|i| f.get(i)) {
+            Some(&v) if !local => decode_visibility(v),
+            _ => Visibility::Default,
+        };
+        let dll_storage = match at.dll_storage.and_then(|i| f.get(i)) {
+            Some(&v) => match v {
+                1 => DllStorage::Import,
+                2 => DllStorage::Export,
+                _ => DllStorage::Default,
+            },
+            None => match raw_linkage {
+                5 => DllStorage::Import,
+                6 => DllStorage::Export,
+                _ => DllStorage::Default,
+            },
+        };
+        let comdat = match at.comdat.and_then(|i| f.get(i)) {
+            Some(&c) => {
+                if c > self.module.comdats.len() as u64 {
+                    return Err(invalid(r, "comdat ID out of range"));
+                }
+                c
+            }
+            None => 0,
+        };
+        Ok(GlobalCommon {
+            name: Vec::new(),
+            value: ValueId(self.module.values.len() as u32),
+            raw_linkage,
+            linkage,
+            visibility,
+            dll_storage,
+            unnamed_addr: at
+                .unnamed_addr
+                .and_then(|i| f.get(i))
+                .is_some_and(|&v| v != 0),
+            comdat,
+        })
+    }
+
+    fn section(&self, r: &Record<'_>, v: Option<&u64>) -> Result<Option<Vec<u8>>> {
+        match v {
+            None | Some(0) => Ok(None),
+            Some(&i) => usize::try_from(i - 1)
+                .ok()
+                .and_then(|i| self.module.section_names.get(i))
+                .cloned()
+                .map(Some)
+                .ok_or_else(|| invalid(r, "section ID out of range")),
+        }
+    }
+
+    // GLOBALVAR: [pointer type, isconst|explicit<<1|addrspace<<2, initid,
+    // linkage, alignment, section, visibility, threadlocal, unnamed_addr,
+    // externally_initialized, dllstorageclass, comdat]
+    fn global_var(&mut self, r: &Record<'_>, f: &[u64]) -> Result<()> {
+        let f = self.strip_strtab(r, f)?;
+        if f.len() < 6 {
+            return Err(invalid(r, "too few fields"));
+        }
+        let ty = self.type_id(r, f[0])?;
+        let explicit = f[1] & 2 != 0;
+        let (value_type, address_space) = if explicit {
+            (ty, u32_field(r, f[1] >> 2, "address space out of range")?)
+        } else {
+            match self.ty(ty) {
+                Type::Pointer {
+                    pointee,
+                    address_space,
+                } => (*pointee, *address_space),
+                _ => return Err(invalid(r, "a global's type is not a pointer")),
+            }
+        };
+        let pointer_type = if explicit {
+            self.pointer_type_opt(value_type, address_space)
+        } else {
+            Some(ty)
+        };
+        let common = self.common(
+            r,
+            f[3],
+            f,
+            Fields {
+                visibility: Some(6),
+                unnamed_addr: Some(8),
+                dll_storage: Some(10),
+                comdat: Some(11),
+            },
+        )?;
+        let global = GlobalVariable {
+            common,
+            value_type,
+            pointer_type,
+            is_constant: f[1] & 1 != 0,
+            address_space,
+            initializer: self.value_ref_plus_one(r, f[2])?,
+            alignment: alignment(r, f[4])?,
+            section: self.section(r, f.get(5))?,
+            thread_local: f
+                .get(7)
+                .map_or(ThreadLocal::NotThreadLocal, |&t| decode_tls(t)),
+            externally_initialized: f.get(9).is_some_and(|&v| v != 0),
+        };
+        let index = self.module.globals.len() as u32;
+        self.module.globals.push(global);
+        self.new_module_value(ModuleValue::Global(index), pointer_type);
+        Ok(())
+    }
+
+    // FUNCTION: [type, callingconv, isproto, linkage, paramattr, alignment,
+    // section, visibility, gc, unnamed_addr, prologuedata, dllstorageclass,
+    // comdat, prefixdata, personalityfn]
+    fn function_record(&mut self, r: &Record<'_>, f: &[u64]) -> Result<()> {
+        let f = self.strip_strtab(r, f)?;
+        if f.len() < 8 {
+            return Err(invalid(r, "too few fields"));
+        }
+        let mut function_type = self.type_id(r, f[0])?;
+        if let Type::Pointer { pointee, .. } = self.ty(function_type) {
+            function_type = *pointee;
+        }
+        if !matches!(self.ty(function_type), Type::Function(_)) {
+            return Err(invalid(r, "a function's type is not a function type"));
+        }
+        let pointer_type = self.pointer_type_opt(function_type, 0);
+        let common = self.common(
+            r,
+            f[3],
+            f,
+            Fields {
+                visibility: Some(7),
+                unnamed_addr: Some(9),
+                dll_storage: Some(11),
+                comdat: Some(12),
+            },
+        )?;
+        let gc = match f.get(8) {
+            None | Some(0) => None,
+            Some(&i) => Some(
+                usize::try_from(i - 1)
+                    .ok()
+                    .and_then(|i| self.module.gc_names.get(i))
+                    .cloned()
+                    .ok_or_else(|| invalid(r, "GC name ID out of range"))?,
+            ),
+        };
+        let prologue = f.get(10).copied().unwrap_or(0);
+        let prefix = f.get(13).copied().unwrap_or(0);
+        let personality = f.get(14).copied().unwrap_or(0);
+        let function = Function {
+            common,
+            function_type,
+            pointer_type,
+            calling_conv: f[1],
+            is_declaration: f[2] != 0,
+            attributes: f[4],
+            alignment: alignment(r, f[5])?,
+            section: self.section(r, f.get(6))?,
+            gc,
+            prologue_data: self.value_ref_plus_one(r, prologue)?,
+            prefix_data: self.value_ref_plus_one(r, prefix)?,
+            personality: self.value_ref_plus_one(r, personality)?,
+            body: None,
+        };
+        let index = self.module.functions.len() as u32;
+        if !function.is_declaration {
+            self.definitions.push(index);
+        }
+        self.module.functions.push(function);
+        self.new_module_value(ModuleValue::Function(index), pointer_type);
+        Ok(())
+    }
+
+    // ALIAS (dxc, code 9): [alias type, aliasee val#, linkage, visibility,
+    // dllstorageclass, threadlocal, unnamed_addr]
+    // ALIAS (code 14): [alias value type, addrspace, aliasee val#, linkage, …]
+    fn alias(&mut self, r: &Record<'_>, f: &[u64]) -> Result<()> {
+        let f = self.strip_strtab(r, f)?;
+        let new_form = r.code == module_code::ALIAS;
+        let base = usize::from(new_form);
+        if f.len() < 3 + base {
+            return Err(invalid(r, "too few fields"));
+        }
+        let ty = self.type_id(r, f[0])?;
+        let (value_type, address_space, pointer_type) = if new_form {
+            let space = u32_field(r, f[1], "address space out of range")?;
+            (ty, space, self.pointer_type_opt(ty, space))
+        } else {
+            match self.ty(ty) {
+                Type::Pointer {
+                    pointee,
+                    address_space,
+                } => (*pointee, *address_space, Some(ty)),
+                _ => return Err(invalid(r, "an alias's type is not a pointer")),
+            }
+        };
+        let common = self.common(
+            r,
+            f[2 + base],
+            f,
+            Fields {
+                visibility: Some(3 + base),
+                dll_storage: Some(4 + base),
+                unnamed_addr: Some(6 + base),
+                comdat: None,
+            },
+        )?;
+        let alias = Alias {
+            common,
+            value_type,
+            pointer_type,
+            address_space,
+            aliasee: self.value_ref(r, f[1 + base])?,
+            thread_local: f
+                .get(5 + base)
+                .map_or(ThreadLocal::NotThreadLocal, |&t| decode_tls(t)),
+        };
+        let index = self.module.aliases.len() as u32;
+        self.module.aliases.push(alias);
+        self.new_module_value(ModuleValue::Alias(index), pointer_type);
+        Ok(())
+    }
+
+    fn module_constants(&mut self, stream: &mut StreamReader<'_>) -> Result<()> {
+        let first = self.module.values.len() as u32;
+        for c in self.read_constants(stream, first)? {
+            let index = self.module.constants.len() as u32;
+            self.new_module_value(ModuleValue::Constant(index), Some(c.ty));
+            self.module.constants.push(c);
+        }
+        Ok(())
+    }
+
+    // ------------------------------------------------------------ symbol table
+
+    fn module_symtab(&mut self, stream: &mut StreamReader<'_>) -> Result<()> {
+        let names = &mut self.names;
+        flat_block(stream, |r| {
+            let skip = match r.code {
+                1 => 1,
+                3 => 2,
+                _ => return Ok(()),
+            };
+            let id = r
+                .values()
+                .next()
+                .ok_or_else(|| invalid(r, "too few fields"))?;
+            let id = u32_field(r, id, "value ID out of range")?;
+            names.push((id, string_field(r, skip)?));
+            Ok(())
+        })
+    }
+
+    fn function_block(&mut self, stream: &mut StreamReader<'_>, at: u64) -> Result<()> {
+        let Some(&index) = self.definitions.get(self.bodies_read) else {
+            return Err(structure(
+                at,
+                "a function body without a function definition",
+            ));
+        };
+        self.bodies_read += 1;
+        if !self.options.function_bodies {
+            return stream.skip_block();
+        }
+        let body = function::read_body(self, stream, index)?;
+        if let Some(f) = self.module.functions.get_mut(index as usize) {
+            f.body = Some(body);
+        }
+        Ok(())
+    }
+
+    // ------------------------------------------------------------ the end
+
+    fn finish(mut self) -> Result<Module> {
+        let count = self.module.values.len();
+        if let Some((&id, &at)) = self.pending_values.range(count as u32..).next() {
+            return Err(BitcodeError {
+                bit_offset: at,
+                kind: BitcodeErrorKind::Unresolved {
+                    what: "value",
+                    id: u64::from(id),
+                },
+            });
+        }
+        let md_count = self.module.metadata.len() as u32;
+        if let Some((&id, &at)) = self.md_forward.range(md_count..).next() {
+            return Err(BitcodeError {
+                bit_offset: at,
+                kind: BitcodeErrorKind::Unresolved {
+                    what: "metadata",
+                    id: u64::from(id),
+                },
+            });
+        }
+        for (id, name) in std::mem::take(&mut self.names) {
+            self.set_global_name(id, name);
+        }
+        for (id, offset, size) in std::mem::take(&mut self.strtab_names) {
+            if let Some(name) = self.strtab_slice(offset, size) {
+                self.set_global_name(id, name);
+            }
+        }
+        if self.options.function_bodies && self.bodies_read < self.definitions.len() {
+            return Err(structure(
+                self.module_offset,
+                "a function definition has no body",
+            ));
+        }
+        Ok(self.module)
+    }
+
+    fn set_global_name(&mut self, id: u32, name: Vec<u8>) {
+        let m = &mut self.module;
+        let common = match m.values.get(id as usize) {
+            Some(ModuleValue::Global(i)) => m.globals.get_mut(*i as usize).map(|g| &mut g.common),
+            Some(ModuleValue::Function(i)) => {
+                m.functions.get_mut(*i as usize).map(|g| &mut g.common)
+            }
+            Some(ModuleValue::Alias(i)) => m.aliases.get_mut(*i as usize).map(|g| &mut g.common),
+            _ => None,
+        };
+        if let Some(c) = common {
+            c.name = name;
+        }
+    }
+}
+
+/// Where the optional fields of a global record are.
+#[derive(Clone, Copy)]
+struct Fields {
+    visibility: Option<usize>,
+    unnamed_addr: Option<usize>,
+    dll_storage: Option<usize>,
+    comdat: Option<usize>,
+}
+
+fn known_kind(r: &Record<'_>, code: Option<u64>) -> Result<AttributeKind> {
+    let kind = AttributeKind(code.ok_or_else(|| invalid(r, "attribute without kind"))?);
+    if kind.name().is_none() {
+        return Err(invalid(r, "unknown attribute kind"));
+    }
+    Ok(kind)
+}
+
+/// A NUL-terminated string of an attribute record from field `i`; returns it
+/// and the index after the NUL.
+fn c_string(r: &Record<'_>, f: &[u64], i: usize) -> Result<(Vec<u8>, usize)> {
+    let rest = f.get(i..).unwrap_or_default();
+    let len = rest
+        .iter()
+        .position(|&c| c == 0)
+        .ok_or_else(|| invalid(r, "attribute string without NUL"))?;
+    let mut s = Vec::with_capacity(len);
+    for &c in &rest[..len] {
+        s.push(u8::try_from(c).map_err(|_| invalid(r, "attribute character above 255"))?);
+    }
+    Ok((s, i + len + 1))
+}
+
+/// LLVM 3.7's `getDecodedLinkage`.
+pub(crate) fn decode_linkage(v: u64) -> Linkage {
+    match v {
+        2 => Linkage::Appending,
+        3 => Linkage::Internal,
+        7 => Linkage::ExternWeak,
+        8 => Linkage::Common,
+        9 | 13 | 14 => Linkage::Private,
+        12 => Linkage::AvailableExternally,
+        1 | 16 => Linkage::WeakAny,
+        10 | 17 => Linkage::WeakOdr,
+        4 | 18 => Linkage::LinkOnceAny,
+        11 | 19 => Linkage::LinkOnceOdr,
+        _ => Linkage::External,
+    }
+}
+
+fn decode_visibility(v: u64) -> Visibility {
+    match v {
+        1 => Visibility::Hidden,
+        2 => Visibility::Protected,
+        _ => Visibility::Default,
+    }
+}
+
+fn decode_tls(v: u64) -> ThreadLocal {
+    match v {
+        0 => ThreadLocal::NotThreadLocal,
+        2 => ThreadLocal::LocalDynamic,
+        3 => ThreadLocal::InitialExec,
+        4 => ThreadLocal::LocalExec,
+        _ => ThreadLocal::GeneralDynamic,
+    }
+}

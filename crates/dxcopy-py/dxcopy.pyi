@@ -117,6 +117,18 @@ class Container:
         of what ``dxinfo --json FILE`` prints. ``file`` is the path given to
         open() or the `name` given to from_bytes().
         """
+    def disassemble(self, part: Optional[str] = None, release: Optional[str] = None) -> str:
+        """dxc's listing of this DXIL container, as ``dxinfo --disasm`` prints it.
+
+        The comment header, then the module as LLVM 3.7 prints it, as the dxc
+        release that wrote the file printed it (``dxc -dumpbin``). `part` is
+        "DXIL" or "ILDB" (default: ILDB when present, as dxc); `release` a dxc
+        release such as "1.7" or "1.8.2403" to print as instead.
+
+        Raises Error when the module or a part the header reads does not
+        decode (the message names the bit offset where decoding stopped),
+        ValueError for a bad `part` or `release`.
+        """
     def verify(self) -> List["Finding"]:
         """The findings of ``dxinfo --verify``, in its order.
 

@@ -11,7 +11,7 @@ use anyhow::{bail, Context, Result};
 use std::collections::BTreeMap;
 use std::process::Command;
 
-use dxcopy_harness::dxc_listings::{dxc_listings, dxc_listings_or_skip, first_difference};
+use dxcopy_harness::dxc_listings::{dxc_listings, dxc_listings_or_skip};
 
 /// How many differing files are shown without `--all`.
 const SHOWN: usize = 12;
@@ -44,7 +44,7 @@ pub fn run(args: &[String]) -> Result<()> {
             counts.0 += 1;
         } else {
             counts.1 += 1;
-            let detail = match first_difference(&ours, &want) {
+            let detail = match entry.difference(&ours, &want) {
                 Some((line, a, b)) => {
                     format!("line {line}:\n      ours: {a}\n      want: {b}")
                 }

@@ -8,18 +8,36 @@
 //!   facts the comparison needs;
 //! - an Xbox One listing ends with a GCN hardware dump ("DUMPING SHADER
 //!   HARDWARE INSTRUCTIONS") no DXIL disassembler can print: the text
-//!   before it is compared;
+//!   before it is compared; an Xbox Series listing ends with the same
+//!   kind of block from the console's shader compiler ("XBOX SHADER
+//!   COMPILER": register counts, occupancy, instruction mix of the
+//!   hardware shader, which the container does not hold), cut alike;
 //! - GaijinEntertainment/DagorEngine's listings had their trailing
 //!   whitespace stripped by that repository's formatter: compared modulo
 //!   trailing whitespace;
-//! - listings committed with CRLF line ends are compared with LF ones.
+//! - listings committed with CRLF line ends are compared with LF ones;
+//! - `/Fh` writes the listing, then a line end, then `#endif`
+//!   (dxc.cpp, `WriteHeader`): the reference (the text up to the line end
+//!   before `#endif`) loses that one line end.
 
 use std::path::{Path, PathBuf};
 
 use crate::corpus::{shared_dir, skip, SHARED_ENV};
 
-/// The marker before an Xbox One listing's hardware dump.
-const HW_DUMP: &str = "\n;\n; DUMPING SHADER HARDWARE INSTRUCTIONS\n";
+/// The markers before the hardware sections of Xbox listings, with how
+/// many of their bytes belong to the listing (the module's last line end).
+const HW_SECTIONS: &[(&str, usize)] = &[
+    ("\n;\n; DUMPING SHADER HARDWARE INSTRUCTIONS", 0),
+    (
+        "\n; \n; ----------------------------------------------------------------\n; ----------------------XBOX SHADER COMPILER",
+        1,
+    ),
+    // The same with its trailing space stripped (DagorEngine).
+    (
+        "\n;\n; ----------------------------------------------------------------\n; ----------------------XBOX SHADER COMPILER",
+        1,
+    ),
+];
 /// The repository whose listings lost their trailing whitespace.
 const STRIPPED_REPO: &str = "GaijinEntertainment/DagorEngine";
 
@@ -95,25 +113,40 @@ pub fn dxc_listings(dir: &Path) -> Result<Vec<DxcListing>, String> {
 }
 
 impl DxcListing {
-    /// The reference text as compared: LF line ends, the hardware dump cut.
+    /// The reference text as compared: LF line ends, without the line end
+    /// `/Fh` adds before `#endif`, the hardware dump cut.
     pub fn reference(&self) -> Result<String, String> {
         let raw =
             std::fs::read(&self.listing).map_err(|e| format!("{}: {e}", self.listing.display()))?;
-        let text = String::from_utf8_lossy(&raw).replace("\r\n", "\n");
-        Ok(match text.find(HW_DUMP) {
-            Some(cut) => text[..=cut].to_string(),
-            None => text,
-        })
+        let mut text = String::from_utf8_lossy(&raw).replace("\r\n", "\n");
+        if text.ends_with('\n') {
+            text.pop();
+        }
+        for (marker, kept) in HW_SECTIONS {
+            if let Some(cut) = text.find(marker) {
+                text.truncate(cut + kept);
+            }
+        }
+        Ok(text)
     }
 
     /// Whether `ours` is the reference (`want` from [`DxcListing::reference`]).
     pub fn same(&self, ours: &str, want: &str) -> bool {
+        self.difference(ours, want).is_none()
+    }
+
+    /// The first differing line (see [`first_difference`]), modulo
+    /// trailing whitespace for the listings that lost theirs.
+    pub fn difference(&self, ours: &str, want: &str) -> Option<(usize, String, String)> {
         if self.trailing_whitespace_stripped {
-            let trim =
-                |s: &str| -> Vec<String> { s.lines().map(|l| l.trim_end().to_string()).collect() };
-            trim(ours) == trim(want)
+            let trim = |s: &str| -> String {
+                s.split_inclusive('\n')
+                    .map(|l| format!("{}\n", l.trim_end()))
+                    .collect()
+            };
+            first_difference(&trim(ours), &trim(want))
         } else {
-            ours == want
+            first_difference(ours, want)
         }
     }
 }

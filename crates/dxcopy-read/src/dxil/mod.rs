@@ -10,6 +10,7 @@
 
 pub mod asm;
 pub mod header;
+pub mod listing;
 pub mod metadata;
 pub mod model;
 pub mod ops;

@@ -20,7 +20,7 @@ mod tests;
 
 use super::model::Module;
 use super::ops::OpRelease;
-use super::release::{DxcRelease, ListingRule};
+use super::release::{DxcRelease, ListingRule, ReleaseOrigin};
 
 /// What the dxc release that wrote a module prints differently.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,13 +50,20 @@ impl AsmOptions {
 
 impl From<&DxcRelease> for AsmOptions {
     /// The options of the release that wrote a file (rules by release, or
-    /// by build month for builds known by their month).
+    /// by build month for builds known by their month). A version line
+    /// known without its month (`clang version 3.7` with `dx.valver` 1.6)
+    /// gets ` func:` from 1.7 on: two of the three 1.6 releases (2104, 2106)
+    /// print none.
     fn from(release: &DxcRelease) -> AsmOptions {
         let (major, minor, month) = release.version();
+        let variable_function = match release.origin {
+            ReleaseOrigin::Line => (release.major, release.minor) >= (1, 7),
+            _ => release.has(ListingRule::DebugVariableFunction),
+        };
         AsmOptions {
             release: Some((major, minor, u32::from(month))),
             debug_comments: release.has(ListingRule::DebugLineComments),
-            variable_function: release.has(ListingRule::DebugVariableFunction),
+            variable_function,
         }
     }
 }

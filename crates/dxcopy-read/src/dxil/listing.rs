@@ -13,7 +13,7 @@
 
 use crate::bitcode::BitcodeError;
 use crate::container::Container;
-use crate::dxil::asm::{module_text, AsmOptions};
+use crate::dxil::asm::{module_text, AsmError, AsmOptions};
 use crate::dxil::header::{self, HeaderError};
 use crate::dxil::metadata::DxilMetadata;
 use crate::dxil::model::{Metadata, Module};
@@ -55,6 +55,9 @@ pub enum ListingError {
     /// The header's tables could not be printed.
     #[error(transparent)]
     Header(#[from] HeaderError),
+    /// The module's listing would be larger than any real module's.
+    #[error(transparent)]
+    TooLarge(#[from] AsmError),
 }
 
 /// The program part a listing prints: the one asked for, else ILDB when
@@ -114,7 +117,7 @@ pub fn write_container_listing(
         None => None,
     };
     header::write_header_with(container, Some(&module), reflection.as_ref(), &release, out)?;
-    out.push_str(&module_text(&module, &AsmOptions::from(&release)));
+    out.push_str(&module_text(&module, &AsmOptions::from(&release))?);
     Ok(())
 }
 
@@ -186,6 +189,6 @@ pub fn module_listing(part: &[u8], release: Option<DxcRelease>) -> Result<String
         header::module::write_resource_bindings(&metadata, &release, &mut out);
         header::module::write_view_id_state(&metadata, &mut out).map_err(HeaderError::from)?;
     }
-    out.push_str(&module_text(&module, &AsmOptions::from(&release)));
+    out.push_str(&module_text(&module, &AsmOptions::from(&release))?);
     Ok(out)
 }

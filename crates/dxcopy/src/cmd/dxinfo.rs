@@ -960,7 +960,12 @@ mod tests {
             })
         );
         assert_eq!(
-            view(&["--disasm", "--disasm-with=llvm-dis", "--disasm-format=1.8.2403", "a"]),
+            view(&[
+                "--disasm",
+                "--disasm-with=llvm-dis",
+                "--disasm-format=1.8.2403",
+                "a"
+            ]),
             Ok(View::Disasm {
                 part: None,
                 rounding: Rounding::Current,
@@ -1158,7 +1163,10 @@ mod tests {
         let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/sample.dxil");
         let (status, out, err) = dxinfo(&["--disasm", sample]);
         assert_eq!(status, 1);
-        assert!(out.ends_with("; shader hash: d316a6b1b7cc85818c93a5ac99dc7edb\n"), "{out}");
+        assert!(
+            out.ends_with("; shader hash: d316a6b1b7cc85818c93a5ac99dc7edb\n"),
+            "{out}"
+        );
         assert!(!out.contains("target datalayout"), "{out}");
         assert!(err.contains("ILDB module: bitcode at bit "), "{err}");
     }

@@ -74,9 +74,24 @@ impl Default for AsmOptions {
     }
 }
 
+/// Why a module has no listing.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum AsmError {
+    /// Its types or constants would print more than `nodes` nodes: shared
+    /// parts nested level after level, which only a hostile module has.
+    #[error(
+        "the module's types and constants print more than {nodes} nodes (nested shared parts)"
+    )]
+    TooLarge {
+        /// The budget.
+        nodes: u64,
+    },
+}
+
 /// The module's text, from `target datalayout` to the last metadata node,
 /// as dxc prints it after its comment header.
-pub fn module_text(module: &Module, options: &AsmOptions) -> String {
+pub fn module_text(module: &Module, options: &AsmOptions) -> Result<String, AsmError> {
     let mut printer = write::Printer::new(module, options);
     printer.print_module();
     printer.into_text()

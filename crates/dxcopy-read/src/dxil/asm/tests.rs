@@ -141,7 +141,7 @@ impl Builder {
         });
     }
     fn text(&self) -> String {
-        module_text(&self.m, &AsmOptions::default())
+        module_text(&self.m, &AsmOptions::default()).expect("a listing")
     }
 }
 
@@ -894,6 +894,27 @@ define void @main() {
 !2 = !DIFile(filename: \"a.hlsl\", directory: \"\")
 ";
     assert_eq!(b.text(), want);
-    let old = module_text(&b.m, &AsmOptions::for_release(Some((1, 4, 1907))));
+    let old = module_text(&b.m, &AsmOptions::for_release(Some((1, 4, 1907)))).expect("a listing");
     assert!(old.contains("  ret void, !dbg !0\n"), "{old}");
+}
+
+#[test]
+fn types_sharing_parts_at_every_level_hit_the_budget() {
+    let mut b = Builder::default();
+    let mut ty = b.int(32);
+    for _ in 0..40 {
+        ty = b.ty(Type::Struct(StructType {
+            name: None,
+            packed: false,
+            body: Some(vec![ty, ty]),
+        }));
+    }
+    let undef = b.constant(ty, ConstantKind::Undef);
+    let value = b.md_value(undef);
+    let node = b.md_node(&[Some(value)]);
+    b.named("n", &[node]);
+    assert!(matches!(
+        module_text(&b.m, &AsmOptions::default()),
+        Err(super::AsmError::TooLarge { .. })
+    ));
 }

@@ -24,6 +24,15 @@ const TYPE_DEPTH: usize = 256;
 const CONSTANT_DEPTH: usize = 256;
 /// Column of the `; preds =` comment.
 const PREDS_COLUMN: usize = 50;
+/// Type and constant nodes a module may print: this many, plus
+/// [`NODES_PER_ITEM`] per type, constant and instruction. LLVM prints types
+/// and constants inline, so a small hostile module whose literal types or
+/// constants share parts at every level would print exponentially much;
+/// past the budget the listing stops with [`super::AsmError::TooLarge`].
+/// Real modules print a few nodes per operand.
+const NODE_BUDGET_BASE: u64 = 1 << 20;
+/// See [`NODE_BUDGET_BASE`].
+const NODES_PER_ITEM: u64 = 256;
 
 /// A function being printed: its slots and block uses.
 pub(super) struct Local<'m> {
@@ -55,6 +64,10 @@ pub(super) struct Printer<'m> {
     pub(super) md_slots: HashMap<MdKey, u32>,
     md_order: Vec<MdKey>,
     attribute_sets: Vec<Vec<Attribute>>,
+    /// Type and constant nodes printed so far.
+    nodes: std::cell::Cell<u64>,
+    /// The most nodes this module may print (see [`NODE_BUDGET_BASE`]).
+    node_budget: u64,
 }
 
 /// `PrintEscapedString`: printable ASCII but `\` and `"` as is, the rest
@@ -291,6 +304,19 @@ fn wide_integer_text(words: &[u64], bits: u32) -> String {
     digits.iter().rev().map(|&d| char::from(d)).collect()
 }
 
+/// The node budget of `module` (see [`NODE_BUDGET_BASE`]).
+fn node_budget(module: &Module) -> u64 {
+    let items = module.types.len()
+        + module.constants.len()
+        + module
+            .functions
+            .iter()
+            .filter_map(|f| f.body.as_ref())
+            .map(|b| b.constants.len() + b.instruction_count())
+            .sum::<usize>();
+    NODE_BUDGET_BASE.saturating_add(NODES_PER_ITEM.saturating_mul(items as u64))
+}
+
 /// Sign-extends the low `bits` bits of `value`.
 fn sign_extend(value: u64, bits: u32) -> i64 {
     if bits == 0 || bits >= 64 {
@@ -313,6 +339,8 @@ impl<'m> Printer<'m> {
             md_slots: HashMap::new(),
             md_order: Vec::new(),
             attribute_sets: Vec::new(),
+            nodes: std::cell::Cell::new(0),
+            node_budget: node_budget(module),
         };
         let mut next = 0u32;
         let unnamed_globals = module
@@ -350,9 +378,25 @@ impl<'m> Printer<'m> {
         self.opts.variable_function
     }
 
-    /// The text printed so far.
-    pub(super) fn into_text(self) -> String {
-        self.out
+    /// The text printed, or the node budget's error.
+    pub(super) fn into_text(self) -> Result<String, super::AsmError> {
+        if self.over_budget() {
+            return Err(super::AsmError::TooLarge {
+                nodes: self.node_budget,
+            });
+        }
+        Ok(self.out)
+    }
+
+    /// Counts one printed node; `true` once the budget is spent.
+    fn spend(&self) -> bool {
+        let used = self.nodes.get().saturating_add(1);
+        self.nodes.set(used);
+        used > self.node_budget
+    }
+
+    fn over_budget(&self) -> bool {
+        self.nodes.get() > self.node_budget
     }
 
     fn create_attribute_slot(&mut self, attributes: Vec<Attribute>) {
@@ -497,6 +541,9 @@ impl<'m> Printer<'m> {
     }
 
     fn type_at_depth(&self, out: &mut String, ty: TypeId, depth: usize) {
+        if self.spend() {
+            return;
+        }
         if depth > TYPE_DEPTH {
             out.push_str("<type cycle>");
             return;
@@ -776,6 +823,9 @@ impl<'m> Printer<'m> {
 
     /// `WriteConstantInternal`.
     fn constant_at(&self, out: &mut String, local: Option<&Local<'m>>, c: &Constant, depth: usize) {
+        if self.spend() {
+            return;
+        }
         if depth > CONSTANT_DEPTH {
             out.push_str("<placeholder or erroneous Constant>");
             return;

@@ -40,7 +40,7 @@ fn the_debug_module_is_listed_by_default_as_dxc_does() {
     // container's listing ends with (same release).
     let release = DxcRelease::of_container(&container);
     let part = container.require(PartName::DXIL).unwrap();
-    let alone = module_listing(&part.data, Some(release)).unwrap();
+    let alone = module_listing(part.data, Some(release)).unwrap();
     assert!(alone.starts_with(";\n; Input signature:\n;\n; Name                 Index             InterpMode DynIdx\n"), "{alone}");
     assert!(plain.ends_with(&alone), "{plain}\n----\n{alone}");
 }

@@ -37,6 +37,10 @@ const TARGETS: &[(&str, &str)] = &[
         "the LLVM bitstream reader, module facts, re-emission, data layout fix and name stripping",
     ),
     (
+        "dxil_module",
+        "the DXIL module reader: the whole module with and without bodies, its IDs checked, the module facts",
+    ),
+    (
         "disasm",
         "the SM4/SM5 disassembler (dxinfo --disasm) on SHDR/SHEX data, alone and as a container",
     ),
@@ -104,7 +108,7 @@ pub fn seed() -> Result<Vec<(&'static str, usize)>> {
                     }
                     continue;
                 }
-                "bitcode" if !is_pdb => {
+                "bitcode" | "dxil_module" if !is_pdb => {
                     // One seed per program part's bitcode.
                     let Ok(c) = Container::parse(&bytes) else {
                         continue;

@@ -1,5 +1,6 @@
 //! The LLVM bitstream layer over untrusted bytes: the reader walks every
-//! entry and every record's fields, module facts decode, and the writer's
+//! entry and every record's fields, module facts decode, the DXIL module
+//! reader runs (`crate::dxil`), and the writer's
 //! re-emission, the data layout fix and name stripping run, with their
 //! invariants checked.
 
@@ -8,8 +9,9 @@ use dxcopy_edit::bitcode::{fix_data_layout, rewrite, strip_names, RecordEdit};
 use dxcopy_read::bitcode::{Bitcode, Entry, ModuleFacts};
 use std::fmt::Write as _;
 
-/// Runs the bitstream reader, module facts, re-emission, the layout fix and
-/// name stripping on `bitcode`. Returns how many of them ran to a result
+/// Runs the bitstream reader, module facts, the DXIL module reader
+/// ([`crate::exercise_module`]), re-emission, the layout fix and name
+/// stripping on `bitcode`. Returns how many of them ran to a result
 /// (an `Err` is a result too); a [`Violation`] is a broken invariant:
 ///
 /// - a stream read without error re-emits without error, and re-emitting the
@@ -53,6 +55,7 @@ pub fn exercise_bitcode(bitcode: &[u8], sink: &mut crate::Discard) -> Result<usi
         }
     }
     ran += 1;
+    ran += crate::dxil::exercise_module(bitcode, sink)?;
     match rewrite(bitcode, |_, _| RecordEdit::Keep) {
         Ok(once) => {
             let twice = rewrite(&once, |_, _| RecordEdit::Keep)

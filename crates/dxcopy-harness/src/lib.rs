@@ -14,6 +14,8 @@
 //!   library's dispatch by part name.
 //! - [`exercise_bitcode`] / [`bitcode_input`]: the LLVM bitstream reader,
 //!   module facts, re-emission, the data layout fix and name stripping.
+//! - [`exercise_module`] / [`dxil_module_input`]: the DXIL module reader
+//!   (`dxcopy_read::dxil`) with the model's ID invariants checked.
 //! - [`roundtrip`]: an edit script decoded from bytes ([`Script`]) applied to a
 //!   container, written, re-parsed and checked against the layout invariants.
 //! - [`verify_output`]: the invariants every written container must satisfy.
@@ -27,6 +29,7 @@ mod bitcode;
 pub mod corpus;
 mod decode;
 pub mod dxc_listings;
+mod dxil;
 mod exercise;
 pub mod llvm;
 mod script;
@@ -38,6 +41,7 @@ pub use decode::{
     decode_input, decode_named, decode_one, decode_part_compat, decode_seed, disasm_data,
     disasm_input, CountingSink, DecodeInput, DECODE_NAMES,
 };
+pub use dxil::{dxil_module_input, exercise_module};
 pub use exercise::{exercise, exercise_file_writer, exercise_pdb, Summary};
 pub use script::{roundtrip, Op, Script};
 pub use verify::{verify_output, Violation};

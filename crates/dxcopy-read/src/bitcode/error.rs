@@ -131,6 +131,9 @@ pub enum BitcodeErrorKind {
         /// Why.
         reason: &'static str,
     },
+    /// A bitstream without a MODULE block (the magic alone, say).
+    #[error("no MODULE block")]
+    NoModule,
     /// Blocks nested more deeply than the reader allows.
     #[error("blocks nested more than {limit} deep")]
     TooDeep {

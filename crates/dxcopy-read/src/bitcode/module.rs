@@ -1,19 +1,13 @@
-//! Module facts decoded from the bitstream without LLVM: identification,
-//! triple, data layout, the `dx.*` named metadata DXIL defines (DXIL.rst),
-//! `llvm.ident`, and the functions the module defines and declares
-//! (docs/format/bitcode.md: module facts).
+//! Module facts: identification, triple, data layout, the `dx.*` named
+//! metadata DXIL defines (DXIL.rst), `llvm.ident`, and the functions the
+//! module defines and declares (docs/format/bitcode.md: module facts).
 //!
-//! Only module-level blocks are read; function bodies and the type table are
-//! skipped by their length words. Metadata and constants are numbered as
-//! LLVM's reader numbers them: every METADATA record except NAME, KIND,
-//! NAMED_NODE, attachments and index records defines the next metadata ID
-//! (STRINGS defines one per string); module values are the globals,
-//! functions and aliases in record order, then the module constants.
+//! The facts are a view of the module model ([`crate::dxil::Module`]), read
+//! without function bodies (their blocks are skipped by their length
+//! words): one reader for the facts and the whole module.
 
-use super::bits::BitReader;
-use super::codes::{block, constants, identification, metadata, module, strtab, value_symtab};
-use super::error::Result;
-use super::reader::{Bitcode, Entry, FieldSpan, Record};
+use super::error::{BitcodeErrorKind, Result};
+use crate::dxil::{Metadata, MetadataId, Module, ModuleValue, ReadOptions};
 
 /// A `{major, minor}` pair (`dx.version`, `dx.valver`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,46 +89,6 @@ pub struct ModuleFacts {
     pub functions_declared: Vec<String>,
     /// The declared `dx.op.*` functions, sorted.
     pub dx_ops: Vec<String>,
-}
-
-#[derive(Debug, Clone, Copy)]
-enum Value {
-    Global,
-    Function { declaration: bool },
-    Other,
-    Integer(i64),
-}
-
-/// One metadata ID. Strings and nodes are kept as where their fields lie and
-/// read only when a named node reaches them: most of a debug module's
-/// metadata is never looked at.
-#[derive(Debug, Clone)]
-enum Md<'a> {
-    /// One string of a METADATA_STRINGS blob.
-    String(&'a [u8]),
-    /// METADATA_STRING_OLD: the characters are the fields.
-    StringOld(FieldSpan),
-    /// NODE or DISTINCT_NODE: the fields are metadata IDs plus one.
-    Node(FieldSpan),
-    Value(u64),
-    Other,
-}
-
-#[derive(Default)]
-struct State<'a> {
-    /// The bitcode the spans of `md` point into.
-    data: &'a [u8],
-    facts: ModuleFacts,
-    values: Vec<Value>,
-    /// (value ID, name) from the module VALUE_SYMTAB, or strtab ranges.
-    names: Vec<(u64, Vec<u8>)>,
-    strtab_refs: Vec<(u64, u64, u64)>,
-    strtab: &'a [u8],
-    md: Vec<Md<'a>>,
-    /// The operands of the named nodes.
-    md_operands: Vec<u32>,
-    named: Vec<(String, usize, usize)>,
-    pending_name: Option<String>,
 }
 
 /// Decodes a signed VBR value as LLVM's writer emits it (sign in bit 0).
@@ -244,278 +198,58 @@ impl ModuleFacts {
     }
 
     /// Decodes the facts of the bitcode in `data` (wrapper header allowed).
+    /// Bitcode without a MODULE block (the magic alone) has no facts.
     pub fn decode(data: &[u8]) -> Result<ModuleFacts> {
-        let bitcode = Bitcode::parse(data)?;
-        let mut reader = bitcode.reader();
-        let mut st = State {
-            data,
-            ..State::default()
+        let options = ReadOptions {
+            function_bodies: false,
         };
-        while let Some(entry) = reader.next_entry()? {
-            let depth = reader.depth();
-            match entry {
-                Entry::EnterBlock(h) => {
-                    let wanted = match (depth, h.block_id) {
-                        (1, block::IDENTIFICATION | block::MODULE | block::STRTAB) => true,
-                        (2, block::CONSTANTS | block::METADATA | block::VALUE_SYMTAB) => {
-                            reader.block_path().next() == Some(block::MODULE)
-                        }
-                        (_, block::BLOCKINFO) => true,
-                        _ => false,
-                    };
-                    if !wanted {
-                        reader.skip_block()?;
-                    }
-                }
-                Entry::Record(r) => {
-                    let parent = reader.block_path().next();
-                    st.record(&r, depth, parent);
-                }
-                Entry::EndBlock { .. } | Entry::DefineAbbrev { .. } => {}
-            }
-        }
-        Ok(st.finish())
-    }
-}
-
-impl<'a> State<'a> {
-    fn record(&mut self, r: &Record<'a>, depth: usize, top: Option<u32>) {
-        match (depth, r.block_id) {
-            (1, block::IDENTIFICATION) => match r.code {
-                identification::STRING => {
-                    let producer = lossy(&r.string_from(0).unwrap_or_default());
-                    self.facts.identification = Some(Identification {
-                        producer,
-                        epoch: None,
-                    });
-                }
-                identification::EPOCH => {
-                    if let Some(id) = &mut self.facts.identification {
-                        id.epoch = r.values().next();
-                    }
-                }
-                _ => {}
-            },
-            (1, block::MODULE) => self.module_record(r),
-            (1, block::STRTAB) if r.code == strtab::BLOB => {
-                self.strtab = r.blob().unwrap_or_default();
-            }
-            (2, block::CONSTANTS) if top == Some(block::MODULE) => match r.code {
-                constants::SETTYPE => {}
-                // An integer zero is written as NULL.
-                constants::NULL => self.values.push(Value::Integer(0)),
-                constants::INTEGER => {
-                    let v = r.values().next().map_or(0, decode_signed);
-                    self.values.push(Value::Integer(v));
-                }
-                _ => self.values.push(Value::Other),
-            },
-            (2, block::METADATA) if top == Some(block::MODULE) => self.metadata_record(r),
-            (2, block::VALUE_SYMTAB) if top == Some(block::MODULE) => {
-                let skip = match r.code {
-                    value_symtab::ENTRY => 1,
-                    value_symtab::FNENTRY => 2,
-                    _ => return,
-                };
-                let Some(id) = r.values().next() else {
-                    return;
-                };
-                // Only function names are shown; values are only ever
-                // appended, so a name for a known non-function is never used.
-                let known_other = usize::try_from(id)
-                    .ok()
-                    .and_then(|i| self.values.get(i))
-                    .is_some_and(|v| !matches!(v, Value::Function { .. }));
-                if known_other {
-                    return;
-                }
-                if let Some(name) = r.string_from(skip) {
-                    self.names.push((id, name));
-                }
-            }
-            _ => {}
+        match Module::parse_with(data, options) {
+            Ok(module) => Ok(ModuleFacts::of(&module)),
+            Err(e) if e.kind == BitcodeErrorKind::NoModule => Ok(ModuleFacts::default()),
+            Err(e) => Err(e),
         }
     }
 
-    fn module_record(&mut self, r: &Record<'a>) {
-        let v2 = self.facts.module_version.unwrap_or(0) >= 2;
-        let shift = if v2 { 2 } else { 0 };
-        match r.code {
-            module::VERSION => self.facts.module_version = r.values().next(),
-            module::TRIPLE => self.facts.triple = r.string_from(0).map(|s| lossy(&s)),
-            module::DATALAYOUT => self.facts.data_layout = r.string_from(0).map(|s| lossy(&s)),
-            module::GLOBALVAR
-            | module::FUNCTION
-            | module::ALIAS
-            | module::ALIAS_OLD
-            | module::IFUNC => {
-                let id = self.values.len() as u64;
-                let value = match r.code {
-                    module::GLOBALVAR => Value::Global,
-                    module::FUNCTION => Value::Function {
-                        declaration: r.values().nth(2 + shift).unwrap_or(0) != 0,
-                    },
-                    _ => Value::Other,
-                };
-                self.values.push(value);
-                if v2 {
-                    let mut fields = r.values();
-                    if let (Some(offset), Some(size)) = (fields.next(), fields.next()) {
-                        self.strtab_refs.push((id, offset, size));
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-
-    fn metadata_record(&mut self, r: &Record<'a>) {
-        match r.code {
-            metadata::NAME => {
-                self.pending_name = Some(lossy(&r.string_from(0).unwrap_or_default()));
-            }
-            metadata::NAMED_NODE => {
-                let name = self.pending_name.take().unwrap_or_default();
-                let start = self.md_operands.len();
-                self.md_operands
-                    .extend(r.values().map(|v| u32::try_from(v).unwrap_or(u32::MAX)));
-                self.named
-                    .push((name, start, self.md_operands.len() - start));
-            }
-            metadata::STRING_OLD => self.md.push(Md::StringOld(r.field_span())),
-            metadata::STRINGS => self.metadata_strings(r),
-            metadata::NODE | metadata::DISTINCT_NODE => self.md.push(Md::Node(r.field_span())),
-            metadata::VALUE => {
-                let value = r.values().nth(1).unwrap_or(u64::MAX);
-                self.md.push(Md::Value(value));
-            }
-            metadata::KIND
-            | metadata::ATTACHMENT
-            | metadata::GLOBAL_DECL_ATTACHMENT
-            | metadata::INDEX_OFFSET
-            | metadata::INDEX => {}
-            _ => self.md.push(Md::Other),
-        }
-    }
-
-    /// METADATA_STRINGS: [count, offset of the characters, blob]; the blob
-    /// holds `count` VBR6 lengths, then (at the offset) the characters.
-    fn metadata_strings(&mut self, r: &Record<'a>) {
-        let mut fields = r.values();
-        let (Some(count), Some(offset), Some(blob)) = (fields.next(), fields.next(), r.blob())
-        else {
-            return;
+    /// The facts of a module.
+    pub fn of(module: &Module) -> ModuleFacts {
+        let m = Facts { module };
+        let mut facts = ModuleFacts {
+            identification: module.identification.as_ref().map(|i| Identification {
+                producer: i.producer.clone(),
+                epoch: i.epoch,
+            }),
+            module_version: Some(module.version),
+            triple: module.triple.clone(),
+            data_layout: module.data_layout.clone(),
+            ..ModuleFacts::default()
         };
-        let Ok(offset) = usize::try_from(offset) else {
-            return;
-        };
-        let Some(chars) = blob.get(offset..) else {
-            return;
-        };
-        let mut lengths = BitReader::new(blob, 0, offset as u64 * 8);
-        let mut at = 0usize;
-        for _ in 0..count {
-            let Ok(len) = lengths.read_vbr(6, "string length") else {
-                return;
-            };
-            let Some(s) = usize::try_from(len)
-                .ok()
-                .and_then(|len| chars.get(at..at.checked_add(len)?))
-            else {
-                return;
-            };
-            self.md.push(Md::String(s));
-            at += s.len();
-        }
-    }
-
-    fn md_string(&self, id: u32) -> Option<String> {
-        match self.md.get(id as usize)? {
-            Md::String(bytes) => Some(lossy(bytes)),
-            Md::StringOld(span) => {
-                let bytes: Vec<u8> = span
-                    .fields(self.data)
-                    .map(|f| u8::try_from(f.value).unwrap_or(b'?'))
-                    .collect();
-                Some(lossy(&bytes))
-            }
-            _ => None,
-        }
-    }
-
-    /// A node's operands as metadata IDs (`None` for a null operand).
-    fn md_node(&self, id: u32) -> Option<Vec<Option<u32>>> {
-        match self.md.get(id as usize)? {
-            Md::Node(span) => Some(
-                span.fields(self.data)
-                    .map(|f| u32::try_from(f.value).unwrap_or(u32::MAX).checked_sub(1))
-                    .collect(),
-            ),
-            _ => None,
-        }
-    }
-
-    fn md_int(&self, id: Option<u32>) -> Option<i64> {
-        match self.md.get(id? as usize)? {
-            Md::Value(v) => match self.values.get(usize::try_from(*v).ok()?)? {
-                Value::Integer(i) => Some(*i),
-                _ => None,
-            },
-            _ => None,
-        }
-    }
-
-    fn named_nodes(&self, name: &str) -> Option<&[u32]> {
-        let (_, start, len) = self.named.iter().find(|(n, _, _)| n == name)?;
-        self.md_operands.get(*start..start + len)
-    }
-
-    /// The operands of the first node of a named node.
-    fn first_node(&self, name: &str) -> Option<Vec<Option<u32>>> {
-        self.md_node(*self.named_nodes(name)?.first()?)
-    }
-
-    fn pair(&self, name: &str) -> Option<VersionPair> {
-        let ops = self.first_node(name)?;
-        Some(VersionPair {
-            major: self.md_int(*ops.first()?)?,
-            minor: self.md_int(*ops.get(1)?)?,
-        })
-    }
-
-    fn strings_of(&self, ops: Option<Vec<Option<u32>>>) -> Vec<String> {
-        ops.unwrap_or_default()
-            .into_iter()
-            .filter_map(|id| self.md_string(id?))
-            .collect()
-    }
-
-    fn finish(mut self) -> ModuleFacts {
-        self.facts.dxil_version = self.pair("dx.version");
-        self.facts.validator_version = self.pair("dx.valver");
-        self.facts.shader_model = self.first_node("dx.shaderModel").and_then(|ops| {
+        facts.dxil_version = m.pair(b"dx.version");
+        facts.validator_version = m.pair(b"dx.valver");
+        facts.shader_model = m.first_node(b"dx.shaderModel").and_then(|ops| {
             Some(ShaderModelFact {
-                kind: self.md_string((*ops.first()?)?)?,
-                major: self.md_int(*ops.get(1)?)?,
-                minor: self.md_int(*ops.get(2)?)?,
+                kind: m.string((*ops.first()?)?)?,
+                major: m.int(*ops.get(1)?)?,
+                minor: m.int(*ops.get(2)?)?,
             })
         });
-        if let Some(entries) = self.named_nodes("dx.entryPoints") {
-            self.facts.entry_points = entries
+        if let Some(entries) = module.named_metadata(b"dx.entryPoints") {
+            facts.entry_points = entries
+                .operands
                 .iter()
                 .map(|e| {
-                    self.md_node(*e)
-                        .and_then(|ops| self.md_string((*ops.get(1)?)?))
+                    module
+                        .metadata_node(*e)
+                        .and_then(|ops| m.string((*ops.get(1)?)?))
                         .unwrap_or_default()
                 })
                 .collect();
         }
-        self.facts.resources = self.first_node("dx.resources").map(|ops| {
+        facts.resources = m.first_node(b"dx.resources").map(|ops| {
             let count = |i: usize| {
                 ops.get(i)
                     .copied()
                     .flatten()
-                    .and_then(|id| self.md_node(id))
+                    .and_then(|id| module.metadata_node(id))
                     .map_or(0, |list| list.len())
             };
             ResourceCounts {
@@ -525,48 +259,76 @@ impl<'a> State<'a> {
                 samplers: count(3),
             }
         });
-        self.facts.main_file_name = self
-            .strings_of(self.first_node("dx.source.mainFileName"))
+        facts.main_file_name = m
+            .strings_of(m.first_node(b"dx.source.mainFileName"))
             .into_iter()
             .next();
-        self.facts.source_args = self.strings_of(self.first_node("dx.source.args"));
-        if let Some(nodes) = self.named_nodes("llvm.ident") {
-            self.facts.ident = nodes
+        facts.source_args = m.strings_of(m.first_node(b"dx.source.args"));
+        if let Some(nodes) = module.named_metadata(b"llvm.ident") {
+            facts.ident = nodes
+                .operands
                 .iter()
-                .flat_map(|n| self.strings_of(self.md_node(*n)))
+                .flat_map(|n| m.strings_of(module.metadata_node(*n)))
                 .collect();
         }
-        let mut names: Vec<Option<Vec<u8>>> = Vec::new();
-        names.resize(self.values.len(), None);
-        for (id, name) in std::mem::take(&mut self.names) {
-            if let Some(slot) = usize::try_from(id).ok().and_then(|i| names.get_mut(i)) {
-                *slot = Some(name);
-            }
-        }
-        for (id, offset, size) in &self.strtab_refs {
-            let name = usize::try_from(*offset).ok().and_then(|o| {
-                let end = o.checked_add(usize::try_from(*size).ok()?)?;
-                self.strtab.get(o..end)
-            });
-            if let (Some(slot), Some(name)) = (names.get_mut(*id as usize), name) {
-                *slot = Some(name.to_vec());
-            }
-        }
-        for (value, name) in self.values.iter().zip(&names) {
-            if let Value::Function { declaration } = value {
-                let name = lossy(name.as_deref().unwrap_or_default());
-                if *declaration {
-                    if name.starts_with("dx.op.") {
-                        self.facts.dx_ops.push(name.clone());
-                    }
-                    self.facts.functions_declared.push(name);
-                } else {
-                    self.facts.functions_defined.push(name);
+        for value in &module.values {
+            let ModuleValue::Function(i) = value else {
+                continue;
+            };
+            let Some(function) = module.functions.get(*i as usize) else {
+                continue;
+            };
+            let name = lossy(function.name());
+            if function.is_declaration {
+                if name.starts_with("dx.op.") {
+                    facts.dx_ops.push(name.clone());
                 }
+                facts.functions_declared.push(name);
+            } else {
+                facts.functions_defined.push(name);
             }
         }
-        self.facts.dx_ops.sort();
-        self.facts
+        facts.dx_ops.sort();
+        facts
+    }
+}
+
+/// Metadata lookups for the facts.
+struct Facts<'m> {
+    module: &'m Module,
+}
+
+impl Facts<'_> {
+    fn string(&self, id: MetadataId) -> Option<String> {
+        self.module.metadata_string(id).map(lossy)
+    }
+
+    fn int(&self, id: Option<MetadataId>) -> Option<i64> {
+        self.module.metadata_int(id?)
+    }
+
+    /// The operands of the first node of a named node.
+    fn first_node(&self, name: &[u8]) -> Option<&[Option<MetadataId>]> {
+        let named = self.module.named_metadata(name)?;
+        self.module.metadata_node(*named.operands.first()?)
+    }
+
+    fn pair(&self, name: &[u8]) -> Option<VersionPair> {
+        let ops = self.first_node(name)?;
+        Some(VersionPair {
+            major: self.int(*ops.first()?)?,
+            minor: self.int(*ops.get(1)?)?,
+        })
+    }
+
+    fn strings_of(&self, ops: Option<&[Option<MetadataId>]>) -> Vec<String> {
+        ops.unwrap_or_default()
+            .iter()
+            .filter_map(|id| match self.module.metadata((*id)?)? {
+                Metadata::String(s) => Some(lossy(s)),
+                _ => None,
+            })
+            .collect()
     }
 }
 

@@ -18,6 +18,8 @@ mod reader;
 pub mod release;
 #[cfg(test)]
 pub(crate) mod test_module;
+#[cfg(test)]
+mod tests;
 
 pub use reader::ReadOptions;
 

@@ -175,6 +175,13 @@ pub enum Type {
     },
     /// A function type.
     Function(FunctionType),
+    /// LLVM 15+'s opaque `ptr` (TYPE_CODE_OPAQUE_POINTER `[addrspace]`),
+    /// found only in modules of later LLVM writers (version 2), never in
+    /// dxc's.
+    OpaquePointer {
+        /// The address space.
+        address_space: u32,
+    },
 }
 
 /// A struct type: TYPE_CODE_STRUCT_ANON (literal), TYPE_CODE_STRUCT_NAMED
@@ -1315,6 +1322,15 @@ pub enum Metadata {
     /// A specialized node (DILocation, DIFile, DISubprogram, …) with its
     /// fields as the record stores them.
     Debug(DebugNode),
+    /// A record of a later LLVM writer (module version 2) that defines a
+    /// metadata ID the LLVM 3.7 model does not describe (DILabel,
+    /// DIArgList, …): its code and fields.
+    Unknown {
+        /// The record code.
+        code: u32,
+        /// The fields.
+        fields: Vec<u64>,
+    },
 }
 
 /// A specialized debug-info node: its kind, `distinct`, and the record's

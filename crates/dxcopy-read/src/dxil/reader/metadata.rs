@@ -289,6 +289,11 @@ impl Reader {
                         }
                         Metadata::Debug(node)
                     }
+                    // Later writers' records: those that define an ID get one.
+                    None if modern && defines_id(c) => Metadata::Unknown {
+                        code: c,
+                        fields: f.clone(),
+                    },
                     // LLVM 3.7 ignores other records.
                     None => return Ok(()),
                 },
@@ -308,6 +313,13 @@ impl Reader {
         }
         Ok(())
     }
+}
+
+/// Whether a record of a later writer (not one LLVM 3.7 knows) defines a
+/// metadata ID: all but the attachment, index and declaration-attachment
+/// records.
+fn defines_id(code: u32) -> bool {
+    !matches!(code, 11 | 36 | 38 | 39)
 }
 
 fn kind_record(r: &Record<'_>, kinds: &mut Vec<MetadataKind>) -> Result<()> {

@@ -78,6 +78,7 @@ mod type_code {
     pub const STRUCT_NAME: u32 = 19;
     pub const STRUCT_NAMED: u32 = 20;
     pub const FUNCTION: u32 = 21;
+    pub const OPAQUE_POINTER: u32 = 25;
 }
 
 /// The widest integer type LLVM 3.7 allows (`IntegerType::MAX_INT_BITS`).
@@ -122,6 +123,7 @@ pub(crate) fn alignment(r: &Record<'_>, exponent: u64) -> Result<u64> {
 enum TypeKey {
     Int(u32),
     Pointer(TypeId, u32),
+    OpaquePointer(u32),
     Vector(u64, TypeId),
     LiteralStruct(Vec<TypeId>, bool),
 }
@@ -169,6 +171,14 @@ impl Module {
         Module::parse_with(bitcode, ReadOptions::default())
     }
 
+    /// Reads the module of a DXIL, ILDB or STAT part ([`crate::Program`]
+    /// finds the bitcode after the program header). Bit offsets in errors
+    /// count from the start of the bitcode, at
+    /// [`crate::Program::bitcode_file_offset`] in the file.
+    pub fn from_program(program: &crate::Program<'_>) -> Result<Module> {
+        Module::parse(program.bitcode)
+    }
+
     /// Reads the module with `options`.
     pub fn parse_with(bitcode: &[u8], options: ReadOptions) -> Result<Module> {
         let bitcode = Bitcode::parse(bitcode)?;
@@ -193,7 +203,10 @@ impl Module {
             }
         }
         if !reader.seen_module {
-            return Err(structure(stream.pos(), "no MODULE block"));
+            return Err(BitcodeError {
+                bit_offset: stream.pos(),
+                kind: BitcodeErrorKind::NoModule,
+            });
         }
         reader.finish()
     }
@@ -411,6 +424,7 @@ impl Reader {
                     pointee,
                     address_space,
                 } => TypeKey::Pointer(*pointee, *address_space),
+                Type::OpaquePointer { address_space } => TypeKey::OpaquePointer(*address_space),
                 Type::Vector { len, element } => TypeKey::Vector(*len, *element),
                 Type::Struct(StructType {
                     name: None,
@@ -476,6 +490,12 @@ impl Reader {
                 Type::Pointer {
                     pointee,
                     address_space,
+                }
+            }
+            c::OPAQUE_POINTER => {
+                need(1)?;
+                Type::OpaquePointer {
+                    address_space: u32_field(r, f[0], "address space out of range")?,
                 }
             }
             c::FUNCTION | c::FUNCTION_OLD => {
@@ -622,9 +642,12 @@ impl Reader {
         self.find_type(r, TypeKey::LiteralStruct(body, packed))
     }
 
+    /// The type of a pointer to `pointee`: the typed pointer, or in a
+    /// module of opaque pointers the `ptr` of that address space.
     fn pointer_type_opt(&self, pointee: TypeId, address_space: u32) -> Option<TypeId> {
         self.type_index
             .get(&TypeKey::Pointer(pointee, address_space))
+            .or_else(|| self.type_index.get(&TypeKey::OpaquePointer(address_space)))
             .copied()
     }
 

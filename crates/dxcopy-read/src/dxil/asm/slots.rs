@@ -87,7 +87,7 @@ pub(super) fn node_key(
                 id: id.0,
             }
         }),
-        Metadata::String(_) | Metadata::Value { .. } => None,
+        Metadata::String(_) | Metadata::Value { .. } | Metadata::Unknown { .. } => None,
     }
 }
 

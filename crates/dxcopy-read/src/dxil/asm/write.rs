@@ -615,6 +615,14 @@ impl<'m> Printer<'m> {
                 self.type_at_depth(out, *element, depth + 1);
                 out.push('>');
             }
+            // Only later LLVM writers' modules have it; LLVM 3.7 has no
+            // spelling: the later one.
+            Type::OpaquePointer { address_space } => {
+                out.push_str("ptr");
+                if *address_space != 0 {
+                    let _ = write!(out, " addrspace({address_space})");
+                }
+            }
         }
     }
 
@@ -1121,6 +1129,9 @@ impl<'m> Printer<'m> {
                     }
                     None => out.push_str("<badref>"),
                 }
+            }
+            Some(Metadata::Unknown { code, .. }) => {
+                let _ = write!(out, "<unknown metadata record {code}>");
             }
             None => out.push_str("<badref>"),
         }

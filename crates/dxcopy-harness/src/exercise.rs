@@ -151,6 +151,8 @@ fn exercise_container(bytes: &[u8]) -> Result<Summary, Violation> {
         let _ = write!(sink, "{e} {e:?}");
     }
     summary.decodes += 1;
+    // The DXIL listing's header and the module's dx.* metadata.
+    summary.decodes += crate::dxil_header::exercise_header(&container, &mut sink);
     // dxinfo --disasm: the whole listing (cut short at a malformed token).
     // Streamed, as dxinfo writes it.
     let mut counted = crate::decode::CountingSink(0);

@@ -30,6 +30,7 @@ pub mod corpus;
 mod decode;
 pub mod dxc_listings;
 mod dxil;
+mod dxil_header;
 mod exercise;
 pub mod llvm;
 mod script;

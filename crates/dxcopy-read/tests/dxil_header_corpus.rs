@@ -14,11 +14,17 @@ use std::path::Path;
 use dxcopy_harness::corpus::corpus_or_skip;
 use dxcopy_read::dxil::header::write_header;
 use dxcopy_read::dxil::release::DxcRelease;
-use dxcopy_read::Container;
+use dxcopy_read::dxil::Module;
+use dxcopy_read::{Container, PartName, Program};
 
 /// Identical headers reached over the 85 files (asserted, so that a
-/// regression fails).
-const EXPECTED_IDENTICAL: usize = 0;
+/// regression fails). The 85th, DirectX-Graphics-Samples' SakuraForestSER
+/// library, cannot be reproduced: its listing names the cbuffer's struct
+/// `struct.ObjectConstantBuffer` where both modules of its container (DXIL
+/// and STAT, read by this crate and by llvm-dis alike) call it
+/// `struct.CubeConstantBuffer`; the listing's text was edited after dxc
+/// wrote it.
+const EXPECTED_IDENTICAL: usize = 84;
 
 struct Row {
     file: String,
@@ -111,9 +117,16 @@ fn header_matches_every_dxc_listing() {
                 .unwrap();
         let want = normalise(&expected_header(&listing, row), row.strip_trailing);
         let container = Container::parse(&bytes).unwrap();
-        let release = DxcRelease::of_container(&container);
+        // The module dxc prints: ILDB's when present, else DXIL's.
+        let program_part = container
+            .find(PartName::ILDB)
+            .or_else(|| container.find(PartName::DXIL))
+            .unwrap();
+        let program = Program::parse(&program_part).unwrap();
+        let module = Module::parse(program.bitcode).unwrap();
+        let release = DxcRelease::of_module(&container, Some(&module));
         let mut ours = String::new();
-        let result = write_header(&container, None, &release, &mut ours);
+        let result = write_header(&container, Some(&module), &release, &mut ours);
         let ours = normalise(&ours, row.strip_trailing);
         let entry = per_release.entry(row.ident.clone()).or_default();
         if result.is_ok() && ours == want {
@@ -129,7 +142,15 @@ fn header_matches_every_dxc_listing() {
                 .find(|(_, (a, b))| a != b)
                 .map(|(n, (a, b))| format!("line {}: ours {a:?}, dxc {b:?}", n + 1))
                 .unwrap_or_else(|| format!("{result:?}; ours is longer"));
-            differing.push(format!("{} ({release}): {first}", row.file));
+            let lines = ours
+                .lines()
+                .zip(want.lines())
+                .filter(|(a, b)| a != b)
+                .count();
+            differing.push(format!(
+                "{} ({release}): {lines} line(s) differ, first {first}",
+                row.file
+            ));
         }
     }
     for (ident, (same, other)) in &per_release {

@@ -99,16 +99,19 @@ pub fn write_container_listing(
     out: &mut String,
 ) -> Result<(), ListingError> {
     let part = program_part(container, options.part)?;
-    let release = options
-        .release
-        .unwrap_or_else(|| DxcRelease::of_container(container));
     let module = match read_program(container, part) {
         Ok(module) => module,
         Err(e) => {
+            let release = options
+                .release
+                .unwrap_or_else(|| DxcRelease::of_container(container));
             header::write_part_sections(container, &release, out)?;
             return Err(e);
         }
     };
+    let release = options
+        .release
+        .unwrap_or_else(|| DxcRelease::of_module(container, Some(&module)));
     // dxc takes the buffer, binding and ViewID tables from STAT's module
     // when the container has one (the DXIL part's reflection may be
     // stripped).

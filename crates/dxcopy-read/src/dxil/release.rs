@@ -20,8 +20,9 @@
 
 use std::fmt;
 
-use crate::bitcode::ModuleFacts;
 use crate::container::Container;
+use crate::dxil::metadata::DxilMetadata;
+use crate::dxil::model::Module;
 use crate::name::PartName;
 use crate::program::Program;
 use crate::psv0;
@@ -121,6 +122,10 @@ pub enum ListingRule {
     /// DxilPipelineStateValidation (stage, wave lane counts, signature
     /// element and vector counts, entry name).
     PsvRuntimeInfoBlock,
+    /// The raytracing pipeline flag 0x400 is named
+    /// `RAYTRACING_PIPELINE_FLAG_ALLOW_OPACITY_MICROMAPS` in the subobjects
+    /// (before: `<invalid RaytracingPipelineFlags>`).
+    OpacityMicromapsFlagName,
     /// The PSV record's own stage byte overrides the program's kind in the
     /// `;PSVRuntimeInfo:` block, and `NumBytesGroupSharedMemory` is printed.
     PsvRuntimeInfo4,
@@ -260,7 +265,37 @@ pub const LISTING_RULES: &[RuleRow] = &[
         2108,
         "9f771648e",
     ),
+    row(
+        ListingRule::OpacityMicromapsFlagName,
+        (1, 8, 2505),
+        2503,
+        "206b77577",
+    ),
 ];
+
+impl ListingRule {
+    /// Every rule (each has one row in [`LISTING_RULES`]).
+    pub const ALL: &'static [ListingRule] = &[
+        ListingRule::FeatureNamesDxil15,
+        ListingRule::FeatureNamesDxil16,
+        ListingRule::FeatureNamesDxil17,
+        ListingRule::FeatureWaveMatrixName,
+        ListingRule::FeatureNamesDxil18,
+        ListingRule::OptionalFeatureNotes,
+        ListingRule::ModuleSignatureTitles,
+        ListingRule::PartPatchConstantTitle,
+        ListingRule::StructNameSemicolon,
+        ListingRule::StructuredBufferDataLayout,
+        ListingRule::SampleCountDigits,
+        ListingRule::PsvWaveSize,
+        ListingRule::PsvComputeStages,
+        ListingRule::PsvRuntimeInfoBlock,
+        ListingRule::OpacityMicromapsFlagName,
+        ListingRule::PsvRuntimeInfo4,
+        ListingRule::DebugLineComments,
+        ListingRule::DebugVariableFunction,
+    ];
+}
 
 impl DxcRelease {
     /// The newest release this crate knows; what a file that names no
@@ -308,6 +343,8 @@ impl DxcRelease {
 
     /// Whether this release prints `rule`.
     pub fn has(&self, rule: ListingRule) -> bool {
+        // Every rule has a row (a unit test checks it); one without would
+        // hold for every release.
         let Some(row) = LISTING_RULES.iter().find(|row| row.rule == rule) else {
             return true;
         };
@@ -361,6 +398,13 @@ impl DxcRelease {
                 if let Some(release) = DxcRelease::parse(version) {
                     return Some(release);
                 }
+                // A private build (`1.8.0.14620`): its line.
+                let mut fields = version.split('.');
+                if let (Some("1"), Some(minor)) = (fields.next(), fields.next()) {
+                    if let Some(minor) = parse_number::<u16>(minor) {
+                        return Some(DxcRelease::line(1, minor));
+                    }
+                }
                 // A date-style version (`2019.05.00`): the validator's line.
                 let (major, minor) = validator_line?;
                 Some(DxcRelease::line(major, minor))
@@ -410,45 +454,55 @@ impl DxcRelease {
     }
 
     /// The release from what a container tells ([module docs](self)):
-    /// VERS, then `llvm.ident` with `dx.valver`, then the PSV0 version;
-    /// [`DxcRelease::LATEST`] when none names one.
+    /// VERS, then `llvm.ident` with `dx.valver` (one that knows the build
+    /// month first), then the PSV0 version; [`DxcRelease::LATEST`] when
+    /// none names one.
     pub fn detect(
         vers: Option<&CompilerVersion<'_>>,
         idents: &[String],
         validator: Option<(u32, u32)>,
         psv_version: Option<u8>,
     ) -> DxcRelease {
-        vers.and_then(DxcRelease::from_vers)
-            .or_else(|| {
-                idents
-                    .iter()
-                    .find_map(|ident| DxcRelease::from_ident(ident, validator))
-            })
+        let from_vers = vers.and_then(DxcRelease::from_vers);
+        let from_ident = idents
+            .iter()
+            .find_map(|ident| DxcRelease::from_ident(ident, validator));
+        // A release known to its build month wins over a version line.
+        [from_vers, from_ident]
+            .into_iter()
+            .flatten()
+            .find(|release| release.month.is_some())
+            .or(from_vers)
+            .or(from_ident)
             .or_else(|| psv_version.map(DxcRelease::from_psv_version))
             .unwrap_or(DxcRelease::LATEST)
     }
 
     /// The release that wrote `container`: [`DxcRelease::detect`] over its
     /// VERS part, the DXIL (or ILDB) module's `llvm.ident` and `dx.valver`,
-    /// and its PSV0 part. Parts that do not decode are passed over.
+    /// and its PSV0 part. The module is read here; a caller that has read
+    /// it already passes it to [`DxcRelease::of_module`]. Parts that do not
+    /// decode are passed over.
     pub fn of_container(container: &Container<'_>) -> DxcRelease {
-        let vers = container
-            .find(PartName::VERS)
-            .and_then(|part| CompilerVersion::parse(&part).ok());
-        let facts = [PartName::DXIL, PartName::ILDB]
+        let module = [PartName::DXIL, PartName::ILDB]
             .into_iter()
             .filter_map(|name| container.find(name))
             .filter_map(|part| Program::parse(&part).ok())
-            .find_map(|program| ModuleFacts::decode(program.bitcode).ok());
-        let (idents, validator) = match &facts {
-            Some(facts) => (
-                facts.ident.clone(),
-                facts.validator_version.and_then(|v| {
-                    Some((u32::try_from(v.major).ok()?, u32::try_from(v.minor).ok()?))
-                }),
-            ),
-            None => (Vec::new(), None),
-        };
+            .find_map(|program| Module::parse(program.bitcode).ok());
+        DxcRelease::of_module(container, module.as_ref())
+    }
+
+    /// [`DxcRelease::of_container`] with the module already read.
+    pub fn of_module(container: &Container<'_>, module: Option<&Module>) -> DxcRelease {
+        let vers = container
+            .find(PartName::VERS)
+            .and_then(|part| CompilerVersion::parse(&part).ok());
+        let idents = module.map(module_idents).unwrap_or_default();
+        let validator = module.and_then(|module| {
+            DxilMetadata::read(module)
+                .ok()
+                .and_then(|metadata| metadata.validator_version)
+        });
         let psv_version = container.find(PartName::PSV0).and_then(|part| {
             let size = part.data.get(..4)?;
             Some(psv0::version_for_size(u32::from_le_bytes(
@@ -457,6 +511,21 @@ impl DxcRelease {
         });
         DxcRelease::detect(vers.as_ref(), &idents, validator, psv_version)
     }
+}
+
+/// The strings of `llvm.ident` (`!llvm.ident = !{!0}`, `!0 = !{!"…"}`).
+fn module_idents(module: &Module) -> Vec<String> {
+    let Some(named) = module.named_metadata(b"llvm.ident") else {
+        return Vec::new();
+    };
+    named
+        .operands
+        .iter()
+        .filter_map(|&node| module.metadata_node(node))
+        .flat_map(|operands| operands.iter().flatten())
+        .filter_map(|&id| module.metadata_string(id))
+        .map(|text| String::from_utf8_lossy(text).into_owned())
+        .collect()
 }
 
 impl PartialOrd for DxcRelease {
@@ -547,10 +616,11 @@ mod tests {
 
     #[test]
     fn every_rule_has_one_row() {
-        for row in LISTING_RULES {
-            let rows = LISTING_RULES.iter().filter(|r| r.rule == row.rule).count();
-            assert_eq!(rows, 1, "{:?}", row.rule);
+        for rule in ListingRule::ALL {
+            let rows = LISTING_RULES.iter().filter(|r| r.rule == *rule).count();
+            assert_eq!(rows, 1, "{rule:?}");
         }
+        assert_eq!(LISTING_RULES.len(), ListingRule::ALL.len());
     }
 
     #[test]
@@ -567,6 +637,7 @@ mod tests {
             ),
             ("clang version 3.7 (tags/RELEASE_370/final)", None, "1.3"),
             ("dxcoob 2019.05.00", Some((1, 7)), "1.7"),
+            ("dxcoob 1.8.0.14620 (main, 1234abcd)", Some((1, 8)), "1.8"),
             (
                 "dxcxbox 2410.2501.11901.10020",
                 Some((1, 8)),

@@ -25,6 +25,8 @@ pub const RDAT_VERSION_10: u32 = 0x10;
 pub const RESOURCE_RECORD_SIZE: u32 = 32;
 /// Minimum function record size.
 pub const FUNCTION_RECORD_SIZE: u32 = 44;
+/// Subobject record size (kind, name, then a 16-byte union).
+pub const SUBOBJECT_RECORD_SIZE: u32 = 24;
 /// "No row" marker for index-array references.
 pub const NULL_REF: u32 = u32::MAX;
 
@@ -186,6 +188,10 @@ pub struct RuntimeData<'data> {
     pub resources: Vec<RdatResource<'data>>,
     /// Function table records.
     pub functions: Vec<RdatFunction<'data>>,
+    /// The subobject table (libraries with state-object subobjects), in
+    /// record order.
+    #[cfg_attr(feature = "serde", serde(skip))]
+    pub subobjects: Vec<RdatSubobject<'data>>,
     /// Broken references, short strides, duplicate parts.
     #[cfg_attr(
         feature = "serde",
@@ -217,12 +223,14 @@ impl<'data> RuntimeData<'data> {
             raw_bytes_size: 0,
             resources: Vec::new(),
             functions: Vec::new(),
+            subobjects: Vec::new(),
             issues: Vec::new(),
         };
         let mut string_buffer: Option<Cursor<'data>> = None;
         let mut index: Option<Cursor<'data>> = None;
         let mut resource_table = None;
         let mut function_table = None;
+        let mut subobject_table = None;
         // Each offset is read when its part is decoded, so a short table
         // reports its first missing entry after the parts before it.
         for at in c.u32_each(8, u64::from(part_count), "RDAT part offset") {
@@ -284,7 +292,8 @@ impl<'data> RuntimeData<'data> {
                     match part_type.raw() {
                         3 if resource_table.is_none() => resource_table = Some(table),
                         4 if function_table.is_none() => function_table = Some(table),
-                        3 | 4 => duplicate(&mut out.issues),
+                        6 if subobject_table.is_none() => subobject_table = Some(table),
+                        3 | 4 | 6 => duplicate(&mut out.issues),
                         _ => {}
                     }
                 }
@@ -316,6 +325,9 @@ impl<'data> RuntimeData<'data> {
         }
         if let Some(t) = function_table {
             out.functions = read_functions(&t, &refs, &mut out.issues)?;
+        }
+        if let Some(t) = subobject_table {
+            out.subobjects = read_subobjects(&t, &refs, &mut out.issues)?;
         }
         Ok(out)
     }
@@ -447,6 +459,147 @@ fn read_functions<'data>(
             shader_stage_flags: f.u32(36, "RDAT function")?,
             min_shader_target: f.u32(40, "RDAT function")?,
         });
+    }
+    Ok(out)
+}
+
+open_enum! {
+    /// `DXIL::SubobjectKind`: the kind of an RDAT subobject record.
+    pub enum SubobjectKind: u32 {
+        StateObjectConfig = 0 => "StateObjectConfig",
+        GlobalRootSignature = 1 => "GlobalRootSignature",
+        LocalRootSignature = 2 => "LocalRootSignature",
+        SubobjectToExportsAssociation = 8 => "SubobjectToExportsAssociation",
+        RaytracingShaderConfig = 9 => "RaytracingShaderConfig",
+        RaytracingPipelineConfig = 10 => "RaytracingPipelineConfig",
+        HitGroup = 11 => "HitGroup",
+        RaytracingPipelineConfig1 = 12 => "RaytracingPipelineConfig1",
+    }
+}
+
+/// One record of the RDAT subobject table (`RuntimeDataSubobjectInfo`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RdatSubobject<'data> {
+    /// The kind.
+    pub kind: SubobjectKind,
+    /// The subobject's name.
+    pub name: &'data [u8],
+    /// The kind's fields.
+    pub detail: SubobjectDetail<'data>,
+}
+
+/// The kind-specific union of an RDAT subobject record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SubobjectDetail<'data> {
+    /// `StateObjectConfig`: `D3D12_STATE_OBJECT_FLAGS`.
+    StateObjectConfig {
+        /// The flags.
+        flags: u32,
+    },
+    /// `GlobalRootSignature` / `LocalRootSignature`: the serialized root
+    /// signature in the raw-bytes part.
+    RootSignature {
+        /// Offset in the raw-bytes part.
+        offset: u32,
+        /// Size in bytes.
+        size: u32,
+    },
+    /// `SubobjectToExportsAssociation`.
+    SubobjectToExportsAssociation {
+        /// The subobject associated.
+        subobject: &'data [u8],
+        /// The exports it is associated with.
+        exports: Vec<&'data [u8]>,
+    },
+    /// `RaytracingShaderConfig`.
+    RaytracingShaderConfig {
+        /// Maximum payload size.
+        max_payload_size: u32,
+        /// Maximum attribute size.
+        max_attribute_size: u32,
+    },
+    /// `RaytracingPipelineConfig`.
+    RaytracingPipelineConfig {
+        /// Maximum trace recursion depth.
+        max_trace_recursion_depth: u32,
+    },
+    /// `HitGroup`.
+    HitGroup {
+        /// 0 triangles, 1 procedural primitives.
+        hit_group_type: u32,
+        /// Any-hit shader.
+        any_hit: &'data [u8],
+        /// Closest-hit shader.
+        closest_hit: &'data [u8],
+        /// Intersection shader.
+        intersection: &'data [u8],
+    },
+    /// `RaytracingPipelineConfig1`.
+    RaytracingPipelineConfig1 {
+        /// Maximum trace recursion depth.
+        max_trace_recursion_depth: u32,
+        /// `D3D12_RAYTRACING_PIPELINE_FLAGS`.
+        flags: u32,
+    },
+    /// A kind DXIL does not define (dxc skips the record).
+    Unknown,
+}
+
+fn read_subobjects<'data>(
+    t: &Table<'data>,
+    refs: &Refs<'data>,
+    issues: &mut Vec<Finding>,
+) -> Result<Vec<RdatSubobject<'data>>> {
+    const WHAT: &str = "RDAT subobject";
+    let mut out = Vec::new();
+    let records = t.records_of_at_least(SUBOBJECT_RECORD_SIZE, "subobject", WHAT, issues)?;
+    for (_, r) in records {
+        let kind = SubobjectKind::from_raw(r.u32(0, WHAT)?);
+        let name = refs.string(r.u32(4, WHAT)?, r.abs(4), issues);
+        let word = |i: u64| r.u32(8 + 4 * i, WHAT);
+        let mut string =
+            |i: u64| -> Result<&'data [u8]> { Ok(refs.string(word(i)?, r.abs(8 + 4 * i), issues)) };
+        let detail = match kind {
+            SubobjectKind::StateObjectConfig => {
+                SubobjectDetail::StateObjectConfig { flags: word(0)? }
+            }
+            SubobjectKind::GlobalRootSignature | SubobjectKind::LocalRootSignature => {
+                SubobjectDetail::RootSignature {
+                    offset: word(0)?,
+                    size: word(1)?,
+                }
+            }
+            SubobjectKind::SubobjectToExportsAssociation => {
+                let subobject = string(0)?;
+                let exports = refs
+                    .row(word(1)?, r.abs(12), issues)
+                    .into_iter()
+                    .map(|s| refs.string(s, r.abs(12), issues))
+                    .collect();
+                SubobjectDetail::SubobjectToExportsAssociation { subobject, exports }
+            }
+            SubobjectKind::RaytracingShaderConfig => SubobjectDetail::RaytracingShaderConfig {
+                max_payload_size: word(0)?,
+                max_attribute_size: word(1)?,
+            },
+            SubobjectKind::RaytracingPipelineConfig => SubobjectDetail::RaytracingPipelineConfig {
+                max_trace_recursion_depth: word(0)?,
+            },
+            SubobjectKind::HitGroup => SubobjectDetail::HitGroup {
+                hit_group_type: word(0)?,
+                any_hit: string(1)?,
+                closest_hit: string(2)?,
+                intersection: string(3)?,
+            },
+            SubobjectKind::RaytracingPipelineConfig1 => {
+                SubobjectDetail::RaytracingPipelineConfig1 {
+                    max_trace_recursion_depth: word(0)?,
+                    flags: word(1)?,
+                }
+            }
+            SubobjectKind::Unknown(_) => SubobjectDetail::Unknown,
+        };
+        out.push(RdatSubobject { kind, name, detail });
     }
     Ok(out)
 }

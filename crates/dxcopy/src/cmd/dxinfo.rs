@@ -852,6 +852,24 @@ mod tests {
         ("verify", &["--verify"]),
     ];
 
+    /// `--disasm-format` takes fxc and dxc releases alike.
+    #[test]
+    fn disasm_format_takes_fxc_and_dxc_releases() {
+        assert_eq!(
+            parse_release("6.3").unwrap().fxc(),
+            Some(disasm::FxcRelease::V6_3)
+        );
+        let dxc = parse_release("1.8.2403").unwrap().dxc().unwrap();
+        assert_eq!(dxc.to_string(), "1.8.2403");
+        assert_eq!(
+            parse_release("1.7").unwrap().dxc().unwrap().to_string(),
+            "1.7"
+        );
+        assert!(parse_release("2.0")
+            .unwrap_err()
+            .contains("nor a dxc release"));
+    }
+
     /// Issue 26: `--sources --disasm` exited 0 and ignored `--sources`
     /// while `--sources --parts` was refused. Every modifier is now
     /// accepted in exactly the views [`MODIFIERS`] gives it, and refused

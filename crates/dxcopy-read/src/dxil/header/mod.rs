@@ -17,6 +17,7 @@
 pub mod module;
 pub mod parts;
 pub mod psv;
+pub mod subobjects;
 #[cfg(test)]
 mod tests;
 mod text;
@@ -95,6 +96,10 @@ pub enum HeaderError {
     /// The ViewID state is shorter than its counts say.
     #[error(transparent)]
     ViewIdState(#[from] module::ViewIdStateError),
+    /// The STAT part's module (the reflection dxc prints the tables from)
+    /// does not read.
+    #[error("STAT module: {0}")]
+    Reflection(#[from] crate::bitcode::BitcodeError),
 }
 
 /// dxc's comment header for `container`, everything before `target
@@ -142,16 +147,35 @@ pub fn write_header_with(
     module::write_buffer_definitions(reflection_module, &reflection_metadata, release, out);
     module::write_resource_bindings(&reflection_metadata, release, out);
     module::write_view_id_state(&reflection_metadata, out)?;
+    if let Some(part) = container.find(PartName::RDAT) {
+        // dxc reads what it can of RDAT; a part that does not decode has
+        // no subobject table for it.
+        if let Ok(rdat) = crate::rdat::RuntimeData::parse(&part) {
+            subobjects::write_subobjects(&rdat.subobjects, release, out);
+        }
+    }
     Ok(())
 }
 
-/// dxc's comment header for `container` (see [`write_header_with`]), the
-/// module's tables printed from `module` itself.
+/// dxc's comment header for `container`: [`write_header_with`] with the
+/// STAT part's module as the reflection when the container has a STAT part
+/// with a program header (dxc reads it then, and fails when it does not
+/// read).
+///
+/// This is the call a listing makes: `module` is the module it prints.
 pub fn write_header(
     container: &Container<'_>,
     module: Option<&Module>,
     release: &DxcRelease,
     out: &mut String,
 ) -> Result<(), HeaderError> {
-    write_header_with(container, module, None, release, out)
+    let reflection = match (module, container.find(PartName::STAT)) {
+        (Some(_), Some(part)) => match Program::parse(&part) {
+            Ok(program) => Some(Module::parse(program.bitcode)?),
+            // Not a program (an older STAT layout): dxc passes it over.
+            Err(_) => None,
+        },
+        _ => None,
+    };
+    write_header_with(container, module, reflection.as_ref(), release, out)
 }

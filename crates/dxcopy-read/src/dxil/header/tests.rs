@@ -253,6 +253,15 @@ fn metadata_reads_every_resource_field() {
         4
     );
     assert_eq!(md.view_id_state.as_ref().unwrap().len(), 11);
+    // The structured buffer's class struct and its element.
+    let (class, dims) = resources.uavs[0].struct_type(&b.module).unwrap();
+    assert!(dims.is_empty());
+    assert!(matches!(b.module.ty(class), Some(Type::Struct(st))
+        if st.name.as_deref() == Some(b"class.RWStructuredBuffer<Particle>")));
+    let element = resources.uavs[0].element_struct_member(&b.module).unwrap();
+    assert!(matches!(b.module.ty(element), Some(Type::Struct(st))
+        if st.name.as_deref() == Some(b"struct.Particle")));
+    assert!(md.uses_min_precision());
 }
 
 #[test]
@@ -596,4 +605,80 @@ fn hostile_types_do_not_recurse_forever() {
     write_buffer_definitions(&b.module, &md, &latest(), &mut out);
     assert!(out.contains("struct struct.Particle"));
     assert!(out.len() < 1_000_000, "{} bytes", out.len());
+}
+
+#[test]
+fn subobjects_print_each_kind() {
+    use crate::rdat::{RdatSubobject, SubobjectDetail, SubobjectKind};
+    let subobjects = vec![
+        RdatSubobject {
+            kind: SubobjectKind::StateObjectConfig,
+            name: b"config",
+            detail: SubobjectDetail::StateObjectConfig { flags: 5 },
+        },
+        RdatSubobject {
+            kind: SubobjectKind::GlobalRootSignature,
+            name: b"grs",
+            detail: SubobjectDetail::RootSignature {
+                offset: 0,
+                size: 36,
+            },
+        },
+        RdatSubobject {
+            kind: SubobjectKind::SubobjectToExportsAssociation,
+            name: b"assoc",
+            detail: SubobjectDetail::SubobjectToExportsAssociation {
+                subobject: b"grs",
+                exports: vec![b"main", b"miss"],
+            },
+        },
+        RdatSubobject {
+            kind: SubobjectKind::HitGroup,
+            name: b"hits",
+            detail: SubobjectDetail::HitGroup {
+                hit_group_type: 0,
+                any_hit: b"",
+                closest_hit: b"chs",
+                intersection: b"",
+            },
+        },
+        RdatSubobject {
+            kind: SubobjectKind::RaytracingPipelineConfig1,
+            name: b"pipeline",
+            detail: SubobjectDetail::RaytracingPipelineConfig1 {
+                max_trace_recursion_depth: 2,
+                flags: 0x500,
+            },
+        },
+        RdatSubobject {
+            kind: SubobjectKind::Unknown(5),
+            name: b"skipped",
+            detail: SubobjectDetail::Unknown,
+        },
+    ];
+    let mut out = String::new();
+    super::subobjects::write_subobjects(&subobjects, &latest(), &mut out);
+    assert_eq!(
+        out,
+        ";\n; Subobjects:\n;\n\
+         ;  StateObjectConfig config = { STATE_OBJECT_FLAG_ALLOW_LOCAL_DEPENDENCIES_ON_EXTERNAL_DEFINITIONS | STATE_OBJECT_FLAG_ALLOW_STATE_OBJECT_ADDITIONS };\n\
+         ;  GlobalRootSignature grs = { <36 bytes> };\n\
+         ;  SubobjectToExportsAssociation assoc = { \"grs\", { \"main\", \"miss\" }  };\n\
+         ;  HitGroup hits = { HitGroupType = Triangle, Anyhit = \"\", Closesthit = \"chs\", Intersection = \"\" };\n\
+         ;  RaytracingPipelineConfig1 pipeline = { MaxTraceRecursionDepth = 2, Flags = RAYTRACING_PIPELINE_FLAG_SKIP_TRIANGLES | RAYTRACING_PIPELINE_FLAG_ALLOW_OPACITY_MICROMAPS };\n\
+         ;\n"
+    );
+    let mut old = String::new();
+    super::subobjects::write_subobjects(
+        &subobjects[4..],
+        &DxcRelease::public(1, 8, 2502),
+        &mut old,
+    );
+    assert!(
+        old.contains("SKIP_TRIANGLES | <invalid RaytracingPipelineFlags> };"),
+        "{old}"
+    );
+    let mut none = String::new();
+    super::subobjects::write_subobjects(&subobjects[5..], &latest(), &mut none);
+    assert_eq!(none, "");
 }

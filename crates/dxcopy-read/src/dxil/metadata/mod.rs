@@ -310,6 +310,38 @@ impl Resource {
             _ => 0,
         }
     }
+
+    /// The resource's struct type in `module`: the pointee of its HLSL
+    /// type with every array level removed (a cbuffer's layout struct, a
+    /// `class.StructuredBuffer<T>`, a `class.Texture2D<…>`), with the array
+    /// dimensions removed, outermost first (`T b[2][3]` gives `[2, 3]`).
+    pub fn struct_type(&self, module: &Module) -> Option<(TypeId, Vec<u64>)> {
+        use crate::dxil::model::Type;
+        let mut ty = match module.ty(self.hlsl_type?)? {
+            Type::Pointer { pointee, .. } => *pointee,
+            _ => return None,
+        };
+        let mut dims = Vec::new();
+        while let Some(Type::Array { len, element }) = module.ty(ty) {
+            if dims.len() >= layout::MAX_DEPTH as usize {
+                return None;
+            }
+            dims.push(*len);
+            ty = *element;
+        }
+        matches!(module.ty(ty), Some(Type::Struct(_))).then_some((ty, dims))
+    }
+
+    /// A structured buffer's element type: the first member of its
+    /// `class.StructuredBuffer<T>` struct (dxc's `GetRetType`).
+    pub fn element_struct_member(&self, module: &Module) -> Option<TypeId> {
+        use crate::dxil::model::Type;
+        let (class, _) = self.struct_type(module)?;
+        match module.ty(class)? {
+            Type::Struct(st) => st.body.as_ref()?.first().copied(),
+            _ => None,
+        }
+    }
 }
 
 /// The four resource lists, each in metadata order.

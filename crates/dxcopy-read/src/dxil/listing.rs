@@ -13,7 +13,7 @@
 
 use crate::bitcode::BitcodeError;
 use crate::container::Container;
-use crate::dxil::asm::{module_text, AsmError, AsmOptions};
+use crate::dxil::asm::{write_module_text, AsmError, AsmOptions};
 use crate::dxil::header::{self, HeaderError};
 use crate::dxil::metadata::DxilMetadata;
 use crate::dxil::model::{Metadata, Module};
@@ -120,7 +120,7 @@ pub fn write_container_listing(
         None => None,
     };
     header::write_header_with(container, Some(&module), reflection.as_ref(), &release, out)?;
-    out.push_str(&module_text(&module, &AsmOptions::from(&release))?);
+    write_module_text(&module, &AsmOptions::from(&release), out)?;
     Ok(())
 }
 
@@ -192,6 +192,6 @@ pub fn module_listing(part: &[u8], release: Option<DxcRelease>) -> Result<String
         header::module::write_resource_bindings(&metadata, &release, &mut out);
         header::module::write_view_id_state(&metadata, &mut out).map_err(HeaderError::from)?;
     }
-    out.push_str(&module_text(&module, &AsmOptions::from(&release))?);
+    write_module_text(&module, &AsmOptions::from(&release), &mut out)?;
     Ok(out)
 }

@@ -293,7 +293,7 @@ fn parse_release(text: &str) -> Result<ListingFormat, String> {
     ListingFormat::parse(text).ok_or_else(|| {
         let names: Vec<&str> = disasm::FxcRelease::ALL.iter().map(|r| r.name()).collect();
         format!(
-            "'{text}' is neither an fxc release this listing knows ({}) nor a dxc release (1.N, 1.N.yymm)",
+            "'{text}' is not an fxc release this listing knows ({}) nor a dxc release (1.2 … 1.9, optionally with its build: 1.8.2403)",
             names.join(", ")
         )
     })

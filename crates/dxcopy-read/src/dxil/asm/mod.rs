@@ -92,7 +92,25 @@ pub enum AsmError {
 /// The module's text, from `target datalayout` to the last metadata node,
 /// as dxc prints it after its comment header.
 pub fn module_text(module: &Module, options: &AsmOptions) -> Result<String, AsmError> {
-    let mut printer = write::Printer::new(module, options);
+    let mut out = String::new();
+    write_module_text(module, options, &mut out)?;
+    Ok(out)
+}
+
+/// [`module_text`] appended to `out` (no second copy of the text); on
+/// error `out` is left as it was.
+pub fn write_module_text(
+    module: &Module,
+    options: &AsmOptions,
+    out: &mut String,
+) -> Result<(), AsmError> {
+    let start = out.len();
+    let mut printer = write::Printer::new(module, options, std::mem::take(out));
     printer.print_module();
-    printer.into_text()
+    let (text, result) = printer.into_text();
+    *out = text;
+    if result.is_err() {
+        out.truncate(start);
+    }
+    result
 }

@@ -329,11 +329,11 @@ fn sign_extend(value: u64, bits: u32) -> i64 {
 impl<'m> Printer<'m> {
     /// A printer for `module`, with its struct types found and its module
     /// slots made (`SlotTracker::processModule`).
-    pub(super) fn new(module: &'m Module, opts: &'m AsmOptions) -> Printer<'m> {
+    pub(super) fn new(module: &'m Module, opts: &'m AsmOptions, out: String) -> Printer<'m> {
         let mut printer = Printer {
             m: module,
             opts,
-            out: String::new(),
+            out,
             structs: slots::struct_types(module),
             global_slots: HashMap::new(),
             md_slots: HashMap::new(),
@@ -378,14 +378,17 @@ impl<'m> Printer<'m> {
         self.opts.variable_function
     }
 
-    /// The text printed, or the node budget's error.
-    pub(super) fn into_text(self) -> Result<String, super::AsmError> {
-        if self.over_budget() {
-            return Err(super::AsmError::TooLarge {
+    /// The text (what was given to [`Printer::new`] and what was printed
+    /// after it), and the node budget's error if it was spent.
+    pub(super) fn into_text(self) -> (String, Result<(), super::AsmError>) {
+        let result = if self.over_budget() {
+            Err(super::AsmError::TooLarge {
                 nodes: self.node_budget,
-            });
-        }
-        Ok(self.out)
+            })
+        } else {
+            Ok(())
+        };
+        (self.out, result)
     }
 
     /// Counts one printed node; `true` once the budget is spent.

@@ -4,6 +4,7 @@
 //! [`pdb`]), bitcode rewrites ([`bitcode`], [`name_strip`]), the root
 //! signature ([`root_signature`]) and C headers ([`c_header`]).
 
+pub mod asm;
 pub mod bitcode;
 pub mod c_header;
 pub mod debug;

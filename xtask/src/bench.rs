@@ -35,7 +35,7 @@ const MIB: usize = 1 << 20;
 /// the Python package, dxinfo --json and --disasm over the corpus, the
 /// bitcode layer, and the DXIL listing next to llvm-dis.
 /// (`--compare-profiles` adds the build-profile comparison.)
-const WORKLOADS: [&str; 10] = [
+const WORKLOADS: [&str; 11] = [
     "dump-priv",
     "copy-large",
     "small-calls",

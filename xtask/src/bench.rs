@@ -14,6 +14,7 @@
 //!
 //! Not a pass/fail gate: the table says which targets a run met.
 
+mod dxil_listing;
 mod python;
 mod reflect;
 mod tree;
@@ -32,7 +33,8 @@ const MIB: usize = 1 << 20;
 /// part, copy and strip a large container (unsigned and signed), many
 /// one-process calls on a small real container, dxstrip over many small
 /// real containers in place, dxstrip -r over a tree of them next to cp -r,
-/// the Python package, dxinfo --json, --disasm and --reflect over the corpus.
+/// the Python package, dxinfo --json, --disasm and --reflect over the corpus, the
+/// bitcode layer, and the DXIL listing next to llvm-dis.
 /// (`--compare-profiles` adds the build-profile comparison.)
 const WORKLOADS: &[&str] = &[
     "dump-priv",
@@ -46,6 +48,7 @@ const WORKLOADS: &[&str] = &[
     "dxasm",
     "bitcode",
     "reflect",
+    "dxil-listing",
 ];
 const LLVM_OBJCOPY: &str = "/usr/lib/llvm-22/bin/llvm-objcopy";
 /// The parts `--strip-debug` removes (from the part table), as llvm-objcopy
@@ -204,6 +207,9 @@ pub fn run(args: &[String]) -> Result<()> {
     }
     if opts.wants("reflect") && dxinfo.exists() && have_corpus {
         reflect::workload(&opts, &dxinfo, &corpus, &mut report)?;
+    }
+    if opts.wants("dxil-listing") && dxinfo.exists() && have_corpus {
+        dxil_listing::workload(&opts, &bins, &dxinfo, dir, &corpus, &mut report)?;
     }
     if opts.compare_profiles {
         profiles(&opts, &bins, dir, &mut report)?;

@@ -6,6 +6,7 @@
 //! - `pytest`: the Python package's tests (venv under target/, pip install, pytest)
 //! - `conformance`: the obj2yaml conformance test, with its counts
 //! - `disasm-conformance`: `dxinfo --disasm` against the reference listings, with its counts
+//! - `dxil-disasm-conformance`: `dxinfo --disasm` against dxc's listings of DXIL containers
 //! - `sweep`: the mutation sweep over the corpus (`--quick` for CI's bounded sample)
 //! - `fuzz`: list, seed and run the cargo-fuzz targets in fuzz/
 //! - `kill-test`: SIGKILL dxcopy/dxstrip during in-place edits of 64 MiB files, and truncate
@@ -20,6 +21,7 @@
 mod bench;
 mod disasm;
 mod dist;
+mod dxil_disasm;
 mod example;
 mod fuzz;
 mod llvm_tests;
@@ -116,6 +118,7 @@ fn main() -> Result<()> {
             "--nocapture",
         ])),
         "disasm-conformance" => disasm::run(rest),
+        "dxil-disasm-conformance" => dxil_disasm::run(rest),
         "pytest" => python::test(rest),
         "gen-example" => example::generate(),
         "sweep" => sweep::run(rest),
@@ -152,6 +155,8 @@ fn main() -> Result<()> {
                  \x20               module facts = printed metadata, strip pass and verify after --strip-bitcode-names\n  \
                  disasm-conformance\n\
                  \x20               compare dxinfo --disasm with the reference listings in ../shared/corpus/listings\n  \
+                 dxil-disasm-conformance [--all]\n\
+                 \x20               compare dxinfo --disasm with dxc's listings in ../shared/corpus/dxc-listings\n  \
                  sweep [--quick] [--seed N] [--only SUBSTRING] [--no-bins | --bins-only] [--bin-stride N]\n\
                  \x20               mutation sweep over ../shared/corpus, in process and through the\n\
                  \x20               binaries (--quick: CI's bounded sample; docs/hardening.md)\n  \
@@ -169,7 +174,7 @@ fn main() -> Result<()> {
                  dist [DIR]    man pages and shell completions (default target/dist)\n  \
                  bench [OPTS]  performance targets against cp, md5sum and llvm-objcopy 22; writes docs/bench.md\n                \
                  --reps N (5)  --calls N (small-calls per round, 40)  --files N (strip-many, strip-tree, 2000)  --strip-many-reps N (3)\n                \
-                 --size-mib N (200)  --no-llvm  --no-callgrind  --compare-profiles  --quick  --keep (the inputs)\n                --only dump-priv,copy-large,small-calls,strip-many,strip-tree,python,info-corpus,disasm,bitcode  --out PATH"
+                 --size-mib N (200)  --no-llvm  --no-callgrind  --compare-profiles  --quick  --keep (the inputs)\n                --only dump-priv,copy-large,small-calls,strip-many,strip-tree,python,info-corpus,disasm,bitcode,dxil-listing  --out PATH"
             );
             if task == "help" {
                 Ok(())

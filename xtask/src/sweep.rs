@@ -635,9 +635,9 @@ fn check_run(
     } = run_with_timeout(
         Command::new(bin.join(run.tool))
             .args(run.args)
-            // `dxinfo --disasm` of DXIL hands the fixed bitcode to llvm-dis;
-            // `true` stands in for it, so the sweep runs dxinfo's whole path
-            // (part choice, layout fix, tool run) without testing LLVM.
+            // `dxinfo --disasm` of DXIL prints dxc's listing (module reader
+            // and printer, no LLVM); with `--disasm-with=llvm-dis` it hands
+            // the fixed bitcode to llvm-dis, for which `true` stands in.
             .env("LLVM_DIS", "true")
             .current_dir(dir),
         timeout,

@@ -28,6 +28,7 @@ pub mod alloc;
 mod bitcode;
 pub mod corpus;
 mod decode;
+pub mod dxc_listings;
 mod dxil;
 mod dxil_header;
 mod exercise;

@@ -11,7 +11,7 @@ use dxcopy_read::reflect::{self, Reflection};
 use dxcopy_read::Severity;
 use dxcopy_read::{container_input, Container as Parsed, ContainerSource};
 use dxcopy_read::{InputChange, MappedFile, PdbInfo, ReadError};
-use pyo3::exceptions::{PyIndexError, PyKeyError, PyTypeError};
+use pyo3::exceptions::{PyIndexError, PyKeyError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyList, PyMemoryView};
 use std::path::PathBuf;
@@ -404,6 +404,42 @@ impl Container {
             .into_iter()
             .map(|finding| Finding { finding })
             .collect())
+    }
+
+    /// dxc's listing of this DXIL container, as ``dxinfo --disasm`` prints
+    /// it (``dxc -dumpbin``: the comment header, then the module as LLVM 3.7
+    /// prints it) for the dxc release that wrote it. `part` is "DXIL" or
+    /// "ILDB" (default: ILDB when present, as dxc); `release` a dxc release
+    /// such as "1.7" or "1.8.2403" to print as instead.
+    ///
+    /// Raises dxcopy.Error when the module or a part the header reads does
+    /// not decode (the message names the bit offset where decoding
+    /// stopped), ValueError for a bad `part` or `release`.
+    #[pyo3(signature = (part = None, release = None))]
+    fn disassemble(
+        &self,
+        py: Python<'_>,
+        part: Option<&str>,
+        release: Option<&str>,
+    ) -> PyResult<String> {
+        use dxcopy_read::dxil::listing::{container_listing, ListingOptions};
+        use dxcopy_read::dxil::release::DxcRelease;
+        let part = match part {
+            None => None,
+            Some(text) => Some(dxcopy_read::PartName::from_str_exact(text).ok_or_else(|| {
+                PyValueError::new_err(format!("'{text}' is not a four-byte part name"))
+            })?),
+        };
+        let release = match release {
+            None => None,
+            Some(text) => Some(DxcRelease::parse(text).ok_or_else(|| {
+                PyValueError::new_err(format!("'{text}' is not a dxc release (1.N, 1.N.yymm)"))
+            })?),
+        };
+        let container = self.input.parsed(py)?;
+        let listing = container_listing(&container, &ListingOptions { part, release });
+        self.input.checked_py(py, Ok(()))?;
+        listing.map_err(|e| crate::error::listing_to_py(py, e, self.input.path.as_deref()))
     }
 
     /// A new edit of this container (see Edit). With `regex=True` the

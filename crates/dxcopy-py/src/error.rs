@@ -144,3 +144,34 @@ pub fn to_py(py: Python<'_>, e: &EditError, file: Option<&Path>) -> PyErr {
 pub fn read_to_py(py: Python<'_>, e: ReadError, file: Option<&Path>) -> PyErr {
     to_py(py, &EditError::Read(e), file)
 }
+
+/// The Python exception for a DXIL listing that could not be made: a read
+/// error as [`read_to_py`], otherwise the message with `path` and, for a
+/// module that does not read, `part`.
+pub fn listing_to_py(
+    py: Python<'_>,
+    e: dxcopy_read::dxil::listing::ListingError,
+    file: Option<&Path>,
+) -> PyErr {
+    use dxcopy_read::dxil::listing::ListingError;
+    let part = match &e {
+        ListingError::Read(read) => return read_to_py(py, read.clone(), file),
+        ListingError::Module { part, .. } => Some(part.to_string()),
+        _ => None,
+    };
+    let message = match file {
+        Some(file) => format!("'{}': {e}", file.display()),
+        None => e.to_string(),
+    };
+    let err = Error::new_err(message);
+    let value = err.value(py);
+    let set = || -> PyResult<()> {
+        value.setattr("path", file.map(|f| f.display().to_string()))?;
+        value.setattr("part", part)?;
+        Ok(())
+    };
+    match set() {
+        Ok(()) => err,
+        Err(e) => e,
+    }
+}

@@ -5,11 +5,15 @@
 //! The model keeps what LLVM 3.7's AsmWriter needs to print the module as
 //! dxc does: the type table, globals, functions with their bodies, value
 //! numbering, constants, attribute groups and lists, and metadata with its
-//! debug-info nodes.
+//! debug-info nodes. [`ops`] is dxc's operation table and [`asm`] prints
+//! the module as dxc's disassembler does.
 
+pub mod asm;
 pub mod header;
+pub mod listing;
 pub mod metadata;
 pub mod model;
+pub mod ops;
 mod reader;
 pub mod release;
 #[cfg(test)]

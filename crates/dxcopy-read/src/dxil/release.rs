@@ -129,6 +129,12 @@ pub enum ListingRule {
     /// The PSV record's own stage byte overrides the program's kind in the
     /// `;PSVRuntimeInfo:` block, and `NumBytesGroupSharedMemory` is printed.
     PsvRuntimeInfo4,
+    /// The module listing's ` ; line:N col:M` comment after an instruction
+    /// with a debug location, and ` ; var:"name" !DIExpression(…)` after
+    /// `llvm.dbg.*` calls.
+    DebugLineComments,
+    /// The ` ; var:` comment ends with ` func:"name"`.
+    DebugVariableFunction,
 }
 
 /// One rule's row: the first public release that prints it, the month of
@@ -248,6 +254,18 @@ pub const LISTING_RULES: &[RuleRow] = &[
         "8a677d22c",
     ),
     row(
+        ListingRule::DebugLineComments,
+        (1, 5, 2010),
+        2003,
+        "8d79e009a",
+    ),
+    row(
+        ListingRule::DebugVariableFunction,
+        (1, 6, 2112),
+        2108,
+        "9f771648e",
+    ),
+    row(
         ListingRule::OpacityMicromapsFlagName,
         (1, 8, 2505),
         2503,
@@ -274,6 +292,8 @@ impl ListingRule {
         ListingRule::PsvRuntimeInfoBlock,
         ListingRule::OpacityMicromapsFlagName,
         ListingRule::PsvRuntimeInfo4,
+        ListingRule::DebugLineComments,
+        ListingRule::DebugVariableFunction,
     ];
 }
 

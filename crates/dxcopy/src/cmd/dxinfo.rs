@@ -15,7 +15,8 @@ use clap::Parser;
 use dxcopy_edit::config::read_data_file;
 use dxcopy_edit::Operation;
 use dxcopy_read::disasm::{self, DisasmError};
-use dxcopy_read::dxil::release::ListingFormat;
+use dxcopy_read::dxil::listing::{write_container_listing, ListingOptions as DxilListingOptions};
+use dxcopy_read::dxil::release::{DxcRelease, ListingFormat};
 use dxcopy_read::pdb::{container_input, ContainerSource};
 use dxcopy_read::reflect::{self, Reflection};
 use dxcopy_read::root_signature_check::{read_root_signature_file, CheckAgainst};
@@ -37,8 +38,9 @@ Examples:
   dxinfo --hex=PSV0 shader.dxil          hex dump of a part
   dxinfo --dump-all=parts shader.dxil    parts/00-SFI0.bin, parts/01-ISG1.bin, ...
   dxinfo --disasm shader.cso             the listing fxc writes (DXBC: SHDR/SHEX)
-  dxinfo --disasm shader.dxil            the DXIL as LLVM IR (runs llvm-dis 17+)
-  dxinfo --disasm=ILDB shader.dxil       the debug module's IR
+  dxinfo --disasm shader.dxil            the listing dxc prints (-dumpbin): header and module
+  dxinfo --disasm=ILDB shader.dxil       the debug module's listing
+  dxinfo --disasm --disasm-with=llvm-dis shader.dxil   the IR in LLVM's current syntax (llvm-dis 17+)
   dxinfo --reflect shader.cso            ID3D12ShaderReflection's answers as JSON
   dxinfo --reflect --text shader.dxil    the same in the layout of dxc's reflection dump
   cat shader.dxil | dxinfo -             read standard input";
@@ -82,7 +84,7 @@ pub struct Opts {
     /// Write every part to DIR as NN-NAME.bin (a subdirectory per file when several)
     #[arg(long, value_name = "DIR")]
     pub dump_all: Option<PathBuf>,
-    /// Disassemble: DXBC programs (SHDR/SHEX) as the listing Microsoft's disassembler writes; DXIL (default) or ILDB as LLVM IR through an installed llvm-dis 17+ ($LLVM_DIS, llvm-dis, llvm-dis-NN, /usr/lib/llvm-NN/bin), stopped after 60 s ($LLVM_DIS_TIMEOUT seconds, 0 for no limit)
+    /// Disassemble: DXBC programs (SHDR/SHEX) as the listing Microsoft's disassembler writes; DXIL or ILDB (default: ILDB when present, as dxc) as the listing of the dxc release that wrote the file (`dxc -dumpbin`: comment header, then the module as LLVM 3.7 prints it), nothing installed needed
     #[arg(
         long,
         value_name = "PART",
@@ -94,7 +96,7 @@ pub struct Opts {
     /// DXBC listings: how float immediates round at their last digit, as the C runtime of the Windows that ran Microsoft's disassembler did: `current` (Windows 10 version 2004 and later: exact value, ties to even, 0.0078125 → 0.007812) or `legacy` (earlier: 17 significant digits, ties away from zero, 0.007813)
     #[arg(long, value_name = "RULE", value_enum, default_value_t = Rounding::Current)]
     pub disasm_rounding: Rounding,
-    /// Listings in the layout of RELEASE instead of the one the file names: for DXBC an fxc release (9.29, 9.30, 6.3, 10.0.10011 or 10.1; RDEF's creator names it, 10.1 without RDEF), for DXIL a dxc release (1.2 … 1.9, or with its build: 1.8.2403; VERS, llvm.ident and dx.valver name it)
+    /// Print the layout of release RELEASE instead of the one the file names: for DXBC an fxc release (9.29, 9.30, 6.3, 10.0.10011 or 10.1; RDEF's creator, else 10.1), for DXIL a dxc release (1.N, 1.N.yymm or 1.N.yymm.patch; VERS, llvm.ident and dx.valver, else the newest)
     #[arg(long, value_name = "RELEASE", value_parser = parse_release)]
     pub disasm_format: Option<ListingFormat>,
     /// Shader reflection (docs/reflection.md): what ID3D12ShaderReflection / ID3D12LibraryReflection report, as JSON (D3D12 field names in snake_case, D3D constant names), from RDEF, STAT, the signatures and SHEX (DXBC) or PSV0, RDAT and the signatures (DXIL); its `notes` name what the container does not record
@@ -103,6 +105,9 @@ pub struct Opts {
     /// With --reflect: the layout of dxc's D3DReflectionDumper (`dxa -dumpreflection`) instead of JSON; the notes go to stderr
     #[arg(long)]
     pub text: bool,
+    /// DXIL and ILDB: disassemble with TOOL instead: `llvm-dis`, an installed llvm-dis 17+ ($LLVM_DIS, llvm-dis, llvm-dis-NN, /usr/lib/llvm-NN/bin) printing LLVM's current syntax, stopped after 60 s ($LLVM_DIS_TIMEOUT seconds, 0 for no limit)
+    #[arg(long, value_name = "TOOL", value_enum)]
+    pub disasm_with: Option<DisasmTool>,
     /// Text, JSON and --verify views: do not read the LLVM module facts of DXIL, ILDB and STAT bitcode (no Module block, no JSON decoded.module)
     #[arg(long)]
     pub no_module_facts: bool,
@@ -142,6 +147,7 @@ const MODIFIERS: &[(&str, &[&str])] = &[
     ("disasm_rounding", &["disasm"]),
     ("disasm_format", &["disasm"]),
     ("text", &["reflect"]),
+    ("disasm_with", &["disasm"]),
 ];
 
 /// The clap rules of the view and modifier flags, from [`VIEW_FLAGS`] and
@@ -198,8 +204,10 @@ pub enum View {
         part: Option<PartName>,
         /// `--disasm-rounding`.
         rounding: Rounding,
-        /// `--disasm-format`: an fxc release for DXBC listings, a dxc release for DXIL ones.
+        /// `--disasm-format`.
         release: Option<ListingFormat>,
+        /// `--disasm-with`.
+        tool: Option<DisasmTool>,
     },
     /// `--reflect`.
     Reflect {
@@ -237,6 +245,7 @@ impl View {
                 },
                 rounding: opts.disasm_rounding,
                 release: opts.disasm_format,
+                tool: opts.disasm_with,
             }
         } else if opts.parts {
             View::Parts
@@ -289,8 +298,15 @@ impl Rounding {
     }
 }
 
+/// `--disasm-with` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum DisasmTool {
+    /// An installed llvm-dis 17+: LLVM's current syntax
+    LlvmDis,
+}
+
 /// `--disasm-format` values: an fxc release's short name or full version,
-/// or a dxc release (`1.7`, `1.8.2403`, `1.8.2403.37`).
+/// or a dxc release.
 fn parse_release(text: &str) -> Result<ListingFormat, String> {
     ListingFormat::parse(text).ok_or_else(|| {
         let names: Vec<&str> = disasm::FxcRelease::ALL.iter().map(|r| r.name()).collect();
@@ -491,9 +507,11 @@ pub fn run(opts: &Opts, io: &mut Io<'_>) -> i32 {
                 part,
                 rounding,
                 release,
+                tool,
             } => {
                 let options = rounding.listing_options(release.and_then(ListingFormat::fxc));
-                show_disasm(io, &shown, &container, *part, &options, many)
+                let dxc = release.and_then(ListingFormat::dxc);
+                show_disasm(io, &shown, &container, *part, &options, dxc, *tool, many)
             }
             View::Verify {
                 quiet,
@@ -537,14 +555,18 @@ fn show_parts(io: &mut Io<'_>, shown: &str, c: &Container<'_>, many: bool) -> Sh
     Ok(true)
 }
 
-/// `--disasm[=PART]`: DXIL and ILDB through llvm-dis, SHDR/SHEX (and
-/// containers without bitcode) through the built-in DXBC listing.
+/// `--disasm[=PART]`: DXIL and ILDB as dxc's listing (or through llvm-dis
+/// with `--disasm-with=llvm-dis`), SHDR/SHEX (and containers without
+/// bitcode) through the built-in DXBC listing.
+#[allow(clippy::too_many_arguments)]
 fn show_disasm(
     io: &mut Io<'_>,
     shown: &str,
     c: &Container<'_>,
     requested: Option<PartName>,
     options: &disasm::ListingOptions,
+    dxc: Option<DxcRelease>,
+    tool: Option<DisasmTool>,
     many: bool,
 ) -> Shown {
     use dxcopy_edit::llvm_dis::{
@@ -552,8 +574,11 @@ fn show_disasm(
     };
     let wants_bitcode = match requested {
         Some(name) => name == PartName::DXIL || name == PartName::ILDB,
-        None => c.find(PartName::DXIL).is_some(),
+        None => c.find(PartName::DXIL).is_some() || c.find(PartName::ILDB).is_some(),
     };
+    if wants_bitcode && tool.is_none() {
+        return show_dxil_listing(io, shown, c, requested, dxc, many);
+    }
     if !wants_bitcode {
         if let Some(name) = requested {
             // SHEX/SHDR are checked by disasm_target; anything else is refused there.
@@ -590,6 +615,31 @@ fn show_disasm(
     match disassemble_to(&tool, &bitcode, timeout, &mut io.out) {
         Ok(()) => Ok(true),
         Err(dxcopy_edit::llvm_dis::DisasmError::Output(e)) => Err(e),
+        Err(e) => {
+            io.error(&format!("'{shown}': {e}"));
+            Ok(false)
+        }
+    }
+}
+
+/// dxc's listing of a DXIL container. A module that cannot be read gets
+/// the header's part sections, then the error (exit 1).
+fn show_dxil_listing(
+    io: &mut Io<'_>,
+    shown: &str,
+    c: &Container<'_>,
+    part: Option<PartName>,
+    release: Option<DxcRelease>,
+    many: bool,
+) -> Shown {
+    let mut text = String::new();
+    let result = write_container_listing(c, &DxilListingOptions { part, release }, &mut text);
+    if many {
+        writeln!(io.out, "{shown}:")?;
+    }
+    io.out.write_all(text.as_bytes())?;
+    match result {
+        Ok(()) => Ok(true),
         Err(e) => {
             io.error(&format!("'{shown}': {e}"));
             Ok(false)
@@ -891,6 +941,7 @@ mod tests {
             ("disasm_rounding", "--disasm-rounding=legacy"),
             ("disasm_format", "--disasm-format=6.3"),
             ("text", "--text"),
+            ("disasm_with", "--disasm-with=llvm-dis"),
         ];
         assert_eq!(modifiers.len(), MODIFIERS.len());
         for (id, flag) in modifiers {
@@ -976,6 +1027,7 @@ mod tests {
                 part: Some(PartName::ILDB),
                 rounding: Rounding::Legacy,
                 release: None,
+                tool: None,
             })
         );
         assert_eq!(
@@ -984,6 +1036,30 @@ mod tests {
                 part: None,
                 rounding: Rounding::Current,
                 release: None,
+                tool: None,
+            })
+        );
+        assert_eq!(
+            view(&[
+                "--disasm",
+                "--disasm-with=llvm-dis",
+                "--disasm-format=1.8.2403",
+                "a"
+            ]),
+            Ok(View::Disasm {
+                part: None,
+                rounding: Rounding::Current,
+                release: Some(ListingFormat::Dxc(DxcRelease::public(1, 8, 2403))),
+                tool: Some(DisasmTool::LlvmDis),
+            })
+        );
+        assert_eq!(
+            view(&["--disasm", "--disasm-format=6.3", "a"]),
+            Ok(View::Disasm {
+                part: None,
+                rounding: Rounding::Current,
+                release: Some(ListingFormat::Fxc(disasm::FxcRelease::V6_3)),
+                tool: None,
             })
         );
         assert_eq!(
@@ -1102,7 +1178,7 @@ mod tests {
     #[test]
     fn disasm_of_dxil_goes_through_llvm_dis_and_names_the_part() {
         let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/sample.dxil");
-        let (status, out, err) = dxinfo(&["--disasm", sample]);
+        let (status, out, err) = dxinfo(&["--disasm", "--disasm-with=llvm-dis", sample]);
         let tool = dxcopy_edit::llvm_dis::find_llvm_dis(
             std::env::var_os("LLVM_DIS"),
             std::env::var_os("PATH"),
@@ -1136,6 +1212,52 @@ mod tests {
         let (status, _, err) = dxinfo(&["--disasm=SHEX", sfi.to_str().unwrap()]);
         assert_eq!(status, 1);
         assert!(err.contains("SHEX"), "{err}");
+    }
+
+    /// dxc's listing needs nothing installed: the header, then the module
+    /// with its `dx.op` comments.
+    #[test]
+    fn disasm_of_dxil_is_dxcs_listing() {
+        let dxc_built = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../examples/learn-sdl-gpu/shader.frag.dxil"
+        );
+        let (status, out, err) = dxinfo(&["--disasm", dxc_built]);
+        assert_eq!((status, err.as_str()), (0, ""));
+        assert!(out.starts_with(";\n; Input signature:\n"), "{out}");
+        assert!(
+            out.contains("\ntarget datalayout = \"e-m:e-p:32:32-i1:32-i8:32-i16:32-i32:32-i64:64-f16:32-f32:32-f64:64-n8:16:32:64\"\ntarget triple = \"dxil-ms-dx\"\n"),
+            "{out}"
+        );
+        assert!(
+            out.contains("  %1 = call float @dx.op.loadInput.f32(i32 4, i32 0, i32 0, i8 0, i32 undef), !dbg !43 ; line:6 col:21  ; LoadInput(inputSigId,rowIndex,colIndex,gsVertexAxis)\n"),
+            "{out}"
+        );
+        // The DXIL module rather than the debug one dxc prints by default.
+        let (status, plain, _) = dxinfo(&["--disasm=DXIL", dxc_built]);
+        assert_eq!(status, 0);
+        assert!(plain.contains("\n  ret void\n}\n"), "{plain}");
+        assert!(!plain.contains("!dbg"), "{plain}");
+        // A module the reader cannot read (the second half of its bitcode
+        // overwritten): the part sections, then the error with its bit
+        // offset, exit 1.
+        let mut bytes = std::fs::read(dxc_built).unwrap();
+        let (start, end) = {
+            let c = Container::parse(&bytes).unwrap();
+            let part = c.require(PartName::DXIL).unwrap();
+            let program = dxcopy_read::Program::parse(&part).unwrap();
+            let start = program.bitcode_file_offset as usize;
+            (start, start + program.bitcode.len())
+        };
+        bytes[(start + end) / 2..end].fill(0xff);
+        let tmp = tempfile::tempdir().unwrap();
+        let broken = tmp.path().join("broken.dxil");
+        std::fs::write(&broken, &bytes).unwrap();
+        let (status, out, err) = dxinfo(&["--disasm=DXIL", broken.to_str().unwrap()]);
+        assert_eq!(status, 1);
+        assert!(out.ends_with("; EntryFunctionName: main\n;\n"), "{out}");
+        assert!(!out.contains("target datalayout"), "{out}");
+        assert!(err.contains("DXIL module: bitcode at bit "), "{err}");
     }
 
     #[test]

@@ -1,0 +1,57 @@
+"""Container.disassemble() against dxinfo --disasm: a dxc-compiled shader,
+the LLVM 22 sample (whose module dxc's reader cannot read: an error naming
+the bit offset), bad arguments, and corpus DXIL containers."""
+
+import pytest
+
+import dxcopy
+from conftest import ROOT, SAMPLE, corpus_files, run
+
+DXC_BUILT = ROOT / "examples" / "learn-sdl-gpu" / "shader.frag.dxil"
+
+
+def test_listing_is_dxinfos():
+    text = dxcopy.Container.open(DXC_BUILT).disassemble()
+    assert text == run("dxinfo", "--disasm", DXC_BUILT).stdout.decode()
+    assert text.startswith(";\n; Input signature:\n")
+    assert 'target triple = "dxil-ms-dx"' in text
+    assert "  ; LoadInput(inputSigId,rowIndex,colIndex,gsVertexAxis)\n" in text
+
+
+def test_release_and_part_arguments():
+    container = dxcopy.Container.open(DXC_BUILT)
+    plain = container.disassemble(part="DXIL", release="1.7")
+    assert plain == run(
+        "dxinfo", "--disasm=DXIL", "--disasm-format=1.7", DXC_BUILT
+    ).stdout.decode()
+    assert "!dbg" not in plain
+    with pytest.raises(ValueError):
+        container.disassemble(release="7.1")
+    with pytest.raises(ValueError):
+        container.disassemble(part="TOOLONG")
+    with pytest.raises(dxcopy.Error) as info:
+        container.disassemble(part="SFI0")
+    assert "SFI0" in str(info.value)
+
+
+def test_an_unreadable_module_names_the_bit_offset():
+    with pytest.raises(dxcopy.Error) as info:
+        dxcopy.Container.open(SAMPLE).disassemble()
+    assert "bitcode at bit " in str(info.value)
+    assert info.value.part == "ILDB"
+    cp = run("dxinfo", "--disasm", SAMPLE, check=False)
+    assert cp.returncode == 1
+    assert b"bitcode at bit " in cp.stderr
+
+
+def test_corpus_listings_are_dxinfos():
+    files = corpus_files(kind={"dxil"}, has_part="DXIL", limit=20)
+    assert files
+    for path in files:
+        cp = run("dxinfo", "--disasm", path, check=False)
+        container = dxcopy.Container.open(path)
+        if cp.returncode == 0:
+            assert container.disassemble() == cp.stdout.decode(), path
+        else:
+            with pytest.raises(dxcopy.Error):
+                container.disassemble()

@@ -1,0 +1,116 @@
+//! A DXIL module as dxc's disassembler prints it: LLVM 3.7's AsmWriter with
+//! dxc's annotation writer (the `; OpName(args)` comment after each `dx.op`
+//! call, and ` ; line:` / ` ; var:` comments for debug modules)
+//! (docs/format/dxil-listing.md).
+//!
+//! The printer walks a [`Module`] the way LLVM 3.7 does: the TypeFinder's
+//! order for the named struct types, the SlotTracker's numbering for
+//! unnamed values, metadata nodes and attribute groups, and the writer's
+//! spelling for every instruction, constant and debug-info node. Nothing is
+//! read here: a module that could not be read has no listing.
+
+mod dwarf;
+mod metadata;
+pub mod number;
+mod slots;
+mod write;
+
+#[cfg(test)]
+mod tests;
+
+use super::model::Module;
+use super::ops::OpRelease;
+use super::release::{DxcRelease, ListingRule, ReleaseOrigin};
+
+/// What the dxc release that wrote a module prints differently.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AsmOptions {
+    /// The release whose operation names the `dx.op` comments use (`None`:
+    /// the newest).
+    pub release: Option<OpRelease>,
+    /// ` ; line:N col:M` after instructions with a debug location and
+    /// ` ; var:"name" !DIExpression(…)` after `llvm.dbg.*` calls (dxc
+    /// 1.5.2010 on).
+    pub debug_comments: bool,
+    /// ` func:"name"` at the end of the ` ; var:` comment (dxc 1.6.2112 on).
+    pub variable_function: bool,
+}
+
+impl AsmOptions {
+    /// The options of `release` (`None`: the newest release).
+    pub fn for_release(release: Option<OpRelease>) -> AsmOptions {
+        let since = |first: OpRelease| release.is_none_or(|have| have >= first);
+        AsmOptions {
+            release,
+            debug_comments: since((1, 5, 2010)),
+            variable_function: since((1, 6, 2112)),
+        }
+    }
+}
+
+impl From<&DxcRelease> for AsmOptions {
+    /// The options of the release that wrote a file (rules by release, or
+    /// by build month for builds known by their month). A version line
+    /// known without its month (`clang version 3.7` with `dx.valver` 1.6)
+    /// gets ` func:` from 1.7 on: two of the three 1.6 releases (2104, 2106)
+    /// print none.
+    fn from(release: &DxcRelease) -> AsmOptions {
+        let (major, minor, month) = release.version();
+        let variable_function = match release.origin {
+            ReleaseOrigin::Line => (release.major, release.minor) >= (1, 7),
+            _ => release.has(ListingRule::DebugVariableFunction),
+        };
+        AsmOptions {
+            release: Some((major, minor, u32::from(month))),
+            debug_comments: release.has(ListingRule::DebugLineComments),
+            variable_function,
+        }
+    }
+}
+
+impl Default for AsmOptions {
+    fn default() -> AsmOptions {
+        AsmOptions::for_release(None)
+    }
+}
+
+/// Why a module has no listing.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum AsmError {
+    /// Its types or constants would print more than `nodes` nodes: shared
+    /// parts nested level after level, which only a hostile module has.
+    #[error(
+        "the module's types and constants print more than {nodes} nodes (nested shared parts)"
+    )]
+    TooLarge {
+        /// The budget.
+        nodes: u64,
+    },
+}
+
+/// The module's text, from `target datalayout` to the last metadata node,
+/// as dxc prints it after its comment header.
+pub fn module_text(module: &Module, options: &AsmOptions) -> Result<String, AsmError> {
+    let mut out = String::new();
+    write_module_text(module, options, &mut out)?;
+    Ok(out)
+}
+
+/// [`module_text`] appended to `out` (no second copy of the text); on
+/// error `out` is left as it was.
+pub fn write_module_text(
+    module: &Module,
+    options: &AsmOptions,
+    out: &mut String,
+) -> Result<(), AsmError> {
+    let start = out.len();
+    let mut printer = write::Printer::new(module, options, std::mem::take(out));
+    printer.print_module();
+    let (text, result) = printer.into_text();
+    *out = text;
+    if result.is_err() {
+        out.truncate(start);
+    }
+    result
+}

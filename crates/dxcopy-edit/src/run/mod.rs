@@ -1,6 +1,7 @@
 //! Running edits on files: the options of a run ([`config`]) and their
 //! part-name patterns ([`matcher`]), batches ([`batch`], [`parallel`]),
-//! file safety (temp files, renames, in-place edits: [`file`]) and the
+//! file safety (temp files, renames, in-place edits: [`file`]), C headers
+//! as inputs and outputs ([`header_run`]) and the
 //! llvm-dis runner of `dxinfo --disasm` ([`llvm_dis`]).
 
 pub mod batch;
@@ -8,6 +9,7 @@ pub mod config;
 #[cfg(test)]
 mod config_tests;
 pub mod file;
+pub mod header_run;
 pub mod llvm_dis;
 pub(crate) mod matcher;
 pub(crate) mod parallel;

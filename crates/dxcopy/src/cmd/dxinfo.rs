@@ -259,7 +259,10 @@ pub enum Rounding {
 }
 
 impl Rounding {
-    fn listing_options(self, release: Option<disasm::FxcRelease>) -> disasm::ListingOptions {
+    pub(crate) fn listing_options(
+        self,
+        release: Option<disasm::FxcRelease>,
+    ) -> disasm::ListingOptions {
         disasm::ListingOptions {
             rounding: match self {
                 Rounding::Current => disasm::FloatRounding::Current,
@@ -271,7 +274,7 @@ impl Rounding {
 }
 
 /// `--disasm-format` values: an fxc release's short name or full version.
-fn parse_release(text: &str) -> Result<disasm::FxcRelease, String> {
+pub(crate) fn parse_release(text: &str) -> Result<disasm::FxcRelease, String> {
     disasm::FxcRelease::parse(text).ok_or_else(|| {
         let names: Vec<&str> = disasm::FxcRelease::ALL.iter().map(|r| r.name()).collect();
         format!(
@@ -407,101 +410,143 @@ pub fn run(opts: &Opts, io: &mut Io<'_>) -> i32 {
         }
         None => None,
     };
-    let many = opts.files.len() > 1;
     let mut status = 0;
-    for (index, path) in opts.files.iter().enumerate() {
-        let shown = path.display().to_string();
+    // Each container shown, counting the arrays of C headers one by one.
+    let mut index = 0;
+    for path in &opts.files {
+        let file_shown = path.display().to_string();
         let bytes = match MappedFile::open(path) {
             Ok(b) => b,
             Err(e) => {
-                io.error(&format!("'{shown}': {e}"));
+                io.error(&format!("'{file_shown}': {e}"));
                 status = 1;
                 continue;
             }
         };
-        let input = match container_input(&bytes) {
-            Ok(i) => i,
+        // A C header: each array's container, shown as FILE:ARRAY.
+        let entries = match header_entries(&bytes, &file_shown) {
+            Ok(entries) => entries,
             Err(e) => {
-                io.error(&format!("'{shown}': {e}"));
+                io.error(&format!("'{file_shown}': {e}"));
                 status = 1;
                 continue;
             }
         };
-        let pdb_info = match &input.source {
-            ContainerSource::PdbStream5 { info } => Some(*info),
-            ContainerSource::Container => None,
-        };
-        let container = match Container::parse(&input.bytes) {
-            Ok(c) => c,
-            Err(e) => {
-                io.error(&format!("'{shown}': {e}"));
-                status = 1;
-                continue;
+        let many = opts.files.len() > 1 || entries.len() > 1;
+        for (shown, data) in &entries {
+            let (shown, data) = (shown.clone(), &data[..]);
+            index += 1;
+            let index = index - 1;
+            let input = match container_input(data) {
+                Ok(i) => i,
+                Err(e) => {
+                    io.error(&format!("'{shown}': {e}"));
+                    status = 1;
+                    continue;
+                }
+            };
+            let pdb_info = match &input.source {
+                ContainerSource::PdbStream5 { info } => Some(*info),
+                ContainerSource::Container => None,
+            };
+            let container = match Container::parse(&input.bytes) {
+                Ok(c) => c,
+                Err(e) => {
+                    io.error(&format!("'{shown}': {e}"));
+                    status = 1;
+                    continue;
+                }
+            };
+            let inspect = |module_facts| {
+                let insp = Inspection::with_module_facts(container, module_facts);
+                match pdb_info {
+                    Some(info) => insp.from_pdb(info),
+                    None => insp,
+                }
+            };
+            let result = match &view {
+                View::Text {
+                    sources,
+                    module_facts,
+                } => show_text(io, &shown, &inspect(*module_facts), index, *sources),
+                View::Parts => show_parts(io, &shown, &container, many),
+                View::Json {
+                    verify,
+                    module_facts,
+                } => show_json(io, &shown, &inspect(*module_facts), many, *verify),
+                View::Yaml { upstream_keys } => show_yaml(io, &shown, &container, *upstream_keys),
+                View::Hex(name) => show_hex(io, &shown, &container, *name, many),
+                View::DumpAll(dir) => {
+                    let dumped = if many {
+                        dump_all_per_file(dir, index, path, &container, Some(path))
+                    } else {
+                        dump_all(dir, &container, Some(path))
+                    };
+                    show_dump(io, &shown, dumped)
+                }
+                View::Disasm {
+                    part,
+                    rounding,
+                    release,
+                } => {
+                    let options = rounding.listing_options(*release);
+                    show_disasm(io, &shown, &container, *part, &options, many)
+                }
+                View::Verify {
+                    quiet,
+                    module_facts,
+                    ..
+                } => {
+                    let external = root_signature
+                        .as_ref()
+                        .map(|(path, rs)| (path.as_path(), rs));
+                    show_verify(io, &shown, &inspect(*module_facts), *quiet, external)
+                }
+            };
+            match result {
+                Ok(true) => {}
+                Ok(false) => status = 1,
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return status,
+                Err(e) => {
+                    io.error(&format!("writing output: {e}"));
+                    return 1;
+                }
             }
-        };
-        let inspect = |module_facts| {
-            let insp = Inspection::with_module_facts(container, module_facts);
-            match pdb_info {
-                Some(info) => insp.from_pdb(info),
-                None => insp,
-            }
-        };
-        let result = match &view {
-            View::Text {
-                sources,
-                module_facts,
-            } => show_text(io, &shown, &inspect(*module_facts), index, *sources),
-            View::Parts => show_parts(io, &shown, &container, many),
-            View::Json {
-                verify,
-                module_facts,
-            } => show_json(io, &shown, &inspect(*module_facts), many, *verify),
-            View::Yaml { upstream_keys } => show_yaml(io, &shown, &container, *upstream_keys),
-            View::Hex(name) => show_hex(io, &shown, &container, *name, many),
-            View::DumpAll(dir) => {
-                let dumped = if many {
-                    dump_all_per_file(dir, index, path, &container, Some(path))
-                } else {
-                    dump_all(dir, &container, Some(path))
-                };
-                show_dump(io, &shown, dumped)
-            }
-            View::Disasm {
-                part,
-                rounding,
-                release,
-            } => {
-                let options = rounding.listing_options(*release);
-                show_disasm(io, &shown, &container, *part, &options, many)
-            }
-            View::Verify {
-                quiet,
-                module_facts,
-                ..
-            } => {
-                let external = root_signature
-                    .as_ref()
-                    .map(|(path, rs)| (path.as_path(), rs));
-                show_verify(io, &shown, &inspect(*module_facts), *quiet, external)
-            }
-        };
+        }
         // A file truncated or rewritten while it was read: what was shown
         // of it may be wrong.
         if let Some(change) = bytes.changed() {
-            io.error(&format!("'{shown}': {change}"));
+            io.error(&format!("'{file_shown}': {change}"));
             status = 1;
-        }
-        match result {
-            Ok(true) => {}
-            Ok(false) => status = 1,
-            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return status,
-            Err(e) => {
-                io.error(&format!("writing output: {e}"));
-                return 1;
-            }
         }
     }
     status
+}
+
+/// One container to show: its name and bytes.
+type Entry<'a> = (String, std::borrow::Cow<'a, [u8]>);
+
+/// The containers of one input: the input itself, or, for a C header
+/// (`fxc /Fh`, `dxc -Fh`), each array's bytes named `FILE:ARRAY`. `Err` is
+/// the message of a header that does not read (naming its line) or holds
+/// no array.
+fn header_entries<'a>(bytes: &'a [u8], shown: &str) -> Result<Vec<Entry<'a>>, String> {
+    if !dxcopy_edit::header_run::is_header_input(bytes) {
+        return Ok(vec![(shown.to_owned(), std::borrow::Cow::Borrowed(bytes))]);
+    }
+    let found = dxcopy_read::c_header::arrays(bytes).map_err(|e| e.to_string())?;
+    if found.is_empty() {
+        return Err(dxcopy_edit::EditError::NoArrays.to_string());
+    }
+    Ok(found
+        .into_iter()
+        .map(|a| {
+            (
+                format!("{shown}:{}", a.name),
+                std::borrow::Cow::Owned(a.bytes),
+            )
+        })
+        .collect())
 }
 
 /// `Ok(true)` when the file passed, `Ok(false)` when it failed (already

@@ -49,7 +49,7 @@ use run::{matcher, parallel};
 
 /// Module paths used by name from other crates.
 pub use operations::{bitcode, c_header, debug, dump, dump_all, pdb, sources};
-pub use run::{batch, config, file, header_run, llvm_dis};
+pub use run::{batch, config, file, header_run, llvm_dis, tree};
 
 pub use builder::ContainerBuilder;
 pub use config::{Config, DumpSpec, EditNote, Edits, OptionWarning, Report};

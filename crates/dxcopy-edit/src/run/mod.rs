@@ -1,7 +1,8 @@
 //! Running edits on files: the options of a run ([`config`]) and their
 //! part-name patterns ([`matcher`]), batches ([`batch`], [`parallel`]),
 //! file safety (temp files, renames, in-place edits: [`file`]), C headers
-//! as inputs and outputs ([`header_run`]) and the
+//! as inputs and outputs ([`header_run`]), containers on disk compared and
+//! totalled ([`tree`]) and the
 //! llvm-dis runner of `dxinfo --disasm` ([`llvm_dis`]).
 
 pub mod batch;
@@ -13,3 +14,4 @@ pub mod header_run;
 pub mod llvm_dis;
 pub(crate) mod matcher;
 pub(crate) mod parallel;
+pub mod tree;

@@ -37,7 +37,11 @@ Examples:
   dxinfo --disasm shader.cso             the listing fxc writes (DXBC: SHDR/SHEX)
   dxinfo --disasm shader.dxil            the DXIL as LLVM IR (runs llvm-dis 17+)
   dxinfo --disasm=ILDB shader.dxil       the debug module's IR
-  cat shader.dxil | dxinfo -             read standard input";
+  cat shader.dxil | dxinfo -             read standard input
+  dxinfo shaders.h                       each array of a C header (fxc /Fh, dxc -Fh)
+  dxinfo --diff old.dxil new.dxil        what changed, by meaning; exit 0 same, 1 different, 2 trouble
+  dxinfo --diff --json build-a/ build-b/ two folders, matched by path
+  dxinfo --stats build/                  where the bytes go: per part, largest files, debug bytes";
 
 /// Show what a DirectX container (DXBC / DXIL) holds.
 ///
@@ -99,6 +103,18 @@ pub struct Opts {
     /// Text view: also print the source files stored in SRCI parts
     #[arg(long)]
     pub sources: bool,
+    /// Compare two containers (or two folders, matched by relative path) by meaning: parts added, removed, resized, decoded fields, the DXBC listing; what only a rebuild changes (digest, HASH, ILDN, offsets) is left out. Exit 0 when equal, 1 when different, 2 on trouble
+    #[arg(long)]
+    pub diff: bool,
+    /// With --diff: also report what only a rebuild changes (digest, HASH, ILDN, part offsets and checksums)
+    #[arg(long)]
+    pub exact: bool,
+    /// Where the bytes go across FILEs and folders (walked): per part name the count, bytes and share, the largest files, the bytes dxstrip --strip-debug would remove; a progress bar on a terminal
+    #[arg(long)]
+    pub stats: bool,
+    /// With --stats: worker threads (default: two per core)
+    #[arg(short = 'j', long, value_name = "N")]
+    pub jobs: Option<usize>,
 }
 
 /// The text view's name in [`MODIFIERS`]: the view no flag picks.
@@ -109,12 +125,14 @@ const TEXT: &str = "";
 /// its exit status. Any other two are refused (see [`view_rules`]).
 const VIEW_FLAGS: &[(&str, &[&str])] = &[
     ("parts", &[]),
-    ("json", &["verify"]),
+    ("json", &["verify", "diff", "stats"]),
     ("yaml", &[]),
     ("hex", &[]),
     ("dump_all", &[]),
     ("disasm", &[]),
     ("verify", &["json"]),
+    ("diff", &["json"]),
+    ("stats", &["json"]),
 ];
 
 /// The flags that modify a view, each with the views it works in
@@ -130,6 +148,8 @@ const MODIFIERS: &[(&str, &[&str])] = &[
     ("root_signature", &["verify"]),
     ("disasm_rounding", &["disasm"]),
     ("disasm_format", &["disasm"]),
+    ("exact", &["diff"]),
+    ("jobs", &["stats"]),
 ];
 
 /// The clap rules of the view and modifier flags, from [`VIEW_FLAGS`] and
@@ -189,6 +209,20 @@ pub enum View {
         /// `--disasm-format`.
         release: Option<disasm::FxcRelease>,
     },
+    /// `--diff A B`.
+    Diff {
+        /// `--exact`.
+        exact: bool,
+        /// `--json`.
+        json: bool,
+    },
+    /// `--stats FILE...`.
+    Stats {
+        /// `--json`.
+        json: bool,
+        /// `-j N`.
+        jobs: Option<usize>,
+    },
     /// `--verify`.
     Verify {
         /// `--quiet`.
@@ -210,7 +244,17 @@ impl View {
             parse_part_name(text)
                 .ok_or_else(|| format!("{option}: '{text}' is not a four-byte part name{hint}"))
         };
-        Ok(if let Some(text) = &opts.hex {
+        Ok(if opts.diff {
+            View::Diff {
+                exact: opts.exact,
+                json: opts.json,
+            }
+        } else if opts.stats {
+            View::Stats {
+                json: opts.json,
+                jobs: opts.jobs,
+            }
+        } else if let Some(text) = &opts.hex {
             View::Hex(part("--hex", text, " (use \\xNN for other bytes)")?)
         } else if let Some(text) = &opts.disasm {
             View::Disasm {
@@ -295,7 +339,8 @@ pub struct Io<'a> {
 }
 
 impl Io<'_> {
-    fn error(&mut self, message: &str) {
+    /// An error line on `err`.
+    pub fn error(&mut self, message: &str) {
         self.diagnostic(cli::Severity::Error, message);
     }
 
@@ -377,6 +422,11 @@ pub fn run(opts: &Opts, io: &mut Io<'_>) -> i32 {
             return 1;
         }
     };
+    match &view {
+        View::Diff { exact, json } => return crate::compare::run_diff(opts, *exact, *json, io),
+        View::Stats { json, jobs } => return crate::compare::run_stats(opts, *json, *jobs, io),
+        _ => {}
+    }
     let root_signature_path = match &view {
         View::Verify { root_signature, .. } => root_signature.as_ref(),
         _ => None,
@@ -492,6 +542,8 @@ pub fn run(opts: &Opts, io: &mut Io<'_>) -> i32 {
                     let options = rounding.listing_options(*release);
                     show_disasm(io, &shown, &container, *part, &options, many)
                 }
+                // Run over the whole file list before this loop.
+                View::Diff { .. } | View::Stats { .. } => Ok(true),
                 View::Verify {
                     quiet,
                     module_facts,
@@ -859,6 +911,8 @@ mod tests {
             ("root_signature", "--root-signature=rs"),
             ("disasm_rounding", "--disasm-rounding=legacy"),
             ("disasm_format", "--disasm-format=6.3"),
+            ("exact", "--exact"),
+            ("jobs", "--jobs=2"),
         ];
         assert_eq!(modifiers.len(), MODIFIERS.len());
         for (id, flag) in modifiers {

@@ -91,7 +91,9 @@ const REBUILD_FIELDS: &[&str] = &["offset", "data_offset", "crc32", "alignment",
 /// part before it changes size. RDEF's `offset` fields are places inside
 /// the part (a struct member's byte offset), not file offsets.
 fn is_file_offset(part: &str, path: &str) -> bool {
-    part != "RDEF" && path.starts_with("decoded.") && path.ends_with(".offset")
+    part != "RDEF"
+        && path.starts_with("decoded.")
+        && (path.ends_with(".offset") || path.ends_with("_file_offset"))
 }
 
 /// Compares `a` with `b`.

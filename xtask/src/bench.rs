@@ -14,6 +14,7 @@
 //!
 //! Not a pass/fail gate: the table says which targets a run met.
 
+mod projects;
 mod python;
 mod tree;
 
@@ -31,9 +32,10 @@ const MIB: usize = 1 << 20;
 /// part, copy and strip a large container (unsigned and signed), many
 /// one-process calls on a small real container, dxstrip over many small
 /// real containers in place, dxstrip -r over a tree of them next to cp -r,
-/// the Python package, dxinfo --json and --disasm over the corpus.
+/// the Python package, dxinfo --json and --disasm over the corpus,
+/// dxinfo --stats over the corpus next to du -s, C headers next to files.
 /// (`--compare-profiles` adds the build-profile comparison.)
-const WORKLOADS: [&str; 9] = [
+const WORKLOADS: [&str; 11] = [
     "dump-priv",
     "copy-large",
     "small-calls",
@@ -43,6 +45,8 @@ const WORKLOADS: [&str; 9] = [
     "info-corpus",
     "disasm",
     "bitcode",
+    "stats",
+    "headers",
 ];
 const LLVM_OBJCOPY: &str = "/usr/lib/llvm-22/bin/llvm-objcopy";
 /// The parts `--strip-debug` removes (from the part table), as llvm-objcopy
@@ -194,6 +198,12 @@ pub fn run(args: &[String]) -> Result<()> {
     }
     if opts.wants("bitcode") && have_corpus {
         bitcode(&opts, &bins, &dxinfo, dir, &corpus, &mut report)?;
+    }
+    if opts.wants("stats") && dxinfo.exists() && have_corpus {
+        projects::stats(&opts, &dxinfo, &corpus, &mut report)?;
+    }
+    if opts.wants("headers") && dxinfo.exists() && have_corpus {
+        projects::headers(&opts, &dxinfo, dir, &corpus, &mut report)?;
     }
     if opts.compare_profiles {
         profiles(&opts, &bins, dir, &mut report)?;

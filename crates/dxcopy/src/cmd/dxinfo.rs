@@ -152,6 +152,11 @@ const MODIFIERS: &[(&str, &[&str])] = &[
     ("jobs", &["stats"]),
 ];
 
+/// View flags that keep their view when `--json` comes with them: `--diff
+/// --json` is the diff view printed as JSON, so the diff's modifiers
+/// (`--exact`) go with `--json` there.
+const JSON_FORMS: &[&str] = &["diff", "stats"];
+
 /// The clap rules of the view and modifier flags, from [`VIEW_FLAGS`] and
 /// [`MODIFIERS`] (applied to every argument of [`Opts`]).
 fn view_rules(arg: clap::Arg) -> clap::Arg {
@@ -162,7 +167,9 @@ fn view_rules(arg: clap::Arg) -> clap::Arg {
         return arg.conflicts_with_all(others);
     }
     if let Some((_, views)) = MODIFIERS.iter().find(|(flag, _)| *flag == id) {
-        let arg = arg.conflicts_with_all(flags().filter(|f| !views.contains(f)));
+        let json_form = views.iter().any(|v| JSON_FORMS.contains(v));
+        let allowed = |f: &str| views.contains(&f) || (json_form && f == "json");
+        let arg = arg.conflicts_with_all(flags().filter(|f| !allowed(f)));
         return match views {
             [view] if *view != TEXT => arg.requires(*view),
             _ => arg,
@@ -895,6 +902,8 @@ mod tests {
         ("dump_all", &["--dump-all=d"]),
         ("disasm", &["--disasm"]),
         ("verify", &["--verify"]),
+        ("diff", &["--diff"]),
+        ("stats", &["--stats"]),
     ];
 
     /// Issue 26: `--sources --disasm` exited 0 and ignored `--sources`
@@ -936,14 +945,15 @@ mod tests {
         }
     }
 
-    /// Two view flags are refused together, but `--json --verify`.
+    /// Two view flags are refused together, but `--json` with `--verify`,
+    /// `--diff` or `--stats`.
     #[test]
     fn one_view_at_a_time() {
         for (i, (a, a_flags)) in VIEWS.iter().enumerate().skip(1) {
             for (b, b_flags) in VIEWS.iter().skip(i + 1) {
                 let list: Vec<&str> = a_flags.iter().chain(*b_flags).copied().collect();
                 let list: Vec<&str> = list.into_iter().chain(["a"]).collect();
-                let together = (*a, *b) == ("json", "verify");
+                let together = matches!((*a, *b), ("json", "verify" | "diff" | "stats"));
                 assert_eq!(parse(args(&list)).is_ok(), together, "{list:?}");
             }
         }
@@ -965,6 +975,20 @@ mod tests {
             text(true, false)
         );
         assert_eq!(view(&["--parts", "a"]), Ok(View::Parts));
+        assert_eq!(
+            view(&["--diff", "--exact", "--json", "a", "b"]),
+            Ok(View::Diff {
+                exact: true,
+                json: true
+            })
+        );
+        assert_eq!(
+            view(&["--stats", "-j", "3", "d"]),
+            Ok(View::Stats {
+                json: false,
+                jobs: Some(3)
+            })
+        );
         assert_eq!(
             view(&["--json", "--verify", "a"]),
             Ok(View::Json {

@@ -303,6 +303,10 @@ pub enum EditError {
         /// The arrays, in file order.
         names: Vec<String>,
     },
+    /// An array chosen for an input that is a container (or PDB), not a
+    /// C header.
+    #[error("the input is a container, not a C header: it has no array '{0}' to choose")]
+    NotAHeader(String),
     /// An error about the container held in one array of a C header.
     #[error("array '{name}' (line {line}): {source}")]
     InArray {

@@ -847,6 +847,9 @@ impl Config {
         if is_header_input(file) {
             return self.run_header(file, input, output, plain);
         }
+        if let Some(array) = &self.headers.array {
+            return Err(EditError::NotAHeader(array.clone()));
+        }
         let found = container_input(file)?;
         let source = InputSource {
             path: input,

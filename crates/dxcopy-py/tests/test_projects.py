@@ -48,6 +48,19 @@ def test_read_header_gives_each_array(tmp_path):
     assert "line 2, column 9" in str(e.value)
 
 
+def test_strip_files_strips_every_array_of_a_header(tmp_path):
+    c = dxcopy.Container.open(SAMPLE)
+    text = dxcopy.write_header(c, "g_a") + dxcopy.write_header(c, "g_b")
+    ours, theirs = tmp_path / "py.h", tmp_path / "cli.h"
+    ours.write_text(text)
+    theirs.write_text(text)
+    [result] = dxcopy.strip_files([ours])
+    assert result.ok and result.removed == 2
+    run("dxstrip", theirs)
+    assert ours.read_bytes() == theirs.read_bytes() != text.encode()
+    assert all("ILDB" not in a for _, a in dxcopy.read_header(ours))
+
+
 def test_diff_equals_dxinfo(tmp_path):
     a = tmp_path / "a.dxil"
     shutil.copyfile(SAMPLE, a)

@@ -107,7 +107,9 @@ pub(super) fn headers(
         Contender::new("dxinfo --parts (containers)", parts(&files), || Ok(())),
         Contender::new("dxinfo --parts (C headers)", parts(&headers), || Ok(())),
     ];
-    let m = measure(&cs, opts.reps)?;
+    let mut m = measure(&cs, opts.reps)?;
+    m[0].command = format!("dxinfo --parts FILES… ({} containers)", files.len());
+    m[1].command = format!("dxinfo --parts FILES… ({} fxc /Fh headers)", headers.len());
     report.workload(
         &format!(
             "headers `dxinfo --parts` over {} containers ({} KiB) as files and as fxc /Fh headers",

@@ -35,7 +35,7 @@ const MIB: usize = 1 << 20;
 /// the Python package, dxinfo --json and --disasm over the corpus,
 /// dxinfo --stats over the corpus next to du -s, C headers next to files.
 /// (`--compare-profiles` adds the build-profile comparison.)
-const WORKLOADS: [&str; 11] = [
+const WORKLOADS: [&str; 12] = [
     "dump-priv",
     "copy-large",
     "small-calls",
@@ -44,6 +44,7 @@ const WORKLOADS: [&str; 11] = [
     "python",
     "info-corpus",
     "disasm",
+    "dxasm",
     "bitcode",
     "stats",
     "headers",
@@ -195,6 +196,10 @@ pub fn run(args: &[String]) -> Result<()> {
     }
     if opts.wants("disasm") && dxinfo.exists() && have_corpus {
         disasm(&opts, &dxinfo, &corpus, &mut report)?;
+    }
+    let dxasm = release.join("dxasm");
+    if opts.wants("dxasm") && dxasm.exists() && have_corpus {
+        dxasm_check(&opts, &dxasm, &corpus, &mut report)?;
     }
     if opts.wants("bitcode") && have_corpus {
         bitcode(&opts, &bins, &dxinfo, dir, &corpus, &mut report)?;
@@ -1135,6 +1140,65 @@ fn disasm(opts: &Options, dxinfo: &Path, corpus: &Path, report: &mut Report) -> 
         &format!("{:.2}×", ratio(m[0].median(), m[1].median())),
         "reported",
         None,
+    );
+    Ok(())
+}
+
+/// dxasm: `dxasm --check` (disassemble, assemble, compare) over every DXBC
+/// container with SM4/SM5 bytecode, in one process. Target: at least 5,000
+/// shaders/s on one core (the process is single-threaded).
+fn dxasm_check(opts: &Options, dxasm: &Path, corpus: &Path, report: &mut Report) -> Result<()> {
+    let mut all = Vec::new();
+    collect_containers(corpus, &mut all)?;
+    all.sort();
+    let mut sizes = Vec::new();
+    let files: Vec<PathBuf> = all
+        .into_iter()
+        .filter(|path| {
+            fs::read(path).is_ok_and(|bytes| {
+                let keep = dxcopy_read::Container::parse(&bytes)
+                    .is_ok_and(|c| dxcopy_read::disasm::shader_part(&c).is_some());
+                if keep {
+                    sizes.push(bytes.len());
+                }
+                keep
+            })
+        })
+        .collect();
+    if files.is_empty() {
+        report.note("dxasm skipped: no container with SHDR/SHEX in the corpus".into());
+        return Ok(());
+    }
+    sizes.sort_unstable();
+    let median_size = sizes[sizes.len() / 2];
+    let cmd =
+        Cmd::new([dxasm.as_os_str(), OsStr::new("--check"), OsStr::new("-q")]).with_args(&files);
+    let contenders = vec![Contender::new("dxasm --check", cmd, || Ok(()))];
+    let mut m = measure(&contenders, opts.reps)?;
+    m[0].command = format!("dxasm --check -q FILES… ({} DXBC containers)", files.len());
+    // Per core: the CPU time (user + system) of the single-threaded
+    // process, which a loaded machine does not inflate as it does the wall
+    // time; the wall time when the probe gave none.
+    let seconds = m[0]
+        .memory
+        .as_ref()
+        .map(|mem| mem.cpu_us as f64 / 1e6)
+        .filter(|s| *s > 0.0)
+        .unwrap_or_else(|| m[0].median().as_secs_f64());
+    let rate = files.len() as f64 / seconds.max(1e-9);
+    report.workload(
+        &format!(
+            "dxasm: `dxasm --check` over every DXBC container with SM4/SM5 bytecode ({} files, median {median_size} bytes, one process, one core)",
+            files.len()
+        ),
+        &m,
+    );
+    report.target(
+        "dxasm",
+        "`dxasm --check` shaders per second of CPU time (one core)",
+        &format!("{rate:.0}/s"),
+        "≥ 5000/s",
+        Some(rate >= 5000.0),
     );
     Ok(())
 }

@@ -448,7 +448,7 @@ fn data_driven_cases() {
         .parent()
         .expect("the binaries' folder")
         .to_path_buf();
-    for tool in ["dxcopy", "dxstrip", "dxinfo"] {
+    for tool in ["dxcopy", "dxstrip", "dxinfo", "dxasm"] {
         assert!(bin.join(tool).is_file(), "no {tool} in {}", bin.display());
     }
     let filter: Vec<String> = std::env::var("DXCOPY_CASES")

@@ -5,6 +5,7 @@
 //! signature ([`root_signature`]), C headers ([`c_header`]) and embedded
 //! source files ([`sources`]).
 
+pub mod asm;
 pub mod bitcode;
 pub mod c_header;
 pub mod debug;

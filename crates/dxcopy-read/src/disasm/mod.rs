@@ -7,12 +7,13 @@
 //! instruction stream for other code to use.
 
 pub mod header;
-mod number;
+pub mod number;
 mod release;
 pub mod sm2;
 pub mod sm4;
 
 pub use number::FloatRounding;
+
 pub use release::FxcRelease;
 
 use crate::container::{Container, Part};

@@ -24,7 +24,7 @@ pub enum FloatRounding {
 }
 
 /// An integer immediate: decimal within ±10000, else `0x%08x`.
-pub(crate) fn int_text(v: u32) -> String {
+pub fn int_text(v: u32) -> String {
     let signed = v as i32;
     if (-10000..=10000).contains(&signed) {
         signed.to_string()
@@ -36,7 +36,7 @@ pub(crate) fn int_text(v: u32) -> String {
 /// An immediate of an untyped instruction: a float when its exponent is
 /// neither 0 nor all ones, or when it is -0.0 (`-0.000000`, fxc 6.3's
 /// TressFX listings), else an integer.
-pub(crate) fn untyped_text(v: u32, rounding: FloatRounding) -> String {
+pub fn untyped_text(v: u32, rounding: FloatRounding) -> String {
     let exponent = (v >> 23) & 0xff;
     if (exponent != 0 && exponent != 0xff) || v == 0x8000_0000 {
         float_text(f32::from_bits(v), rounding)
@@ -46,7 +46,7 @@ pub(crate) fn untyped_text(v: u32, rounding: FloatRounding) -> String {
 }
 
 /// A 32-bit float as `%f`.
-pub(crate) fn float_text(f: f32, rounding: FloatRounding) -> String {
+pub fn float_text(f: f32, rounding: FloatRounding) -> String {
     fixed6(f64::from(f), rounding)
 }
 
@@ -92,7 +92,7 @@ fn round_half_up(digits: &[u8], keep: i64) -> (Vec<u8>, bool) {
 
 /// `%f`: six decimals, and `1.#INF00` / `1.#QNAN0` / `-1.#IND00` for the
 /// special values.
-pub(crate) fn fixed6(v: f64, rounding: FloatRounding) -> String {
+pub fn fixed6(v: f64, rounding: FloatRounding) -> String {
     if v.is_nan() {
         let bits = v.to_bits();
         let negative = bits >> 63 != 0;

@@ -2,6 +2,7 @@
 //! in src/bin are one-line wrappers, so xtask can render man pages and
 //! completions from the same definitions.
 
+pub mod dxasm;
 pub mod dxcopy;
 pub mod dxinfo;
 pub mod dxstrip;

@@ -15,6 +15,7 @@
 //! word, and relative-index operands nest at most [`MAX_RELATIVE_DEPTH`]
 //! deep, so hostile input costs time linear in its size.
 
+pub mod names;
 pub mod opcode;
 mod print;
 pub(crate) use print::mask_letters;

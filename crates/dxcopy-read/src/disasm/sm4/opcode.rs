@@ -49,6 +49,8 @@ macro_rules! opcodes {
         pub mod op {
             $(pub const $konst: u16 = $num;)*
         }
+        /// Every opcode number and its listing name, in number order.
+        pub const NAMES: &[(u16, &str)] = &[$(($num, $name),)*];
         /// The table row of opcode `opcode`, or `None` for numbers no shader model defines.
         pub fn info(opcode: u16) -> Option<OpInfo> {
             match opcode {
@@ -293,6 +295,15 @@ opcodes! {
     234 CHECK_ACCESS_FULLY_MAPPED "check_access_fully_mapped" Plain;
 }
 
+/// The opcode whose listing name is `name` (ASCII case ignored), read
+/// from the same rows as [`info`].
+pub fn by_name(name: &str) -> Option<u16> {
+    NAMES
+        .iter()
+        .find(|(_, n)| n.eq_ignore_ascii_case(name))
+        .map(|(num, _)| *num)
+}
+
 /// How immediates in source operand `source` (0-based, after the
 /// destinations) of `opcode` are written. `sources` is the number of source
 /// operands of the instruction.
@@ -359,6 +370,30 @@ pub fn immediate_style(opcode: u16, source: usize) -> ImmediateStyle {
         // The address as well as the value (`l(1,1,1,1), l(0,0,0,0)`).
         STORE_UAV_TYPED => Untyped,
         _ => Int,
+    }
+}
+
+/// How many leading operands of `opcode` are destinations.
+pub fn destinations(opcode: u16) -> usize {
+    match opcode {
+        op::IF
+        | op::BREAKC
+        | op::CONTINUEC
+        | op::DISCARD
+        | op::RETC
+        | op::SWITCH
+        | op::CASE
+        | op::CALL
+        | op::CALLC
+        | op::LABEL
+        | op::EMIT_STREAM
+        | op::CUT_STREAM
+        | op::EMITTHENCUT_STREAM
+        | op::INTERFACE_CALL => 0,
+        op::IMUL | op::UMUL | op::UDIV | op::UADDC | op::USUBB | op::SINCOS | op::SWAPC => 2,
+        op::IMM_ATOMIC_IADD..=op::IMM_ATOMIC_UMIN => 2,
+        op::GATHER4_S..=op::SAMPLE_C_CL_S => 2,
+        _ => 1,
     }
 }
 

@@ -1,6 +1,7 @@
 //! The listing text of a decoded program, spelled as Microsoft's
 //! disassembler spells it (docs/format/sm4-listing.md).
 
+use super::names::{self, RegisterForm};
 use super::opcode::{self, op, ImmediateStyle, OpClass};
 use super::operand_type as ot;
 use super::{
@@ -121,17 +122,10 @@ pub fn write_instruction(
     }
     if ins.opcode == op::SYNC {
         let c = ins.controls >> 11;
-        if c & 8 != 0 {
-            out.push_str("_uglobal");
-        }
-        if c & 4 != 0 {
-            out.push_str("_ugroup");
-        }
-        if c & 2 != 0 {
-            out.push_str("_g");
-        }
-        if c & 1 != 0 {
-            out.push_str("_t");
+        for (bit, suffix) in names::SYNC_FLAGS {
+            if c & bit != 0 {
+                out.push_str(suffix);
+            }
         }
     }
     // Both extended tokens: `_aoffimmi_indexable(u,v,w)(texture2d)`.
@@ -179,7 +173,7 @@ pub fn write_instruction(
     if ins.opcode != op::SYNC {
         out.push(' ');
     }
-    let destinations = destinations(ins.opcode).min(ins.operands.len());
+    let destinations = opcode::destinations(ins.opcode).min(ins.operands.len());
     // The first destination's minimum precision is the operation's: a source
     // of another precision is converted (`{def32 as min16f}`), except where
     // the sources are of another kind than the result (type conversions, a
@@ -214,30 +208,6 @@ pub fn write_instruction(
                 let _ = write!(out, "[{site}]");
             }
         }
-    }
-}
-
-/// How many leading operands of `opcode` are destinations.
-fn destinations(opcode: u16) -> usize {
-    match opcode {
-        op::IF
-        | op::BREAKC
-        | op::CONTINUEC
-        | op::DISCARD
-        | op::RETC
-        | op::SWITCH
-        | op::CASE
-        | op::CALL
-        | op::CALLC
-        | op::LABEL
-        | op::EMIT_STREAM
-        | op::CUT_STREAM
-        | op::EMITTHENCUT_STREAM
-        | op::INTERFACE_CALL => 0,
-        op::IMUL | op::UMUL | op::UDIV | op::UADDC | op::USUBB | op::SINCOS | op::SWAPC => 2,
-        op::IMM_ATOMIC_IADD..=op::IMM_ATOMIC_UMIN => 2,
-        op::GATHER4_S..=op::SAMPLE_C_CL_S => 2,
-        _ => 1,
     }
 }
 
@@ -287,11 +257,12 @@ fn write_declaration(ctx: &Ctx, ins: &Instruction, decl: &Declaration, out: &mut
             out.push_str(name);
             out.push(' ');
             first_operand(out);
-            out.push_str(match mode {
-                1 => ", mode_comparison",
-                2 => ", mode_mono",
-                _ => ", mode_default",
-            });
+            out.push_str(", ");
+            out.push_str(names::name_or(
+                &names::SAMPLER_MODES,
+                usize::from(*mode),
+                "mode_default",
+            ));
             space(sp, out);
         }
         Declaration::Typed {
@@ -414,32 +385,23 @@ fn write_declaration(ctx: &Ctx, ins: &Instruction, decl: &Declaration, out: &mut
             let _ = write!(out, "{name} {x}, {y}, {z}");
         }
         Declaration::TessDomain(d) => {
-            let text = match d {
-                1 => "domain_isoline",
-                2 => "domain_tri",
-                3 => "domain_quad",
-                _ => "domain_undefined",
-            };
+            let text = names::name_or(&names::TESS_DOMAINS, usize::from(*d), "domain_undefined");
             let _ = write!(out, "{name} {text}");
         }
         Declaration::TessPartitioning(p) => {
-            let text = match p {
-                1 => "partitioning_integer",
-                2 => "partitioning_pow2",
-                3 => "partitioning_fractional_odd",
-                4 => "partitioning_fractional_even",
-                _ => "partitioning_undefined",
-            };
+            let text = names::name_or(
+                &names::TESS_PARTITIONINGS,
+                usize::from(*p),
+                "partitioning_undefined",
+            );
             let _ = write!(out, "{name} {text}");
         }
         Declaration::TessOutputPrimitive(p) => {
-            let text = match p {
-                1 => "output_point",
-                2 => "output_line",
-                3 => "output_triangle_cw",
-                4 => "output_triangle_ccw",
-                _ => "output_undefined",
-            };
+            let text = names::name_or(
+                &names::TESS_OUTPUT_PRIMITIVES,
+                usize::from(*p),
+                "output_undefined",
+            );
             let _ = write!(out, "{name} {text}");
         }
         Declaration::MaxTessFactor(f) => {
@@ -509,19 +471,8 @@ fn write_declaration(ctx: &Ctx, ins: &Instruction, decl: &Declaration, out: &mut
 }
 
 fn write_global_flags(flags: u32, out: &mut String) {
-    const NAMES: [&str; 9] = [
-        "refactoringAllowed",
-        "enableDoublePrecisionFloatOps",
-        "forceEarlyDepthStencil",
-        "enableRawAndStructuredBuffers",
-        "skipOptimization",
-        "enableMinimumPrecision",
-        "enable11_1DoubleExtensions",
-        "enable11_1ShaderExtensions",
-        "allResourcesBound",
-    ];
     let mut first = true;
-    for (bit, name) in NAMES.iter().enumerate() {
+    for (bit, name) in names::GLOBAL_FLAGS.iter().enumerate() {
         if flags & (1 << bit) != 0 {
             if !first {
                 out.push_str(" | ");
@@ -530,7 +481,7 @@ fn write_global_flags(flags: u32, out: &mut String) {
             first = false;
         }
     }
-    let rest = flags & !((1 << NAMES.len()) - 1);
+    let rest = flags & !((1 << names::GLOBAL_FLAGS.len()) - 1);
     if rest != 0 {
         if !first {
             out.push_str(" | ");
@@ -540,14 +491,10 @@ fn write_global_flags(flags: u32, out: &mut String) {
 }
 
 fn write_uav_flags(flags: u32, out: &mut String) {
-    if flags & (1 << 16) != 0 {
-        out.push_str("_glc");
-    }
-    if flags & (1 << 17) != 0 {
-        out.push_str("_rov");
-    }
-    if flags & (1 << 23) != 0 {
-        out.push_str("_opc");
+    for (bit, suffix) in names::UAV_FLAGS {
+        if flags & bit != 0 {
+            out.push_str(suffix);
+        }
     }
 }
 
@@ -557,108 +504,45 @@ fn write_return_type(rt: [u8; 4], out: &mut String) {
         if i > 0 {
             out.push(',');
         }
-        out.push_str(match t {
-            1 => "unorm",
-            2 => "snorm",
-            3 => "sint",
-            4 => "uint",
-            5 => "float",
-            6 => "mixed",
-            7 => "double",
-            8 => "continued",
-            9 => "unused",
-            _ => "unknown",
-        });
+        out.push_str(names::name_or(
+            &names::RETURN_TYPES,
+            usize::from(*t),
+            "unknown",
+        ));
     }
     out.push(')');
 }
 
 fn resource_dimension(dim: u8) -> &'static str {
-    match dim {
-        1 => "buffer",
-        2 => "texture1d",
-        3 => "texture2d",
-        4 => "texture2dms",
-        5 => "texture3d",
-        6 => "texturecube",
-        7 => "texture1darray",
-        8 => "texture2darray",
-        9 => "texture2dmsarray",
-        10 => "texturecubearray",
-        11 => "raw_buffer",
-        12 => "structured_buffer",
-        _ => "unknown",
-    }
+    names::name_or(&names::RESOURCE_DIMENSIONS, usize::from(dim), "unknown")
 }
 
 fn interpolation_mode(mode: u8) -> &'static str {
-    match mode {
-        1 => "constant",
-        2 => "linear",
-        3 => "linear centroid",
-        4 => "linear noperspective",
-        5 => "linear noperspective centroid",
-        6 => "linear sample",
-        7 => "linear noperspective sample",
-        _ => "",
-    }
+    names::name_or(&names::INTERPOLATION_MODES, usize::from(mode), "")
 }
 
 fn system_value_name(sv: u32) -> String {
-    let name = match sv {
-        0 => "undefined",
-        1 => "position",
-        2 => "clip_distance",
-        3 => "cull_distance",
-        4 => "rendertarget_array_index",
-        5 => "viewport_array_index",
-        6 => "vertex_id",
-        7 => "primitive_id",
-        8 => "instance_id",
-        9 => "is_front_face",
-        10 => "sampleIndex",
-        11 => "finalQuadUeq0EdgeTessFactor",
-        12 => "finalQuadVeq0EdgeTessFactor",
-        13 => "finalQuadUeq1EdgeTessFactor",
-        14 => "finalQuadVeq1EdgeTessFactor",
-        15 => "finalQuadUInsideTessFactor",
-        16 => "finalQuadVInsideTessFactor",
-        17 => "finalTriUeq0EdgeTessFactor",
-        18 => "finalTriVeq0EdgeTessFactor",
-        19 => "finalTriWeq0EdgeTessFactor",
-        20 => "finalTriInsideTessFactor",
-        21 => "finalLineDetailTessFactor",
-        22 => "finalLineDensityTessFactor",
-        _ => return format!("unknown({sv})"),
-    };
-    name.to_string()
+    match names::SYSTEM_VALUES.get(sv as usize) {
+        Some(name) => (*name).to_string(),
+        None => format!("unknown({sv})"),
+    }
 }
 
 fn input_primitive(p: u8) -> String {
+    if let Some((_, name)) = names::INPUT_PRIMITIVES.iter().find(|(n, _)| *n == p) {
+        return (*name).to_string();
+    }
     match p {
-        1 => "point".into(),
-        2 => "line".into(),
-        3 => "triangle".into(),
-        6 => "lineadj".into(),
-        7 => "triangleadj".into(),
         8..=39 => format!("patch{}", p - 7),
         _ => "undefined".into(),
     }
 }
 
 fn output_topology(t: u8) -> &'static str {
-    match t {
-        1 => "pointlist",
-        2 => "linelist",
-        3 => "linestrip",
-        4 => "trianglelist",
-        5 => "trianglestrip",
-        10 => "linelist_adj",
-        11 => "linestrip_adj",
-        12 => "trianglelist_adj",
-        13 => "trianglestrip_adj",
-        _ => "undefined",
-    }
+    names::OUTPUT_TOPOLOGIES
+        .iter()
+        .find(|(n, _)| *n == t)
+        .map_or("undefined", |(_, name)| name)
 }
 
 /// The letters of the set components of `mask` (`xz`; empty for 0).
@@ -744,13 +628,9 @@ fn write_operand(
 
 /// The listing's name of a minimum precision (`D3D11_SB_OPERAND_MIN_PRECISION`).
 fn precision_name(precision: u8) -> String {
-    match precision {
-        0 => "def32".into(),
-        1 => "min16f".into(),
-        2 => "min2_8f".into(),
-        4 => "min16i".into(),
-        5 => "min16u".into(),
-        other => format!("min_precision{other}"),
+    match names::MIN_PRECISIONS.iter().find(|(n, _)| *n == precision) {
+        Some((_, name)) => (*name).to_string(),
+        None => format!("min_precision{precision}"),
     }
 }
 
@@ -772,7 +652,6 @@ fn write_index(ctx: &Ctx, index: &Index, bracket: bool, out: &mut String) {
 
 fn write_register(ctx: &Ctx, o: &Operand, style: ImmediateStyle, decl: bool, out: &mut String) {
     let idx = &o.indices;
-    let fixed = |name: &str, out: &mut String| out.push_str(name);
     // A register written as prefix + first index, further indices bracketed.
     let numbered = |prefix: &str, out: &mut String| {
         out.push_str(prefix);
@@ -788,23 +667,7 @@ fn write_register(ctx: &Ctx, o: &Operand, style: ImmediateStyle, decl: bool, out
         }
     };
     match o.kind {
-        ot::TEMP => numbered("r", out),
-        ot::INPUT => {
-            if idx.len() >= 2 {
-                bracketed("v", out)
-            } else {
-                numbered("v", out)
-            }
-        }
-        ot::OUTPUT => {
-            if idx.len() >= 2 {
-                bracketed("o", out)
-            } else {
-                numbered("o", out)
-            }
-        }
-        ot::INDEXABLE_TEMP => numbered("x", out),
-        ot::IMMEDIATE32 => write_immediate32(ctx, &o.immediate, style, out),
+        ot::IMMEDIATE32 => return write_immediate32(ctx, &o.immediate, style, out),
         ot::IMMEDIATE64 => {
             out.push_str("d(");
             for (i, pair) in o.immediate.chunks(2).enumerate() {
@@ -816,14 +679,24 @@ fn write_register(ctx: &Ctx, o: &Operand, style: ImmediateStyle, decl: bool, out
                 out.push('l');
             }
             out.push(')');
+            return;
         }
-        ot::SAMPLER | ot::RESOURCE | ot::UNORDERED_ACCESS_VIEW | ot::CONSTANT_BUFFER => {
-            let (lower, upper) = match o.kind {
-                ot::SAMPLER => ("s", "S"),
-                ot::RESOURCE => ("t", "T"),
-                ot::UNORDERED_ACCESS_VIEW => ("u", "U"),
-                _ => ("cb", "CB"),
-            };
+        _ => {}
+    }
+    let Some((name, form)) = names::register(o.kind) else {
+        let _ = write!(out, "unknown{}", o.kind);
+        for index in idx {
+            write_index(ctx, index, true, out);
+        }
+        return;
+    };
+    match form {
+        RegisterForm::Fixed => out.push_str(name),
+        RegisterForm::Numbered => numbered(name, out),
+        RegisterForm::Bracketed => bracketed(name, out),
+        RegisterForm::NumberedOrBracketed if idx.len() >= 2 => bracketed(name, out),
+        RegisterForm::NumberedOrBracketed => numbered(name, out),
+        RegisterForm::Resource(upper) => {
             let cb = o.kind == ot::CONSTANT_BUFFER;
             if ctx.sm51 && decl && idx.len() >= 3 {
                 // T0[lower:upper] (CB0[lower:upper] plus the size written by the caller).
@@ -841,46 +714,7 @@ fn write_register(ctx: &Ctx, o: &Operand, style: ImmediateStyle, decl: bool, out
                 // capital names.
                 numbered(upper, out)
             } else {
-                numbered(lower, out)
-            }
-        }
-        ot::IMMEDIATE_CONSTANT_BUFFER => bracketed("icb", out),
-        ot::LABEL => numbered("l", out),
-        ot::INPUT_PRIMITIVEID => fixed("vPrim", out),
-        ot::OUTPUT_DEPTH => fixed("oDepth", out),
-        ot::NULL => fixed("null", out),
-        ot::RASTERIZER => fixed("rasterizer", out),
-        ot::OUTPUT_COVERAGE_MASK => fixed("oMask", out),
-        ot::STREAM => numbered("m", out),
-        ot::FUNCTION_BODY => numbered("fb", out),
-        ot::FUNCTION_TABLE => numbered("ft", out),
-        ot::INTERFACE => numbered("fp", out),
-        ot::FUNCTION_INPUT => numbered("fi", out),
-        ot::FUNCTION_OUTPUT => numbered("fo", out),
-        ot::OUTPUT_CONTROL_POINT_ID => fixed("vOutputControlPointID", out),
-        ot::INPUT_FORK_INSTANCE_ID => fixed("vForkInstanceID", out),
-        ot::INPUT_JOIN_INSTANCE_ID => fixed("vJoinInstanceID", out),
-        ot::INPUT_CONTROL_POINT => bracketed("vicp", out),
-        ot::OUTPUT_CONTROL_POINT => bracketed("vocp", out),
-        ot::INPUT_PATCH_CONSTANT => numbered("vpc", out),
-        ot::INPUT_DOMAIN_POINT => fixed("vDomain", out),
-        ot::THIS_POINTER => bracketed("this", out),
-        ot::THREAD_GROUP_SHARED_MEMORY => numbered("g", out),
-        ot::INPUT_THREAD_ID => fixed("vThreadID", out),
-        ot::INPUT_THREAD_GROUP_ID => fixed("vThreadGroupID", out),
-        ot::INPUT_THREAD_ID_IN_GROUP => fixed("vThreadIDInGroup", out),
-        ot::INPUT_COVERAGE_MASK => fixed("vCoverage", out),
-        ot::INPUT_THREAD_ID_IN_GROUP_FLATTENED => fixed("vThreadIDInGroupFlattened", out),
-        ot::INPUT_GS_INSTANCE_ID => fixed("vGSInstanceID", out),
-        ot::OUTPUT_DEPTH_GREATER_EQUAL => fixed("oDepthGE", out),
-        ot::OUTPUT_DEPTH_LESS_EQUAL => fixed("oDepthLE", out),
-        ot::CYCLE_COUNTER => fixed("vCycleCounter", out),
-        ot::OUTPUT_STENCIL_REF => fixed("oStencilRef", out),
-        ot::INNER_COVERAGE => fixed("vInnerCoverage", out),
-        other => {
-            let _ = write!(out, "unknown{other}");
-            for index in idx {
-                write_index(ctx, index, true, out);
+                numbered(name, out)
             }
         }
     }

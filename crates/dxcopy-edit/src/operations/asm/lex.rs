@@ -1,0 +1,219 @@
+//! The assembler's lexer: source text to tokens with line and column.
+//!
+//! Comments (`//` and `;` to the end of the line, `/* … */`) and `#`
+//! directive lines (`#line 12 "file"`) are dropped; line ends are kept as
+//! tokens, since an instruction ends at the end of its line (except inside
+//! braces, which the parser handles).
+
+use super::{AsmError, AsmErrorKind};
+
+/// What a token is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Tok<'a> {
+    /// A name: `mov`, `r0`, `xyzw`, `_uint`.
+    Ident(&'a str),
+    /// A number as written: `1`, `0x3f800000`, `1.500000`, `1.#INF00`, `2.0f`.
+    Number(&'a str),
+    /// One punctuation character.
+    Punct(char),
+    /// The end of a line.
+    Newline,
+}
+
+/// A token and where it starts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Token<'a> {
+    pub tok: Tok<'a>,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column (in characters).
+    pub column: u32,
+    /// Whether whitespace (or a comment) comes right before it.
+    pub spaced: bool,
+}
+
+/// Splits `text` into tokens, borrowing it. Line numbers start at
+/// `first_line`.
+pub(crate) fn tokenize<'a>(text: &'a str, first_line: u32) -> Result<Vec<Token<'a>>, AsmError> {
+    let bytes = text.as_bytes();
+    let mut tokens = Vec::with_capacity(text.len() / 6);
+    let (mut i, mut line, mut line_start_at) = (0usize, first_line, 0usize);
+    let mut spaced = true;
+    let mut line_start = true;
+    // Columns count characters: only comments may hold non-ASCII text, and
+    // a line's columns are counted from its start.
+    let column_of = |at: usize, line_start_at: usize| -> u32 {
+        text.get(line_start_at..at)
+            .map_or(at - line_start_at, |s| s.chars().count()) as u32
+            + 1
+    };
+    while i < bytes.len() {
+        let c = bytes[i];
+        let column = column_of(i, line_start_at);
+        let start_line = line;
+        let push = |tokens: &mut Vec<Token<'a>>, tok: Tok<'a>, spaced: bool| {
+            tokens.push(Token {
+                tok,
+                line: start_line,
+                column,
+                spaced,
+            })
+        };
+        if c == b'\n' {
+            push(&mut tokens, Tok::Newline, spaced);
+            i += 1;
+            line += 1;
+            line_start_at = i;
+            spaced = true;
+            line_start = true;
+            continue;
+        }
+        if c.is_ascii_whitespace() {
+            i += 1;
+            spaced = true;
+            continue;
+        }
+        let next = bytes.get(i + 1).copied();
+        if (c == b'/' && next == Some(b'/')) || c == b';' || (c == b'#' && line_start) {
+            while i < bytes.len() && bytes[i] != b'\n' {
+                i += 1;
+            }
+            spaced = true;
+            continue;
+        }
+        if c == b'/' && next == Some(b'*') {
+            i += 2;
+            loop {
+                match bytes.get(i) {
+                    None => {
+                        return Err(AsmError::new(
+                            start_line,
+                            column,
+                            AsmErrorKind::UnclosedComment,
+                        ))
+                    }
+                    Some(b'*') if bytes.get(i + 1) == Some(&b'/') => {
+                        i += 2;
+                        break;
+                    }
+                    Some(b'\n') => {
+                        // The comment's line ends still end statements.
+                        push(&mut tokens, Tok::Newline, true);
+                        i += 1;
+                        line += 1;
+                        line_start_at = i;
+                    }
+                    Some(_) => i += 1,
+                }
+            }
+            spaced = true;
+            continue;
+        }
+        line_start = false;
+        if c.is_ascii_alphabetic() || c == b'_' || c == b'$' {
+            let start = i;
+            i += 1;
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                i += 1;
+            }
+            push(&mut tokens, Tok::Ident(&text[start..i]), spaced);
+            spaced = false;
+            continue;
+        }
+        if c.is_ascii_digit() || (c == b'.' && next.is_some_and(|n| n.is_ascii_digit())) {
+            let start = i;
+            let hex = c == b'0' && matches!(next, Some(b'x' | b'X'));
+            while i < bytes.len() {
+                let d = bytes[i];
+                if d.is_ascii_alphanumeric() || d == b'.' || d == b'#' {
+                    i += 1;
+                } else if (d == b'+' || d == b'-')
+                    && !hex
+                    && matches!(bytes[i - 1], b'e' | b'E')
+                    && bytes[start..i - 1]
+                        .iter()
+                        .all(|c| c.is_ascii_digit() || *c == b'.')
+                {
+                    // An exponent's sign: `1e-5`.
+                    i += 1;
+                } else {
+                    break;
+                }
+            }
+            push(&mut tokens, Tok::Number(&text[start..i]), spaced);
+            spaced = false;
+            continue;
+        }
+        if b"[](){},+-|.:=*".contains(&c) {
+            push(&mut tokens, Tok::Punct(char::from(c)), spaced);
+            i += 1;
+            spaced = false;
+            continue;
+        }
+        let character = text[i..].chars().next().unwrap_or('?');
+        return Err(AsmError::new(
+            line,
+            column,
+            AsmErrorKind::UnexpectedCharacter(character),
+        ));
+    }
+    tokens.push(Token {
+        tok: Tok::Newline,
+        line,
+        column: column_of(bytes.len(), line_start_at),
+        spaced: true,
+    });
+    Ok(tokens)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn toks(text: &str) -> Vec<Tok<'_>> {
+        tokenize(text, 1)
+            .unwrap()
+            .into_iter()
+            .map(|t| t.tok)
+            .collect()
+    }
+
+    #[test]
+    fn words_numbers_and_comments() {
+        use Tok::*;
+        let id = Ident;
+        let num = Number;
+        assert_eq!(
+            toks("mov r0.xy, l(1.#INF00, -2e-3) // c\n; x\n/* a\n b */ret"),
+            vec![
+                id("mov"),
+                id("r0"),
+                Punct('.'),
+                id("xy"),
+                Punct(','),
+                id("l"),
+                Punct('('),
+                num("1.#INF00"),
+                Punct(','),
+                Punct('-'),
+                num("2e-3"),
+                Punct(')'),
+                Newline,
+                Newline,
+                Newline,
+                id("ret"),
+                Newline
+            ]
+        );
+        assert_eq!(
+            toks("#line 3 \"a\"\nret"),
+            vec![Newline, id("ret"), Newline]
+        );
+        let t = tokenize("\n  mov  r1", 10).unwrap();
+        assert_eq!((t[1].line, t[1].column, t[2].column), (11, 3, 8));
+        assert_eq!(
+            tokenize("mov @", 1).unwrap_err(),
+            AsmError::new(1, 5, AsmErrorKind::UnexpectedCharacter('@'))
+        );
+    }
+}

@@ -1,0 +1,299 @@
+//! The DXBC assembler: a Shader Model 4.0–5.1 listing, as Microsoft's
+//! disassembler or dxinfo prints it (or written by hand in the same
+//! syntax), assembled into the SHDR/SHEX program fxc would have written,
+//! and into a signed container.
+//!
+//! - [`assemble`] parses a listing: the program from its `ps_5_0`-style
+//!   profile line on, and the signature tables in the comments above it.
+//!   Errors carry the line and column ([`AsmError`]).
+//! - [`build_container`] makes a new container (signatures and program,
+//!   signed); [`patch_container`] replaces the program (and the signatures
+//!   that changed) of an existing one, keeping every other part byte for
+//!   byte, and recomputes or drops STAT.
+//! - [`check_round_trip`] disassembles a container's program and assembles
+//!   the listing again, comparing token by token.
+//!
+//! Names and numbers come from dxcopy-read's tables
+//! ([`dxcopy_read::disasm::sm4::opcode`], [`dxcopy_read::disasm::sm4::names`]),
+//! the same rows the disassembler prints from.
+
+mod container;
+mod hints;
+mod lex;
+mod parse;
+mod signature;
+mod stat;
+#[cfg(test)]
+mod tests;
+
+pub use container::{
+    build_container, check_round_trip, patch_container, AsmWarning, DxasmError, Patched, RoundTrip,
+};
+pub use hints::FloatHints;
+pub use signature::{SignatureRow, SignatureTable, TableRole};
+pub use stat::{count_statistics, recompute_statistics};
+
+use dxcopy_read::disasm::sm4::Program;
+use dxcopy_read::{PartName, ShaderKind};
+use std::fmt;
+
+/// An assembly error: where (1-based line and column) and what.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{line}:{column}: error: {kind}")]
+pub struct AsmError {
+    /// 1-based line of the listing.
+    pub line: u32,
+    /// 1-based column (in characters).
+    pub column: u32,
+    /// What is wrong.
+    pub kind: AsmErrorKind,
+}
+
+impl AsmError {
+    pub(crate) fn new(line: u32, column: u32, kind: AsmErrorKind) -> AsmError {
+        AsmError { line, column, kind }
+    }
+}
+
+/// The kinds of [`AsmError`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum AsmErrorKind {
+    /// No `vs_4_0`-style profile line (SM4.0–5.1) starts a program.
+    NoProfile,
+    /// A character no token starts with.
+    UnexpectedCharacter(char),
+    /// A `/*` comment without its `*/`.
+    UnclosedComment,
+    /// Something else was expected here.
+    Expected {
+        /// What would have fit.
+        expected: &'static str,
+        /// What was found (quoted) or `the end of the line`.
+        found: String,
+    },
+    /// A mnemonic no shader model defines.
+    UnknownInstruction(String),
+    /// A suffix the instruction does not take (`_sat` on a declaration, …).
+    UnknownSuffix {
+        /// The suffix, without its `_`.
+        suffix: String,
+        /// The whole mnemonic.
+        instruction: String,
+    },
+    /// A register name no operand type has.
+    UnknownRegister(String),
+    /// A name that is not one of its field's values.
+    UnknownName {
+        /// The field (`resource dimension`, `system value`, …).
+        what: &'static str,
+        /// The name written.
+        name: String,
+    },
+    /// Component letters that are not a mask, swizzle or selection here.
+    BadComponents(String),
+    /// A number that does not parse or does not fit 32 bits.
+    BadNumber(String),
+    /// A number outside its field.
+    OutOfRange {
+        /// The field.
+        what: &'static str,
+        /// The value written.
+        value: i64,
+    },
+    /// An immediate with other than one or four values (two doubles).
+    ImmediateCount(usize),
+    /// A conditional instruction without `_z` or `_nz`.
+    MissingTest(String),
+    /// An instruction longer than the opcode token's 7-bit length.
+    InstructionTooLong(usize),
+    /// A signature table row that does not read.
+    BadSignatureRow(String),
+}
+
+impl fmt::Display for AsmErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use AsmErrorKind::*;
+        match self {
+            NoProfile => f.write_str("no shader profile line (vs_4_0 … cs_5_1) starts a program"),
+            UnexpectedCharacter(c) => write!(f, "unexpected character '{c}'"),
+            UnclosedComment => f.write_str("unterminated /* comment"),
+            Expected { expected, found } => write!(f, "expected {expected}, found {found}"),
+            UnknownInstruction(name) => write!(f, "unknown instruction '{name}'"),
+            UnknownSuffix {
+                suffix,
+                instruction,
+            } => write!(f, "unknown suffix '_{suffix}' in '{instruction}'"),
+            UnknownRegister(name) => write!(f, "unknown register type '{name}'"),
+            UnknownName { what, name } => write!(f, "unknown {what} '{name}'"),
+            BadComponents(letters) => write!(f, "invalid component letters '{letters}'"),
+            BadNumber(text) => write!(f, "invalid number '{text}'"),
+            OutOfRange { what, value } => write!(f, "{what} {value} is out of range"),
+            ImmediateCount(n) => write!(f, "an immediate has 1 or 4 values, not {n}"),
+            MissingTest(name) => write!(f, "'{name}' needs a test: '{name}_z' or '{name}_nz'"),
+            InstructionTooLong(n) => write!(f, "instruction of {n} words is longer than 127"),
+            BadSignatureRow(row) => write!(f, "unreadable signature row '{row}'"),
+        }
+    }
+}
+
+/// A float immediate whose listing text may have lost digits (`%f` keeps
+/// six decimals), assembled as the nearest value because no reference
+/// program said which float it was (see [`FloatHints`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InexactImmediate {
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column.
+    pub column: u32,
+    /// The text (`0.333333`, `1.#QNAN0`).
+    pub text: String,
+}
+
+/// An assembled listing.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Assembly {
+    /// The stage of the profile line.
+    pub stage: ShaderKind,
+    /// Shader model (major, minor).
+    pub model: (u8, u8),
+    /// The program part's data (SHDR for SM4.x, SHEX for SM5.x).
+    pub program: Vec<u8>,
+    /// The signature tables of the listing's comments, in listing order.
+    pub signatures: Vec<SignatureTable>,
+    /// Float texts taken as the nearest value that may have lost digits.
+    pub inexact: Vec<InexactImmediate>,
+}
+
+impl Assembly {
+    /// SHEX for Shader Model 5, SHDR for 4.
+    pub fn program_part(&self) -> PartName {
+        if self.model.0 >= 5 {
+            PartName(*b"SHEX")
+        } else {
+            PartName(*b"SHDR")
+        }
+    }
+}
+
+/// Where the program starts: the 0-based line of its profile line, the
+/// stage and the model. Lines before it are comments, blank, or the Level9
+/// listing (after its `// Level9 shader bytecode:` heading).
+fn find_profile(text: &str) -> Result<(usize, ShaderKind, (u8, u8)), AsmError> {
+    let mut level9 = false;
+    let text = blank_block_comments(text);
+    for (number, raw) in text.lines().enumerate() {
+        let line = raw.trim();
+        if line.starts_with("//") || line.starts_with(';') || line.is_empty() {
+            if line.contains("Level9 shader bytecode") {
+                level9 = true;
+            }
+            continue;
+        }
+        let word = line
+            .split(|c: char| c.is_whitespace() || c == ';' || c == '/')
+            .next()
+            .unwrap_or("");
+        if let Some(found) = parse_profile(word) {
+            return Ok((number, found.0, found.1));
+        }
+        if !level9 && !line.starts_with('#') {
+            let column = raw.len() - raw.trim_start().len() + 1;
+            return Err(AsmError::new(
+                number as u32 + 1,
+                column as u32,
+                AsmErrorKind::NoProfile,
+            ));
+        }
+    }
+    Err(AsmError::new(
+        text.lines().count().max(1) as u32,
+        1,
+        AsmErrorKind::NoProfile,
+    ))
+}
+
+/// `text` with each `/* … */` comment turned into spaces (its line ends
+/// kept), so that lines keep their numbers and columns.
+fn blank_block_comments(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.contains("/*") {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find("/*") {
+        // A `//` comment before it on the same line hides it.
+        let line_start = rest[..start].rfind('\n').map_or(0, |i| i + 1);
+        if rest[line_start..start].contains("//") {
+            let end = rest[start..].find('\n').map_or(rest.len(), |i| start + i);
+            out.push_str(&rest[..end]);
+            rest = &rest[end..];
+            continue;
+        }
+        out.push_str(&rest[..start]);
+        let end = rest[start + 2..]
+            .find("*/")
+            .map_or(rest.len(), |i| start + 2 + i + 2);
+        for c in rest[start..end].chars() {
+            out.push(if c == '\n' { '\n' } else { ' ' });
+        }
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    std::borrow::Cow::Owned(out)
+}
+
+/// `ps_5_0` → (pixel, (5, 0)); SM4.0–5.1 only.
+fn parse_profile(word: &str) -> Option<(ShaderKind, (u8, u8))> {
+    let mut parts = word.split('_');
+    let (prefix, major, minor) = (parts.next()?, parts.next()?, parts.next()?);
+    if parts.next().is_some() {
+        return None;
+    }
+    let model = (major.parse().ok()?, minor.parse().ok()?);
+    if !matches!(model, (4, 0) | (4, 1) | (5, 0) | (5, 1)) {
+        return None;
+    }
+    let stage = (0..=5u16)
+        .map(ShaderKind::from_raw)
+        .find(|k| k.profile_prefix().eq_ignore_ascii_case(prefix))?;
+    Some((stage, model))
+}
+
+/// Assembles a listing. `hints` recovers the exact bits of float immediates
+/// printed inexactly (see [`FloatHints`]); [`FloatHints::none`] parses each
+/// as the nearest value.
+pub fn assemble(text: &str, hints: &mut FloatHints) -> Result<Assembly, AsmError> {
+    let (profile_line, stage, model) = find_profile(text)?;
+    let text = &*blank_block_comments(text);
+    let signatures = signature::parse_tables(text, profile_line, stage)?;
+    // The program: from the line after the profile, numbered as in the file.
+    let mut offset = 0;
+    for line in text.split_inclusive('\n').take(profile_line + 1) {
+        offset += line.len();
+    }
+    let tokens = lex::tokenize(&text[offset..], profile_line as u32 + 2)?;
+    let mut parser = parse::Parser::new(&tokens, model >= (5, 1), hints);
+    parser.run()?;
+    let mut words = Vec::with_capacity(parser.words.len() + 2);
+    words.push((u32::from(stage.raw()) << 16) | (u32::from(model.0) << 4) | u32::from(model.1));
+    words.push(parser.words.len() as u32 + 2);
+    words.extend(parser.words);
+    Ok(Assembly {
+        stage,
+        model,
+        program: words.iter().flat_map(|w| w.to_le_bytes()).collect(),
+        signatures,
+        inexact: parser.inexact,
+    })
+}
+
+/// [`assemble`] with the immediates of `reference` (a program part's data,
+/// SHDR/SHEX) as hints; a reference that does not decode gives none.
+pub fn assemble_with_reference(text: &str, reference: Option<&[u8]>) -> Result<Assembly, AsmError> {
+    let mut hints = reference
+        .and_then(|data| Program::decode(data, 0).ok())
+        .map(|p| FloatHints::from_program(&p))
+        .unwrap_or_default();
+    assemble(text, &mut hints)
+}

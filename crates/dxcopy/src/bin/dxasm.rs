@@ -1,0 +1,5 @@
+//! `dxasm` binary: see [`dxcopy::cmd::dxasm`].
+
+fn main() {
+    dxcopy::cmd::dxasm::main()
+}

@@ -15,6 +15,7 @@
 //! Not a pass/fail gate: the table says which targets a run met.
 
 mod dxil_listing;
+mod projects;
 mod python;
 mod reflect;
 mod tree;
@@ -34,7 +35,8 @@ const MIB: usize = 1 << 20;
 /// one-process calls on a small real container, dxstrip over many small
 /// real containers in place, dxstrip -r over a tree of them next to cp -r,
 /// the Python package, dxinfo --json, --disasm and --reflect over the corpus, the
-/// bitcode layer, and the DXIL listing next to llvm-dis.
+/// bitcode layer, the DXIL listing next to llvm-dis, dxinfo --stats over the
+/// corpus next to du -s, C headers next to files.
 /// (`--compare-profiles` adds the build-profile comparison.)
 const WORKLOADS: &[&str] = &[
     "dump-priv",
@@ -49,6 +51,8 @@ const WORKLOADS: &[&str] = &[
     "bitcode",
     "reflect",
     "dxil-listing",
+    "stats",
+    "headers",
 ];
 const LLVM_OBJCOPY: &str = "/usr/lib/llvm-22/bin/llvm-objcopy";
 /// The parts `--strip-debug` removes (from the part table), as llvm-objcopy
@@ -210,6 +214,12 @@ pub fn run(args: &[String]) -> Result<()> {
     }
     if opts.wants("dxil-listing") && dxinfo.exists() && have_corpus {
         dxil_listing::workload(&opts, &bins, &dxinfo, dir, &corpus, &mut report)?;
+    }
+    if opts.wants("stats") && dxinfo.exists() && have_corpus {
+        projects::stats(&opts, &dxinfo, &corpus, &mut report)?;
+    }
+    if opts.wants("headers") && dxinfo.exists() && have_corpus {
+        projects::headers(&opts, &dxinfo, dir, &corpus, &mut report)?;
     }
     if opts.compare_profiles {
         profiles(&opts, &bins, dir, &mut report)?;

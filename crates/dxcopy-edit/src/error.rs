@@ -283,6 +283,65 @@ pub enum EditError {
         /// The paths tried, in order.
         tried: Vec<PathBuf>,
     },
+    /// A C header input that does not read (the line and column of the fault).
+    #[error("{0}")]
+    Header(#[from] dxcopy_read::c_header::HeaderError),
+    /// A C header input without a byte array.
+    #[error("no byte array (`const BYTE NAME[] = {{ … }};`) in the C header")]
+    NoArrays,
+    /// A C header input without the array asked for.
+    #[error("no array named '{name}' in the C header (it holds {})", names.join(", "))]
+    NoSuchArray {
+        /// The name asked for.
+        name: String,
+        /// The arrays the header holds, in file order.
+        names: Vec<String>,
+    },
+    /// A C header input with several arrays, none chosen ([`Remedy::ChooseArray`]).
+    #[error("the C header holds {} arrays ({}): which one to use is ambiguous", names.len(), names.join(", "))]
+    AmbiguousArray {
+        /// The arrays, in file order.
+        names: Vec<String>,
+    },
+    /// An array chosen for an input that is a container (or PDB), not a
+    /// C header.
+    #[error("the input is a container, not a C header: it has no array '{0}' to choose")]
+    NotAHeader(String),
+    /// An error about the container held in one array of a C header.
+    #[error("array '{name}' (line {line}): {source}")]
+    InArray {
+        /// The array's name.
+        name: String,
+        /// Its line in the header.
+        line: usize,
+        /// The error.
+        source: Box<EditError>,
+    },
+    /// The listing a C header output holds could not be made.
+    #[error("cannot write the header's listing: {0}")]
+    Listing(dxcopy_read::disasm::DisasmError),
+    /// dxc's listing of a DXIL container for a C header output could not be
+    /// made (the module does not read).
+    #[error("cannot write the header's DXIL listing: {0}")]
+    DxilListing(dxcopy_read::dxil::listing::ListingError),
+    /// A C header output asked for without an output file: in place, it
+    /// would replace the container with text ([`Remedy::GiveOutput`]).
+    #[error("a C header output replaces nothing in place")]
+    HeaderOutputInPlace,
+    /// Extracting sources from a container without SRCI.
+    #[error("no source files to extract: the container has no SRCI part (dxc embeds one with /Zi /Qembed_debug, or writes it to the companion PDB)")]
+    NoSources,
+    /// Two recorded source names that land on one path below the
+    /// extraction folder (or one on a folder of the other).
+    #[error("source files '{first}' and '{second}' both map to '{}' below the extraction folder", path.display())]
+    SourcePathClash {
+        /// The path below the folder.
+        path: PathBuf,
+        /// The first recorded name.
+        first: String,
+        /// The second.
+        second: String,
+    },
     /// An I/O error on a named file.
     #[error("'{}': {source}", path.display())]
     Io {
@@ -515,6 +574,8 @@ pub enum Remedy {
     GiveOutput,
     /// Walk the directory (`dxstrip -r`) to edit the files in it.
     WalkDirectory,
+    /// Name one array of the C header.
+    ChooseArray,
 }
 
 impl EditError {
@@ -530,10 +591,13 @@ impl EditError {
                 kind: FileKind::Directory,
                 ..
             } => Some(Remedy::WalkDirectory),
-            EditError::NotRegularInPlace { .. } => Some(Remedy::GiveOutput),
-            EditError::InPdbStream(inner) | EditError::DataFile { source: inner, .. } => {
-                inner.remedy()
+            EditError::NotRegularInPlace { .. } | EditError::HeaderOutputInPlace => {
+                Some(Remedy::GiveOutput)
             }
+            EditError::AmbiguousArray { .. } => Some(Remedy::ChooseArray),
+            EditError::InPdbStream(inner)
+            | EditError::DataFile { source: inner, .. }
+            | EditError::InArray { source: inner, .. } => inner.remedy(),
             _ => None,
         }
     }
@@ -571,6 +635,10 @@ impl EditError {
                     inner.message_with(spell)
                 )
             }
+            EditError::InArray { name, line, source } => format!(
+                "array '{name}' (line {line}): {}",
+                source.message_with(spell)
+            ),
             _ => self.to_string(),
         }
     }

@@ -48,8 +48,8 @@ use pipeline::{
 use run::{matcher, parallel};
 
 /// Module paths used by name from other crates.
-pub use operations::{asm, bitcode, c_header, debug, dump, dump_all, pdb};
-pub use run::{batch, config, file, llvm_dis};
+pub use operations::{asm, bitcode, c_header, debug, dump, dump_all, pdb, sources};
+pub use run::{batch, config, file, header_run, llvm_dis, tree};
 
 pub use builder::ContainerBuilder;
 pub use config::{Config, DumpSpec, EditNote, Edits, OptionWarning, Report};

@@ -33,7 +33,7 @@ pub struct Input {
 impl Input {
     /// Reads the container in `file` (a container or a dxc companion PDB),
     /// checking it as the dxcopy command does.
-    fn load(
+    pub(crate) fn load(
         file: MappedFile,
         path: Option<PathBuf>,
         name: String,

@@ -107,6 +107,7 @@ fn method_hint(remedy: Remedy) -> &'static str {
         Remedy::WalkDirectory => {
             "; strip_files() takes files: list the ones in it (e.g. with pathlib's rglob)"
         }
+        Remedy::ChooseArray => "; read_header() gives every array by name",
         _ => "",
     }
 }

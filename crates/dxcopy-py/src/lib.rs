@@ -8,6 +8,7 @@
 mod container;
 mod edit;
 mod error;
+mod projects;
 mod strip;
 
 use pyo3::prelude::*;
@@ -35,5 +36,10 @@ fn dxcopy_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<edit::Edit>()?;
     m.add_class::<strip::StripResult>()?;
     m.add_function(wrap_pyfunction!(strip::strip_files, m)?)?;
+    m.add_function(wrap_pyfunction!(projects::read_header, m)?)?;
+    m.add_function(wrap_pyfunction!(projects::write_header, m)?)?;
+    m.add_function(wrap_pyfunction!(projects::diff, m)?)?;
+    m.add_function(wrap_pyfunction!(projects::stats, m)?)?;
+    m.add_function(wrap_pyfunction!(projects::extract_sources, m)?)?;
     Ok(())
 }

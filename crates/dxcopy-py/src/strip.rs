@@ -73,6 +73,8 @@ pub fn strip_files(
     jobs: Option<usize>,
 ) -> PyResult<Vec<StripResult>> {
     let mut config = Config::default();
+    // A C header among the paths has every array stripped, as by dxstrip.
+    config.headers.all_arrays = true;
     for name in &classes {
         config.edits.strip.push(strip_class(py, name)?);
     }

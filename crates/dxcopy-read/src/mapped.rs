@@ -13,6 +13,11 @@ use std::path::Path;
 /// is at most 4 GiB (its FileSize is a u32), and so is the PDB holding one.
 pub const MAX_STREAM_INPUT: u64 = u32::MAX as u64;
 
+/// The most bytes read from an input that is not a regular file and starts
+/// as text (a C header on standard input): 64 MiB, a header of about a
+/// 10 MiB container. Larger headers must come from a regular file.
+pub const MAX_STREAM_TEXT: u64 = 64 << 20;
+
 /// Regular files up to this size are read into memory with one `read`
 /// instead of being mapped: for a small file a map costs more system calls
 /// (`mmap`, `munmap`, a page fault, the fault guard) than the copy it saves.
@@ -265,9 +270,11 @@ fn read_exact_len(file: &mut File, len: usize) -> io::Result<(Vec<u8>, bool)> {
 /// Reads an input that is not a regular file (or reports a length of 0):
 /// the first bytes say whether it is a container (`DXBC`, whose FileSize
 /// gives its length) or a PDB (MSF, block size × block count); only that
-/// many bytes are read, at most [`MAX_STREAM_INPUT`]. Anything else stops
-/// after the 32-byte header, so an endless input (`/dev/zero`) costs 32 bytes
-/// and the container reader reports what it found.
+/// many bytes are read, at most [`MAX_STREAM_INPUT`]. Text (32 bytes
+/// without a NUL: a C header) is read to its end, to the first NUL byte or
+/// to [`MAX_STREAM_TEXT`], whichever comes first. Anything else stops after
+/// the 32-byte header, so an endless input (`/dev/zero`) costs 32 bytes and
+/// the container reader reports what it found.
 pub fn read_bounded(reader: &mut impl Read) -> io::Result<Vec<u8>> {
     let mut buf = Vec::new();
     reader.take(32).read_to_end(&mut buf)?;
@@ -282,6 +289,22 @@ pub fn read_bounded(reader: &mut impl Read) -> io::Result<Vec<u8>> {
     } else if buf[..] == MSF_MAGIC[..] {
         reader.take(SUPERBLOCK_SIZE - 32).read_to_end(&mut buf)?;
         (field(&buf, 32) * field(&buf, 40)).min(MAX_STREAM_INPUT)
+    } else if buf.len() == 32 && !buf.contains(&0) {
+        let mut chunk = [0u8; 1 << 16];
+        while (buf.len() as u64) < MAX_STREAM_TEXT {
+            let room = (MAX_STREAM_TEXT - buf.len() as u64).min(chunk.len() as u64) as usize;
+            let n = match reader.read(&mut chunk[..room]) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            buf.extend_from_slice(&chunk[..n]);
+            if chunk[..n].contains(&0) {
+                break;
+            }
+        }
+        return Ok(buf);
     } else {
         return Ok(buf);
     };
@@ -504,5 +527,16 @@ mod tests {
         msf.extend_from_slice(&3u32.to_le_bytes());
         let mut r = std::io::Cursor::new(msf).chain(std::io::repeat(1));
         assert_eq!(read_bounded(&mut r).unwrap().len(), 1536);
+        // Text (a C header): to its end, to a NUL byte, or to the cap.
+        let header = b"const BYTE g_main[] =\n{\n     68,  88\n};\n".repeat(3);
+        assert_eq!(read_bounded(&mut &header[..]).unwrap(), header);
+        let mut r = std::io::Cursor::new(header.clone()).chain(std::io::repeat(0));
+        let got = read_bounded(&mut r).unwrap();
+        assert!(got.starts_with(&header) && got.len() <= header.len() + (1 << 16));
+        let mut endless = std::io::repeat(b'x');
+        assert_eq!(
+            read_bounded(&mut endless).unwrap().len() as u64,
+            MAX_STREAM_TEXT
+        );
     }
 }

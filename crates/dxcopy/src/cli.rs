@@ -568,6 +568,27 @@ pub fn file_message(file: &std::path::Path, err: &EditError) -> String {
     message
 }
 
+/// What `--extract-sources` wrote, in one sentence: how many files where,
+/// the main file, and the names SRCI holds no contents for.
+pub fn sources_message(sources: &dxcopy_edit::sources::ExtractedSources) -> String {
+    let count = sources.files.len();
+    let mut text = format!(
+        "wrote {count} source file{}",
+        if count == 1 { "" } else { "s" }
+    );
+    match &sources.main {
+        Some(main) => text.push_str(&format!("; main file '{}'", main.display())),
+        None => text.push_str("; no main file recorded"),
+    }
+    if !sources.without_contents.is_empty() {
+        text.push_str(&format!(
+            "; no contents recorded for {}",
+            sources.without_contents.join(", ")
+        ));
+    }
+    text
+}
+
 /// The message of an error that names no file of its own, with operations
 /// named by their options.
 pub fn error_message(err: &EditError) -> String {
@@ -631,6 +652,7 @@ fn option_hint(remedy: Remedy) -> &'static str {
         Remedy::BitcodePart => " (--dump-bitcode takes DXIL, ILDB or a dxc STAT)",
         Remedy::GiveOutput => " (give an output file)",
         Remedy::WalkDirectory => "; use dxstrip -r to walk it",
+        Remedy::ChooseArray => "; choose one with --array=NAME",
         _ => "",
     }
 }

@@ -123,7 +123,7 @@ pub fn dump_all_per_file(
 /// (the dump failed) unless [`keep`](Self::keep) was called. Only empty
 /// directories are removed, so nothing anyone put there is lost.
 #[derive(Debug, Default)]
-pub(crate) struct CreatedDirs(Vec<PathBuf>);
+pub(crate) struct CreatedDirs(pub(crate) Vec<PathBuf>);
 
 impl CreatedDirs {
     /// Creates `dir` and its missing parents, remembering which were made.
@@ -159,7 +159,7 @@ impl Drop for CreatedDirs {
 
 /// The user's DIR: an existing directory (a symbolic link to one included),
 /// or created (and then removed again if the dump fails); then held open.
-fn prepare_dir(dir: &Path) -> Result<(DirHandle, CreatedDirs)> {
+pub(crate) fn prepare_dir(dir: &Path) -> Result<(DirHandle, CreatedDirs)> {
     let created = match std::fs::metadata(dir) {
         Ok(meta) if meta.is_dir() => CreatedDirs::default(),
         Ok(_) => return Err(EditError::io(dir, not_a_directory())),

@@ -2,7 +2,8 @@
 //! it: strip classes ([`strip`]), dumps and extracts ([`dump`], [`dump_all`]),
 //! debug information moved to and from PDBs ([`debug`], [`debug_search`],
 //! [`pdb`]), bitcode rewrites ([`bitcode`], [`name_strip`]), the root
-//! signature ([`root_signature`]) and C headers ([`c_header`]).
+//! signature ([`root_signature`]), C headers ([`c_header`]) and embedded
+//! source files ([`sources`]).
 
 pub mod asm;
 pub mod bitcode;
@@ -16,4 +17,5 @@ pub mod dump_all;
 pub(crate) mod name_strip;
 pub mod pdb;
 pub(crate) mod root_signature;
+pub mod sources;
 pub(crate) mod strip;

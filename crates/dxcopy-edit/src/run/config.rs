@@ -12,6 +12,7 @@
 //! A PDB input (MSF magic) is read as the container in its stream 5; it can
 //! be read from or written to another file, never edited in place.
 
+use crate::c_header;
 use crate::copy;
 use crate::debug::{self, PdbTarget, SplitOptions};
 use crate::debug_search;
@@ -19,11 +20,13 @@ use crate::digest_decision::InputDigests;
 use crate::dump::{self, DumpMode};
 use crate::error::{EditError, Operation, Result, Spelling};
 use crate::file::{Destination, FileId, FileOptions, Outputs, Sink};
+use crate::header_run::{is_header_input, HeaderRun, HeaderTarget};
 use crate::matcher::{MatchStyle, NameMatcher};
 use crate::output::Output;
 use crate::plan::{EditPlan, EditWarning, PartData};
 use crate::policy::{DigestPolicy, HashPolicy};
 use crate::root_signature;
+use crate::sources::{self, ExtractedSources};
 use crate::strip::StripClass;
 use crate::unchanged;
 use dxcopy_read::{
@@ -143,6 +146,11 @@ pub struct Config {
     /// Library and Python callers name their data this way, so that every
     /// edit takes the one code path of the command line.
     pub inline_data: Vec<(PathBuf, Vec<u8>)>,
+    /// C header inputs and outputs (`--array`, `--output-format=header`,
+    /// dxstrip's every-array edits).
+    pub headers: HeaderRun,
+    /// `--extract-sources=DIR`: write the SRCI source files below DIR.
+    pub extract_sources: Option<PathBuf>,
 }
 
 /// Warnings about the options themselves (the edit warnings are
@@ -241,6 +249,8 @@ pub struct Report {
     /// The edit changed nothing and the output is the input file itself, so
     /// it was not rewritten (its inode and modification time stay).
     pub unchanged: bool,
+    /// The source files `--extract-sources` wrote.
+    pub sources: Option<ExtractedSources>,
 }
 
 /// Parses a part name given on the command line: four ASCII characters.
@@ -437,7 +447,10 @@ impl Config {
     /// written (the extracts too), so alone they do not make a run edit its
     /// input.
     pub fn is_read_only(&self) -> bool {
-        (!self.dumps.is_empty() || !self.extracts.is_empty() || self.extract_private_pdb.is_some())
+        (!self.dumps.is_empty()
+            || !self.extracts.is_empty()
+            || self.extract_private_pdb.is_some()
+            || self.extract_sources.is_some())
             && self.edits.is_empty()
     }
 
@@ -831,6 +844,12 @@ impl Config {
         plain: bool,
         digests: Option<InputDigests>,
     ) -> Result<Report> {
+        if is_header_input(file) {
+            return self.run_header(file, input, output, plain);
+        }
+        if let Some(array) = &self.headers.array {
+            return Err(EditError::NotAHeader(array.clone()));
+        }
         let found = container_input(file)?;
         let source = InputSource {
             path: input,
@@ -840,6 +859,7 @@ impl Config {
             // Digests of the file's bytes are the container's only when
             // they are the container (not a PDB's stream).
             digests: digests.filter(|_| !found.is_from_pdb()),
+            header: None,
         };
         if !found.is_from_pdb() {
             let container = Container::parse(file)?;
@@ -877,6 +897,7 @@ impl Config {
             copy_from: false,
             plain: false,
             digests: None,
+            header: None,
         };
         self.run_with(container, &source, output)
     }
@@ -901,10 +922,52 @@ impl Config {
                 copy_from: false,
                 plain: false,
                 digests: None,
+                header: None,
             };
             self.run_with(container, &source, output)
         });
         input_change_wins(file, input, result)
+    }
+
+    /// The container of one array of the C header `file` (see
+    /// [`run_header`](Self::run_header)): its main output is `target`
+    /// rewritten when given.
+    pub(crate) fn run_header_array(
+        &self,
+        container: &Container<'_>,
+        file: &MappedFile,
+        input: &Path,
+        output: Option<&Path>,
+        plain: bool,
+        target: Option<&HeaderTarget<'_>>,
+    ) -> Result<Report> {
+        let source = InputSource {
+            path: input,
+            file: Some(file),
+            copy_from: false,
+            plain,
+            digests: None,
+            header: target,
+        };
+        self.run_with(container, &source, output)
+    }
+
+    /// The edited container's bytes, for an array of a header edited beside
+    /// the run's own (dxstrip's every-array runs); its warnings, notes and
+    /// part counts go to `report`.
+    pub(crate) fn edit_in_memory(
+        &self,
+        container: &Container<'_>,
+        report: &mut Report,
+    ) -> Result<Vec<u8>> {
+        Self::check_single_programs(container)?;
+        let plan =
+            self.plan_with_notes(container, None, &mut report.warnings, &mut report.notes)?;
+        let out = plan.finish()?;
+        report.parts_before += container.part_count() as usize;
+        report.parts_after += out.parts().len();
+        report.warnings.extend(out.warnings().iter().cloned());
+        Ok(out.to_vec())
     }
 
     /// [`run_on`](Self::run_on), with the file the input was read from.
@@ -954,6 +1017,10 @@ impl Config {
             Some(path) => Some((debug::extract_private_pdb(container)?, path)),
             None => None,
         };
+        let source_files = match &self.extract_sources {
+            Some(dir) => Some((sources::source_files(container)?, dir)),
+            None => None,
+        };
         // 2. The main edit, then the debug split (which needs the final parts).
         let write_main = output.is_some() || !self.is_read_only();
         let mut companion = None;
@@ -993,9 +1060,23 @@ impl Config {
         // An in-place edit that would write the input's own bytes leaves the
         // file alone (same inode and modification time): it has no destination.
         let in_place = !stdin && (output.is_none() || output == Some(input));
+        // A C header as the main output: the input header rewritten, or the
+        // header a compiler writes.
+        if self.headers.output.is_some() && main.is_some() && in_place {
+            return Err(EditError::HeaderOutputInPlace);
+        }
+        let main_text = match (&main, source.header, &self.headers.output) {
+            (Some(out), Some(target), _) => Some(target.rewrite(&out.to_vec(), &self.headers)?),
+            (Some(out), None, Some(spec)) => {
+                Some(c_header::compiler_header(&out.to_vec(), spec)?.into_bytes())
+            }
+            _ => None,
+        };
         let unchanged = main.as_ref().is_some_and(|out| {
             in_place && mapped.is_some() && unchanged::reproduces_input(out, container, self.digest)
-        });
+        }) || (in_place
+            && source.header.is_some()
+            && main_text.as_deref() == source.file.map(|f| &f[..]));
         let main_dest: Option<PathBuf> =
             main.as_ref().filter(|_| !unchanged).map(|_| match output {
                 Some(o) => o.to_path_buf(),
@@ -1090,9 +1171,20 @@ impl Config {
                 Some(meta) if self.preserve_dates && !stdin => FileOptions::times_of(meta),
                 _ => FileOptions::default(),
             };
-            outputs.add_to(dest, next_destination(), &options, |sink| {
-                write_output(out, sink)
+            let text = main_text.as_deref();
+            outputs.add_to(dest, next_destination(), &options, move |sink| {
+                match (text, sink) {
+                    (Some(text), Sink::File(f)) => f.write_all(text),
+                    (Some(text), Sink::Stream(w)) => w.write_all(text),
+                    (None, sink) => write_output(out, sink),
+                }
             })?;
+        }
+        // The sources are written before the edit is committed, so an in-place
+        // edit that removes them never loses them.
+        if let Some((files, dir)) = &source_files {
+            let input_path = Some(input).filter(|_| !stdin);
+            report.sources = Some(sources::write_sources(dir, files, input_path)?);
         }
         outputs.commit(|| {
             source.check_unchanged()?;
@@ -1168,6 +1260,9 @@ struct InputSource<'a> {
     plain: bool,
     /// The container's `(retail, debug)` digests, when computed ahead.
     digests: Option<InputDigests>,
+    /// The C header the container came from, when the main output is that
+    /// header rewritten.
+    header: Option<&'a HeaderTarget<'a>>,
 }
 
 impl InputSource<'_> {

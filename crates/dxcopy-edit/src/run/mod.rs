@@ -1,6 +1,8 @@
 //! Running edits on files: the options of a run ([`config`]) and their
 //! part-name patterns ([`matcher`]), batches ([`batch`], [`parallel`]),
-//! file safety (temp files, renames, in-place edits: [`file`]) and the
+//! file safety (temp files, renames, in-place edits: [`file`]), C headers
+//! as inputs and outputs ([`header_run`]), containers on disk compared and
+//! totalled ([`tree`]) and the
 //! llvm-dis runner of `dxinfo --disasm` ([`llvm_dis`]).
 
 pub mod batch;
@@ -8,6 +10,8 @@ pub mod config;
 #[cfg(test)]
 mod config_tests;
 pub mod file;
+pub mod header_run;
 pub mod llvm_dis;
 pub(crate) mod matcher;
 pub(crate) mod parallel;
+pub mod tree;

@@ -134,7 +134,7 @@ fn batch_size(config: &Config, count: usize, jobs: usize) -> usize {
 
 /// Runs `run` on every `i < count` on `jobs` workers, `chunk` indices at a
 /// time (`run` returns one result per index of its range); see [`run_many`].
-fn run_each<R: Send>(
+pub(crate) fn run_each<R: Send>(
     count: usize,
     jobs: Option<usize>,
     chunk: usize,

@@ -86,6 +86,16 @@ impl ContainerDiff {
 /// Document fields that change whenever a container is rebuilt.
 const REBUILD_FIELDS: &[&str] = &["offset", "data_offset", "crc32", "alignment", "index"];
 
+/// Whether the decoded field `path` of part `part` is a file offset (a
+/// declaration's or section's place in the file), which moves whenever a
+/// part before it changes size. RDEF's `offset` fields are places inside
+/// the part (a struct member's byte offset), not file offsets.
+fn is_file_offset(part: &str, path: &str) -> bool {
+    part != "RDEF"
+        && path.starts_with("decoded.")
+        && (path.ends_with(".offset") || path.ends_with("_file_offset"))
+}
+
 /// Compares `a` with `b`.
 pub fn diff(a: &Inspection<'_>, b: &Inspection<'_>, options: &DiffOptions) -> ContainerDiff {
     let mut changes = Vec::new();
@@ -144,6 +154,9 @@ pub fn diff(a: &Inspection<'_>, b: &Inspection<'_>, options: &DiffOptions) -> Co
                 }
                 let mut fields = Vec::new();
                 compare(p, &q, String::new(), options, &mut fields);
+                if !options.exact {
+                    fields.retain(|(path, ..)| !is_file_offset(&name, path));
+                }
                 if p["decoded"]["kind"] == "unknown" || p["decoded"].is_null() {
                     // No decoder: the bytes say it.
                     if p["crc32"] != q["crc32"] && !options.exact {
@@ -414,6 +427,39 @@ mod tests {
         assert!(kinds.contains(&"+STAT".to_string()), "{kinds:?}");
         let listing = kinds.iter().find(|k| k.starts_with("listing")).unwrap();
         assert!(listing.contains("|+mov r0.x, l(1.000000)|"), "{listing}");
+    }
+
+    /// A part that grows moves the declarations after it: their file
+    /// offsets are no difference unless exact.
+    #[test]
+    fn moved_declarations_are_no_difference() {
+        let program = le(&[0x0000_0040, 5, 0x0200_0068, 1, 0x0100_003e]);
+        let a = build(&[(b"SFI0", &[0; 8]), (b"SHDR", &program)]);
+        let b = build(&[(b"SFI0", &[0; 8]), (b"PRIV", &[0; 16]), (b"SHDR", &program)]);
+        let d = diff(&inspect(&a), &inspect(&b), &DiffOptions::default());
+        assert_eq!(
+            d.changes,
+            [Change::PartAdded {
+                part: "PRIV".into(),
+                size: 16
+            }]
+        );
+        let d = diff(&inspect(&a), &inspect(&b), &DiffOptions { exact: true });
+        assert!(
+            d.changes
+                .iter()
+                .any(|c| matches!(c, Change::Field { path, .. }
+                if path == "decoded.program.declarations[0].offset")),
+            "{d:?}"
+        );
+        assert!(is_file_offset(
+            "SHEX",
+            "decoded.program.declarations[3].offset"
+        ));
+        assert!(!is_file_offset(
+            "RDEF",
+            "decoded.constant_buffers[0].variables[1].offset"
+        ));
     }
 
     #[test]

@@ -273,26 +273,29 @@ impl SourceInfo<'_> {
 
 /// The path below an extraction folder for a recorded source name, as
 /// components that never lead outside it: `/` and `\` both separate; a
-/// drive (`C:`), a leading separator, a UNC prefix (`\\server`) and `.`
-/// are dropped; `..` becomes `__`; NUL and control characters become `_`;
-/// a name with nothing left is `unnamed`. Distinct names can map to one
-/// path (`a/../b` and `a/__/b`); the caller decides what to do then.
+/// drive (`C:`, also `C:rel`), a leading separator, a UNC prefix
+/// (`\\server`) and `.` are dropped; `..` becomes `__`; NUL, control
+/// characters and `:` (a drive or stream on Windows) become `_`; a name
+/// with nothing left is `unnamed`. Distinct names can map to one path
+/// (`a/../b` and `a/__/b`); the caller decides what to do then.
 pub fn extraction_path(name: &[u8]) -> Vec<String> {
     let text = String::from_utf8_lossy(name);
     let mut parts: Vec<String> = Vec::new();
     for (i, component) in text.split(['/', '\\']).enumerate() {
-        let component = if i == 0 && component.len() == 2 && component.ends_with(':') {
-            ""
-        } else {
-            component
-        };
+        let bytes = component.as_bytes();
+        let component =
+            if i == 0 && bytes.len() >= 2 && bytes[1] == b':' && bytes[0].is_ascii_alphabetic() {
+                &component[2..]
+            } else {
+                component
+            };
         match component {
             "" | "." => {}
             ".." => parts.push("__".into()),
             other => parts.push(
                 other
                     .chars()
-                    .map(|c| if c.is_control() { '_' } else { c })
+                    .map(|c| if c.is_control() || c == ':' { '_' } else { c })
                     .collect(),
             ),
         }
@@ -1584,6 +1587,8 @@ mod tests {
             (b"", &["unnamed"]),
             (b"/", &["unnamed"]),
             (b"C:", &["unnamed"]),
+            (b"D:..\\..\\y.h", &["__", "__", "y.h"]),
+            (b"a/b:stream", &["a", "b_stream"]),
         ] {
             assert_eq!(
                 extraction_path(name),

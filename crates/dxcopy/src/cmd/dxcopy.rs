@@ -1,6 +1,7 @@
 //! The `dxcopy` command: llvm-objcopy for DirectX containers.
 
 use crate::cli::{self, NameEqFile, StripArgs};
+use crate::header_args::HeaderArgs;
 use clap::Parser;
 use dxcopy_edit::{Config, DumpMode, DumpSpec, Edits};
 use std::path::PathBuf;
@@ -25,7 +26,11 @@ Examples:
   dxcopy @args.rsp                                      arguments from a response file
   dxcopy --dump-bitcode=DXIL=s.bc s.dxil && llvm-dis s.bc   bitcode that LLVM 17+ reads
   dxcopy --strip-bitcode-names in.dxil out.dxil         drop struct/local/internal names
-  dxcopy --dump-section=ILDB=dbg.bc shader.pdb          read-only options accept a PDB";
+  dxcopy --dump-section=ILDB=dbg.bc shader.pdb          read-only options accept a PDB
+  dxcopy --array=g_PS shaders.h ps.dxbc                 the container held in a C header's array
+  dxcopy --output-format=header --array-name=g_main in.cso out.h   the header fxc /Fh writes
+  dxcopy -g --listing shaders.inc                       strip a header's array in place, new listing
+  dxcopy --extract-sources=src/ shader.dxil             the embedded source files, under src/";
 
 /// Copy and edit DirectX containers (DXBC/DXIL), like llvm-objcopy.
 ///
@@ -90,6 +95,12 @@ pub struct Opts {
     #[allow(missing_docs)] // flattened: its fields carry the help text
     #[command(flatten)]
     pub strip: StripArgs,
+    #[allow(missing_docs)] // flattened: its fields carry the help text
+    #[command(flatten)]
+    pub headers: HeaderArgs,
+    /// Write the source files held in SRCI (the container's, or the PDB's) below DIR under their recorded paths (never outside DIR: drive letters and leading separators dropped, `..` as `__`); prints the main file
+    #[arg(long = "extract-sources", value_name = "DIR")]
+    pub extract_sources: Option<PathBuf>,
     /// Do not print warnings
     #[arg(short = 'q', long)]
     pub quiet: bool,
@@ -97,7 +108,7 @@ pub struct Opts {
 
 /// The run `opts` ask for. `opts` is taken apart whole, so an option added
 /// to [`Opts`] and not used here does not compile.
-fn config(opts: &Opts) -> Config {
+fn config(opts: &Opts) -> Result<Config, String> {
     let Opts {
         input: _,
         output: _,
@@ -118,6 +129,8 @@ fn config(opts: &Opts) -> Config {
         set_root_signature,
         set_renderdoc_debug_path,
         strip,
+        headers,
+        extract_sources,
         quiet: _,
     } = opts;
     let mut c = Config::default();
@@ -151,14 +164,22 @@ fn config(opts: &Opts) -> Config {
         // From `strip` (shared with dxstrip).
         ..c.edits
     };
-    c
+    c.headers = headers.header_run()?;
+    c.extract_sources = extract_sources.clone();
+    Ok(c)
 }
 
 /// Runs the command with the process arguments and exits.
 pub fn main() {
     let opts: Opts = cli::parse_or_exit("dxcopy");
     cli::clean_up_on_signals();
-    let cfg = config(&opts);
+    let cfg = match config(&opts) {
+        Ok(cfg) => cfg,
+        Err(e) => {
+            cli::emit("dxcopy", cli::Severity::Error, &e);
+            cli::exit(1);
+        }
+    };
     match cfg.run(&opts.input, opts.output.as_deref()) {
         Ok(report) => {
             if !opts.quiet && report.input_is_pdb {
@@ -172,6 +193,17 @@ pub fn main() {
                 );
             }
             if !opts.quiet {
+                if let Some(sources) = &report.sources {
+                    cli::emit(
+                        "dxcopy",
+                        cli::Severity::Note,
+                        &format!(
+                            "'{}': {}",
+                            opts.input.display(),
+                            cli::sources_message(sources)
+                        ),
+                    );
+                }
                 for note in &report.notes {
                     cli::emit(
                         "dxcopy",

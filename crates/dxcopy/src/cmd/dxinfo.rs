@@ -43,7 +43,10 @@ Examples:
   dxinfo --disasm --disasm-with=llvm-dis shader.dxil   the IR in LLVM's current syntax (llvm-dis 17+)
   dxinfo --reflect shader.cso            ID3D12ShaderReflection's answers as JSON
   dxinfo --reflect --text shader.dxil    the same in the layout of dxc's reflection dump
-  cat shader.dxil | dxinfo -             read standard input";
+  dxinfo shaders.h                       each array of a C header (fxc /Fh, dxc -Fh)
+  dxinfo --diff old.dxil new.dxil        what changed, by meaning; exit 0 same, 1 different, 2 trouble
+  dxinfo --diff --json build-a/ build-b/ two folders, matched by path
+  dxinfo --stats build/                  where the bytes go: per part, largest files, debug bytes";
 
 /// Show what a DirectX container (DXBC / DXIL) holds.
 ///
@@ -114,6 +117,18 @@ pub struct Opts {
     /// Text view: also print the source files stored in SRCI parts
     #[arg(long)]
     pub sources: bool,
+    /// Compare two containers (or two folders, matched by relative path) by meaning: parts added, removed, resized, decoded fields, the DXBC listing; what only a rebuild changes (digest, HASH, ILDN, offsets) is left out. Exit 0 when equal, 1 when different, 2 on trouble
+    #[arg(long)]
+    pub diff: bool,
+    /// With --diff: also report what only a rebuild changes (digest, HASH, ILDN, part offsets and checksums)
+    #[arg(long)]
+    pub exact: bool,
+    /// Where the bytes go across FILEs and folders (walked): per part name the count, bytes and share, the largest files, the bytes dxstrip --strip-debug would remove; a progress bar on a terminal
+    #[arg(long)]
+    pub stats: bool,
+    /// With --stats: worker threads (default: two per core)
+    #[arg(short = 'j', long, value_name = "N")]
+    pub jobs: Option<usize>,
 }
 
 /// The text view's name in [`MODIFIERS`]: the view no flag picks.
@@ -124,13 +139,15 @@ const TEXT: &str = "";
 /// its exit status. Any other two are refused (see [`view_rules`]).
 const VIEW_FLAGS: &[(&str, &[&str])] = &[
     ("parts", &[]),
-    ("json", &["verify"]),
+    ("json", &["verify", "diff", "stats"]),
     ("yaml", &[]),
     ("hex", &[]),
     ("dump_all", &[]),
     ("disasm", &[]),
     ("verify", &["json"]),
     ("reflect", &[]),
+    ("diff", &["json"]),
+    ("stats", &["json"]),
 ];
 
 /// The flags that modify a view, each with the views it works in
@@ -148,7 +165,14 @@ const MODIFIERS: &[(&str, &[&str])] = &[
     ("disasm_format", &["disasm"]),
     ("text", &["reflect"]),
     ("disasm_with", &["disasm"]),
+    ("exact", &["diff"]),
+    ("jobs", &["stats"]),
 ];
+
+/// View flags that keep their view when `--json` comes with them: `--diff
+/// --json` is the diff view printed as JSON, so the diff's modifiers
+/// (`--exact`) go with `--json` there.
+const JSON_FORMS: &[&str] = &["diff", "stats"];
 
 /// The clap rules of the view and modifier flags, from [`VIEW_FLAGS`] and
 /// [`MODIFIERS`] (applied to every argument of [`Opts`]).
@@ -160,7 +184,9 @@ fn view_rules(arg: clap::Arg) -> clap::Arg {
         return arg.conflicts_with_all(others);
     }
     if let Some((_, views)) = MODIFIERS.iter().find(|(flag, _)| *flag == id) {
-        let arg = arg.conflicts_with_all(flags().filter(|f| !views.contains(f)));
+        let json_form = views.iter().any(|v| JSON_FORMS.contains(v));
+        let allowed = |f: &str| views.contains(&f) || (json_form && f == "json");
+        let arg = arg.conflicts_with_all(flags().filter(|f| !allowed(f)));
         return match views {
             [view] if *view != TEXT => arg.requires(*view),
             _ => arg,
@@ -214,6 +240,20 @@ pub enum View {
         /// `--text`: dxc's reflection-dump layout instead of JSON.
         text: bool,
     },
+    /// `--diff A B`.
+    Diff {
+        /// `--exact`.
+        exact: bool,
+        /// `--json`.
+        json: bool,
+    },
+    /// `--stats FILE...`.
+    Stats {
+        /// `--json`.
+        json: bool,
+        /// `-j N`.
+        jobs: Option<usize>,
+    },
     /// `--verify`.
     Verify {
         /// `--quiet`.
@@ -235,7 +275,17 @@ impl View {
             parse_part_name(text)
                 .ok_or_else(|| format!("{option}: '{text}' is not a four-byte part name{hint}"))
         };
-        Ok(if let Some(text) = &opts.hex {
+        Ok(if opts.diff {
+            View::Diff {
+                exact: opts.exact,
+                json: opts.json,
+            }
+        } else if opts.stats {
+            View::Stats {
+                json: opts.json,
+                jobs: opts.jobs,
+            }
+        } else if let Some(text) = &opts.hex {
             View::Hex(part("--hex", text, " (use \\xNN for other bytes)")?)
         } else if let Some(text) = &opts.disasm {
             View::Disasm {
@@ -287,7 +337,10 @@ pub enum Rounding {
 }
 
 impl Rounding {
-    fn listing_options(self, release: Option<disasm::FxcRelease>) -> disasm::ListingOptions {
+    pub(crate) fn listing_options(
+        self,
+        release: Option<disasm::FxcRelease>,
+    ) -> disasm::ListingOptions {
         disasm::ListingOptions {
             rounding: match self {
                 Rounding::Current => disasm::FloatRounding::Current,
@@ -307,7 +360,7 @@ pub enum DisasmTool {
 
 /// `--disasm-format` values: an fxc release's short name or full version,
 /// or a dxc release.
-fn parse_release(text: &str) -> Result<ListingFormat, String> {
+pub(crate) fn parse_release(text: &str) -> Result<ListingFormat, String> {
     ListingFormat::parse(text).ok_or_else(|| {
         let names: Vec<&str> = disasm::FxcRelease::ALL.iter().map(|r| r.name()).collect();
         format!(
@@ -328,7 +381,8 @@ pub struct Io<'a> {
 }
 
 impl Io<'_> {
-    fn error(&mut self, message: &str) {
+    /// An error line on `err`.
+    pub fn error(&mut self, message: &str) {
         self.diagnostic(cli::Severity::Error, message);
     }
 
@@ -410,6 +464,11 @@ pub fn run(opts: &Opts, io: &mut Io<'_>) -> i32 {
             return 1;
         }
     };
+    match &view {
+        View::Diff { exact, json } => return crate::compare::run_diff(opts, *exact, *json, io),
+        View::Stats { json, jobs } => return crate::compare::run_stats(opts, *json, *jobs, io),
+        _ => {}
+    }
     let root_signature_path = match &view {
         View::Verify { root_signature, .. } => root_signature.as_ref(),
         _ => None,
@@ -443,104 +502,148 @@ pub fn run(opts: &Opts, io: &mut Io<'_>) -> i32 {
         }
         None => None,
     };
-    let many = opts.files.len() > 1;
     let mut status = 0;
-    for (index, path) in opts.files.iter().enumerate() {
-        let shown = path.display().to_string();
+    // Each container shown, counting the arrays of C headers one by one.
+    let mut index = 0;
+    for path in &opts.files {
+        let file_shown = path.display().to_string();
         let bytes = match MappedFile::open(path) {
             Ok(b) => b,
             Err(e) => {
-                io.error(&format!("'{shown}': {e}"));
+                io.error(&format!("'{file_shown}': {e}"));
                 status = 1;
                 continue;
             }
         };
-        let input = match container_input(&bytes) {
-            Ok(i) => i,
+        // A C header: each array's container, shown as FILE:ARRAY.
+        let entries = match header_entries(&bytes, &file_shown) {
+            Ok(entries) => entries,
             Err(e) => {
-                io.error(&format!("'{shown}': {e}"));
+                io.error(&format!("'{file_shown}': {e}"));
                 status = 1;
                 continue;
             }
         };
-        let pdb_info = match &input.source {
-            ContainerSource::PdbStream5 { info } => Some(*info),
-            ContainerSource::Container => None,
-        };
-        let container = match Container::parse(&input.bytes) {
-            Ok(c) => c,
-            Err(e) => {
-                io.error(&format!("'{shown}': {e}"));
-                status = 1;
-                continue;
+        let many = opts.files.len() > 1 || entries.len() > 1;
+        for (shown, data) in &entries {
+            let (shown, data) = (shown.clone(), &data[..]);
+            index += 1;
+            let index = index - 1;
+            let input = match container_input(data) {
+                Ok(i) => i,
+                Err(e) => {
+                    io.error(&format!("'{shown}': {e}"));
+                    status = 1;
+                    continue;
+                }
+            };
+            let pdb_info = match &input.source {
+                ContainerSource::PdbStream5 { info } => Some(*info),
+                ContainerSource::Container => None,
+            };
+            let container = match Container::parse(&input.bytes) {
+                Ok(c) => c,
+                Err(e) => {
+                    io.error(&format!("'{shown}': {e}"));
+                    status = 1;
+                    continue;
+                }
+            };
+            let inspect = |module_facts| {
+                let insp = Inspection::with_module_facts(container, module_facts);
+                match pdb_info {
+                    Some(info) => insp.from_pdb(info),
+                    None => insp,
+                }
+            };
+            let result = match &view {
+                View::Text {
+                    sources,
+                    module_facts,
+                } => show_text(io, &shown, &inspect(*module_facts), index, *sources),
+                View::Parts => show_parts(io, &shown, &container, many),
+                View::Json {
+                    verify,
+                    module_facts,
+                } => show_json(io, &shown, &inspect(*module_facts), many, *verify),
+                View::Yaml { upstream_keys } => show_yaml(io, &shown, &container, *upstream_keys),
+                View::Hex(name) => show_hex(io, &shown, &container, *name, many),
+                View::DumpAll(dir) => {
+                    let dumped = if many {
+                        dump_all_per_file(dir, index, path, &container, Some(path))
+                    } else {
+                        dump_all(dir, &container, Some(path))
+                    };
+                    show_dump(io, &shown, dumped)
+                }
+                View::Reflect { text } => show_reflect(io, &shown, &container, index, many, *text),
+                View::Disasm {
+                    part,
+                    rounding,
+                    release,
+                    tool,
+                } => {
+                    let options = rounding.listing_options(release.and_then(ListingFormat::fxc));
+                    let dxc = release.and_then(ListingFormat::dxc);
+                    show_disasm(io, &shown, &container, *part, &options, dxc, *tool, many)
+                }
+                // Run over the whole file list before this loop.
+                View::Diff { .. } | View::Stats { .. } => Ok(true),
+                View::Verify {
+                    quiet,
+                    module_facts,
+                    ..
+                } => {
+                    let external = root_signature
+                        .as_ref()
+                        .map(|(path, rs)| (path.as_path(), rs));
+                    show_verify(io, &shown, &inspect(*module_facts), *quiet, external)
+                }
+            };
+            match result {
+                Ok(true) => {}
+                Ok(false) => status = 1,
+                Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return status,
+                Err(e) => {
+                    io.error(&format!("writing output: {e}"));
+                    return 1;
+                }
             }
-        };
-        let inspect = |module_facts| {
-            let insp = Inspection::with_module_facts(container, module_facts);
-            match pdb_info {
-                Some(info) => insp.from_pdb(info),
-                None => insp,
-            }
-        };
-        let result = match &view {
-            View::Text {
-                sources,
-                module_facts,
-            } => show_text(io, &shown, &inspect(*module_facts), index, *sources),
-            View::Parts => show_parts(io, &shown, &container, many),
-            View::Json {
-                verify,
-                module_facts,
-            } => show_json(io, &shown, &inspect(*module_facts), many, *verify),
-            View::Yaml { upstream_keys } => show_yaml(io, &shown, &container, *upstream_keys),
-            View::Reflect { text } => show_reflect(io, &shown, &container, index, many, *text),
-            View::Hex(name) => show_hex(io, &shown, &container, *name, many),
-            View::DumpAll(dir) => {
-                let dumped = if many {
-                    dump_all_per_file(dir, index, path, &container, Some(path))
-                } else {
-                    dump_all(dir, &container, Some(path))
-                };
-                show_dump(io, &shown, dumped)
-            }
-            View::Disasm {
-                part,
-                rounding,
-                release,
-                tool,
-            } => {
-                let options = rounding.listing_options(release.and_then(ListingFormat::fxc));
-                let dxc = release.and_then(ListingFormat::dxc);
-                show_disasm(io, &shown, &container, *part, &options, dxc, *tool, many)
-            }
-            View::Verify {
-                quiet,
-                module_facts,
-                ..
-            } => {
-                let external = root_signature
-                    .as_ref()
-                    .map(|(path, rs)| (path.as_path(), rs));
-                show_verify(io, &shown, &inspect(*module_facts), *quiet, external)
-            }
-        };
+        }
         // A file truncated or rewritten while it was read: what was shown
         // of it may be wrong.
         if let Some(change) = bytes.changed() {
-            io.error(&format!("'{shown}': {change}"));
+            io.error(&format!("'{file_shown}': {change}"));
             status = 1;
-        }
-        match result {
-            Ok(true) => {}
-            Ok(false) => status = 1,
-            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => return status,
-            Err(e) => {
-                io.error(&format!("writing output: {e}"));
-                return 1;
-            }
         }
     }
     status
+}
+
+/// One container to show: its name and bytes.
+type Entry<'a> = (String, std::borrow::Cow<'a, [u8]>);
+
+/// The containers of one input: the input itself, or, for a C header
+/// (`fxc /Fh`, `dxc -Fh`), each array's bytes named `FILE:ARRAY`. `Err` is
+/// the message of a header that does not read (naming its line) or holds
+/// no array.
+fn header_entries<'a>(bytes: &'a [u8], shown: &str) -> Result<Vec<Entry<'a>>, String> {
+    if !dxcopy_edit::header_run::is_header_input(bytes) {
+        return Ok(vec![(shown.to_owned(), std::borrow::Cow::Borrowed(bytes))]);
+    }
+    let found = dxcopy_read::c_header::arrays(bytes).map_err(|e| e.to_string())?;
+    if found.is_empty() {
+        return Err(dxcopy_edit::EditError::NoArrays.to_string());
+    }
+    Ok(found
+        .into_iter()
+        .map(|a| {
+            (
+                format!("{shown}:{}", a.name),
+                std::borrow::Cow::Owned(a.bytes),
+            )
+        })
+        .collect())
 }
 
 /// `Ok(true)` when the file passed, `Ok(false)` when it failed (already
@@ -906,6 +1009,8 @@ mod tests {
         ("disasm", &["--disasm"]),
         ("verify", &["--verify"]),
         ("reflect", &["--reflect"]),
+        ("diff", &["--diff"]),
+        ("stats", &["--stats"]),
     ];
 
     /// `--disasm-format` takes fxc and dxc releases alike.
@@ -942,6 +1047,8 @@ mod tests {
             ("disasm_format", "--disasm-format=6.3"),
             ("text", "--text"),
             ("disasm_with", "--disasm-with=llvm-dis"),
+            ("exact", "--exact"),
+            ("jobs", "--jobs=2"),
         ];
         assert_eq!(modifiers.len(), MODIFIERS.len());
         for (id, flag) in modifiers {
@@ -965,14 +1072,15 @@ mod tests {
         }
     }
 
-    /// Two view flags are refused together, but `--json --verify`.
+    /// Two view flags are refused together, but `--json` with `--verify`,
+    /// `--diff` or `--stats`.
     #[test]
     fn one_view_at_a_time() {
         for (i, (a, a_flags)) in VIEWS.iter().enumerate().skip(1) {
             for (b, b_flags) in VIEWS.iter().skip(i + 1) {
                 let list: Vec<&str> = a_flags.iter().chain(*b_flags).copied().collect();
                 let list: Vec<&str> = list.into_iter().chain(["a"]).collect();
-                let together = (*a, *b) == ("json", "verify");
+                let together = matches!((*a, *b), ("json", "verify" | "diff" | "stats"));
                 assert_eq!(parse(args(&list)).is_ok(), together, "{list:?}");
             }
         }
@@ -998,6 +1106,20 @@ mod tests {
         assert_eq!(
             view(&["--reflect", "--text", "a"]),
             Ok(View::Reflect { text: true })
+        );
+        assert_eq!(
+            view(&["--diff", "--exact", "--json", "a", "b"]),
+            Ok(View::Diff {
+                exact: true,
+                json: true
+            })
+        );
+        assert_eq!(
+            view(&["--stats", "-j", "3", "d"]),
+            Ok(View::Stats {
+                json: false,
+                jobs: Some(3)
+            })
         );
         assert_eq!(
             view(&["--json", "--verify", "a"]),

@@ -1,6 +1,7 @@
 //! The `dxstrip` command: strip parts from many DirectX containers in place, in parallel.
 
 use crate::cli::{self, StripArgs};
+use crate::header_args::ListingArgs;
 use clap::Parser;
 use dxcopy_edit::{batch, Config, EditError, Operation};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -17,14 +18,16 @@ Examples:
   dxstrip -r -L build/                          the same, following symbolic links found below build/
   dxstrip -r --include='*.cso' --exclude='third_party/*' out/
   find . -name '*.dxil' | dxstrip --files-from=-   paths from standard input
-  dxstrip @args.rsp                             arguments from a response file";
+  dxstrip @args.rsp                             arguments from a response file
+  dxstrip --strip-reflect --listing shaders.h   every array of a C header, listings rewritten";
 
 /// Batches at least this long show a progress bar when stderr is a terminal.
 const PROGRESS_MIN_FILES: usize = 100;
 
 /// Strip parts from DirectX containers, like llvm-strip.
 ///
-/// Every FILE is edited in place (a temp file renamed over it). With no strip
+/// Every FILE is edited in place (a temp file renamed over it); a C header
+/// (fxc /Fh, dxc -Fh) has each array stripped, every other byte kept. With no strip
 /// class (-g, -S, --strip-reflect, --strip-priv, --strip-rootsig) and no -R,
 /// debug parts are stripped as by --strip-debug, whatever other options are
 /// given (--strip-bitcode-names, --keep-section, --digest, ...). A file reached
@@ -59,6 +62,9 @@ pub struct Opts {
     #[allow(missing_docs)] // flattened: its fields carry the help text
     #[command(flatten)]
     pub strip: StripArgs,
+    #[allow(missing_docs)] // flattened: its fields carry the help text
+    #[command(flatten)]
+    pub headers: ListingArgs,
     /// Worker threads (default: two per core)
     #[arg(short = 'j', long = "jobs", value_name = "N")]
     pub jobs: Option<usize>,
@@ -160,6 +166,8 @@ pub fn main() {
     let mut cfg = Config::default();
     opts.strip.apply(&mut cfg);
     cfg.apply_strip_default();
+    // A C header named as FILE: every array in it is stripped in place.
+    cfg.headers = opts.headers.header_run(true);
     let progress = progress_bar(opts.files.len(), opts.quiet);
     // Messages go around the bar so it is redrawn below them.
     let say = |level: cli::Severity, msg: &str| match &progress {

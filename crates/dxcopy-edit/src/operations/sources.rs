@@ -1,0 +1,364 @@
+//! `dxcopy --extract-sources=DIR`: the source files a container carries in
+//! its SRCI part (dxc's `/Zi /Qembed_debug`, or its companion PDB's stream-5
+//! container) written below DIR under their recorded names, as
+//! `dxa -extractfile` does.
+//!
+//! The names are untrusted: each becomes a path below DIR by
+//! [`extraction_path`] (drive letters, leading separators and UNC prefixes
+//! dropped, `..` turned into `__`), so nothing is written outside DIR.
+//! Every folder below DIR the extraction goes through is opened without
+//! following a symbolic link, and an entry of a name it needs that is a
+//! link, a FIFO or another special file is refused before anything is
+//! written. All files are staged and renamed together; folders the run
+//! created are removed again when it fails.
+
+use crate::dump_all::{prepare_dir, CreatedDirs};
+use crate::error::{EditError, FileKind, Operation, Result};
+use crate::file::{DirEntryKind, DirHandle, FileId, Outputs, Sink};
+use dxcopy_read::source_info::{extraction_path, SourceInfo};
+use dxcopy_read::{Container, PartName};
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// One source file of a container, ready to be written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceFile {
+    /// The name SRCI records (lossy UTF-8).
+    pub recorded: String,
+    /// The path below the extraction folder, as components.
+    pub path: Vec<String>,
+    /// The file's text (empty when SRCI holds its name only).
+    pub content: Vec<u8>,
+    /// Whether SRCI holds the file's contents.
+    pub has_content: bool,
+    /// Whether it is the main file (what was compiled).
+    pub main: bool,
+}
+
+/// What [`extract_sources`] wrote.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ExtractedSources {
+    /// Each file written (path including the folder) and its size.
+    pub files: Vec<(PathBuf, u64)>,
+    /// The main file's path, when SRCI names one.
+    pub main: Option<PathBuf>,
+    /// Recorded names whose contents SRCI does not hold (not written).
+    pub without_contents: Vec<String>,
+}
+
+/// The source files of `container`'s SRCI part, with their paths below an
+/// extraction folder; two names that land on one path, or a file on a
+/// folder another needs, are an error (nothing would be written).
+pub fn source_files(container: &Container<'_>) -> Result<Vec<SourceFile>> {
+    let part = container.find(PartName::SRCI).ok_or(EditError::NoSources)?;
+    let info = SourceInfo::parse(&part)?;
+    let main = info.main_file();
+    let mut files: Vec<SourceFile> = Vec::new();
+    let mut seen: BTreeMap<Vec<String>, String> = BTreeMap::new();
+    for (name, content) in info.files() {
+        let path = extraction_path(name);
+        let recorded = String::from_utf8_lossy(name).into_owned();
+        let clash = |first: &str| EditError::SourcePathClash {
+            path: path.iter().collect(),
+            first: first.to_owned(),
+            second: recorded.clone(),
+        };
+        if let Some(first) = seen.get(&path) {
+            return Err(clash(first));
+        }
+        // A file where another needs a folder, either way round.
+        for (other, first) in &seen {
+            let (short, long) = if other.len() < path.len() {
+                (other, &path)
+            } else {
+                (&path, other)
+            };
+            if long.starts_with(short) {
+                return Err(EditError::SourcePathClash {
+                    path: short.iter().collect(),
+                    first: first.clone(),
+                    second: recorded.clone(),
+                });
+            }
+        }
+        seen.insert(path.clone(), recorded.clone());
+        files.push(SourceFile {
+            main: main == Some(name),
+            recorded,
+            path,
+            has_content: content.is_some(),
+            content: content.map(<[u8]>::to_vec).unwrap_or_default(),
+        });
+    }
+    Ok(files)
+}
+
+/// Writes the source files of `container` below `dir` (created when
+/// missing). All are written or none; `input`, the file the container was
+/// read from, is never overwritten.
+pub fn extract_sources(
+    dir: &Path,
+    container: &Container<'_>,
+    input: Option<&Path>,
+) -> Result<ExtractedSources> {
+    let files = source_files(container)?;
+    write_sources(dir, &files, input)
+}
+
+/// Writes `files` (from [`source_files`]) below `dir`.
+pub fn write_sources(
+    dir: &Path,
+    files: &[SourceFile],
+    input: Option<&Path>,
+) -> Result<ExtractedSources> {
+    let (root, mut created) = prepare_dir(dir)?;
+    let input_id = input
+        .filter(|p| p.as_os_str() != "-")
+        .and_then(|p| std::fs::metadata(p).ok())
+        .map(|m| FileId::of(&m));
+    let mut result = ExtractedSources::default();
+    // Folders opened so far, by their components below `dir`.
+    let mut folders: BTreeMap<Vec<String>, DirHandle> = BTreeMap::new();
+    folders.insert(Vec::new(), root);
+    let mut staged: Vec<(DirHandle, String, &[u8])> = Vec::new();
+    for file in files {
+        if !file.has_content {
+            result.without_contents.push(file.recorded.clone());
+            continue;
+        }
+        let Some((name, parents)) = file.path.split_last() else {
+            continue;
+        };
+        let folder = open_folders(&mut folders, parents, &mut created)?;
+        let path = folder.path().join(name);
+        match folder.entry(name).map_err(|e| EditError::io(&path, e))? {
+            DirEntryKind::Missing => {}
+            DirEntryKind::File(id) => {
+                if input_id.as_ref() == Some(&id) {
+                    return Err(EditError::OutputIsInput {
+                        path,
+                        what: Operation::Output,
+                    });
+                }
+            }
+            DirEntryKind::Directory => return Err(refused(&path, FileKind::Directory)),
+            DirEntryKind::Other(kind) => return Err(refused(&path, kind)),
+        }
+        if file.main {
+            result.main = Some(path.clone());
+        }
+        result.files.push((path, file.content.len() as u64));
+        staged.push((folder, name.clone(), &file.content));
+    }
+    let mut outputs = Outputs::new();
+    for (folder, name, content) in &staged {
+        outputs.add_in(folder, name, move |sink| match sink {
+            Sink::File(f) => f.write_all(content),
+            Sink::Stream(w) => w.write_all(content),
+        })?;
+    }
+    outputs.commit(|| Ok(()))?;
+    created.keep();
+    Ok(result)
+}
+
+/// The held folder `components` below the root, each level opened without
+/// following a link and created when missing.
+fn open_folders(
+    folders: &mut BTreeMap<Vec<String>, DirHandle>,
+    components: &[String],
+    created: &mut CreatedDirs,
+) -> Result<DirHandle> {
+    for depth in 1..=components.len() {
+        let key = components[..depth].to_vec();
+        if folders.contains_key(&key) {
+            continue;
+        }
+        let parent = folders[&components[..depth - 1]].clone();
+        let name = &components[depth - 1];
+        let path = parent.path().join(name);
+        let io_err = |e: io::Error| EditError::io(&path, e);
+        match parent.entry(name).map_err(io_err)? {
+            DirEntryKind::Directory => {}
+            DirEntryKind::Missing => match parent.create_dir(name) {
+                Ok(()) => created.0.insert(0, path.clone()),
+                Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(io_err(e)),
+            },
+            DirEntryKind::File(_) => return Err(refused(&path, FileKind::Regular)),
+            DirEntryKind::Other(kind) => return Err(refused(&path, kind)),
+        }
+        let handle = parent
+            .open_own_dir(name)
+            .map_err(|e| match parent.entry(name) {
+                Ok(DirEntryKind::Other(kind)) => refused(&path, kind),
+                _ => io_err(e),
+            })?;
+        folders.insert(key, handle);
+    }
+    Ok(folders[components].clone())
+}
+
+fn refused(path: &Path, kind: FileKind) -> EditError {
+    EditError::DumpAllRefused {
+        path: path.to_path_buf(),
+        kind,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use dxcopy_read::fixtures::build_source_info;
+
+    fn container(files: &[(&[u8], &[u8])], args: &[(&[u8], &[u8])]) -> Vec<u8> {
+        crate::ContainerBuilder::new()
+            .part(b"SRCI", &build_source_info(files, args, true))
+            .build()
+            .unwrap()
+    }
+
+    fn tree(dir: &Path) -> Vec<String> {
+        let mut out = Vec::new();
+        for entry in walk(dir) {
+            let rel = entry
+                .strip_prefix(dir)
+                .unwrap()
+                .to_string_lossy()
+                .into_owned();
+            out.push(rel);
+        }
+        out.sort();
+        out
+    }
+
+    fn walk(dir: &Path) -> Vec<PathBuf> {
+        let mut out = Vec::new();
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                out.extend(walk(&p));
+            } else {
+                out.push(p);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn files_land_below_the_folder_under_their_names() {
+        let bytes = container(
+            &[
+                (
+                    b"shaders/main.hlsl",
+                    b"float4 main() : SV_Target { return 1; }",
+                ),
+                (b"C:\\inc\\common.hlsli", b"// common"),
+            ],
+            &[(b"E", b"main"), (b"", b"shaders/main.hlsl")],
+        );
+        let c = Container::parse(&bytes).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("src");
+        let got = extract_sources(&out, &c, None).unwrap();
+        assert_eq!(tree(&out), ["inc/common.hlsli", "shaders/main.hlsl"]);
+        assert_eq!(got.main, Some(out.join("shaders").join("main.hlsl")));
+        assert_eq!(
+            std::fs::read(out.join("inc/common.hlsli")).unwrap(),
+            b"// common"
+        );
+        assert_eq!(got.files.len(), 2);
+    }
+
+    /// Hostile names: absolute paths, `..`, drive letters, UNC prefixes and
+    /// control characters all stay inside the folder.
+    #[test]
+    fn hostile_names_never_leave_the_folder() {
+        let bytes = container(
+            &[
+                (b"../../escape.txt", b"a"),
+                (b"/etc/passwd", b"b"),
+                (b"\\\\server\\share\\x.h", b"c"),
+                (b"D:..\\..\\y.h", b"d"),
+                (b"a\x01b.h", b"e"),
+                (b"", b"f"),
+            ],
+            &[],
+        );
+        let c = Container::parse(&bytes).unwrap();
+        let tmp = tempfile::tempdir().unwrap();
+        let out = tmp.path().join("inside").join("src");
+        extract_sources(&out, &c, None).unwrap();
+        assert_eq!(
+            tree(&out),
+            [
+                "__/__/escape.txt",
+                "__/__/y.h",
+                "a_b.h",
+                "etc/passwd",
+                "server/share/x.h",
+                "unnamed",
+            ]
+        );
+        // Nothing beside the folder.
+        let mut beside: Vec<String> = std::fs::read_dir(tmp.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        beside.sort();
+        assert_eq!(beside, ["inside"]);
+    }
+
+    #[test]
+    fn clashing_names_and_planted_links_are_refused_before_writing() {
+        let tmp = tempfile::tempdir().unwrap();
+        let bytes = container(&[(b"a/../b.h", b"1"), (b"a/__/b.h", b"2")], &[]);
+        let c = Container::parse(&bytes).unwrap();
+        let out = tmp.path().join("clash");
+        let e = extract_sources(&out, &c, None).unwrap_err();
+        assert!(matches!(e, EditError::SourcePathClash { .. }), "{e}");
+        assert!(!out.exists(), "a failed run leaves no folder behind");
+        // A file where another needs a folder.
+        let bytes = container(&[(b"a", b"1"), (b"a/b.h", b"2")], &[]);
+        let c = Container::parse(&bytes).unwrap();
+        assert!(matches!(
+            source_files(&c).unwrap_err(),
+            EditError::SourcePathClash { .. }
+        ));
+        // A link planted where a folder goes is not followed.
+        #[cfg(unix)]
+        {
+            let out = tmp.path().join("linked");
+            std::fs::create_dir(&out).unwrap();
+            let elsewhere = tmp.path().join("elsewhere");
+            std::fs::create_dir(&elsewhere).unwrap();
+            std::os::unix::fs::symlink(&elsewhere, out.join("inc")).unwrap();
+            let bytes = container(&[(b"inc/x.h", b"1"), (b"y.h", b"2")], &[]);
+            let c = Container::parse(&bytes).unwrap();
+            let e = extract_sources(&out, &c, None).unwrap_err();
+            assert!(
+                matches!(
+                    e,
+                    EditError::DumpAllRefused {
+                        kind: FileKind::SymbolicLink,
+                        ..
+                    }
+                ),
+                "{e}"
+            );
+            assert_eq!(std::fs::read_dir(&elsewhere).unwrap().count(), 0);
+            assert!(!out.join("y.h").exists());
+        }
+        // No SRCI: a clear error.
+        let bytes = crate::ContainerBuilder::new()
+            .part(b"SFI0", &[0; 8])
+            .build()
+            .unwrap();
+        let c = Container::parse(&bytes).unwrap();
+        assert!(matches!(
+            extract_sources(&tmp.path().join("none"), &c, None).unwrap_err(),
+            EditError::NoSources
+        ));
+    }
+}

@@ -19,6 +19,7 @@
 //! records stays `None` and [`Reflection::notes`] names what is missing —
 //! values are never invented.
 
+mod cbuffers;
 pub mod d3d;
 mod dxbc;
 mod dxil;

@@ -35,6 +35,7 @@ pub(super) struct ModuleMetadata {
 pub(super) fn read(container: &Container<'_>) -> Result<ModuleMetadata, String> {
     let options = ReadOptions {
         function_bodies: false,
+        debug_info: false,
     };
     let mut why = String::from("no DXIL module");
     for (name, text) in [

@@ -34,7 +34,7 @@ const MIB: usize = 1 << 20;
 /// real containers in place, dxstrip -r over a tree of them next to cp -r,
 /// the Python package, dxinfo --json, --disasm and --reflect over the corpus.
 /// (`--compare-profiles` adds the build-profile comparison.)
-const WORKLOADS: [&str; 10] = [
+const WORKLOADS: &[&str] = &[
     "dump-priv",
     "copy-large",
     "small-calls",

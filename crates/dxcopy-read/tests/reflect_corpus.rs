@@ -384,8 +384,140 @@ struct DxcCounts {
     formats_not_recorded: usize,
     dims_compared: usize,
     dims_not_recorded: usize,
+    buffer_blocks: usize,
+    buffer_variables: usize,
     buffer_blocks_not_compared: usize,
+    without_buffer_section: usize,
     mismatches: Vec<String>,
+}
+
+/// A dxc `cbuffer`/`tbuffer` block: its name, the size on its struct's
+/// closing line and the top-level variables (name, offset).
+struct DxcBuffer {
+    kind: String,
+    name: String,
+    size: Option<u32>,
+    variables: Vec<(String, u32)>,
+}
+
+/// The `cbuffer` and `tbuffer` blocks of a dxc `; Buffer Definitions:`
+/// section (bind-info blocks are counted separately): the struct's fields
+/// sit at 7 spaces after `;`, its closing `}` line at 3.
+fn dxc_buffers(lines: &[&str]) -> Option<(Vec<DxcBuffer>, usize)> {
+    let mut buffers: Vec<DxcBuffer> = Vec::new();
+    let mut bind_info = 0;
+    let start = lines
+        .iter()
+        .position(|l| l.trim_end() == "; Buffer Definitions:")?;
+    let mut inside = false;
+    for line in &lines[start + 1..] {
+        let Some(body) = line.strip_prefix(';') else {
+            break;
+        };
+        let body = body.trim_end();
+        if body.starts_with(" Resource Bindings:") || body.ends_with("signature:") {
+            break;
+        }
+        // A nameless buffer prints `; cbuffer` (trimmed of its space).
+        let keyword = [" cbuffer", " tbuffer"]
+            .into_iter()
+            .find(|k| body == *k || body.starts_with(&format!("{k} ")));
+        if let Some(name) = keyword.map(|k| &body[k.len()..]) {
+            buffers.push(DxcBuffer {
+                kind: body[1..8].to_string(),
+                name: name.trim().to_string(),
+                size: None,
+                variables: Vec::new(),
+            });
+            inside = true;
+            continue;
+        }
+        if body.starts_with(" Resource bind info for ") {
+            bind_info += 1;
+            inside = false;
+            continue;
+        }
+        let (Some(buffer), true) = (buffers.last_mut(), inside) else {
+            continue;
+        };
+        let Some((decl, offset)) = body.split_once("; Offset:") else {
+            continue;
+        };
+        let mut words = offset.split_whitespace();
+        let offset: u32 = words
+            .next()
+            .and_then(|w| w.parse().ok())
+            .unwrap_or(u32::MAX);
+        let size = (words.next() == Some("Size:"))
+            .then(|| words.next().and_then(|w| w.parse().ok()))
+            .flatten();
+        let name = decl
+            .trim()
+            .trim_end_matches(';')
+            .rsplit(' ')
+            .next()
+            .unwrap_or("")
+            .split('[')
+            .next()
+            .unwrap_or("")
+            .to_string();
+        if decl.starts_with("       ") && !decl.starts_with("        ") {
+            buffer.variables.push((name, offset));
+        } else if decl.starts_with("   }") {
+            buffer.size = size;
+        }
+    }
+    Some((buffers, bind_info))
+}
+
+/// Compares the cbuffer/tbuffer blocks of a dxc listing with the
+/// reflection's constant buffers: names, kinds, sizes (dxc prints the
+/// buffer's size; reflection rounds it up to 16 bytes) and every top-level
+/// variable's name and offset.
+fn check_dxc_buffers(path: &str, lines: &[&str], reflection: &Reflection, counts: &mut DxcCounts) {
+    // Listings of modules without the header sections print none.
+    let Some((buffers, bind_info)) = dxc_buffers(lines) else {
+        counts.without_buffer_section += 1;
+        return;
+    };
+    counts.buffer_blocks_not_compared += bind_info;
+    if reflection.library.is_some() {
+        counts.buffer_blocks_not_compared += buffers.len();
+        return;
+    }
+    if buffers.len() != reflection.constant_buffers.len() {
+        counts.mismatches.push(format!(
+            "{path}: {} cbuffer/tbuffer blocks, reflection has {} constant buffers",
+            buffers.len(),
+            reflection.constant_buffers.len()
+        ));
+        return;
+    }
+    for (theirs, ours) in buffers.iter().zip(&reflection.constant_buffers) {
+        counts.buffer_blocks += 1;
+        let kind = match ours.buffer_type {
+            CbufferType::Tbuffer => "tbuffer",
+            _ => "cbuffer",
+        };
+        let mut same = theirs.name == ours.name && theirs.kind == kind;
+        // A block without annotations prints `[N x i8]` and no variables.
+        if let Some(size) = theirs.size {
+            same &= (size.saturating_add(15) & !15) == ours.size;
+        }
+        let variables: Vec<(String, u32)> = ours
+            .variables
+            .iter()
+            .map(|v| (v.name.clone(), v.start_offset))
+            .collect();
+        same &= variables == theirs.variables;
+        counts.buffer_variables += variables.len();
+        if !same {
+            counts.mismatches.push(format!(
+                "{path}: {kind} {} size {:?} {:?}, reflection {} size {} {variables:?}",
+                theirs.name, theirs.size, theirs.variables, ours.name, ours.size
+            ));
+        }
+    }
 }
 
 /// The resources a dxc listing's table lists: the shader's, or for a
@@ -414,9 +546,7 @@ fn dxil_resources(reflection: &Reflection) -> Vec<BindDesc> {
 
 fn check_dxc(path: &str, listing: &str, reflection: &Reflection, counts: &mut DxcCounts) {
     let lines: Vec<&str> = listing.lines().map(|l| l.trim_end_matches('\r')).collect();
-    if let Some(blocks) = buffer_blocks(&lines, ";") {
-        counts.buffer_blocks_not_compared += blocks.len();
-    }
+    check_dxc_buffers(path, &lines, reflection, counts);
     let Some((_, rows)) = table_rows(&lines, ";", "Resource Bindings:") else {
         return;
     };
@@ -519,7 +649,7 @@ fn dxc_listings_agree_with_reflection() {
     run_dxc(&corpus.join("dxc-listings"), &mut counts);
     run_dxc(&corpus.join("dxc-listings/console"), &mut counts);
     println!(
-        "dxc listings: {} files, {} binding rows; names {} compared, {} not recorded; formats {} compared, {} not recorded; dimensions {} compared, {} not recorded; {} buffer blocks not compared (layouts are in the module metadata); {} mismatches",
+        "dxc listings: {} files, {} binding rows; names {} compared, {} not recorded; formats {} compared, {} not recorded; dimensions {} compared, {} not recorded; {} cbuffer/tbuffer blocks with {} variables compared, {} blocks not compared (structured-buffer bind info, library buffers), {} listings without the section; {} mismatches",
         counts.files,
         counts.rows,
         counts.names_compared,
@@ -528,10 +658,14 @@ fn dxc_listings_agree_with_reflection() {
         counts.formats_not_recorded,
         counts.dims_compared,
         counts.dims_not_recorded,
+        counts.buffer_blocks,
+        counts.buffer_variables,
         counts.buffer_blocks_not_compared,
+        counts.without_buffer_section,
         counts.mismatches.len()
     );
     assert!(counts.files > 0 && counts.rows > 0);
+    assert!(counts.buffer_blocks > 0 && counts.buffer_variables > 0);
     for m in counts.mismatches.iter().take(40) {
         println!("{m}");
     }

@@ -298,15 +298,36 @@ pub(super) fn reflect(container: &Container<'_>, r: &mut Reflection) -> Result<(
         Some(part) => Some(Sfi0::parse(&part)?),
         None => None,
     };
-    r.notes.push(
-        "constant-buffer layouts (dx.typeAnnotations) and structured-buffer element types are not read into reflection yet: no constant_buffers"
-            .into(),
-    );
-
     if kind == ShaderKind::Library {
         r.interface = "ID3D12LibraryReflection";
+        r.notes.push(
+            "the library functions' constant buffers are not read: no constant_buffers".into(),
+        );
         library(r, rdat.as_ref(), version, creator);
         return Ok(());
+    }
+
+    // Constant buffers: dx.resources' cbuffers and tbuffers with the
+    // layouts of dx.typeAnnotations.
+    match &module {
+        Some(m) => {
+            r.constant_buffers = super::cbuffers::constant_buffers(m);
+            r.source.constant_buffers.push(m.part);
+            if !super::cbuffers::usage_in_metadata(m) && !r.constant_buffers.is_empty() {
+                r.notes.push(
+                    "the module (validator before 1.5) records no constant-buffer usage: every variable is reported used"
+                        .into(),
+                );
+            }
+            r.notes.push(
+                "structured buffers' element layouts (D3D_CT_RESOURCE_BIND_INFO) are not read into constant_buffers"
+                    .into(),
+            );
+        }
+        None => r.notes.push(
+            "constant-buffer layouts are recorded only in the DXIL module's metadata (dx.typeAnnotations): no constant_buffers"
+                .into(),
+        ),
     }
 
     read_signatures(container, r)?;

@@ -10,7 +10,8 @@
 //!   GS/HS/DS fields), the signatures (ISGN/OSGN/PCSG, OSG5, ISG1/OSG1/PSG1),
 //!   the SHDR/SHEX declarations (thread-group size; the GS/HS/DS fields when
 //!   there is no STAT) and SFI0 (requires flags).
-//! - DXIL (dxc): the module's `dx.*` metadata (named bindings, entry-point
+//! - DXIL (dxc): the module's `dx.*` metadata (named bindings, constant
+//!   buffers with their `dx.typeAnnotations` layouts, entry-point
 //!   properties, `llvm.ident`) from the STAT, DXIL or ILDB module, else PSV0
 //!   (bindings, stage fields, thread-group size) and RDAT (library functions
 //!   and their resources, with names); the signatures and SFI0.
@@ -19,6 +20,7 @@
 //! records stays `None` and [`Reflection::notes`] names what is missing —
 //! values are never invented.
 
+mod cbuffers;
 pub mod d3d;
 mod dxbc;
 mod dxil;

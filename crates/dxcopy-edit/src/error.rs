@@ -320,10 +320,6 @@ pub enum EditError {
     /// The listing a C header output holds could not be made.
     #[error("cannot write the header's listing: {0}")]
     Listing(dxcopy_read::disasm::DisasmError),
-    /// dxc's listing of a DXIL container for a C header output could not be
-    /// made (the module does not read).
-    #[error("cannot write the header's DXIL listing: {0}")]
-    DxilListing(dxcopy_read::dxil::listing::ListingError),
     /// A C header output asked for without an output file: in place, it
     /// would replace the container with text ([`Remedy::GiveOutput`]).
     #[error("a C header output replaces nothing in place")]

@@ -232,3 +232,51 @@ fn old_projects_headers_are_reproduced_per_release() {
     assert!(counts.len() >= 5, "{counts:?}");
     assert!(differing.is_empty(), "{differing:#?}");
 }
+
+/// Issue 27 item 2 for DXIL: the `-Fh` header written for each container of
+/// `dxc-listings` holds, between `#if 0` and `#endif`, the listing dxc wrote
+/// into its committed header (compared by the rules of
+/// `dxcopy_harness::dxc_listings`), and its array reads back as the
+/// container. Counts printed; at least the DXIL listing's identical count.
+#[test]
+#[cfg_attr(
+    not(dxcopy_corpus),
+    ignore = "needs the shared corpus (../shared or $DXCOPY_SHARED)"
+)]
+fn dxc_headers_hold_dxcs_listing() {
+    use dxcopy_edit::c_header::{compiler_header, CompilerHeader};
+    use dxcopy_harness::dxc_listings::{dxc_listings, dxc_listings_or_skip};
+    let Some(dir) = dxc_listings_or_skip("dxc_headers_hold_dxcs_listing") else {
+        return;
+    };
+    let rows = dxc_listings(&dir).unwrap();
+    assert!(!rows.is_empty());
+    let (mut same, mut total) = (0, 0);
+    for row in &rows {
+        let bytes = std::fs::read(&row.container).unwrap();
+        let spec = CompilerHeader {
+            name: "g_main".into(),
+            generator: String::new(),
+            listing: ListingOptions::default(),
+            style: None,
+            line_ends: Default::default(),
+        };
+        let header = compiler_header(&bytes, &spec).unwrap_or_else(|e| panic!("{}: {e}", row.file));
+        let found = dxcopy_read::c_header::arrays(header.as_bytes()).unwrap();
+        assert_eq!(found.len(), 1, "{}", row.file);
+        assert_eq!(found[0].bytes, bytes, "{}", row.file);
+        assert!(header.starts_with("#if 0\n"), "{}", row.file);
+        let end = header.find("\n#endif\n").expect("#endif");
+        // The text between: the listing, then the line end dxc adds.
+        let block = &header["#if 0\n".len()..end];
+        let want = row.reference().unwrap();
+        total += 1;
+        if row.same(block, &want) {
+            same += 1;
+        } else if let Some((line, ours, theirs)) = row.difference(block, &want) {
+            println!("{}: line {line}: ours {ours:?}, dxc {theirs:?}", row.file);
+        }
+    }
+    println!("dxc headers: {same} of {total} hold dxc's listing");
+    assert!(same >= 84, "{same} of {total}");
+}

@@ -22,7 +22,7 @@ fn script(dir: &Path, name: &str, body: &str) -> PathBuf {
 
 fn disasm(tool: &Path, timeout: Option<&str>) -> (Option<i32>, String, String) {
     let mut cmd = Command::new(common::bin("dxinfo"));
-    cmd.args(["--disasm", SAMPLE])
+    cmd.args(["--disasm", "--disasm-with=llvm-dis", SAMPLE])
         .env("LLVM_DIS", tool)
         .env_remove("LLVM_DIS_TIMEOUT")
         .stdin(Stdio::null());

@@ -34,12 +34,21 @@ def test_release_and_part_arguments():
     assert "SFI0" in str(info.value)
 
 
-def test_an_unreadable_module_names_the_bit_offset():
+def test_an_unreadable_module_names_the_bit_offset(tmp_path):
+    # The sample with 32 bytes of its ILDB bitcode (after the magic and the
+    # first word) overwritten: the module no longer reads.
+    data = bytearray(SAMPLE.read_bytes())
+    ildb = [p for p in dxcopy.Container.from_bytes(bytes(data)).parts if p.name == "ILDB"][0]
+    start = bytes(data).find(b"BC\xc0\xde", ildb.data_offset)
+    assert start > 0
+    data[start + 8 : start + 40] = b"\xff" * 32
+    broken = tmp_path / "broken.dxil"
+    broken.write_bytes(bytes(data))
     with pytest.raises(dxcopy.Error) as info:
-        dxcopy.Container.open(SAMPLE).disassemble()
+        dxcopy.Container.open(broken).disassemble()
     assert "bitcode at bit " in str(info.value)
     assert info.value.part == "ILDB"
-    cp = run("dxinfo", "--disasm", SAMPLE, check=False)
+    cp = run("dxinfo", "--disasm", broken, check=False)
     assert cp.returncode == 1
     assert b"bitcode at bit " in cp.stderr
 

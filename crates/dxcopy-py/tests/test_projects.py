@@ -17,12 +17,12 @@ def test_write_header_equals_dxcopy(tmp_path):
         run("dxcopy", "--output-format=header", "--array-name=g_x", "--generator=G", src, out)
         c = dxcopy.Container.open(src)
         assert dxcopy.write_header(c, "g_x", generator="G") == out.read_text()
-        # DXBC: fxc's layout with the listing; DXIL: dxc's, no listing yet.
+        # DXBC: fxc's layout with its listing; DXIL: dxc's with dxc's listing.
         text = dxcopy.write_header(c, "g_x", generator="G", crlf=True)
         assert "\r\n" in text and "\n" not in text.replace("\r\n", "")
-    assert dxcopy.write_header(dxcopy.Container.open(SAMPLE)).startswith(
-        "const unsigned char g_main[] = {\n  0x44, 0x58, 0x42, 0x43,"
-    )
+    sample = dxcopy.write_header(dxcopy.Container.open(SAMPLE))
+    assert sample.startswith("#if 0\n; shader debug name: sample.pdb\n")
+    assert "\n#endif\n\nconst unsigned char g_main[] = {\n  0x44, 0x58, 0x42, 0x43," in sample
     with pytest.raises(ValueError):
         dxcopy.write_header(dxcopy.Container.open(SAMPLE), style="msvc")
 

@@ -81,6 +81,9 @@ pub(crate) struct Parser<'t, 'h> {
     pub words: Vec<u32>,
     /// Float texts that may have lost digits, taken as the nearest value.
     pub inexact: Vec<super::InexactImmediate>,
+    /// Four 32-bit immediate values with the same bits are written as one
+    /// ([`super::ImmediateEncoding::Compact`]).
+    pub compact_immediates: bool,
 }
 
 type PResult<T> = Result<T, AsmError>;
@@ -102,6 +105,7 @@ impl<'t, 'h> Parser<'t, 'h> {
             hints,
             words: Vec::new(),
             inexact: Vec::new(),
+            compact_immediates: false,
         }
     }
 
@@ -737,7 +741,14 @@ impl<'t, 'h> Parser<'t, 'h> {
             && self.peek() == Tok::Punct('(')
         {
             let double = word.eq_ignore_ascii_case("d");
-            let values = self.immediate_values(double)?;
+            let mut values = self.immediate_values(double)?;
+            if self.compact_immediates
+                && !double
+                && values.len() == 4
+                && values.iter().all(|v| *v == values[0])
+            {
+                values.truncate(1);
+            }
             let count = values.len();
             operand.kind = if double {
                 ot::IMMEDIATE64

@@ -385,15 +385,7 @@ impl<'t, 'h> Parser<'t, 'h> {
                             name: dim_name.to_string(),
                         })
                     })?;
-                    let mut stride = 0;
-                    if self.eat_punct(',') {
-                        let key = self.ident("'stride'")?;
-                        if !key.eq_ignore_ascii_case("stride") {
-                            return Err(self.expected("'stride'"));
-                        }
-                        self.expect_punct('=', "'='")?;
-                        stride = self.uint("a stride")?;
-                    }
+                    let stride = self.keyed_uint("stride", "'stride'", "a stride")?;
                     dimension = Some((dim as u32, stride));
                 }
                 self.expect_punct(')', "')'")?;
@@ -1250,17 +1242,29 @@ impl<'t, 'h> Parser<'t, 'h> {
         if !self.sm51 {
             return Ok(());
         }
-        let mut space = 0;
-        if self.eat_punct(',') {
-            let key = self.ident("'space'")?;
-            if !key.eq_ignore_ascii_case("space") {
-                return Err(self.expected("'space'"));
-            }
-            self.expect_punct('=', "'='")?;
-            space = self.uint("a register space")?;
-        }
+        let space = self.keyed_uint("space", "'space'", "a register space")?;
         body.push(space);
         Ok(())
+    }
+
+    /// `, key=N` when a comma follows (any case for `key`), else 0.
+    /// `expected` names the key in the error for another word, `what` the
+    /// number.
+    fn keyed_uint(
+        &mut self,
+        key: &str,
+        expected: &'static str,
+        what: &'static str,
+    ) -> PResult<u32> {
+        if !self.eat_punct(',') {
+            return Ok(0);
+        }
+        let word = self.ident(expected)?;
+        if !word.eq_ignore_ascii_case(key) {
+            return Err(self.expected(expected));
+        }
+        self.expect_punct('=', "'='")?;
+        self.uint(what)
     }
 
     fn interpolation(&mut self) -> PResult<Option<u8>> {

@@ -836,3 +836,88 @@ fn mutated_parts_no_panic() {
     println!("mutated containers: {reflected} reflected, {errors} errors");
     assert!(reflected > 0 && errors > 0);
 }
+
+/// A raytracing library's functions with the constant buffers each uses
+/// (`ID3D12FunctionReflection::GetConstantBufferByIndex`): found from the
+/// function's RDAT resources among the module's buffers, in that order,
+/// a structured buffer as `D3D_CT_RESOURCE_BIND_INFO` with its `$Element`.
+#[cfg_attr(
+    not(dxcopy_corpus),
+    ignore = "needs the shared corpus (../shared or $DXCOPY_SHARED)"
+)]
+#[test]
+fn library_functions_constant_buffers() {
+    let Some(corpus) = listings_or_skip("reflect_corpus") else {
+        return;
+    };
+    let path = corpus.join("dxc-listings/bin/microsoft_DirectX-Graphics-Samples__Samples_Desktop_D3D12Raytracing_src_D3D12RaytracingSakuraForestSER_Raytracing-output.h__g_lib.no__entry.dxil");
+    let bytes = std::fs::read(&path).unwrap();
+    let container = Container::parse(&bytes).unwrap();
+    let reflection = Reflection::from_container(&container).unwrap();
+    type Summary = (String, Option<u32>, Vec<(String, CbufferType, u32)>);
+    let summary: Vec<Summary> = reflection
+        .functions
+        .iter()
+        .map(|f| {
+            (
+                f.name.clone(),
+                f.constant_buffer_count,
+                f.constant_buffers
+                    .iter()
+                    .map(|b| (b.name.clone(), b.buffer_type, b.size))
+                    .collect(),
+            )
+        })
+        .collect();
+    let b = |name: &str, t, size| (name.to_string(), t, size);
+    assert_eq!(
+        summary,
+        vec![
+            (
+                "\u{1}?MyClosestHitShader@@YAXURayPayload@@UBuiltInTriangleIntersectionAttributes@@@Z"
+                    .to_string(),
+                Some(3),
+                vec![
+                    b("g_sceneCB", CbufferType::Cbuffer, 128),
+                    b("g_cubeCB", CbufferType::Cbuffer, 32),
+                    b("Vertices", CbufferType::ResourceBindInfo, 24),
+                ]
+            ),
+            (
+                "\u{1}?MyMissShader@@YAXURayPayload@@@Z".to_string(),
+                Some(0),
+                vec![]
+            ),
+            (
+                "\u{1}?MyRaygenShader@@YAXXZ".to_string(),
+                Some(1),
+                vec![b("g_sceneCB", CbufferType::Cbuffer, 128)]
+            ),
+        ]
+    );
+    let vertices = &reflection.functions[0].constant_buffers[2].variables[0];
+    assert_eq!((vertices.name.as_str(), vertices.size), ("$Element", 24));
+    let members: Vec<(&str, u32, Option<&str>)> = vertices
+        .var_type
+        .members
+        .iter()
+        .map(|m| {
+            (
+                m.name.as_str(),
+                m.member_type.offset,
+                m.member_type.name.as_deref(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        members,
+        vec![
+            ("position", 0, Some("float3")),
+            ("normal", 12, Some("float3"))
+        ]
+    );
+    let text = dxcopy_read::reflect::text::to_text(&reflection);
+    assert!(text.contains(
+        "        D3D12_SHADER_BUFFER_DESC: Name: Vertices\n          Type: D3D_CT_RESOURCE_BIND_INFO\n          Size: 24\n"
+    ));
+}

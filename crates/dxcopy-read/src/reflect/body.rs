@@ -128,11 +128,21 @@ pub(super) fn users(body: &FunctionBody) -> HashMap<ValueId, Vec<Site>> {
     map
 }
 
-/// The integer value of constant `id` (module or function level).
+/// The integer value of constant `id` (module or function level; a null
+/// integer is 0).
 pub(super) fn constant_int(module: &Module, body: &FunctionBody, id: ValueId) -> Option<i64> {
     let constant = module.constant(id).or_else(|| body.constant(id))?;
     match constant.kind {
         ConstantKind::Integer(v) => Some(v),
+        // LLVM writes an integer zero as a null constant.
+        ConstantKind::Null
+            if matches!(
+                module.ty(constant.ty),
+                Some(crate::dxil::model::Type::Integer { .. })
+            ) =>
+        {
+            Some(0)
+        }
         _ => None,
     }
 }

@@ -799,4 +799,224 @@ mod tests {
         assert_eq!(trim_prefix(b"struct.cbS", b"struct."), b"bS");
         assert_eq!(trim_prefix(b"struct.", b"struct."), b"");
     }
+
+    /// A validator-1.4 pixel shader with `RWStructuredBuffer<S> sb[2]`
+    /// where `struct S { float3 pos; uint bits : lo 3, hi 5; SamplerState
+    /// s; float w[2]; }` (the sampler is an object member, skipped), and a
+    /// `StructuredBuffer<float4> colors`.
+    fn structured_module() -> ModuleMetadata {
+        let mut b = Builder::new();
+        b.versions("ps", 6, 0);
+        let valver = b.ints(&[1, 4]);
+        b.module
+            .named_metadata
+            .retain(|n| n.name != b"dx.valver".to_vec());
+        b.named("dx.valver", vec![valver]);
+        let float = b.float();
+        let i32_ty = b.int_ty(32);
+        let float3 = b.vector(3, float);
+        let float4 = b.vector(4, float);
+        let w = b.array(2, float);
+        let sampler = b.named_struct("struct.SamplerState", vec![i32_ty]);
+        let s = b.named_struct("struct.S", vec![float3, i32_ty, sampler, w]);
+        let wrapper = b.named_struct("class.RWStructuredBuffer<S>", vec![s]);
+        let wrappers = b.array(2, wrapper);
+        let sb_ptr = b.pointer(wrappers);
+        let colors_ty = b.named_struct("class.StructuredBuffer<vector<float, 4> >", vec![float4]);
+        let colors_ptr = b.pointer(colors_ty);
+
+        let sb_symbol = b.undef(sb_ptr);
+        let mut sb = vec![
+            b.i32(0),
+            sb_symbol,
+            b.string("sb"),
+            b.i32(0),
+            b.i32(0),
+            b.i32(2),
+        ];
+        sb.extend([b.i32(12), b.i32(0), b.i32(0), b.i32(0)]);
+        let mut sb: Vec<_> = sb.into_iter().map(Some).collect();
+        sb.push(None);
+        let sb = b.node(sb);
+        let colors_symbol = b.undef(colors_ptr);
+        let mut colors = vec![
+            b.i32(0),
+            colors_symbol,
+            b.string("colors"),
+            b.i32(0),
+            b.i32(0),
+            b.i32(1),
+        ];
+        colors.extend([b.i32(12), b.i32(0)]);
+        let mut colors: Vec<_> = colors.into_iter().map(Some).collect();
+        colors.push(None);
+        let colors = b.node(colors);
+        let srvs = b.node(vec![Some(colors)]);
+        let uavs = b.node(vec![Some(sb)]);
+        let resources = b.node(vec![Some(srvs), Some(uavs), None, None]);
+        b.named("dx.resources", vec![resources]);
+
+        let field = |b: &mut Builder, name: &str, comp: i64, extra: Vec<(i64, MetadataId)>| {
+            let mut pairs = vec![(6, b.string(name)), (3, b.i32(0)), (7, b.i32(comp))];
+            pairs.extend(extra);
+            b.field(pairs)
+        };
+        let lo = {
+            let name = b.string("lo");
+            let width = b.i32(3);
+            b.field(vec![(6, name), (12, width)])
+        };
+        let hi = {
+            let name = b.string("hi");
+            let width = b.i32(5);
+            b.field(vec![(6, name), (12, width)])
+        };
+        let bit_fields = b.node(vec![Some(lo), Some(hi)]);
+        let pos = field(&mut b, "pos", 9, vec![]);
+        let bits = field(&mut b, "bits", 5, vec![(11, bit_fields)]);
+        let sampler_field = field(&mut b, "s", 0, vec![]);
+        let w_field = field(&mut b, "w", 9, vec![]);
+        let size = b.i32(44);
+        let s_annotation = b.node(vec![
+            Some(size),
+            Some(pos),
+            Some(bits),
+            Some(sampler_field),
+            Some(w_field),
+        ]);
+        let h = field(&mut b, "h", 0, vec![]);
+        let size = b.i32(44);
+        let wrapper_annotation = b.node(vec![Some(size), Some(h)]);
+        let h4 = field(&mut b, "h", 9, vec![]);
+        let size = b.i32(16);
+        let colors_annotation = b.node(vec![Some(size), Some(h4)]);
+        let tag = b.i32(0);
+        let s_undef = b.undef(s);
+        let wrapper_undef = b.undef(wrapper);
+        let colors_undef = b.undef(colors_ty);
+        let annotations = b.node(vec![
+            Some(tag),
+            Some(s_undef),
+            Some(s_annotation),
+            Some(wrapper_undef),
+            Some(wrapper_annotation),
+            Some(colors_undef),
+            Some(colors_annotation),
+        ]);
+        b.named("dx.typeAnnotations", vec![annotations]);
+        let metadata = DxilMetadata::read(&b.module).unwrap();
+        ModuleMetadata {
+            module: b.module,
+            has_bodies: false,
+            metadata,
+            part: "DXIL",
+        }
+    }
+
+    #[test]
+    fn structured_buffers_bit_fields_and_objects() {
+        use VariableClass as C;
+        use VariableType as T;
+        let m = structured_module();
+        assert!(!usage_in_metadata(&m));
+        let buffers = constant_buffers(&m);
+        let member = |name: &str, mut t: TypeDesc, offset: u32| {
+            t.offset = offset;
+            MemberDesc {
+                name: name.into(),
+                member_type: t,
+            }
+        };
+        let mut bits = ty("dword", C::Scalar, T::Uint, [1, 1, 0]);
+        let bit = |width: u32, offset: u32| TypeDesc {
+            class: C::BitField,
+            columns: width,
+            offset,
+            ..ty("dword", C::Scalar, T::Uint, [1, 1, 0])
+        };
+        bits.members = vec![
+            MemberDesc {
+                name: "lo".into(),
+                member_type: bit(3, 0),
+            },
+            MemberDesc {
+                name: "hi".into(),
+                member_type: bit(5, 3),
+            },
+        ];
+        // pos 3 + bits 1 + w 2 scalars; the sampler member is skipped.
+        let mut s = ty("S", C::Struct, T::Void, [1, 6, 0]);
+        s.members = vec![
+            member("pos", ty("float3", C::Vector, T::Float, [1, 3, 0]), 0),
+            member("bits", bits, 12),
+            member("w", ty("float", C::Scalar, T::Float, [1, 1, 2]), 20),
+        ];
+        let element = |var_type: TypeDesc, size: u32| VariableDesc {
+            name: "$Element".into(),
+            start_offset: 0,
+            size,
+            flags: VariableFlags(VariableFlags::USED),
+            used: true,
+            default_value: None,
+            start_texture: Some(u32::MAX),
+            texture_size: Some(0),
+            start_sampler: Some(u32::MAX),
+            sampler_size: Some(0),
+            var_type,
+        };
+        // UAVs first: `sb[0]`, its element 28 bytes under the data layout
+        // (the sampler's i32 at 16, w at 20); then the SRV.
+        assert_eq!(
+            buffers,
+            vec![
+                BufferDesc {
+                    name: "sb[0]".into(),
+                    buffer_type: CbufferType::ResourceBindInfo,
+                    size: 28,
+                    flags: CbufferFlags(0),
+                    variables: vec![element(s, 28)],
+                },
+                BufferDesc {
+                    name: "colors".into(),
+                    buffer_type: CbufferType::ResourceBindInfo,
+                    size: 16,
+                    flags: CbufferFlags(0),
+                    variables: vec![element(ty("float4", C::Vector, T::Float, [1, 4, 0]), 16)],
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn object_types_by_name_as_dxc_tells_them() {
+        use VariableType as T;
+        for (name, want) in [
+            (&b"struct.SamplerState"[..], Some(T::Sampler)),
+            (b"struct.SamplerComparisonState", Some(T::Sampler)),
+            (b"class.Texture2D<vector<float, 4> >", Some(T::Texture2D)),
+            // Prefixes in dxc's order: Texture2DMSArray matches Texture2D first.
+            (b"class.Texture2DMSArray<float, 0>", Some(T::Texture2D)),
+            (b"class.StructuredBuffer<S>", Some(T::StructuredBuffer)),
+            (b"class.ByteAddressBuffer", Some(T::ByteAddressBuffer)),
+            (b"class.ConstantBuffer<C>", Some(T::Cbuffer)),
+            (
+                b"class.AppendStructuredBuffer<S>",
+                Some(T::AppendStructuredBuffer),
+            ),
+            (b"class.TriangleStream<V>", Some(T::Void)),
+            (b"dx.types.wave_t", Some(T::Void)),
+            (
+                b"class.RasterizerOrderedTexture2D<float>",
+                Some(T::Texture2D),
+            ),
+            // dxc's `ltrim("RasterizerOrdered")` eats the R of RW: not objects.
+            (b"class.RWTexture2D<float>", None),
+            (b"class.RWStructuredBuffer<S>", None),
+            (b"class.RWByteAddressBuffer", None),
+            (b"class.matrix<float, 4, 4>_slice_type", None),
+            (b"struct.Light", None),
+        ] {
+            assert_eq!(object_type(name), want, "{}", String::from_utf8_lossy(name));
+        }
+    }
 }

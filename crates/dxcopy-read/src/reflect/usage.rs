@@ -268,3 +268,6 @@ pub(super) fn apply(buffer: &mut BufferDesc, usage: &[u32]) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;

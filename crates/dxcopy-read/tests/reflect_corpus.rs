@@ -854,6 +854,15 @@ fn library_functions_constant_buffers() {
     let bytes = std::fs::read(&path).unwrap();
     let container = Container::parse(&bytes).unwrap();
     let reflection = Reflection::from_container(&container).unwrap();
+    // dxc's D3D12_LIBRARY_DESC: Creator unset, Flags 0; llvm.ident in a note.
+    let library = reflection.library.as_ref().unwrap();
+    assert_eq!((library.creator.as_deref(), library.flags), (None, 0));
+    assert!(
+        reflection.notes.iter().any(|n| n
+            .starts_with("a library's Creator is unset in dxc's reflection: the module's llvm.ident is 'dxcoob 1.8.2505.28")),
+        "{:?}",
+        reflection.notes
+    );
     type Summary = (String, Option<u32>, Vec<(String, CbufferType, u32)>);
     let summary: Vec<Summary> = reflection
         .functions

@@ -552,6 +552,13 @@ fn library(
     creator: Option<String>,
     buffers: Option<Vec<BufferDesc>>,
 ) {
+    // dxc's library reflection leaves Creator unset (and Flags 0); the
+    // module's llvm.ident is kept in a note.
+    if let Some(ident) = &creator {
+        r.notes.push(format!(
+            "a library's Creator is unset in dxc's reflection: the module's llvm.ident is '{ident}'"
+        ));
+    }
     if buffers.is_none() {
         r.notes.push(
             "constant-buffer layouts are recorded only in the DXIL module's metadata: the functions' constant_buffers are unknown"
@@ -562,7 +569,7 @@ fn library(
         r.notes
             .push("no RDAT part: the library's functions are unknown".into());
         r.library = Some(LibraryDesc {
-            creator,
+            creator: None,
             flags: 0,
             function_count: 0,
         });
@@ -612,7 +619,7 @@ fn library(
         })
         .collect();
     r.library = Some(LibraryDesc {
-        creator,
+        creator: None,
         flags: 0,
         function_count: r.functions.len() as u32,
     });

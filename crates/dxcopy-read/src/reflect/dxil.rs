@@ -308,7 +308,7 @@ pub(super) fn reflect(container: &Container<'_>, r: &mut Reflection) -> Result<(
         .map(|m| module_buffers(m, kind == ShaderKind::Library, &mut r.notes));
     if kind == ShaderKind::Library {
         r.interface = "ID3D12LibraryReflection";
-        library(r, rdat.as_ref(), version, creator, buffers);
+        library(r, rdat.as_ref(), module.as_ref(), version, creator, buffers);
         return Ok(());
     }
 
@@ -548,6 +548,7 @@ fn stage_from_psv(
 fn library(
     r: &mut Reflection,
     rdat: Option<&RuntimeData<'_>>,
+    module: Option<&ModuleMetadata>,
     version: ShaderVersion,
     creator: Option<String>,
     buffers: Option<Vec<BufferDesc>>,
@@ -594,6 +595,13 @@ fn library(
                 .collect();
             let mut required = f.feature_flags & !RequiresFlags::EARLY_DEPTH_STENCIL;
             required &= !USES_DERIVATIVES;
+            // A pixel shader's early depth-stencil comes from its entry's
+            // shader flags in the module, as dxc's function reflection does.
+            if kind == ShaderVersionType::Pixel
+                && module.is_some_and(|m| forces_early_depth_stencil(m, f.name))
+            {
+                required |= RequiresFlags::EARLY_DEPTH_STENCIL;
+            }
             let constant_buffers = buffers.as_ref().map(|buffers| {
                 function_buffers(
                     buffers,
@@ -611,8 +619,9 @@ fn library(
                 required_feature_flags: required,
                 constant_buffer_count: constant_buffers.as_ref().map(|b| b.len() as u32),
                 bound_resource_count: bound_resources.len() as u32,
-                function_parameter_count: None,
-                has_return: None,
+                // dxc's function reflection leaves both unset (0, FALSE).
+                function_parameter_count: Some(0),
+                has_return: Some(false),
                 constant_buffers: constant_buffers.unwrap_or_default(),
                 bound_resources,
             }
@@ -623,10 +632,23 @@ fn library(
         flags: 0,
         function_count: r.functions.len() as u32,
     });
-    r.notes.push(
-        "function parameter counts, return values and pixel shaders' early depth-stencil flag are recorded only in the DXIL module"
-            .into(),
-    );
+    if module.is_none() {
+        r.notes.push(
+            "pixel shaders' early depth-stencil flag is recorded only in the DXIL module: not reported"
+                .into(),
+        );
+    }
+}
+
+/// Whether the library entry named `name` has the force-early-depth-stencil
+/// shader flag in its `dx.entryPoints` properties.
+fn forces_early_depth_stencil(m: &ModuleMetadata, name: &[u8]) -> bool {
+    m.metadata.entry_points.iter().any(|e| {
+        e.function.and_then(|f| m.module.global_name(f)) == Some(name)
+            && e.properties.shader_flags.unwrap_or(0)
+                & super::module::SHADER_FLAG_FORCE_EARLY_DEPTH_STENCIL
+                != 0
+    })
 }
 
 /// The constant buffers a library function uses, as dxc's
@@ -728,5 +750,46 @@ fn instruction_counts(
             notes.push(why);
             None
         }
+    }
+}
+
+#[cfg(test)]
+mod library_tests {
+    use super::*;
+    use crate::dxil::metadata::{DxilMetadata, EntryPoint, EntryProperties};
+    use crate::dxil::model::Type;
+    use crate::dxil::test_module::Builder;
+
+    /// Two library pixel entries: the one whose shader flags force early
+    /// depth-stencil (bit 3) reports it, the other and unknown names do not.
+    #[test]
+    fn a_library_pixel_entry_forces_early_depth_stencil_from_its_flags() {
+        let mut b = Builder::new();
+        let void = b.ty(Type::Void);
+        let early = b.function("early", void, &[], None);
+        let late = b.function("late", void, &[], None);
+        let entry = |function, name: &[u8], flags| EntryPoint {
+            function: Some(function),
+            name: name.to_vec(),
+            signatures: Default::default(),
+            resources: Default::default(),
+            properties: EntryProperties {
+                shader_flags: Some(flags),
+                shader_kind: Some(ShaderKind::Pixel),
+                ..Default::default()
+            },
+        };
+        let m = ModuleMetadata {
+            module: b.module,
+            has_bodies: false,
+            metadata: DxilMetadata {
+                entry_points: vec![entry(early, b"early", 0x18), entry(late, b"late", 0x10)],
+                ..Default::default()
+            },
+            part: "DXIL",
+        };
+        assert!(forces_early_depth_stencil(&m, b"early"));
+        assert!(!forces_early_depth_stencil(&m, b"late"));
+        assert!(!forces_early_depth_stencil(&m, b"missing"));
     }
 }

@@ -17,7 +17,7 @@ use crate::psv0::ResourceKind;
 use crate::{PartName, Program};
 
 /// `ShaderFlags` bit 3: `m_bForceEarlyDepthStencil`.
-const SHADER_FLAG_FORCE_EARLY_DEPTH_STENCIL: u64 = 1 << 3;
+pub(super) const SHADER_FLAG_FORCE_EARLY_DEPTH_STENCIL: u64 = 1 << 3;
 
 /// A module with its metadata, and the part it was read from.
 pub(super) struct ModuleMetadata {

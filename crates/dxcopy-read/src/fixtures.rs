@@ -217,7 +217,7 @@ pub mod codeview {
         out.push(0);
     }
 
-    /// `S_LOCAL`: type, flags (0x80 = return value), name.
+    /// `S_LOCAL`: type, flags (0x1 parameter, 0x80 return value), name.
     pub fn local(ty: u32, flags: u16, name: &str) -> Vec<u8> {
         let mut b = ty.to_le_bytes().to_vec();
         b.extend_from_slice(&flags.to_le_bytes());

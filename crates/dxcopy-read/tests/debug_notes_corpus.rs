@@ -92,9 +92,8 @@ fn wine_sdbg_notes_match_the_source() {
     let listing = disasm::listing(&container, "t", &ListingOptions::default()).unwrap();
     assert_eq!(listing.errors, vec![]);
     let program = listing_program_portion(&listing.text);
-    let expected_head = format!(
-        "dcl_indexrange o0.x 4\n\n#line 9 \"{file}\"\nmov r0.x, vForkInstanceID.x\n"
-    );
+    let expected_head =
+        format!("dcl_indexrange o0.x 4\n\n#line 9 \"{file}\"\nmov r0.x, vForkInstanceID.x\n");
     assert!(program.contains(&expected_head), "{program}");
     assert_eq!(program.matches("#line").count(), 1, "{program}");
 }
@@ -124,4 +123,107 @@ fn a_public_zi_header_matches_when_given() {
         compared += 1;
     }
     assert!(compared > 0, "{path}: no array with a listing");
+}
+
+/// A container of `parts` (zero digest, version 1.0).
+fn container(parts: &[([u8; 4], &[u8])]) -> Vec<u8> {
+    let table_end = 32 + 4 * parts.len();
+    let mut out = b"DXBC".to_vec();
+    out.extend_from_slice(&[0; 16]);
+    out.extend_from_slice(&1u32.to_le_bytes());
+    out.extend_from_slice(&0u32.to_le_bytes());
+    out.extend_from_slice(&(parts.len() as u32).to_le_bytes());
+    let mut at = table_end;
+    for (_, data) in parts {
+        out.extend_from_slice(&(at as u32).to_le_bytes());
+        at += 8 + data.len();
+    }
+    for (name, data) in parts {
+        out.extend_from_slice(name);
+        out.extend_from_slice(&(data.len() as u32).to_le_bytes());
+        out.extend_from_slice(data);
+    }
+    let len = out.len() as u32;
+    out[24..28].copy_from_slice(&len.to_le_bytes());
+    out
+}
+
+/// DirectXTK's two fxc PDBs (`/Zi /Fd`, commit 3231cce) are what fxc
+/// embeds as SPDB; their containers at the same commit are in the corpus
+/// (stripped). Put together, every code offset of the PDB is the byte
+/// offset of an instruction of the program, the files are the effect's
+/// sources and the lines are those Microsoft's listing of the same
+/// compile's Level9 program shows (`#line 12`, `#line 41` of Common.fxh).
+#[cfg_attr(
+    not(dxcopy_corpus),
+    ignore = "needs the shared corpus (../shared or $DXCOPY_SHARED)"
+)]
+#[test]
+fn fxc_pdbs_annotate_their_programs() {
+    let Some((_, rows)) = manifest_or_skip("fxc_pdbs_annotate_their_programs") else {
+        return;
+    };
+    let mut checked = 0;
+    for row in rows
+        .iter()
+        .filter(|r| r.kind == "msf-pdb" && r.notes.contains("fxc-style"))
+    {
+        let stem = row.short().trim_end_matches(".pdb");
+        let Some(stem) = stem.split("__").nth(2) else {
+            continue;
+        };
+        let Some(program_row) = rows
+            .iter()
+            .find(|r| r.is_container() && r.short().contains(&format!("{stem}.inc__")))
+        else {
+            continue;
+        };
+        let pdb = std::fs::read(&row.path).unwrap();
+        let original = std::fs::read(&program_row.path).unwrap();
+        let original = Container::parse(&original).unwrap();
+        let mut parts: Vec<([u8; 4], &[u8])> =
+            original.parts().map(|p| (p.name.0, p.data)).collect();
+        parts.push((*b"SPDB", &pdb));
+        let bytes = container(&parts);
+        let c = Container::parse(&bytes).unwrap();
+        let notes = DebugNotes::from_container(&c).unwrap().unwrap();
+        let (program, error) = disasm::decode_program(&c).unwrap();
+        assert!(error.is_none());
+        let offsets: Vec<u32> = program.instructions.iter().map(|i| i.token * 4).collect();
+        for key in notes.lines.keys() {
+            assert!(offsets.contains(key), "{}: line at {key}", row.rel);
+        }
+        for l in &notes.locations {
+            assert!(offsets.contains(&l.start), "{}: {l:?}", row.rel);
+        }
+        assert!(!notes.locations.is_empty());
+        let listing = disasm::listing(&c, "t", &ListingOptions::default()).unwrap();
+        assert_eq!(listing.errors, vec![]);
+        let text = listing_program_portion(&listing.text);
+        println!("{}:\n{text}", row.rel);
+        assert!(text.contains("// Initial variable locations:"), "{text}");
+        let lines: Vec<&str> = text.lines().filter(|l| l.starts_with("#line")).collect();
+        if stem == "BasicEffect_VSBasic" {
+            // Microsoft's listing of the same compile's Level9 program (in
+            // the .inc) has `#line 41 "…Common.fxh"`, `#line 12`, `#line
+            // 41`, `#line 41 "…BasicEffect.fx"`, `#line 42 "…Common.fxh"`.
+            assert_eq!(
+                lines,
+                vec![
+                    r#"#line 48 "D:\Microsoft\DirectXTK\Src\Shaders\BasicEffect.fx""#,
+                    r#"#line 12 "D:\Microsoft\DirectXTK\Src\Shaders\Common.fxh""#,
+                    "#line 41",
+                    r#"#line 48 "D:\Microsoft\DirectXTK\Src\Shaders\BasicEffect.fx""#,
+                ]
+            );
+            assert!(text.contains(
+                "//   o0.x <- <VSBasic return value>.Diffuse.x; o0.y <- <VSBasic return value>.Diffuse.y; o0.z <- <VSBasic return value>.Diffuse.z; o0.w <- <VSBasic return value>.Diffuse.w\n//\n"
+            ));
+        } else {
+            assert!(!lines.is_empty(), "{text}");
+        }
+        checked += 1;
+    }
+    println!("{checked} fxc PDBs checked against their programs");
+    assert!(checked > 0);
 }

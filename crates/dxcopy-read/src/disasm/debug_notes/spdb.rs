@@ -48,8 +48,6 @@ const DEBUG_S_LINES: u32 = 0xf2;
 const DEBUG_S_FILECHKSMS: u32 = 0xf4;
 const DEBUG_S_INLINEELINES: u32 = 0xf6;
 
-/// `CV_LVARFLAGS.fIsRetValue`.
-const LOCAL_IS_RETURN_VALUE: u16 = 0x80;
 /// Operand types whose defranges the listing does not print: indexable
 /// temporaries (`x#[]`, addressed by array element) and streams.
 const SKIPPED_REGISTERS: [u16; 2] = [3, 16];
@@ -621,17 +619,13 @@ impl Decoder<'_> {
             let body = record.sub(2, len - 2, "symbol").map_err(&err)?;
             match kind {
                 S_LOCAL => {
+                    // The name as stored: fxc stores a return value's
+                    // local as `<main return value>` itself.
                     let ty = body.u32(0, "local type").map_err(&err)?;
-                    let flags = body.u16(4, "local flags").map_err(&err)?;
                     let name = body.cstr(6, body.len(), "local name").map_err(&err)?;
                     let name = String::from_utf8_lossy(name).into_owned();
-                    let shown = if flags & LOCAL_IS_RETURN_VALUE != 0 && !name.starts_with('<') {
-                        format!("<{name} return value>")
-                    } else {
-                        name
-                    };
-                    self.spend(shown.len() as u64)?;
-                    local = Some((shown, ty));
+                    self.spend(name.len() as u64)?;
+                    local = Some((name, ty));
                 }
                 S_DEFRANGE_HLSL => {
                     if let Some((name, ty)) = &local {

@@ -69,7 +69,7 @@ fn spec() -> SpdbSpec {
         symbols: vec![
             local(0x1002, 1, "input"),
             defrange(1, 0, 16, 40, 72, 0),
-            local(0x1004, 0x80, "main"),
+            local(0x1004, 0x80, "<main return value>"),
             defrange(2, 16, 4, 88, 24, 16),
             defrange(2, 0, 16, 88, 24, 0),
             local(0x1005, 0, "t"),

@@ -168,28 +168,27 @@ impl DebugNotes {
     }
 
     /// The locations of the initial-locations block, grouped by register
-    /// in the listing's order: input registers by operand type and index,
-    /// then output registers (operand names starting with `o`) by
-    /// descending index; within a register by component. Temporaries and
-    /// destination-relative locations are not part of it; the first location
-    /// of a register component wins.
+    /// in the listing's order: the input registers in the order the
+    /// records first name them, then the output registers (operand names
+    /// starting with `o`) likewise; within a register by component.
+    /// Temporaries and destination-relative locations are not part of it;
+    /// the first location of a register component wins.
     pub fn initial_locations(&self) -> Vec<InitialRegister<'_>> {
-        // Key: (is output, then for inputs (operand type, index), for
-        // outputs (-index, operand type)).
-        let mut registers: BTreeMap<RegisterOrder, (NoteRegister, BTreeMap<u8, &str>)> =
+        // (is output, first record naming the register) → the register's
+        // components.
+        let mut registers: BTreeMap<(bool, usize), (NoteRegister, BTreeMap<u8, &str>)> =
             BTreeMap::new();
-        for location in &self.locations {
-            let NoteRegister::Operand { kind, index } = location.register else {
+        let mut seen: BTreeMap<NoteRegister, (bool, usize)> = BTreeMap::new();
+        for (record, location) in self.locations.iter().enumerate() {
+            let NoteRegister::Operand { kind, .. } = location.register else {
                 continue;
             };
             if kind == TEMP || kind == INDEXABLE_TEMP || location.component > 3 {
                 continue;
             }
-            let key = if is_output(kind) {
-                (true, -i64::from(index), i64::from(kind))
-            } else {
-                (false, i64::from(kind), i64::from(index))
-            };
+            let key = *seen
+                .entry(location.register)
+                .or_insert((is_output(kind), record));
             registers
                 .entry(key)
                 .or_insert_with(|| (location.register, BTreeMap::new()))
@@ -207,10 +206,6 @@ impl DebugNotes {
 /// One line of the initial-locations block: a register and its
 /// components' variables.
 pub type InitialRegister<'a> = (NoteRegister, Vec<(u8, &'a str)>);
-
-/// The block's order: (is output, then (operand type, index) for inputs
-/// and (-index, operand type) for outputs).
-type RegisterOrder = (bool, i64, i64);
 
 const TEMP: u8 = 0;
 const INDEXABLE_TEMP: u8 = 3;

@@ -426,3 +426,62 @@ fn hostile_sdbg_is_an_error_not_a_panic() {
     };
     assert_eq!(source.offset, 500 + 84 + 16);
 }
+
+#[test]
+fn initial_locations_follow_record_order_inputs_first() {
+    // cs_5_0: dcl_input vThreadGroupID.xyz, dcl_input vThreadID.xyz,
+    // dcl_thread_group 1, 1, 1, ret (byte 40). The records name the group id
+    // first (as the vvvv listings show `vThreadGroupID` before `vThreadID`,
+    // though its operand type, 33, is the higher), and an output before
+    // the inputs: outputs still come last.
+    let shex = le(&[
+        0x0005_0050,
+        11,
+        0x0200_005f,
+        0x0002_1072,
+        0x0200_005f,
+        0x0002_0072,
+        0x0400_009b,
+        1,
+        1,
+        1,
+        0x0100_003e,
+    ]);
+    let spec = SpdbSpec {
+        files: vec!["cs.hlsl".into()],
+        lines: vec![(40, 0, 5)],
+        types: vec![vector(0x75, 3, 12, "uint3")],
+        symbols: vec![
+            local(0x75, 0, "<main return value>"),
+            defrange(2, 0, 4, 40, 4, 16),
+            local(0x1000, 1, "gid"),
+            defrange(33, 0, 12, 40, 4, 0),
+            local(0x1000, 1, "tid"),
+            defrange(32, 0, 12, 40, 4, 0),
+        ],
+        ..SpdbSpec::default()
+    };
+    let spdb = build_spdb(&spec);
+    let bytes = build(&[(b"SHEX", &shex), (b"SPDB", &spdb)]);
+    let c = Container::parse(&bytes).unwrap();
+    let l = listing(&c, "t", &ListingOptions::default()).unwrap();
+    assert_eq!(l.errors, vec![]);
+    let at = l.text.find("cs_5_0").unwrap();
+    assert_eq!(
+        &l.text[at..],
+        "cs_5_0
+dcl_input vThreadGroupID.xyz
+dcl_input vThreadID.xyz
+dcl_thread_group 1, 1, 1
+//
+// Initial variable locations:
+//   vThreadGroupID.x <- gid.x; vThreadGroupID.y <- gid.y; vThreadGroupID.z <- gid.z; 
+//   vThreadID.x <- tid.x; vThreadID.y <- tid.y; vThreadID.z <- tid.z; 
+//   o1.x <- <main return value>
+//
+#line 5 \"cs.hlsl\"
+ret 
+// Approximately 0 instruction slots used
+"
+    );
+}

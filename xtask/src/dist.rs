@@ -72,7 +72,7 @@ mod tests {
                     );
                 }
             }
-            // dxasm has four long options; the others many more.
+            // dxasm has few long options (five); the others many more.
             let least = if cmd.get_name() == "dxasm" { 4 } else { 8 };
             assert!(
                 checked >= least,

@@ -4,7 +4,7 @@
 //! of the `.dxbc` Microsoft's assembler made from it. And `patch_container`
 //! (`dxasm --into`) keeping every other part byte for byte.
 
-use dxcopy_edit::asm::{self, FloatHints};
+use dxcopy_edit::asm::{self, AsmOptions, FloatHints, ImmediateEncoding};
 use dxcopy_edit::{ContainerBuilder, DigestPolicy};
 use dxcopy_read::{Container, DigestKind, PartName};
 use std::path::Path;
@@ -37,30 +37,80 @@ fn microsoft_pairs_assemble_to_their_programs() {
     }
     // cyclecounter.asm writes `mov r0, l(0,0,0,0)`: Microsoft's assembler
     // made that a one-value immediate, fxc (whose listings print the same
-    // text for four values) writes four, and dxcopy follows fxc. The rest
-    // of the program is the same.
+    // text for four values) writes four. dxcopy follows fxc by default and
+    // Microsoft's assembler with `ImmediateEncoding::Compact`.
     let text = String::from_utf8(data("cyclecounter.asm")).unwrap();
-    let ours = asm::assemble(&text, &mut FloatHints::none())
+    let theirs = program_of(&data("cyclecounter.dxbc"));
+    let compact = AsmOptions {
+        immediates: ImmediateEncoding::Compact,
+    };
+    let ours = asm::assemble_with(&text, &mut FloatHints::none(), &compact)
         .unwrap()
         .program;
-    let theirs = program_of(&data("cyclecounter.dxbc"));
+    assert_eq!(ours, theirs, "cyclecounter, compact immediates");
+    identical.push("cyclecounter");
+    let fxc = asm::assemble(&text, &mut FloatHints::none())
+        .unwrap()
+        .program;
     let words = |d: &[u8]| -> Vec<u32> {
         d.chunks_exact(4)
             .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect()
     };
-    let (ours, theirs) = (words(&ours), words(&theirs));
-    // mov r0.xyzw, l(0,0,0,0): 8 words here, 5 in Microsoft's.
+    let (fxc, theirs) = (words(&fxc), words(&theirs));
+    // mov r0.xyzw, l(0,0,0,0): 8 words as fxc writes it, 5 in Microsoft's.
     assert_eq!(
-        ours[9..17],
+        fxc[9..17],
         [0x0800_0036, 0x0010_00f2, 0, 0x0000_4002, 0, 0, 0, 0]
     );
     assert_eq!(theirs[9..14], [0x0500_0036, 0x0010_00f2, 0, 0x0000_4001, 0]);
-    assert_eq!(ours[17..], theirs[14..]);
-    assert_eq!(ours[2..9], theirs[2..9]);
+    assert_eq!(fxc[17..], theirs[14..]);
+    assert_eq!(identical.len(), 6);
     println!(
-        "{} of 6 Microsoft pairs identical: {identical:?}; cyclecounter differs in one immediate",
-        identical.len()
+        "6 of 6 Microsoft pairs identical: {identical:?} (cyclecounter with compact immediates)"
+    );
+}
+
+/// Compact immediates: only four values with the same bits become one;
+/// different values, one value and doubles are unchanged.
+#[test]
+fn compact_immediates_shrink_only_four_equal_values() {
+    let program = |body: &str, immediates| {
+        let text = format!("ps_5_0\ndcl_temps 1\n{body}\nret\n");
+        let a =
+            asm::assemble_with(&text, &mut FloatHints::none(), &AsmOptions { immediates }).unwrap();
+        a.program[8..a.program.len() - 4]
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect::<Vec<u32>>()
+    };
+    let c = ImmediateEncoding::Compact;
+    // dcl_temps 1 is 2 words; the mov follows.
+    assert_eq!(
+        program("mov r0.xyzw, l(1.0, 1.0, 1.0, 1.0)", c)[2..],
+        [0x0500_0036, 0x0010_00f2, 0, 0x0000_4001, 0x3f80_0000]
+    );
+    assert_eq!(
+        program("mov r0.xyzw, l(1.0, 1.0, 1.0, 2.0)", c)[2..],
+        [
+            0x0800_0036,
+            0x0010_00f2,
+            0,
+            0x0000_4002,
+            0x3f80_0000,
+            0x3f80_0000,
+            0x3f80_0000,
+            0x4000_0000
+        ]
+    );
+    // -0.0 and 0.0 differ in their bits: kept as four.
+    assert_eq!(
+        program("mov r0.xyzw, l(0, -0.0, 0, 0)", c)[2..5],
+        [0x0800_0036, 0x0010_00f2, 0]
+    );
+    assert_eq!(
+        program("mov r0.xyzw, l(7)", c),
+        program("mov r0.xyzw, l(7)", ImmediateEncoding::Fxc)
     );
 }
 

@@ -4,8 +4,7 @@
 use crate::verify::{ensure, Violation};
 use dxcopy_read::bitcode::ModuleFacts;
 use dxcopy_read::dxil::{
-    ConstantKind, FunctionBody, InstructionKind, Metadata, Module, Operand, ReadOptions, Type,
-    TypeId, ValueId,
+    FunctionBody, InstructionKind, Metadata, Module, Operand, ReadOptions, Type, TypeId,
 };
 use std::fmt::Write as _;
 
@@ -81,7 +80,7 @@ fn check_ids(m: &Module) -> Result<(), Violation> {
     let module_values = m.values.len();
     for c in &m.constants {
         ensure!(ty_ok(c.ty), "a constant's type is past the table");
-        for v in constant_refs(&c.kind) {
+        for v in c.kind.operands() {
             ensure!(
                 v.index() < module_values,
                 "a module constant refers past the values"
@@ -128,7 +127,7 @@ fn check_body(
     };
     let blocks = body.blocks.len();
     for c in &body.constants {
-        for v in constant_refs(&c.kind) {
+        for v in c.kind.operands() {
             ensure!(
                 v.index() < values,
                 "a function constant refers past the values"
@@ -164,34 +163,6 @@ fn check_body(
     }
     let _ = m;
     Ok(())
-}
-
-fn constant_refs(kind: &ConstantKind) -> Vec<ValueId> {
-    use ConstantKind::*;
-    match kind {
-        Aggregate(v) => v.clone(),
-        Cast { value, .. } => vec![*value],
-        BinOp { lhs, rhs, .. } | Compare { lhs, rhs, .. } => vec![*lhs, *rhs],
-        GetElementPtr { operands, .. } => operands.clone(),
-        Select {
-            condition,
-            if_true,
-            if_false,
-        } => vec![*condition, *if_true, *if_false],
-        ExtractElement { vector, index } => vec![*vector, *index],
-        InsertElement {
-            vector,
-            element,
-            index,
-        } => vec![*vector, *element, *index],
-        ShuffleVector {
-            first,
-            second,
-            mask,
-        } => vec![*first, *second, *mask],
-        BlockAddress { function, .. } => vec![*function],
-        _ => Vec::new(),
-    }
 }
 
 fn instruction_refs(kind: &InstructionKind) -> (Vec<Operand>, Vec<dxcopy_read::dxil::BlockId>) {

@@ -620,6 +620,39 @@ pub enum ConstantKind {
     },
 }
 
+impl ConstantKind {
+    /// The values the constant refers to, in LLVM's operand order (none for
+    /// the plain forms: null, undef, numbers, data).
+    pub fn operands(&self) -> Vec<ValueId> {
+        match self {
+            ConstantKind::Aggregate(elements) => elements.clone(),
+            ConstantKind::Cast { value, .. } => vec![*value],
+            ConstantKind::BinOp { lhs, rhs, .. } | ConstantKind::Compare { lhs, rhs, .. } => {
+                vec![*lhs, *rhs]
+            }
+            ConstantKind::GetElementPtr { operands, .. } => operands.clone(),
+            ConstantKind::Select {
+                condition,
+                if_true,
+                if_false,
+            } => vec![*condition, *if_true, *if_false],
+            ConstantKind::ExtractElement { vector, index } => vec![*vector, *index],
+            ConstantKind::InsertElement {
+                vector,
+                element,
+                index,
+            } => vec![*vector, *element, *index],
+            ConstantKind::ShuffleVector {
+                first,
+                second,
+                mask,
+            } => vec![*first, *second, *mask],
+            ConstantKind::BlockAddress { function, .. } => vec![*function],
+            _ => Vec::new(),
+        }
+    }
+}
+
 // ---------------------------------------------------------------- operations
 
 /// Binary operations, with the bitcode's overloaded codes resolved by

@@ -1315,3 +1315,20 @@ fn debug_info_fields_can_be_left_out() {
     let full = parse(&bytes);
     assert!(matches!(&full.metadata[1], Metadata::Debug(d) if d.distinct && d.fields == [1, 1, 1]));
 }
+
+#[test]
+fn constant_operands_come_in_llvm_order() {
+    let v = |i| ValueId(i);
+    let select = ConstantKind::Select {
+        condition: v(3),
+        if_true: v(1),
+        if_false: v(2),
+    };
+    assert_eq!(select.operands(), [v(3), v(1), v(2)]);
+    assert_eq!(
+        ConstantKind::Aggregate(vec![v(5), v(4)]).operands(),
+        [v(5), v(4)]
+    );
+    assert!(ConstantKind::Null.operands().is_empty());
+    assert!(ConstantKind::Undef.operands().is_empty());
+}

@@ -49,6 +49,11 @@ pub struct Opts {
     /// before 10 version 2004
     #[arg(long, requires = "check")]
     pub legacy_rounding: bool,
+    /// Write an immediate whose four values are the same as one value (the
+    /// hardware replicates it), as Microsoft's free-syntax assembler does;
+    /// fxc, and dxasm by default, write all four
+    #[arg(long, conflicts_with = "check")]
+    pub compact_immediates: bool,
     /// Do not print warnings or the --check summary
     #[arg(short = 'q', long)]
     pub quiet: bool,
@@ -151,12 +156,20 @@ pub fn main() {
             listing.display()
         ))
     });
+    let options = asm::AsmOptions {
+        immediates: if opts.compact_immediates {
+            asm::ImmediateEncoding::Compact
+        } else {
+            asm::ImmediateEncoding::Fxc
+        },
+    };
     if let Some(original) = &opts.into {
         let bytes = read(original);
-        let patched = asm::patch_container(&bytes, &text).unwrap_or_else(|e| match e {
-            DxasmError::Asm(_) => report(listing, &e),
-            other => report(original, &other),
-        });
+        let patched =
+            asm::patch_container_with(&bytes, &text, &options).unwrap_or_else(|e| match e {
+                DxasmError::Asm(_) => report(listing, &e),
+                other => report(original, &other),
+            });
         if !opts.quiet {
             for w in &patched.warnings {
                 cli::emit(
@@ -173,7 +186,7 @@ pub fn main() {
     let Some(out) = &opts.output else {
         fail("no output: give -o OUT (or --into CONTAINER)");
     };
-    let assembly = asm::assemble(&text, &mut asm::FloatHints::none())
+    let assembly = asm::assemble_with(&text, &mut asm::FloatHints::none(), &options)
         .unwrap_or_else(|e| report(listing, &DxasmError::Asm(e)));
     if let (Some(first), false) = (assembly.inexact.first(), opts.quiet) {
         cli::emit(

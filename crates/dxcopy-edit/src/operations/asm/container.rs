@@ -4,7 +4,7 @@
 
 use super::signature::SignatureTable;
 use super::stat::recompute_statistics;
-use super::{assemble, AsmError, Assembly, FloatHints};
+use super::{assemble, assemble_with, AsmError, AsmOptions, Assembly, FloatHints};
 use crate::error::EditError;
 use crate::plan::EditPlan;
 use crate::policy::{DigestPolicy, HashPolicy};
@@ -145,12 +145,21 @@ fn same_signature(part: &dxcopy_read::Part<'_>, table: &SignatureTable) -> bool 
 /// Float immediates the listing prints inexactly take their bits from the
 /// original program (see [`FloatHints`]).
 pub fn patch_container(original: &[u8], listing: &str) -> Result<Patched, DxasmError> {
+    patch_container_with(original, listing, &AsmOptions::default())
+}
+
+/// [`patch_container`] assembling with `options`.
+pub fn patch_container_with(
+    original: &[u8],
+    listing: &str,
+    options: &AsmOptions,
+) -> Result<Patched, DxasmError> {
     let container = Container::parse(original).map_err(EditError::from)?;
     let part = disasm::shader_part(&container).ok_or(disasm::DisasmError::NoShaderPart)?;
     let mut hints = sm4::Program::decode(part.data, 0)
         .map(|p| FloatHints::from_program(&p))
         .unwrap_or_default();
-    let assembly = assemble(listing, &mut hints)?;
+    let assembly = assemble_with(listing, &mut hints, options)?;
     let mut plan = EditPlan::from_container(&container);
     plan.digest_policy = DigestPolicy::Retail;
     let mut warnings = Vec::new();

@@ -27,7 +27,8 @@ mod stat;
 mod tests;
 
 pub use container::{
-    build_container, check_round_trip, patch_container, AsmWarning, DxasmError, Patched, RoundTrip,
+    build_container, check_round_trip, patch_container, patch_container_with, AsmWarning,
+    DxasmError, Patched, RoundTrip,
 };
 pub use hints::FloatHints;
 pub use signature::{SignatureRow, SignatureTable, TableRole};
@@ -260,10 +261,42 @@ fn parse_profile(word: &str) -> Option<(ShaderKind, (u8, u8))> {
     Some((stage, model))
 }
 
+/// How four-value immediates are encoded.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum ImmediateEncoding {
+    /// As fxc writes them: `l(a,b,c,d)` always carries four values, even
+    /// when they are the same.
+    #[default]
+    Fxc,
+    /// As Microsoft's free-syntax assembler (`testasm`, the assembler of
+    /// DirectXShaderCompiler's `projects/dxilconv/test/dxbc2dxil-asm` pairs)
+    /// writes them: four values with the same bits become a one-value
+    /// immediate, which the hardware replicates to every component
+    /// (`l(0,0,0,0)` → `l(0)`, 3 tokens fewer). Different values keep four.
+    Compact,
+}
+
+/// Choices of [`assemble_with`] beyond the listing's text.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct AsmOptions {
+    /// How four-value immediates are encoded.
+    pub immediates: ImmediateEncoding,
+}
+
 /// Assembles a listing. `hints` recovers the exact bits of float immediates
 /// printed inexactly (see [`FloatHints`]); [`FloatHints::none`] parses each
-/// as the nearest value.
+/// as the nearest value. Immediates are encoded as fxc does
+/// ([`assemble_with`] chooses otherwise).
 pub fn assemble(text: &str, hints: &mut FloatHints) -> Result<Assembly, AsmError> {
+    assemble_with(text, hints, &AsmOptions::default())
+}
+
+/// [`assemble`] with `options`.
+pub fn assemble_with(
+    text: &str,
+    hints: &mut FloatHints,
+    options: &AsmOptions,
+) -> Result<Assembly, AsmError> {
     let (profile_line, stage, model) = find_profile(text)?;
     let text = &*blank_block_comments(text);
     let signatures = signature::parse_tables(text, profile_line, stage)?;
@@ -274,6 +307,7 @@ pub fn assemble(text: &str, hints: &mut FloatHints) -> Result<Assembly, AsmError
     }
     let tokens = lex::tokenize(&text[offset..], profile_line as u32 + 2)?;
     let mut parser = parse::Parser::new(&tokens, model >= (5, 1), hints);
+    parser.compact_immediates = options.immediates == ImmediateEncoding::Compact;
     parser.run()?;
     let mut words = Vec::with_capacity(parser.words.len() + 2);
     words.push((u32::from(stage.raw()) << 16) | (u32::from(model.0) << 4) | u32::from(model.1));

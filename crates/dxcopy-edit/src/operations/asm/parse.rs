@@ -81,6 +81,9 @@ pub(crate) struct Parser<'t, 'h> {
     pub words: Vec<u32>,
     /// Float texts that may have lost digits, taken as the nearest value.
     pub inexact: Vec<super::InexactImmediate>,
+    /// Four 32-bit immediate values with the same bits are written as one
+    /// ([`super::ImmediateEncoding::Compact`]).
+    pub compact_immediates: bool,
 }
 
 type PResult<T> = Result<T, AsmError>;
@@ -102,6 +105,7 @@ impl<'t, 'h> Parser<'t, 'h> {
             hints,
             words: Vec::new(),
             inexact: Vec::new(),
+            compact_immediates: false,
         }
     }
 
@@ -381,15 +385,7 @@ impl<'t, 'h> Parser<'t, 'h> {
                             name: dim_name.to_string(),
                         })
                     })?;
-                    let mut stride = 0;
-                    if self.eat_punct(',') {
-                        let key = self.ident("'stride'")?;
-                        if !key.eq_ignore_ascii_case("stride") {
-                            return Err(self.expected("'stride'"));
-                        }
-                        self.expect_punct('=', "'='")?;
-                        stride = self.uint("a stride")?;
-                    }
+                    let stride = self.keyed_uint("stride", "'stride'", "a stride")?;
                     dimension = Some((dim as u32, stride));
                 }
                 self.expect_punct(')', "')'")?;
@@ -737,7 +733,14 @@ impl<'t, 'h> Parser<'t, 'h> {
             && self.peek() == Tok::Punct('(')
         {
             let double = word.eq_ignore_ascii_case("d");
-            let values = self.immediate_values(double)?;
+            let mut values = self.immediate_values(double)?;
+            if self.compact_immediates
+                && !double
+                && values.len() == 4
+                && values.iter().all(|v| *v == values[0])
+            {
+                values.truncate(1);
+            }
             let count = values.len();
             operand.kind = if double {
                 ot::IMMEDIATE64
@@ -1239,17 +1242,29 @@ impl<'t, 'h> Parser<'t, 'h> {
         if !self.sm51 {
             return Ok(());
         }
-        let mut space = 0;
-        if self.eat_punct(',') {
-            let key = self.ident("'space'")?;
-            if !key.eq_ignore_ascii_case("space") {
-                return Err(self.expected("'space'"));
-            }
-            self.expect_punct('=', "'='")?;
-            space = self.uint("a register space")?;
-        }
+        let space = self.keyed_uint("space", "'space'", "a register space")?;
         body.push(space);
         Ok(())
+    }
+
+    /// `, key=N` when a comma follows (any case for `key`), else 0.
+    /// `expected` names the key in the error for another word, `what` the
+    /// number.
+    fn keyed_uint(
+        &mut self,
+        key: &str,
+        expected: &'static str,
+        what: &'static str,
+    ) -> PResult<u32> {
+        if !self.eat_punct(',') {
+            return Ok(0);
+        }
+        let word = self.ident(expected)?;
+        if !word.eq_ignore_ascii_case(key) {
+            return Err(self.expected(expected));
+        }
+        self.expect_punct('=', "'='")?;
+        self.uint(what)
     }
 
     fn interpolation(&mut self) -> PResult<Option<u8>> {

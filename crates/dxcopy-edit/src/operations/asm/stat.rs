@@ -7,7 +7,7 @@
 //! derivable for this shader and [`recompute_statistics`] returns `None`
 //! (the caller drops STAT with a warning rather than ship stale numbers).
 
-use dxcopy_read::disasm::sm4::opcode::op;
+use dxcopy_read::disasm::sm4::opcode::{self, op};
 use dxcopy_read::disasm::sm4::{Body, Declaration, Program};
 use dxcopy_read::stat::STAT_COUNTERS;
 
@@ -144,18 +144,7 @@ pub fn count_statistics(program: &Program) -> [u32; 37] {
                     | op::FIRSTBIT_SHI => add("BitwiseInstructionCount", 1),
                     op::MOV | op::DMOV => add("MovInstructionCount", 1),
                     op::MOVC | op::DMOVC | op::SWAPC => add("MovcInstructionCount", 1),
-                    op::FTOI
-                    | op::FTOU
-                    | op::ITOF
-                    | op::UTOF
-                    | op::F32TOF16
-                    | op::F16TOF32
-                    | op::DTOF
-                    | op::FTOD
-                    | op::DTOI
-                    | op::DTOU
-                    | op::ITOD
-                    | op::UTOD => add("ConversionInstructionCount", 1),
+                    o if opcode::converts_type(o) => add("ConversionInstructionCount", 1),
                     op::IF
                     | op::ELSE
                     | op::ENDIF

@@ -5,9 +5,8 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::dxil::model::{
-    Attribute, AttributeKind, ConstantKind, DebugLoc, DebugNode, DebugNodeKind, FunctionBody,
-    InstructionKind, LocalValue, Metadata, MetadataId, Module, ModuleValue, Operand, Type, TypeId,
-    ValueId,
+    Attribute, AttributeKind, DebugLoc, DebugNode, DebugNodeKind, FunctionBody, InstructionKind,
+    LocalValue, Metadata, MetadataId, Module, ModuleValue, Operand, Type, TypeId, ValueId,
 };
 
 /// A metadata node as LLVM 3.7 identifies it: uniqued `DILocation`s are one
@@ -380,7 +379,7 @@ impl<'m> TypeFinder<'m> {
             return None;
         }
         self.incorporate_type(constant.ty);
-        Some(constant_operands(&constant.kind))
+        Some(constant.kind.operands())
     }
 
     /// A value of `function` (or the module): only constants count, and
@@ -465,35 +464,6 @@ impl<'m> TypeFinder<'m> {
                 _ => {}
             }
         }
-    }
-}
-
-/// The values a constant refers to, in LLVM's operand order.
-pub(super) fn constant_operands(kind: &ConstantKind) -> Vec<ValueId> {
-    match kind {
-        ConstantKind::Aggregate(elements) => elements.clone(),
-        ConstantKind::Cast { value, .. } => vec![*value],
-        ConstantKind::BinOp { lhs, rhs, .. } => vec![*lhs, *rhs],
-        ConstantKind::GetElementPtr { operands, .. } => operands.clone(),
-        ConstantKind::Select {
-            condition,
-            if_true,
-            if_false,
-        } => vec![*condition, *if_true, *if_false],
-        ConstantKind::ExtractElement { vector, index } => vec![*vector, *index],
-        ConstantKind::InsertElement {
-            vector,
-            element,
-            index,
-        } => vec![*vector, *element, *index],
-        ConstantKind::ShuffleVector {
-            first,
-            second,
-            mask,
-        } => vec![*first, *second, *mask],
-        ConstantKind::Compare { lhs, rhs, .. } => vec![*lhs, *rhs],
-        ConstantKind::BlockAddress { function, .. } => vec![*function],
-        _ => Vec::new(),
     }
 }
 

@@ -214,6 +214,33 @@ fn scope_text(scope: SynchScope) -> &'static str {
     }
 }
 
+/// `load`/`store` with its ` atomic` and ` volatile` words.
+fn memory_access_head(out: &mut String, name: &str, atomic: bool, volatile: bool) {
+    out.push_str(name);
+    if atomic {
+        out.push_str(" atomic");
+    }
+    if volatile {
+        out.push_str(" volatile");
+    }
+}
+
+/// What follows a `load`/`store`'s operands: an atomic access's scope and
+/// ordering, then `, align N` when the alignment is known.
+fn memory_access_tail(
+    out: &mut String,
+    atomic: Option<&crate::dxil::model::Atomic>,
+    alignment: u64,
+) {
+    if let Some(atomic) = atomic {
+        out.push_str(scope_text(atomic.scope));
+        out.push_str(ordering_text(atomic.ordering));
+    }
+    if alignment != 0 {
+        let _ = write!(out, ", align {alignment}");
+    }
+}
+
 /// An attribute as `Attribute::getAsString` spells it.
 pub(super) fn attribute_text(out: &mut String, attribute: &Attribute, in_group: bool) {
     match attribute {
@@ -1905,24 +1932,12 @@ impl<'m> Printer<'m> {
                 volatile,
                 atomic,
             } => {
-                out.push_str("load");
-                if atomic.is_some() {
-                    out.push_str(" atomic");
-                }
-                if *volatile {
-                    out.push_str(" volatile");
-                }
+                memory_access_head(out, "load", atomic.is_some(), *volatile);
                 out.push(' ');
                 self.result_type(out, result_type);
                 out.push(',');
                 self.operand_list(out, local, &[*pointer], false);
-                if let Some(atomic) = atomic {
-                    out.push_str(scope_text(atomic.scope));
-                    out.push_str(ordering_text(atomic.ordering));
-                }
-                if *alignment != 0 {
-                    let _ = write!(out, ", align {alignment}");
-                }
+                memory_access_tail(out, atomic.as_ref(), *alignment);
             }
             K::Store {
                 pointer,
@@ -1931,21 +1946,9 @@ impl<'m> Printer<'m> {
                 volatile,
                 atomic,
             } => {
-                out.push_str("store");
-                if atomic.is_some() {
-                    out.push_str(" atomic");
-                }
-                if *volatile {
-                    out.push_str(" volatile");
-                }
+                memory_access_head(out, "store", atomic.is_some(), *volatile);
                 self.operand_list(out, local, &[*value, *pointer], true);
-                if let Some(atomic) = atomic {
-                    out.push_str(scope_text(atomic.scope));
-                    out.push_str(ordering_text(atomic.ordering));
-                }
-                if *alignment != 0 {
-                    let _ = write!(out, ", align {alignment}");
-                }
+                memory_access_tail(out, atomic.as_ref(), *alignment);
             }
             K::CmpXchg {
                 pointer,

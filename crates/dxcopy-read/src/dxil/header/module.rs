@@ -846,16 +846,20 @@ pub fn write_view_id_state(
             .get(stream)
             .unwrap_or(&empty)
     };
-    if gs {
-        for stream in 0..4 {
-            if outputs(stream) > 0 {
-                let title = format!("Outputs for Stream {stream}");
-                write_dependent(&title, dependent(stream), out);
+    // The output tables: one per stream that has outputs for a geometry
+    // shader, else one.
+    let for_each_output_table = |out: &mut String, write: &dyn Fn(&str, usize, &mut String)| {
+        if gs {
+            for stream in (0..4).filter(|&s| outputs(s) > 0) {
+                write(&format!("Outputs for Stream {stream}"), stream, out);
             }
+        } else {
+            write("Outputs", 0, out);
         }
-    } else {
-        write_dependent("Outputs", dependent(0), out);
-    }
+    };
+    for_each_output_table(out, &|title, stream, out| {
+        write_dependent(title, dependent(stream), out)
+    });
     match kind {
         Some(ShaderKind::Hull) => {
             write_dependent("PCOutputs", &state.pc_outputs_dependent_on_view_id, out)
@@ -874,16 +878,9 @@ pub fn write_view_id_state(
             .get(stream)
             .unwrap_or(&no_table)
     };
-    if gs {
-        for stream in 0..4 {
-            if outputs(stream) > 0 {
-                let title = format!("Outputs for Stream {stream}");
-                write_contributing("Inputs", &title, table(stream), out);
-            }
-        }
-    } else {
-        write_contributing("Inputs", "Outputs", table(0), out);
-    }
+    for_each_output_table(out, &|title, stream, out| {
+        write_contributing("Inputs", title, table(stream), out)
+    });
     match kind {
         Some(ShaderKind::Hull) => write_contributing(
             "Inputs",

@@ -381,6 +381,32 @@ fn view_id_state_lists_dependencies() {
     );
 }
 
+/// A geometry shader has four streams: a table per stream that has outputs.
+#[test]
+fn view_id_state_of_a_geometry_shader_lists_streams_with_outputs() {
+    let b = pixel_module();
+    let mut md = DxilMetadata::read(&b.module).unwrap();
+    md.shader_model.as_mut().unwrap().kind = Some(ShaderKind::Geometry);
+    // 2 inputs; stream 0: 2 outputs (output 0 dependent on the view ID),
+    // input 0 → output 1; stream 1: none; stream 2: 1 output from both
+    // inputs; stream 3: none.
+    md.view_id_state = Some(vec![2, 2, 0b01, 0b10, 0b00, 0, 1, 0b0, 0b1, 0b1, 0]);
+    let mut out = String::new();
+    write_view_id_state(&md, &mut out).unwrap();
+    assert_eq!(
+        out,
+        ";\n; ViewId state:\n;\n\
+         ; Number of inputs: 2, outputs per stream: { 2, 0, 1, 0 }\n\
+         ; Outputs for Stream 0 dependent on ViewId: { 0 }\n\
+         ; Outputs for Stream 2 dependent on ViewId: {  }\n\
+         ; Inputs contributing to computation of Outputs for Stream 0:\n\
+         ;   output 1 depends on inputs: { 0 }\n\
+         ; Inputs contributing to computation of Outputs for Stream 2:\n\
+         ;   output 0 depends on inputs: { 0, 1 }\n\
+         ;\n"
+    );
+}
+
 #[test]
 fn view_id_state_shorter_than_its_counts_is_an_error() {
     let error = ViewIdState::decode(&[8, 4, 0], Some(ShaderKind::Pixel), false).unwrap_err();

@@ -176,8 +176,7 @@ impl DebugNotes {
     pub fn initial_locations(&self) -> Vec<InitialRegister<'_>> {
         // (is output, first record naming the register) → the register's
         // components.
-        let mut registers: BTreeMap<(bool, usize), (NoteRegister, BTreeMap<u8, &str>)> =
-            BTreeMap::new();
+        let mut registers: BTreeMap<(bool, usize), RegisterComponents<'_>> = BTreeMap::new();
         let mut seen: BTreeMap<NoteRegister, (bool, usize)> = BTreeMap::new();
         for (record, location) in self.locations.iter().enumerate() {
             let NoteRegister::Operand { kind, .. } = location.register else {
@@ -206,6 +205,9 @@ impl DebugNotes {
 /// One line of the initial-locations block: a register and its
 /// components' variables.
 pub type InitialRegister<'a> = (NoteRegister, Vec<(u8, &'a str)>);
+
+/// A register and its components' variables while the block is gathered.
+type RegisterComponents<'a> = (NoteRegister, BTreeMap<u8, &'a str>);
 
 const TEMP: u8 = 0;
 const INDEXABLE_TEMP: u8 = 3;

@@ -41,6 +41,8 @@ struct Table {
 
 struct Sdbg<'data> {
     body: Cursor<'data>,
+    /// Struct members still allowed to be looked at while names are built.
+    work: std::cell::Cell<u64>,
     files: Table,
     instructions: Table,
     variables: Table,
@@ -94,6 +96,7 @@ pub fn decode(data: &[u8], base: u64) -> Result<DebugNotes, DebugInfoError> {
         .map_err(read)?;
     let sdbg = Sdbg {
         body,
+        work: std::cell::Cell::new(name_budget(data.len())),
         files,
         instructions,
         variables,
@@ -292,6 +295,15 @@ impl<'data> Sdbg<'data> {
                 let mut start = 0u64;
                 let mut next = None;
                 for m in 0..u64::from(count) {
+                    let left =
+                        self.work
+                            .get()
+                            .checked_sub(1)
+                            .ok_or(DebugInfoError::NamesTooLarge {
+                                part: PART,
+                                limit: name_budget(self.body.len() as usize + HEADER_SIZE as usize),
+                            })?;
+                    self.work.set(left);
                     let member = self.integer(members, m)?;
                     let Ok(member) = i32::try_from(member) else {
                         return Ok(());

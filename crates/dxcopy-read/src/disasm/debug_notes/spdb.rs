@@ -394,18 +394,27 @@ impl Types {
     }
 
     /// Appends the path of the 4-byte unit at `offset` inside a value of
-    /// type `index` (`.member`, `[i]`, `.x`, `._m01`).
-    fn path(&self, index: u32, offset: u64, out: &mut String) {
+    /// type `index` (`.member`, `[i]`, `.x`, `._m01`). Each struct member
+    /// looked at costs one unit of `work`; `false` when it ran out.
+    fn path(&self, index: u32, offset: u64, out: &mut String, work: &mut u64) -> bool {
         let (mut index, mut offset) = (index, offset);
         for _ in 0..MAX_TYPE_DEPTH {
             match self.resolve(index).1 {
                 Some(TypeRecord::Struct { fields, size }) => {
                     let Some(TypeRecord::FieldList(members)) = self.resolve(*fields).1 else {
-                        return;
+                        return true;
                     };
                     // The member whose bytes hold the offset; members of
                     // size 0 run to the next member (or the struct's end).
+                    let mut exhausted = false;
                     let found = members.iter().enumerate().find(|(i, m)| {
+                        match work.checked_sub(1) {
+                            Some(left) => *work = left,
+                            None => {
+                                exhausted = true;
+                                return true;
+                            }
+                        }
                         let mut len = self.size(m.ty);
                         if len == 0 {
                             let next = members.get(i + 1).map_or(*size, |n| n.offset);
@@ -413,8 +422,11 @@ impl Types {
                         }
                         m.offset <= offset && offset < m.offset.saturating_add(len)
                     });
+                    if exhausted {
+                        return false;
+                    }
                     let Some((_, member)) = found else {
-                        return;
+                        return true;
                     };
                     out.push('.');
                     out.push_str(&member.name);
@@ -430,7 +442,7 @@ impl Types {
                         *stride
                     };
                     if stride == 0 {
-                        return;
+                        return true;
                     }
                     let element_index = offset / stride;
                     out.push('[');
@@ -446,7 +458,7 @@ impl Types {
                             out.push(*letter);
                         }
                     }
-                    return;
+                    return true;
                 }
                 Some(TypeRecord::Matrix {
                     rows,
@@ -464,11 +476,12 @@ impl Types {
                     if row < u64::from(*rows) && col < u64::from(*cols) {
                         out.push_str(&format!("._m{row}{col}"));
                     }
-                    return;
+                    return true;
                 }
-                _ => return,
+                _ => return true,
             }
         }
+        true
     }
 }
 
@@ -703,8 +716,17 @@ impl Decoder<'_> {
                 break;
             }
             let mut variable = name.to_string();
-            self.types
-                .path(ty, offset_in_parent + 4 * unit, &mut variable);
+            if !self.types.path(
+                ty,
+                offset_in_parent + 4 * unit,
+                &mut variable,
+                &mut self.budget,
+            ) {
+                return Err(DebugInfoError::NamesTooLarge {
+                    part: PART,
+                    limit: self.limit,
+                });
+            }
             self.spend(variable.len() as u64)?;
             self.notes.locations.push(VariableLocation {
                 register: NoteRegister::Operand { kind, index },

@@ -485,3 +485,33 @@ ret
 "
     );
 }
+
+#[test]
+fn member_scans_past_the_budget_are_an_error() {
+    // 3000 members, 3000 defranges of the last one: finding it 3000 times
+    // looks at 9 million members, more than 16 × the part's size.
+    let names: Vec<String> = (0..3000).map(|i| format!("m{i}")).collect();
+    let members: Vec<(u32, u16, &str)> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (0x40, (4 * i) as u16, n.as_str()))
+        .collect();
+    let mut spec = spec();
+    spec.types = vec![field_list(&members), structure(0x1000, 12_000, "Big")];
+    spec.symbols = vec![local(0x1001, 0, "v")];
+    for _ in 0..3000 {
+        spec.symbols.push(defrange(0, 11_996, 4, 40, 4, 0));
+    }
+    let bytes = build_spdb(&spec);
+    assert_eq!(
+        spdb::decode(&bytes, 0).unwrap_err(),
+        DebugInfoError::NamesTooLarge {
+            part: PartName(*b"SPDB"),
+            limit: name_budget(bytes.len())
+        }
+    );
+    // One defrange is fine.
+    spec.symbols.truncate(2);
+    let notes = spdb::decode(&build_spdb(&spec), 0).unwrap();
+    assert_eq!(notes.locations[0].variable, "v.m2999");
+}

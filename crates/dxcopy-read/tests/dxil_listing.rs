@@ -4,7 +4,8 @@
 //! bit offset.
 
 use dxcopy_read::dxil::listing::{
-    container_listing, module_listing, write_container_listing, ListingError, ListingOptions,
+    container_listing, module_listing, write_container_listing, write_container_listing_to,
+    ListingError, ListingOptions,
 };
 use dxcopy_read::dxil::release::DxcRelease;
 use dxcopy_read::{Container, PartName};
@@ -96,4 +97,44 @@ fn a_module_that_does_not_read_names_the_bit_offset_after_the_part_sections() {
     )
     .unwrap_err();
     assert_eq!(err, ListingError::NotAModule(PartName::SFI0));
+}
+
+/// The streamed listing ([`write_container_listing_to`]) is the string
+/// listing byte for byte, for each module part and for a module that does
+/// not read (the part sections, then the same error); a writer that fails
+/// gives its error.
+#[test]
+fn the_streamed_listing_is_the_string_listing() {
+    let good = std::fs::read(DXC_BUILT).unwrap();
+    let broken = broken_dxil();
+    for (bytes, part) in [
+        (&good, None),
+        (&good, Some(PartName::DXIL)),
+        (&good, Some(PartName::ILDB)),
+        (&broken, Some(PartName::DXIL)),
+    ] {
+        let container = Container::parse(bytes).unwrap();
+        let options = ListingOptions {
+            part,
+            release: None,
+        };
+        let mut text = String::new();
+        let expected = write_container_listing(&container, &options, &mut text);
+        let mut streamed = Vec::new();
+        let got = write_container_listing_to(&container, &options, &mut streamed).unwrap();
+        assert_eq!(got, expected, "{part:?}");
+        assert_eq!(String::from_utf8(streamed).unwrap(), text, "{part:?}");
+    }
+    struct Full;
+    impl std::io::Write for Full {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(std::io::Error::new(std::io::ErrorKind::StorageFull, "full"))
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let container = Container::parse(&good).unwrap();
+    let err = write_container_listing_to(&container, &Default::default(), &mut Full).unwrap_err();
+    assert_eq!(err.kind(), std::io::ErrorKind::StorageFull);
 }

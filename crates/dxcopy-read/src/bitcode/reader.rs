@@ -768,6 +768,19 @@ impl<'a> Record<'a> {
         if let Some((width, bits, len, skip)) = self.char_array(skip) {
             return Record::char_array_string(width, bits, len, skip);
         }
+        // Unabbreviated (how LLVM writes METADATA_KIND): VBR6 operands,
+        // read in one loop.
+        if let Layout::Unabbreviated { num_ops } = self.layout {
+            let mut bits = BitReader::new(self.data, self.body_start, self.end);
+            let mut out = Vec::with_capacity((num_ops as usize).saturating_sub(skip));
+            for i in 0..num_ops as usize {
+                let value = bits.read_vbr(6, "record operand").ok()?;
+                if i >= skip {
+                    out.push(u8::try_from(value).ok()?);
+                }
+            }
+            return Some(out);
+        }
         // The field count is bounded by the record's bits (checked when it was read).
         let fields = match &self.layout {
             Layout::Unabbreviated { num_ops } => *num_ops as usize,
@@ -859,7 +872,17 @@ impl<'a> Record<'a> {
         }
         // The count was checked against the record's bits when it was read.
         let mut out = Vec::with_capacity(usize::try_from(count).ok()?);
-        for _ in 0..count {
+        let mut left = count;
+        // Bytes off byte boundaries: six at a time (bit 0 of a field is the
+        // first bit read, so the first character is the lowest byte).
+        if width == 8 {
+            while left >= 6 {
+                let six = bits.read(48, "array element").ok()?;
+                out.extend_from_slice(&six.to_le_bytes()[..6]);
+                left -= 6;
+            }
+        }
+        for _ in 0..left {
             let value = if width == 0 {
                 u64::from(decode_char6(bits.read(6, "array element").ok()? as u8))
             } else {

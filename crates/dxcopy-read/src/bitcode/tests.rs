@@ -425,3 +425,44 @@ fn strings_of_character_arrays_equal_their_fields() {
     assert_eq!(record.string_from(7).unwrap(), b"bufferLoad.f32");
     assert_eq!(record.values().next(), Some(300));
 }
+
+/// An unabbreviated record (how LLVM writes METADATA_KIND) read as a
+/// string: the fields from `skip` on as bytes, `None` when one is above a
+/// byte, the same as the fields say.
+#[test]
+fn strings_of_unabbreviated_records_equal_their_fields() {
+    for (ops, skip, want) in [
+        (
+            &[6u64, b'd' as u64, b'b' as u64, b'g' as u64][..],
+            1,
+            Some(&b"dbg"[..]),
+        ),
+        (&[6, 0x41, 0x42][..], 0, Some(&[6u8, 0x41, 0x42][..])),
+        (&[6, 0x41, 0x142][..], 1, None),
+        (&[6][..], 3, Some(&b""[..])),
+    ] {
+        let mut b = Bits::new();
+        let at = b.enter(2, 8, 4);
+        b.fixed(3, 4).vbr(6, 6).vbr(ops.len() as u64, 6);
+        for &op in ops {
+            b.vbr(op, 6);
+        }
+        b.end(4, at);
+        let bitcode = Bitcode::parse(&b.bytes).unwrap();
+        let mut reader = bitcode.reader();
+        let record = loop {
+            match reader.next_entry().unwrap() {
+                Some(Entry::Record(r)) => break r,
+                Some(_) => {}
+                None => panic!("no record"),
+            }
+        };
+        let by_fields: Option<Vec<u8>> = record
+            .values()
+            .skip(skip)
+            .map(|v| u8::try_from(v).ok())
+            .collect();
+        assert_eq!(record.string_from(skip).as_deref(), want, "{ops:?}");
+        assert_eq!(record.string_from(skip), by_fields, "{ops:?}");
+    }
+}

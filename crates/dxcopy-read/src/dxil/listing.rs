@@ -13,7 +13,7 @@
 
 use crate::bitcode::BitcodeError;
 use crate::container::Container;
-use crate::dxil::asm::{write_module_text, AsmError, AsmOptions};
+use crate::dxil::asm::{write_module_text, write_module_to, AsmError, AsmOptions};
 use crate::dxil::header::{self, HeaderError};
 use crate::dxil::metadata::DxilMetadata;
 use crate::dxil::model::{Metadata, Module};
@@ -98,6 +98,44 @@ pub fn write_container_listing(
     options: &ListingOptions,
     out: &mut String,
 ) -> Result<(), ListingError> {
+    let (module, release) = write_header_part(container, options, out)?;
+    write_module_text(&module, &AsmOptions::from(&release), out)?;
+    Ok(())
+}
+
+/// [`write_container_listing`] written to `out` as it is made: the header,
+/// then the module text a few KiB at a time, so that the listing is never
+/// held in memory whole (`dxinfo --disasm` over many files). The outer
+/// `Err` is a write error. On a listing error, what
+/// [`write_container_listing`] would have left in its string has been
+/// written (the header's sections; for a module past the printer's node
+/// budget, also the module text printed before the budget ran out).
+pub fn write_container_listing_to(
+    container: &Container<'_>,
+    options: &ListingOptions,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<Result<(), ListingError>> {
+    let mut header = String::new();
+    let prepared = write_header_part(container, options, &mut header);
+    out.write_all(header.as_bytes())?;
+    drop(header);
+    let (module, release) = match prepared {
+        Ok(prepared) => prepared,
+        Err(e) => return Ok(Err(e)),
+    };
+    Ok(write_module_to(&module, &AsmOptions::from(&release), out)?.map_err(ListingError::from))
+}
+
+/// Reads the module a listing prints and appends dxc's comment header to
+/// `out`; returns the module and the release it is printed as. When the
+/// module cannot be read, `out` gets the header's part sections. The STAT
+/// module read for the header's tables is dropped before the module text
+/// is printed.
+fn write_header_part(
+    container: &Container<'_>,
+    options: &ListingOptions,
+    out: &mut String,
+) -> Result<(Module, DxcRelease), ListingError> {
     let part = program_part(container, options.part)?;
     let module = match read_program(container, part) {
         Ok(module) => module,
@@ -120,8 +158,7 @@ pub fn write_container_listing(
         None => None,
     };
     header::write_header_with(container, Some(&module), reflection.as_ref(), &release, out)?;
-    write_module_text(&module, &AsmOptions::from(&release), out)?;
-    Ok(())
+    Ok((module, release))
 }
 
 /// dxc's listing of `container` (see [`write_container_listing`]).

@@ -15,7 +15,9 @@ use clap::Parser;
 use dxcopy_edit::config::read_data_file;
 use dxcopy_edit::Operation;
 use dxcopy_read::disasm::{self, DisasmError};
-use dxcopy_read::dxil::listing::{write_container_listing, ListingOptions as DxilListingOptions};
+use dxcopy_read::dxil::listing::{
+    write_container_listing_to, ListingOptions as DxilListingOptions,
+};
 use dxcopy_read::dxil::release::{DxcRelease, ListingFormat};
 use dxcopy_read::pdb::{container_input, ContainerSource};
 use dxcopy_read::reflect::{self, Reflection};
@@ -735,13 +737,11 @@ fn show_dxil_listing(
     release: Option<DxcRelease>,
     many: bool,
 ) -> Shown {
-    let mut text = String::new();
-    let result = write_container_listing(c, &DxilListingOptions { part, release }, &mut text);
     if many {
         writeln!(io.out, "{shown}:")?;
     }
-    io.out.write_all(text.as_bytes())?;
-    match result {
+    // Streamed: the listing is never held whole.
+    match write_container_listing_to(c, &DxilListingOptions { part, release }, &mut io.out)? {
         Ok(()) => Ok(true),
         Err(e) => {
             io.error(&format!("'{shown}': {e}"));

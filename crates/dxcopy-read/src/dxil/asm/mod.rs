@@ -114,3 +114,23 @@ pub fn write_module_text(
     }
     result
 }
+
+/// [`module_text`] written to `out` as it is printed, a few KiB at a time,
+/// so the whole text is never held in memory (what a listing of many
+/// modules to a file or a pipe wants). The outer `Err` is a write error;
+/// the inner one is the node budget's ([`AsmError::TooLarge`]): then the
+/// text printed before the budget ran out may have been written, and
+/// nothing after it.
+pub fn write_module_to(
+    module: &Module,
+    options: &AsmOptions,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<Result<(), AsmError>> {
+    let mut printer = write::Printer::new(module, options, String::new()).with_sink(out);
+    printer.print_module();
+    if let Some(e) = printer.take_sink_error() {
+        return Err(e);
+    }
+    let (_, result) = printer.into_text();
+    Ok(result)
+}

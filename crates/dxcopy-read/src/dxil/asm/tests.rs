@@ -917,4 +917,14 @@ fn types_sharing_parts_at_every_level_hit_the_budget() {
         module_text(&b.m, &AsmOptions::default()),
         Err(super::AsmError::TooLarge { .. })
     ));
+    // Streamed, the same error; nothing is written past the budget (the
+    // types print before the first piece is full).
+    let mut streamed = Vec::new();
+    let result = super::write_module_to(&b.m, &AsmOptions::default(), &mut streamed).unwrap();
+    assert!(matches!(result, Err(super::AsmError::TooLarge { .. })));
+    assert!(
+        streamed.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&streamed)
+    );
 }

@@ -33,6 +33,9 @@ const PREDS_COLUMN: usize = 50;
 const NODE_BUDGET_BASE: u64 = 1 << 20;
 /// See [`NODE_BUDGET_BASE`].
 const NODES_PER_ITEM: u64 = 256;
+/// How much text a printer with a sink ([`Printer::with_sink`]) holds
+/// before it writes it out: the whole listing is never held in memory.
+const CHUNK: usize = 16 * 1024;
 
 /// A function being printed: its slots and block uses.
 pub(super) struct Local<'m> {
@@ -68,6 +71,11 @@ pub(super) struct Printer<'m> {
     nodes: std::cell::Cell<u64>,
     /// The most nodes this module may print (see [`NODE_BUDGET_BASE`]).
     node_budget: u64,
+    /// Where the text goes as it is printed, in pieces of about [`CHUNK`]
+    /// bytes (`None`: it stays in `out`).
+    sink: std::cell::RefCell<Option<&'m mut dyn std::io::Write>>,
+    /// The sink's first write error; nothing is written after it.
+    sink_error: std::cell::RefCell<Option<std::io::Error>>,
 }
 
 /// `PrintEscapedString`: printable ASCII but `\` and `"` as is, the rest
@@ -368,6 +376,8 @@ impl<'m> Printer<'m> {
             attribute_sets: Vec::new(),
             nodes: std::cell::Cell::new(0),
             node_budget: node_budget(module),
+            sink: std::cell::RefCell::new(None),
+            sink_error: std::cell::RefCell::new(None),
         };
         let mut next = 0u32;
         let unnamed_globals = module
@@ -398,6 +408,38 @@ impl<'m> Printer<'m> {
             printer.create_attribute_slot(attributes);
         }
         printer
+    }
+
+    /// The printer with `sink`: the text goes there as it is printed
+    /// ([`Printer::flush`]), not into one string. Past the node budget
+    /// nothing more is written.
+    pub(super) fn with_sink(mut self, sink: &'m mut dyn std::io::Write) -> Printer<'m> {
+        self.sink = std::cell::RefCell::new(Some(sink));
+        self
+    }
+
+    /// With a sink: writes `out` there once it holds [`CHUNK`] bytes (any
+    /// amount when `all`), and empties it. Called at line ends only, so
+    /// the column of a `; preds =` comment is measured on a whole line.
+    pub(super) fn flush(&self, out: &mut String, all: bool) {
+        if !all && out.len() < CHUNK {
+            return;
+        }
+        let mut sink = self.sink.borrow_mut();
+        let Some(sink) = sink.as_mut() else {
+            return;
+        };
+        if self.sink_error.borrow().is_none() && !self.over_budget() {
+            if let Err(e) = sink.write_all(out.as_bytes()) {
+                *self.sink_error.borrow_mut() = Some(e);
+            }
+        }
+        out.clear();
+    }
+
+    /// The sink's write error, if one happened.
+    pub(super) fn take_sink_error(&self) -> Option<std::io::Error> {
+        self.sink_error.borrow_mut().take()
     }
 
     /// Whether the ` ; var:` comment names the function.
@@ -1213,6 +1255,7 @@ impl<'m> Printer<'m> {
         for global in &m.globals {
             self.global(&mut out, global);
             out.push('\n');
+            self.flush(&mut out, false);
         }
         if !m.aliases.is_empty() {
             out.push('\n');
@@ -1222,6 +1265,7 @@ impl<'m> Printer<'m> {
         }
         for (index, function) in m.functions.iter().enumerate() {
             self.function(&mut out, u32::try_from(index).unwrap_or(u32::MAX), function);
+            self.flush(&mut out, false);
         }
         if !self.attribute_sets.is_empty() {
             out.push('\n');
@@ -1257,8 +1301,10 @@ impl<'m> Printer<'m> {
                 let _ = write!(out, "!{slot} = ");
                 self.md_node_body(&mut out, *key);
                 out.push('\n');
+                self.flush(&mut out, false);
             }
         }
+        self.flush(&mut out, true);
         self.out = out;
     }
 
@@ -1628,6 +1674,7 @@ impl<'m> Printer<'m> {
         for instruction in &block.instructions {
             self.instruction(out, local, instruction);
             out.push('\n');
+            self.flush(out, false);
         }
     }
 

@@ -470,6 +470,11 @@ impl Reader {
             self.resolve_forward(b, r.bit_offset)?;
         }
         if terminator {
+            // The block is complete: its instructions keep no spare
+            // capacity (a long block's vector grew by doubling).
+            if let Some(block) = b.body.blocks.get_mut(current as usize) {
+                block.instructions.shrink_to_fit();
+            }
             let next = current + 1;
             if b.declared_blocks.is_some_and(|n| u64::from(next) < n) {
                 b.body.blocks.push(BasicBlock::default());

@@ -444,6 +444,8 @@ impl Reader {
                 });
             }
         }
+        // At most one key per type (the table is complete: no rehashing).
+        self.type_index.reserve(self.module.types.len());
         for (i, t) in self.module.types.iter().enumerate() {
             let key = match t {
                 Type::Integer { bits } => TypeKey::Int(*bits),

@@ -11,7 +11,7 @@
 
 use dxcopy_harness::corpus::listings_or_skip;
 use dxcopy_read::reflect::{
-    BindDesc, CbufferType, InputFlags, Reflection, ResourceReturnType, ShaderInputType,
+    BindDesc, BufferDesc, CbufferType, InputFlags, Reflection, ResourceReturnType, ShaderInputType,
     SrvDimension, TypeDesc, VariableClass, VariableType,
 };
 use dxcopy_read::Container;
@@ -386,13 +386,17 @@ struct DxcCounts {
     dims_not_recorded: usize,
     buffer_blocks: usize,
     buffer_variables: usize,
-    buffer_blocks_not_compared: usize,
+    bind_info_blocks: usize,
+    buffer_blocks_unused: usize,
     without_buffer_section: usize,
     mismatches: Vec<String>,
 }
 
-/// A dxc `cbuffer`/`tbuffer` block: its name, the size on its struct's
-/// closing line and the top-level variables (name, offset).
+/// A dxc `cbuffer`/`tbuffer`/bind-info block: its kind (`cbuffer`,
+/// `tbuffer`, `bind info`), name, the size on its struct's closing line and
+/// the variables at the first level inside it (name, offset): the
+/// top-level variables of a cbuffer/tbuffer, the element's members of a
+/// structured buffer.
 struct DxcBuffer {
     kind: String,
     name: String,
@@ -400,16 +404,14 @@ struct DxcBuffer {
     variables: Vec<(String, u32)>,
 }
 
-/// The `cbuffer` and `tbuffer` blocks of a dxc `; Buffer Definitions:`
-/// section (bind-info blocks are counted separately): the struct's fields
-/// sit at 7 spaces after `;`, its closing `}` line at 3.
-fn dxc_buffers(lines: &[&str]) -> Option<(Vec<DxcBuffer>, usize)> {
+/// The blocks of a dxc `; Buffer Definitions:` section: the struct's fields
+/// sit at 7 spaces after `;`, its closing `}` line (or a structured
+/// buffer's non-struct `$Element` line) at 3.
+fn dxc_buffers(lines: &[&str]) -> Option<Vec<DxcBuffer>> {
     let mut buffers: Vec<DxcBuffer> = Vec::new();
-    let mut bind_info = 0;
     let start = lines
         .iter()
         .position(|l| l.trim_end() == "; Buffer Definitions:")?;
-    let mut inside = false;
     for line in &lines[start + 1..] {
         let Some(body) = line.strip_prefix(';') else {
             break;
@@ -429,15 +431,18 @@ fn dxc_buffers(lines: &[&str]) -> Option<(Vec<DxcBuffer>, usize)> {
                 size: None,
                 variables: Vec::new(),
             });
-            inside = true;
             continue;
         }
-        if body.starts_with(" Resource bind info for ") {
-            bind_info += 1;
-            inside = false;
+        if let Some(name) = body.strip_prefix(" Resource bind info for ") {
+            buffers.push(DxcBuffer {
+                kind: "bind info".into(),
+                name: name.trim().to_string(),
+                size: None,
+                variables: Vec::new(),
+            });
             continue;
         }
-        let (Some(buffer), true) = (buffers.last_mut(), inside) else {
+        let Some(buffer) = buffers.last_mut() else {
             continue;
         };
         let Some((decl, offset)) = body.split_once("; Offset:") else {
@@ -463,58 +468,110 @@ fn dxc_buffers(lines: &[&str]) -> Option<(Vec<DxcBuffer>, usize)> {
             .to_string();
         if decl.starts_with("       ") && !decl.starts_with("        ") {
             buffer.variables.push((name, offset));
-        } else if decl.starts_with("   }") {
+        } else if decl.starts_with("   ") && !decl.starts_with("    ") {
             buffer.size = size;
         }
     }
-    Some((buffers, bind_info))
+    Some(buffers)
 }
 
-/// Compares the cbuffer/tbuffer blocks of a dxc listing with the
-/// reflection's constant buffers: names, kinds, sizes (dxc prints the
-/// buffer's size; reflection rounds it up to 16 bytes) and every top-level
-/// variable's name and offset.
+/// The constant buffers a listing's section lists: the shader's, or for a
+/// library every function's (once each by name and type).
+fn dxil_buffers(reflection: &Reflection) -> Vec<BufferDesc> {
+    if reflection.library.is_none() {
+        return reflection.constant_buffers.clone();
+    }
+    let mut all: Vec<BufferDesc> = Vec::new();
+    for b in reflection
+        .functions
+        .iter()
+        .flat_map(|f| &f.constant_buffers)
+    {
+        if !all
+            .iter()
+            .any(|a| a.name == b.name && a.buffer_type == b.buffer_type)
+        {
+            all.push(b.clone());
+        }
+    }
+    all
+}
+
+/// Compares the blocks of a dxc listing's `Buffer Definitions` with the
+/// reflection's constant buffers, matched by name and kind: for a cbuffer
+/// or tbuffer the size (dxc prints the buffer's size; reflection rounds it
+/// up to 16 bytes) and every top-level variable's name and offset; for a
+/// structured buffer (`D3D_CT_RESOURCE_BIND_INFO`) the `$Element` size and
+/// the element's members (names, data-layout offsets). A shader's buffers
+/// must be exactly the listing's; a library's functions use a subset of
+/// the module's (a buffer no function uses is counted, not compared).
 fn check_dxc_buffers(path: &str, lines: &[&str], reflection: &Reflection, counts: &mut DxcCounts) {
     // Listings of modules without the header sections print none.
-    let Some((buffers, bind_info)) = dxc_buffers(lines) else {
+    let Some(buffers) = dxc_buffers(lines) else {
         counts.without_buffer_section += 1;
         return;
     };
-    counts.buffer_blocks_not_compared += bind_info;
-    if reflection.library.is_some() {
-        counts.buffer_blocks_not_compared += buffers.len();
-        return;
-    }
-    if buffers.len() != reflection.constant_buffers.len() {
+    let ours_all = dxil_buffers(reflection);
+    let library = reflection.library.is_some();
+    if !library && buffers.len() != ours_all.len() {
         counts.mismatches.push(format!(
-            "{path}: {} cbuffer/tbuffer blocks, reflection has {} constant buffers",
+            "{path}: {} buffer blocks, reflection has {} constant buffers",
             buffers.len(),
-            reflection.constant_buffers.len()
+            ours_all.len()
         ));
         return;
     }
-    for (theirs, ours) in buffers.iter().zip(&reflection.constant_buffers) {
-        counts.buffer_blocks += 1;
-        let kind = match ours.buffer_type {
+    for (index, theirs) in buffers.iter().enumerate() {
+        let kind = |b: &BufferDesc| match b.buffer_type {
             CbufferType::Tbuffer => "tbuffer",
+            CbufferType::ResourceBindInfo => "bind info",
             _ => "cbuffer",
         };
-        let mut same = theirs.name == ours.name && theirs.kind == kind;
-        // A block without annotations prints `[N x i8]` and no variables.
-        if let Some(size) = theirs.size {
-            same &= (size.saturating_add(15) & !15) == ours.size;
-        }
-        let variables: Vec<(String, u32)> = ours
-            .variables
-            .iter()
-            .map(|v| (v.name.clone(), v.start_offset))
-            .collect();
+        let ours = if library {
+            ours_all
+                .iter()
+                .find(|b| b.name == theirs.name && kind(b) == theirs.kind)
+        } else {
+            ours_all.get(index)
+        };
+        let Some(ours) = ours else {
+            counts.buffer_blocks_unused += 1;
+            continue;
+        };
+        counts.buffer_blocks += 1;
+        let mut same = theirs.name == ours.name && theirs.kind == kind(ours);
+        let variables: Vec<(String, u32)> = if ours.buffer_type == CbufferType::ResourceBindInfo {
+            counts.bind_info_blocks += 1;
+            let element = ours.variables.first();
+            same &= element.is_some_and(|e| e.name == "$Element" && e.used && e.size == ours.size);
+            if let (Some(size), Some(element)) = (theirs.size, element) {
+                same &= size == element.size;
+            }
+            element
+                .map(|e| {
+                    e.var_type
+                        .members
+                        .iter()
+                        .map(|m| (m.name.clone(), m.member_type.offset))
+                        .collect()
+                })
+                .unwrap_or_default()
+        } else {
+            // A block without annotations prints `[N x i8]` and no variables.
+            if let Some(size) = theirs.size {
+                same &= (size.saturating_add(15) & !15) == ours.size;
+            }
+            ours.variables
+                .iter()
+                .map(|v| (v.name.clone(), v.start_offset))
+                .collect()
+        };
         same &= variables == theirs.variables;
         counts.buffer_variables += variables.len();
         if !same {
             counts.mismatches.push(format!(
-                "{path}: {kind} {} size {:?} {:?}, reflection {} size {} {variables:?}",
-                theirs.name, theirs.size, theirs.variables, ours.name, ours.size
+                "{path}: {} {} size {:?} {:?}, reflection {} size {} {variables:?}",
+                theirs.kind, theirs.name, theirs.size, theirs.variables, ours.name, ours.size
             ));
         }
     }
@@ -649,7 +706,7 @@ fn dxc_listings_agree_with_reflection() {
     run_dxc(&corpus.join("dxc-listings"), &mut counts);
     run_dxc(&corpus.join("dxc-listings/console"), &mut counts);
     println!(
-        "dxc listings: {} files, {} binding rows; names {} compared, {} not recorded; formats {} compared, {} not recorded; dimensions {} compared, {} not recorded; {} cbuffer/tbuffer blocks with {} variables compared, {} blocks not compared (structured-buffer bind info, library buffers), {} listings without the section; {} mismatches",
+        "dxc listings: {} files, {} binding rows; names {} compared, {} not recorded; formats {} compared, {} not recorded; dimensions {} compared, {} not recorded; {} buffer blocks ({} structured-buffer bind info) with {} variables compared, {} library blocks no function uses, {} listings without the section; {} mismatches",
         counts.files,
         counts.rows,
         counts.names_compared,
@@ -659,13 +716,14 @@ fn dxc_listings_agree_with_reflection() {
         counts.dims_compared,
         counts.dims_not_recorded,
         counts.buffer_blocks,
+        counts.bind_info_blocks,
         counts.buffer_variables,
-        counts.buffer_blocks_not_compared,
+        counts.buffer_blocks_unused,
         counts.without_buffer_section,
         counts.mismatches.len()
     );
     assert!(counts.files > 0 && counts.rows > 0);
-    assert!(counts.buffer_blocks > 0 && counts.buffer_variables > 0);
+    assert!(counts.buffer_blocks > 0 && counts.buffer_variables > 0 && counts.bind_info_blocks > 0);
     for m in counts.mismatches.iter().take(40) {
         println!("{m}");
     }
@@ -777,4 +835,98 @@ fn mutated_parts_no_panic() {
     }
     println!("mutated containers: {reflected} reflected, {errors} errors");
     assert!(reflected > 0 && errors > 0);
+}
+
+/// A raytracing library's functions with the constant buffers each uses
+/// (`ID3D12FunctionReflection::GetConstantBufferByIndex`): found from the
+/// function's RDAT resources among the module's buffers, in that order,
+/// a structured buffer as `D3D_CT_RESOURCE_BIND_INFO` with its `$Element`.
+#[cfg_attr(
+    not(dxcopy_corpus),
+    ignore = "needs the shared corpus (../shared or $DXCOPY_SHARED)"
+)]
+#[test]
+fn library_functions_constant_buffers() {
+    let Some(corpus) = listings_or_skip("reflect_corpus") else {
+        return;
+    };
+    let path = corpus.join("dxc-listings/bin/microsoft_DirectX-Graphics-Samples__Samples_Desktop_D3D12Raytracing_src_D3D12RaytracingSakuraForestSER_Raytracing-output.h__g_lib.no__entry.dxil");
+    let bytes = std::fs::read(&path).unwrap();
+    let container = Container::parse(&bytes).unwrap();
+    let reflection = Reflection::from_container(&container).unwrap();
+    // dxc's D3D12_LIBRARY_DESC: Creator unset, Flags 0; llvm.ident in a note.
+    let library = reflection.library.as_ref().unwrap();
+    assert_eq!((library.creator.as_deref(), library.flags), (None, 0));
+    assert!(
+        reflection.notes.iter().any(|n| n
+            .starts_with("a library's Creator is unset in dxc's reflection: the module's llvm.ident is 'dxcoob 1.8.2505.28")),
+        "{:?}",
+        reflection.notes
+    );
+    type Summary = (String, Option<u32>, Vec<(String, CbufferType, u32)>);
+    let summary: Vec<Summary> = reflection
+        .functions
+        .iter()
+        .map(|f| {
+            (
+                f.name.clone(),
+                f.constant_buffer_count,
+                f.constant_buffers
+                    .iter()
+                    .map(|b| (b.name.clone(), b.buffer_type, b.size))
+                    .collect(),
+            )
+        })
+        .collect();
+    let b = |name: &str, t, size| (name.to_string(), t, size);
+    assert_eq!(
+        summary,
+        vec![
+            (
+                "\u{1}?MyClosestHitShader@@YAXURayPayload@@UBuiltInTriangleIntersectionAttributes@@@Z"
+                    .to_string(),
+                Some(3),
+                vec![
+                    b("g_sceneCB", CbufferType::Cbuffer, 128),
+                    b("g_cubeCB", CbufferType::Cbuffer, 32),
+                    b("Vertices", CbufferType::ResourceBindInfo, 24),
+                ]
+            ),
+            (
+                "\u{1}?MyMissShader@@YAXURayPayload@@@Z".to_string(),
+                Some(0),
+                vec![]
+            ),
+            (
+                "\u{1}?MyRaygenShader@@YAXXZ".to_string(),
+                Some(1),
+                vec![b("g_sceneCB", CbufferType::Cbuffer, 128)]
+            ),
+        ]
+    );
+    let vertices = &reflection.functions[0].constant_buffers[2].variables[0];
+    assert_eq!((vertices.name.as_str(), vertices.size), ("$Element", 24));
+    let members: Vec<(&str, u32, Option<&str>)> = vertices
+        .var_type
+        .members
+        .iter()
+        .map(|m| {
+            (
+                m.name.as_str(),
+                m.member_type.offset,
+                m.member_type.name.as_deref(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        members,
+        vec![
+            ("position", 0, Some("float3")),
+            ("normal", 12, Some("float3"))
+        ]
+    );
+    let text = dxcopy_read::reflect::text::to_text(&reflection);
+    assert!(text.contains(
+        "        D3D12_SHADER_BUFFER_DESC: Name: Vertices\n          Type: D3D_CT_RESOURCE_BIND_INFO\n          Size: 24\n"
+    ));
 }

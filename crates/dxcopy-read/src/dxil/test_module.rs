@@ -2,8 +2,10 @@
 //! constants, metadata strings and nodes, named metadata.
 
 use crate::dxil::model::{
-    Constant, ConstantKind, Metadata, MetadataId, Module, ModuleValue, NamedMetadata, StructType,
-    Type, TypeId, ValueId,
+    BasicBlock, BlockId, Constant, ConstantKind, DllStorage, FastMathFlags, Function, FunctionBody,
+    FunctionType, GlobalCommon, GlobalVariable, Instruction, InstructionKind, Linkage, LocalValue,
+    Metadata, MetadataId, Module, ModuleValue, NamedMetadata, Operand, StructType, TailCall,
+    ThreadLocal, Type, TypeId, ValueId, Visibility,
 };
 
 /// Builds a module piece by piece.
@@ -138,5 +140,142 @@ impl Builder {
             operands.push(Some(value));
         }
         self.node(operands)
+    }
+
+    fn common(&self, name: &str, linkage: Linkage) -> GlobalCommon {
+        GlobalCommon {
+            name: name.as_bytes().to_vec(),
+            value: ValueId(self.module.values.len() as u32),
+            raw_linkage: 0,
+            linkage,
+            visibility: Visibility::Default,
+            dll_storage: DllStorage::Default,
+            unnamed_addr: false,
+            comdat: 0,
+        }
+    }
+
+    /// A global variable of `value_type` in `address_space`.
+    pub fn global(
+        &mut self,
+        name: &str,
+        value_type: TypeId,
+        address_space: u32,
+        linkage: Linkage,
+        is_constant: bool,
+    ) -> ValueId {
+        let common = self.common(name, linkage);
+        let value = common.value;
+        let pointer_type = Some(self.ty(Type::Pointer {
+            pointee: value_type,
+            address_space,
+        }));
+        self.module.globals.push(GlobalVariable {
+            common,
+            value_type,
+            pointer_type,
+            is_constant,
+            address_space,
+            initializer: None,
+            alignment: 0,
+            section: None,
+            thread_local: ThreadLocal::NotThreadLocal,
+            externally_initialized: false,
+        });
+        self.module
+            .values
+            .push(ModuleValue::Global(self.module.globals.len() as u32 - 1));
+        value
+    }
+
+    /// A function of type `ret (params)`, declared, or defined by `body`
+    /// (see [`Builder::body`]).
+    pub fn function(
+        &mut self,
+        name: &str,
+        ret: TypeId,
+        params: &[TypeId],
+        body: Option<FunctionBody>,
+    ) -> ValueId {
+        let function_type = self.ty(Type::Function(FunctionType {
+            vararg: false,
+            ret,
+            params: params.to_vec(),
+        }));
+        let common = self.common(name, Linkage::External);
+        let value = common.value;
+        let pointer_type = Some(self.pointer(function_type));
+        self.module.functions.push(Function {
+            common,
+            function_type,
+            pointer_type,
+            calling_conv: 0,
+            is_declaration: body.is_none(),
+            attributes: 0,
+            alignment: 0,
+            section: None,
+            gc: None,
+            prologue_data: None,
+            prefix_data: None,
+            personality: None,
+            body,
+        });
+        self.module.values.push(ModuleValue::Function(
+            self.module.functions.len() as u32 - 1,
+        ));
+        value
+    }
+
+    /// An empty body of `blocks` blocks for the function defined next; its
+    /// values follow the module's and that function's (add every other
+    /// module value first).
+    pub fn body(&self, blocks: usize) -> FunctionBody {
+        FunctionBody {
+            first_value: self.module.values.len() as u32 + 1,
+            blocks: vec![BasicBlock::default(); blocks],
+            ..FunctionBody::default()
+        }
+    }
+}
+
+/// Appends an instruction to `block` of `body`; returns its value when it
+/// has a type.
+pub(crate) fn push(
+    body: &mut FunctionBody,
+    block: usize,
+    kind: InstructionKind,
+    ty: Option<TypeId>,
+) -> Option<ValueId> {
+    let index = body.blocks[block].instructions.len() as u32;
+    let value = ty.map(|_| {
+        let v = ValueId(body.first_value + body.values.len() as u32);
+        body.values.push(LocalValue::Instruction {
+            block: BlockId(block as u32),
+            index,
+        });
+        v
+    });
+    body.blocks[block].instructions.push(Instruction {
+        kind,
+        ty,
+        value,
+        name: None,
+        debug_loc: None,
+        attachments: Vec::new(),
+    });
+    value
+}
+
+/// A call of `callee` (of type `function_type`) with value arguments.
+pub(crate) fn call(callee: ValueId, function_type: TypeId, args: &[ValueId]) -> InstructionKind {
+    InstructionKind::Call {
+        callee: Operand::Value(callee),
+        function_type,
+        args: args.iter().map(|v| Operand::Value(*v)).collect(),
+        attributes: 0,
+        calling_conv: 0,
+        tail: TailCall::None,
+        fast_math: FastMathFlags::default(),
+        explicit_type: false,
     }
 }

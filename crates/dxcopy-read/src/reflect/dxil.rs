@@ -4,6 +4,8 @@
 //! SFI0 — mapped as dxc's `DxilContainerReflection.cpp` maps the module's
 //! resources (docs/reflection.md § DXIL).
 
+use super::counters::Counters;
+use super::module::ModuleMetadata;
 use super::*;
 use crate::bitcode::ModuleFacts;
 use crate::error::ReadError;
@@ -298,33 +300,26 @@ pub(super) fn reflect(container: &Container<'_>, r: &mut Reflection) -> Result<(
         Some(part) => Some(Sfi0::parse(&part)?),
         None => None,
     };
+    // Constant buffers: dx.resources' cbuffers, structured buffers and
+    // tbuffers with the layouts of dx.typeAnnotations; the usage of
+    // validator-1.4 modules from their bodies.
+    let buffers = module
+        .as_ref()
+        .map(|m| module_buffers(m, kind == ShaderKind::Library, &mut r.notes));
     if kind == ShaderKind::Library {
         r.interface = "ID3D12LibraryReflection";
-        r.notes.push(
-            "the library functions' constant buffers are not read: no constant_buffers".into(),
-        );
-        library(r, rdat.as_ref(), version, creator);
+        library(r, rdat.as_ref(), version, creator, buffers);
         return Ok(());
     }
 
     // Constant buffers: dx.resources' cbuffers and tbuffers with the
     // layouts of dx.typeAnnotations.
-    match &module {
-        Some(m) => {
-            r.constant_buffers = super::cbuffers::constant_buffers(m);
+    match (&module, buffers) {
+        (Some(m), Some(buffers)) => {
+            r.constant_buffers = buffers;
             r.source.constant_buffers.push(m.part);
-            if !super::cbuffers::usage_in_metadata(m) && !r.constant_buffers.is_empty() {
-                r.notes.push(
-                    "the module (validator before 1.5) records no constant-buffer usage: every variable is reported used"
-                        .into(),
-                );
-            }
-            r.notes.push(
-                "structured buffers' element layouts (D3D_CT_RESOURCE_BIND_INFO) are not read into constant_buffers"
-                    .into(),
-            );
         }
-        None => r.notes.push(
+        _ => r.notes.push(
             "constant-buffer layouts are recorded only in the DXIL module's metadata (dx.typeAnnotations): no constant_buffers"
                 .into(),
         ),
@@ -369,10 +364,15 @@ pub(super) fn reflect(container: &Container<'_>, r: &mut Reflection) -> Result<(
         *counter = Some(0);
     }
     shader.min_feature_level = Some(FeatureLevel::Level12_0);
-    r.notes.push(
-        "instruction counts are computed by dxc from the module's instructions; they are not recorded in the container"
-            .into(),
-    );
+    match instruction_counts(container, module.as_ref(), &mut r.notes) {
+        Some((counters, part)) => {
+            counters.apply(&mut shader);
+            r.source.statistics.push(part);
+        }
+        None => r
+            .notes
+            .push("no function bodies read: the instruction counts are unknown".into()),
+    }
 
     // Bindings: RDAT's records (with names) when it has them, else PSV0's.
     let psv = match container.find(PartName::PSV0) {
@@ -550,12 +550,26 @@ fn library(
     rdat: Option<&RuntimeData<'_>>,
     version: ShaderVersion,
     creator: Option<String>,
+    buffers: Option<Vec<BufferDesc>>,
 ) {
+    // dxc's library reflection leaves Creator unset (and Flags 0); the
+    // module's llvm.ident is kept in a note.
+    if let Some(ident) = &creator {
+        r.notes.push(format!(
+            "a library's Creator is unset in dxc's reflection: the module's llvm.ident is '{ident}'"
+        ));
+    }
+    if buffers.is_none() {
+        r.notes.push(
+            "constant-buffer layouts are recorded only in the DXIL module's metadata: the functions' constant_buffers are unknown"
+                .into(),
+        );
+    }
     let Some(rdat) = rdat else {
         r.notes
             .push("no RDAT part: the library's functions are unknown".into());
         r.library = Some(LibraryDesc {
-            creator,
+            creator: None,
             flags: 0,
             function_count: 0,
         });
@@ -580,6 +594,14 @@ fn library(
                 .collect();
             let mut required = f.feature_flags & !RequiresFlags::EARLY_DEPTH_STENCIL;
             required &= !USES_DERIVATIVES;
+            let constant_buffers = buffers.as_ref().map(|buffers| {
+                function_buffers(
+                    buffers,
+                    f.resources
+                        .iter()
+                        .filter_map(|&i| rdat.resources.get(i as usize)),
+                )
+            });
             FunctionDesc {
                 name: crate::fields::lossy(f.name).into_owned(),
                 unmangled_name: crate::fields::lossy(f.unmangled_name).into_owned(),
@@ -587,17 +609,17 @@ fn library(
                 creator: None,
                 flags: 0,
                 required_feature_flags: required,
-                constant_buffer_count: None,
+                constant_buffer_count: constant_buffers.as_ref().map(|b| b.len() as u32),
                 bound_resource_count: bound_resources.len() as u32,
                 function_parameter_count: None,
                 has_return: None,
-                constant_buffers: Vec::new(),
+                constant_buffers: constant_buffers.unwrap_or_default(),
                 bound_resources,
             }
         })
         .collect();
     r.library = Some(LibraryDesc {
-        creator,
+        creator: None,
         flags: 0,
         function_count: r.functions.len() as u32,
     });
@@ -605,4 +627,106 @@ fn library(
         "function parameter counts, return values and pixel shaders' early depth-stencil flag are recorded only in the DXIL module"
             .into(),
     );
+}
+
+/// The constant buffers a library function uses, as dxc's
+/// `AddResourceDependencies` finds them among the module's buffers from
+/// the function's RDAT resources: a cbuffer by its ID; a structured buffer
+/// by name among the bind-info buffers (an array's buffer, named `name[0]`,
+/// is not found, as in dxc); a tbuffer by name among the cbuffers and
+/// tbuffers; each once, in the order first used.
+fn function_buffers<'a>(
+    buffers: &[BufferDesc],
+    resources: impl Iterator<Item = &'a rdat::RdatResource<'a>>,
+) -> Vec<BufferDesc> {
+    let by_name = |name: &[u8], bind_info: bool| {
+        buffers.iter().rposition(|b| {
+            b.name.as_bytes() == name
+                && (b.buffer_type == CbufferType::ResourceBindInfo) == bind_info
+        })
+    };
+    let mut used: Vec<usize> = Vec::new();
+    for res in resources {
+        let index = match (res.class, res.kind) {
+            (ResourceClass::CBuffer, _) => Some(res.id as usize).filter(|&i| {
+                buffers
+                    .get(i)
+                    .is_some_and(|b| b.buffer_type == CbufferType::Cbuffer)
+            }),
+            (ResourceClass::Srv | ResourceClass::Uav, ResourceKind::StructuredBuffer) => {
+                by_name(res.name, true)
+            }
+            (ResourceClass::Srv, ResourceKind::TBuffer) => by_name(res.name, false),
+            _ => None,
+        };
+        if let Some(index) = index.filter(|i| !used.contains(i)) {
+            used.push(index);
+        }
+    }
+    used.into_iter().map(|i| buffers[i].clone()).collect()
+}
+
+/// The module's constant buffers in dxc's order; for a module that records
+/// no usage (validator before 1.5) the variables its bodies never load are
+/// marked unused, as dxc's `SetCBufferUsage` does.
+fn module_buffers(m: &ModuleMetadata, library: bool, notes: &mut Vec<String>) -> Vec<BufferDesc> {
+    let mut buffers = super::cbuffers::constant_buffers(m);
+    if super::cbuffers::usage_in_metadata(m) {
+        return buffers;
+    }
+    let cbuffers = &m.metadata.module_resources().cbuffers;
+    let count = cbuffers.len().min(buffers.len());
+    let min_precision = m.metadata.uses_min_precision();
+    if !m.has_bodies && count > 0 {
+        notes.push(format!(
+            "the {} module records no constant-buffer usage (validator before 1.5) and its function bodies are not read: every variable is reported used",
+            m.part
+        ));
+        return buffers;
+    }
+    if library {
+        for (buffer, resource) in buffers.iter_mut().zip(cbuffers.iter()).take(count) {
+            let usage = resource.symbol.map_or_else(Vec::new, |symbol| {
+                super::usage::library_usage(&m.module, symbol, min_precision)
+            });
+            super::usage::apply(buffer, &usage);
+        }
+    } else if let Some(usage) = super::usage::shader_usage(&m.module, count, min_precision) {
+        for (buffer, usage) in buffers.iter_mut().zip(&usage) {
+            super::usage::apply(buffer, usage);
+        }
+    }
+    buffers
+}
+
+/// dxc's counters: the module's `dx.counters`, else the same count over the
+/// DXIL module's function bodies (with a note), with the part they came
+/// from; `None` when neither is there.
+fn instruction_counts(
+    container: &Container<'_>,
+    module: Option<&ModuleMetadata>,
+    notes: &mut Vec<String>,
+) -> Option<(Counters, &'static str)> {
+    if let Some(m) = module {
+        if let Some(counters) = Counters::from_metadata(&m.module) {
+            return Some((counters, m.part));
+        }
+    }
+    let counted = match module.filter(|m| m.has_bodies) {
+        Some(m) => Ok((Counters::count(&m.module), m.part)),
+        None => super::module::read_bodies(container)
+            .map(|(module, part)| (Counters::count(&module), part)),
+    };
+    match counted {
+        Ok((counters, part)) => {
+            notes.push(format!(
+                "the module has no dx.counters: the instruction counts are counted from the {part} module's function bodies as dxc counts them when it writes dx.counters (dxc's reflection itself reports 0 without them)"
+            ));
+            Some((counters, part))
+        }
+        Err(why) => {
+            notes.push(why);
+            None
+        }
+    }
 }

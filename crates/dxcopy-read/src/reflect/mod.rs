@@ -20,12 +20,15 @@
 //! records stays `None` and [`Reflection::notes`] names what is missing —
 //! values are never invented.
 
+mod body;
 mod cbuffers;
+pub mod counters;
 pub mod d3d;
 mod dxbc;
 mod dxil;
 mod module;
 pub mod text;
+mod usage;
 
 use crate::container::Container;
 use crate::error::ReadError;

@@ -21,8 +21,11 @@ const SHADER_FLAG_FORCE_EARLY_DEPTH_STENCIL: u64 = 1 << 3;
 
 /// A module with its metadata, and the part it was read from.
 pub(super) struct ModuleMetadata {
-    /// The module (without function bodies).
+    /// The module (with its function bodies when `has_bodies`).
     pub module: Module,
+    /// Whether the function bodies were read (the DXIL and ILDB modules;
+    /// STAT's module has none).
+    pub has_bodies: bool,
     /// Its `dx.*` metadata.
     pub metadata: DxilMetadata,
     /// `STAT`, `DXIL` or `ILDB`.
@@ -30,13 +33,11 @@ pub(super) struct ModuleMetadata {
 }
 
 /// The module holding reflection: STAT's when it has `dx.version`, else the
-/// DXIL part's, else the debug module's (ILDB). `Err` is the note saying why
-/// there is none.
+/// DXIL part's, else the debug module's (ILDB). The DXIL and ILDB modules
+/// are read with their function bodies (instruction counts, constant-buffer
+/// usage), or without them when the bodies do not read. `Err` is the note
+/// saying why there is none.
 pub(super) fn read(container: &Container<'_>) -> Result<ModuleMetadata, String> {
-    let options = ReadOptions {
-        function_bodies: false,
-        debug_info: false,
-    };
     let mut why = String::from("no DXIL module");
     for (name, text) in [
         (PartName::STAT, "STAT"),
@@ -56,8 +57,16 @@ pub(super) fn read(container: &Container<'_>) -> Result<ModuleMetadata, String> 
                 continue;
             }
         };
-        let module = match Module::parse_with(program.bitcode, options) {
-            Ok(m) => m,
+        let with_bodies = name != PartName::STAT;
+        let (module, has_bodies) = match parse(program.bitcode, with_bodies) {
+            Ok(m) => (m, with_bodies),
+            Err(e) if with_bodies => match parse(program.bitcode, false) {
+                Ok(m) => (m, false),
+                Err(_) => {
+                    why = format!("the {text} module does not read: {e}");
+                    continue;
+                }
+            },
             Err(e) => {
                 why = format!("the {text} module does not read: {e}");
                 continue;
@@ -71,11 +80,48 @@ pub(super) fn read(container: &Container<'_>) -> Result<ModuleMetadata, String> 
             Ok(metadata) => {
                 return Ok(ModuleMetadata {
                     module,
+                    has_bodies,
                     metadata,
                     part: text,
                 })
             }
             Err(e) => why = format!("the {text} module's metadata does not read: {e}"),
+        }
+    }
+    Err(why)
+}
+
+fn parse(
+    bitcode: &[u8],
+    function_bodies: bool,
+) -> Result<Module, crate::bitcode::error::BitcodeError> {
+    Module::parse_with(
+        bitcode,
+        ReadOptions {
+            function_bodies,
+            debug_info: false,
+        },
+    )
+}
+
+/// The program module with its function bodies (DXIL, else ILDB), for the
+/// instruction counts when the reflection module (STAT) has none; `Err`
+/// says why there is none.
+pub(super) fn read_bodies(container: &Container<'_>) -> Result<(Module, &'static str), String> {
+    let mut why = String::from("no DXIL program part");
+    for (name, text) in [(PartName::DXIL, "DXIL"), (PartName::ILDB, "ILDB")] {
+        let Some(part) = container.find(name) else {
+            continue;
+        };
+        if !crate::program::is_program_data(part.data) {
+            continue;
+        }
+        match Program::parse(&part)
+            .map_err(|e| e.to_string())
+            .and_then(|p| parse(p.bitcode, true).map_err(|e| e.to_string()))
+        {
+            Ok(module) => return Ok((module, text)),
+            Err(e) => why = format!("the {text} module's function bodies do not read: {e}"),
         }
     }
     Err(why)

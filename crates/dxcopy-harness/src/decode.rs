@@ -59,6 +59,10 @@ pub fn decode_named(
             disasm_data(data, base, sink);
             1
         }
+        b"SPDB" | b"SDBG" => {
+            debug_notes_data(name, data, base, sink);
+            1
+        }
         b"HASH" => {
             match ShaderHash::parse_data(data, base) {
                 Ok(h) => {
@@ -69,6 +73,28 @@ pub fn decode_named(
             1
         }
         _ => 0,
+    }
+}
+
+/// The listing's debug-notes decoder on SPDB or SDBG data at `base`, with
+/// the notes and the initial-locations block formatted.
+pub fn debug_notes_data(name: PartName, data: &[u8], base: u64, sink: &mut crate::Discard) {
+    use dxcopy_read::disasm::debug_notes::{sdbg, spdb};
+    let decoded = if name == PartName(*b"SPDB") {
+        spdb::decode(data, base)
+    } else {
+        sdbg::decode(data, base)
+    };
+    match decoded {
+        Ok(notes) => {
+            let _ = write!(sink, "{notes:?} {:?}", notes.initial_locations());
+            for key in notes.lines.keys().take(64) {
+                let _ = write!(sink, "{:?}", notes.line_at(*key));
+            }
+        }
+        Err(e) => {
+            let _ = write!(sink, "{e} {e:?}");
+        }
     }
 }
 

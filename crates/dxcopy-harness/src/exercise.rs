@@ -80,6 +80,9 @@ pub fn exercise_pdb(bytes: &[u8]) -> Result<Summary, Violation> {
             );
         }
     }
+    // An fxc PDB (`/Fd`) is what fxc embeds as SPDB: the listing's notes
+    // decoder reads it too.
+    crate::decode::debug_notes_data(PartName(*b"SPDB"), bytes, 0, &mut sink);
     let input = container_input(bytes);
     let mut summary = match pdb.container_bytes() {
         Ok(container) => {

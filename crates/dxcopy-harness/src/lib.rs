@@ -39,8 +39,8 @@ mod verify;
 
 pub use bitcode::{bitcode_input, exercise_bitcode};
 pub use decode::{
-    decode_input, decode_named, decode_one, decode_part_compat, decode_seed, disasm_data,
-    disasm_input, CountingSink, DecodeInput, DECODE_NAMES,
+    debug_notes_data, decode_input, decode_named, decode_one, decode_part_compat, decode_seed,
+    disasm_data, disasm_input, CountingSink, DecodeInput, DECODE_NAMES,
 };
 pub use dxil::{dxil_module_input, exercise_module};
 pub use exercise::{exercise, exercise_file_writer, exercise_pdb, Summary};

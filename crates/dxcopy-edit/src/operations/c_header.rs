@@ -261,7 +261,14 @@ pub fn compiler_listing(
     options: &ListingOptions,
 ) -> Result<Option<String>> {
     match disasm::listing(container, generator, options) {
-        Ok(listing) => match listing.errors.into_iter().next() {
+        // A debug part (SPDB/SDBG) that does not decode only costs the
+        // listing its `/Zi` notes: the rest is complete, so the header is
+        // written (`dxinfo --disasm` reports the part).
+        Ok(listing) => match listing
+            .errors
+            .into_iter()
+            .find(|e| !matches!(e, DisasmError::DebugInfo(_)))
+        {
             Some(e) => Err(EditError::Listing(e)),
             None => Ok(Some(listing.text)),
         },

@@ -6,6 +6,7 @@
 //! [`listing`] assembles the whole text; [`sm4::Program`] is the decoded
 //! instruction stream for other code to use.
 
+pub mod debug_notes;
 pub mod header;
 pub mod number;
 mod release;
@@ -43,6 +44,10 @@ pub enum DisasmError {
     /// A part the listing reads could not be decoded.
     #[error(transparent)]
     Read(#[from] ReadError),
+    /// The SPDB or SDBG part could not be decoded: the listing has no
+    /// debug notes.
+    #[error(transparent)]
+    DebugInfo(#[from] debug_notes::DebugInfoError),
 }
 
 /// The SHDR or SHEX part of `container` (SHEX first), if any.
@@ -125,10 +130,21 @@ pub struct Listing {
 
 /// Writes the SM4/SM5 part of the listing (from the `ps_5_0` line to the
 /// instruction-slot line) for `container`, decoding the program as it is
-/// written. Returns the error that cut it short, if any.
+/// written, with the debug notes of its SPDB or SDBG part when that part
+/// decodes. Returns the error that cut it short, if any.
 pub fn write_program_listing<W: std::fmt::Write>(
     container: &Container<'_>,
     options: &ListingOptions,
+    out: &mut W,
+) -> Result<Option<DisasmError>, WriteError<DisasmError>> {
+    let notes = debug_notes::DebugNotes::from_container(container).and_then(Result::ok);
+    write_program_with_notes(container, options, notes.as_ref(), out)
+}
+
+fn write_program_with_notes<W: std::fmt::Write>(
+    container: &Container<'_>,
+    options: &ListingOptions,
+    notes: Option<&debug_notes::DebugNotes>,
     out: &mut W,
 ) -> Result<Option<DisasmError>, WriteError<DisasmError>> {
     let part = shader_part(container).ok_or_else(|| WriteError::Listing(no_program(container)))?;
@@ -142,7 +158,7 @@ pub fn write_program_listing<W: std::fmt::Write>(
     // A STAT part that does not decode is reported by the header sections;
     // the slot line then shows 0, as for a container without STAT.
     let slots = || instruction_slots(container).unwrap_or(0);
-    let cut = sm4::write_streamed(&header, instructions, slots, options, out)
+    let cut = sm4::write_streamed_with_notes(&header, instructions, slots, options, notes, out)
         .map_err(|_| WriteError::Write)?;
     Ok(cut.map(wrap))
 }
@@ -226,7 +242,18 @@ fn write_listing_to<W: std::fmt::Write>(
     }
     out.write_str(&head).map_err(|_| WriteError::Write)?;
     drop(head);
-    match write_program_listing(container, options, out) {
+    // Microsoft's disassembler prints the notes whenever the debug part is
+    // there; one that does not decode is reported and the listing goes on
+    // without notes.
+    let notes = match debug_notes::DebugNotes::from_container(container) {
+        Some(Ok(notes)) => Some(notes),
+        Some(Err(e)) => {
+            errors.push(DisasmError::DebugInfo(e));
+            None
+        }
+        None => None,
+    };
+    match write_program_with_notes(container, options, notes.as_ref(), out) {
         Ok(cut) => errors.extend(cut),
         Err(WriteError::Listing(e)) => errors.push(e),
         Err(WriteError::Write) => return Err(WriteError::Write),

@@ -23,7 +23,7 @@ pub(crate) use print::mask_letters;
 mod tests;
 
 pub use opcode::{ImmediateStyle, OpClass, OpInfo};
-pub use print::{write_instruction, write_program, write_streamed};
+pub use print::{write_instruction, write_program, write_streamed, write_streamed_with_notes};
 
 use crate::stage::{ProgramType, ShaderKind};
 use opcode::op;

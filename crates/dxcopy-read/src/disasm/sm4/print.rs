@@ -7,6 +7,7 @@ use super::operand_type as ot;
 use super::{
     Body, Components, Declaration, DecodeError, Index, Instruction, Instructions, Operand, Program,
 };
+use crate::disasm::debug_notes::{DebugNotes, NotePrinter};
 use crate::disasm::number::{fixed6, float_text, int_text, untyped_text};
 use crate::disasm::ListingOptions;
 use std::fmt::Write;
@@ -46,8 +47,26 @@ pub fn write_streamed<W: Write>(
     options: &ListingOptions,
     out: &mut W,
 ) -> Result<Option<DecodeError>, std::fmt::Error> {
+    write_streamed_with_notes(header, instructions, slots, options, None, out)
+}
+
+/// [`write_streamed`] with the debug-information notes of `notes`
+/// (docs/format/dxbc-debug-notes.md): the initial variable locations
+/// before the first executable instruction, `#line` lines and the
+/// `// r0.x <- variable` notes after instructions.
+pub fn write_streamed_with_notes<W: Write>(
+    header: &Program,
+    instructions: Instructions,
+    slots: impl FnOnce() -> u32,
+    options: &ListingOptions,
+    notes: Option<&DebugNotes>,
+    out: &mut W,
+) -> Result<Option<DecodeError>, std::fmt::Error> {
     writeln!(out, "{}", header.profile())?;
-    let mut lines = Lines::default();
+    let mut lines = Lines {
+        notes: notes.map(NotePrinter::new),
+        ..Lines::default()
+    };
     for instruction in instructions {
         match instruction {
             Ok(instruction) => lines.write(header, &instruction, options, out)?,
@@ -58,14 +77,16 @@ pub fn write_streamed<W: Write>(
     Ok(None)
 }
 
-/// The listing's lines: the block depth so far and one line's buffer.
+/// The listing's lines: the block depth so far, one line's buffer and the
+/// state of the debug notes, if any.
 #[derive(Default)]
-struct Lines {
+struct Lines<'notes> {
     depth: usize,
     line: String,
+    notes: Option<NotePrinter<'notes>>,
 }
 
-impl Lines {
+impl Lines<'_> {
     fn write<W: Write>(
         &mut self,
         program: &Program,
@@ -85,10 +106,17 @@ impl Lines {
             self.depth
         };
         self.line.clear();
+        let key = match &mut self.notes {
+            Some(notes) => notes.before(instruction, &mut self.line),
+            None => None,
+        };
         for _ in 0..indent {
             self.line.push_str("  ");
         }
         write_instruction(program, instruction, options, &mut self.line);
+        if let (Some(notes), Some(key)) = (&self.notes, key) {
+            notes.after(instruction, key, &mut self.line);
+        }
         self.line.push('\n');
         if opcode::opens_block(instruction.opcode) {
             self.depth += 1;

@@ -665,19 +665,28 @@ mod tests {
         let lights = field(&mut b, "lights", 0, 0, vec![]);
         let size = b.i32(16);
         let tb_annotation = b.node(vec![Some(size), Some(lights)]);
-        let tag = b.i32(0);
-        let cb_undef = b.undef(cb);
-        let light_undef = b.undef(light);
-        let tb_undef = b.undef(tb);
-        let annotations = b.node(vec![
-            Some(tag),
-            Some(cb_undef),
-            Some(cb_annotation),
-            Some(light_undef),
-            Some(light_annotation),
-            Some(tb_undef),
-            Some(tb_annotation),
-        ]);
+        with_struct_annotations(
+            b,
+            &[
+                (cb, cb_annotation),
+                (light, light_annotation),
+                (tb, tb_annotation),
+            ],
+        )
+    }
+
+    /// The module with `dx.typeAnnotations` holding one struct annotation
+    /// per (struct type, annotation node), and its metadata read.
+    fn with_struct_annotations(
+        mut b: Builder,
+        structs: &[(crate::dxil::model::TypeId, MetadataId)],
+    ) -> ModuleMetadata {
+        let mut operands = vec![Some(b.i32(0))];
+        for &(ty, annotation) in structs {
+            operands.push(Some(b.undef(ty)));
+            operands.push(Some(annotation));
+        }
+        let annotations = b.node(operands);
         b.named("dx.typeAnnotations", vec![annotations]);
         let metadata = DxilMetadata::read(&b.module).unwrap();
         ModuleMetadata {
@@ -890,27 +899,14 @@ mod tests {
         let h4 = field(&mut b, "h", 9, vec![]);
         let size = b.i32(16);
         let colors_annotation = b.node(vec![Some(size), Some(h4)]);
-        let tag = b.i32(0);
-        let s_undef = b.undef(s);
-        let wrapper_undef = b.undef(wrapper);
-        let colors_undef = b.undef(colors_ty);
-        let annotations = b.node(vec![
-            Some(tag),
-            Some(s_undef),
-            Some(s_annotation),
-            Some(wrapper_undef),
-            Some(wrapper_annotation),
-            Some(colors_undef),
-            Some(colors_annotation),
-        ]);
-        b.named("dx.typeAnnotations", vec![annotations]);
-        let metadata = DxilMetadata::read(&b.module).unwrap();
-        ModuleMetadata {
-            module: b.module,
-            has_bodies: false,
-            metadata,
-            part: "DXIL",
-        }
+        with_struct_annotations(
+            b,
+            &[
+                (s, s_annotation),
+                (wrapper, wrapper_annotation),
+                (colors_ty, colors_annotation),
+            ],
+        )
     }
 
     #[test]

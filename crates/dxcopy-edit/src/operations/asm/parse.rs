@@ -522,7 +522,7 @@ impl<'t, 'h> Parser<'t, 'h> {
                     self.skip_newlines();
                 }
                 first = false;
-                payload.push(self.number(false)?);
+                payload.push(self.number()?);
             }
             if payload.len() % 4 != 0 && !payload.is_empty() {
                 // A short row is padded as written: rows are four values.
@@ -541,19 +541,33 @@ impl<'t, 'h> Parser<'t, 'h> {
         Ok(())
     }
 
-    /// One 32-bit immediate value: an integer, a hex word or a float.
-    fn number(&mut self, _float: bool) -> PResult<u32> {
+    /// A number token with an optional `-` before it: whether it is
+    /// negative, and its text.
+    fn signed_number(&mut self) -> PResult<(bool, &'t str)> {
         let negative = self.eat_punct('-');
-        let text = match self.next() {
-            Tok::Number(t) => t,
+        match self.next() {
+            Tok::Number(t) => Ok((negative, t)),
             other => {
                 self.pos -= 1;
-                return Err(self.error_here(AsmErrorKind::Expected {
+                Err(self.error_here(AsmErrorKind::Expected {
                     expected: "a number",
                     found: describe(&other),
-                }));
+                }))
             }
-        };
+        }
+    }
+
+    /// A bad-number error at the number just read.
+    fn bad_number(&self, full: String) -> AsmError {
+        let (line, column) = self.toks[self.pos - 1..]
+            .first()
+            .map_or((0, 0), |t| (t.line, t.column));
+        AsmError::new(line, column, AsmErrorKind::BadNumber(full))
+    }
+
+    /// One 32-bit immediate value: an integer, a hex word or a float.
+    fn number(&mut self) -> PResult<u32> {
+        let (negative, text) = self.signed_number()?;
         let full = if negative {
             format!("-{text}")
         } else {
@@ -564,27 +578,14 @@ impl<'t, 'h> Parser<'t, 'h> {
                 return Ok(bits);
             }
             self.note_inexact(&full);
-            let v = parse_float(text).ok_or_else(|| {
-                let t = &self.toks[self.pos - 1];
-                AsmError::new(t.line, t.column, AsmErrorKind::BadNumber(full.clone()))
-            })?;
+            let v = parse_float(text).ok_or_else(|| self.bad_number(full.clone()))?;
             let v = if negative { -v } else { v };
             return Ok(special_float(text, negative).unwrap_or(v.to_bits()));
         }
-        let v = parse_int(text).ok_or_else(|| {
-            let (line, column) = self.toks[self.pos - 1..]
-                .first()
-                .map_or((0, 0), |t| (t.line, t.column));
-            AsmError::new(line, column, AsmErrorKind::BadNumber(full.clone()))
-        })?;
+        let v = parse_int(text).ok_or_else(|| self.bad_number(full.clone()))?;
         let v = if negative { v.wrapping_neg() } else { v };
         if v > i64::from(u32::MAX) || v < i64::from(i32::MIN) {
-            let t = &self.toks[self.pos - 1];
-            return Err(AsmError::new(
-                t.line,
-                t.column,
-                AsmErrorKind::BadNumber(full),
-            ));
+            return Err(self.bad_number(full));
         }
         Ok(v as u32)
     }
@@ -609,17 +610,7 @@ impl<'t, 'h> Parser<'t, 'h> {
     }
 
     fn double(&mut self) -> PResult<u64> {
-        let negative = self.eat_punct('-');
-        let text = match self.next() {
-            Tok::Number(t) => t,
-            other => {
-                self.pos -= 1;
-                return Err(self.error_here(AsmErrorKind::Expected {
-                    expected: "a number",
-                    found: describe(&other),
-                }));
-            }
-        };
+        let (negative, text) = self.signed_number()?;
         let bare = text.strip_suffix(['l', 'L']).unwrap_or(text);
         let full = if negative {
             format!("-{bare}")
@@ -634,10 +625,10 @@ impl<'t, 'h> Parser<'t, 'h> {
             // Widen the single-precision special to a double of its kind.
             return Ok(f64::from(f32::from_bits(bits)).to_bits());
         }
-        let v: f64 = bare.trim_end_matches(['f', 'F']).parse().map_err(|_| {
-            let t = &self.toks[self.pos - 1];
-            AsmError::new(t.line, t.column, AsmErrorKind::BadNumber(full.clone()))
-        })?;
+        let v: f64 = bare
+            .trim_end_matches(['f', 'F'])
+            .parse()
+            .map_err(|_| self.bad_number(full.clone()))?;
         Ok(if negative { -v } else { v }.to_bits())
     }
 
@@ -699,7 +690,7 @@ impl<'t, 'h> Parser<'t, 'h> {
                 values.push(bits as u32);
                 values.push((bits >> 32) as u32);
             } else {
-                values.push(self.number(true)?);
+                values.push(self.number()?);
             }
         }
         self.expect_punct(')', "')'")?;
@@ -722,7 +713,7 @@ impl<'t, 'h> Parser<'t, 'h> {
             Tok::Number(_) | Tok::Punct('-') => {
                 // A bare number (Microsoft's free syntax): `l(N)`.
                 operand.kind = ot::IMMEDIATE32;
-                operand.immediate.push(self.number(true)?);
+                operand.immediate.push(self.number()?);
                 operand.components = Components::One;
                 return Ok(operand);
             }

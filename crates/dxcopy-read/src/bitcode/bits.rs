@@ -68,7 +68,7 @@ impl<'a> BitReader<'a> {
     /// (at most 57, so a window never needs a ninth byte). `None` near the
     /// end of the data, where the byte-wise path takes over.
     #[inline]
-    fn window(&self) -> Option<(u64, u64)> {
+    pub(crate) fn window(&self) -> Option<(u64, u64)> {
         let byte = (self.pos / 8) as usize;
         let bytes: [u8; 8] = self.data.get(byte..byte.checked_add(8)?)?.try_into().ok()?;
         let shift = self.pos % 8;

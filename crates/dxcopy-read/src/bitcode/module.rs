@@ -3,8 +3,9 @@
 //! module defines and declares (docs/format/bitcode.md: module facts).
 //!
 //! The facts are a view of the module model ([`crate::dxil::Module`]), read
-//! without function bodies (their blocks are skipped by their length
-//! words) and without the fields of debug-info nodes: one reader for the
+//! with [`ReadOptions::module_level`]: without function bodies, attribute
+//! blocks and metadata kinds (skipped by their length words, or stepped
+//! over) and without the fields of debug-info nodes. One reader for the
 //! facts and the whole module.
 
 use super::error::{BitcodeErrorKind, Result};
@@ -201,11 +202,7 @@ impl ModuleFacts {
     /// Decodes the facts of the bitcode in `data` (wrapper header allowed).
     /// Bitcode without a MODULE block (the magic alone) has no facts.
     pub fn decode(data: &[u8]) -> Result<ModuleFacts> {
-        let options = ReadOptions {
-            function_bodies: false,
-            debug_info: false,
-        };
-        match Module::parse_with(data, options) {
+        match Module::parse_with(data, ReadOptions::module_level()) {
             Ok(module) => Ok(ModuleFacts::of(&module)),
             Err(e) if e.kind == BitcodeErrorKind::NoModule => Ok(ModuleFacts::default()),
             Err(e) => Err(e),

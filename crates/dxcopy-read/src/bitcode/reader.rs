@@ -232,6 +232,23 @@ impl<'a> StreamReader<'a> {
 
     /// The next entry, or `None` at the end of the stream (after the last top-level block).
     pub fn next_entry(&mut self) -> Result<Option<Entry<'a>>> {
+        self.next_entry_with(&mut Vec::new(), |_| false)
+    }
+
+    /// [`StreamReader::next_entry`] that also decodes a record's fields
+    /// while it walks them, for a record whose code `want` accepts: `fields`
+    /// is cleared at each entry and then holds what [`Record::values_into`]
+    /// would append (literals and array elements included, the blob
+    /// excluded). One pass over the bits instead of a walk to find the
+    /// record's end and a second pass for its values; a record `want`
+    /// declines is stepped over as [`StreamReader::next_entry`] does. The
+    /// errors are the same, at the same offsets.
+    pub fn next_entry_with(
+        &mut self,
+        fields: &mut Vec<u64>,
+        want: impl FnOnce(u32) -> bool,
+    ) -> Result<Option<Entry<'a>>> {
+        fields.clear();
         let bit_offset = self.bits.pos();
         let Some(scope) = self.scopes.last() else {
             if self.bits.at_end() {
@@ -307,8 +324,16 @@ impl<'a> StreamReader<'a> {
                     },
                 })?;
                 let body_start = self.bits.pos();
-                self.bits
-                    .skip_vbrs(6, u64::from(num_ops), "record operand")?;
+                if u32::try_from(code).is_ok_and(want) {
+                    // The count was checked against the bits left above.
+                    fields.reserve(num_ops as usize);
+                    for _ in 0..num_ops {
+                        fields.push(self.bits.read_vbr(6, "record operand")?);
+                    }
+                } else {
+                    self.bits
+                        .skip_vbrs(6, u64::from(num_ops), "record operand")?;
+                }
                 Entry::Record(Record {
                     bit_offset,
                     abbrev_id: abbrev_id::UNABBREV_RECORD,
@@ -327,7 +352,7 @@ impl<'a> StreamReader<'a> {
                     bit_offset,
                     kind: BitcodeErrorKind::UnknownAbbrev { id, block_id },
                 })?;
-                self.read_abbreviated(bit_offset, id as u32, block_id, abbrev)?
+                self.read_abbreviated(bit_offset, id as u32, block_id, abbrev, fields, want)?
             }
         };
         if let Entry::Record(r) = &entry {
@@ -438,7 +463,8 @@ impl<'a> StreamReader<'a> {
                 },
             );
         }
-        let mut ops = Vec::new();
+        // The count was checked against the bits left above.
+        let mut ops = Vec::with_capacity(count as usize);
         for _ in 0..count {
             let is_literal = self.bits.read(1, "abbreviation operand")?;
             if is_literal == 1 {
@@ -492,16 +518,42 @@ impl<'a> StreamReader<'a> {
         id: u32,
         block_id: u32,
         abbrev: Rc<Abbrev>,
+        fields: &mut Vec<u64>,
+        want: impl FnOnce(u32) -> bool,
     ) -> Result<Entry<'a>> {
         let ops = abbrev.ops();
         let code = read_scalar(&mut self.bits, ops[0], "record code")?;
+        let keep = u32::try_from(code).is_ok_and(want);
         let body_start = self.bits.pos();
         let mut blob = None;
         let mut array_len = 0;
         let mut i = 1;
         while i < ops.len() {
             match ops[i] {
-                AbbrevOp::Literal(_) => {}
+                AbbrevOp::Literal(v) => {
+                    if keep {
+                        fields.push(v);
+                    }
+                }
+                AbbrevOp::Array if keep => {
+                    let elem = ops[i + 1];
+                    let count = self.bits.read_vbr(6, "array length")?;
+                    if count.saturating_mul(scalar_min_bits(elem)) > self.bits.remaining() {
+                        return err(
+                            bit_offset,
+                            BitcodeErrorKind::Truncated {
+                                what: "array elements",
+                            },
+                        );
+                    }
+                    array_len = count as u32;
+                    // The count was checked against the bits left above.
+                    fields.reserve(count as usize);
+                    for _ in 0..count {
+                        fields.push(read_scalar(&mut self.bits, elem, "array element")?);
+                    }
+                    i += 1;
+                }
                 AbbrevOp::Array => {
                     let elem = ops[i + 1];
                     let count = self.bits.read_vbr(6, "array length")?;
@@ -545,7 +597,10 @@ impl<'a> StreamReader<'a> {
                     self.bits.align32("blob padding")?;
                 }
                 op => {
-                    read_scalar(&mut self.bits, op, "record field")?;
+                    let v = read_scalar(&mut self.bits, op, "record field")?;
+                    if keep {
+                        fields.push(v);
+                    }
                 }
             }
             i += 1;
@@ -870,16 +925,43 @@ impl<'a> Record<'a> {
             bits.skip(count * 8, "array element").ok()?;
             return Some(bytes.to_vec());
         }
+        // Bytes off byte boundaries: each character is the high bits of one
+        // byte and the low bits of the next (bit 0 of a field is the first
+        // bit read). The characters end inside the record, so the byte
+        // holding the last character's high bits is in the data.
+        if width == 8 && count > 0 {
+            let start = (bits.pos() / 8) as usize;
+            let shift = (bits.pos() % 8) as u32;
+            let n = usize::try_from(count).ok()?;
+            let bytes = bits
+                .data()
+                .get(start..start.checked_add(n)?.checked_add(1)?)?;
+            bits.skip(count * 8, "array element").ok()?;
+            return Some(
+                bytes
+                    .windows(2)
+                    .map(|w| (w[0] >> shift) | (w[1] << (8 - shift)))
+                    .collect(),
+            );
+        }
         // The count was checked against the record's bits when it was read.
         let mut out = Vec::with_capacity(usize::try_from(count).ok()?);
         let mut left = count;
-        // Bytes off byte boundaries: six at a time (bit 0 of a field is the
-        // first bit read, so the first character is the lowest byte).
-        if width == 8 {
-            while left >= 6 {
-                let six = bits.read(48, "array element").ok()?;
-                out.extend_from_slice(&six.to_le_bytes()[..6]);
-                left -= 6;
+        // Characters narrower than a byte (char6, 7-bit): as many from one
+        // window of bits as it holds.
+        if step < 8 {
+            let mask = (1u64 << step) - 1;
+            while let Some((word, valid)) = bits.window() {
+                let n = (valid / step).min(left);
+                for k in 0..n {
+                    let c = ((word >> (k * step)) & mask) as u8;
+                    out.push(if width == 0 { decode_char6(c) } else { c });
+                }
+                bits.skip(n * step, "array element").ok()?;
+                left -= n;
+                if n == 0 || left == 0 {
+                    break;
+                }
             }
         }
         for _ in 0..left {

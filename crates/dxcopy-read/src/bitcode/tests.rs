@@ -466,3 +466,126 @@ fn strings_of_unabbreviated_records_equal_their_fields() {
         assert_eq!(record.string_from(skip), by_fields, "{ops:?}");
     }
 }
+
+/// Every entry of `data` read with `next_entry_with` (fields wanted for the
+/// codes `want` accepts): the records' codes, the fields handed out, and
+/// what `values_into` gives for the same record.
+fn entries_with(data: &[u8], want: fn(u32) -> bool) -> Vec<(u32, Vec<u64>, Vec<u64>)> {
+    let bitcode = Bitcode::parse(data).unwrap();
+    let mut reader = bitcode.reader();
+    let mut fields = vec![99];
+    let mut out = Vec::new();
+    while let Some(e) = reader.next_entry_with(&mut fields, want).unwrap() {
+        match e {
+            Entry::Record(r) => {
+                let mut second = Vec::new();
+                r.values_into(&mut second);
+                out.push((r.code, fields.clone(), second));
+            }
+            _ => assert!(fields.is_empty(), "fields of a non-record: {fields:?}"),
+        }
+    }
+    out
+}
+
+#[test]
+fn fields_decoded_in_the_walk_are_those_of_the_second_pass() {
+    let all = entries_with(&sample(), |_| true);
+    assert_eq!(all.len(), 3);
+    // Literal-coded abbreviation with a fixed field and a char6 array;
+    // unabbreviated; a blob (no fields).
+    assert_eq!(
+        all[0],
+        (7, vec![5, 97, 46, 90, 57], vec![5, 97, 46, 90, 57])
+    );
+    assert_eq!(all[1], (3, vec![1000, 2], vec![1000, 2]));
+    assert_eq!(all[2], (9, vec![], vec![]));
+    // Declined records are stepped over: no fields, the same positions.
+    let some = entries_with(&sample(), |code| code == 3);
+    assert_eq!(some[0], (7, vec![], vec![5, 97, 46, 90, 57]));
+    assert_eq!(some[1], (3, vec![1000, 2], vec![1000, 2]));
+    assert_eq!(some[2], (9, vec![], vec![]));
+}
+
+/// A module block whose only record is unabbreviated code 4 with `ops`
+/// operands of which only `written` are in the stream.
+fn truncated_record(ops: u64, written: u64) -> Vec<u8> {
+    let mut b = Bits::new();
+    let at = b.enter(2, 8, 4);
+    b.fixed(3, 4).vbr(4, 6).vbr(ops, 6);
+    for i in 0..written {
+        b.vbr(40 + i, 6);
+    }
+    b.end(4, at);
+    b.bytes
+}
+
+#[test]
+fn decoding_fields_in_the_walk_keeps_the_errors_and_offsets() {
+    // 40 operands declared, 3 written: the block ends inside the record.
+    let data = truncated_record(40, 3);
+    for want in [true, false] {
+        let bitcode = Bitcode::parse(&data).unwrap();
+        let mut reader = bitcode.reader();
+        reader.next_entry().unwrap();
+        let e = reader
+            .next_entry_with(&mut Vec::new(), |_| want)
+            .unwrap_err();
+        let plain = {
+            let mut reader = bitcode.reader();
+            reader.next_entry().unwrap();
+            reader.next_entry().unwrap_err()
+        };
+        assert_eq!(e, plain, "want {want}");
+    }
+}
+
+#[test]
+fn strings_read_from_any_bit_position_and_width() {
+    // [literal 1, fixed(bits) pad, array of `elem`], one record each, for
+    // pads of 0..8 bits (every alignment of the characters).
+    let text = b"The_quick.brown_fox_jumps_over_the_lazy_dog_0123456789";
+    for (elem, code, width) in [(4u64, 0u64, 6u32), (1, 7, 7), (1, 8, 8)] {
+        for pad in 1..=8u64 {
+            let mut b = Bits::new();
+            let at = b.enter(2, 8, 4);
+            b.fixed(2, 4).vbr(4, 5);
+            b.fixed(1, 1).vbr(1, 8);
+            b.fixed(0, 1).fixed(1, 3).vbr(pad, 5);
+            b.fixed(0, 1).fixed(3, 3);
+            if elem == 4 {
+                b.fixed(0, 1).fixed(4, 3);
+            } else {
+                b.fixed(0, 1).fixed(1, 3).vbr(code, 5);
+            }
+            b.fixed(4, 4).fixed(0, pad as u32).vbr(text.len() as u64, 6);
+            for &c in text.iter() {
+                let v = if width == 6 {
+                    u64::from(reader::encode_char6(c).unwrap())
+                } else {
+                    u64::from(c)
+                };
+                b.fixed(v, width);
+            }
+            b.end(4, at);
+            let bitcode = Bitcode::parse(&b.bytes).unwrap();
+            let mut reader = bitcode.reader();
+            reader.next_entry().unwrap();
+            reader.next_entry().unwrap();
+            let Some(Entry::Record(r)) = reader.next_entry().unwrap() else {
+                panic!("a record")
+            };
+            assert_eq!(
+                r.string_from(1).as_deref(),
+                Some(&text[..]),
+                "width {width} pad {pad}"
+            );
+            assert_eq!(
+                r.string_from(5).as_deref(),
+                Some(&text[4..]),
+                "width {width} pad {pad}, skipping 4"
+            );
+            assert_eq!(r.string_from(1 + text.len()).as_deref(), Some(&[][..]));
+        }
+    }
+}

@@ -1332,3 +1332,116 @@ fn constant_operands_come_in_llvm_order() {
     assert!(ConstantKind::Null.operands().is_empty());
     assert!(ConstantKind::Undef.operands().is_empty());
 }
+
+#[test]
+fn default_options_read_everything_and_module_level_reads_what_facts_need() {
+    let all = ReadOptions::default();
+    assert!(all.function_bodies && all.debug_info && all.attributes && all.metadata_kinds);
+    assert_eq!(
+        ReadOptions::module_level(),
+        ReadOptions {
+            function_bodies: false,
+            debug_info: false,
+            attributes: false,
+            metadata_kinds: false,
+        }
+    );
+}
+
+/// A module with an attribute group and list, a function using list 1,
+/// metadata (a string, a node, a named node) and kinds in a METADATA block
+/// of their own and in a METADATA_KIND block.
+fn module_with_attributes_and_kinds() -> Vec<u8> {
+    // 0 i32, 1 i32(i32), 2 i32(i32)*
+    module(&[(7, &[32]), (21, &[0, 0, 0]), (8, &[1])], |e| {
+        e.enter(10).rec(3, &[1, 0xffff_ffff, 0, 18]).end();
+        e.enter(9).rec(2, &[1]).end();
+        e.rec(8, &[1, 0, 1, 0, 1, 0, 0, 0]);
+        e.enter(15);
+        e.str_rec(1, &[], "ps"); // !0
+        e.rec(3, &[1]); // !1 = !{!"ps"}
+        e.str_rec(4, &[], "dx.x");
+        e.rec(10, &[1]);
+        e.end();
+        e.enter(15)
+            .str_rec(6, &[0], "dbg")
+            .str_rec(6, &[5], "dx.k")
+            .end();
+        e.enter(22).str_rec(6, &[7], "later").end();
+    })
+}
+
+#[test]
+fn attributes_can_be_left_out() {
+    let bytes = module_with_attributes_and_kinds();
+    let full = parse(&bytes);
+    assert_eq!(full.attribute_groups.len(), 1);
+    assert_eq!(full.attribute_list(1).unwrap().groups, vec![1]);
+    let options = ReadOptions {
+        attributes: false,
+        ..ReadOptions::default()
+    };
+    let m = Module::parse_with(&bytes, options).unwrap();
+    assert!(m.attribute_groups.is_empty());
+    assert!(m.attribute_lists.is_empty());
+    // The function keeps the list number its record gives.
+    assert_eq!(m.functions[0].attributes, 1);
+    // Everything else is as read with the blocks.
+    assert_eq!(m.functions, full.functions);
+    assert_eq!(m.metadata, full.metadata);
+    assert_eq!(m.metadata_kinds, full.metadata_kinds);
+    // Skipped blocks are not checked: an unknown attribute kind (an error
+    // when read) is not seen.
+    let bad = module(&[], |e| {
+        e.enter(10).rec(3, &[1, 0, 0, 99]).end();
+    });
+    assert!(Module::parse(&bad).is_err());
+    assert!(Module::parse_with(&bad, options)
+        .unwrap()
+        .attribute_groups
+        .is_empty());
+}
+
+#[test]
+fn metadata_kinds_can_be_left_out() {
+    let bytes = module_with_attributes_and_kinds();
+    let full = parse(&bytes);
+    assert_eq!(full.metadata_kind_name(5), Some(&b"dx.k"[..]));
+    assert_eq!(full.metadata_kind_name(7), Some(&b"later"[..]));
+    assert_eq!(full.metadata_kinds.len(), 3);
+    let options = ReadOptions {
+        metadata_kinds: false,
+        ..ReadOptions::default()
+    };
+    let m = Module::parse_with(&bytes, options).unwrap();
+    assert!(m.metadata_kinds.is_empty());
+    // The metadata and its IDs are the same.
+    assert_eq!(m.metadata, full.metadata);
+    assert_eq!(m.named_metadata, full.named_metadata);
+    assert_eq!(
+        m.metadata_node(MetadataId(1)),
+        Some(&[Some(MetadataId(0))][..])
+    );
+    // The records are not checked: conflicting kinds (an error when read)
+    // are not seen.
+    let conflicting = module(&[], |e| {
+        e.enter(15)
+            .str_rec(6, &[0], "dbg")
+            .str_rec(6, &[0], "dbg2")
+            .end();
+    });
+    assert!(Module::parse(&conflicting).is_err());
+    assert!(Module::parse_with(&conflicting, options).is_ok());
+}
+
+#[test]
+fn facts_from_the_module_level_read_equal_those_of_the_whole_module() {
+    let bytes = module_with_attributes_and_kinds();
+    let full = crate::bitcode::ModuleFacts::of(&parse(&bytes));
+    let facts = crate::bitcode::ModuleFacts::decode(&bytes).unwrap();
+    assert_eq!(facts, full);
+    assert_eq!(facts.functions_defined, Vec::<String>::new());
+    // The declared function has no name (no symbol table).
+    assert_eq!(facts.functions_declared, vec![String::new()]);
+    assert_eq!(facts.module_version, Some(1));
+}

@@ -100,6 +100,7 @@ fn parse(
         ReadOptions {
             function_bodies,
             debug_info: false,
+            ..ReadOptions::default()
         },
     )
 }

@@ -3,7 +3,7 @@
 //! to a later constant of the same block is a forward reference, resolved
 //! when the block ends.
 
-use super::{fields_into, invalid, u32_field, ForwardMax, Reader};
+use super::{invalid, u32_field, ForwardMax, Reader};
 use crate::bitcode::error::{BitcodeError, BitcodeErrorKind, Result};
 use crate::bitcode::reader::{Record, StreamReader};
 use crate::dxil::model::*;
@@ -67,31 +67,35 @@ impl Reader {
         let mut out: Vec<Constant> = Vec::new();
         let mut forward = ForwardMax::default();
         let mut cur_ty: Option<TypeId> = None;
-        let mut f = Vec::new();
+        let mut fields = Vec::new();
         let mut end = 0;
-        super::flat_block(stream, |r| {
-            end = r.end_bit();
-            fields_into(r, &mut f);
-            if r.code == code::SETTYPE {
-                let id = *f.first().ok_or_else(|| invalid(r, "too few fields"))?;
-                cur_ty = Some(self.type_id(r, id)?);
-                return Ok(());
-            }
-            let ty = match cur_ty {
-                Some(t) => t,
-                None => self.int_type(r, 32)?,
-            };
-            let next = first_id
-                .checked_add(out.len() as u32)
-                .ok_or_else(|| invalid(r, "too many values"))?;
-            let mut refs = Refs {
-                next,
-                forward: &mut forward,
-            };
-            let kind = self.constant(r, &f, ty, &mut refs)?;
-            out.push(Constant { ty, kind });
-            Ok(())
-        })?;
+        super::flat_block_with(
+            stream,
+            &mut fields,
+            |_| true,
+            |r, f| {
+                end = r.end_bit();
+                if r.code == code::SETTYPE {
+                    let id = *f.first().ok_or_else(|| invalid(r, "too few fields"))?;
+                    cur_ty = Some(self.type_id(r, id)?);
+                    return Ok(());
+                }
+                let ty = match cur_ty {
+                    Some(t) => t,
+                    None => self.int_type(r, 32)?,
+                };
+                let next = first_id
+                    .checked_add(out.len() as u32)
+                    .ok_or_else(|| invalid(r, "too many values"))?;
+                let mut refs = Refs {
+                    next,
+                    forward: &mut forward,
+                };
+                let kind = self.constant(r, f, ty, &mut refs)?;
+                out.push(Constant { ty, kind });
+                Ok(())
+            },
+        )?;
         let count = first_id as u64 + out.len() as u64;
         if let Some((id, at)) = forward.unresolved(count) {
             return Err(BitcodeError {

@@ -2,7 +2,7 @@
 //! later writers, and the field counts LLVM 3.7 checks for each
 //! specialized node (LLVM 3.7's `parseMetadata`).
 
-use super::{fields_into, invalid, string_field, u32_field, ForwardMax, Reader};
+use super::{invalid, string_field, u32_field, ForwardMax, Reader};
 use crate::bitcode::bits::BitReader;
 use crate::bitcode::error::{BitcodeError, BitcodeErrorKind, Result};
 use crate::bitcode::reader::{Record, StreamReader};
@@ -195,6 +195,9 @@ impl Reader {
 
     /// METADATA_KIND_BLOCK (LLVM 3.9+ writers put the kinds there).
     pub(crate) fn metadata_kind_block(&mut self, stream: &mut StreamReader<'_>) -> Result<()> {
+        if !self.options.metadata_kinds {
+            return stream.skip_block();
+        }
         let mut kinds = std::mem::take(&mut self.module.metadata_kinds);
         let result = super::flat_block(stream, |r| {
             if r.code == code::KIND {
@@ -212,17 +215,26 @@ impl Reader {
         stream: &mut StreamReader<'_>,
         mut target: MdTarget<'_>,
     ) -> Result<()> {
-        let mut f = Vec::new();
+        let mut fields = Vec::new();
         let modern = self.module.version >= 2;
+        let debug_fields = self.options.debug_info || modern;
+        let read_kinds = self.options.metadata_kinds;
+        // The records whose fields are read as numbers: not the string
+        // records (they read their characters), not the debug-info nodes
+        // whose fields are dropped.
+        let wanted = |c: u32| match c {
+            code::NAME | code::KIND | code::STRING => false,
+            c => debug_fields || DebugNodeKind::from_code(c).is_none(),
+        };
         let mut pending_name: Option<(Vec<u8>, u64)> = None;
         let mut kinds = std::mem::take(&mut self.module.metadata_kinds);
-        let result = super::flat_block(stream, |r| {
+        let result = super::flat_block_with(stream, &mut fields, wanted, |r, f| {
             if let Some((name, _)) = pending_name.take() {
                 if r.code != code::NAMED_NODE {
                     return Err(invalid(r, "METADATA_NAME not followed by NAMED_NODE"));
                 }
-                let mut operands = Vec::new();
-                for v in r.values() {
+                let mut operands = Vec::with_capacity(f.len());
+                for &v in f {
                     operands.push(target.md_ref(r, v)?);
                 }
                 match target.named.as_deref_mut() {
@@ -231,8 +243,7 @@ impl Reader {
                 }
                 return Ok(());
             }
-            let skip_fields =
-                !self.options.debug_info && !modern && DebugNodeKind::from_code(r.code).is_some();
+            let skip_fields = !debug_fields && DebugNodeKind::from_code(r.code).is_some();
             if skip_fields {
                 if let Some(kind) = DebugNodeKind::from_code(r.code) {
                     target.list.push(Metadata::Debug(DebugNode {
@@ -243,17 +254,15 @@ impl Reader {
                 }
                 return Ok(());
             }
-            if !matches!(r.code, code::NAME | code::KIND | code::STRING) {
-                fields_into(r, &mut f);
-            }
             let md = match r.code {
                 code::NAME => {
                     pending_name = Some((string_field(r, 0)?, r.bit_offset));
                     return Ok(());
                 }
+                code::KIND if !read_kinds => return Ok(()),
                 code::KIND => return kind_record(r, &mut kinds),
                 code::STRING => Metadata::String(upgrade_md_string(string_field(r, 0)?)),
-                code::STRINGS => return strings_record(r, &f, target.list),
+                code::STRINGS => return strings_record(r, f, target.list),
                 code::VALUE => {
                     if f.len() != 2 {
                         return Err(invalid(r, "VALUE takes two fields"));
@@ -268,7 +277,7 @@ impl Reader {
                 }
                 code::NODE | code::DISTINCT_NODE => {
                     let mut operands = Vec::with_capacity(f.len());
-                    for &v in &f {
+                    for &v in f {
                         operands.push(if v == 0 {
                             None
                         } else {
@@ -296,7 +305,7 @@ impl Reader {
                         let node = DebugNode {
                             kind,
                             distinct: f[0] != 0,
-                            fields: f.clone(),
+                            fields: f.to_vec(),
                         };
                         // Later writers lay the fields out differently.
                         if !modern {
@@ -313,7 +322,7 @@ impl Reader {
                     // Later writers' records: those that define an ID get one.
                     None if modern && defines_id(c) => Metadata::Unknown {
                         code: c,
-                        fields: f.clone(),
+                        fields: f.to_vec(),
                     },
                     // LLVM 3.7 ignores other records.
                     None => return Ok(()),

@@ -31,6 +31,17 @@ pub struct ReadOptions {
     /// `fields` (its metadata ID kept): what a reader of the `dx.*` named
     /// metadata needs, at a fraction of a debug module's cost.
     pub debug_info: bool,
+    /// Read the attribute blocks (PARAMATTR_GROUP, PARAMATTR). Without them
+    /// the blocks are skipped by their length words, unchecked:
+    /// [`Module::attribute_groups`] and [`Module::attribute_lists`] are
+    /// empty, and [`Function::attributes`] keeps the list number the record
+    /// gives.
+    pub attributes: bool,
+    /// Read the metadata kinds (METADATA_KIND records and blocks: `dbg`,
+    /// `tbaa`, …, what names instruction attachments). Without them the
+    /// records are stepped over, neither decoded nor checked, and
+    /// [`Module::metadata_kinds`] is empty; the metadata IDs are the same.
+    pub metadata_kinds: bool,
 }
 
 impl Default for ReadOptions {
@@ -38,6 +49,23 @@ impl Default for ReadOptions {
         ReadOptions {
             function_bodies: true,
             debug_info: true,
+            attributes: true,
+            metadata_kinds: true,
+        }
+    }
+}
+
+impl ReadOptions {
+    /// What the module-level facts of a module need
+    /// ([`crate::bitcode::ModuleFacts`]): the globals, the constants, the
+    /// type table and the metadata nodes, strings and names; no function
+    /// bodies, no fields of debug-info nodes, no attributes, no metadata kinds.
+    pub fn module_level() -> ReadOptions {
+        ReadOptions {
+            function_bodies: false,
+            debug_info: false,
+            attributes: false,
+            metadata_kinds: false,
         }
     }
 }
@@ -187,8 +215,6 @@ pub(crate) struct Reader {
     /// Metadata IDs referred to before being defined (module level), with the
     /// bit offset of the first reference.
     pub(crate) md_forward: ForwardMax,
-    /// Scratch space for a record's fields.
-    pub(crate) scratch: Vec<u64>,
 }
 
 impl Module {
@@ -268,6 +294,30 @@ pub(crate) fn flat_block<'a>(
     each_entry(stream, on_record, |s, _, _| s.skip_block())
 }
 
+/// Reads the records of the block just entered until its END_BLOCK, sub-blocks
+/// skipped, calling `on_record` with each record and its fields: decoded in
+/// the same pass as the record is walked when `want` accepts its code
+/// ([`StreamReader::next_entry_with`]), empty otherwise. `fields` is the
+/// buffer they are decoded into (reused from record to record).
+pub(crate) fn flat_block_with<'a>(
+    stream: &mut StreamReader<'a>,
+    fields: &mut Vec<u64>,
+    want: impl Fn(u32) -> bool,
+    mut on_record: impl FnMut(&Record<'a>, &[u64]) -> Result<()>,
+) -> Result<()> {
+    let depth = stream.depth();
+    loop {
+        let at = stream.pos();
+        match stream.next_entry_with(fields, &want)? {
+            None => return Err(structure(at, "the stream ends inside a block")),
+            Some(Entry::EndBlock { .. }) if stream.depth() < depth => return Ok(()),
+            Some(Entry::EnterBlock(_)) => stream.skip_block()?,
+            Some(Entry::Record(r)) => on_record(&r, fields)?,
+            Some(Entry::EndBlock { .. }) | Some(Entry::DefineAbbrev { .. }) => {}
+        }
+    }
+}
+
 /// The fields of `r` into `out` (cleared first). The count is bounded by the
 /// record's bits, checked when the record was read.
 pub(crate) fn fields_into(r: &Record<'_>, out: &mut Vec<u64>) {
@@ -308,7 +358,6 @@ impl Reader {
             seen_types: false,
             module_offset: 0,
             md_forward: ForwardMax::default(),
-            scratch: Vec::new(),
         }
     }
 
@@ -351,9 +400,24 @@ impl Reader {
 
     fn module_block(&mut self, stream: &mut StreamReader<'_>) -> Result<()> {
         let depth = stream.depth();
+        let mut fields = Vec::new();
         loop {
             let at = stream.pos();
-            let Some(entry) = stream.next_entry()? else {
+            // String records read their characters themselves.
+            let wanted = |code| {
+                use module_code as c;
+                !matches!(
+                    code,
+                    c::TRIPLE
+                        | c::DATALAYOUT
+                        | c::ASM
+                        | c::SECTIONNAME
+                        | c::DEPLIB
+                        | c::GCNAME
+                        | c::SOURCE_FILENAME
+                )
+            };
+            let Some(entry) = stream.next_entry_with(&mut fields, wanted)? else {
                 return Err(structure(at, "the stream ends inside the MODULE block"));
             };
             match entry {
@@ -375,7 +439,7 @@ impl Reader {
                     block::FUNCTION => self.function_block(stream, h.bit_offset)?,
                     _ => stream.skip_block()?,
                 },
-                Entry::Record(r) => self.module_record(&r)?,
+                Entry::Record(r) => self.module_record_fields(&r, &fields)?,
                 Entry::EndBlock { .. } | Entry::DefineAbbrev { .. } => {}
             }
         }
@@ -423,10 +487,12 @@ impl Reader {
 
     fn type_block(&mut self, stream: &mut StreamReader<'_>) -> Result<()> {
         let mut fields = Vec::new();
-        flat_block(stream, |r| {
-            fields_into(r, &mut fields);
-            self.type_record(r, &fields)
-        })?;
+        flat_block_with(
+            stream,
+            &mut fields,
+            |code| code != type_code::STRUCT_NAME,
+            |r, f| self.type_record(r, f),
+        )?;
         let declared = self.num_types.unwrap_or(0);
         if declared != self.module.types.len() as u64 {
             return Err(structure(
@@ -531,7 +597,7 @@ impl Reader {
                 let first = if r.code == c::FUNCTION { 1 } else { 2 };
                 need(first + 1)?;
                 let ret = self.type_ref(r, f[first])?;
-                let mut params = Vec::new();
+                let mut params = Vec::with_capacity(f.len() - first - 1);
                 for &p in &f[first + 1..] {
                     let p = self.type_ref(r, p)?;
                     if r.code == c::FUNCTION
@@ -552,7 +618,7 @@ impl Reader {
             }
             c::STRUCT_ANON => {
                 need(1)?;
-                let mut body = Vec::new();
+                let mut body = Vec::with_capacity(f.len() - 1);
                 for &e in &f[1..] {
                     body.push(self.type_ref(r, e)?);
                 }
@@ -564,7 +630,7 @@ impl Reader {
             }
             c::STRUCT_NAMED => {
                 need(1)?;
-                let mut body = Vec::new();
+                let mut body = Vec::with_capacity(f.len() - 1);
                 for &e in &f[1..] {
                     body.push(self.type_ref(r, e)?);
                 }
@@ -683,96 +749,102 @@ impl Reader {
     // ------------------------------------------------------------ attributes
 
     fn attribute_group_block(&mut self, stream: &mut StreamReader<'_>) -> Result<()> {
-        let mut f = Vec::new();
+        if !self.options.attributes {
+            return stream.skip_block();
+        }
+        let mut fields = Vec::new();
         let groups = &mut self.module.attribute_groups;
-        flat_block(stream, |r| {
-            if r.code != 3 {
-                return Ok(());
-            }
-            fields_into(r, &mut f);
-            if f.len() < 3 {
-                return Err(invalid(r, "too few fields"));
-            }
-            let id = u32_field(r, f[0], "attribute group ID out of range")?;
-            let index = u32_field(r, f[1], "attribute index out of range")?;
-            let mut attributes = Vec::new();
-            let mut i = 2;
-            while i < f.len() {
-                let encoding = f[i];
-                i += 1;
-                match encoding {
-                    0 => {
-                        let kind = known_kind(r, f.get(i).copied())?;
-                        attributes.push(Attribute::Enum(kind));
-                        i += 1;
-                    }
-                    1 => {
-                        let kind = known_kind(r, f.get(i).copied())?;
-                        i += 1;
-                        // LLVM 3.7 reads a value only for these four kinds.
-                        if matches!(kind.0, 1 | 25 | 41 | 42) {
-                            let value = *f
-                                .get(i)
-                                .ok_or_else(|| invalid(r, "attribute without value"))?;
-                            attributes.push(Attribute::Int(kind, value));
-                            i += 1;
-                        } else {
-                            attributes.push(Attribute::Enum(kind));
-                        }
-                    }
-                    3 | 4 => {
-                        let (key, next) = c_string(r, &f, i)?;
-                        i = next;
-                        let value = if encoding == 4 {
-                            let (value, next) = c_string(r, &f, i)?;
-                            i = next;
-                            Some(value)
-                        } else {
-                            None
-                        };
-                        attributes.push(Attribute::String { key, value });
-                    }
-                    _ => return Err(invalid(r, "unknown attribute encoding")),
+        flat_block_with(
+            stream,
+            &mut fields,
+            |code| code == 3,
+            |r, f| {
+                if r.code != 3 {
+                    return Ok(());
                 }
-            }
-            groups.push(AttributeGroup {
-                id,
-                index,
-                attributes,
-            });
-            Ok(())
-        })
+                if f.len() < 3 {
+                    return Err(invalid(r, "too few fields"));
+                }
+                let id = u32_field(r, f[0], "attribute group ID out of range")?;
+                let index = u32_field(r, f[1], "attribute index out of range")?;
+                let mut attributes = Vec::new();
+                let mut i = 2;
+                while i < f.len() {
+                    let encoding = f[i];
+                    i += 1;
+                    match encoding {
+                        0 => {
+                            let kind = known_kind(r, f.get(i).copied())?;
+                            attributes.push(Attribute::Enum(kind));
+                            i += 1;
+                        }
+                        1 => {
+                            let kind = known_kind(r, f.get(i).copied())?;
+                            i += 1;
+                            // LLVM 3.7 reads a value only for these four kinds.
+                            if matches!(kind.0, 1 | 25 | 41 | 42) {
+                                let value = *f
+                                    .get(i)
+                                    .ok_or_else(|| invalid(r, "attribute without value"))?;
+                                attributes.push(Attribute::Int(kind, value));
+                                i += 1;
+                            } else {
+                                attributes.push(Attribute::Enum(kind));
+                            }
+                        }
+                        3 | 4 => {
+                            let (key, next) = c_string(r, f, i)?;
+                            i = next;
+                            let value = if encoding == 4 {
+                                let (value, next) = c_string(r, f, i)?;
+                                i = next;
+                                Some(value)
+                            } else {
+                                None
+                            };
+                            attributes.push(Attribute::String { key, value });
+                        }
+                        _ => return Err(invalid(r, "unknown attribute encoding")),
+                    }
+                }
+                groups.push(AttributeGroup {
+                    id,
+                    index,
+                    attributes,
+                });
+                Ok(())
+            },
+        )
     }
 
     fn attribute_block(&mut self, stream: &mut StreamReader<'_>) -> Result<()> {
+        if !self.options.attributes {
+            return stream.skip_block();
+        }
+        let mut fields = Vec::new();
         let lists = &mut self.module.attribute_lists;
-        flat_block(stream, |r| {
-            match r.code {
-                2 => {
-                    let mut groups = Vec::new();
-                    for v in r.values() {
-                        groups.push(u32_field(r, v, "attribute group ID out of range")?);
+        flat_block_with(
+            stream,
+            &mut fields,
+            |code| code == 2,
+            |r, f| {
+                match r.code {
+                    2 => {
+                        let mut groups = Vec::with_capacity(f.len());
+                        for &v in f {
+                            groups.push(u32_field(r, v, "attribute group ID out of range")?);
+                        }
+                        lists.push(AttributeList { groups });
                     }
-                    lists.push(AttributeList { groups });
+                    1 => return Err(invalid(r, "the pre-3.3 PARAMATTR_CODE_ENTRY_OLD form")),
+                    _ => {}
                 }
-                1 => return Err(invalid(r, "the pre-3.3 PARAMATTR_CODE_ENTRY_OLD form")),
-                _ => {}
-            }
-            Ok(())
-        })
+                Ok(())
+            },
+        )
     }
 
     // ------------------------------------------------------------ module records
-
-    fn module_record(&mut self, r: &Record<'_>) -> Result<()> {
-        use module_code as c;
-        let mut f = std::mem::take(&mut self.scratch);
-        fields_into(r, &mut f);
-        let result = self.module_record_fields(r, &f);
-        self.scratch = f;
-        let _ = c::VERSION;
-        result
-    }
 
     fn module_record_fields(&mut self, r: &Record<'_>, f: &[u64]) -> Result<()> {
         use module_code as c;
@@ -1115,7 +1187,11 @@ impl Reader {
 
     fn module_constants(&mut self, stream: &mut StreamReader<'_>) -> Result<()> {
         let first = self.module.values.len() as u32;
-        for c in self.read_constants(stream, first)? {
+        let constants = self.read_constants(stream, first)?;
+        self.module.constants.reserve(constants.len());
+        self.module.values.reserve(constants.len());
+        self.value_types.reserve(constants.len());
+        for c in constants {
             let index = self.module.constants.len() as u32;
             self.new_module_value(ModuleValue::Constant(index), Some(c.ty));
             self.module.constants.push(c);

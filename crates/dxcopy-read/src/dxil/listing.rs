@@ -56,7 +56,9 @@ pub enum ListingError {
     /// The header's tables could not be printed.
     #[error(transparent)]
     Header(#[from] HeaderError),
-    /// The module's listing would be larger than any real module's.
+    /// The module text could not be printed: it would be larger than any
+    /// real module's ([`AsmError::TooLarge`]), or a function body read
+    /// again for printing did not decode ([`AsmError::Read`]).
     #[error(transparent)]
     TooLarge(#[from] AsmError),
 }

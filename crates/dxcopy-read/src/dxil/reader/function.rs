@@ -62,9 +62,9 @@ const SWITCH_INST_MAGIC: u64 = 0x4B5;
 pub(crate) enum Keep {
     /// Into the body's blocks: the model.
     All,
-    /// Nowhere: the body keeps its arguments, constants, metadata, values
-    /// and block names (its blocks hold no instructions), and an
-    /// [`Outline`] says what the instructions were.
+    /// Nowhere: the body keeps its arguments, constants, metadata,
+    /// attachments and values but no blocks; an [`Outline`] says what the
+    /// blocks and instructions were.
     Outline,
     /// To the caller, one at a time (a second read of a body outlined
     /// before): only instruction records and constants are read again.

@@ -3,6 +3,8 @@
 
 use crate::verify::{ensure, Violation};
 use dxcopy_read::bitcode::ModuleFacts;
+use dxcopy_read::dxil::asm::{module_text, AsmOptions};
+use dxcopy_read::dxil::listing::{module_listing, module_release, ListingError};
 use dxcopy_read::dxil::{
     FunctionBody, InstructionKind, Metadata, Module, Operand, ReadOptions, Type, TypeId,
 };
@@ -15,7 +17,11 @@ use std::fmt::Write as _;
 /// - every type, value, block and metadata ID in the model refers to an
 ///   entry that exists;
 /// - a module that reads with bodies reads without them, to the same
-///   module-level model, and its module facts decode.
+///   module-level model, and its module facts decode;
+/// - its listing (`dxil::listing::module_listing`, which reads the module
+///   with its bodies outlined and their instructions read again as they
+///   are printed) ends with the text the printer makes of the whole model,
+///   and fails where that fails.
 pub fn exercise_module(bitcode: &[u8], sink: &mut crate::Discard) -> Result<usize, Violation> {
     let full = Module::parse(bitcode);
     let _ = match &full {
@@ -45,7 +51,28 @@ pub fn exercise_module(bitcode: &[u8], sink: &mut crate::Discard) -> Result<usiz
     let facts = ModuleFacts::decode(bitcode)
         .map_err(|e| Violation(format!("a module that reads has no facts: {e}")))?;
     let _ = write!(sink, "{}", facts.functions_defined.len());
-    Ok(3)
+    let release = module_release(&module);
+    let text = module_text(&module, &AsmOptions::from(&release));
+    match (module_listing(bitcode, Some(release)), text) {
+        (Ok(listing), Ok(text)) => {
+            ensure!(
+                listing.ends_with(&text),
+                "the listing's module text differs from the whole model's"
+            );
+            let _ = write!(sink, "{}", listing.len());
+        }
+        (Err(ListingError::TooLarge(_)), Err(_)) => {}
+        // The header's tables need readable `dx.*` metadata.
+        (Err(ListingError::Header(_)), _) => {}
+        (listing, text) => {
+            return Err(Violation(format!(
+                "the outlined listing and the whole model's text disagree: {:?} vs {:?}",
+                listing.err(),
+                text.err()
+            )))
+        }
+    }
+    Ok(4)
 }
 
 /// The DXIL module fuzz target's input: raw bitcode (the `BC 0xC0DE` magic
@@ -246,5 +273,36 @@ mod tests {
     fn garbage_after_the_magic_is_a_read_error_not_a_violation() {
         assert_eq!(dxil_module_input(&[0xff; 64]), Ok(1));
         assert_eq!(dxil_module_input(b""), Ok(1));
+    }
+
+    #[cfg_attr(
+        not(dxcopy_corpus),
+        ignore = "needs the shared corpus (../shared or $DXCOPY_SHARED)"
+    )]
+    #[test]
+    fn the_dxc_listing_corpus_modules_pass_every_check() {
+        let Some(corpus) = crate::corpus::corpus_or_skip("exercise_module") else {
+            return;
+        };
+        let mut checked = 0;
+        for path in crate::corpus::files_under(&corpus.join("dxc-listings/bin")) {
+            let bytes = std::fs::read(&path).expect("a corpus file");
+            let container = dxcopy_read::Container::parse(&bytes).expect("a container");
+            let part = container
+                .require(dxcopy_read::PartName::DXIL)
+                .expect("DXIL");
+            let program = dxcopy_read::Program::parse(&part).expect("a program");
+            let mut sink = crate::Discard::default();
+            // Read whole, read without bodies, facts, outlined listing.
+            assert_eq!(
+                exercise_module(program.bitcode, &mut sink),
+                Ok(4),
+                "{}",
+                path.display()
+            );
+            checked += 1;
+        }
+        assert!(checked > 0, "no corpus containers");
+        println!("{checked} dxc-listing modules pass");
     }
 }

@@ -13,11 +13,12 @@
 
 use crate::bitcode::BitcodeError;
 use crate::container::Container;
-use crate::dxil::asm::{write_module_text, write_module_to, AsmError, AsmOptions};
+use crate::dxil::asm::{write_outlined_text, write_outlined_to, AsmError, AsmOptions};
 use crate::dxil::header::{self, HeaderError};
 use crate::dxil::metadata::DxilMetadata;
 use crate::dxil::model::{Metadata, Module};
 use crate::dxil::release::DxcRelease;
+use crate::dxil::OutlinedModule;
 use crate::error::ReadError;
 use crate::name::PartName;
 use crate::program::Program;
@@ -55,7 +56,9 @@ pub enum ListingError {
     /// The header's tables could not be printed.
     #[error(transparent)]
     Header(#[from] HeaderError),
-    /// The module's listing would be larger than any real module's.
+    /// The module text could not be printed: it would be larger than any
+    /// real module's ([`AsmError::TooLarge`]), or a function body read
+    /// again for printing did not decode ([`AsmError::Read`]).
     #[error(transparent)]
     TooLarge(#[from] AsmError),
 }
@@ -80,11 +83,15 @@ fn program_part(
     }
 }
 
-/// Reads the module of program part `part`.
-fn read_program(container: &Container<'_>, part: PartName) -> Result<Module, ListingError> {
+/// Reads the module of program part `part`, its function bodies outlined
+/// (checked whole, their instructions read again when printed).
+fn read_program<'data>(
+    container: &Container<'data>,
+    part: PartName,
+) -> Result<OutlinedModule<'data>, ListingError> {
     let data = container.require(part)?;
     let program = Program::parse(&data)?;
-    Module::parse(program.bitcode).map_err(|source| ListingError::Module { part, source })
+    OutlinedModule::parse(program.bitcode).map_err(|source| ListingError::Module { part, source })
 }
 
 /// Appends dxc's listing of `container` to `out`.
@@ -99,7 +106,7 @@ pub fn write_container_listing(
     out: &mut String,
 ) -> Result<(), ListingError> {
     let (module, release) = write_header_part(container, options, out)?;
-    write_module_text(&module, &AsmOptions::from(&release), out)?;
+    write_outlined_text(&module, &AsmOptions::from(&release), out)?;
     Ok(())
 }
 
@@ -123,7 +130,7 @@ pub fn write_container_listing_to(
         Ok(prepared) => prepared,
         Err(e) => return Ok(Err(e)),
     };
-    Ok(write_module_to(&module, &AsmOptions::from(&release), out)?.map_err(ListingError::from))
+    Ok(write_outlined_to(&module, &AsmOptions::from(&release), out)?.map_err(ListingError::from))
 }
 
 /// Reads the module a listing prints and appends dxc's comment header to
@@ -131,11 +138,11 @@ pub fn write_container_listing_to(
 /// module cannot be read, `out` gets the header's part sections. The STAT
 /// module read for the header's tables is dropped before the module text
 /// is printed.
-fn write_header_part(
-    container: &Container<'_>,
+fn write_header_part<'data>(
+    container: &Container<'data>,
     options: &ListingOptions,
     out: &mut String,
-) -> Result<(Module, DxcRelease), ListingError> {
+) -> Result<(OutlinedModule<'data>, DxcRelease), ListingError> {
     let part = program_part(container, options.part)?;
     let module = match read_program(container, part) {
         Ok(module) => module,
@@ -149,7 +156,7 @@ fn write_header_part(
     };
     let release = options
         .release
-        .unwrap_or_else(|| DxcRelease::of_module(container, Some(&module)));
+        .unwrap_or_else(|| DxcRelease::of_module(container, Some(module.module())));
     // dxc takes the buffer, binding and ViewID tables from STAT's module
     // when the container has one (the DXIL part's reflection may be
     // stripped).
@@ -157,7 +164,13 @@ fn write_header_part(
         Some(_) => Some(read_program(container, PartName::STAT)?),
         None => None,
     };
-    header::write_header_with(container, Some(&module), reflection.as_ref(), &release, out)?;
+    header::write_header_with(
+        container,
+        Some(module.module()),
+        reflection.as_ref().map(OutlinedModule::module),
+        &release,
+        out,
+    )?;
     Ok((module, release))
 }
 
@@ -216,19 +229,20 @@ pub fn module_listing(part: &[u8], release: Option<DxcRelease>) -> Result<String
     } else {
         part
     };
-    let module = Module::parse(bitcode).map_err(|source| ListingError::Module {
+    let outlined = OutlinedModule::parse(bitcode).map_err(|source| ListingError::Module {
         part: PartName::DXIL,
         source,
     })?;
-    let release = release.unwrap_or_else(|| module_release(&module));
+    let module = outlined.module();
+    let release = release.unwrap_or_else(|| module_release(module));
     let mut out = String::new();
     if module.named_metadata(b"dx.version").is_some() {
-        let metadata = DxilMetadata::read(&module).map_err(HeaderError::from)?;
+        let metadata = DxilMetadata::read(module).map_err(HeaderError::from)?;
         header::module::write_signatures(&metadata, &release, &mut out);
-        header::module::write_buffer_definitions(&module, &metadata, &release, &mut out);
+        header::module::write_buffer_definitions(module, &metadata, &release, &mut out);
         header::module::write_resource_bindings(&metadata, &release, &mut out);
         header::module::write_view_id_state(&metadata, &mut out).map_err(HeaderError::from)?;
     }
-    write_module_text(&module, &AsmOptions::from(&release), &mut out)?;
+    write_outlined_text(&outlined, &AsmOptions::from(&release), &mut out)?;
     Ok(out)
 }

@@ -1445,3 +1445,266 @@ fn facts_from_the_module_level_read_equal_those_of_the_whole_module() {
     assert_eq!(facts.functions_declared, vec![String::new()]);
     assert_eq!(facts.module_version, Some(1));
 }
+
+// ------------------------------------------------ bodies read outlined
+
+/// The modules of the body tests above: control flow with a forward phi,
+/// calls with metadata arguments, names, attachments and debug locations.
+fn outlined_samples() -> Vec<Vec<u8>> {
+    vec![
+        with_body(|e| {
+            e.rec(1, &[4]);
+            e.rec(28, &[9 - 7, 9 - 3, 32]);
+            e.rec(11, &[1, 2, 10 - 9]);
+            e.rec(12, &[1, 10 - 7, 3, 4, 2, 6, 3]);
+            e.rec(16, &[1, signed(10 - 3), 0, signed(10 - 11), 1]);
+            e.rec(2, &[11 - 10, 11 - 7, 0]);
+            e.rec(11, &[3]);
+            e.rec(15, &[]);
+        }),
+        with_body(|e| {
+            e.rec(1, &[2]);
+            e.enter(15).rec(2, &[1, 7]).end();
+            e.rec(34, &[1, 1 | (1 << 15), 5, 9 - 2]);
+            e.rec(35, &[3, 4, 1, 0]);
+            e.rec(34, &[0, 1 << 15, 9, 9 - 1, 9 - 2]);
+            e.rec(33, &[]);
+            e.rec(2, &[9 - 7, 9 - 7, 2]);
+            e.rec(11, &[1]);
+            e.rec(10, &[10 - 9]);
+            e.enter(14)
+                .str_rec(1, &[7], "a")
+                .str_rec(1, &[9], "sq")
+                .str_rec(2, &[1], "exit")
+                .end();
+            e.enter(16).rec(11, &[2, 0, 1, 3, 1]).rec(11, &[3, 1]).end();
+        }),
+    ]
+}
+
+#[test]
+fn an_outlined_body_keeps_no_instructions_and_streams_the_models_own() {
+    for bytes in outlined_samples() {
+        let whole = parse(&bytes);
+        let outlined = OutlinedModule::parse(&bytes).unwrap_or_else(|e| panic!("{e}"));
+        let full = main_body(&whole);
+        let skeleton = main_body(outlined.module());
+        // The skeleton: everything but the blocks (which the outline
+        // counts and names).
+        assert!(skeleton.blocks.is_empty());
+        assert_eq!(skeleton.args, full.args);
+        assert_eq!(skeleton.constants, full.constants);
+        assert_eq!(skeleton.metadata, full.metadata);
+        assert_eq!(skeleton.attachments, full.attachments);
+        assert_eq!(skeleton.values, full.values);
+        // The outline: what the model's instructions say.
+        let outline = outlined.outline(0).expect("main is outlined");
+        assert_eq!(outline, &Outline::of(full));
+        assert_eq!(outline.instruction_count(), full.instruction_count());
+        assert!(outlined.outline(1).is_none(), "a declaration has none");
+        // Read again: the model's instructions in order, each with its
+        // block and debug location; name and attachments are the outline's.
+        let mut streamed = Vec::new();
+        outlined
+            .instructions(0, &mut |(block, i)| streamed.push((block, i)))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let expected: Vec<(u32, Instruction)> = full
+            .blocks
+            .iter()
+            .enumerate()
+            .flat_map(|(b, block)| {
+                block.instructions.iter().map(move |i| {
+                    let mut i = i.clone();
+                    i.name = None;
+                    i.attachments.clear();
+                    (b as u32, i)
+                })
+            })
+            .collect();
+        assert_eq!(streamed, expected);
+        // Twice gives the same (the saved stream is not used up).
+        let mut again = 0;
+        outlined
+            .instructions(0, &mut |_| again += 1)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(again, expected.len());
+    }
+}
+
+#[test]
+fn the_outline_holds_names_attachments_successors_and_types() {
+    let samples = outlined_samples();
+    let outlined = OutlinedModule::parse(&samples[1]).unwrap_or_else(|e| panic!("{e}"));
+    let outline = outlined.outline(0).unwrap();
+    assert_eq!(outline.counts, vec![4, 1]);
+    assert_eq!(
+        outline.results,
+        vec![u32::MAX, u32::MAX, 9, u32::MAX, u32::MAX]
+    );
+    assert_eq!(outline.names.get(&9).map(Vec::as_slice), Some(&b"sq"[..]));
+    assert_eq!(outline.names.len(), 1, "argument names stay in the body");
+    assert_eq!(
+        outline.attachments.get(&2),
+        Some(&vec![
+            Attachment {
+                kind: 0,
+                node: MetadataId(1)
+            },
+            Attachment {
+                kind: 3,
+                node: MetadataId(1)
+            }
+        ])
+    );
+    assert_eq!(outline.successors, vec![(0, BlockId(1))]);
+    assert_eq!(
+        outline.block_names.get(&1).map(Vec::as_slice),
+        Some(&b"exit"[..])
+    );
+    assert_eq!(outline.block_names.len(), 1);
+    // Arguments i32, float; then the mul's i32.
+    assert_eq!(outline.types, vec![TypeId(1), TypeId(3), TypeId(1)]);
+    let outlined = OutlinedModule::parse(&samples[0]).unwrap_or_else(|e| panic!("{e}"));
+    let outline = outlined.outline(0).unwrap();
+    assert_eq!(
+        outline.successors,
+        vec![
+            (0, BlockId(1)),
+            (0, BlockId(2)),
+            (1, BlockId(3)),
+            (1, BlockId(2)),
+            (1, BlockId(3)),
+            (2, BlockId(3)),
+        ]
+    );
+}
+
+#[test]
+fn an_outlined_module_prints_the_models_listing() {
+    for bytes in outlined_samples() {
+        let whole = parse(&bytes);
+        let outlined = OutlinedModule::parse(&bytes).unwrap_or_else(|e| panic!("{e}"));
+        let options = asm::AsmOptions::default();
+        let expected = asm::module_text(&whole, &options).unwrap_or_else(|e| panic!("{e}"));
+        let mut text = String::new();
+        asm::write_outlined_text(&outlined, &options, &mut text).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(text, expected);
+        assert!(text.contains("define i32 @main("), "{text}");
+        let mut streamed = Vec::new();
+        asm::write_outlined_to(&outlined, &options, &mut streamed)
+            .unwrap()
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(String::from_utf8(streamed).unwrap(), expected);
+    }
+}
+
+#[test]
+fn an_outlined_read_fails_where_the_whole_read_does() {
+    let mut cases = vec![
+        with_body(|e| {
+            e.rec(1, &[u64::from(u32::MAX)]).rec(10, &[9 - 7]);
+        }),
+        with_body(|e| {
+            e.rec(10, &[]);
+        }),
+        with_body(|e| {
+            e.rec(1, &[1]).rec(11, &[5]);
+        }),
+        // A forward reference never defined.
+        with_body(|e| {
+            e.rec(1, &[1])
+                .rec(2, &[u64::from(9u32.wrapping_sub(12)), 1, 9 - 7, 0])
+                .rec(10, &[]);
+        }),
+        // Debug location before any instruction.
+        with_body(|e| {
+            e.rec(1, &[1]).rec(33, &[]).rec(10, &[]);
+        }),
+    ];
+    let good = with_body(|e| {
+        e.rec(1, &[1]).rec(2, &[9 - 7, 9 - 4, 0]).rec(10, &[1]);
+    });
+    cases.extend((0..good.len()).step_by(4).map(|len| good[..len].to_vec()));
+    for bytes in &cases {
+        let whole = Module::parse(bytes).map(|_| ()).expect_err("bad module");
+        let outlined = OutlinedModule::parse(bytes)
+            .map(|_| ())
+            .expect_err("bad module");
+        assert_eq!(outlined, whole);
+    }
+}
+
+#[cfg_attr(
+    not(dxcopy_corpus),
+    ignore = "needs the shared corpus (../shared or $DXCOPY_SHARED)"
+)]
+#[test]
+fn outlined_listings_equal_the_models_over_the_corpus() {
+    use dxcopy_harness::corpus::{corpus_or_skip, files_under};
+    let Some(corpus) = corpus_or_skip("outlined listings") else {
+        return;
+    };
+    let mut paths = files_under(&corpus.join("bin"));
+    paths.extend(files_under(&corpus.join("dxc-listings/bin")));
+    assert!(!paths.is_empty(), "no corpus files");
+    let (mut modules, mut instructions, mut unreadable) = (0usize, 0usize, 0usize);
+    let options = asm::AsmOptions::default();
+    for path in &paths {
+        let Ok(bytes) = std::fs::read(path) else {
+            continue;
+        };
+        let Ok(container) = crate::Container::parse(&bytes) else {
+            continue;
+        };
+        for name in [
+            crate::PartName::DXIL,
+            crate::PartName::ILDB,
+            crate::PartName::STAT,
+        ] {
+            let Some(part) = container.find(name) else {
+                continue;
+            };
+            let Ok(program) = crate::Program::parse(&part) else {
+                continue;
+            };
+            if !program.has_bitcode_magic() {
+                continue;
+            }
+            let whole = Module::parse(program.bitcode);
+            let outlined = OutlinedModule::parse(program.bitcode);
+            let (whole, outlined) = match (whole, outlined) {
+                (Ok(w), Ok(o)) => (w, o),
+                (Err(w), Err(o)) => {
+                    assert_eq!(o, w, "{} {name}", path.display());
+                    unreadable += 1;
+                    continue;
+                }
+                (w, o) => panic!("{} {name}: {:?} vs {:?}", path.display(), w.err(), o.err()),
+            };
+            let expected = asm::module_text(&whole, &options);
+            let mut text = String::new();
+            let got = asm::write_outlined_text(&outlined, &options, &mut text);
+            match (expected, got) {
+                (Ok(expected), Ok(())) => {
+                    assert!(
+                        text == expected,
+                        "{} {name}: the texts differ",
+                        path.display()
+                    )
+                }
+                (expected, got) => panic!("{} {name}: {expected:?} vs {got:?}", path.display()),
+            }
+            modules += 1;
+            instructions += whole
+                .functions
+                .iter()
+                .filter_map(|f| f.body.as_ref())
+                .map(FunctionBody::instruction_count)
+                .sum::<usize>();
+        }
+    }
+    println!(
+        "outlined = whole listing for {modules} modules ({instructions} instructions); {unreadable} unreadable both ways"
+    );
+    assert!(modules > 0);
+}

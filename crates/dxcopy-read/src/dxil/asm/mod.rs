@@ -6,8 +6,12 @@
 //! The printer walks a [`Module`] the way LLVM 3.7 does: the TypeFinder's
 //! order for the named struct types, the SlotTracker's numbering for
 //! unnamed values, metadata nodes and attribute groups, and the writer's
-//! spelling for every instruction, constant and debug-info node. Nothing is
-//! read here: a module that could not be read has no listing.
+//! spelling for every instruction, constant and debug-info node. A module
+//! that could not be read has no listing. The container listing reads the
+//! module outlined (each body checked whole, its instructions not kept) and
+//! the printer reads each function's instructions again as it prints them,
+//! one at a time: the listing of a large module never holds all of its
+//! instructions (docs/format/dxil-listing.md, "Memory").
 
 mod dwarf;
 mod metadata;
@@ -21,6 +25,7 @@ mod tests;
 use super::model::Module;
 use super::ops::OpRelease;
 use super::release::{DxcRelease, ListingRule, ReleaseOrigin};
+use super::OutlinedModule;
 
 /// What the dxc release that wrote a module prints differently.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,6 +92,11 @@ pub enum AsmError {
         /// The budget.
         nodes: u64,
     },
+    /// A function body read again for printing (the listing reads each
+    /// body twice so as not to hold them all) did not decode as it did
+    /// the first time.
+    #[error("{0}")]
+    Read(#[from] crate::bitcode::BitcodeError),
 }
 
 /// The module's text, from `target datalayout` to the last metadata node,
@@ -127,6 +137,41 @@ pub fn write_module_to(
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<Result<(), AsmError>> {
     let mut printer = write::Printer::new(module, options, String::new()).with_sink(out);
+    printer.print_module();
+    if let Some(e) = printer.take_sink_error() {
+        return Err(e);
+    }
+    let (_, result) = printer.into_text();
+    Ok(result)
+}
+
+/// [`write_module_text`] for a module read outlined: each function's
+/// instructions are read again as they are printed, so that they are never
+/// all held at once.
+pub(crate) fn write_outlined_text(
+    source: &OutlinedModule<'_>,
+    options: &AsmOptions,
+    out: &mut String,
+) -> Result<(), AsmError> {
+    let start = out.len();
+    let mut printer = write::Printer::outlined(source, options, std::mem::take(out));
+    printer.print_module();
+    let (text, result) = printer.into_text();
+    *out = text;
+    if result.is_err() {
+        out.truncate(start);
+    }
+    result
+}
+
+/// [`write_module_to`] for a module read outlined (see
+/// [`write_outlined_text`]).
+pub(crate) fn write_outlined_to(
+    source: &OutlinedModule<'_>,
+    options: &AsmOptions,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<Result<(), AsmError>> {
+    let mut printer = write::Printer::outlined(source, options, String::new()).with_sink(out);
     printer.print_module();
     if let Some(e) = printer.take_sink_error() {
         return Err(e);

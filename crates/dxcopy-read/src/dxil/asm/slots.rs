@@ -4,9 +4,13 @@
 
 use std::collections::{HashMap, HashSet};
 
+use crate::bitcode::BitcodeError;
+use crate::dxil::OutlinedModule;
+
 use crate::dxil::model::{
-    Attribute, AttributeKind, DebugLoc, DebugNode, DebugNodeKind, FunctionBody, InstructionKind,
-    LocalValue, Metadata, MetadataId, Module, ModuleValue, Operand, Type, TypeId, ValueId,
+    Attribute, AttributeKind, DebugLoc, DebugNode, DebugNodeKind, FunctionBody, Instruction,
+    InstructionKind, LocalValue, Metadata, MetadataId, Module, ModuleValue, Operand, Type, TypeId,
+    ValueId,
 };
 
 /// A metadata node as LLVM 3.7 identifies it: uniqued `DILocation`s are one
@@ -305,6 +309,7 @@ pub(super) const FUNCTION_INDEX: u32 = 0xFFFF_FFFF;
 /// The struct types LLVM 3.7's TypeFinder reaches, split as its
 /// TypePrinting does: named ones in the order found, unnamed
 /// (non-literal) ones numbered.
+#[derive(Default)]
 pub(super) struct StructTypes {
     /// Named struct types in the order found.
     pub named: Vec<TypeId>,
@@ -527,8 +532,45 @@ pub(super) fn instruction_operands(kind: &InstructionKind) -> Vec<Operand> {
     }
 }
 
-/// The struct types of `module` as LLVM 3.7's printer finds them.
-pub(super) fn struct_types(module: &Module) -> StructTypes {
+/// Calls `f` with each instruction of function `index` and its block, in
+/// order: from `body`, or, for a module read with its bodies outlined,
+/// read again from `source` (name and attachments from the outline).
+pub(super) fn each_instruction(
+    source: Option<&OutlinedModule<'_>>,
+    index: u32,
+    body: &FunctionBody,
+    f: &mut dyn FnMut(u32, &Instruction),
+) -> Result<(), BitcodeError> {
+    let Some(source) = source else {
+        for (block_index, block) in body.blocks.iter().enumerate() {
+            for instruction in &block.instructions {
+                f(block_index as u32, instruction);
+            }
+        }
+        return Ok(());
+    };
+    let Some(outline) = source.outline(index) else {
+        return Ok(());
+    };
+    let mut number = 0u32;
+    source.instructions(index, &mut |(block, mut instruction)| {
+        if let Some(attachments) = outline.attachments.get(&number) {
+            instruction.attachments = attachments.clone();
+        }
+        if let Some(value) = instruction.value {
+            instruction.name = outline.names.get(&value.0).cloned();
+        }
+        number += 1;
+        f(block, &instruction);
+    })
+}
+
+/// The struct types of `module` as LLVM 3.7's printer finds them (`source`:
+/// where an outlined module's instructions are read again).
+pub(super) fn struct_types(
+    module: &Module,
+    source: Option<&OutlinedModule<'_>>,
+) -> Result<StructTypes, BitcodeError> {
     let mut finder = TypeFinder {
         module,
         visited_types: HashSet::new(),
@@ -570,22 +612,21 @@ pub(super) fn struct_types(module: &Module) -> StructTypes {
         let Some(body) = &function.body else {
             continue;
         };
-        let scope = Some((u32::try_from(index).unwrap_or(u32::MAX), body));
-        for block in &body.blocks {
-            for instruction in &block.instructions {
-                if let Some(ty) = instruction.ty {
-                    finder.incorporate_type(ty);
-                }
-                for operand in instruction_operands(&instruction.kind) {
-                    finder.incorporate_operand(scope, operand);
-                }
-                let mut attachments = instruction.attachments.clone();
-                attachments.sort_by_key(|a| a.kind);
-                for attachment in attachments {
-                    finder.incorporate_metadata(scope, attachment.node);
-                }
+        let index = u32::try_from(index).unwrap_or(u32::MAX);
+        let scope = Some((index, body));
+        each_instruction(source, index, body, &mut |_, instruction| {
+            if let Some(ty) = instruction.ty {
+                finder.incorporate_type(ty);
             }
-        }
+            for operand in instruction_operands(&instruction.kind) {
+                finder.incorporate_operand(scope, operand);
+            }
+            let mut attachments = instruction.attachments.clone();
+            attachments.sort_by_key(|a| a.kind);
+            for attachment in attachments {
+                finder.incorporate_metadata(scope, attachment.node);
+            }
+        })?;
     }
     for named in &module.named_metadata {
         for op in &named.operands {
@@ -608,9 +649,9 @@ pub(super) fn struct_types(module: &Module) -> StructTypes {
             }
         }
     }
-    StructTypes {
+    Ok(StructTypes {
         named,
         numbered,
         numbered_order,
-    }
+    })
 }

@@ -16,6 +16,8 @@ use crate::dxil::model::{
 };
 use crate::dxil::model::{DllStorage, SynchScope, TailCall, ThreadLocal};
 use crate::dxil::ops::{self, ResourceProperties};
+use crate::dxil::{Outline, OutlinedModule};
+use std::borrow::Cow;
 
 /// Deepest type nesting printed (a type table with a cycle through literal
 /// types cannot come from LLVM; it prints as `<type cycle>`).
@@ -41,10 +43,13 @@ const CHUNK: usize = 16 * 1024;
 pub(super) struct Local<'m> {
     /// Index into [`Module::functions`].
     pub index: u32,
-    /// The body.
+    /// The body (without instructions when the module was read outlined).
     pub body: &'m FunctionBody,
-    /// Unnamed arguments and instructions: value ID → slot.
-    slots: HashMap<u32, u32>,
+    /// What the body's instructions are.
+    outline: Cow<'m, Outline>,
+    /// Unnamed arguments and instructions: their slots by value ID minus
+    /// the body's first (`u32::MAX`: none).
+    slots: Vec<u32>,
     /// Unnamed blocks' slots.
     block_slots: Vec<Option<u32>>,
     /// Each block's predecessors in LLVM's use-list order.
@@ -55,11 +60,36 @@ impl<'m> Local<'m> {
     fn scope(&self) -> (u32, &'m FunctionBody) {
         (self.index, self.body)
     }
+
+    /// The slot of local value `id`.
+    fn slot(&self, id: ValueId) -> Option<u32> {
+        let index = id.0.checked_sub(self.body.first_value)?;
+        self.slots
+            .get(index as usize)
+            .copied()
+            .filter(|&s| s != u32::MAX)
+    }
+
+    /// The number of basic blocks.
+    fn block_count(&self) -> usize {
+        self.outline.counts.len()
+    }
+
+    /// The name of block `index`.
+    fn block_name(&self, index: usize) -> Option<&[u8]> {
+        let index = u32::try_from(index).ok()?;
+        self.outline.block_names.get(&index).map(Vec::as_slice)
+    }
 }
 
 /// The printer's state: LLVM's TypePrinting and SlotTracker.
 pub(super) struct Printer<'m> {
     pub(super) m: &'m Module,
+    /// Where an outlined module's instructions are read again (`None`:
+    /// the bodies hold them).
+    source: Option<&'m OutlinedModule<'m>>,
+    /// The first error reading instructions again.
+    read_error: std::cell::RefCell<Option<crate::bitcode::BitcodeError>>,
     opts: &'m AsmOptions,
     out: String,
     structs: StructTypes,
@@ -340,14 +370,23 @@ fn wide_integer_text(words: &[u64], bits: u32) -> String {
 }
 
 /// The node budget of `module` (see [`NODE_BUDGET_BASE`]).
-fn node_budget(module: &Module) -> u64 {
+fn node_budget(module: &Module, source: Option<&OutlinedModule<'_>>) -> u64 {
     let items = module.types.len()
         + module.constants.len()
         + module
             .functions
             .iter()
-            .filter_map(|f| f.body.as_ref())
-            .map(|b| b.constants.len() + b.instruction_count())
+            .enumerate()
+            .filter_map(|(i, f)| Some((i, f.body.as_ref()?)))
+            .map(|(i, b)| {
+                let instructions = match source {
+                    Some(source) => source
+                        .outline(i as u32)
+                        .map_or(0, Outline::instruction_count),
+                    None => b.instruction_count(),
+                };
+                b.constants.len() + instructions
+            })
             .sum::<usize>();
     NODE_BUDGET_BASE.saturating_add(NODES_PER_ITEM.saturating_mul(items as u64))
 }
@@ -365,17 +404,43 @@ impl<'m> Printer<'m> {
     /// A printer for `module`, with its struct types found and its module
     /// slots made (`SlotTracker::processModule`).
     pub(super) fn new(module: &'m Module, opts: &'m AsmOptions, out: String) -> Printer<'m> {
+        Printer::with_source(module, None, opts, out)
+    }
+
+    /// A printer for an outlined module: its instructions are read again
+    /// from `source`, one at a time, when they are printed.
+    pub(super) fn outlined(
+        source: &'m OutlinedModule<'m>,
+        opts: &'m AsmOptions,
+        out: String,
+    ) -> Printer<'m> {
+        Printer::with_source(source.module(), Some(source), opts, out)
+    }
+
+    fn with_source(
+        module: &'m Module,
+        source: Option<&'m OutlinedModule<'m>>,
+        opts: &'m AsmOptions,
+        out: String,
+    ) -> Printer<'m> {
+        let mut read_error = None;
+        let structs = slots::struct_types(module, source).unwrap_or_else(|e| {
+            read_error = Some(e);
+            StructTypes::default()
+        });
         let mut printer = Printer {
             m: module,
+            source,
+            read_error: std::cell::RefCell::new(read_error),
             opts,
             out,
-            structs: slots::struct_types(module),
+            structs,
             global_slots: HashMap::new(),
             md_slots: HashMap::new(),
             md_order: Vec::new(),
             attribute_sets: Vec::new(),
             nodes: std::cell::Cell::new(0),
-            node_budget: node_budget(module),
+            node_budget: node_budget(module, source),
             sink: std::cell::RefCell::new(None),
             sink_error: std::cell::RefCell::new(None),
         };
@@ -450,7 +515,9 @@ impl<'m> Printer<'m> {
     /// The text (what was given to [`Printer::new`] and what was printed
     /// after it), and the node budget's error if it was spent.
     pub(super) fn into_text(self) -> (String, Result<(), super::AsmError>) {
-        let result = if self.over_budget() {
+        let result = if let Some(e) = self.read_error.take() {
+            Err(super::AsmError::Read(e))
+        } else if self.over_budget() {
             Err(super::AsmError::TooLarge {
                 nodes: self.node_budget,
             })
@@ -511,15 +578,31 @@ impl<'m> Printer<'m> {
         }
     }
 
-    /// `SlotTracker::processFunction` for function `index`.
+    /// `SlotTracker::processFunction` for function `index`: the slots of
+    /// its arguments, blocks and instructions, and its attachments'
+    /// metadata. The metadata and attribute slots of each instruction are
+    /// made just before it is printed ([`Printer::prepare_instruction`]),
+    /// in the order LLVM makes them.
     fn incorporate_function(&mut self, index: u32, body: &'m FunctionBody) -> Local<'m> {
         let module = self.m;
         let scope = Some((index, body));
-        let mut slots = HashMap::new();
+        let outline = match self.source.and_then(|s| s.outline(index)) {
+            Some(outline) => Cow::Borrowed(outline),
+            None => Cow::Owned(Outline::of(body)),
+        };
+        let mut slots = vec![u32::MAX; outline.types.len()];
+        let set_slot = |slots: &mut Vec<u32>, id: u32, slot: u32| {
+            if let Some(entry) = id
+                .checked_sub(body.first_value)
+                .and_then(|i| slots.get_mut(i as usize))
+            {
+                *entry = slot;
+            }
+        };
         let mut next = 0u32;
         for argument in &body.args {
             if argument.name.is_none() {
-                slots.insert(argument.value.0, next);
+                set_slot(&mut slots, argument.value.0, next);
                 next += 1;
             }
         }
@@ -532,60 +615,79 @@ impl<'m> Printer<'m> {
                 self.create_md_slot(scope, key);
             }
         }
-        for block in &body.blocks {
-            for instruction in &block.instructions {
-                if let InstructionKind::Call { callee, args, .. } = &instruction.kind {
-                    if self
-                        .callee_name(*callee)
-                        .is_some_and(|n| n.starts_with(b"llvm."))
-                    {
-                        for arg in args {
-                            if let Operand::Metadata(id) = arg {
-                                if let Some(key) = node_key(module, scope, *id) {
-                                    self.create_md_slot(scope, key);
-                                }
-                            }
-                        }
-                    }
-                }
-                if let Some(key) = instruction.debug_loc.as_ref().and_then(location_key) {
-                    self.create_md_slot(scope, key);
-                }
-                for attachment in sorted_attachments(instruction) {
-                    if let Some(key) = node_key(module, scope, attachment.node) {
-                        self.create_md_slot(scope, key);
-                    }
-                }
-            }
-        }
-        let mut block_slots = Vec::with_capacity(body.blocks.len());
-        for block in &body.blocks {
-            if block.name.is_none() {
+        let mut block_slots = Vec::with_capacity(outline.counts.len());
+        let mut results = outline.results.iter();
+        for (block, count) in outline.counts.iter().enumerate() {
+            if !outline.block_names.contains_key(&(block as u32)) {
                 block_slots.push(Some(next));
                 next += 1;
             } else {
                 block_slots.push(None);
             }
-            for instruction in &block.instructions {
-                if instruction.name.is_none() && self.has_result(instruction) {
-                    if let Some(value) = instruction.value {
-                        slots.insert(value.0, next);
-                        next += 1;
-                    }
-                }
-                if let InstructionKind::Call { attributes, .. } = &instruction.kind {
-                    let set = attributes_at(module, *attributes, FUNCTION_INDEX);
-                    self.create_attribute_slot(set);
+            for &result in results.by_ref().take(*count as usize) {
+                let named = outline.names.contains_key(&result);
+                let has_result = result != u32::MAX
+                    && self
+                        .value_type_of(&outline, body, ValueId(result))
+                        .is_some_and(|ty| !matches!(self.m.ty(ty), Some(Type::Void)));
+                if !named && has_result {
+                    set_slot(&mut slots, result, next);
+                    next += 1;
                 }
             }
         }
+        let preds = predecessors(&outline);
         Local {
             index,
             body,
+            outline,
             slots,
             block_slots,
-            preds: predecessors(body),
+            preds,
         }
+    }
+
+    /// The metadata and attribute slots `instruction` makes
+    /// (`SlotTracker::processFunction`'s loop body).
+    fn prepare_instruction(&mut self, local: &Local<'m>, instruction: &Instruction) {
+        let module = self.m;
+        let scope = Some(local.scope());
+        if let InstructionKind::Call { callee, args, .. } = &instruction.kind {
+            if self
+                .callee_name(*callee)
+                .is_some_and(|n| n.starts_with(b"llvm."))
+            {
+                for arg in args {
+                    if let Operand::Metadata(id) = arg {
+                        if let Some(key) = node_key(module, scope, *id) {
+                            self.create_md_slot(scope, key);
+                        }
+                    }
+                }
+            }
+        }
+        if let Some(key) = instruction.debug_loc.as_ref().and_then(location_key) {
+            self.create_md_slot(scope, key);
+        }
+        for attachment in sorted_attachments(instruction) {
+            if let Some(key) = node_key(module, scope, attachment.node) {
+                self.create_md_slot(scope, key);
+            }
+        }
+        if let InstructionKind::Call { attributes, .. } = &instruction.kind {
+            let set = attributes_at(module, *attributes, FUNCTION_INDEX);
+            self.create_attribute_slot(set);
+        }
+    }
+
+    /// The type of local value `id` in a body and its outline.
+    fn value_type_of(&self, outline: &Outline, body: &FunctionBody, id: ValueId) -> Option<TypeId> {
+        let index = id.0.checked_sub(body.first_value)?;
+        outline
+            .types
+            .get(index as usize)
+            .copied()
+            .filter(|t| t.0 != u32::MAX)
     }
 
     fn has_result(&self, instruction: &Instruction) -> bool {
@@ -742,7 +844,11 @@ impl<'m> Printer<'m> {
 
     /// The type of a value in `local`'s scope.
     pub(super) fn value_type(&self, local: Option<&Local>, id: ValueId) -> Option<TypeId> {
-        self.m.value_type_in(local.map(|l| l.body), id)
+        if id.index() < self.m.values.len() {
+            return self.m.value_type(id);
+        }
+        let local = local?;
+        self.value_type_of(&local.outline, local.body, id)
     }
 
     fn constant_of(&self, local: Option<&Local<'m>>, id: ValueId) -> Option<&'m Constant> {
@@ -789,10 +895,9 @@ impl<'m> Printer<'m> {
                 .args
                 .get(i as usize)
                 .and_then(|a| a.name.as_deref()),
-            Some(LocalValue::Instruction { block, index }) => local
-                .body
-                .instruction(block, index)
-                .and_then(|ins| ins.name.as_deref()),
+            Some(LocalValue::Instruction { .. }) => {
+                local.outline.names.get(&id.0).map(Vec::as_slice)
+            }
             Some(LocalValue::Constant(i)) => {
                 match local.body.constants.get(i as usize) {
                     Some(c) => self.constant_at(out, Some(local), c, depth),
@@ -807,7 +912,7 @@ impl<'m> Printer<'m> {
         };
         match name {
             Some(name) => llvm_name(out, "%", name),
-            None => match local.slots.get(&id.0) {
+            None => match local.slot(id) {
                 Some(slot) => {
                     let _ = write!(out, "%{slot}");
                 }
@@ -1601,8 +1706,25 @@ impl<'m> Printer<'m> {
             None => out.push('\n'),
             Some(local) => {
                 out.push_str(" {");
-                for (block_index, block) in local.body.blocks.iter().enumerate() {
-                    self.block(out, local, block_index, block);
+                let blocks = local.block_count();
+                let mut labelled = 0usize;
+                let result =
+                    slots::each_instruction(self.source, index, local.body, &mut |block, ins| {
+                        while labelled <= block as usize && labelled < blocks {
+                            self.block_label(out, local, labelled);
+                            labelled += 1;
+                        }
+                        self.prepare_instruction(local, ins);
+                        self.instruction(out, local, ins);
+                        out.push('\n');
+                        self.flush(out, false);
+                    });
+                if let Err(e) = result {
+                    self.read_error.borrow_mut().get_or_insert(e);
+                }
+                while labelled < blocks {
+                    self.block_label(out, local, labelled);
+                    labelled += 1;
                 }
                 out.push_str("}\n");
             }
@@ -1623,21 +1745,19 @@ impl<'m> Printer<'m> {
         self.metadata_ref(out, local, node);
     }
 
-    /// `AssemblyWriter::printBasicBlock`.
-    fn block(
-        &self,
-        out: &mut String,
-        local: &Local<'m>,
-        index: usize,
-        block: &crate::dxil::model::BasicBlock,
-    ) {
+    /// `AssemblyWriter::printBasicBlock` up to the first instruction: the
+    /// label and its `; preds =` comment.
+    fn block_label(&self, out: &mut String, local: &Local<'m>, index: usize) {
+        if index >= local.block_count() {
+            return;
+        }
         let line_start = out.len();
         let preds = local
             .preds
             .get(index)
             .map(Vec::as_slice)
             .unwrap_or_default();
-        if let Some(name) = &block.name {
+        if let Some(name) = local.block_name(index) {
             out.push('\n');
             llvm_name(out, "", name);
             out.push(':');
@@ -1671,16 +1791,11 @@ impl<'m> Printer<'m> {
             }
         }
         out.push('\n');
-        for instruction in &block.instructions {
-            self.instruction(out, local, instruction);
-            out.push('\n');
-            self.flush(out, false);
-        }
     }
 
     fn block_ref(&self, out: &mut String, local: &Local<'m>, block: BlockId) {
-        match local.body.blocks.get(block.index()) {
-            Some(b) => match &b.name {
+        match (block.index() < local.block_count()).then(|| local.block_name(block.index())) {
+            Some(name) => match name {
                 Some(name) => llvm_name(out, "%", name),
                 None => match local.block_slots.get(block.index()).copied().flatten() {
                     Some(slot) => {
@@ -1768,7 +1883,7 @@ impl<'m> Printer<'m> {
             llvm_name(out, "%", name);
             out.push_str(" = ");
         } else if self.has_result(instruction) {
-            match instruction.value.and_then(|v| local.slots.get(&v.0)) {
+            match instruction.value.and_then(|v| local.slot(v)) {
                 Some(slot) => {
                     let _ = write!(out, "%{slot} = ");
                 }
@@ -2312,29 +2427,11 @@ fn sorted_attachments(instruction: &Instruction) -> Vec<crate::dxil::model::Atta
 /// Each block's predecessors as LLVM lists them: the use list of the block,
 /// newest use first (terminators in reverse order, and within one the
 /// operands set last first).
-fn predecessors(body: &FunctionBody) -> Vec<Vec<BlockId>> {
-    let mut preds = vec![Vec::new(); body.blocks.len()];
-    for (index, block) in body.blocks.iter().enumerate().rev() {
-        let this = BlockId(u32::try_from(index).unwrap_or(u32::MAX));
-        for instruction in block.instructions.iter().rev() {
-            let uses: Vec<BlockId> = match &instruction.kind {
-                InstructionKind::Br { dest } => vec![*dest],
-                InstructionKind::CondBr {
-                    if_true, if_false, ..
-                } => vec![*if_true, *if_false],
-                InstructionKind::Switch { default, cases, .. } => {
-                    let mut v = vec![*default];
-                    v.extend(cases.iter().map(|c| c.dest));
-                    v
-                }
-                InstructionKind::IndirectBr { destinations, .. } => destinations.clone(),
-                _ => continue,
-            };
-            for target in uses.into_iter().rev() {
-                if let Some(list) = preds.get_mut(target.index()) {
-                    list.push(this);
-                }
-            }
+fn predecessors(outline: &Outline) -> Vec<Vec<BlockId>> {
+    let mut preds = vec![Vec::new(); outline.counts.len()];
+    for &(block, target) in outline.successors.iter().rev() {
+        if let Some(list) = preds.get_mut(target.index()) {
+            list.push(BlockId(block));
         }
     }
     preds

@@ -60,7 +60,7 @@ impl Reader {
     /// past the end of the block are errors (LLVM's "Invalid constant
     /// reference").
     pub(crate) fn read_constants(
-        &mut self,
+        &self,
         stream: &mut StreamReader<'_>,
         first_id: u32,
     ) -> Result<Vec<Constant>> {
@@ -111,7 +111,7 @@ impl Reader {
     }
 
     fn constant(
-        &mut self,
+        &self,
         r: &Record<'_>,
         f: &[u64],
         ty: TypeId,

@@ -13,7 +13,7 @@ use crate::bitcode::codes::block;
 use crate::bitcode::error::{BitcodeError, BitcodeErrorKind, Result};
 use crate::bitcode::reader::{Record, StreamReader};
 use crate::dxil::model::*;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 mod code {
     pub const DECLAREBLOCKS: u32 = 1;
@@ -57,8 +57,124 @@ mod code {
 /// The "new" switch format's magic in the upper bits of the first field.
 const SWITCH_INST_MAGIC: u64 = 0x4B5;
 
+/// Where a body's instructions go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Keep {
+    /// Into the body's blocks: the model.
+    All,
+    /// Nowhere: the body keeps its arguments, constants, metadata,
+    /// attachments and values but no blocks; an [`Outline`] says what the
+    /// blocks and instructions were.
+    Outline,
+    /// To the caller, one at a time (a second read of a body outlined
+    /// before): only instruction records and constants are read again.
+    Stream,
+}
+
+/// What a printer needs to know of a body's instructions before it prints
+/// the first one, without holding them: a few bytes an instruction.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Outline {
+    /// Each block's instruction count.
+    pub counts: Vec<u32>,
+    /// Each instruction's result value (`u32::MAX`: none), in order.
+    pub results: Vec<u32>,
+    /// The type of each local value (arguments, constants, instructions),
+    /// by value ID minus [`FunctionBody::first_value`].
+    pub types: Vec<TypeId>,
+    /// The names of instructions, by value ID.
+    pub names: HashMap<u32, Vec<u8>>,
+    /// The names of blocks, by block number.
+    pub block_names: HashMap<u32, Vec<u8>>,
+    /// Instructions' attachments in record order, by instruction number.
+    pub attachments: HashMap<u32, Vec<Attachment>>,
+    /// The branches' edges, (block, target), in instruction and operand
+    /// order.
+    pub successors: Vec<(u32, BlockId)>,
+}
+
+impl Outline {
+    /// The outline of a body read whole.
+    pub(crate) fn of(body: &FunctionBody) -> Outline {
+        let mut outline = Outline::default();
+        let mut number = 0u32;
+        for (block_number, block) in body.blocks.iter().enumerate() {
+            let block_number = block_number as u32;
+            outline.counts.push(block.instructions.len() as u32);
+            if let Some(name) = &block.name {
+                outline.block_names.insert(block_number, name.clone());
+            }
+            for instruction in &block.instructions {
+                outline
+                    .results
+                    .push(instruction.value.map_or(u32::MAX, |v| v.0));
+                if let (Some(value), Some(name)) = (instruction.value, &instruction.name) {
+                    outline.names.insert(value.0, name.clone());
+                }
+                if !instruction.attachments.is_empty() {
+                    outline
+                        .attachments
+                        .insert(number, instruction.attachments.clone());
+                }
+                if let Some(targets) = successors_of(&instruction.kind) {
+                    outline
+                        .successors
+                        .extend(targets.into_iter().map(|t| (block_number, t)));
+                }
+                number += 1;
+            }
+        }
+        outline.types = (0..body.values.len() as u32)
+            .map(|i| {
+                body.value_type(ValueId(body.first_value + i))
+                    .unwrap_or(TypeId(u32::MAX))
+            })
+            .collect();
+        outline
+    }
+
+    /// The number of instructions.
+    pub(crate) fn instruction_count(&self) -> usize {
+        self.results.len()
+    }
+
+    /// Drops spare capacity (an outline is kept while the module is).
+    fn shrink_to_fit(&mut self) {
+        self.counts.shrink_to_fit();
+        self.results.shrink_to_fit();
+        self.types.shrink_to_fit();
+        self.names.shrink_to_fit();
+        self.block_names.shrink_to_fit();
+        self.attachments.shrink_to_fit();
+        self.successors.shrink_to_fit();
+    }
+}
+
+/// The blocks a terminator branches to, in operand order (`None`: not a
+/// branch).
+pub(crate) fn successors_of(kind: &InstructionKind) -> Option<Vec<BlockId>> {
+    Some(match kind {
+        InstructionKind::Br { dest } => vec![*dest],
+        InstructionKind::CondBr {
+            if_true, if_false, ..
+        } => vec![*if_true, *if_false],
+        InstructionKind::Switch { default, cases, .. } => {
+            let mut v = vec![*default];
+            v.extend(cases.iter().map(|c| c.dest));
+            v
+        }
+        InstructionKind::IndirectBr { destinations, .. } => destinations.clone(),
+        _ => return None,
+    })
+}
+
+/// A decoded instruction on its way to a [`Keep::Stream`] reader's caller:
+/// its block and the instruction (without name and attachments, which
+/// the [`Outline`] has).
+pub(crate) type Streamed = (u32, Instruction);
+
 /// A function body being read.
-struct Body {
+struct Body<'s> {
     /// The module's value count: the first local value ID.
     first: u32,
     /// The module's metadata count: the first function metadata ID.
@@ -80,60 +196,77 @@ struct Body {
     /// LLVM's InstructionList: where each instruction is (attachments index it).
     instruction_list: Vec<(u32, u32)>,
     last_loc: Option<DebugLoc>,
+    /// Where instructions go.
+    keep: Keep,
+    /// What they were ([`Keep::Outline`]).
+    outline: Outline,
+    /// The last instruction read, until its debug location is known
+    /// ([`Keep::Stream`]).
+    pending: Option<Streamed>,
+    /// Local values defined so far.
+    defined: u32,
+    /// Instructions read so far.
+    seen: u32,
+    /// With [`Keep::Stream`]: the body as outlined before (its constants
+    /// and values) and its local value types, in place of `body` and
+    /// `types`, which stay empty.
+    skeleton: Option<(&'s FunctionBody, &'s [TypeId])>,
 }
 
-impl Body {
+impl Body<'_> {
     fn next_value(&self) -> u32 {
-        self.first.saturating_add(self.types.len() as u32)
+        self.first.saturating_add(self.defined)
+    }
+
+    /// A new local value of type `ty`, with what it is.
+    fn define(&mut self, ty: TypeId, value: LocalValue) {
+        self.defined = self.defined.saturating_add(1);
+        if self.skeleton.is_none() {
+            self.types.push(ty);
+            self.body.values.push(value);
+        }
+    }
+
+    /// The type of local value number `index` (its ID minus `first`).
+    fn local_type(&self, index: u32) -> Option<TypeId> {
+        if index >= self.defined {
+            return None;
+        }
+        match self.skeleton {
+            Some((_, types)) => types.get(index as usize).copied(),
+            None => self.types.get(index as usize).copied(),
+        }
+    }
+
+    /// The local constant with ID `id`.
+    fn constant(&self, id: ValueId) -> Option<&Constant> {
+        match self.skeleton {
+            Some((skeleton, _)) if id.0 < self.next_value() => skeleton.constant(id),
+            Some(_) => None,
+            None => self.body.constant(id),
+        }
+    }
+
+    /// Opens the next basic block.
+    fn new_block(&mut self) {
+        if self.keep == Keep::All {
+            self.body.blocks.push(BasicBlock::default());
+        }
+        self.outline.counts.push(0);
     }
 }
 
-/// Reads the body of `module.functions[index]`.
+/// Reads the body of `module.functions[index]`, its instructions kept as
+/// `keep` says ([`Keep::All`] or [`Keep::Outline`]).
 pub(crate) fn read_body(
     rd: &mut Reader,
     stream: &mut StreamReader<'_>,
     index: u32,
-) -> Result<FunctionBody> {
-    let start = stream.pos();
-    let function_type = rd
-        .module
-        .functions
-        .get(index as usize)
-        .map(|f| f.function_type)
-        .ok_or_else(|| structure(start, "a function body without a function"))?;
-    let Type::Function(fty) = rd.ty(function_type).clone() else {
-        return Err(structure(
-            start,
-            "a function whose type is not a function type",
-        ));
-    };
+    keep: Keep,
+) -> Result<(FunctionBody, Outline)> {
     let first = rd.module.values.len() as u32;
-    let mut b = Body {
-        first,
-        md_first: rd.module.metadata.len() as u32,
-        body: FunctionBody {
-            first_value: first,
-            ..FunctionBody::default()
-        },
-        types: Vec::new(),
-        forward: BTreeMap::new(),
-        md_forward: ForwardMax::default(),
-        md_values: Vec::new(),
-        declared_blocks: None,
-        current: None,
-        instruction_list: Vec::new(),
-        last_loc: None,
-    };
-    for (i, &ty) in fty.params.iter().enumerate() {
-        let value = ValueId(b.next_value());
-        b.body.args.push(Argument {
-            ty,
-            value,
-            name: None,
-        });
-        b.body.values.push(LocalValue::Argument(i as u32));
-        b.types.push(ty);
-    }
+    let md_first = rd.module.metadata.len() as u32;
+    let mut b = new_body(rd, stream.pos(), index, keep, (first, md_first))?;
     let mut f = Vec::new();
     let body = std::cell::RefCell::new(b);
     let reader = std::cell::RefCell::new(rd);
@@ -141,25 +274,14 @@ pub(crate) fn read_body(
         stream,
         |r| {
             fields_into(r, &mut f);
-            reader
-                .borrow_mut()
-                .instruction(&mut body.borrow_mut(), r, &f)
+            reader.borrow().instruction(&mut body.borrow_mut(), r, &f)?;
+            Ok(())
         },
         |s, id, _| {
             let mut rd = reader.borrow_mut();
             let mut b = body.borrow_mut();
             match id {
-                block::CONSTANTS => {
-                    let first_id = b.next_value();
-                    let constants = rd.read_constants(s, first_id)?;
-                    for c in constants {
-                        let i = b.body.constants.len() as u32;
-                        b.types.push(c.ty);
-                        b.body.values.push(LocalValue::Constant(i));
-                        b.body.constants.push(c);
-                    }
-                    rd.resolve_forward(&mut b, s.pos())
-                }
+                block::CONSTANTS => rd.body_constants(&mut b, s),
                 block::METADATA => {
                     let b = &mut *b;
                     let mut list = std::mem::take(&mut b.body.metadata);
@@ -182,21 +304,135 @@ pub(crate) fn read_body(
             }
         },
     )?;
-    let mut b = body.into_inner();
+    b = body.into_inner();
     let rd = reader.into_inner();
     let end = stream.pos();
     rd.check_body(&mut b, end)?;
-    Ok(b.body)
+    let mut outline = b.outline;
+    outline.types = b.types;
+    outline.shrink_to_fit();
+    let mut body = b.body;
+    body.values.shrink_to_fit();
+    Ok((body, outline))
+}
+
+/// Reads a body again that [`read_body`] outlined without error, from the
+/// same place (`stream` just inside its FUNCTION_BLOCK, `first` and
+/// `md_first` the module's value and metadata counts then): each
+/// instruction goes to `sink` with its debug location, in order. Only the
+/// instruction records and the constants (which number values) are read;
+/// the metadata, symbol table and attachments are the outline's.
+pub(crate) fn stream_body(
+    rd: &Reader,
+    stream: &mut StreamReader<'_>,
+    index: u32,
+    (first, md_first): (u32, u32),
+    (skeleton, outline): (&FunctionBody, &Outline),
+    sink: &mut dyn FnMut(Streamed),
+) -> Result<()> {
+    let mut b = new_body(rd, stream.pos(), index, Keep::Stream, (first, md_first))?;
+    b.skeleton = Some((skeleton, &outline.types));
+    let mut f = Vec::new();
+    let body = std::cell::RefCell::new(b);
+    let sink = std::cell::RefCell::new(sink);
+    each_entry(
+        stream,
+        |r| {
+            fields_into(r, &mut f);
+            let done = rd.instruction(&mut body.borrow_mut(), r, &f)?;
+            if let Some(done) = done {
+                (sink.borrow_mut())(done);
+            }
+            Ok(())
+        },
+        |s, id, _| match id {
+            block::CONSTANTS => rd.body_constants(&mut body.borrow_mut(), s),
+            _ => s.skip_block(),
+        },
+    )?;
+    if let Some(last) = body.borrow_mut().pending.take() {
+        (sink.borrow_mut())(last);
+    }
+    Ok(())
+}
+
+/// The state of a body read: arguments numbered.
+fn new_body<'s>(
+    rd: &Reader,
+    start: u64,
+    index: u32,
+    keep: Keep,
+    (first, md_first): (u32, u32),
+) -> Result<Body<'s>> {
+    let function_type = rd
+        .module
+        .functions
+        .get(index as usize)
+        .map(|f| f.function_type)
+        .ok_or_else(|| structure(start, "a function body without a function"))?;
+    let Type::Function(fty) = rd.ty(function_type) else {
+        return Err(structure(
+            start,
+            "a function whose type is not a function type",
+        ));
+    };
+    let mut b = Body {
+        first,
+        md_first,
+        body: FunctionBody {
+            first_value: first,
+            ..FunctionBody::default()
+        },
+        types: Vec::new(),
+        forward: BTreeMap::new(),
+        md_forward: ForwardMax::default(),
+        md_values: Vec::new(),
+        declared_blocks: None,
+        current: None,
+        instruction_list: Vec::new(),
+        last_loc: None,
+        keep,
+        outline: Outline::default(),
+        pending: None,
+        defined: 0,
+        seen: 0,
+        skeleton: None,
+    };
+    for (i, &ty) in fty.params.iter().enumerate() {
+        let value = ValueId(b.next_value());
+        b.body.args.push(Argument {
+            ty,
+            value,
+            name: None,
+        });
+        b.define(ty, LocalValue::Argument(i as u32));
+    }
+    Ok(b)
 }
 
 impl Reader {
+    /// A function's CONSTANTS block: its values numbered after those
+    /// before it.
+    fn body_constants(&self, b: &mut Body, s: &mut StreamReader<'_>) -> Result<()> {
+        let first_id = b.next_value();
+        let constants = self.read_constants(s, first_id)?;
+        for c in constants {
+            let i = b.body.constants.len() as u32;
+            b.define(c.ty, LocalValue::Constant(i));
+            if b.skeleton.is_none() {
+                b.body.constants.push(c);
+            }
+        }
+        self.resolve_forward(b, s.pos())
+    }
+
     /// Checks the forward references that the values defined so far resolve.
     fn resolve_forward(&self, b: &mut Body, at: u64) -> Result<()> {
         let next = b.next_value();
         let resolved: Vec<u32> = b.forward.range(..next).map(|(&id, _)| id).collect();
         for id in resolved {
             if let Some((ty, ref_at)) = b.forward.remove(&id) {
-                let actual = b.types.get((id - b.first) as usize).copied();
+                let actual = b.local_type(id - b.first);
                 if actual != Some(ty) {
                     let _ = at;
                     return Err(BitcodeError {
@@ -243,12 +479,7 @@ impl Reader {
             }
         }
         let declared = b.declared_blocks.unwrap_or(0);
-        if (b.body.blocks.len() as u64) < declared
-            || b.body
-                .blocks
-                .last()
-                .is_some_and(|bb| bb.instructions.is_empty())
-        {
+        if (b.outline.counts.len() as u64) < declared || b.outline.counts.last() == Some(&0) {
             return Err(structure(end, "a declared basic block has no instructions"));
         }
         if b.current.is_some() {
@@ -265,7 +496,7 @@ impl Reader {
         if id.0 < b.first {
             return self.value_types.get(id.index()).copied().flatten();
         }
-        b.types.get((id.0 - b.first) as usize).copied()
+        b.local_type(id.0 - b.first)
     }
 
     /// The absolute ID a field names (relative IDs from module version 1 on).
@@ -371,7 +602,7 @@ impl Reader {
         let c = if id.0 < b.first {
             self.module.constant(id)?
         } else {
-            b.body.constant(id)?
+            b.constant(id)?
         };
         match c.kind {
             ConstantKind::Integer(v) => Some(v),
@@ -380,7 +611,10 @@ impl Reader {
         }
     }
 
-    fn instruction(&mut self, b: &mut Body, r: &Record<'_>, f: &[u64]) -> Result<()> {
+    /// One record of the body. With [`Keep::Stream`], returns the
+    /// instruction before this one when this one is an instruction (the
+    /// earlier one's debug location is known then).
+    fn instruction(&self, b: &mut Body, r: &Record<'_>, f: &[u64]) -> Result<Option<Streamed>> {
         match r.code {
             code::DECLAREBLOCKS => {
                 let n = *f.first().ok_or_else(|| invalid(r, "too few fields"))?;
@@ -391,15 +625,19 @@ impl Reader {
                     return Err(invalid(r, "too many basic blocks"));
                 }
                 b.declared_blocks = Some(n);
-                b.body.blocks.push(BasicBlock::default());
+                b.new_block();
                 b.current = Some(0);
-                return Ok(());
+                return Ok(None);
             }
             code::DEBUG_LOC_AGAIN => {
+                if b.seen == 0 {
+                    return Err(invalid(r, "no instruction"));
+                }
                 let loc = b.last_loc;
-                let inst = last_instruction(b).ok_or_else(|| invalid(r, "no instruction"))?;
-                inst.debug_loc = loc;
-                return Ok(());
+                if let Some(inst) = last_instruction(b) {
+                    inst.debug_loc = loc;
+                }
+                return Ok(None);
             }
             code::DEBUG_LOC => {
                 if f.len() < 4 {
@@ -425,9 +663,13 @@ impl Reader {
                     self.md_ref(b, r, m);
                 }
                 b.last_loc = Some(loc);
-                let inst = last_instruction(b).ok_or_else(|| invalid(r, "no instruction"))?;
-                inst.debug_loc = Some(loc);
-                return Ok(());
+                if b.seen == 0 {
+                    return Err(invalid(r, "no instruction"));
+                }
+                if let Some(inst) = last_instruction(b) {
+                    inst.debug_loc = Some(loc);
+                }
+                return Ok(None);
             }
             _ => {}
         }
@@ -450,23 +692,48 @@ impl Reader {
         } else {
             Some(ValueId(b.next_value()))
         };
-        let block = &mut b.body.blocks[current as usize];
-        let index = block.instructions.len() as u32;
-        block.instructions.push(Instruction {
+        let Some(count) = b.outline.counts.get_mut(current as usize) else {
+            return Err(invalid(r, "an instruction outside any basic block"));
+        };
+        let index = *count;
+        *count += 1;
+        let instruction = Instruction {
             kind,
             ty: if void { None } else { ty },
             value,
             name: None,
             debug_loc: None,
             attachments: Vec::new(),
-        });
-        b.instruction_list.push((current, index));
+        };
+        let mut done = None;
+        match b.keep {
+            Keep::All => {
+                if let Some(block) = b.body.blocks.get_mut(current as usize) {
+                    block.instructions.push(instruction);
+                }
+            }
+            Keep::Outline => {
+                b.outline.results.push(value.map_or(u32::MAX, |v| v.0));
+                if let Some(targets) = successors_of(&instruction.kind) {
+                    b.outline
+                        .successors
+                        .extend(targets.into_iter().map(|t| (current, t)));
+                }
+            }
+            Keep::Stream => done = b.pending.replace((current, instruction)),
+        }
+        b.seen += 1;
+        if b.keep != Keep::Stream {
+            b.instruction_list.push((current, index));
+        }
         if let (Some(_), Some(t)) = (value, ty) {
-            b.types.push(t);
-            b.body.values.push(LocalValue::Instruction {
-                block: BlockId(current),
-                index,
-            });
+            b.define(
+                t,
+                LocalValue::Instruction {
+                    block: BlockId(current),
+                    index,
+                },
+            );
             self.resolve_forward(b, r.bit_offset)?;
         }
         if terminator {
@@ -477,18 +744,18 @@ impl Reader {
             }
             let next = current + 1;
             if b.declared_blocks.is_some_and(|n| u64::from(next) < n) {
-                b.body.blocks.push(BasicBlock::default());
+                b.new_block();
                 b.current = Some(next);
             } else {
                 b.current = None;
             }
         }
-        Ok(())
+        Ok(done)
     }
 
     /// Decodes one instruction record: what it is and its result type.
     fn decode_instruction(
-        &mut self,
+        &self,
         b: &mut Body,
         r: &Record<'_>,
         f: &[u64],
@@ -1114,7 +1381,7 @@ impl Reader {
 
     // CALL: [paramattrs, cc, (fmf,) (fnty,) fnid, args…]
     fn call(
-        &mut self,
+        &self,
         b: &mut Body,
         r: &Record<'_>,
         f: &[u64],
@@ -1205,12 +1472,15 @@ impl Reader {
                 .ok_or_else(|| invalid(r, "too few fields"))?;
             let name = string_field(r, skip)?;
             if r.code == 2 {
-                let bb = b
-                    .body
-                    .blocks
-                    .get_mut(usize::try_from(id).unwrap_or(usize::MAX))
+                let number = u32::try_from(id)
+                    .ok()
+                    .filter(|&n| (n as usize) < b.outline.counts.len())
                     .ok_or_else(|| invalid(r, "basic block ID out of range"))?;
-                bb.name = Some(name);
+                if b.keep == Keep::Outline {
+                    b.outline.block_names.insert(number, name);
+                } else if let Some(bb) = b.body.blocks.get_mut(number as usize) {
+                    bb.name = Some(name);
+                }
                 return Ok(());
             }
             let id = u32_field(r, id, "value ID out of range")?;
@@ -1226,7 +1496,9 @@ impl Reader {
                     }
                 }
                 Some(LocalValue::Instruction { block, index }) => {
-                    if let Some(inst) = b
+                    if b.keep == Keep::Outline {
+                        b.outline.names.insert(id, name);
+                    } else if let Some(inst) = b
                         .body
                         .blocks
                         .get_mut(block.index())
@@ -1273,10 +1545,11 @@ impl Reader {
                 }
                 return Ok(());
             }
-            let &(block, index) = usize::try_from(f[0])
+            let number = usize::try_from(f[0])
                 .ok()
-                .and_then(|i| b.instruction_list.get(i))
+                .filter(|&i| i < b.instruction_list.len())
                 .ok_or_else(|| invalid(r, "instruction ID out of range"))?;
+            let (block, index) = b.instruction_list[number];
             let mut found = Vec::new();
             for p in f[1..].chunks_exact(2) {
                 let a = pair(p[0], p[1])?;
@@ -1295,7 +1568,13 @@ impl Reader {
                 if a.node.0 >= module_md.saturating_add(b.body.metadata.len() as u32) {
                     b.md_forward.note(a.node.0, r.bit_offset);
                 }
-                if let Some(inst) = b
+                if b.keep == Keep::Outline {
+                    b.outline
+                        .attachments
+                        .entry(number as u32)
+                        .or_default()
+                        .push(a);
+                } else if let Some(inst) = b
                     .body
                     .blocks
                     .get_mut(block as usize)
@@ -1309,7 +1588,11 @@ impl Reader {
     }
 }
 
-fn last_instruction(b: &mut Body) -> Option<&mut Instruction> {
+/// The last instruction read, where the body keeps it.
+fn last_instruction<'b>(b: &'b mut Body<'_>) -> Option<&'b mut Instruction> {
+    if b.keep == Keep::Stream {
+        return b.pending.as_mut().map(|(_, i)| i);
+    }
     let &(block, index) = b.instruction_list.last()?;
     b.body
         .blocks

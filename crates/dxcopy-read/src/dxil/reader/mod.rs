@@ -11,6 +11,7 @@
 
 mod constants;
 mod function;
+pub(crate) use function::Outline;
 mod metadata;
 
 use super::model::*;
@@ -215,6 +216,11 @@ pub(crate) struct Reader {
     /// Metadata IDs referred to before being defined (module level), with the
     /// bit offset of the first reference.
     pub(crate) md_forward: ForwardMax,
+    /// How function bodies' instructions are kept.
+    keep: function::Keep,
+    /// With [`function::Keep::Outline`], each body read: its function, its
+    /// outline, and the module's value and metadata counts at its block.
+    outlines: Vec<(u32, function::Outline, (u32, u32))>,
 }
 
 impl Module {
@@ -234,34 +240,121 @@ impl Module {
 
     /// Reads the module with `options`.
     pub fn parse_with(bitcode: &[u8], options: ReadOptions) -> Result<Module> {
-        let bitcode = Bitcode::parse(bitcode)?;
-        let mut stream = bitcode.reader();
         let mut reader = Reader::new(options);
-        while let Some(entry) = stream.next_entry()? {
-            match entry {
-                Entry::EnterBlock(h) => match h.block_id {
-                    block::MODULE => {
-                        if reader.seen_module {
-                            return Err(structure(h.bit_offset, "a second MODULE block"));
-                        }
-                        reader.seen_module = true;
-                        reader.module_offset = h.bit_offset;
-                        reader.module_block(&mut stream)?;
-                    }
-                    block::IDENTIFICATION => reader.identification_block(&mut stream)?,
-                    block::STRTAB => reader.strtab_block(&mut stream)?,
-                    _ => stream.skip_block()?,
-                },
-                Entry::EndBlock { .. } | Entry::DefineAbbrev { .. } | Entry::Record(_) => {}
-            }
-        }
-        if !reader.seen_module {
-            return Err(BitcodeError {
-                bit_offset: stream.pos(),
-                kind: BitcodeErrorKind::NoModule,
-            });
-        }
+        read_module(bitcode, &mut reader, &mut Vec::new())?;
         reader.finish()
+    }
+}
+
+/// Reads the module into `reader`; with [`function::Keep::Outline`], each
+/// function block's stream (just inside the block) goes to `saved`.
+fn read_module<'a>(
+    bitcode: &'a [u8],
+    reader: &mut Reader,
+    saved: &mut Vec<StreamReader<'a>>,
+) -> Result<()> {
+    let bitcode = Bitcode::parse(bitcode)?;
+    let mut stream = bitcode.reader();
+    while let Some(entry) = stream.next_entry()? {
+        match entry {
+            Entry::EnterBlock(h) => match h.block_id {
+                block::MODULE => {
+                    if reader.seen_module {
+                        return Err(structure(h.bit_offset, "a second MODULE block"));
+                    }
+                    reader.seen_module = true;
+                    reader.module_offset = h.bit_offset;
+                    reader.module_block(&mut stream, saved)?;
+                }
+                block::IDENTIFICATION => reader.identification_block(&mut stream)?,
+                block::STRTAB => reader.strtab_block(&mut stream)?,
+                _ => stream.skip_block()?,
+            },
+            Entry::EndBlock { .. } | Entry::DefineAbbrev { .. } | Entry::Record(_) => {}
+        }
+    }
+    if !reader.seen_module {
+        return Err(BitcodeError {
+            bit_offset: stream.pos(),
+            kind: BitcodeErrorKind::NoModule,
+        });
+    }
+    Ok(())
+}
+
+/// A module read with its function bodies outlined
+/// ([`function::Keep::Outline`]): each body holds its arguments,
+/// constants, metadata and block names but no instructions; the
+/// instructions are read again, one at a time, when they are wanted
+/// ([`OutlinedModule::instructions`]). What a printer of a large module
+/// uses so as never to hold every instruction at once.
+pub(crate) struct OutlinedModule<'a> {
+    reader: Reader,
+    /// Each body's stream, in [`Reader::outlines`] order.
+    streams: Vec<StreamReader<'a>>,
+}
+
+impl<'a> OutlinedModule<'a> {
+    /// Reads `bitcode`, checking it as [`Module::parse`] does.
+    pub(crate) fn parse(bitcode: &'a [u8]) -> Result<OutlinedModule<'a>> {
+        let mut reader = Reader::new(ReadOptions::default());
+        reader.keep = function::Keep::Outline;
+        let mut streams = Vec::new();
+        read_module(bitcode, &mut reader, &mut streams)?;
+        reader.finish_in_place()?;
+        Ok(OutlinedModule { reader, streams })
+    }
+
+    /// The module (bodies without instructions).
+    pub(crate) fn module(&self) -> &Module {
+        &self.reader.module
+    }
+
+    /// The outline of function `function`'s body.
+    pub(crate) fn outline(&self, function: u32) -> Option<&function::Outline> {
+        self.reader
+            .outlines
+            .iter()
+            .find(|(f, _, _)| *f == function)
+            .map(|(_, outline, _)| outline)
+    }
+
+    /// Reads function `function`'s instructions again and gives each, in
+    /// order, to `sink` with its block (names and attachments are the
+    /// outline's).
+    pub(crate) fn instructions(
+        &self,
+        function: u32,
+        sink: &mut dyn FnMut(function::Streamed),
+    ) -> Result<()> {
+        let Some(at) = self
+            .reader
+            .outlines
+            .iter()
+            .position(|(f, _, _)| *f == function)
+        else {
+            return Ok(());
+        };
+        let (_, outline, counts) = &self.reader.outlines[at];
+        let (Some(stream), Some(skeleton)) = (
+            self.streams.get(at),
+            self.reader
+                .module
+                .functions
+                .get(function as usize)
+                .and_then(|f| f.body.as_ref()),
+        ) else {
+            return Ok(());
+        };
+        let mut stream = stream.clone();
+        function::stream_body(
+            &self.reader,
+            &mut stream,
+            function,
+            *counts,
+            (skeleton, outline),
+            sink,
+        )
     }
 }
 
@@ -358,6 +451,8 @@ impl Reader {
             seen_types: false,
             module_offset: 0,
             md_forward: ForwardMax::default(),
+            keep: function::Keep::All,
+            outlines: Vec::new(),
         }
     }
 
@@ -398,7 +493,11 @@ impl Reader {
         Ok(())
     }
 
-    fn module_block(&mut self, stream: &mut StreamReader<'_>) -> Result<()> {
+    fn module_block<'a>(
+        &mut self,
+        stream: &mut StreamReader<'a>,
+        saved: &mut Vec<StreamReader<'a>>,
+    ) -> Result<()> {
         let depth = stream.depth();
         let mut fields = Vec::new();
         loop {
@@ -436,7 +535,7 @@ impl Reader {
                     block::METADATA => self.module_metadata(stream)?,
                     block::METADATA_KIND => self.metadata_kind_block(stream)?,
                     block::VALUE_SYMTAB => self.module_symtab(stream)?,
-                    block::FUNCTION => self.function_block(stream, h.bit_offset)?,
+                    block::FUNCTION => self.function_block(stream, h.bit_offset, saved)?,
                     _ => stream.skip_block()?,
                 },
                 Entry::Record(r) => self.module_record_fields(&r, &fields)?,
@@ -1219,7 +1318,12 @@ impl Reader {
         })
     }
 
-    fn function_block(&mut self, stream: &mut StreamReader<'_>, at: u64) -> Result<()> {
+    fn function_block<'a>(
+        &mut self,
+        stream: &mut StreamReader<'a>,
+        at: u64,
+        saved: &mut Vec<StreamReader<'a>>,
+    ) -> Result<()> {
         let Some(&index) = self.definitions.get(self.bodies_read) else {
             return Err(structure(
                 at,
@@ -1230,7 +1334,17 @@ impl Reader {
         if !self.options.function_bodies {
             return stream.skip_block();
         }
-        let body = function::read_body(self, stream, index)?;
+        if self.keep == function::Keep::Outline {
+            saved.push(stream.clone());
+        }
+        let counts = (
+            self.module.values.len() as u32,
+            self.module.metadata.len() as u32,
+        );
+        let (body, outline) = function::read_body(self, stream, index, self.keep)?;
+        if self.keep == function::Keep::Outline {
+            self.outlines.push((index, outline, counts));
+        }
         if let Some(f) = self.module.functions.get_mut(index as usize) {
             f.body = Some(body);
         }
@@ -1240,6 +1354,12 @@ impl Reader {
     // ------------------------------------------------------------ the end
 
     fn finish(mut self) -> Result<Module> {
+        self.finish_in_place()?;
+        Ok(self.module)
+    }
+
+    /// The checks and names of the module's end, leaving the reader whole.
+    fn finish_in_place(&mut self) -> Result<()> {
         let count = self.module.values.len();
         if let Some((id, at)) = self.pending_values.unresolved(count as u64) {
             return Err(BitcodeError {
@@ -1274,7 +1394,7 @@ impl Reader {
                 "a function definition has no body",
             ));
         }
-        Ok(self.module)
+        Ok(())
     }
 
     fn set_global_name(&mut self, id: u32, name: Vec<u8>) {

@@ -319,6 +319,22 @@ impl<'data> Container<'data> {
     /// unknown names, alignment and digest validity, each with the part it
     /// is about and the offset of the bytes at fault.
     pub fn check(&self) -> Vec<Finding> {
+        let mut out = self.check_layout();
+        if self.digest_kind() == DigestKind::Invalid {
+            out.push(Finding::at(
+                DIGEST_FIELD,
+                FindingKind::DigestInvalid {
+                    stored: self.header.digest,
+                },
+            ));
+        }
+        out
+    }
+
+    /// [`Container::check`] without the digest (which costs a pass over
+    /// the container): FileSize, gaps, order, duplicates, PRIV rules,
+    /// unknown names and alignment.
+    pub fn check_layout(&self) -> Vec<Finding> {
         let mut out = Vec::new();
         let len = self.data.len() as u64;
         if u64::from(self.header.file_size) != len {
@@ -390,14 +406,6 @@ impl<'data> Container<'data> {
             if p.offset % 4 != 0 {
                 out.push(about(FindingKind::Misaligned));
             }
-        }
-        if self.digest_kind() == DigestKind::Invalid {
-            out.push(Finding::at(
-                DIGEST_FIELD,
-                FindingKind::DigestInvalid {
-                    stored: self.header.digest,
-                },
-            ));
         }
         out
     }
@@ -606,6 +614,15 @@ mod tests {
             .unwrap();
         assert_eq!((digest.part, digest.offset), (None, Some(DIGEST_FIELD)));
         assert!(!c.is_contiguous());
+        // check_layout: the same findings without the digest's.
+        let layout = c.check_layout();
+        let without_digest: Vec<Finding> = f
+            .iter()
+            .filter(|x| !matches!(x.kind, FindingKind::DigestInvalid { .. }))
+            .cloned()
+            .collect();
+        assert_eq!(layout, without_digest);
+        assert_eq!(layout.len() + 1, f.len());
     }
 
     #[test]

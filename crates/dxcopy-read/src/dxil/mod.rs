@@ -22,6 +22,6 @@ pub(crate) mod test_module;
 mod tests;
 
 pub use reader::ReadOptions;
-pub(crate) use reader::{Outline, OutlinedModule};
+pub(crate) use reader::{Bodies, Outline, OutlinedModule};
 
 pub use model::*;

@@ -1579,6 +1579,76 @@ fn the_outline_holds_names_attachments_successors_and_types() {
     );
 }
 
+/// `main` and `g` both defined: two bodies, with a module symbol table
+/// between the function records and the bodies.
+fn two_bodies() -> Vec<u8> {
+    module(TYPES, |e| {
+        e.rec(8, &[14, 0, 0, 0, 1, 0, 0, 0]);
+        e.rec(8, &[9, 0, 1, 0, 0, 0, 0, 0]);
+        e.rec(8, &[5, 0, 0, 0, 0, 0, 0, 0]);
+        e.enter(11)
+            .rec(1, &[1])
+            .rec(4, &[0])
+            .rec(4, &[2])
+            .rec(1, &[3])
+            .rec(6, &[0x3f80_0000])
+            .rec(1, &[1])
+            .rec(4, &[4])
+            .end();
+        e.enter(14)
+            .str_rec(1, &[0], "main")
+            .str_rec(1, &[1], "dbg")
+            .str_rec(1, &[2], "g")
+            .end();
+        // main: 9 = add i32 %a, 1; ret i32 %9
+        e.enter(12)
+            .rec(1, &[1])
+            .rec(2, &[9 - 7, 9 - 4, 0])
+            .rec(10, &[1])
+            .end();
+        // A block between the bodies is stepped over.
+        e.enter(14).str_rec(1, &[0], "main").end();
+        // g: br 1; ret void
+        e.enter(12).rec(1, &[2]).rec(11, &[1]).rec(10, &[]).end();
+    })
+}
+
+#[test]
+fn bodies_read_again_in_any_order() {
+    let bytes = two_bodies();
+    let whole = parse(&bytes);
+    let outlined = OutlinedModule::parse(&bytes).unwrap_or_else(|e| panic!("{e}"));
+    let read = |function: u32| {
+        let mut out = Vec::new();
+        outlined
+            .instructions(function, &mut |(_, i)| out.push(i.kind))
+            .unwrap_or_else(|e| panic!("{e}"));
+        out
+    };
+    let model = |function: usize| {
+        kinds(whole.functions[function].body.as_ref().unwrap())
+            .into_iter()
+            .cloned()
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(model(0).len(), 2);
+    assert_eq!(model(2).len(), 2);
+    // In order, backwards, the same twice, and a declaration (none).
+    for function in [0, 2, 2, 0, 2, 1, 0, 0] {
+        let got = read(function);
+        if function == 1 {
+            assert!(got.is_empty());
+        } else {
+            assert_eq!(got, model(function as usize), "function {function}");
+        }
+    }
+    let options = asm::AsmOptions::default();
+    let mut text = String::new();
+    asm::write_outlined_text(&outlined, &options, &mut text).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(text, asm::module_text(&whole, &options).unwrap());
+    assert!(text.contains("define void @g()"), "{text}");
+}
+
 #[test]
 fn an_outlined_module_prints_the_models_listing() {
     for bytes in outlined_samples() {

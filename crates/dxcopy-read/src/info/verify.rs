@@ -118,8 +118,14 @@ pub fn verify(insp: &Inspection<'_>) -> Verification {
     let data = container.data();
     let mut checks = Vec::new();
 
-    let digest_kind = container.digest_kind();
     let stored = container.header().digest;
+    // One pass over the container tells the kind and, for a mismatch, the
+    // digest expected (the sentinels need none).
+    let computed = match digest::sentinel_kind(&stored) {
+        Some(_) => None,
+        None => digest::container_digests(data),
+    };
+    let digest_kind = digest::kind_from_digests(&stored, computed);
     let at_digest = |kind| Some(Finding::at(DIGEST_FIELD, kind));
     checks.extend(match digest_kind {
         DigestKind::Retail | DigestKind::Debug => None,
@@ -130,7 +136,7 @@ pub fn verify(insp: &Inspection<'_>) -> Verification {
         DigestKind::Invalid if insp.pdb.is_some() => {
             at_digest(FindingKind::DigestOfShader { stored })
         }
-        DigestKind::Invalid => match digest::container_digests(data) {
+        DigestKind::Invalid => match computed {
             Some((retail, _)) => at_digest(FindingKind::DigestMismatch { stored, retail }),
             None => Some(Finding::at(
                 FILE_SIZE_FIELD,
@@ -190,12 +196,7 @@ pub fn verify(insp: &Inspection<'_>) -> Verification {
     }
 
     // The digest is reported above, with the expected value.
-    checks.extend(
-        container
-            .check()
-            .into_iter()
-            .filter(|f| !matches!(f.kind, FindingKind::DigestInvalid { .. })),
-    );
+    checks.extend(container.check_layout());
 
     let mut decode_errors = 0;
     for p in &insp.parts {

@@ -5,7 +5,7 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::bitcode::BitcodeError;
-use crate::dxil::OutlinedModule;
+use crate::dxil::Bodies;
 
 use crate::dxil::model::{
     Attribute, AttributeKind, DebugLoc, DebugNode, DebugNodeKind, FunctionBody, Instruction,
@@ -536,7 +536,7 @@ pub(super) fn instruction_operands(kind: &InstructionKind) -> Vec<Operand> {
 /// order: from `body`, or, for a module read with its bodies outlined,
 /// read again from `source` (name and attachments from the outline).
 pub(super) fn each_instruction(
-    source: Option<&OutlinedModule<'_>>,
+    source: Option<&dyn Bodies>,
     index: u32,
     body: &FunctionBody,
     f: &mut dyn FnMut(u32, &Instruction),
@@ -569,7 +569,7 @@ pub(super) fn each_instruction(
 /// where an outlined module's instructions are read again).
 pub(super) fn struct_types(
     module: &Module,
-    source: Option<&OutlinedModule<'_>>,
+    source: Option<&dyn Bodies>,
 ) -> Result<StructTypes, BitcodeError> {
     let mut finder = TypeFinder {
         module,

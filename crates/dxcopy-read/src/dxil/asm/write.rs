@@ -16,7 +16,7 @@ use crate::dxil::model::{
 };
 use crate::dxil::model::{DllStorage, SynchScope, TailCall, ThreadLocal};
 use crate::dxil::ops::{self, ResourceProperties};
-use crate::dxil::{Outline, OutlinedModule};
+use crate::dxil::{Bodies, Outline, OutlinedModule};
 use std::borrow::Cow;
 
 /// Deepest type nesting printed (a type table with a cycle through literal
@@ -87,7 +87,7 @@ pub(super) struct Printer<'m> {
     pub(super) m: &'m Module,
     /// Where an outlined module's instructions are read again (`None`:
     /// the bodies hold them).
-    source: Option<&'m OutlinedModule<'m>>,
+    source: Option<&'m dyn Bodies>,
     /// The first error reading instructions again.
     read_error: std::cell::RefCell<Option<crate::bitcode::BitcodeError>>,
     opts: &'m AsmOptions,
@@ -370,7 +370,7 @@ fn wide_integer_text(words: &[u64], bits: u32) -> String {
 }
 
 /// The node budget of `module` (see [`NODE_BUDGET_BASE`]).
-fn node_budget(module: &Module, source: Option<&OutlinedModule<'_>>) -> u64 {
+fn node_budget(module: &Module, source: Option<&dyn Bodies>) -> u64 {
     let items = module.types.len()
         + module.constants.len()
         + module
@@ -410,16 +410,16 @@ impl<'m> Printer<'m> {
     /// A printer for an outlined module: its instructions are read again
     /// from `source`, one at a time, when they are printed.
     pub(super) fn outlined(
-        source: &'m OutlinedModule<'m>,
+        source: &'m OutlinedModule<'_>,
         opts: &'m AsmOptions,
         out: String,
     ) -> Printer<'m> {
-        Printer::with_source(source.module(), Some(source), opts, out)
+        Printer::with_source(source.module(), Some(source as &dyn Bodies), opts, out)
     }
 
     fn with_source(
         module: &'m Module,
-        source: Option<&'m OutlinedModule<'m>>,
+        source: Option<&'m dyn Bodies>,
         opts: &'m AsmOptions,
         out: String,
     ) -> Printer<'m> {

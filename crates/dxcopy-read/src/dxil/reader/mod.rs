@@ -11,7 +11,7 @@
 
 mod constants;
 mod function;
-pub(crate) use function::Outline;
+pub(crate) use function::{Outline, Streamed};
 mod metadata;
 
 use super::model::*;
@@ -246,8 +246,8 @@ impl Module {
     }
 }
 
-/// Reads the module into `reader`; with [`function::Keep::Outline`], each
-/// function block's stream (just inside the block) goes to `saved`.
+/// Reads the module into `reader`; with [`function::Keep::Outline`], the
+/// stream just inside the first function block goes to `saved`.
 fn read_module<'a>(
     bitcode: &'a [u8],
     reader: &mut Reader,
@@ -284,14 +284,27 @@ fn read_module<'a>(
 
 /// A module read with its function bodies outlined
 /// ([`function::Keep::Outline`]): each body holds its arguments,
-/// constants, metadata and block names but no instructions; the
-/// instructions are read again, one at a time, when they are wanted
+/// constants, metadata and values but no instructions; the instructions
+/// are read again, one at a time, when they are wanted
 /// ([`OutlinedModule::instructions`]). What a printer of a large module
-/// uses so as never to hold every instruction at once.
+/// uses so as never to hold every instruction at once. One stream is kept
+/// (at the first body) and walked forward from body to body, so that a
+/// module of many bodies costs no more than one saved stream.
 pub(crate) struct OutlinedModule<'a> {
     reader: Reader,
-    /// Each body's stream, in [`Reader::outlines`] order.
-    streams: Vec<StreamReader<'a>>,
+    /// The stream just inside the first FUNCTION_BLOCK.
+    first: Option<StreamReader<'a>>,
+    /// Each function's place in [`Reader::outlines`] (`u32::MAX`: none).
+    positions: Vec<u32>,
+    /// Where the last read again left the stream.
+    cursor: std::cell::RefCell<Option<Cursor<'a>>>,
+}
+
+/// A stream inside body number `body` (in body order), or just after it.
+struct Cursor<'a> {
+    body: usize,
+    inside: bool,
+    stream: StreamReader<'a>,
 }
 
 impl<'a> OutlinedModule<'a> {
@@ -302,7 +315,18 @@ impl<'a> OutlinedModule<'a> {
         let mut streams = Vec::new();
         read_module(bitcode, &mut reader, &mut streams)?;
         reader.finish_in_place()?;
-        Ok(OutlinedModule { reader, streams })
+        let mut positions = vec![u32::MAX; reader.module.functions.len()];
+        for (at, (function, _, _)) in reader.outlines.iter().enumerate() {
+            if let Some(slot) = positions.get_mut(*function as usize) {
+                *slot = at as u32;
+            }
+        }
+        Ok(OutlinedModule {
+            reader,
+            first: streams.pop(),
+            positions,
+            cursor: std::cell::RefCell::new(None),
+        })
     }
 
     /// The module (bodies without instructions).
@@ -312,49 +336,99 @@ impl<'a> OutlinedModule<'a> {
 
     /// The outline of function `function`'s body.
     pub(crate) fn outline(&self, function: u32) -> Option<&function::Outline> {
-        self.reader
-            .outlines
-            .iter()
-            .find(|(f, _, _)| *f == function)
-            .map(|(_, outline, _)| outline)
+        let at = *self.positions.get(function as usize)?;
+        self.reader.outlines.get(at as usize).map(|(_, o, _)| o)
     }
 
     /// Reads function `function`'s instructions again and gives each, in
     /// order, to `sink` with its block (names and attachments are the
-    /// outline's).
+    /// outline's). Bodies read in module order cost one pass over the
+    /// module.
     pub(crate) fn instructions(
         &self,
         function: u32,
         sink: &mut dyn FnMut(function::Streamed),
     ) -> Result<()> {
-        let Some(at) = self
-            .reader
-            .outlines
-            .iter()
-            .position(|(f, _, _)| *f == function)
-        else {
+        let Some(&at) = self.positions.get(function as usize) else {
             return Ok(());
         };
-        let (_, outline, counts) = &self.reader.outlines[at];
-        let (Some(stream), Some(skeleton)) = (
-            self.streams.get(at),
+        let at = at as usize;
+        let (Some((_, outline, counts)), Some(skeleton), Some(first)) = (
+            self.reader.outlines.get(at),
             self.reader
                 .module
                 .functions
                 .get(function as usize)
                 .and_then(|f| f.body.as_ref()),
+            self.first.as_ref(),
         ) else {
             return Ok(());
         };
-        let mut stream = stream.clone();
+        let reuse = |c: &Cursor<'a>| if c.inside { c.body <= at } else { c.body < at };
+        let mut cursor = match self.cursor.borrow_mut().take() {
+            Some(c) if reuse(&c) => c,
+            _ => Cursor {
+                body: 0,
+                inside: true,
+                stream: first.clone(),
+            },
+        };
+        if !cursor.inside {
+            next_body(&mut cursor.stream)?;
+            cursor.body += 1;
+        }
+        while cursor.body < at {
+            cursor.stream.skip_block()?;
+            next_body(&mut cursor.stream)?;
+            cursor.body += 1;
+        }
         function::stream_body(
             &self.reader,
-            &mut stream,
+            &mut cursor.stream,
             function,
             *counts,
             (skeleton, outline),
             sink,
-        )
+        )?;
+        cursor.inside = false;
+        *self.cursor.borrow_mut() = Some(cursor);
+        Ok(())
+    }
+}
+
+/// Function bodies whose instructions are read again when wanted (what the
+/// printer takes from an [`OutlinedModule`], its stream's lifetime left
+/// out).
+pub(crate) trait Bodies {
+    /// The outline of function `function`'s body.
+    fn outline(&self, function: u32) -> Option<&Outline>;
+    /// Function `function`'s instructions in order, with their blocks.
+    fn instructions(&self, function: u32, sink: &mut dyn FnMut(Streamed)) -> Result<()>;
+}
+
+impl Bodies for OutlinedModule<'_> {
+    fn outline(&self, function: u32) -> Option<&Outline> {
+        OutlinedModule::outline(self, function)
+    }
+
+    fn instructions(&self, function: u32, sink: &mut dyn FnMut(Streamed)) -> Result<()> {
+        OutlinedModule::instructions(self, function, sink)
+    }
+}
+
+/// Walks the MODULE block from just after a FUNCTION_BLOCK to just inside
+/// the next one, stepping over the blocks between (as the first read did).
+fn next_body(stream: &mut StreamReader<'_>) -> Result<()> {
+    loop {
+        let at = stream.pos();
+        match stream.next_entry()? {
+            Some(Entry::EnterBlock(h)) if h.block_id == block::FUNCTION => return Ok(()),
+            Some(Entry::EnterBlock(_)) => stream.skip_block()?,
+            Some(Entry::Record(_) | Entry::DefineAbbrev { .. }) => {}
+            Some(Entry::EndBlock { .. }) | None => {
+                return Err(structure(at, "a function body is missing when read again"))
+            }
+        }
     }
 }
 
@@ -1334,7 +1408,7 @@ impl Reader {
         if !self.options.function_bodies {
             return stream.skip_block();
         }
-        if self.keep == function::Keep::Outline {
+        if self.keep == function::Keep::Outline && saved.is_empty() {
             saved.push(stream.clone());
         }
         let counts = (

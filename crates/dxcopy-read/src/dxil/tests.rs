@@ -171,9 +171,14 @@ const TYPES: &[(u32, &[u64])] = &[
 /// (value 2), then module constants i32 0 (3), i32 1 (4), float 1.0 (5),
 /// i32 2 (6), and the module symbol table.
 fn functions(e: &mut Emit) {
+    functions_with(e, false);
+}
+
+/// [`functions`], with `g` defined when `g_defined`.
+fn functions_with(e: &mut Emit, g_defined: bool) {
     e.rec(8, &[14, 0, 0, 0, 1, 0, 0, 0]);
     e.rec(8, &[9, 0, 1, 0, 0, 0, 0, 0]);
-    e.rec(8, &[5, 0, 1, 0, 0, 0, 0, 0]);
+    e.rec(8, &[5, 0, u64::from(!g_defined), 0, 0, 0, 0, 0]);
     e.enter(11)
         .rec(1, &[1])
         .rec(4, &[0])
@@ -1583,23 +1588,7 @@ fn the_outline_holds_names_attachments_successors_and_types() {
 /// between the function records and the bodies.
 fn two_bodies() -> Vec<u8> {
     module(TYPES, |e| {
-        e.rec(8, &[14, 0, 0, 0, 1, 0, 0, 0]);
-        e.rec(8, &[9, 0, 1, 0, 0, 0, 0, 0]);
-        e.rec(8, &[5, 0, 0, 0, 0, 0, 0, 0]);
-        e.enter(11)
-            .rec(1, &[1])
-            .rec(4, &[0])
-            .rec(4, &[2])
-            .rec(1, &[3])
-            .rec(6, &[0x3f80_0000])
-            .rec(1, &[1])
-            .rec(4, &[4])
-            .end();
-        e.enter(14)
-            .str_rec(1, &[0], "main")
-            .str_rec(1, &[1], "dbg")
-            .str_rec(1, &[2], "g")
-            .end();
+        functions_with(e, true);
         // main: 9 = add i32 %a, 1; ret i32 %9
         e.enter(12)
             .rec(1, &[1])

@@ -114,15 +114,10 @@ pub fn write_module_text(
     options: &AsmOptions,
     out: &mut String,
 ) -> Result<(), AsmError> {
-    let start = out.len();
-    let mut printer = write::Printer::new(module, options, std::mem::take(out));
-    printer.print_module();
-    let (text, result) = printer.into_text();
-    *out = text;
-    if result.is_err() {
-        out.truncate(start);
-    }
-    result
+    print_into(
+        write::Printer::new(module, options, std::mem::take(out)),
+        out,
+    )
 }
 
 /// [`module_text`] written to `out` as it is printed, a few KiB at a time,
@@ -136,13 +131,7 @@ pub fn write_module_to(
     options: &AsmOptions,
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<Result<(), AsmError>> {
-    let mut printer = write::Printer::new(module, options, String::new()).with_sink(out);
-    printer.print_module();
-    if let Some(e) = printer.take_sink_error() {
-        return Err(e);
-    }
-    let (_, result) = printer.into_text();
-    Ok(result)
+    print_to_sink(write::Printer::new(module, options, String::new()).with_sink(out))
 }
 
 /// [`write_module_text`] for a module read outlined: each function's
@@ -153,15 +142,10 @@ pub(crate) fn write_outlined_text(
     options: &AsmOptions,
     out: &mut String,
 ) -> Result<(), AsmError> {
-    let start = out.len();
-    let mut printer = write::Printer::outlined(source, options, std::mem::take(out));
-    printer.print_module();
-    let (text, result) = printer.into_text();
-    *out = text;
-    if result.is_err() {
-        out.truncate(start);
-    }
-    result
+    print_into(
+        write::Printer::outlined(source, options, std::mem::take(out)),
+        out,
+    )
 }
 
 /// [`write_module_to`] for a module read outlined (see
@@ -171,7 +155,25 @@ pub(crate) fn write_outlined_to(
     options: &AsmOptions,
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<Result<(), AsmError>> {
-    let mut printer = write::Printer::outlined(source, options, String::new()).with_sink(out);
+    print_to_sink(write::Printer::outlined(source, options, String::new()).with_sink(out))
+}
+
+/// Prints the module after the text `printer` was given (taken from
+/// `out`), and puts the text back in `out`; on error `out` is left as it
+/// was.
+fn print_into(mut printer: write::Printer<'_>, out: &mut String) -> Result<(), AsmError> {
+    let start = printer.text_len();
+    printer.print_module();
+    let (text, result) = printer.into_text();
+    *out = text;
+    if result.is_err() {
+        out.truncate(start);
+    }
+    result
+}
+
+/// Prints the module to the printer's sink (see [`write_module_to`]).
+fn print_to_sink(mut printer: write::Printer<'_>) -> std::io::Result<Result<(), AsmError>> {
     printer.print_module();
     if let Some(e) = printer.take_sink_error() {
         return Err(e);

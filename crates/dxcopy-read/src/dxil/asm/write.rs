@@ -502,6 +502,11 @@ impl<'m> Printer<'m> {
         out.clear();
     }
 
+    /// The length of the text held so far.
+    pub(super) fn text_len(&self) -> usize {
+        self.out.len()
+    }
+
     /// The sink's write error, if one happened.
     pub(super) fn take_sink_error(&self) -> Option<std::io::Error> {
         self.sink_error.borrow_mut().take()

@@ -42,6 +42,7 @@ fn microsoft_pairs_assemble_to_their_programs() {
     let text = String::from_utf8(data("cyclecounter.asm")).unwrap();
     let theirs = program_of(&data("cyclecounter.dxbc"));
     let compact = AsmOptions {
+        force: false,
         immediates: ImmediateEncoding::Compact,
     };
     let ours = asm::assemble_with(&text, &mut FloatHints::none(), &compact)
@@ -77,8 +78,15 @@ fn microsoft_pairs_assemble_to_their_programs() {
 fn compact_immediates_shrink_only_four_equal_values() {
     let program = |body: &str, immediates| {
         let text = format!("ps_5_0\ndcl_temps 1\n{body}\nret\n");
-        let a =
-            asm::assemble_with(&text, &mut FloatHints::none(), &AsmOptions { immediates }).unwrap();
+        let a = asm::assemble_with(
+            &text,
+            &mut FloatHints::none(),
+            &AsmOptions {
+                immediates,
+                ..AsmOptions::default()
+            },
+        )
+        .unwrap();
         a.program[8..a.program.len() - 4]
             .chunks_exact(4)
             .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))

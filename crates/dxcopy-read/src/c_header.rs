@@ -63,11 +63,55 @@ pub enum HeaderErrorKind {
     UnterminatedIf,
 }
 
-/// Whether `text` looks like a C header holding an array (and not a
-/// container or other binary data): text with a `[` `]` `=` `{` sequence.
+/// Whether `text` is read as a C header: text (no NUL byte, not a
+/// container) holding a byte-array declaration — a byte element type word
+/// ([`BYTE_TYPES`]) in the statement before `[…] = {`. Other text (a README,
+/// a listing) is not a header, so reading it as a container says what magic
+/// it found instead of a C syntax error. Each declaration is looked at
+/// once, back to the start of its statement (at most
+/// [`DECLARATION_LOOKBACK`] bytes).
 pub fn looks_like_header(text: &[u8]) -> bool {
-    !text.starts_with(b"DXBC") && !text.contains(&0) && text.contains(&b'{') && text.contains(&b'[')
+    if text.starts_with(b"DXBC") || text.contains(&0) {
+        return false;
+    }
+    // One pass: where the current statement starts (after `;`, `{`, `}`)
+    // and the last `[` in it; a `]` followed by `= {` checks the words
+    // between the two, which the next `{` puts behind the statement start.
+    let (mut statement_start, mut open) = (0usize, None);
+    for (i, &b) in text.iter().enumerate() {
+        match b {
+            b';' | b'{' | b'}' => (statement_start, open) = (i + 1, None),
+            b'[' => open = Some(i),
+            b']' => {
+                let Some(open) = open else { continue };
+                let after = text[i + 1..].trim_ascii_start();
+                let Some(after) = after.strip_prefix(b"=") else {
+                    continue;
+                };
+                if after.trim_ascii_start().first() != Some(&b'{') {
+                    continue;
+                }
+                let start = statement_start.max(open.saturating_sub(DECLARATION_LOOKBACK));
+                let mut words = text[start..open]
+                    .split(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
+                    .filter(|w| !w.is_empty());
+                if words.any(|w| {
+                    BYTE_TYPES
+                        .iter()
+                        .any(|t| t.last().is_some_and(|last| last.as_bytes() == w))
+                }) {
+                    return true;
+                }
+            }
+            _ => {}
+        }
+    }
+    false
 }
+
+/// How far before an array's `[` [`looks_like_header`] looks for its
+/// element type: a declaration's words fit in far less.
+pub const DECLARATION_LOOKBACK: usize = 1024;
 
 /// Element type words that make an array a byte array.
 const BYTE_TYPES: &[&[&str]] = &[
@@ -214,6 +258,9 @@ pub fn arrays(text: &[u8]) -> Result<Vec<HeaderArray>, HeaderError> {
     let mut found = Vec::new();
     // The words of the declaration so far (reset at `;`, `}` and `{`).
     let mut words: Vec<(String, usize)> = Vec::new();
+    // Lines are counted on from the last array's name, not from the start
+    // of the text for each array.
+    let mut counted = (0usize, 1usize);
     loop {
         s.skip_trivia()?;
         let Some(b) = s.peek(0) else {
@@ -292,7 +339,9 @@ pub fn arrays(text: &[u8]) -> Result<Vec<HeaderArray>, HeaderError> {
                     let bytes = elements(&mut s, open)?;
                     let body = open + 1..s.pos;
                     s.pos += 1; // `}`
-                    let line = text[..at].iter().filter(|&&c| c == b'\n').count() + 1;
+                    let newlines = text[counted.0..at].iter().filter(|&&c| c == b'\n').count();
+                    counted = (at, counted.1 + newlines);
+                    let line = counted.1;
                     found.push(HeaderArray {
                         name,
                         line,
@@ -363,9 +412,9 @@ fn skip_quoted(s: &mut Scanner<'_>) -> Result<(), HeaderError> {
 
 /// The elements of an initializer, from after `{` to its `}` (left at).
 fn elements(s: &mut Scanner<'_>, open: usize) -> Result<Vec<u8>, HeaderError> {
-    // At most one byte per two characters of text: the list cannot be
-    // longer than the text allows.
-    let mut bytes = Vec::with_capacity((s.text.len() - s.pos) / 2);
+    // Grown as elements are read: a header of many small arrays must not
+    // reserve the rest of the file for each of them.
+    let mut bytes = Vec::new();
     loop {
         s.skip_trivia()?;
         let Some(c) = s.peek(0) else {
@@ -554,6 +603,15 @@ mod tests {
         assert!(arrays(b"").unwrap().is_empty());
         assert!(!looks_like_header(b"DXBC{["));
         assert!(looks_like_header(b"const BYTE a[] = {1};"));
+        assert!(looks_like_header(
+            b"// x\n#if 0\n[x] = {\n#endif\nstatic const unsigned char g_x[12] =\n{ 1 };"
+        ));
+        // Text with brackets and braces that declares no byte array.
+        assert!(!looks_like_header(
+            b"# README\n`a[i] = {x}` and ```{[]}```\n"
+        ));
+        assert!(!looks_like_header(b"const float f[] = {1.0};"));
+        assert!(!looks_like_header(b"int a[3];\n{ char b; }"));
     }
 
     /// No-panic test over hostile input: every truncation of a header, and

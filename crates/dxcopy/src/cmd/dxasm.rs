@@ -4,7 +4,8 @@
 use crate::cli;
 use clap::Parser;
 use dxcopy_edit::asm::{self, DxasmError, RoundTrip};
-use dxcopy_edit::FileOptions;
+use dxcopy_edit::config::read_data_file;
+use dxcopy_edit::{EditError, FileOptions, Operation};
 use dxcopy_read::disasm::{FloatRounding, ListingOptions};
 use dxcopy_read::Container;
 use std::path::{Path, PathBuf};
@@ -16,6 +17,7 @@ Examples:
   $EDITOR shader.asm                          edit,
   dxasm --into shader.cso shader.asm -o patched.cso   replace the program, keep every other part
   dxasm --into shader.cso shader.asm          the same, in place
+  dxinfo --disasm shader.cso | dxasm - -o new.cso    a listing from standard input
   dxasm --check shaders/*.cso                 disassemble and reassemble, byte for byte";
 
 /// Assemble DXBC shader listings (Shader Model 4.0-5.1) into shader bytecode.
@@ -26,11 +28,14 @@ Examples:
 /// with six decimals take their exact bits from the original program with
 /// --into and --check; otherwise each is the nearest float to its text.
 /// Errors name the line and column (`shader.asm:12:5: error: ...`); on an
-/// error nothing is written and the exit status is 1.
+/// error nothing is written and the exit status is 1. A listing (`-` is
+/// standard input) is read up to 4 GiB from a regular file, 64 MiB from
+/// anything else; an output that is the listing, under any name, is refused.
 #[derive(Debug, Parser)]
 #[command(name = "dxasm", version = crate::VERSION, after_help = EXAMPLES)]
 pub struct Opts {
-    /// The listing to assemble (with --check: containers to check)
+    /// The listing to assemble, `-` for standard input (with --check:
+    /// containers to check)
     #[arg(required = true, value_name = "FILE")]
     pub files: Vec<PathBuf>,
     /// Write the container to OUT (`-` for standard output)
@@ -54,6 +59,11 @@ pub struct Opts {
     /// fxc, and dxasm by default, write all four
     #[arg(long, conflicts_with = "check")]
     pub compact_immediates: bool,
+    /// With --into: patch a container whose program is of another stage
+    /// than the listing (a pixel listing into a vertex shader); refused
+    /// otherwise
+    #[arg(long, requires = "into")]
+    pub force: bool,
     /// Do not print warnings or the --check summary
     #[arg(short = 'q', long)]
     pub quiet: bool,
@@ -64,8 +74,10 @@ fn fail(message: &str) -> ! {
     cli::exit(1);
 }
 
-fn read(path: &Path) -> Vec<u8> {
-    std::fs::read(path).unwrap_or_else(|e| fail(&format!("'{}': {e}", path.display())))
+/// The bytes of `path` (`-` is standard input), bounded as every data file
+/// is: 4 GiB from a regular file, 64 MiB from a pipe or device.
+fn read(path: &Path) -> Result<Vec<u8>, String> {
+    read_data_file(path, Operation::Input).map_err(|e| cli::file_message(path, &e))
 }
 
 /// `file:line:column: error: message` for an assembly error, other errors
@@ -96,6 +108,8 @@ fn write_output(path: &Path, bytes: &[u8], like: Option<&Path>) {
     }
 }
 
+/// Checks every container named, going on after a failure, and ends with
+/// a summary; the exit status is 1 if any file failed.
 fn check(opts: &Opts) -> ! {
     let options = ListingOptions {
         rounding: if opts.legacy_rounding {
@@ -107,37 +121,65 @@ fn check(opts: &Opts) -> ! {
     };
     let mut identical = 0;
     for file in &opts.files {
-        let bytes = read(file);
-        let container = Container::parse(&bytes)
-            .unwrap_or_else(|e| fail(&format!("'{}': {e}", file.display())));
-        match asm::check_round_trip(&container, &options) {
-            Ok(RoundTrip::Identical { .. }) => identical += 1,
-            Ok(RoundTrip::Differs {
-                token,
-                original,
-                assembled,
-                line,
-            }) => {
-                let word =
-                    |w: Option<u32>| w.map_or("(none)".to_string(), |w| format!("{w:#010x}"));
-                fail(&format!(
-                    "'{}': the program differs at token {token}: {} in the original, {} assembled, in '{}'",
-                    file.display(),
-                    word(original),
-                    word(assembled),
-                    line.lines().next().unwrap_or("")
-                ));
-            }
-            Err(e) => report(file, &e),
+        match check_one(file, &options) {
+            Ok(()) => identical += 1,
+            Err(message) => cli::emit_line(&message),
         }
     }
-    if !opts.quiet {
+    let failed = opts.files.len() - identical;
+    if !opts.quiet || failed > 0 {
         cli::emit_line(&format!(
-            "dxasm: {identical} of {} programs round-trip byte for byte",
+            "dxasm: {identical} of {} programs round-trip byte for byte, {failed} failed",
             opts.files.len()
         ));
     }
-    cli::exit(0)
+    cli::exit(i32::from(failed > 0))
+}
+
+/// One file of `--check`: `Ok` when its program round-trips, else the
+/// diagnostic line.
+fn check_one(file: &Path, options: &ListingOptions) -> Result<(), String> {
+    let error = |message: String| {
+        cli::diagnostic("dxasm", cli::Severity::Error, &message, cli::use_color())
+    };
+    let bytes = read(file).map_err(error)?;
+    let container =
+        Container::parse(&bytes).map_err(|e| error(format!("'{}': {e}", file.display())))?;
+    match asm::check_round_trip(&container, options) {
+        Ok(RoundTrip::Identical { .. }) => Ok(()),
+        Ok(RoundTrip::Differs {
+            token,
+            original,
+            assembled,
+            line,
+        }) => {
+            let word = |w: Option<u32>| w.map_or("(none)".to_string(), |w| format!("{w:#010x}"));
+            Err(error(format!(
+                "'{}': the program differs at token {token}: {} in the original, {} assembled, in '{}'",
+                file.display(),
+                word(original),
+                word(assembled),
+                line.lines().next().unwrap_or("")
+            )))
+        }
+        Err(DxasmError::Asm(e)) => Err(format!("{}:{e}", file.display())),
+        Err(other) => Err(error(format!("'{}': {other}", file.display()))),
+    }
+}
+
+/// Refuses an output that is the listing under any name (`./x`, a
+/// symbolic or hard link), before anything is read or written.
+fn refuse_listing_as_output(listing: &Path, output: &Path) {
+    if output.as_os_str() == "-" || listing.as_os_str() == "-" {
+        return;
+    }
+    let same = dxcopy_edit::batch::same_files(&[listing.to_path_buf(), output.to_path_buf()]);
+    if same.get(1).copied().flatten() == Some(0) {
+        fail(&format!(
+            "'{}' is the listing: writing the container to it would destroy the listing; nothing was written",
+            output.display()
+        ));
+    }
 }
 
 /// Runs the command with the process arguments and exits.
@@ -150,10 +192,36 @@ pub fn main() {
     let [listing] = opts.files.as_slice() else {
         fail("one listing to assemble (several only with --check)");
     };
-    let text = String::from_utf8(read(listing)).unwrap_or_else(|_| {
+    let out = opts.output.as_deref().or(opts.into.as_deref());
+    let Some(out) = out else {
+        fail("no output: give -o OUT (or --into CONTAINER)");
+    };
+    refuse_listing_as_output(listing, out);
+    if let (Some(original), None) = (&opts.into, &opts.output) {
+        // In place needs a regular file: a FIFO or device is refused before
+        // a byte of it is read (opening a FIFO would wait for a writer).
+        if original.as_os_str() == "-" {
+            fail("--into - cannot be patched in place: give -o OUT");
+        }
+        if let Ok(meta) = std::fs::metadata(original) {
+            if !meta.is_file() {
+                let e = EditError::NotRegularInPlace {
+                    path: original.clone(),
+                    kind: dxcopy_edit::file::file_kind(&meta),
+                };
+                fail(&cli::file_message(original, &e));
+            }
+        }
+    }
+    if opts.into.as_deref() == Some(Path::new("-")) && listing.as_os_str() == "-" {
+        fail("standard input ('-') is given for both the listing and --into; it can be read only once");
+    }
+    let text = read(listing).unwrap_or_else(|m| fail(&m));
+    let text = String::from_utf8(text).unwrap_or_else(|e| {
         fail(&format!(
-            "'{}': the listing is not UTF-8 text",
-            listing.display()
+            "'{}': the listing is not UTF-8 text (byte offset {})",
+            listing.display(),
+            e.utf8_error().valid_up_to()
         ))
     });
     let options = asm::AsmOptions {
@@ -162,9 +230,10 @@ pub fn main() {
         } else {
             asm::ImmediateEncoding::Fxc
         },
+        force: opts.force,
     };
     if let Some(original) = &opts.into {
-        let bytes = read(original);
+        let bytes = read(original).unwrap_or_else(|m| fail(&m));
         let patched =
             asm::patch_container_with(&bytes, &text, &options).unwrap_or_else(|e| match e {
                 DxasmError::Asm(_) => report(listing, &e),
@@ -179,13 +248,9 @@ pub fn main() {
                 );
             }
         }
-        let out = opts.output.as_deref().unwrap_or(original);
         write_output(out, &patched.bytes, Some(original));
         cli::exit(0);
     }
-    let Some(out) = &opts.output else {
-        fail("no output: give -o OUT (or --into CONTAINER)");
-    };
     let assembly = asm::assemble_with(&text, &mut asm::FloatHints::none(), &options)
         .unwrap_or_else(|e| report(listing, &DxasmError::Asm(e)));
     if let (Some(first), false) = (assembly.inexact.first(), opts.quiet) {

@@ -25,6 +25,41 @@ pub enum DxasmError {
     /// The container (`--into`, `--check`) has no SHDR/SHEX program.
     #[error(transparent)]
     Disasm(#[from] disasm::DisasmError),
+    /// The container holds a DXIL program (Shader Model 6), which dxasm
+    /// does not assemble.
+    #[error(
+        "the container holds DXIL (Shader Model 6), no SHDR or SHEX part: dxasm assembles \
+         DXBC programs (Shader Model 4.0-5.1)"
+    )]
+    Dxil,
+    /// The listing's stage is not the container's ([`patch_container_with`]
+    /// without [`AsmOptions::force`]).
+    #[error(
+        "the listing is a {listing} shader ({listing_profile}) and the container's program a \
+         {container} shader ({container_profile}): nothing was written (--force patches it anyway)"
+    )]
+    StageMismatch {
+        /// The listing's stage.
+        listing: dxcopy_read::ShaderKind,
+        /// The profile prefix of the listing (`ps`).
+        listing_profile: &'static str,
+        /// The stage of the container's program.
+        container: dxcopy_read::ShaderKind,
+        /// The profile prefix of the container's program (`vs`).
+        container_profile: &'static str,
+    },
+}
+
+/// The SHDR/SHEX part of `container`, or why there is none: a DXIL program
+/// is said to be one.
+fn program_part<'c>(container: &Container<'c>) -> Result<dxcopy_read::Part<'c>, DxasmError> {
+    disasm::shader_part(container).ok_or_else(|| {
+        if container.find(PartName::DXIL).is_some() {
+            DxasmError::Dxil
+        } else {
+            DxasmError::Disasm(disasm::DisasmError::NoShaderPart)
+        }
+    })
 }
 
 /// Something [`patch_container`] did that the caller should hear about.
@@ -155,11 +190,24 @@ pub fn patch_container_with(
     options: &AsmOptions,
 ) -> Result<Patched, DxasmError> {
     let container = Container::parse(original).map_err(EditError::from)?;
-    let part = disasm::shader_part(&container).ok_or(disasm::DisasmError::NoShaderPart)?;
+    let part = program_part(&container)?;
     let mut hints = sm4::Program::decode(part.data, 0)
         .map(|p| FloatHints::from_program(&p))
         .unwrap_or_default();
     let assembly = assemble_with(listing, &mut hints, options)?;
+    // The stage is the version token's high half.
+    let stage = part
+        .data
+        .get(2..4)
+        .map(|b| dxcopy_read::ShaderKind::from_raw(u16::from_le_bytes([b[0], b[1]])));
+    if let Some(stage) = stage.filter(|s| *s != assembly.stage && !options.force) {
+        return Err(DxasmError::StageMismatch {
+            listing: assembly.stage,
+            listing_profile: assembly.stage.profile_prefix(),
+            container: stage,
+            container_profile: stage.profile_prefix(),
+        });
+    }
     let mut plan = EditPlan::from_container(&container);
     plan.digest_policy = DigestPolicy::Retail;
     let mut warnings = Vec::new();
@@ -237,7 +285,7 @@ pub fn check_round_trip(
     container: &Container<'_>,
     options: &ListingOptions,
 ) -> Result<RoundTrip, DxasmError> {
-    let part = disasm::shader_part(container).ok_or(disasm::DisasmError::NoShaderPart)?;
+    let part = program_part(container)?;
     let program = sm4::Program::decode(part.data, part.data_offset()).map_err(|source| {
         disasm::DisasmError::Decode {
             part: part.name,

@@ -40,12 +40,18 @@ pub(crate) fn tokenize<'a>(text: &'a str, first_line: u32) -> Result<Vec<Token<'
     let (mut i, mut line, mut line_start_at) = (0usize, first_line, 0usize);
     let mut spaced = true;
     let mut line_start = true;
-    // Columns count characters: only comments may hold non-ASCII text, and
-    // a line's columns are counted from its start.
-    let column_of = |at: usize, line_start_at: usize| -> u32 {
-        text.get(line_start_at..at)
-            .map_or(at - line_start_at, |s| s.chars().count()) as u32
-            + 1
+    // Columns count characters: only comments may hold non-ASCII text. The
+    // column is carried forward from the last position asked about, so a
+    // long line costs its length once, not once per token.
+    let mut counted = (0usize, 1u32);
+    let mut column_of = |at: usize, line_start_at: usize| -> u32 {
+        if counted.0 < line_start_at || counted.0 > at {
+            counted = (line_start_at, 1);
+        }
+        let (from, column) = counted;
+        let step = text.get(from..at).map_or(at - from, |s| s.chars().count());
+        counted = (at, column.saturating_add(step as u32));
+        counted.1
     };
     while i < bytes.len() {
         let c = bytes[i];

@@ -31,6 +31,7 @@ pub use container::{
     DxasmError, Patched, RoundTrip,
 };
 pub use hints::FloatHints;
+pub use parse::MAX_RELATIVE_DEPTH;
 pub use signature::{SignatureRow, SignatureTable, TableRole};
 pub use stat::{count_statistics, recompute_statistics};
 
@@ -110,6 +111,12 @@ pub enum AsmErrorKind {
     InstructionTooLong(usize),
     /// A signature table row that does not read.
     BadSignatureRow(String),
+    /// Relative indices nested deeper than the limit
+    /// ([`MAX_RELATIVE_DEPTH`]).
+    NestedTooDeep {
+        /// The deepest nesting taken.
+        limit: u32,
+    },
 }
 
 impl fmt::Display for AsmErrorKind {
@@ -134,6 +141,9 @@ impl fmt::Display for AsmErrorKind {
             MissingTest(name) => write!(f, "'{name}' needs a test: '{name}_z' or '{name}_nz'"),
             InstructionTooLong(n) => write!(f, "instruction of {n} words is longer than 127"),
             BadSignatureRow(row) => write!(f, "unreadable signature row '{row}'"),
+            NestedTooDeep { limit } => {
+                write!(f, "relative indices nested deeper than {limit} levels")
+            }
         }
     }
 }
@@ -179,11 +189,14 @@ impl Assembly {
 
 /// Where the program starts: the 0-based line of its profile line, the
 /// stage and the model. Lines before it are comments, blank, or the Level9
-/// listing (after its `// Level9 shader bytecode:` heading).
+/// listing (after its `// Level9 shader bytecode:` heading). `text` has its
+/// block comments blanked ([`blank_block_comments`]). The profile line holds
+/// the profile and at most a comment: anything else on it is an error.
 fn find_profile(text: &str) -> Result<(usize, ShaderKind, (u8, u8)), AsmError> {
     let mut level9 = false;
-    let text = blank_block_comments(text);
+    let mut count = 0;
     for (number, raw) in text.lines().enumerate() {
+        count = number + 1;
         let line = raw.trim();
         if line.starts_with("//") || line.starts_with(';') || line.is_empty() {
             if line.contains("Level9 shader bytecode") {
@@ -191,57 +204,104 @@ fn find_profile(text: &str) -> Result<(usize, ShaderKind, (u8, u8)), AsmError> {
             }
             continue;
         }
+        let indent = raw.len() - raw.trim_start().len();
         let word = line
             .split(|c: char| c.is_whitespace() || c == ';' || c == '/')
             .next()
             .unwrap_or("");
         if let Some(found) = parse_profile(word) {
+            let after = &line[word.len()..];
+            let rest = after.trim_start();
+            if !(rest.is_empty() || rest.starts_with("//") || rest.starts_with(';')) {
+                let at = indent + word.len() + (after.len() - rest.len());
+                return Err(AsmError::new(
+                    number as u32 + 1,
+                    raw[..at].chars().count() as u32 + 1,
+                    AsmErrorKind::Expected {
+                        expected: "the end of the profile line",
+                        found: format!("'{}'", rest.chars().take(40).collect::<String>()),
+                    },
+                ));
+            }
             return Ok((number, found.0, found.1));
         }
         if !level9 && !line.starts_with('#') {
-            let column = raw.len() - raw.trim_start().len() + 1;
             return Err(AsmError::new(
                 number as u32 + 1,
-                column as u32,
+                raw[..indent].chars().count() as u32 + 1,
                 AsmErrorKind::NoProfile,
             ));
         }
     }
     Err(AsmError::new(
-        text.lines().count().max(1) as u32,
+        count.max(1) as u32,
         1,
         AsmErrorKind::NoProfile,
     ))
 }
 
-/// `text` with each `/* … */` comment turned into spaces (its line ends
-/// kept), so that lines keep their numbers and columns.
-fn blank_block_comments(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.contains("/*") {
+/// `text` with each line end that is a lone CR (classic Mac OS) turned into
+/// a line feed, so that every line end ends a line; a CR before a line feed
+/// stays (it is white space). The length, and so every column, is kept.
+fn line_feeds(text: &str) -> std::borrow::Cow<'_, str> {
+    let bytes = text.as_bytes();
+    let lone = |i: usize| bytes[i] == b'\r' && bytes.get(i + 1) != Some(&b'\n');
+    if !(0..bytes.len()).any(lone) {
         return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        out.push(if c == '\r' && chars.peek() != Some(&'\n') {
+            '\n'
+        } else {
+            c
+        });
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// `text` with each `/* … */` comment turned into spaces (its line ends
+/// kept), so that lines keep their numbers and columns. A `/*` without its
+/// `*/` is an error at the `/*`: the rest of the file is not dropped unread.
+fn blank_block_comments(text: &str) -> Result<std::borrow::Cow<'_, str>, AsmError> {
+    if !text.contains("/*") {
+        return Ok(std::borrow::Cow::Borrowed(text));
     }
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(start) = rest.find("/*") {
-        // A `//` comment before it on the same line hides it.
+        // A `//` or `;` comment before it on the same line hides it.
         let line_start = rest[..start].rfind('\n').map_or(0, |i| i + 1);
-        if rest[line_start..start].contains("//") {
+        let before = &rest[line_start..start];
+        if before.contains("//") || before.contains(';') {
             let end = rest[start..].find('\n').map_or(rest.len(), |i| start + i);
             out.push_str(&rest[..end]);
             rest = &rest[end..];
             continue;
         }
         out.push_str(&rest[..start]);
-        let end = rest[start + 2..]
-            .find("*/")
-            .map_or(rest.len(), |i| start + 2 + i + 2);
+        let Some(close) = rest[start + 2..].find("*/") else {
+            let before = &text[..text.len() - rest.len() + start];
+            let line = before.bytes().filter(|b| *b == b'\n').count() + 1;
+            let column = before[before.rfind('\n').map_or(0, |i| i + 1)..]
+                .chars()
+                .count()
+                + 1;
+            return Err(AsmError::new(
+                line as u32,
+                column as u32,
+                AsmErrorKind::UnclosedComment,
+            ));
+        };
+        let end = start + 2 + close + 2;
         for c in rest[start..end].chars() {
             out.push(if c == '\n' { '\n' } else { ' ' });
         }
         rest = &rest[end..];
     }
     out.push_str(rest);
-    std::borrow::Cow::Owned(out)
+    Ok(std::borrow::Cow::Owned(out))
 }
 
 /// `ps_5_0` → (pixel, (5, 0)); SM4.0–5.1 only.
@@ -281,6 +341,9 @@ pub enum ImmediateEncoding {
 pub struct AsmOptions {
     /// How four-value immediates are encoded.
     pub immediates: ImmediateEncoding,
+    /// [`patch_container_with`]: patch a container whose program is of
+    /// another stage than the listing's (refused otherwise).
+    pub force: bool,
 }
 
 /// Assembles a listing. `hints` recovers the exact bits of float immediates
@@ -297,8 +360,9 @@ pub fn assemble_with(
     hints: &mut FloatHints,
     options: &AsmOptions,
 ) -> Result<Assembly, AsmError> {
+    let text = &*line_feeds(text);
+    let text = &*blank_block_comments(text)?;
     let (profile_line, stage, model) = find_profile(text)?;
-    let text = &*blank_block_comments(text);
     let signatures = signature::parse_tables(text, profile_line, stage)?;
     // The program: from the line after the profile, numbered as in the file.
     let mut offset = 0;

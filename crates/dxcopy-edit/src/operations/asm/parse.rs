@@ -14,6 +14,16 @@ use dxcopy_read::disasm::sm4::names::{self, RegisterForm};
 use dxcopy_read::disasm::sm4::opcode::{self, op, OpClass};
 use dxcopy_read::disasm::sm4::{operand_type as ot, Components, Index, Operand};
 
+/// The length of the longest mnemonic of the opcode table (a test checks
+/// it): a longer prefix of a mnemonic is never looked up.
+pub(crate) const LONGEST_MNEMONIC: usize = 40;
+
+/// How deep relative indices may nest (`x0[r0.x]` is one level,
+/// `x0[x1[r0.x].x]` two). The operand encoding allows any depth and fxc
+/// writes one; deeper nesting is an error rather than a recursion as deep
+/// as the text asks.
+pub const MAX_RELATIVE_DEPTH: u32 = 8;
+
 /// Where an operand stands, which decides how its component letters are
 /// encoded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -84,6 +94,8 @@ pub(crate) struct Parser<'t, 'h> {
     /// Four 32-bit immediate values with the same bits are written as one
     /// ([`super::ImmediateEncoding::Compact`]).
     pub compact_immediates: bool,
+    /// Relative indices open around the operand being parsed.
+    relative_depth: u32,
 }
 
 type PResult<T> = Result<T, AsmError>;
@@ -106,6 +118,7 @@ impl<'t, 'h> Parser<'t, 'h> {
             words: Vec::new(),
             inexact: Vec::new(),
             compact_immediates: false,
+            relative_depth: 0,
         }
     }
 
@@ -239,26 +252,33 @@ impl<'t, 'h> Parser<'t, 'h> {
     fn statement(&mut self) -> PResult<()> {
         let (line, column) = self.here();
         let name = self.ident("an instruction")?;
-        let pieces: Vec<&str> = name.split('_').collect();
         if name.eq_ignore_ascii_case("dcl_immediateConstantBuffer") {
             return self.immediate_constant_buffer();
         }
-        // The longest table name that the mnemonic starts with, at a `_`.
-        let mut matched = None;
-        for k in (1..=pieces.len()).rev() {
-            if let Some(code) = opcode::by_name(&pieces[..k].join("_")) {
-                matched = Some((code, k));
-                break;
-            }
-        }
-        let Some((code, k)) = matched else {
+        // The longest table name that the mnemonic starts with, at a `_`:
+        // only prefixes as long as the longest table name are looked up, so
+        // a mnemonic of many `_` costs its length, not its length squared.
+        let ends = name
+            .match_indices('_')
+            .map(|(i, _)| i)
+            .chain([name.len()])
+            .filter(|&end| end <= LONGEST_MNEMONIC);
+        let matched = ends
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .find_map(|end| opcode::by_name(&name[..end]).map(|code| (code, end)));
+        let Some((code, end)) = matched else {
             return Err(AsmError::new(
                 line,
                 column,
                 AsmErrorKind::UnknownInstruction(name.to_string()),
             ));
         };
-        let rest: Vec<String> = pieces[k..].iter().map(|s| s.to_string()).collect();
+        let rest: Vec<String> = match name[end..].strip_prefix('_') {
+            Some(suffixes) => suffixes.split('_').map(str::to_string).collect(),
+            None => Vec::new(),
+        };
         let info = opcode::info(code).ok_or_else(|| {
             AsmError::new(
                 line,
@@ -834,8 +854,15 @@ impl<'t, 'h> Parser<'t, 'h> {
                 if relative.is_some() {
                     return Err(self.expected("']'"));
                 }
-                let r = self.register(Role::Relative)?;
-                relative = Some(Box::new(r));
+                if self.relative_depth >= MAX_RELATIVE_DEPTH {
+                    return Err(self.error_here(AsmErrorKind::NestedTooDeep {
+                        limit: MAX_RELATIVE_DEPTH,
+                    }));
+                }
+                self.relative_depth += 1;
+                let r = self.register(Role::Relative);
+                self.relative_depth -= 1;
+                relative = Some(Box::new(r?));
             }
         }
         if self.eat_punct(':') {

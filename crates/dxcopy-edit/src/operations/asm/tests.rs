@@ -474,3 +474,90 @@ fn errors_name_line_and_column() {
         "3:7: error: unknown register type 'q0'"
     );
 }
+
+#[test]
+fn every_byte_is_assembled_or_an_error() {
+    // The rest of the profile line.
+    let e = error("ps_5_0 mov r0.x, r1.x\nret\n");
+    assert_eq!((e.line, e.column), (1, 8));
+    assert!(matches!(e.kind, AsmErrorKind::Expected { .. }), "{e}");
+    // A comment after the profile is fine.
+    words("ret // done");
+    assert!(assemble("ps_5_0 // pixel\nret\n", &mut FloatHints::none()).is_ok());
+    assert!(assemble("ps_5_0 /* a */ ; b\nret\n", &mut FloatHints::none()).is_ok());
+    // An unclosed `/*` is an error at the `/*`, not the end of the program.
+    let e = error("ps_5_0\nret\n  /* x\nmov r0.x, r1.x\n");
+    assert_eq!(
+        (e.line, e.column, e.kind),
+        (3, 3, AsmErrorKind::UnclosedComment)
+    );
+    // A `/*` inside a `//` or `;` comment opens nothing.
+    assert!(assemble("ps_5_0\nret // a /* b\n; c /* d\n", &mut FloatHints::none()).is_ok());
+    // CR-only line ends end lines: the same program as with line feeds.
+    let lf = assemble(
+        "ps_5_0\ndcl_temps 1\nmov r0.x, r1.x\nret\n",
+        &mut FloatHints::none(),
+    );
+    let cr = assemble(
+        "ps_5_0\rdcl_temps 1\rmov r0.x, r1.x\rret\r",
+        &mut FloatHints::none(),
+    );
+    let crlf = assemble(
+        "ps_5_0\r\ndcl_temps 1\r\nmov r0.x, r1.x\r\nret\r\n",
+        &mut FloatHints::none(),
+    );
+    assert_eq!(lf.as_ref().unwrap().program, cr.unwrap().program);
+    assert_eq!(lf.unwrap().program, crlf.unwrap().program);
+    // An error after CR-only line ends names its line.
+    let e = error("ps_5_0\rret\r  movv r0.x, r1.x\r");
+    assert_eq!((e.line, e.column), (3, 3));
+}
+
+#[test]
+fn relative_indices_nest_to_a_limit() {
+    let nested = |depth: usize| {
+        let mut operand = "r0.x".to_string();
+        for _ in 0..depth {
+            operand = format!("x0[{operand} + 1].x");
+        }
+        format!("ps_5_0\ndcl_indexableTemp x0[4], 4\nmov r1.x, {operand}\nret\n")
+    };
+    let depth = MAX_RELATIVE_DEPTH as usize;
+    assert!(assemble(&nested(depth), &mut FloatHints::none()).is_ok());
+    let e = error(&nested(depth + 1));
+    assert_eq!(
+        e.kind,
+        AsmErrorKind::NestedTooDeep {
+            limit: MAX_RELATIVE_DEPTH
+        }
+    );
+    assert_eq!(e.line, 3);
+    // Thousands deep: the same error, no deep recursion.
+    assert_eq!(error(&nested(5000)).kind, e.kind);
+}
+
+#[test]
+fn long_lines_and_mnemonics_are_errors_with_their_columns() {
+    // Columns count characters, carried along a long line.
+    let text = format!("ps_5_0\n{}é\n", " ".repeat(100_000));
+    let e = error(&text);
+    assert_eq!((e.line, e.column), (2, 100_001));
+    let text = format!("ps_5_0\n// é\n{}movv r0.x\n", "\t".repeat(1000));
+    assert_eq!((error(&text).line, error(&text).column), (3, 1001));
+    // A mnemonic of many `_`: its first unknown suffix, found in one pass.
+    let text = format!("ps_5_0\nmov{}x r0.x, r1.x\n", "_".repeat(200_000));
+    let e = error(&text);
+    assert!(matches!(e.kind, AsmErrorKind::UnknownSuffix { ref suffix, .. } if suffix == "x"));
+    let text = format!("ps_5_0\n{} r0.x, r1.x\n", "_".repeat(200_000));
+    assert!(matches!(
+        error(&text).kind,
+        AsmErrorKind::UnknownInstruction(_)
+    ));
+}
+
+#[test]
+fn no_mnemonic_is_longer_than_the_lookup_bound() {
+    for (_, name) in dxcopy_read::disasm::sm4::opcode::NAMES {
+        assert!(name.len() <= super::parse::LONGEST_MNEMONIC, "{name}");
+    }
+}

@@ -25,6 +25,10 @@ pub enum EditError {
     /// A part name given by the caller that is not four ASCII characters.
     #[error("part name '{0}' is not exactly 4 ASCII characters")]
     BadName(String),
+    /// An array name for a written C header that is not a C identifier
+    /// (letters, digits and `_`, not starting with a digit).
+    #[error("array name '{}' is not a C identifier (letters, digits and _, not starting with a digit)", .0.escape_debug())]
+    BadArrayName(String),
     /// A bad pattern: a glob, or a regular expression.
     #[error("invalid pattern '{pattern}': {message}")]
     BadPattern {
@@ -337,6 +341,24 @@ pub enum EditError {
         first: String,
         /// The second.
         second: String,
+    },
+    /// A recorded source name deeper or longer than an extraction takes
+    /// ([`MAX_SOURCE_DEPTH`](crate::sources::MAX_SOURCE_DEPTH) folders,
+    /// [`MAX_SOURCE_PATH`](crate::sources::MAX_SOURCE_PATH) bytes).
+    #[error(
+        "SRCI: source file {index} ('{recorded}') has a path of {depth} components and {length} bytes below the extraction folder; at most {} and {} are extracted; nothing was written",
+        crate::sources::MAX_SOURCE_DEPTH,
+        crate::sources::MAX_SOURCE_PATH
+    )]
+    SourcePathTooLong {
+        /// The file's 0-based index in SRCI's names.
+        index: usize,
+        /// The recorded name's first 80 characters.
+        recorded: String,
+        /// Its components below the folder.
+        depth: usize,
+        /// Its length in bytes below the folder (`/` between components).
+        length: usize,
     },
     /// An I/O error on a named file.
     #[error("'{}': {source}", path.display())]
@@ -655,6 +677,7 @@ impl EditError {
                 | EditError::StdinTwice { .. }
                 | EditError::AddedTwice(_)
                 | EditError::BadName(_)
+                | EditError::BadArrayName(_)
                 | EditError::DumpAllRefused { .. }
                 | EditError::FileListTooLarge { .. }
                 | EditError::FileListLineTooLong { .. }

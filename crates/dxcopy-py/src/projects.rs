@@ -77,6 +77,11 @@ pub fn write_header(
     release: Option<&str>,
     rounding: &str,
 ) -> PyResult<String> {
+    if !dxcopy_edit::c_header::is_c_identifier(name) {
+        return Err(PyValueError::new_err(format!(
+            "array name {name:?} is not a C identifier (letters, digits and _, not starting with a digit)"
+        )));
+    }
     let style = match style {
         None => None,
         Some("fxc") => Some(HeaderStyle::Fxc),

@@ -86,16 +86,6 @@ pub struct HeaderArgs {
     pub listing: ListingArgs,
 }
 
-/// Whether `name` can name a C array: a letter or `_`, then letters,
-/// digits and `_`.
-fn is_identifier(name: &str) -> bool {
-    let mut chars = name.chars();
-    chars
-        .next()
-        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
-        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
-}
-
 impl HeaderArgs {
     /// The header settings of a dxcopy run; `Err` names an option that
     /// needs `--output-format=header` or an array name that is not a C
@@ -117,7 +107,7 @@ impl HeaderArgs {
             return Ok(run);
         }
         let name = self.array_name.clone().unwrap_or_else(|| "g_main".into());
-        if !is_identifier(&name) {
+        if !dxcopy_edit::c_header::is_c_identifier(&name) {
             return Err(format!(
                 "--array-name: '{name}' is not a C identifier (letters, digits and _, not starting with a digit)"
             ));

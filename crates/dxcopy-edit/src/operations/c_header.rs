@@ -53,14 +53,113 @@ impl HeaderOptions {
     }
 }
 
+/// Whether `name` can name a C array: letters, digits and `_`, not
+/// starting with a digit (ASCII only, as every compiler takes it).
+pub fn is_c_identifier(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// `listing` made safe to stand between `#if 0` and `#endif`: whatever the
+/// file put in the names it prints (semantic, resource and variable names,
+/// source paths, the generator), nothing in it can end the block or reach
+/// past it. The preprocessor still reads a skipped block's line ends,
+/// conditional directives, line splices and comments, so
+///
+/// - a CR (a line end to most compilers) that does not end a line becomes `?`,
+///   as does every other control character but tab and line feed;
+/// - a line that would be a conditional directive (`#endif`, `#else`,
+///   `#elif`, `#if`, `#ifdef`, `#ifndef`, `#elifdef`, `#elifndef`) gets
+///   `//` put before its `#`;
+/// - a line whose last non-blank character is `\` (which would splice the
+///   next line, or the `#endif`, onto it) gets ` .` after it;
+/// - a `/*` outside a `//` comment (which would open a comment past the
+///   `#endif`) becomes `/ *`.
+///
+/// A listing the compilers print has none of these, and is returned as is.
+pub fn safe_in_if_zero(listing: &str) -> std::borrow::Cow<'_, str> {
+    let needs = listing.split('\n').any(|line| line_needs_care(line));
+    if !needs {
+        return std::borrow::Cow::Borrowed(listing);
+    }
+    let mut out = String::with_capacity(listing.len() + 16);
+    for (i, line) in listing.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        let cleaned: String = line
+            .chars()
+            .map(|c| if c.is_control() && c != '\t' { '?' } else { c })
+            .collect();
+        let trimmed = cleaned.trim_start();
+        let mut line = if is_conditional_directive(trimmed) {
+            let indent = &cleaned[..cleaned.len() - trimmed.len()];
+            format!("{indent}//{trimmed}")
+        } else {
+            cleaned
+        };
+        if let Some(at) = open_comment_at(&line) {
+            line = format!("{}/ *{}", &line[..at], line[at + 2..].replace("/*", "/ *"));
+        }
+        if line.trim_end().ends_with('\\') {
+            line.push_str(" .");
+        }
+        out.push_str(&line);
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+/// Whether a line of a listing needs [`safe_in_if_zero`]'s care.
+fn line_needs_care(line: &str) -> bool {
+    line.chars().any(|c| c.is_control() && c != '\t')
+        || is_conditional_directive(line.trim_start())
+        || line.trim_end().ends_with('\\')
+        || open_comment_at(line).is_some()
+}
+
+/// Whether `line` (its leading blanks removed) is a conditional directive.
+fn is_conditional_directive(line: &str) -> bool {
+    let Some(rest) = line.strip_prefix('#') else {
+        return false;
+    };
+    let word: String = rest
+        .trim_start()
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect();
+    matches!(
+        word.as_str(),
+        "if" | "ifdef" | "ifndef" | "elif" | "elifdef" | "elifndef" | "else" | "endif"
+    )
+}
+
+/// Where a `/*` outside a `//` comment starts in `line`.
+fn open_comment_at(line: &str) -> Option<usize> {
+    let slash = line.find("/*")?;
+    match line.find("//") {
+        Some(comment) if comment < slash => None,
+        _ => Some(slash),
+    }
+}
+
 /// The header for `container` named `name`: the `#if 0` block holding
-/// `listing` (when given; its `\n` line ends converted), then the array.
+/// `listing` (when given; its `\n` line ends converted; made safe by
+/// [`safe_in_if_zero`]), then the array. A `name` that is not a C
+/// identifier is [`EditError::BadArrayName`].
 pub fn write_header(
     container: &[u8],
     name: &str,
     listing: Option<&str>,
     options: &HeaderOptions,
-) -> String {
+) -> Result<String> {
+    if !is_c_identifier(name) {
+        return Err(EditError::BadArrayName(name.to_owned()));
+    }
+    let listing = listing.map(safe_in_if_zero);
+    let listing = listing.as_deref();
     let style = options.style;
     let mut out = String::with_capacity(container.len() * 6 + 256);
     if let Some(listing) = listing {
@@ -96,10 +195,10 @@ pub fn write_header(
             .map(|line| format!("{}\n", line.trim_end_matches(['\n', ' ', '\t'])))
             .collect();
     }
-    match options.line_ends {
+    Ok(match options.line_ends {
         LineEnds::Lf => out,
         LineEnds::Crlf => out.replace('\n', "\r\n"),
-    }
+    })
 }
 
 /// fxc's rows: `    ` then six bytes as `%3d`, `, ` between and at the end of
@@ -270,15 +369,18 @@ pub fn compiler_listing(
             .find(|e| !matches!(e, DisasmError::DebugInfo(_)))
         {
             Some(e) => Err(EditError::Listing(e)),
-            None => Ok(Some(listing.text)),
+            None => Ok(Some(safe_in_if_zero(&listing.text).into_owned())),
         },
         // A DXIL container: dxc's listing (`-Fh` writes what `-dumpbin`
         // prints). A module that does not read gets no `#if 0` block at all
         // rather than a listing that looks complete and is not; `dxinfo
         // --disasm` names where its decoding stops.
-        Err(DisasmError::DxilOnly) => {
-            Ok(dxcopy_read::dxil::listing::container_listing(container, &Default::default()).ok())
-        }
+        Err(DisasmError::DxilOnly) => Ok(dxcopy_read::dxil::listing::container_listing(
+            container,
+            &Default::default(),
+        )
+        .ok()
+        .map(|text| safe_in_if_zero(&text).into_owned())),
         Err(DisasmError::NoShaderPart) => Ok(None),
         Err(e) => Err(EditError::Listing(e)),
     }
@@ -318,12 +420,7 @@ pub fn compiler_header(bytes: &[u8], spec: &CompilerHeader) -> Result<String> {
         line_ends: spec.line_ends,
         ..HeaderOptions::new(spec.style.unwrap_or_else(|| style_for(&container)))
     };
-    Ok(write_header(
-        bytes,
-        &spec.name,
-        listing.as_deref(),
-        &options,
-    ))
+    write_header(bytes, &spec.name, listing.as_deref(), &options)
 }
 
 /// The arrays of a header input to work on: the one named `array`, else
@@ -364,7 +461,8 @@ mod tests {
             "PS_Main",
             Some("//\n// Generated by x\n//\nps_4_0\n"),
             &HeaderOptions::new(HeaderStyle::Fxc),
-        );
+        )
+        .unwrap();
         assert_eq!(
             text,
             "#if 0\n//\n// Generated by x\n//\nps_4_0\n#endif\n\n\
@@ -384,7 +482,8 @@ mod tests {
                 line_ends: LineEnds::Crlf,
                 ..HeaderOptions::new(HeaderStyle::Dxc)
             },
-        );
+        )
+        .unwrap();
         assert_eq!(
             text,
             "#if 0\r\n; shader\r\n\r\n#endif\r\n\r\nconst unsigned char g_main[] = {\r\n  \
@@ -393,7 +492,7 @@ mod tests {
         );
         // Without a listing: the array alone.
         assert_eq!(
-            write_header(&[1], "a", None, &HeaderOptions::new(HeaderStyle::Dxc)),
+            write_header(&[1], "a", None, &HeaderOptions::new(HeaderStyle::Dxc)).unwrap(),
             "const unsigned char a[] = {\n  0x01\n};\n"
         );
     }
@@ -404,7 +503,7 @@ mod tests {
             trim_trailing_blanks: true,
             ..HeaderOptions::new(HeaderStyle::Fxc)
         };
-        let text = write_header(&[1, 2, 3, 4, 5, 6, 7], "a", Some("ret \n"), &options);
+        let text = write_header(&[1, 2, 3, 4, 5, 6, 7], "a", Some("ret \n"), &options).unwrap();
         assert_eq!(
             text,
             "#if 0\nret\n#endif\n\nconst BYTE a[] =\n{\n      1,   2,   3,   4,   5,   6,\n      7\n};\n"
@@ -421,7 +520,7 @@ mod tests {
                         line_ends: ends,
                         ..HeaderOptions::new(style)
                     };
-                    let text = write_header(&bytes, "x", Some("//\n"), &options);
+                    let text = write_header(&bytes, "x", Some("//\n"), &options).unwrap();
                     let found = arrays(text.as_bytes()).unwrap();
                     assert_eq!(found.len(), 1);
                     assert_eq!(found[0].bytes, bytes, "{style:?} {ends:?} {len}");
@@ -489,6 +588,7 @@ mod tests {
                 Some(&listing),
                 &HeaderOptions::new(HeaderStyle::Fxc)
             )
+            .unwrap()
         );
         // DXIL: dxc's layout and no listing.
         let dxil = crate::ContainerBuilder::new()
@@ -530,7 +630,8 @@ mod tests {
                 line_ends: LineEnds::Crlf,
                 ..HeaderOptions::new(HeaderStyle::Fxc)
             },
-        );
+        )
+        .unwrap();
         assert_eq!(String::from_utf8(out).unwrap(), want);
     }
 
@@ -563,5 +664,55 @@ mod tests {
             names(select_arrays(&found[..1], None, false).unwrap()),
             ["a"]
         );
+    }
+
+    #[test]
+    fn nothing_in_a_listing_escapes_the_if_zero_block() {
+        // A semantic name holding line ends and a directive, C code after.
+        let hostile = "// SV_Target\n#endif\nint x = system(\"rm\");\n#if 0\n  0   xyzw\n\
+                       // a\rb\n// path C:\\dir\\\n; x /* y\nps_4_0\n";
+        let text = write_header(
+            &[1],
+            "g_main",
+            Some(hostile),
+            &HeaderOptions::new(HeaderStyle::Fxc),
+        )
+        .unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        // Only the writer's own `#if 0` and `#endif` are directives.
+        let directives: Vec<&&str> = lines
+            .iter()
+            .filter(|l| l.trim_start().starts_with('#'))
+            .collect();
+        assert_eq!(directives, [&"#if 0", &"#endif"], "{text}");
+        assert!(text.contains("//#endif\n"), "{text}");
+        assert!(text.contains("// a?b\n"), "{text}");
+        assert!(text.contains("C:\\dir\\ .\n"), "{text}");
+        assert!(text.contains("; x / * y\n"), "{text}");
+        // The array is the only declaration, and reads back.
+        let found = arrays(text.as_bytes()).unwrap();
+        assert_eq!((found.len(), found[0].bytes.as_slice()), (1, &[1u8][..]));
+        // A listing the compilers print is kept as is.
+        let plain = "//\n// Generated by x\n#line 3 \"a.hlsl\"\nps_4_0\nret \n";
+        assert!(matches!(
+            safe_in_if_zero(plain),
+            std::borrow::Cow::Borrowed(_)
+        ));
+    }
+
+    #[test]
+    fn array_names_are_c_identifiers() {
+        for bad in ["x[]; system(\"id\"); //", "", "1a", "a b", "a\nb", "é"] {
+            assert!(
+                matches!(
+                    write_header(&[1], bad, None, &HeaderOptions::new(HeaderStyle::Fxc)),
+                    Err(EditError::BadArrayName(ref n)) if n == bad
+                ),
+                "{bad:?}"
+            );
+        }
+        for good in ["g_main", "_x", "PS_2"] {
+            assert!(write_header(&[1], good, None, &HeaderOptions::new(HeaderStyle::Dxc)).is_ok());
+        }
     }
 }

@@ -47,42 +47,80 @@ pub struct ExtractedSources {
     pub without_contents: Vec<String>,
 }
 
+/// The most components (folders and the file) a recorded source path may
+/// have below the extraction folder: deeper names are an error before
+/// anything is written, so a crafted SRCI cannot make thousands of nested
+/// folders (dxc records the path a file was opened by, a few levels deep).
+pub const MAX_SOURCE_DEPTH: usize = 128;
+
+/// The most bytes a recorded source path may have below the extraction
+/// folder (its components joined by `/`): Linux's `PATH_MAX`.
+pub const MAX_SOURCE_PATH: usize = 4096;
+
+/// Recorded paths as a tree of components: a file at a node, folders on the
+/// way. Each name is checked against the others in time linear in its
+/// length.
+#[derive(Default)]
+struct PathTree {
+    /// The index of the file that lands here.
+    file: Option<usize>,
+    /// The components below.
+    children: BTreeMap<String, PathTree>,
+    /// The index of the first file below this node (for a clash with a file
+    /// here).
+    first_below: Option<usize>,
+}
+
+impl PathTree {
+    /// Adds `path` for file `index`, or the clash: the path that two files
+    /// need (the same path, or a file where a folder is needed or a folder
+    /// where a file is) and the index of the first of them.
+    fn insert(&mut self, path: &[String], index: usize) -> std::result::Result<(), (usize, usize)> {
+        let mut node = self;
+        for (depth, component) in path.iter().enumerate() {
+            if let Some(first) = node.file {
+                return Err((depth, first));
+            }
+            node.first_below.get_or_insert(index);
+            node = node.children.entry(component.clone()).or_default();
+        }
+        if let Some(first) = node.file.or(node.first_below) {
+            return Err((path.len(), first));
+        }
+        node.file = Some(index);
+        Ok(())
+    }
+}
+
 /// The source files of `container`'s SRCI part, with their paths below an
-/// extraction folder; two names that land on one path, or a file on a
-/// folder another needs, are an error (nothing would be written).
+/// extraction folder; two names that land on one path, a file on a folder
+/// another needs, or a path deeper than [`MAX_SOURCE_DEPTH`] or longer than
+/// [`MAX_SOURCE_PATH`] are an error (nothing would be written).
 pub fn source_files(container: &Container<'_>) -> Result<Vec<SourceFile>> {
     let part = container.find(PartName::SRCI).ok_or(EditError::NoSources)?;
     let info = SourceInfo::parse(&part)?;
     let main = info.main_file();
     let mut files: Vec<SourceFile> = Vec::new();
-    let mut seen: BTreeMap<Vec<String>, String> = BTreeMap::new();
-    for (name, content) in info.files() {
+    let mut tree = PathTree::default();
+    for (index, (name, content)) in info.files().into_iter().enumerate() {
         let path = extraction_path(name);
         let recorded = String::from_utf8_lossy(name).into_owned();
-        let clash = |first: &str| EditError::SourcePathClash {
-            path: path.iter().collect(),
-            first: first.to_owned(),
-            second: recorded.clone(),
-        };
-        if let Some(first) = seen.get(&path) {
-            return Err(clash(first));
+        let length = path.iter().map(String::len).sum::<usize>() + path.len() - 1;
+        if path.len() > MAX_SOURCE_DEPTH || length > MAX_SOURCE_PATH {
+            return Err(EditError::SourcePathTooLong {
+                index,
+                recorded: recorded.chars().take(80).collect(),
+                depth: path.len(),
+                length,
+            });
         }
-        // A file where another needs a folder, either way round.
-        for (other, first) in &seen {
-            let (short, long) = if other.len() < path.len() {
-                (other, &path)
-            } else {
-                (&path, other)
-            };
-            if long.starts_with(short) {
-                return Err(EditError::SourcePathClash {
-                    path: short.iter().collect(),
-                    first: first.clone(),
-                    second: recorded.clone(),
-                });
-            }
+        if let Err((depth, first)) = tree.insert(&path, index) {
+            return Err(EditError::SourcePathClash {
+                path: path[..depth].iter().collect(),
+                first: files[first].recorded.clone(),
+                second: recorded,
+            });
         }
-        seen.insert(path.clone(), recorded.clone());
         files.push(SourceFile {
             main: main == Some(name),
             recorded,
@@ -359,6 +397,53 @@ mod tests {
         assert!(matches!(
             extract_sources(&tmp.path().join("none"), &c, None).unwrap_err(),
             EditError::NoSources
+        ));
+    }
+
+    #[test]
+    fn deep_and_long_paths_are_refused_before_anything_is_written() {
+        let tmp = tempfile::tempdir().unwrap();
+        let deep = |depth: usize| "a/".repeat(depth - 1) + "x.h";
+        // At the limit: written.
+        let at_limit = deep(MAX_SOURCE_DEPTH);
+        let bytes = container(&[(at_limit.as_bytes(), b"1")], &[]);
+        let c = Container::parse(&bytes).unwrap();
+        let out = tmp.path().join("limit");
+        let done = extract_sources(&out, &c, None).unwrap();
+        assert_eq!(done.files.len(), 1);
+        assert!(out.join(&at_limit).is_file());
+        // Past it, and 10,000 deep: an error, no folder left behind.
+        for depth in [MAX_SOURCE_DEPTH + 1, 10_000] {
+            let name = deep(depth);
+            let bytes = container(&[(b"ok.h", b"1"), (name.as_bytes(), b"2")], &[]);
+            let c = Container::parse(&bytes).unwrap();
+            let out = tmp.path().join(format!("deep{depth}"));
+            let e = extract_sources(&out, &c, None).unwrap_err();
+            assert!(
+                matches!(e, EditError::SourcePathTooLong { index: 1, depth: d, .. } if d == depth),
+                "{e}"
+            );
+            assert!(!out.exists());
+        }
+        // Long without being deep.
+        let long = format!("{}/{}", "b".repeat(250), "c".repeat(250)).repeat(9);
+        let bytes = container(&[(long.as_bytes(), b"1")], &[]);
+        let c = Container::parse(&bytes).unwrap();
+        assert!(matches!(
+            source_files(&c).unwrap_err(),
+            EditError::SourcePathTooLong { length, .. } if length > MAX_SOURCE_PATH
+        ));
+        // Many files: each checked against the others once (a folder where
+        // a file is, found whichever comes first).
+        let names: Vec<String> = (0..2000).map(|i| format!("d{i}/f.h")).collect();
+        let mut files: Vec<(&[u8], &[u8])> =
+            names.iter().map(|n| (n.as_bytes(), &b"1"[..])).collect();
+        files.push((b"d7", b"2"));
+        let bytes = container(&files, &[]);
+        let c = Container::parse(&bytes).unwrap();
+        assert!(matches!(
+            source_files(&c).unwrap_err(),
+            EditError::SourcePathClash { ref first, ref second, .. } if first == "d7/f.h" && second == "d7"
         ));
     }
 }

@@ -245,12 +245,15 @@ pub enum EditError {
     /// would create inside its directory already exists as something it may
     /// not write through (a symbolic link, a FIFO, a device, a regular file
     /// where a subdirectory goes).
-    #[error("{}", dump_all_refused(path, *kind, Operation::describe))]
+    #[error("{}", dump_all_refused(path, *kind, *by, Operation::describe))]
     DumpAllRefused {
         /// The entry.
         path: PathBuf,
         /// What it is, e.g. [`FileKind::SymbolicLink`].
         kind: FileKind,
+        /// What was writing: [`Operation::DumpAll`] or
+        /// [`Operation::ExtractSources`].
+        by: Operation,
     },
     /// Standard input named by two arguments of one run.
     #[error("{}", stdin_twice(*first, *second, Operation::describe))]
@@ -510,6 +513,8 @@ pub enum Operation {
     SplitDebugPdb,
     /// Writing every part to a file of its own in a directory.
     DumpAll,
+    /// Writing the source files SRCI holds below a directory.
+    ExtractSources,
     /// Disassembling a program part.
     Disasm,
     /// The digest policy that writes an all-zero digest.
@@ -552,6 +557,7 @@ impl Operation {
             Operation::SplitDebug => "splitting off the debug info",
             Operation::SplitDebugPdb => "the split-off PDB",
             Operation::DumpAll => "a dump of every part",
+            Operation::ExtractSources => "the extraction of the sources",
             Operation::Disasm => "disassembly",
             Operation::DigestZero => "the zero digest policy",
             Operation::DigestRetail => "the retail digest policy",
@@ -644,7 +650,9 @@ impl EditError {
                 limit,
                 streamed,
             } => data_too_large(path, *option, *limit, *streamed, spell),
-            EditError::DumpAllRefused { path, kind } => dump_all_refused(path, *kind, spell),
+            EditError::DumpAllRefused { path, kind, by } => {
+                dump_all_refused(path, *kind, *by, spell)
+            }
             EditError::StdinTwice { first, second } => stdin_twice(*first, *second, spell),
             EditError::AddedTwice(name) => added_twice(*name, spell),
             EditError::InPdbStream(inner) => {
@@ -801,11 +809,16 @@ fn data_too_large(
 }
 
 /// [`EditError::DumpAllRefused`].
-fn dump_all_refused(path: &std::path::Path, kind: FileKind, spell: Spelling) -> String {
+fn dump_all_refused(
+    path: &std::path::Path,
+    kind: FileKind,
+    by: Operation,
+    spell: Spelling,
+) -> String {
     format!(
         "'{}' is {kind}: {} writes only regular files and directories of its own inside its directory; nothing was written",
         path.display(),
-        spell(Operation::DumpAll)
+        spell(by)
     )
 }
 
@@ -1122,6 +1135,7 @@ mod tests {
                 EditError::DumpAllRefused {
                     path: p("d/00-DXIL.bin"),
                     kind: FileKind::SymbolicLink,
+                    by: Operation::DumpAll,
                 },
                 "'d/00-DXIL.bin' is a symbolic link: a dump of every part writes only regular files and directories of its own inside its directory; nothing was written".into(),
             ),

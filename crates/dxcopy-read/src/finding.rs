@@ -548,6 +548,9 @@ impl FindingKind {
             Misaligned | DigestZero | DigestBypass | DigestPreview | DigestOfShader { .. } => {
                 Severity::Note
             }
+            // A part no compiler writes is what `--add-section` adds, and the
+            // runtime skips parts it does not know: worth knowing, not wrong.
+            UnknownPart => Severity::Note,
             HashUnverifiable { .. } | PdbGuidMatchesHash { .. } => Severity::Note,
             Gap { len, .. } if *len < 4 => Severity::Note,
             DigestMismatch { .. }
@@ -930,7 +933,7 @@ mod tests {
             (DuplicateName { first: 1 }, W, "duplicate name (first seen as part 1)"),
             (PrivNotLast, W, "PRIV is not the last part"),
             (MultiplePriv, W, "more than one PRIV part"),
-            (UnknownPart, W, "unknown part name"),
+            (UnknownPart, N, "unknown part name"),
             (Misaligned, N, "not 4-byte aligned"),
             (DigestInvalid { stored: D1 }, W, "header digest 11111111111111111111111111111111 is not a valid retail or debug digest of the container"),
             (DigestZero, N, "header digest is zero: the container is not signed"),

@@ -629,6 +629,7 @@ pub fn option_name(operation: Operation) -> &'static str {
         Operation::SplitDebug => "--split-debug",
         Operation::SplitDebugPdb => "the --split-debug PDB",
         Operation::DumpAll => "--dump-all",
+        Operation::ExtractSources => "--extract-sources",
         Operation::Disasm => "--disasm",
         Operation::DigestZero => "--digest=zero",
         Operation::DigestRetail => "--digest=retail",
@@ -811,8 +812,17 @@ mod tests {
                 EditError::DumpAllRefused {
                     path: p("d/00-DXIL.bin"),
                     kind: dxcopy_edit::FileKind::SymbolicLink,
+                    by: Operation::DumpAll,
                 },
                 "'d/00-DXIL.bin' is a symbolic link: --dump-all writes only regular files and directories of its own inside its directory; nothing was written",
+            ),
+            (
+                EditError::DumpAllRefused {
+                    path: p("src/inc"),
+                    kind: dxcopy_edit::FileKind::SymbolicLink,
+                    by: Operation::ExtractSources,
+                },
+                "'src/inc' is a symbolic link: --extract-sources writes only regular files and directories of its own inside its directory; nothing was written",
             ),
             (
                 EditError::StdinTwice {

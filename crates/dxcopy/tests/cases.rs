@@ -43,6 +43,10 @@ struct InputFile {
     version: Option<[u16; 2]>,
     /// Unix permission bits to set (octal string, e.g. "640").
     mode: Option<String>,
+    /// Instead of contents: a symbolic link to this earlier input (Unix).
+    symlink_to: Option<String>,
+    /// Instead of contents: a hard link to this earlier input.
+    hard_link_to: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -320,8 +324,24 @@ fn run_case(bin: &Path, path: &Path) -> Result<()> {
     let dir = tempfile::tempdir()?;
     let mut created: BTreeMap<String, Vec<u8>> = BTreeMap::new();
     for f in &case.input {
-        let bytes = build_input(f).with_context(|| format!("input {}", f.name))?;
         let p = dir.path().join(&f.name);
+        if let Some(target) = f.symlink_to.as_ref().or(f.hard_link_to.as_ref()) {
+            let bytes = created
+                .get(target)
+                .with_context(|| format!("input {}: no earlier input {target}", f.name))?
+                .clone();
+            if f.hard_link_to.is_some() {
+                std::fs::hard_link(dir.path().join(target), &p)?;
+            } else {
+                #[cfg(unix)]
+                std::os::unix::fs::symlink(target, &p)?;
+                #[cfg(not(unix))]
+                anyhow::bail!("input {}: symbolic links need Unix", f.name);
+            }
+            created.insert(f.name.clone(), bytes);
+            continue;
+        }
+        let bytes = build_input(f).with_context(|| format!("input {}", f.name))?;
         if let Some(parent) = p.parent() {
             std::fs::create_dir_all(parent)?;
         }

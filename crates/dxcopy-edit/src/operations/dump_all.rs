@@ -17,7 +17,7 @@
 //! run created (DIR or a per-file subdirectory) is removed again when the
 //! dump fails (a full disk), so a failed run leaves nothing behind.
 
-use crate::error::{EditError, FileKind, Result};
+use crate::error::{EditError, FileKind, Operation, Result};
 use crate::file::{DirEntryKind, DirHandle, FileId, Outputs, Sink};
 use dxcopy_read::{Container, PartName};
 use std::io::{self, Write};
@@ -187,6 +187,7 @@ fn refused(path: &Path, kind: FileKind) -> EditError {
     EditError::DumpAllRefused {
         path: path.to_path_buf(),
         kind,
+        by: Operation::DumpAll,
     }
 }
 
@@ -354,7 +355,7 @@ mod tests {
         let c = Container::parse(&bytes).unwrap();
         let e = dump_all(&dir, &c, None).unwrap_err();
         assert!(
-            matches!(&e, EditError::DumpAllRefused { path, kind: FileKind::SymbolicLink } if path == &dir.join("00-DXIL.bin")),
+            matches!(&e, EditError::DumpAllRefused { path, kind: FileKind::SymbolicLink, .. } if path == &dir.join("00-DXIL.bin")),
             "{e:?}"
         );
         assert_eq!(std::fs::read(&outside).unwrap(), b"keep");
@@ -402,7 +403,7 @@ mod tests {
         // And the per-file dump refuses it by name before writing.
         let e = dump_all_per_file(&d.join("parts"), 0, Path::new("a"), &c, None).unwrap_err();
         assert!(
-            matches!(&e, EditError::DumpAllRefused { path, kind: FileKind::SymbolicLink } if path == &d.join("parts/0-a")),
+            matches!(&e, EditError::DumpAllRefused { path, kind: FileKind::SymbolicLink, .. } if path == &d.join("parts/0-a")),
             "{e:?}"
         );
         assert!(names(&outside).is_empty());
@@ -438,7 +439,7 @@ mod tests {
         std::os::unix::fs::symlink(&outside, &sub).unwrap();
         let e = dump_all_per_file(&dir, 1, Path::new("x/a.dxil"), &c, None).unwrap_err();
         assert!(
-            matches!(&e, EditError::DumpAllRefused { path, kind: FileKind::SymbolicLink } if path == &sub),
+            matches!(&e, EditError::DumpAllRefused { path, kind: FileKind::SymbolicLink, .. } if path == &sub),
             "{e:?}"
         );
         assert!(names(&outside).is_empty());

@@ -242,6 +242,7 @@ fn refused(path: &Path, kind: FileKind) -> EditError {
     EditError::DumpAllRefused {
         path: path.to_path_buf(),
         kind,
+        by: Operation::ExtractSources,
     }
 }
 

@@ -602,11 +602,13 @@ pub fn disasm_target<'a>(
             }
             name
         }
-        None => [PartName::DXIL, shex, shdr]
+        // ILDB first, as dxc's `-dumpbin` and dxinfo's own DXIL listing
+        // choose: one default whichever disassembler prints it.
+        None => [PartName::ILDB, PartName::DXIL, shex, shdr]
             .into_iter()
             .find(|n| container.find(*n).is_some())
             .ok_or_else(|| {
-                ReadError::part_not_found("DXIL, SHEX or SHDR (nothing to disassemble)")
+                ReadError::part_not_found("ILDB, DXIL, SHEX or SHDR (nothing to disassemble)")
             })?,
     };
     if name == shex || name == shdr {

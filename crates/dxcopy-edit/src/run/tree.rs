@@ -349,7 +349,9 @@ impl StatsRun {
 }
 
 /// The files `stats_paths` looks at: each path given, and every file below
-/// those that are folders, in path order.
+/// those that are folders, in path order. A file named (not found in a
+/// folder) that is not a container is an error, not another file: it was
+/// asked about by name.
 pub fn stats_files(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<EditError>) {
     let mut files = Vec::new();
     let mut errors = Vec::new();
@@ -359,10 +361,24 @@ pub fn stats_files(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<EditError>) {
             files.extend(walked.files);
             errors.extend(walked.errors);
         } else {
-            files.push(path.clone());
+            match not_a_container(path) {
+                Some(e) => errors.push(e),
+                None => files.push(path.clone()),
+            }
         }
     }
     (files, errors)
+}
+
+/// Why the file `path` is not a container, when it can be read and is not
+/// (one that cannot be read is left to [`stats_paths`] to report).
+fn not_a_container(path: &Path) -> Option<EditError> {
+    let file = MappedFile::open(path).ok()?;
+    let e = Container::parse(&file).err()?;
+    Some(EditError::io(
+        path,
+        std::io::Error::new(std::io::ErrorKind::InvalidData, e.to_string()),
+    ))
 }
 
 /// The totals of one file: a container's parts, or its size as another file.

@@ -4,6 +4,7 @@ The same library as the dxcopy, dxstrip and dxinfo commands: results are
 byte-identical to theirs and errors carry the same messages.
 """
 
+import builtins
 import os
 from typing import Any, Dict, Iterator, List, Literal, Optional, Sequence, Tuple, Union
 
@@ -28,6 +29,12 @@ class Error(ValueError):
     """The name of the part the error is about."""
     offset: Optional[int]
     """The absolute byte offset of the problem in the container."""
+
+class FileNotFoundError(Error, builtins.FileNotFoundError):
+    """A file that does not exist: a dxcopy.Error and a FileNotFoundError.
+
+    ``str(error)`` is dxcopy's message; ``errno`` and ``filename`` are set.
+    """
 
 class Part:
     """One part of a container: its name, where it lies and its data."""

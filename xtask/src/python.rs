@@ -97,7 +97,8 @@ pub fn test(args: &[String]) -> Result<()> {
         run_in_root(crate::cargo().args(["build", "--workspace", "--bins"]))?;
     }
     let status = Command::new(&py)
-        .args(["-m", "pytest", "-q", "crates/dxcopy-py/tests"])
+        // `-rs`: each skip says why (a missing corpus, a tool not installed).
+        .args(["-m", "pytest", "-q", "-rs", "crates/dxcopy-py/tests"])
         .args(args)
         .env("DXCOPY_BIN_DIR", &bins)
         .current_dir(crate::root())

@@ -35,6 +35,7 @@ mod exercise;
 pub mod llvm;
 mod script;
 pub mod shapes;
+pub mod text_attacks;
 mod verify;
 
 pub use bitcode::{bitcode_input, exercise_bitcode};

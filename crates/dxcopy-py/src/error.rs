@@ -19,14 +19,62 @@ pyo3::create_exception!(
      part's name), offset (int, the absolute byte offset of the problem)."
 );
 
-/// Adds `Error` to the module, with its attributes defaulting to None.
+/// `dxcopy.FileNotFoundError`, made when the module is loaded.
+static NOT_FOUND: pyo3::sync::PyOnceLock<Py<PyAny>> = pyo3::sync::PyOnceLock::new();
+
+/// Adds `Error` to the module, with its attributes defaulting to None, and
+/// `FileNotFoundError`: a file that does not exist is both a `dxcopy.Error`
+/// and Python's own `FileNotFoundError` (`except FileNotFoundError` works,
+/// `errno` and `filename` are set; the text is dxcopy's message).
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     let class = py.get_type::<Error>();
     for attribute in ["path", "part", "offset"] {
         class.setattr(attribute, py.None())?;
     }
-    m.add("Error", class)
+    m.add("Error", &class)?;
+    let builtins = py.import("builtins")?;
+    let members = pyo3::types::PyDict::new(py);
+    // dxcopy's message as the text, not OSError's `[Errno 2] …` form.
+    members.set_item(
+        "__str__",
+        builtins.getattr("BaseException")?.getattr("__str__")?,
+    )?;
+    members.set_item("__module__", "dxcopy")?;
+    members.set_item(
+        "__doc__",
+        "A file that does not exist: a dxcopy.Error and a FileNotFoundError.",
+    )?;
+    let bases = pyo3::types::PyTuple::new(
+        py,
+        [class.into_any(), builtins.getattr("FileNotFoundError")?],
+    )?;
+    let not_found = builtins
+        .getattr("type")?
+        .call1(("FileNotFoundError", bases, members))?;
+    m.add("FileNotFoundError", &not_found)?;
+    let _ = NOT_FOUND.set(py, not_found.unbind());
+    Ok(())
+}
+
+/// The exception for `message`: `dxcopy.FileNotFoundError` for a missing
+/// file, else `dxcopy.Error`.
+fn new_error(py: Python<'_>, e: &EditError, message: String) -> PyErr {
+    let EditError::Io { path, source } = e else {
+        return Error::new_err(message);
+    };
+    let Some(class) = NOT_FOUND
+        .get(py)
+        .filter(|_| source.kind() == std::io::ErrorKind::NotFound)
+    else {
+        return Error::new_err(message);
+    };
+    let made = class.bind(py).call1((message,)).and_then(|value| {
+        value.setattr("errno", source.raw_os_error().unwrap_or(2))?;
+        value.setattr("filename", path.display().to_string())?;
+        Ok(PyErr::from_value(value))
+    });
+    made.unwrap_or_else(|e| e)
 }
 
 /// Where an error lies, as far as the error says.
@@ -127,7 +175,7 @@ pub fn to_py(py: Python<'_>, e: &EditError, file: Option<&Path>) -> PyErr {
     if location.path.is_none() {
         location.path = file.map(|f| f.display().to_string());
     }
-    let err = Error::new_err(message);
+    let err = new_error(py, e, message);
     let value = err.value(py);
     let set = || -> PyResult<()> {
         value.setattr("path", location.path)?;

@@ -26,6 +26,20 @@ def test_missing_file_message_is_the_clis(tmp_path):
     assert str(e.value) == cli_error("dxcopy", "-g", missing, tmp_path / "out")
     assert e.value.path == str(missing)
     assert e.value.part is None
+    # Also Python's own FileNotFoundError, with errno and filename.
+    assert isinstance(e.value, FileNotFoundError) and isinstance(e.value, OSError)
+    assert type(e.value) is dxcopy.FileNotFoundError
+    assert e.value.errno == 2 and e.value.filename == str(missing)
+    with pytest.raises(FileNotFoundError):
+        dxcopy.Container.open("nosuch")
+
+
+def test_other_errors_are_not_file_not_found(tmp_path):
+    bad = tmp_path / "bad.dxil"
+    bad.write_bytes(b"not a container")
+    with pytest.raises(dxcopy.Error) as e:
+        dxcopy.Container.open(bad)
+    assert not isinstance(e.value, OSError)
 
 
 def test_part_past_end_names_part_and_offset(tmp_path):

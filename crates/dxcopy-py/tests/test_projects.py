@@ -114,3 +114,14 @@ def test_extract_sources_equals_dxcopy(tmp_path):
     with pytest.raises(dxcopy.Error) as e:
         dxcopy.extract_sources(dxcopy.Container.open(SAMPLE), tmp_path / "none")
     assert "no SRCI part" in str(e.value)
+
+
+def test_write_header_refuses_a_name_that_is_not_an_identifier():
+    c = dxcopy.Container.open(SAMPLE)
+    for bad in ['x[]; system("id"); //', "", "1x", "a b", "a\nb"]:
+        with pytest.raises(ValueError, match="not a C identifier"):
+            dxcopy.write_header(c, bad)
+    # A generator holding a line end and a directive stays in the #if 0 block.
+    text = dxcopy.write_header(c, "g_x", generator='G\n#endif\nint x = 1;\n#if 0')
+    directives = [l for l in text.splitlines() if l.lstrip().startswith("#")]
+    assert directives == ["#if 0", "#endif"]

@@ -276,7 +276,13 @@ impl<'t, 'h> Parser<'t, 'h> {
             ));
         };
         let rest: Vec<String> = match name[end..].strip_prefix('_') {
-            Some(suffixes) => suffixes.split('_').map(str::to_string).collect(),
+            // Empty suffixes (`mov__sat`) say nothing: not kept, so a run
+            // of `_` costs no memory.
+            Some(suffixes) => suffixes
+                .split('_')
+                .filter(|p| !p.is_empty())
+                .map(str::to_string)
+                .collect(),
             None => Vec::new(),
         };
         let info = opcode::info(code).ok_or_else(|| {
@@ -416,7 +422,9 @@ impl<'t, 'h> Parser<'t, 'h> {
             match self.peek() {
                 Tok::Ident(s) if self.adjacent() && s.starts_with('_') => {
                     self.pos += 1;
-                    rest = s[1..].split('_').map(str::to_string).collect();
+                    rest = (s[1..].split('_').filter(|p| !p.is_empty()))
+                        .map(str::to_string)
+                        .collect();
                 }
                 _ => break,
             }

@@ -750,3 +750,81 @@ fn a_failed_dump_all_leaves_no_directory_it_created() {
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(std::fs::read_dir(d.join("new/parts")).unwrap().count(), 5);
 }
+
+#[test]
+fn dxasm_reads_fifos_and_devices_to_a_cap_and_never_patches_them_in_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("ps.asm"), "ps_5_0\nret\n").unwrap();
+    // --into a FIFO in place: refused before it is opened (no writer: an
+    // open would wait forever).
+    mkfifo(d, "fifo");
+    let out = run("dxasm", &["--into", "fifo", "ps.asm"], d);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out),
+        "dxasm: error: 'fifo' is a FIFO, not a regular file: it cannot be edited in place (give an output file)\n"
+    );
+    // A listing from standard input that never ends: read to the 64 MiB cap.
+    let (out, _) = run_on_endless_stdin("dxasm", &["-", "-o", "out.dxbc"], d);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("the data file is larger than the cap of 67108864 bytes"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!d.join("out.dxbc").exists());
+    // A listing from a FIFO with a writer: read like any listing.
+    let fifo = d.join("fifo");
+    let writer = std::thread::spawn(move || std::fs::write(fifo, "ps_5_0\nret\n").unwrap());
+    let out = run("dxasm", &["fifo", "-o", "from-fifo.dxbc"], d);
+    writer.join().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(Container::parse(&std::fs::read(d.join("from-fifo.dxbc")).unwrap()).is_ok());
+    if !is_root() {
+        eprintln!("skipping the device-node listing: mknod needs root");
+        return;
+    }
+    // A device that never ends (a zero device made here, never /dev's).
+    mknod(d, "zero", 1, 5);
+    let out = run("dxasm", &["zero", "-o", "zero.dxbc"], d);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("'zero' (the input): the data file is larger than the cap"));
+    assert!(!d.join("zero.dxbc").exists());
+    let out = run("dxasm", &["--into", "zero", "ps.asm"], d);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("'zero' is a character device, not a regular file"));
+}
+
+#[test]
+fn dxasm_never_writes_over_its_listing() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let listing = "ps_5_0\nret\n";
+    std::fs::write(d.join("ps.asm"), listing).unwrap();
+    std::fs::hard_link(d.join("ps.asm"), d.join("hard.asm")).unwrap();
+    std::os::unix::fs::symlink("ps.asm", d.join("link.asm")).unwrap();
+    let vs = dxcopy_edit::ContainerBuilder::new()
+        .part(b"SHEX", &[0x50, 0, 1, 0, 3, 0, 0, 0, 0x3e, 0, 0, 1])
+        .build()
+        .unwrap();
+    std::fs::write(d.join("vs.dxbc"), vs).unwrap();
+    for args in [
+        &["ps.asm", "-o", "ps.asm"][..],
+        &["ps.asm", "-o", "./ps.asm"],
+        &["ps.asm", "-o", "hard.asm"],
+        &["ps.asm", "-o", "link.asm"],
+        &["--into", "vs.dxbc", "--force", "ps.asm", "-o", "ps.asm"],
+        &["--into", "link.asm", "ps.asm"],
+    ] {
+        let out = run("dxasm", args, d);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert!(
+            stderr(&out)
+                .contains("is the listing: writing the container to it would destroy the listing"),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+        assert_eq!(std::fs::read_to_string(d.join("ps.asm")).unwrap(), listing);
+    }
+}

@@ -10,12 +10,14 @@
 
 use std::path::{Path, PathBuf};
 
-/// The path of this package's binary `name` (`dxcopy`, `dxstrip` or `dxinfo`).
+/// The path of this package's binary `name` (`dxcopy`, `dxstrip`, `dxinfo`
+/// or `dxasm`).
 pub fn bin(name: &str) -> PathBuf {
     match name {
         "dxcopy" => PathBuf::from(env!("CARGO_BIN_EXE_dxcopy")),
         "dxstrip" => PathBuf::from(env!("CARGO_BIN_EXE_dxstrip")),
         "dxinfo" => PathBuf::from(env!("CARGO_BIN_EXE_dxinfo")),
+        "dxasm" => PathBuf::from(env!("CARGO_BIN_EXE_dxasm")),
         other => panic!("no binary {other}"),
     }
 }

@@ -225,7 +225,7 @@ macro_rules! record {
             }
 
             /// The stored bytes.
-            pub fn to_bytes(&self) -> Vec<u8> {
+            pub fn to_bytes(self) -> Vec<u8> {
                 let mut out = Vec::new();
                 self.write_to(&mut out);
                 out

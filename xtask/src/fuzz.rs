@@ -44,6 +44,18 @@ const TARGETS: &[(&str, &str)] = &[
         "disasm",
         "the SM4/SM5 disassembler (dxinfo --disasm) on SHDR/SHEX data, alone and as a container",
     ),
+    (
+        "asm",
+        "the DXBC assembler (dxasm) on text: an error at a line and column, or a container that parses",
+    ),
+    (
+        "c_header",
+        "C headers read, each array written back with a listing that stays in its #if 0 block",
+    ),
+    (
+        "sources",
+        "--extract-sources: SRCI's recorded names as paths within the depth and length limits",
+    ),
 ];
 
 /// Edit scripts put in front of the corpus containers to seed `edit_roundtrip`
@@ -71,14 +83,14 @@ fn file_hash(bytes: &[u8]) -> String {
 
 /// Fills fuzz/corpus/<target> from the shared corpus. Returns the seed count per target.
 pub fn seed() -> Result<Vec<(&'static str, usize)>> {
-    let corpus = match dxcopy_harness::corpus::corpus_dir() {
-        Ok(c) => c,
+    // Without the corpus, the generated seeds alone.
+    let files = match dxcopy_harness::corpus::corpus_dir() {
+        Ok(corpus) => crate::sweep::corpus_files(&corpus)?,
         Err(why) => {
-            println!("fuzz: not seeding: {why}");
-            return Ok(Vec::new());
+            println!("fuzz: not seeding from the corpus: {why}");
+            Vec::new()
         }
     };
-    let files = crate::sweep::corpus_files(&corpus)?;
     let mut counts = Vec::new();
     for (target, _) in TARGETS {
         let dir = fuzz_dir().join("corpus").join(target);
@@ -144,6 +156,13 @@ pub fn seed() -> Result<Vec<(&'static str, usize)>> {
             };
             std::fs::write(dir.join(file_hash(&seed)), &seed)?;
             n += 1;
+        }
+        // The text attacks (dxasm listings, C headers, source paths).
+        for (seed_target, _, bytes) in dxcopy_harness::text_attacks::seeds() {
+            if seed_target == *target {
+                std::fs::write(dir.join(file_hash(&bytes)), &bytes)?;
+                n += 1;
+            }
         }
         // The generated shapes the corpus lacks: deep nesting, halfway floats.
         for (_, bytes) in dxcopy_harness::shapes::listing_shapes() {

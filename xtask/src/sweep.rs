@@ -348,7 +348,58 @@ fn shape_files() -> Result<Vec<(String, PathBuf)>> {
         std::fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
         out.push((format!("shapes/{name}.dxbc"), path));
     }
+    // The text attacks that are containers (a signature name that tries to
+    // leave a header's #if 0 block, a deeply nested source path).
+    for (_, name, bytes) in dxcopy_harness::text_attacks::seeds() {
+        if !bytes.starts_with(b"DXBC") {
+            continue;
+        }
+        let path = dir.join(format!("{name}.dxbc"));
+        std::fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
+        out.push((format!("shapes/{name}.dxbc"), path));
+    }
     Ok(out)
+}
+
+/// The text attacks (`dxcopy_harness::text_attacks::seeds`) and their
+/// mutants (cut short at 16 places, one byte changed at 64) through their
+/// fuzz targets' code, in this process: (runs, failures).
+fn text_pass(seed: u64) -> (u64, Vec<String>) {
+    use dxcopy_harness::text_attacks::{asm_input, c_header_input, seeds, sources_input};
+    let mut x = seed | 1;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let (mut runs, mut failures) = (0u64, Vec::new());
+    for (target, name, bytes) in seeds() {
+        let run: fn(&[u8]) -> usize = match target {
+            "asm" => asm_input,
+            "c_header" => c_header_input,
+            _ => sources_input,
+        };
+        let mut mutants = vec![bytes.clone()];
+        for i in 1..=16 {
+            mutants.push(bytes[..bytes.len() * i / 17].to_vec());
+        }
+        for _ in 0..64 {
+            let mut m = bytes.clone();
+            if !m.is_empty() {
+                let at = (next() as usize) % m.len();
+                m[at] = next() as u8;
+            }
+            mutants.push(m);
+        }
+        for (i, m) in mutants.iter().enumerate() {
+            runs += 1;
+            if std::panic::catch_unwind(|| run(m)).is_err() {
+                failures.push(format!("text {target} {name} mutant {i}"));
+            }
+        }
+    }
+    (runs, failures)
 }
 
 #[derive(Default)]
@@ -869,6 +920,16 @@ pub fn run(args: &[String]) -> Result<()> {
     }
 
     let mut failures = Vec::new();
+    if o.in_process {
+        let t = Instant::now();
+        let (runs, text_failures) = text_pass(o.seed);
+        println!(
+            "text: {runs} dxasm listings, C headers and source paths (the text attacks and their mutants); failures {} ({:.1} s)",
+            text_failures.len(),
+            t.elapsed().as_secs_f64()
+        );
+        failures.extend(text_failures);
+    }
     if o.in_process {
         let t = Instant::now();
         let c = in_process(&files, &o)?;

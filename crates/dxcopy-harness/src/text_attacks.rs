@@ -55,10 +55,13 @@ pub fn asm_nested_relative(depth: usize) -> String {
     text
 }
 
+/// One of [`asm_unread_tails`]: what it hides, the listing, and the line
+/// and column of its error (`None`: it assembles to `ps_5_0 / nop / ret`).
+pub type UnreadTail = (&'static str, String, Option<(u32, u32)>);
+
 /// Listings that hide text from a reader that drops what it does not
-/// understand: (what, listing, the line and column of its error, or `None`
-/// when it assembles to the program of `ps_5_0 / nop / ret`).
-pub fn asm_unread_tails() -> Vec<(&'static str, String, Option<(u32, u32)>)> {
+/// understand.
+pub fn asm_unread_tails() -> Vec<UnreadTail> {
     vec![
         (
             "the rest of the profile line",

@@ -132,21 +132,3 @@ impl HeaderArgs {
         Ok(run)
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn identifiers() {
-        for (name, ok) in [
-            ("g_main", true),
-            ("_x9", true),
-            ("9x", false),
-            ("a-b", false),
-            ("", false),
-        ] {
-            assert_eq!(is_identifier(name), ok, "{name}");
-        }
-    }
-}

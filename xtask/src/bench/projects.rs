@@ -96,7 +96,7 @@ pub(super) fn headers(
             &format!("g_{i}"),
             None,
             &HeaderOptions::new(HeaderStyle::Fxc),
-        );
+        )?;
         fs::write(&header, text)?;
         files.push(file);
         headers.push(header);

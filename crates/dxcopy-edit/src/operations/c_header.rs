@@ -81,7 +81,7 @@ pub fn is_c_identifier(name: &str) -> bool {
 ///
 /// A listing the compilers print has none of these, and is returned as is.
 pub fn safe_in_if_zero(listing: &str) -> std::borrow::Cow<'_, str> {
-    let needs = listing.split('\n').any(|line| line_needs_care(line));
+    let needs = listing.split('\n').any(line_needs_care);
     if !needs {
         return std::borrow::Cow::Borrowed(listing);
     }
@@ -702,7 +702,7 @@ mod tests {
 
     #[test]
     fn array_names_are_c_identifiers() {
-        for bad in ["x[]; system(\"id\"); //", "", "1a", "a b", "a\nb", "é"] {
+        for bad in ["x[]; system(\"id\"); //", "", "1a", "9x", "a-b", "a b", "a\nb", "é"] {
             assert!(
                 matches!(
                     write_header(&[1], bad, None, &HeaderOptions::new(HeaderStyle::Fxc)),
@@ -711,7 +711,7 @@ mod tests {
                 "{bad:?}"
             );
         }
-        for good in ["g_main", "_x", "PS_2"] {
+        for good in ["g_main", "_x", "_x9", "PS_2"] {
             assert!(write_header(&[1], good, None, &HeaderOptions::new(HeaderStyle::Dxc)).is_ok());
         }
     }

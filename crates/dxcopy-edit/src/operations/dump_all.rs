@@ -475,7 +475,7 @@ mod tests {
         std::fs::write(&sub2, b"file").unwrap();
         let e = dump_all_per_file(&dir, 2, Path::new("b.dxil"), &c, None).unwrap_err();
         assert!(
-            matches!(&e, EditError::DumpAllRefused { path, kind: FileKind::Regular } if path == &sub2),
+            matches!(&e, EditError::DumpAllRefused { path, kind: FileKind::Regular, .. } if path == &sub2),
             "{e:?}"
         );
     }

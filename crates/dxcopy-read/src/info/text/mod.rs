@@ -334,7 +334,7 @@ mod tests {
         assert!(t.contains("Path: \"d/x.pdb\"\n  LZ4: true"), "{t}");
         assert!(t.contains("(no decoder for this part)"));
         assert!(
-            t.contains("Findings [\n  warning: part 4 'FKE0' at offset"),
+            t.contains("Findings [\n  note: part 4 'FKE0' at offset"),
             "{t}"
         );
         let t = text_of(&bytes, TextOptions { sources: true });

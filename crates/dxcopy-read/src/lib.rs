@@ -91,6 +91,7 @@ mod parts;
 pub mod pdb;
 pub mod reflect;
 pub mod root_signature_check;
+pub mod scan;
 mod stage;
 #[cfg(test)]
 pub(crate) mod testutil;

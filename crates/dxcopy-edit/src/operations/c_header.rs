@@ -702,7 +702,16 @@ mod tests {
 
     #[test]
     fn array_names_are_c_identifiers() {
-        for bad in ["x[]; system(\"id\"); //", "", "1a", "9x", "a-b", "a b", "a\nb", "é"] {
+        for bad in [
+            "x[]; system(\"id\"); //",
+            "",
+            "1a",
+            "9x",
+            "a-b",
+            "a b",
+            "a\nb",
+            "é",
+        ] {
             assert!(
                 matches!(
                     write_header(&[1], bad, None, &HeaderOptions::new(HeaderStyle::Fxc)),

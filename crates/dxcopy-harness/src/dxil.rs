@@ -2,12 +2,12 @@
 //! the invariants of the model it returns checked.
 
 use crate::verify::{ensure, Violation};
-use dxcopy_read::bitcode::ModuleFacts;
-use dxcopy_read::dxil::asm::{module_text, AsmOptions};
-use dxcopy_read::dxil::listing::{module_listing, module_release, ListingError};
+use dxcopy_read::dxil::facts::ModuleFacts;
 use dxcopy_read::dxil::{
     FunctionBody, InstructionKind, Metadata, Module, Operand, ReadOptions, Type, TypeId,
 };
+use dxcopy_read::listing::dxil::ir::{module_text, AsmOptions};
+use dxcopy_read::listing::dxil::{module_listing, module_release, ListingError};
 use std::fmt::Write as _;
 
 /// Reads `bitcode` as a module, with and without function bodies, and its

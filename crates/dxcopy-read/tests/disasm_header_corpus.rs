@@ -15,7 +15,7 @@
 //! when it is missing.
 
 use dxcopy_harness::corpus::listings_or_skip;
-use dxcopy_read::disasm::header::write_header_sections;
+use dxcopy_read::listing::dxbc::header::write_header_sections;
 use dxcopy_read::Container;
 use std::path::{Path, PathBuf};
 

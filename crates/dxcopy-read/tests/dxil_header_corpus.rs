@@ -12,9 +12,9 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use dxcopy_harness::corpus::corpus_or_skip;
-use dxcopy_read::dxil::header::write_header;
-use dxcopy_read::dxil::release::DxcRelease;
 use dxcopy_read::dxil::Module;
+use dxcopy_read::listing::dxil::header::write_header;
+use dxcopy_read::listing::dxil::release::DxcRelease;
 use dxcopy_read::{Container, PartName, Program};
 
 /// Identical headers reached over the 85 files (asserted, so that a

@@ -3,11 +3,11 @@
 //! part alone, and with its DXIL bitcode broken the part sections, then the
 //! bit offset.
 
-use dxcopy_read::dxil::listing::{
+use dxcopy_read::listing::dxil::release::DxcRelease;
+use dxcopy_read::listing::dxil::{
     container_listing, module_listing, write_container_listing, write_container_listing_to,
     ListingError, ListingOptions,
 };
-use dxcopy_read::dxil::release::DxcRelease;
 use dxcopy_read::{Container, PartName};
 
 const DXC_BUILT: &str = concat!(

@@ -10,7 +10,7 @@
 //! string listing byte for byte for every container.
 
 use dxcopy_harness::dxc_listings::{dxc_listings, dxc_listings_or_skip};
-use dxcopy_read::dxil::listing::{container_listing, write_container_listing_to, ListingOptions};
+use dxcopy_read::listing::dxil::{container_listing, write_container_listing_to, ListingOptions};
 use dxcopy_read::Container;
 use std::collections::BTreeMap;
 

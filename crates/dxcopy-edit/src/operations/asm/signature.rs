@@ -10,7 +10,7 @@
 //! terminated, the end padded to four bytes with `0xAB`.
 
 use super::{AsmError, AsmErrorKind};
-use dxcopy_read::disasm::header::signatures::{component_type_name, system_value_name};
+use dxcopy_read::listing::dxbc::header::signatures::{component_type_name, system_value_name};
 use dxcopy_read::{PartName, ShaderKind};
 
 /// Which table a signature fills.

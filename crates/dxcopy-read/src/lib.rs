@@ -90,6 +90,7 @@ pub mod name;
 mod part_table;
 mod parts;
 pub mod pdb;
+pub mod record;
 pub mod reflect;
 pub mod sm4;
 mod stage;

@@ -1,6 +1,6 @@
 //! Corpus check for the DXIL listing's comment header: for every container
 //! of `../shared/corpus/dxc-listings` (bin/ and console/bin/), the header
-//! `dxil::header::write_header` prints is compared with the lines of dxc's
+//! `listing::dxil::header::write_header` prints is compared with the lines of dxc's
 //! own listing before `target datalayout`. Per METADATA.tsv, listings with
 //! CRLF line ends are compared after dropping the CRs, and DagorEngine's
 //! (whose repository strips trailing whitespace) modulo trailing

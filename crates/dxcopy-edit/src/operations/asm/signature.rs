@@ -1,6 +1,6 @@
 //! Signature parts rebuilt from a listing's `// Input signature:`,
 //! `// Output signature:` and `// Patch Constant signature:` tables
-//! (the columns dxcopy-read's `disasm::header::signatures` prints; names
+//! (the columns dxcopy-read's `listing::dxbc::header::signatures` prints; names
 //! read back through its `system_value_name` and `component_type_name`).
 //!
 //! The table's form says the part: an `m1:` stream prefix on a semantic

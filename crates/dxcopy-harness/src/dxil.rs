@@ -18,7 +18,7 @@ use std::fmt::Write as _;
 ///   entry that exists;
 /// - a module that reads with bodies reads without them, to the same
 ///   module-level model, and its module facts decode;
-/// - its listing (`dxil::listing::module_listing`, which reads the module
+/// - its listing (`listing::dxil::module_listing`, which reads the module
 ///   with its bodies outlined and their instructions read again as they
 ///   are printed) ends with the text the printer makes of the whole model,
 ///   and fails where that fails.

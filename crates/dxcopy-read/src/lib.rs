@@ -92,6 +92,7 @@ mod parts;
 pub mod pdb;
 pub mod record;
 pub mod reflect;
+pub mod scan;
 pub mod sm4;
 mod stage;
 #[cfg(test)]

@@ -1,4 +1,4 @@
-//! `dxil::listing` on the repository's dxc-compiled example, a shader with a
+//! `listing::dxil` on the repository's dxc-compiled example, a shader with a
 //! debug module: the ILDB listing by default, DXIL's on request, the module
 //! part alone, and with its DXIL bitcode broken the part sections, then the
 //! bit offset.

@@ -6,7 +6,7 @@ use clap::Parser;
 use dxcopy_edit::asm::{self, DxasmError, RoundTrip};
 use dxcopy_edit::config::read_data_file;
 use dxcopy_edit::{EditError, FileOptions, Operation};
-use dxcopy_read::disasm::{FloatRounding, ListingOptions};
+use dxcopy_read::listing::dxbc::{FloatRounding, ListingOptions};
 use dxcopy_read::Container;
 use std::path::{Path, PathBuf};
 

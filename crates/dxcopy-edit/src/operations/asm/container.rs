@@ -8,7 +8,7 @@ use super::{assemble, assemble_with, AsmError, AsmOptions, Assembly, FloatHints}
 use crate::error::EditError;
 use crate::plan::EditPlan;
 use crate::policy::{DigestPolicy, HashPolicy};
-use dxcopy_read::disasm::{self, sm4, ListingOptions};
+use dxcopy_read::listing::dxbc::{self, sm4, ListingOptions};
 use dxcopy_read::signature::Signature;
 use dxcopy_read::{Container, PartName};
 
@@ -24,7 +24,7 @@ pub enum DxasmError {
     Edit(#[from] EditError),
     /// The container (`--into`, `--check`) has no SHDR/SHEX program.
     #[error(transparent)]
-    Disasm(#[from] disasm::DisasmError),
+    Disasm(#[from] dxbc::DisasmError),
     /// The container holds a DXIL program (Shader Model 6), which dxasm
     /// does not assemble.
     #[error(
@@ -53,11 +53,11 @@ pub enum DxasmError {
 /// The SHDR/SHEX part of `container`, or why there is none: a DXIL program
 /// is said to be one.
 fn program_part<'c>(container: &Container<'c>) -> Result<dxcopy_read::Part<'c>, DxasmError> {
-    disasm::shader_part(container).ok_or_else(|| {
+    dxbc::shader_part(container).ok_or_else(|| {
         if container.find(PartName::DXIL).is_some() {
             DxasmError::Dxil
         } else {
-            DxasmError::Disasm(disasm::DisasmError::NoShaderPart)
+            DxasmError::Disasm(dxbc::DisasmError::NoShaderPart)
         }
     })
 }
@@ -191,7 +191,7 @@ pub fn patch_container_with(
 ) -> Result<Patched, DxasmError> {
     let container = Container::parse(original).map_err(EditError::from)?;
     let part = program_part(&container)?;
-    let mut hints = sm4::Program::decode(part.data, 0)
+    let mut hints = dxcopy_read::sm4::Program::decode(part.data, 0)
         .map(|p| FloatHints::from_program(&p))
         .unwrap_or_default();
     let assembly = assemble_with(listing, &mut hints, options)?;
@@ -286,12 +286,13 @@ pub fn check_round_trip(
     options: &ListingOptions,
 ) -> Result<RoundTrip, DxasmError> {
     let part = program_part(container)?;
-    let program = sm4::Program::decode(part.data, part.data_offset()).map_err(|source| {
-        disasm::DisasmError::Decode {
-            part: part.name,
-            source,
-        }
-    })?;
+    let program =
+        dxcopy_read::sm4::Program::decode(part.data, part.data_offset()).map_err(|source| {
+            dxbc::DisasmError::Decode {
+                part: part.name,
+                source,
+            }
+        })?;
     let options = options.for_container(container);
     let mut text = String::new();
     // Writing to a String cannot fail.
@@ -310,7 +311,7 @@ fn words(data: &[u8]) -> Vec<u32> {
 fn compare(
     original: &[u8],
     assembled: &[u8],
-    program: &sm4::Program,
+    program: &dxcopy_read::sm4::Program,
     options: &ListingOptions,
 ) -> RoundTrip {
     let a = words(original);

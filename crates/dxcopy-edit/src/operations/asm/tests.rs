@@ -3,7 +3,8 @@
 //! as it was written; errors with their line and column.
 
 use super::*;
-use dxcopy_read::disasm::sm4::{write_instruction, Program};
+use dxcopy_read::listing::dxbc::sm4::write_instruction;
+use dxcopy_read::sm4::Program;
 
 /// The program words of `body` under profile `profile`, after the two
 /// header tokens.
@@ -557,7 +558,7 @@ fn long_lines_and_mnemonics_are_errors_with_their_columns() {
 
 #[test]
 fn no_mnemonic_is_longer_than_the_lookup_bound() {
-    for (_, name) in dxcopy_read::disasm::sm4::opcode::NAMES {
+    for (_, name) in dxcopy_read::sm4::opcode::NAMES {
         assert!(name.len() <= super::parse::LONGEST_MNEMONIC, "{name}");
     }
 }

@@ -9,6 +9,7 @@
 //! the module as dxc's disassembler does.
 
 pub mod asm;
+pub mod derived;
 pub mod header;
 pub mod listing;
 pub mod metadata;

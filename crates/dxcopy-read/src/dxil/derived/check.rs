@@ -125,8 +125,8 @@ fn describe_signature(found: &[u8], derived: &[u8], format: SignatureFormat) -> 
     let derived = Signature::parse_data(derived, 0, format).ok()?;
     if found.elements.len() != derived.elements.len() {
         return Some(format!(
-            "{} elements, the module's signature has {}",
-            found.elements.len(),
+            "{}, the module's signature has {}",
+            elements(found.elements.len()),
             derived.elements.len()
         ));
     }
@@ -149,6 +149,11 @@ fn describe_signature(found: &[u8], derived: &[u8], format: SignatureFormat) -> 
         }
     }
     None
+}
+
+/// `1 element`, `3 elements`.
+fn elements(count: usize) -> String {
+    format!("{count} element{}", if count == 1 { "" } else { "s" })
 }
 
 fn stage_name(raw: Option<u8>) -> String {

@@ -202,6 +202,7 @@ fn corpus_module_moved_into_another_container_gets_its_own_parts() {
         .collect();
     assert!(files.len() > 1, "too few DXIL containers in the corpus");
     let mut moved = 0;
+    let mut mixed_failing = 0;
     for (donor, host) in files.iter().zip(files.iter().skip(1)) {
         let donor = Container::parse(donor).unwrap();
         let host = Container::parse(host).unwrap();
@@ -210,6 +211,19 @@ fn corpus_module_moved_into_another_container_gets_its_own_parts() {
             .bitcode;
         let mut plan = EditPlan::from_container(&host);
         plan.replace_bitcode(PartName::DXIL, bitcode).unwrap();
+        // Before the rebuild the container fails the check exactly when its
+        // derived parts are not the donor's.
+        let mixed = plan.clone().finish().unwrap().to_vec();
+        let mixed = Container::parse(&mixed).unwrap();
+        let module = Module::parse(bitcode).unwrap();
+        let mismatches = dxcopy_read::dxil::derived::check_parts(&mixed, &module).unwrap();
+        let same_parts = dxcopy_read::dxil::derived::DERIVED_NAMES
+            .iter()
+            .all(|&name| donor.find(name).map(|p| p.data) == host.find(name).map(|p| p.data));
+        assert_eq!(mismatches.is_empty(), same_parts, "{mismatches:?}");
+        if !same_parts {
+            mixed_failing += 1;
+        }
         rebuild_parts(&mut plan).unwrap();
         let out = plan.finish().unwrap().to_vec();
         let out = Container::parse(&out).unwrap();
@@ -229,5 +243,11 @@ fn corpus_module_moved_into_another_container_gets_its_own_parts() {
         }
         moved += 1;
     }
-    println!("{moved} modules moved into another container and rebuilt");
+    println!(
+        "{moved} modules moved into another container and rebuilt; {mixed_failing} failed the check before"
+    );
+    assert!(
+        mixed_failing > 0,
+        "no moved module got another shader's parts"
+    );
 }

@@ -81,7 +81,7 @@ pub fn rebuild_parts(plan: &mut EditPlan<'_>) -> Result<Rebuilt> {
     if let Some(hash) = hash {
         new_parts.push(dxcopy_read::dxil::derived::DerivedPart {
             name: PartName::HASH,
-            data: hash.to_vec(),
+            data: hash,
         });
     }
     let parts = plan.parts_mut();
@@ -142,7 +142,7 @@ fn insert_position(parts: &[PlanPart<'_>], name: PartName) -> usize {
 /// container's HASH says it includes the source (flag 1). Such a HASH stays
 /// as it is when ILDB is gone (stripped or split off into a PDB): nothing
 /// is left to compute it from.
-fn derived_hash(plan: &EditPlan<'_>, validator: (u32, u32)) -> Result<Option<[u8; 20]>> {
+fn derived_hash(plan: &EditPlan<'_>, validator: (u32, u32)) -> Result<Option<Vec<u8>>> {
     if validator < (1, 5) {
         return Ok(None);
     }

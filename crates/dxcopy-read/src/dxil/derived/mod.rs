@@ -137,7 +137,10 @@ pub fn derive_parts_with(
     let facts = Facts::new(module, metadata)?;
     let mut parts = vec![DerivedPart {
         name: PartName::SFI0,
-        data: feature_info::feature_info(&facts).to_le_bytes().to_vec(),
+        data: crate::sfi0::Sfi0Record {
+            flags: crate::sfi0::FeatureFlags(feature_info::feature_info(&facts)),
+        }
+        .to_bytes(),
     }];
     if facts.kind == ShaderKind::Library {
         return Ok(parts);

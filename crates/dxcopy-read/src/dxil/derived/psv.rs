@@ -13,7 +13,10 @@ use super::signature::{any_sample_frequency, is_allocated, sig_comp_type};
 use super::{older_than, DeriveError, Facts};
 use crate::dxil::metadata::layout::DataLayout;
 use crate::dxil::metadata::{Resource, ResourceClass, SignatureElement, SHADER_FLAG_VIEW_ID};
-use crate::psv0::{ResourceKind, SemanticKind};
+use crate::psv0::{
+    ElementRecord, ResourceFlags, ResourceKind, ResourceRecord, ResourceType, RuntimeInfoRecord,
+    SemanticKind,
+};
 use crate::ShaderKind;
 
 /// The PSV0 version dxc writes for validator version `validator`
@@ -29,17 +32,6 @@ pub fn psv_version(validator: (u32, u32)) -> u8 {
         3
     } else {
         4
-    }
-}
-
-/// The runtime-info size of each PSV version.
-fn runtime_info_size(version: u8) -> u32 {
-    match version {
-        0 => 24,
-        1 => 36,
-        2 => 48,
-        3 => 52,
-        _ => 56,
     }
 }
 
@@ -111,7 +103,7 @@ fn element_record(
     i1_unknown: bool,
     strings: &mut Vec<u8>,
     indices: &mut Vec<u32>,
-) -> [u8; 16] {
+) -> ElementRecord {
     let name_offset = if element.kind == SemanticKind::Arbitrary && !element.name.is_empty() {
         let offset = strings.len() as u32;
         strings.extend_from_slice(&element.name);
@@ -128,7 +120,7 @@ fn element_record(
             .windows(wanted.len())
             .position(|w| w == wanted.as_slice())
     };
-    let index_offset = match found {
+    let indices_offset = match found {
         Some(offset) => offset as u32,
         None => {
             let offset = indices.len() as u32;
@@ -136,23 +128,25 @@ fn element_record(
             offset
         }
     };
-    let mut cols_and_start = element.cols & 0xf;
+    let mut cols_start_col_allocated = element.cols & 0xf;
     let mut start_row = 0;
     if is_allocated(element) {
-        cols_and_start |= 0x40 | (((element.start_col as u8) & 0x3) << 4);
+        cols_start_col_allocated |= 0x40 | (((element.start_col as u8) & 0x3) << 4);
         start_row = element.start_row as u8;
     }
-    let mut record = [0u8; 16];
-    record[0..4].copy_from_slice(&name_offset.to_le_bytes());
-    record[4..8].copy_from_slice(&index_offset.to_le_bytes());
-    record[8] = element.rows as u8;
-    record[9] = start_row;
-    record[10] = cols_and_start;
-    record[11] = element.kind.raw();
-    record[12] = sig_comp_type(element.comp_type, i1_unknown) as u8;
-    record[13] = element.interpolation.raw();
-    record[14] = (((element.output_stream & 0x3) << 4) | (element.dynamic_index_mask & 0xf)) as u8;
-    record
+    ElementRecord {
+        name_offset,
+        indices_offset,
+        rows: element.rows as u8,
+        start_row,
+        cols_start_col_allocated,
+        kind: element.kind,
+        component_type: sig_comp_type(element.comp_type, i1_unknown) as u8,
+        interpolation: element.interpolation,
+        dynamic_mask_stream: (((element.output_stream & 0x3) << 4)
+            | (element.dynamic_index_mask & 0xf)) as u8,
+        reserved: 0,
+    }
 }
 
 /// The 16-byte stage union and the wave lane counts of runtime info 0.
@@ -275,53 +269,14 @@ pub(crate) fn write_psv(facts: &Facts<'_>) -> Result<Vec<u8>, DeriveError> {
     let empty = Default::default();
     let signatures = facts.entry.map_or(&empty, |e| &e.signatures);
     let resources = facts.metadata.module_resources();
-
-    let mut out = Vec::with_capacity(256);
-    let info_size = runtime_info_size(version);
-    out.extend_from_slice(&info_size.to_le_bytes());
-    let info_at = out.len();
-    out.resize(info_at + info_size as usize, 0);
-    let (stage, min_wave, max_wave) = stage_info(facts);
-    out[info_at..info_at + 16].copy_from_slice(&stage);
-    out[info_at + 16..info_at + 20].copy_from_slice(&min_wave.to_le_bytes());
-    out[info_at + 20..info_at + 24].copy_from_slice(&max_wave.to_le_bytes());
-
-    let ordered: Vec<&Resource> = resources
-        .cbuffers
-        .iter()
-        .chain(&resources.samplers)
-        .chain(&resources.srvs)
-        .chain(&resources.uavs)
-        .collect();
-    out.extend_from_slice(&(ordered.len() as u32).to_le_bytes());
-    if !ordered.is_empty() {
-        let bind_size: u32 = if version < 2 { 16 } else { 24 };
-        out.extend_from_slice(&bind_size.to_le_bytes());
-        for resource in &ordered {
-            for word in [
-                resource_type(resource),
-                resource.space,
-                resource.lower_bound,
-                upper_bound(resource),
-            ] {
-                out.extend_from_slice(&word.to_le_bytes());
-            }
-            if version >= 2 {
-                out.extend_from_slice(&resource.kind.raw().to_le_bytes());
-                out.extend_from_slice(&(atomic64(resource) as u32).to_le_bytes());
-            }
-        }
-    }
-    if version == 0 {
-        return Ok(out);
-    }
+    let since = |first: u8| version >= first;
 
     let inputs = &signatures.inputs;
     let outputs = &signatures.outputs;
     let patch = &signatures.patch_constant_or_primitive;
     let uses_view_id = facts.metadata.shader_flags() & SHADER_FLAG_VIEW_ID != 0;
     let input_vectors = vectors_used(inputs, 0);
-    let output_vectors: Vec<u32> = (0..4).map(|s| vectors_used(outputs, s)).collect();
+    let output_vectors = [0, 1, 2, 3].map(|stream| vectors_used(outputs, stream));
     let patch_vectors = if matches!(
         kind,
         ShaderKind::Hull | ShaderKind::Domain | ShaderKind::Mesh
@@ -330,42 +285,27 @@ pub(crate) fn write_psv(facts: &Facts<'_>) -> Result<Vec<u8>, DeriveError> {
     } else {
         0
     };
-
-    // Runtime info 1..4.
-    let info1 = info_at + 24;
-    out[info1] = kind.raw() as u8;
-    out[info1 + 1] = uses_view_id as u8;
     let entry_props = facts.entry.map(|e| &e.properties);
-    match kind {
-        ShaderKind::Geometry => {
-            let max = entry_props
-                .and_then(|p| p.gs)
-                .map_or(0, |gs| gs.max_vertex_count as u16);
-            out[info1 + 2..info1 + 4].copy_from_slice(&max.to_le_bytes());
-        }
+    // The 16-bit union after the stage and view-ID bytes.
+    let stage_data: u16 = match kind {
+        ShaderKind::Geometry => entry_props
+            .and_then(|p| p.gs)
+            .map_or(0, |gs| gs.max_vertex_count as u16),
         ShaderKind::Hull | ShaderKind::Domain | ShaderKind::Mesh => {
-            out[info1 + 2] = byte("patch constant vectors", patch_vectors as usize)?;
-            if kind == ShaderKind::Mesh {
-                out[info1 + 3] = entry_props
+            let low = u16::from(byte("patch constant vectors", patch_vectors as usize)?);
+            let topology = match kind {
+                ShaderKind::Mesh => entry_props
                     .and_then(|p| p.ms)
-                    .map_or(0, |ms| ms.output_topology as u8);
-            }
+                    .map_or(0, |ms| ms.output_topology as u8),
+                _ => 0,
+            };
+            low | u16::from(topology) << 8
         }
-        _ => {}
-    }
-    out[info1 + 4] = byte("input elements", inputs.len())?;
-    out[info1 + 5] = byte("output elements", outputs.len())?;
-    out[info1 + 6] = byte("patch constant elements", patch.len())?;
-    out[info1 + 7] = byte("input vectors", input_vectors as usize)?;
-    for (stream, &vectors) in output_vectors.iter().enumerate() {
-        out[info1 + 8 + stream] = byte("output vectors", vectors as usize)?;
-    }
-    if version >= 2 {
-        let threads = num_threads(facts);
-        for (axis, value) in threads.iter().enumerate() {
-            let at = info1 + 12 + 4 * axis;
-            out[at..at + 4].copy_from_slice(&value.to_le_bytes());
-        }
+        _ => 0,
+    };
+    let mut vectors = [0u8; 4];
+    for (out, &count) in vectors.iter_mut().zip(&output_vectors) {
+        *out = byte("output vectors", count as usize)?;
     }
 
     let mut strings = vec![0u8];
@@ -379,34 +319,94 @@ pub(crate) fn write_psv(facts: &Facts<'_>) -> Result<Vec<u8>, DeriveError> {
             &mut indices,
         ));
     }
-    if version >= 3 {
-        let entry_name_offset = strings.len() as u32;
+    let entry_name_offset = strings.len() as u32;
+    if since(3) {
         strings.extend_from_slice(facts.entry.map_or(&[][..], |e| &e.name));
         strings.push(0);
-        out[info1 + 24..info1 + 28].copy_from_slice(&entry_name_offset.to_le_bytes());
-    }
-    if version >= 4
-        && matches!(
-            kind,
-            ShaderKind::Compute | ShaderKind::Mesh | ShaderKind::Amplification
-        )
-    {
-        let bytes = group_shared_bytes(facts);
-        out[info1 + 28..info1 + 32].copy_from_slice(&bytes.to_le_bytes());
     }
     while strings.len() % 4 != 0 {
         strings.push(0);
     }
-    out.extend_from_slice(&(strings.len() as u32).to_le_bytes());
+
+    let (stage_info, min_wave, max_wave) = stage_info(facts);
+    let threads = num_threads(facts);
+    let group_shared = if matches!(
+        kind,
+        ShaderKind::Compute | ShaderKind::Mesh | ShaderKind::Amplification
+    ) {
+        group_shared_bytes(facts)
+    } else {
+        0
+    };
+    let info = RuntimeInfoRecord {
+        stage_info,
+        minimum_wave_lane_count: min_wave,
+        maximum_wave_lane_count: max_wave,
+        shader_stage: since(1).then_some(kind.raw() as u8),
+        uses_view_id: since(1).then_some(uses_view_id as u8),
+        geometry_data: since(1).then_some(stage_data),
+        sig_input_elements: since(1)
+            .then(|| byte("input elements", inputs.len()))
+            .transpose()?,
+        sig_output_elements: since(1)
+            .then(|| byte("output elements", outputs.len()))
+            .transpose()?,
+        sig_patch_or_prim_elements: since(1)
+            .then(|| byte("patch constant elements", patch.len()))
+            .transpose()?,
+        sig_input_vectors: since(1)
+            .then(|| byte("input vectors", input_vectors as usize))
+            .transpose()?,
+        sig_output_vectors: since(1).then_some(vectors),
+        num_threads_x: since(2).then_some(threads[0]),
+        num_threads_y: since(2).then_some(threads[1]),
+        num_threads_z: since(2).then_some(threads[2]),
+        entry_name_offset: since(3).then_some(entry_name_offset),
+        num_bytes_group_shared_memory: since(4).then_some(group_shared),
+    };
+
+    let mut out = Vec::with_capacity(256);
+    let u32_to = |out: &mut Vec<u8>, value: u32| out.extend_from_slice(&value.to_le_bytes());
+    u32_to(&mut out, RuntimeInfoRecord::size_for(version) as u32);
+    info.write_to(&mut out);
+
+    let ordered: Vec<&Resource> = resources
+        .cbuffers
+        .iter()
+        .chain(&resources.samplers)
+        .chain(&resources.srvs)
+        .chain(&resources.uavs)
+        .collect();
+    u32_to(&mut out, ordered.len() as u32);
+    if !ordered.is_empty() {
+        let record_version = if since(2) { 2 } else { 0 };
+        u32_to(&mut out, ResourceRecord::size_for(record_version) as u32);
+        for resource in &ordered {
+            ResourceRecord {
+                resource_type: ResourceType::from_raw(resource_type(resource)),
+                space: resource.space,
+                lower_bound: resource.lower_bound,
+                upper_bound: upper_bound(resource),
+                kind: since(2).then_some(resource.kind),
+                flags: since(2).then_some(ResourceFlags(atomic64(resource) as u32)),
+            }
+            .write_to(&mut out);
+        }
+    }
+    if version == 0 {
+        return Ok(out);
+    }
+
+    u32_to(&mut out, strings.len() as u32);
     out.extend_from_slice(&strings);
-    out.extend_from_slice(&(indices.len() as u32).to_le_bytes());
-    for index in &indices {
-        out.extend_from_slice(&index.to_le_bytes());
+    u32_to(&mut out, indices.len() as u32);
+    for &index in &indices {
+        u32_to(&mut out, index);
     }
     if !records.is_empty() {
-        out.extend_from_slice(&16u32.to_le_bytes());
+        u32_to(&mut out, ElementRecord::SIZE as u32);
         for record in &records {
-            out.extend_from_slice(record);
+            record.write_to(&mut out);
         }
     }
 
@@ -417,12 +417,7 @@ pub(crate) fn write_psv(facts: &Facts<'_>) -> Result<Vec<u8>, DeriveError> {
             kind,
             uses_view_id,
             input_vectors,
-            output_vectors: [
-                output_vectors[0],
-                output_vectors[1],
-                output_vectors[2],
-                output_vectors[3],
-            ],
+            output_vectors,
             patch_vectors,
         },
     )?;

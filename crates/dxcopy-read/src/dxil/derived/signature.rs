@@ -18,6 +18,10 @@ use super::{older_than, Facts};
 use crate::dxil::metadata::{CompType, SignatureElement};
 use crate::name::PartName;
 use crate::psv0::{InterpolationMode, SemanticKind};
+use crate::record::Reserved;
+use crate::signature::{
+    ComponentType, DxbcElement, DxilElement, MinPrecision, SignatureHeader, SystemValue,
+};
 use crate::ShaderKind;
 
 /// Which of an entry's three signatures.
@@ -373,7 +377,7 @@ pub(crate) fn write_signature(facts: &Facts<'_>, kind: SignatureKind) -> Vec<u8>
         .filter(|e| kept(e))
         .map(|e| e.semantic_indices.len())
         .sum();
-    let fixed = 8 + 32 * record_count;
+    let fixed = (SignatureHeader::SIZE + DxilElement::SIZE * record_count as u64) as usize;
     // Every element's name goes in the table, kept or not: a system value
     // under dxc's own spelling (one string per semantic below validator
     // 1.7, where dxc tells names apart by their address), anything else as
@@ -462,21 +466,27 @@ pub(crate) fn write_signature(facts: &Facts<'_>, kind: SignatureKind) -> Vec<u8>
     records.sort_by_key(|r| (r.stream, r.register, r.name_offset));
 
     let mut out = Vec::with_capacity(next as usize + 3);
-    out.extend_from_slice(&(records.len() as u32).to_le_bytes());
-    out.extend_from_slice(&8u32.to_le_bytes());
+    SignatureHeader {
+        param_count: records.len() as u32,
+        first_param_offset: SignatureHeader::SIZE as u32,
+    }
+    .write_to(&mut out);
     for r in &records {
-        for word in [
-            r.stream,
-            r.name_offset,
-            r.semantic_index,
-            r.system_value,
-            r.comp_type,
-            r.register,
-        ] {
-            out.extend_from_slice(&word.to_le_bytes());
+        DxilElement {
+            stream: r.stream,
+            element: DxbcElement {
+                name_offset: r.name_offset,
+                semantic_index: r.semantic_index,
+                system_value: SystemValue::from_raw(r.system_value),
+                component_type: ComponentType::from_raw(r.comp_type),
+                register: r.register,
+                mask: r.mask,
+                rw_mask: r.rw_mask,
+                reserved: Reserved,
+            },
+            min_precision: MinPrecision::from_raw(r.min_precision),
         }
-        out.extend_from_slice(&[r.mask, r.rw_mask, 0, 0]);
-        out.extend_from_slice(&r.min_precision.to_le_bytes());
+        .write_to(&mut out);
     }
     for (name, _) in &names {
         out.extend_from_slice(name);

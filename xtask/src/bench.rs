@@ -17,6 +17,7 @@
 mod dxil_listing;
 mod projects;
 mod python;
+mod rebuild;
 mod reflect;
 mod tree;
 
@@ -36,7 +37,8 @@ const MIB: usize = 1 << 20;
 /// real containers in place, dxstrip -r over a tree of them next to cp -r,
 /// the Python package, dxinfo --json, --disasm and --reflect over the corpus, the
 /// bitcode layer, the DXIL listing next to llvm-dis, dxinfo --stats over the
-/// corpus next to du -s, C headers next to files.
+/// corpus next to du -s, C headers next to files, `--rebuild-parts` over the
+/// corpus's DXIL containers next to a no-op run.
 /// (`--compare-profiles` adds the build-profile comparison.)
 const WORKLOADS: &[&str] = &[
     "dump-priv",
@@ -53,6 +55,7 @@ const WORKLOADS: &[&str] = &[
     "dxil-listing",
     "stats",
     "headers",
+    "rebuild-parts",
 ];
 const LLVM_OBJCOPY: &str = "/usr/lib/llvm-22/bin/llvm-objcopy";
 /// The parts `--strip-debug` removes (from the part table), as llvm-objcopy
@@ -220,6 +223,9 @@ pub fn run(args: &[String]) -> Result<()> {
     }
     if opts.wants("headers") && dxinfo.exists() && have_corpus {
         projects::headers(&opts, &dxinfo, dir, &corpus, &mut report)?;
+    }
+    if have_corpus && opts.wants("rebuild-parts") {
+        rebuild::workload(&opts, &bins, dir, &corpus, &mut report)?;
     }
     if opts.compare_profiles {
         profiles(&opts, &bins, dir, &mut report)?;

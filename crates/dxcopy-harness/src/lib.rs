@@ -26,6 +26,7 @@
 
 pub mod alloc;
 mod bitcode;
+mod bitcode_diff;
 pub mod corpus;
 mod decode;
 pub mod dxc_listings;
@@ -38,6 +39,7 @@ pub mod shapes;
 mod verify;
 
 pub use bitcode::{bitcode_input, exercise_bitcode};
+pub use bitcode_diff::first_bitstream_difference;
 pub use decode::{
     debug_notes_data, decode_input, decode_named, decode_one, decode_part_compat, decode_seed,
     disasm_data, disasm_input, CountingSink, DecodeInput, DECODE_NAMES,

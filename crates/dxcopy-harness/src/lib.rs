@@ -32,6 +32,7 @@ mod decode;
 pub mod dxc_listings;
 mod dxil;
 mod dxil_header;
+mod dxil_write;
 mod exercise;
 pub mod llvm;
 mod script;
@@ -45,6 +46,7 @@ pub use decode::{
     disasm_data, disasm_input, CountingSink, DecodeInput, DECODE_NAMES,
 };
 pub use dxil::{dxil_module_input, exercise_module};
+pub use dxil_write::dxil_write_input;
 pub use exercise::{exercise, exercise_file_writer, exercise_pdb, Summary};
 pub use script::{roundtrip, Op, Script};
 pub use verify::{verify_output, Violation};

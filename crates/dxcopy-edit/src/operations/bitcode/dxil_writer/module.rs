@@ -149,7 +149,13 @@ impl Emitter<'_> {
                     Attribute::Enum(k) => self.vals.extend([0, k.0]),
                     Attribute::Int(k, v) => self.vals.extend([1, k.0, *v]),
                     Attribute::String { key, value } => {
-                        let value = value.as_deref().filter(|v| !v.is_empty());
+                        let value = value.as_deref();
+                        if value.is_some_and(<[u8]>::is_empty) {
+                            return Err(self.fail(
+                                "PARAMATTR_GRP_CODE_ENTRY",
+                                "a string attribute with an empty value (LLVM writes it without one)",
+                            ));
+                        }
                         if key.contains(&0) || value.is_some_and(|v| v.contains(&0)) {
                             return Err(self.fail(
                                 "PARAMATTR_GRP_CODE_ENTRY",

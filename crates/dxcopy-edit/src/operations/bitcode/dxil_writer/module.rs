@@ -76,6 +76,12 @@ impl Emitter<'_> {
                 "a record of a later LLVM writer (VSTOFFSET, HASH or SOURCE_FILENAME)",
             ));
         }
+        if m.version != 1 {
+            return Err(self.fail(
+                "VERSION",
+                "dxc writes module version 1 (relative operand IDs, no string table)",
+            ));
+        }
         self.s.enter_block(block::MODULE, 3);
         self.vals.push(m.version);
         self.emit("VERSION", UNABBREV, 1)?;
@@ -259,6 +265,7 @@ impl Emitter<'_> {
                         }
                         Some(name) => {
                             let fields = std::mem::take(&mut self.vals);
+                            // An unnamed identified struct has no name record.
                             if !name.is_empty() {
                                 self.string_record(
                                     "TYPE_CODE_STRUCT_NAME",

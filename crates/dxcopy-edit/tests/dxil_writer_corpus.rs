@@ -9,8 +9,8 @@ use dxcopy_edit::bitcode::{write_module, write_program};
 use dxcopy_edit::dump::dumps_as_bitcode;
 use dxcopy_harness::corpus::files_under;
 use dxcopy_harness::first_bitstream_difference;
-use dxcopy_read::dxil::release::DxcRelease;
 use dxcopy_read::dxil::Module;
+use dxcopy_read::listing::dxil::release::DxcRelease;
 use dxcopy_read::{container_input, Container, Program};
 use std::collections::BTreeMap;
 

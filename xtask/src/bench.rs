@@ -18,6 +18,7 @@ mod dxil_listing;
 mod dxil_write;
 mod projects;
 mod python;
+mod rebuild;
 mod reflect;
 mod scan;
 mod tree;
@@ -40,7 +41,8 @@ const MIB: usize = 1 << 20;
 /// bitcode layer, the DXIL listing next to llvm-dis, the DXIL writer next to
 /// reading alone, dxinfo --stats over the
 /// corpus next to du -s, C headers next to files, dxinfo --scan of 1 GiB next
-/// to cat, dxinfo --rows=csv over the corpus next to --json.
+/// to cat, dxinfo --rows=csv over the corpus next to --json, `--rebuild-parts`
+/// over the corpus's DXIL containers next to a no-op run.
 /// (`--compare-profiles` adds the build-profile comparison.)
 const WORKLOADS: &[&str] = &[
     "dump-priv",
@@ -60,6 +62,7 @@ const WORKLOADS: &[&str] = &[
     "headers",
     "scan",
     "rows",
+    "rebuild-parts",
 ];
 const LLVM_OBJCOPY: &str = "/usr/lib/llvm-22/bin/llvm-objcopy";
 /// The parts `--strip-debug` removes (from the part table), as llvm-objcopy
@@ -241,6 +244,9 @@ pub fn run(args: &[String]) -> Result<()> {
     }
     if opts.wants("rows") && dxinfo.exists() && have_corpus {
         scan::rows(&opts, &dxinfo, &corpus, &mut report)?;
+    }
+    if have_corpus && opts.wants("rebuild-parts") {
+        rebuild::workload(&opts, &bins, dir, &corpus, &mut report)?;
     }
     if opts.compare_profiles {
         profiles(&opts, &bins, dir, &mut report)?;

@@ -126,7 +126,7 @@ impl ContainerBuilder {
     }
 
     /// A HASH part's data for `bitcode` with `flags`.
-    pub fn hash_part(flags: u32, bitcode: &[u8]) -> [u8; 20] {
+    pub fn hash_part(flags: u32, bitcode: &[u8]) -> Vec<u8> {
         ShaderHash {
             flags,
             digest: md5_of(bitcode),

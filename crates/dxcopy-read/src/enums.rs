@@ -50,6 +50,20 @@ macro_rules! open_enum {
             Unknown($repr),
         }
 
+        impl $crate::record::Field for $name {
+            const SIZE: u64 = <$repr as $crate::record::Field>::SIZE;
+            fn read_at(
+                c: &$crate::cursor::Cursor<'_>,
+                offset: u64,
+                what: &'static str,
+            ) -> $crate::error::Result<Self> {
+                <$repr as $crate::record::Field>::read_at(c, offset, what).map($name::from_raw)
+            }
+            fn write_to(&self, out: &mut Vec<u8>) {
+                $crate::record::Field::write_to(&self.raw(), out)
+            }
+        }
+
         impl $name {
             /// Every named value with its name, in specification order.
             pub const KNOWN: &'static [($repr, &'static str)] = &[ $( ($value, $text), )* ];
@@ -126,6 +140,20 @@ macro_rules! flag_set {
         $(#[$meta])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
         pub struct $name(pub $repr);
+
+        impl $crate::record::Field for $name {
+            const SIZE: u64 = <$repr as $crate::record::Field>::SIZE;
+            fn read_at(
+                c: &$crate::cursor::Cursor<'_>,
+                offset: u64,
+                what: &'static str,
+            ) -> $crate::error::Result<Self> {
+                <$repr as $crate::record::Field>::read_at(c, offset, what).map($name)
+            }
+            fn write_to(&self, out: &mut Vec<u8>) {
+                $crate::record::Field::write_to(&self.0, out)
+            }
+        }
 
         impl $name {
             $(

@@ -6,7 +6,7 @@
 //! library's API otherwise.
 
 use crate::pdb::MSF_MAGIC;
-use crate::rdat::RDAT_VERSION_10;
+use crate::rdat::{write_rdat, RdatPartType};
 use crate::source_info::{
     CONTENT_ENTRY_SIZE, NAME_ENTRY_SIZE, SECTION_HEADER_SIZE, SOURCE_INFO_HEADER_SIZE,
 };
@@ -14,19 +14,11 @@ use crate::source_info::{
 /// RDAT part data (version 0x10) holding the given (part type, part data)
 /// pairs in order, each after its 8-byte part header.
 pub fn build_rdat(parts: &[(u32, Vec<u8>)]) -> Vec<u8> {
-    let mut out = RDAT_VERSION_10.to_le_bytes().to_vec();
-    out.extend_from_slice(&(parts.len() as u32).to_le_bytes());
-    let mut at = 8 + 4 * parts.len();
-    for (_, data) in parts {
-        out.extend_from_slice(&(at as u32).to_le_bytes());
-        at += 8 + data.len();
-    }
-    for (ty, data) in parts {
-        out.extend_from_slice(&ty.to_le_bytes());
-        out.extend_from_slice(&(data.len() as u32).to_le_bytes());
-        out.extend_from_slice(data);
-    }
-    out
+    let parts: Vec<(RdatPartType, &[u8])> = parts
+        .iter()
+        .map(|(ty, data)| (RdatPartType::from_raw(*ty), data.as_slice()))
+        .collect();
+    write_rdat(&parts)
 }
 
 /// An MSF file of `blocks` blocks of `block_size` bytes whose

@@ -90,6 +90,7 @@ pub mod mapped;
 pub mod name;
 mod parts;
 pub mod pdb;
+pub mod record;
 pub mod reflect;
 pub mod root_signature_check;
 mod stage;

@@ -443,18 +443,13 @@ pub fn check_container(
             None => return Ok(ContainerCoverage::NotChecked(NotChecked::NoRootSignature)),
         },
     };
-    let stage = [PartName::DXIL, PartName::ILDB]
-        .iter()
-        .filter_map(|&n| container.find(n))
-        .find_map(|p| crate::program::Program::parse(&p).ok())
-        .map(|p| p.shader_kind);
+    let stage = container.stage();
     let (bindings, source, stage) = if let Some(part) = container.find(PartName::PSV0) {
         let psv = crate::psv0::Psv0::parse(&part, stage)?;
         let stage = stage.or(psv.stage);
         (psv.resources, BindingSource::Psv0, stage)
     } else if let Some(part) = container.find(PartName::RDEF) {
         let rdef = crate::rdef::ResourceDefinitions::parse(&part)?;
-        let stage = stage.or_else(|| crate::disasm::header::container_stage(container));
         let bindings = rdef.resources.iter().map(rdef_binding).collect();
         (bindings, BindingSource::Rdef, stage)
     } else {

@@ -78,6 +78,20 @@ macro_rules! stage_code {
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         pub struct $name($repr);
 
+        impl $crate::record::Field for $name {
+            const SIZE: u64 = <$repr as $crate::record::Field>::SIZE;
+            fn read_at(
+                c: &$crate::cursor::Cursor<'_>,
+                offset: u64,
+                what: &'static str,
+            ) -> $crate::error::Result<Self> {
+                <$repr as $crate::record::Field>::read_at(c, offset, what).map($name)
+            }
+            fn write_to(&self, out: &mut Vec<u8>) {
+                $crate::record::Field::write_to(&self.0, out)
+            }
+        }
+
         impl $name {
             /// The view of a raw code as stored.
             pub fn from_raw(raw: $repr) -> Self {

@@ -324,9 +324,11 @@ mod tests {
     use crate::testutil::{build, sign};
 
     fn hash_part(bitcode: &[u8]) -> Vec<u8> {
-        let mut h = 0u32.to_le_bytes().to_vec();
-        h.extend_from_slice(&md5_of(bitcode));
-        h
+        crate::ShaderHash {
+            flags: 0,
+            digest: md5_of(bitcode),
+        }
+        .to_bytes()
     }
 
     /// The magic and one empty module block (ENTER_SUBBLOCK 8, width 3,

@@ -15,7 +15,17 @@ use crate::error::{Mismatch, ReadErrorKind, Result};
 use crate::finding::{Finding, FindingKind};
 
 /// Size of the ILDN header.
-pub const DEBUG_NAME_HEADER_SIZE: u64 = 4;
+pub const DEBUG_NAME_HEADER_SIZE: u64 = DebugNameHeader::SIZE;
+
+crate::record::record! {
+    /// The ILDN header (docs/format/small-parts.md); the name follows.
+    pub struct DebugNameHeader: "ILDN header" {
+        /// Flags (0).
+        0 flags: u16 => "ILDN flags";
+        /// Length of the name without its NUL.
+        2 name_length: u16 => "ILDN name length";
+    }
+}
 
 /// A decoded ILDN part.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -82,8 +92,7 @@ impl<'data> DebugName<'data> {
 
 fn decode(c: Cursor<'_>, mode: Mode) -> Result<DebugName<'_>> {
     let strict = mode == Mode::Strict;
-    let flags = c.u16(0, "ILDN flags")?;
-    let name_length = c.u16(2, "ILDN name length")?;
+    let DebugNameHeader { flags, name_length } = DebugNameHeader::read(&c, 0)?;
     let mut issues = Vec::new();
     if strict && flags != 0 {
         issues.push(Finding::at(
@@ -155,8 +164,11 @@ pub fn encode(name: &[u8]) -> Option<Vec<u8>> {
         return None;
     }
     let mut out = Vec::with_capacity((name.len() + 5).div_ceil(4) * 4);
-    out.extend_from_slice(&0u16.to_le_bytes());
-    out.extend_from_slice(&len.to_le_bytes());
+    DebugNameHeader {
+        flags: 0,
+        name_length: len,
+    }
+    .write_to(&mut out);
     out.extend_from_slice(name);
     out.push(0);
     out.resize(out.len().div_ceil(4) * 4, 0);

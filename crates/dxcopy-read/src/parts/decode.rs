@@ -11,7 +11,9 @@ use crate::name::PartName;
 use crate::private::PrivateContent;
 use crate::program::{is_program_data, Program, ShaderKind};
 use crate::psv0::Psv0;
+use crate::rdef::ResourceDefinitions;
 use crate::signature::Signature;
+use crate::stage::ProgramType;
 use crate::stat::Statistics;
 
 /// Generates [`Decoded`], [`Decoded::kind`], [`Decoded::family`] and the
@@ -110,7 +112,7 @@ fn decode_psv0<'data>(
 ) -> Result<Decoded<'data>, ReadError> {
     Ok(Decoded::Psv0(Box::new(Psv0::parse(
         part,
-        program_kind(container),
+        container.stage(),
     )?)))
 }
 
@@ -146,15 +148,31 @@ impl<'data> Decoded<'data> {
     }
 }
 
-/// The shader kind of the container's program: the DXIL part's, else the ILDB
-/// part's (PSV0 needs it to decode its stage-dependent fields).
-pub fn program_kind(container: &Container<'_>) -> Option<ShaderKind> {
-    [PartName::DXIL, PartName::ILDB].iter().find_map(|name| {
-        container
-            .find(*name)
-            .and_then(|p| Program::parse(&p).ok())
-            .map(|p| p.shader_kind)
-    })
+impl Container<'_> {
+    /// The shader stage of the container: the shader kind of its program
+    /// (the DXIL part's, else the ILDB part's), else the stage in the
+    /// version token of its SM4/5 program (SHEX, else SHDR), else the RDEF
+    /// target's; `None` when no part names one. PSV0 needs it to decode its
+    /// stage-dependent fields, the listings and the root signature check to
+    /// name the stage.
+    pub fn stage(&self) -> Option<ShaderKind> {
+        let program = [PartName::DXIL, PartName::ILDB].iter().find_map(|name| {
+            self.find(*name)
+                .and_then(|p| Program::parse(&p).ok())
+                .map(|p| p.shader_kind)
+        });
+        program.or_else(|| {
+            for name in [b"SHEX", b"SHDR"] {
+                if let Some(part) = self.find(PartName(*name)) {
+                    if let Ok(token) = part.cursor().u32(0, "program version token") {
+                        return ProgramType::from_raw((token >> 16) as u16).stage();
+                    }
+                }
+            }
+            let part = self.find(PartName::RDEF)?;
+            ResourceDefinitions::parse(&part).ok()?.target.stage()
+        })
+    }
 }
 
 /// Decodes `part` of `container`, choosing the decoder by part name through
@@ -280,7 +298,7 @@ mod tests {
             (b"DXIL", &dxil),
         ]);
         let c = Container::parse(&bytes).unwrap();
-        assert_eq!(program_kind(&c), Some(ShaderKind::Vertex));
+        assert_eq!(c.stage(), Some(ShaderKind::Vertex));
         let kinds: Vec<&str> = decode_all(&c)
             .iter()
             .map(|(_, d)| d.as_ref().map(|d| d.kind()).unwrap())
@@ -302,7 +320,7 @@ mod tests {
         }
         let no_program = build(&[(b"PSV0", &psv0)]);
         let c = Container::parse(&no_program).unwrap();
-        assert_eq!(program_kind(&c), None);
+        assert_eq!(c.stage(), None);
     }
 
     #[test]

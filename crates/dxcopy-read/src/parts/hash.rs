@@ -10,19 +10,21 @@ use crate::program::Program;
 use md5::{Digest, Md5};
 
 /// Size of the HASH part data.
-pub const HASH_SIZE: usize = 20;
+pub const HASH_SIZE: usize = ShaderHash::SIZE as usize;
 /// Flag: the digest was computed from the ILDB (source-including) bitcode.
 pub const FLAG_INCLUDES_SOURCE: u32 = 1;
 
-/// A decoded HASH part.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct ShaderHash {
-    /// Flags (0 = None, 1 = IncludesSource).
-    pub flags: u32,
-    /// The 16-byte MD5 digest.
-    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::fields::ser::hex"))]
-    pub digest: [u8; 16],
+crate::record::record! {
+    /// A decoded HASH part: the whole part is this record.
+    #[derive(Eq)]
+    #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+    pub struct ShaderHash: "HASH" {
+        /// Flags (0 = None, 1 = IncludesSource).
+        0 flags: u32 => "HASH flags";
+        /// The 16-byte MD5 digest.
+        #[cfg_attr(feature = "serde", serde(serialize_with = "crate::fields::ser::hex"))]
+        4 digest: [u8; 16] => "HASH digest";
+    }
 }
 
 /// The outcome of checking a HASH part against its bitcode.
@@ -45,11 +47,7 @@ pub enum HashStatus {
 impl ShaderHash {
     /// Decodes HASH part data at absolute offset `base`.
     pub fn parse_data(data: &[u8], base: u64) -> Result<ShaderHash> {
-        let c = Cursor::new(data, base);
-        Ok(ShaderHash {
-            flags: c.u32(0, "HASH flags")?,
-            digest: c.array(4, "HASH digest")?,
-        })
+        ShaderHash::read(&Cursor::new(data, base), 0)
     }
 
     /// Decodes a HASH part.
@@ -65,14 +63,6 @@ impl ShaderHash {
         } else {
             PartName::DXIL
         }
-    }
-
-    /// Encodes the 20-byte part data.
-    pub fn to_bytes(&self) -> [u8; HASH_SIZE] {
-        let mut out = [0u8; HASH_SIZE];
-        out[..4].copy_from_slice(&self.flags.to_le_bytes());
-        out[4..].copy_from_slice(&self.digest);
-        out
     }
 
     /// Checks the digest against the bitcode of the part it names in `container`.

@@ -11,14 +11,42 @@ use super::Mode;
 use crate::container::Part;
 use crate::cursor::Cursor;
 use crate::error::{Magic, ReadErrorKind, Result};
+use crate::record::Reserved;
 pub(crate) use crate::stage::ShaderKind;
 
 /// Size of the program header (including the bitcode header).
-pub const PROGRAM_HEADER_SIZE: usize = 24;
+pub const PROGRAM_HEADER_SIZE: usize = ProgramHeader::SIZE as usize;
 /// Offset of the bitcode header inside the part.
 pub const BITCODE_HEADER_OFFSET: u64 = 8;
 /// LLVM bitcode magic `BC 0xC0DE`.
 pub const BITCODE_MAGIC: [u8; 4] = [b'B', b'C', 0xc0, 0xde];
+
+crate::record::record! {
+    /// The program header with the bitcode header inside it
+    /// (docs/format/program.md §1).
+    pub struct ProgramHeader: "program header" {
+        /// Shader model: major in the high nibble, minor in the low one.
+        0 version: u8;
+        /// Padding (zero).
+        1 reserved: crate::record::Reserved<1>;
+        /// Shader kind.
+        2 shader_kind: ShaderKind;
+        /// Size of the whole program part in 32-bit words.
+        4 size_in_words: u32;
+        /// Bitcode header magic, `DXIL`.
+        8 bitcode_magic: [u8; 4] => "bitcode header";
+        /// DXIL version minor.
+        12 dxil_minor: u8 => "bitcode header";
+        /// DXIL version major.
+        13 dxil_major: u8 => "bitcode header";
+        /// Padding (zero).
+        14 reserved2: crate::record::Reserved<2>;
+        /// Bitcode offset from the start of the bitcode header (normally 16).
+        16 bitcode_offset: u32 => "bitcode header";
+        /// Bitcode size in bytes.
+        20 bitcode_size: u32 => "bitcode header";
+    }
+}
 
 /// The decoded program header plus the located bitcode.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,6 +104,22 @@ impl<'data> Program<'data> {
             .map_err(|e| e.in_part(part.part_ref()))
     }
 
+    /// The program header as stored (for re-encoding the part).
+    pub fn header(&self) -> ProgramHeader {
+        ProgramHeader {
+            version: (self.model_major << 4) | (self.model_minor & 0xf),
+            reserved: Reserved,
+            shader_kind: self.shader_kind,
+            size_in_words: self.size_in_words,
+            bitcode_magic: self.bitcode_magic,
+            dxil_minor: self.dxil_minor,
+            dxil_major: self.dxil_major,
+            reserved2: Reserved,
+            bitcode_offset: self.bitcode_offset,
+            bitcode_size: self.bitcode_size,
+        }
+    }
+
     /// Whether the bitcode starts with the LLVM bitcode magic.
     pub fn has_bitcode_magic(&self) -> bool {
         self.bitcode.starts_with(&BITCODE_MAGIC)
@@ -103,14 +147,17 @@ fn decode<'data>(c: Cursor<'data>, mode: Mode, file: Cursor<'data>) -> Result<Pr
     if mode == Mode::LlvmCompat {
         c.bytes(0, PROGRAM_HEADER_SIZE as u64, "program header")?;
     }
-    let version = c.u8(0, "program header")?;
-    let shader_kind = ShaderKind::from_raw(c.u16(2, "program header")?);
-    let size_in_words = c.u32(4, "program header")?;
-    let bitcode_magic: [u8; 4] = c.array(8, "bitcode header")?;
-    let dxil_minor = c.u8(12, "bitcode header")?;
-    let dxil_major = c.u8(13, "bitcode header")?;
-    let bitcode_offset = c.u32(16, "bitcode header")?;
-    let bitcode_size = c.u32(20, "bitcode header")?;
+    let ProgramHeader {
+        version,
+        shader_kind,
+        size_in_words,
+        bitcode_magic,
+        dxil_minor,
+        dxil_major,
+        bitcode_offset,
+        bitcode_size,
+        ..
+    } = ProgramHeader::read(&c, 0)?;
     if mode == Mode::Strict && &bitcode_magic != b"DXIL" {
         return Err(c.error(
             8,
@@ -163,16 +210,19 @@ pub fn build_program_data(
 ) -> Vec<u8> {
     let padded = (PROGRAM_HEADER_SIZE + bitcode.len()).div_ceil(4) * 4;
     let mut out = Vec::with_capacity(padded);
-    out.push((model_major << 4) | (model_minor & 0xf));
-    out.push(0);
-    out.extend_from_slice(&shader_kind.raw().to_le_bytes());
-    out.extend_from_slice(&((padded / 4) as u32).to_le_bytes());
-    out.extend_from_slice(b"DXIL");
-    out.push(dxil_minor);
-    out.push(dxil_major);
-    out.extend_from_slice(&[0, 0]);
-    out.extend_from_slice(&16u32.to_le_bytes());
-    out.extend_from_slice(&(bitcode.len() as u32).to_le_bytes());
+    ProgramHeader {
+        version: (model_major << 4) | (model_minor & 0xf),
+        reserved: Reserved,
+        shader_kind,
+        size_in_words: (padded / 4) as u32,
+        bitcode_magic: *b"DXIL",
+        dxil_minor,
+        dxil_major,
+        reserved2: Reserved,
+        bitcode_offset: (ProgramHeader::SIZE - BITCODE_HEADER_OFFSET) as u32,
+        bitcode_size: bitcode.len() as u32,
+    }
+    .write_to(&mut out);
     out.extend_from_slice(bitcode);
     out.resize(padded, 0);
     out

@@ -29,22 +29,22 @@ use crate::program::ShaderKind;
 use crate::signature::ComponentType;
 
 /// Size of a version-0 `RuntimeInfo` record.
-pub const RUNTIME_INFO_V0_SIZE: u32 = 24;
+pub const RUNTIME_INFO_V0_SIZE: u32 = RuntimeInfoRecord::size_for(0) as u32;
 /// Size of a version-1 `RuntimeInfo` record.
-pub const RUNTIME_INFO_V1_SIZE: u32 = 36;
+pub const RUNTIME_INFO_V1_SIZE: u32 = RuntimeInfoRecord::size_for(1) as u32;
 /// Size of a version-2 `RuntimeInfo` record.
-pub const RUNTIME_INFO_V2_SIZE: u32 = 48;
+pub const RUNTIME_INFO_V2_SIZE: u32 = RuntimeInfoRecord::size_for(2) as u32;
 /// Size of a version-3 `RuntimeInfo` record.
-pub const RUNTIME_INFO_V3_SIZE: u32 = 52;
+pub const RUNTIME_INFO_V3_SIZE: u32 = RuntimeInfoRecord::size_for(3) as u32;
 /// Size of a `PSVRuntimeInfo4` record (adds `NumBytesGroupSharedMemory`;
 /// the record's version otherwise reads as 3).
-pub const RUNTIME_INFO_V4_SIZE: u32 = 56;
+pub const RUNTIME_INFO_V4_SIZE: u32 = RuntimeInfoRecord::size_for(4) as u32;
 /// Size of a version-0/1 resource binding record.
-pub const RESOURCE_V0_SIZE: u32 = 16;
+pub const RESOURCE_V0_SIZE: u32 = ResourceRecord::size_for(0) as u32;
 /// Size of a version-2 resource binding record (adds kind and flags).
-pub const RESOURCE_V2_SIZE: u32 = 24;
+pub const RESOURCE_V2_SIZE: u32 = ResourceRecord::size_for(2) as u32;
 /// Size of a PSV signature element record.
-pub const ELEMENT_SIZE: u32 = 16;
+pub const ELEMENT_SIZE: u32 = ElementRecord::SIZE as u32;
 
 open_enum! {
     /// Resource type of a PSV resource binding (docs/format/enums.md §7).
@@ -146,6 +146,92 @@ open_enum! {
         LinearSample = 6 => "LinearSample",
         LinearNoperspectiveSample = 7 => "LinearNoperspectiveSample",
         Invalid = 8 => "Invalid",
+    }
+}
+
+crate::record::record! {
+    /// The stored `RuntimeInfo` record (docs/format/psv0.md §1–2). It grows
+    /// by version: 24 bytes (v0), 36 (v1), 48 (v2), 52 (v3), 56
+    /// (`PSVRuntimeInfo4`, whose fields otherwise read as version 3); a
+    /// field added by a version is `None` in the versions before it.
+    pub struct RuntimeInfoRecord: "PSV0 RuntimeInfo" {
+        /// The stage union (see [`StageInfo`]).
+        0 stage_info: [u8; 16] => "PSV0 stage info";
+        /// Minimum wave lane count.
+        16 minimum_wave_lane_count: u32 => "PSV0 MinimumWaveLaneCount";
+        /// Maximum wave lane count.
+        20 maximum_wave_lane_count: u32 => "PSV0 MaximumWaveLaneCount";
+        /// The shader stage (ShaderKind numbering).
+        24 shader_stage: u8 => "PSV0 ShaderStage", since 1;
+        /// Whether the shader uses the view ID.
+        25 uses_view_id: u8 => "PSV0 UsesViewID", since 1;
+        /// The 16-bit union at offset 26 (see [`RuntimeInfo::geometry_data`]).
+        26 geometry_data: u16 => "PSV0 geometry data", since 1;
+        /// Number of input signature elements.
+        28 sig_input_elements: u8 => "PSV0 SigInputElements", since 1;
+        /// Number of output signature elements.
+        29 sig_output_elements: u8 => "PSV0 SigOutputElements", since 1;
+        /// Number of patch-constant or primitive signature elements.
+        30 sig_patch_or_prim_elements: u8 => "PSV0 SigPatchOrPrimElements", since 1;
+        /// Number of packed input vectors.
+        31 sig_input_vectors: u8 => "PSV0 SigInputVectors", since 1;
+        /// Number of packed output vectors per stream.
+        32 sig_output_vectors: [u8; 4] => "PSV0 SigOutputVectors", since 1;
+        /// Thread group size X.
+        36 num_threads_x: u32 => "PSV0 NumThreadsX", since 2;
+        /// Thread group size Y.
+        40 num_threads_y: u32 => "PSV0 NumThreadsY", since 2;
+        /// Thread group size Z.
+        44 num_threads_z: u32 => "PSV0 NumThreadsZ", since 2;
+        /// Offset of the entry point name in the string table.
+        48 entry_name_offset: u32 => "PSV0 EntryNameOffset", since 3;
+        /// Bytes of group shared memory the shader uses.
+        52 num_bytes_group_shared_memory: u32 => "PSV0 NumBytesGroupSharedMemory", since 4;
+    }
+}
+
+crate::record::record! {
+    /// A stored resource binding: 16 bytes in versions 0 and 1, 24 from
+    /// version 2 (docs/format/psv0.md §3).
+    pub struct ResourceRecord: "PSV0 resource binding" {
+        /// Resource type.
+        0 resource_type: ResourceType;
+        /// Register space.
+        4 space: u32;
+        /// First register.
+        8 lower_bound: u32;
+        /// Last register.
+        12 upper_bound: u32;
+        /// Resource kind.
+        16 kind: ResourceKind, since 2;
+        /// Resource flags.
+        20 flags: ResourceFlags, since 2;
+    }
+}
+
+crate::record::record! {
+    /// A stored PSV signature element (docs/format/psv0.md §3).
+    pub struct ElementRecord: "PSV0 signature element" {
+        /// Offset of the name in the string table.
+        0 name_offset: u32;
+        /// Index of the first semantic index in the semantic index table.
+        4 indices_offset: u32;
+        /// Number of rows.
+        8 rows: u8;
+        /// First row.
+        9 start_row: u8;
+        /// Columns (bits 0–3), first column (bits 4–5), allocated (bit 6).
+        10 cols_start_col_allocated: u8;
+        /// Semantic kind.
+        11 kind: SemanticKind;
+        /// Component type.
+        12 component_type: u8;
+        /// Interpolation mode.
+        13 interpolation: InterpolationMode;
+        /// Dynamic mask (bits 0–3) and output stream (bits 4–5).
+        14 dynamic_mask_stream: u8;
+        /// Reserved byte.
+        15 reserved: u8;
     }
 }
 
@@ -307,6 +393,57 @@ pub struct RuntimeInfo {
 }
 
 impl RuntimeInfo {
+    /// The decoded record, its stage union decoded for `stage`.
+    pub fn from_record(record: &RuntimeInfoRecord, stage: Option<ShaderKind>) -> RuntimeInfo {
+        let num_threads = match (
+            record.num_threads_x,
+            record.num_threads_y,
+            record.num_threads_z,
+        ) {
+            (Some(x), Some(y), Some(z)) => Some([x, y, z]),
+            _ => None,
+        };
+        RuntimeInfo {
+            stage_info_raw: record.stage_info,
+            stage_info: StageInfo::decode(&record.stage_info, stage),
+            minimum_wave_lane_count: record.minimum_wave_lane_count,
+            maximum_wave_lane_count: record.maximum_wave_lane_count,
+            shader_stage: record.shader_stage,
+            uses_view_id: record.uses_view_id,
+            geometry_data: record.geometry_data,
+            sig_input_elements: record.sig_input_elements,
+            sig_output_elements: record.sig_output_elements,
+            sig_patch_or_prim_elements: record.sig_patch_or_prim_elements,
+            sig_input_vectors: record.sig_input_vectors,
+            sig_output_vectors: record.sig_output_vectors,
+            num_threads,
+            entry_name_offset: record.entry_name_offset,
+            num_bytes_group_shared_memory: record.num_bytes_group_shared_memory,
+        }
+    }
+
+    /// The record as stored: the raw stage union and every field present.
+    pub fn to_record(&self) -> RuntimeInfoRecord {
+        RuntimeInfoRecord {
+            stage_info: self.stage_info_raw,
+            minimum_wave_lane_count: self.minimum_wave_lane_count,
+            maximum_wave_lane_count: self.maximum_wave_lane_count,
+            shader_stage: self.shader_stage,
+            uses_view_id: self.uses_view_id,
+            geometry_data: self.geometry_data,
+            sig_input_elements: self.sig_input_elements,
+            sig_output_elements: self.sig_output_elements,
+            sig_patch_or_prim_elements: self.sig_patch_or_prim_elements,
+            sig_input_vectors: self.sig_input_vectors,
+            sig_output_vectors: self.sig_output_vectors,
+            num_threads_x: self.num_threads.map(|t| t[0]),
+            num_threads_y: self.num_threads.map(|t| t[1]),
+            num_threads_z: self.num_threads.map(|t| t[2]),
+            entry_name_offset: self.entry_name_offset,
+            num_bytes_group_shared_memory: self.num_bytes_group_shared_memory,
+        }
+    }
+
     /// Geometry shaders: the maximum vertex count (the whole 16-bit union).
     pub fn max_vertex_count(&self) -> Option<u16> {
         self.geometry_data
@@ -380,6 +517,24 @@ pub struct PsvElement<'data> {
 }
 
 impl PsvElement<'_> {
+    /// The record as stored (the name and the indices by their offsets).
+    pub fn to_record(&self) -> ElementRecord {
+        ElementRecord {
+            name_offset: self.name_offset,
+            indices_offset: self.indices_offset,
+            rows: self.rows,
+            start_row: self.start_row,
+            cols_start_col_allocated: (self.cols & 0xf)
+                | ((self.start_col & 0x3) << 4)
+                | (u8::from(self.allocated) << 6),
+            kind: self.kind,
+            component_type: self.component_type.raw() as u8,
+            interpolation: self.interpolation,
+            dynamic_mask_stream: (self.dynamic_mask & 0xf) | ((self.stream & 0x3) << 4),
+            reserved: self.reserved,
+        }
+    }
+
     /// The semantic name as text (lossy for bytes that are not UTF-8).
     pub fn name_lossy(&self) -> std::borrow::Cow<'_, str> {
         String::from_utf8_lossy(self.name)
@@ -493,6 +648,76 @@ impl<'data> Psv0<'data> {
         decode(part.cursor(), kind, Mode::LlvmCompat).map_err(|e| e.in_part(part.part_ref()))
     }
 
+    /// Encodes the part data from the stored fields (docs/format/psv0.md §5):
+    /// the `RuntimeInfo` record of `runtime_info_size` bytes (the fields
+    /// present in [`Psv0::runtime_info`], then zeros), the resource
+    /// bindings at `resource_stride`, and from version 1 on the string
+    /// table, the semantic index table, the elements at `element_stride`
+    /// and the dependency tables, then `trailing_bytes` zeros. Names and
+    /// index lists are written through their offsets into `string_table`
+    /// and `semantic_index_table`; the decoded `name`, `indices`,
+    /// `stage_info` and `entry_name` are not read.
+    ///
+    /// A record or stride shorter than the version-0 record is cut, a
+    /// longer one is padded with zeros.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        fn put_sized(out: &mut Vec<u8>, start: usize, size: usize) {
+            out.resize(start + size, 0);
+        }
+        fn put_words(out: &mut Vec<u8>, words: &[u32]) {
+            for w in words {
+                out.extend_from_slice(&w.to_le_bytes());
+            }
+        }
+        let mut out = self.runtime_info_size.to_le_bytes().to_vec();
+        let start = out.len();
+        self.runtime_info.to_record().write_to(&mut out);
+        put_sized(&mut out, start, self.runtime_info_size as usize);
+        put_words(&mut out, &[self.resource_count]);
+        if self.resource_count > 0 {
+            put_words(&mut out, &[self.resource_stride]);
+            for r in &self.resources {
+                let start = out.len();
+                ResourceRecord {
+                    resource_type: r.resource_type,
+                    space: r.space,
+                    lower_bound: r.lower_bound,
+                    upper_bound: r.upper_bound,
+                    kind: Some(r.kind.unwrap_or(ResourceKind::Invalid)),
+                    flags: Some(r.flags.unwrap_or_default()),
+                }
+                .write_to(&mut out);
+                put_sized(&mut out, start, self.resource_stride as usize);
+            }
+        }
+        if self.version >= 1 {
+            out.resize(out.len().next_multiple_of(4), 0);
+            put_words(&mut out, &[self.string_table.len() as u32]);
+            out.extend_from_slice(self.string_table);
+            put_words(&mut out, &[self.semantic_index_table.len() as u32]);
+            put_words(&mut out, &self.semantic_index_table);
+            if self.elements().next().is_some() {
+                put_words(&mut out, &[self.element_stride]);
+                for e in self.elements() {
+                    let start = out.len();
+                    e.to_record().write_to(&mut out);
+                    put_sized(&mut out, start, self.element_stride as usize);
+                }
+            }
+            for table in self
+                .output_vector_masks
+                .iter()
+                .chain([&self.patch_or_prim_masks])
+                .chain(&self.input_output_maps)
+                .chain([&self.input_patch_map, &self.patch_output_map])
+            {
+                put_words(&mut out, table);
+            }
+        }
+        out.resize(out.len() + self.trailing_bytes as usize, 0);
+        out
+    }
+
     /// The signature elements of all three lists, in file order.
     pub fn elements(&self) -> impl Iterator<Item = &PsvElement<'data>> {
         self.input_elements
@@ -558,59 +783,18 @@ fn decode<'data>(c: Cursor<'data>, kind: Option<ShaderKind>, mode: Mode) -> Resu
     ][version as usize];
     // A record shorter than 24 bytes cannot hold the version-0 fields.
     info.bytes(0, u64::from(min_size), "PSV0 RuntimeInfo")?;
-    let stage_info_raw: [u8; 16] = info.array(0, "PSV0 stage info")?;
-    let v1 = version >= 1;
-    let opt_u8 = |o: u64, what| -> Result<Option<u8>> {
-        if v1 {
-            info.u8(o, what).map(Some)
-        } else {
-            Ok(None)
-        }
+    let record_version = if size >= RUNTIME_INFO_V4_SIZE {
+        4
+    } else {
+        version
     };
-    let shader_stage = opt_u8(24, "PSV0 ShaderStage")?;
-    let stage = kind.or_else(|| shader_stage.map(|s| ShaderKind::from_raw(u16::from(s))));
-    let runtime_info = RuntimeInfo {
-        stage_info_raw,
-        stage_info: StageInfo::decode(&stage_info_raw, stage),
-        minimum_wave_lane_count: info.u32(16, "PSV0 MinimumWaveLaneCount")?,
-        maximum_wave_lane_count: info.u32(20, "PSV0 MaximumWaveLaneCount")?,
-        shader_stage,
-        uses_view_id: opt_u8(25, "PSV0 UsesViewID")?,
-        geometry_data: if v1 {
-            Some(info.u16(26, "PSV0 geometry data")?)
-        } else {
-            None
-        },
-        sig_input_elements: opt_u8(28, "PSV0 SigInputElements")?,
-        sig_output_elements: opt_u8(29, "PSV0 SigOutputElements")?,
-        sig_patch_or_prim_elements: opt_u8(30, "PSV0 SigPatchOrPrimElements")?,
-        sig_input_vectors: opt_u8(31, "PSV0 SigInputVectors")?,
-        sig_output_vectors: if v1 {
-            Some(info.array(32, "PSV0 SigOutputVectors")?)
-        } else {
-            None
-        },
-        num_threads: if version >= 2 {
-            Some([
-                info.u32(36, "PSV0 NumThreadsX")?,
-                info.u32(40, "PSV0 NumThreadsY")?,
-                info.u32(44, "PSV0 NumThreadsZ")?,
-            ])
-        } else {
-            None
-        },
-        entry_name_offset: if version >= 3 {
-            Some(info.u32(48, "PSV0 EntryNameOffset")?)
-        } else {
-            None
-        },
-        // PSVRuntimeInfo4 (dxc 1.8.2502 on): a record of 56 bytes or more.
-        num_bytes_group_shared_memory: if size >= RUNTIME_INFO_V4_SIZE {
-            Some(info.u32(52, "PSV0 NumBytesGroupSharedMemory")?)
-        } else {
-            None
-        },
-    };
+    let record = RuntimeInfoRecord::read_version(&info, 0, record_version)?;
+    let stage = kind.or_else(|| {
+        record
+            .shader_stage
+            .map(|s| ShaderKind::from_raw(u16::from(s)))
+    });
+    let runtime_info = RuntimeInfo::from_record(&record, stage);
 
     let mut p = 4 + u64::from(size);
     let resource_count = c.take_u32(&mut p, "PSV0 resource count")?;
@@ -630,7 +814,6 @@ fn decode<'data>(c: Cursor<'data>, kind: Option<ShaderKind>, mode: Mode) -> Resu
                 },
             ));
         }
-        const WHAT: &str = "PSV0 resource binding";
         resources = read_records(
             &c,
             &mut p,
@@ -638,21 +821,14 @@ fn decode<'data>(c: Cursor<'data>, kind: Option<ShaderKind>, mode: Mode) -> Resu
             resource_stride,
             "PSV0 resource bindings",
             |r, _| {
+                let record = ResourceRecord::read(r, 0)?;
                 Ok(ResourceBinding {
-                    resource_type: ResourceType::from_raw(r.u32(0, WHAT)?),
-                    space: r.u32(4, WHAT)?,
-                    lower_bound: r.u32(8, WHAT)?,
-                    upper_bound: r.u32(12, WHAT)?,
-                    kind: if !strict || resource_stride >= 20 {
-                        Some(ResourceKind::from_raw(r.u32(16, WHAT)?))
-                    } else {
-                        None
-                    },
-                    flags: if !strict || resource_stride >= 24 {
-                        Some(ResourceFlags(r.u32(20, WHAT)?))
-                    } else {
-                        None
-                    },
+                    resource_type: record.resource_type,
+                    space: record.space,
+                    lower_bound: record.lower_bound,
+                    upper_bound: record.upper_bound,
+                    kind: record.kind.filter(|_| !strict || resource_stride >= 20),
+                    flags: record.flags.filter(|_| !strict || resource_stride >= 24),
                 })
             },
         )?;
@@ -855,11 +1031,8 @@ fn decode_element<'data>(
     index_table: &[u32],
     mode: Mode,
 ) -> Result<PsvElement<'data>> {
-    const WHAT: &str = "PSV0 signature element";
-    let name_offset = record.u32(0, WHAT)?;
-    let indices_offset = record.u32(4, WHAT)?;
-    let r: [u8; 16] = record.array(0, WHAT)?;
-    let rows = r[8];
+    let r = ElementRecord::read(record, 0)?;
+    let (name_offset, indices_offset, rows) = (r.name_offset, r.indices_offset, r.rows);
     let name = resolve_name(
         c,
         table,
@@ -894,16 +1067,16 @@ fn decode_element<'data>(
         indices_offset,
         rows,
         indices,
-        start_row: r[9],
-        cols: r[10] & 0xf,
-        start_col: (r[10] >> 4) & 0x3,
-        allocated: (r[10] >> 6) & 1 != 0,
-        kind: SemanticKind::from_raw(r[11]),
-        component_type: ComponentType::from_raw(u32::from(r[12])),
-        interpolation: InterpolationMode::from_raw(r[13]),
-        dynamic_mask: r[14] & 0xf,
-        stream: (r[14] >> 4) & 0x3,
-        reserved: r[15],
+        start_row: r.start_row,
+        cols: r.cols_start_col_allocated & 0xf,
+        start_col: (r.cols_start_col_allocated >> 4) & 0x3,
+        allocated: (r.cols_start_col_allocated >> 6) & 1 != 0,
+        kind: r.kind,
+        component_type: ComponentType::from_raw(u32::from(r.component_type)),
+        interpolation: r.interpolation,
+        dynamic_mask: r.dynamic_mask_stream & 0xf,
+        stream: (r.dynamic_mask_stream >> 4) & 0x3,
+        reserved: r.reserved,
     })
 }
 
@@ -1006,6 +1179,65 @@ mod tests {
 
     fn u32s(values: &[u32]) -> Vec<u8> {
         values.iter().flat_map(|v| v.to_le_bytes()).collect()
+    }
+
+    #[test]
+    fn runtime_info_written_then_read_for_every_version() {
+        let full = RuntimeInfoRecord {
+            stage_info: [3; 16],
+            minimum_wave_lane_count: 4,
+            maximum_wave_lane_count: 64,
+            shader_stage: Some(5),
+            uses_view_id: Some(1),
+            geometry_data: Some(0x0203),
+            sig_input_elements: Some(1),
+            sig_output_elements: Some(2),
+            sig_patch_or_prim_elements: Some(3),
+            sig_input_vectors: Some(4),
+            sig_output_vectors: Some([5, 6, 7, 8]),
+            num_threads_x: Some(8),
+            num_threads_y: Some(4),
+            num_threads_z: Some(1),
+            entry_name_offset: Some(12),
+            num_bytes_group_shared_memory: Some(1024),
+        };
+        let sizes = [24, 36, 48, 52, 56];
+        for (version, size) in sizes.into_iter().enumerate() {
+            let version = version as u8;
+            let bytes = full.to_bytes();
+            let c = Cursor::new(&bytes, 0);
+            let read = RuntimeInfoRecord::read_version(&c, 0, version).unwrap();
+            assert_eq!(read.to_bytes(), bytes[..size], "v{version}");
+            assert_eq!(RuntimeInfoRecord::size_for(version), size as u64);
+            let back =
+                RuntimeInfoRecord::read_version(&Cursor::new(&read.to_bytes(), 0), 0, version);
+            assert_eq!(back.unwrap(), read, "v{version}");
+            assert_eq!(read.num_threads_x.is_some(), version >= 2);
+            assert_eq!(read.num_bytes_group_shared_memory.is_some(), version >= 4);
+        }
+    }
+
+    #[test]
+    fn parts_written_again_equal_the_built_bytes() {
+        let mut v4 = PsvBuilder::new(56, &[1]).set(52, &2048u32.to_le_bytes());
+        v4.strings = vec![0; 4];
+        let rows = [
+            (
+                PsvBuilder::new(24, &u32s(&[1, 2, 3, 4])),
+                Some(ShaderKind::Pixel),
+            ),
+            (pixel_v2(), Some(ShaderKind::Pixel)),
+            (hull_v3(0), Some(ShaderKind::Hull)),
+            (hull_v3(1), Some(ShaderKind::Hull)),
+            (v4, Some(ShaderKind::Compute)),
+        ];
+        for (builder, kind) in rows {
+            let data = builder.build();
+            let psv = Psv0::parse_data(&data, 0, kind).unwrap();
+            assert_eq!(psv.to_bytes(), data, "v{}", psv.version);
+            let written = psv.to_bytes();
+            assert_eq!(Psv0::parse_data(&written, 0, kind).unwrap(), psv);
+        }
     }
 
     #[test]

@@ -22,13 +22,155 @@ use crate::finding::{Finding, FindingKind};
 /// The only RDAT version dxc writes.
 pub const RDAT_VERSION_10: u32 = 0x10;
 /// Minimum resource record size.
-pub const RESOURCE_RECORD_SIZE: u32 = 32;
+pub const RESOURCE_RECORD_SIZE: u32 = ResourceRecord::SIZE as u32;
 /// Minimum function record size.
-pub const FUNCTION_RECORD_SIZE: u32 = 44;
+pub const FUNCTION_RECORD_SIZE: u32 = FunctionRecord::SIZE as u32;
 /// Subobject record size (kind, name, then a 16-byte union).
-pub const SUBOBJECT_RECORD_SIZE: u32 = 24;
+pub const SUBOBJECT_RECORD_SIZE: u32 = SubobjectRecord::SIZE as u32;
+
+crate::record::record! {
+    /// The RDAT header; `part_count` part offsets follow.
+    pub struct RdatHeader: "RDAT header" {
+        /// Version (0x10).
+        0 version: u32;
+        /// Number of RDAT parts.
+        4 part_count: u32;
+    }
+}
+
+crate::record::record! {
+    /// The header of one RDAT part; `size` bytes follow.
+    pub struct RdatPartHeader: "RDAT part header" {
+        /// Part type.
+        0 part_type: RdatPartType;
+        /// Size of the part's body.
+        4 size: u32;
+    }
+}
+
+crate::record::record! {
+    /// The header of a record table; `record_count` records of
+    /// `record_stride` bytes follow.
+    pub struct TableHeader: "RDAT table header" {
+        /// Number of records.
+        0 record_count: u32;
+        /// Bytes per record.
+        4 record_stride: u32;
+    }
+}
+
+crate::record::record! {
+    /// A stored resource record (`RuntimeDataResourceInfo`).
+    pub struct ResourceRecord: "RDAT resource" {
+        /// Resource class.
+        0 class: ResourceClass;
+        /// Resource kind.
+        4 kind: ResourceKind;
+        /// Resource ID.
+        8 id: u32;
+        /// Register space.
+        12 space: u32;
+        /// First register.
+        16 lower_bound: u32;
+        /// Last register.
+        20 upper_bound: u32;
+        /// Name (string buffer offset).
+        24 name: u32;
+        /// Flags.
+        28 flags: ResourceFlags;
+    }
+}
+
+crate::record::record! {
+    /// A stored function record (`RuntimeDataFunctionInfo`); larger
+    /// strides extend it.
+    pub struct FunctionRecord: "RDAT function" {
+        /// Mangled name (string buffer offset).
+        0 name: u32;
+        /// Unmangled name (string buffer offset).
+        4 unmangled_name: u32;
+        /// Resources used (index-array row).
+        8 resources: u32;
+        /// Function dependencies (index-array row of string offsets).
+        12 dependencies: u32;
+        /// Shader kind.
+        16 shader_kind: FunctionKind;
+        /// Payload size.
+        20 payload_size: u32;
+        /// Attribute size.
+        24 attribute_size: u32;
+        /// Feature flags, low word.
+        28 feature_flags_low: u32;
+        /// Feature flags, high word.
+        32 feature_flags_high: u32;
+        /// Shader stage flags.
+        36 shader_stage_flags: u32;
+        /// Minimum shader target.
+        40 min_shader_target: u32;
+    }
+}
+
+crate::record::record! {
+    /// A stored subobject record: kind, name, then a 16-byte union read as
+    /// words by kind.
+    pub struct SubobjectRecord: "RDAT subobject" {
+        /// Subobject kind.
+        0 kind: SubobjectKind;
+        /// Name (string buffer offset).
+        4 name: u32;
+        /// The union's first word.
+        8 word0: u32;
+        /// The union's second word.
+        12 word1: u32;
+        /// The union's third word.
+        16 word2: u32;
+        /// The union's fourth word.
+        20 word3: u32;
+    }
+}
 /// "No row" marker for index-array references.
 pub const NULL_REF: u32 = u32::MAX;
+
+/// Encodes RDAT part data (version 0x10) holding `parts` (part type, body)
+/// in order: the header, the part offsets, then each part's header and body.
+pub fn write_rdat(parts: &[(RdatPartType, &[u8])]) -> Vec<u8> {
+    let mut out = RdatHeader {
+        version: RDAT_VERSION_10,
+        part_count: parts.len() as u32,
+    }
+    .to_bytes();
+    let mut at = RdatHeader::SIZE as usize + 4 * parts.len();
+    for (_, body) in parts {
+        out.extend_from_slice(&(at as u32).to_le_bytes());
+        at += RdatPartHeader::SIZE as usize + body.len();
+    }
+    for (part_type, body) in parts {
+        RdatPartHeader {
+            part_type: *part_type,
+            size: body.len() as u32,
+        }
+        .write_to(&mut out);
+        out.extend_from_slice(body);
+    }
+    out
+}
+
+/// Encodes the body of a record table: the table header, then each record
+/// padded with zeros to `stride` bytes (at least the record's size).
+pub fn write_table<R: crate::record::Field>(records: &[R], stride: u32) -> Vec<u8> {
+    let stride = stride.max(R::SIZE as u32);
+    let mut out = TableHeader {
+        record_count: records.len() as u32,
+        record_stride: stride,
+    }
+    .to_bytes();
+    for record in records {
+        let start = out.len();
+        record.write_to(&mut out);
+        out.resize(start + stride as usize, 0);
+    }
+    out
+}
 
 open_enum! {
     /// RDAT part type (`RuntimeDataPartType`).
@@ -210,8 +352,10 @@ impl<'data> RuntimeData<'data> {
     /// Decodes RDAT data located at absolute offset `base`.
     pub fn parse_data(data: &'data [u8], base: u64) -> Result<RuntimeData<'data>> {
         let c = Cursor::new(data, base);
-        let version = c.u32(0, "RDAT header")?;
-        let part_count = c.u32(4, "RDAT header")?;
+        let RdatHeader {
+            version,
+            part_count,
+        } = RdatHeader::read(&c, 0)?;
         if version != RDAT_VERSION_10 {
             return Err(c.unknown_value(0, ValueField::RdatVersion, version));
         }
@@ -235,10 +379,8 @@ impl<'data> RuntimeData<'data> {
         // reports its first missing entry after the parts before it.
         for at in c.u32_each(8, u64::from(part_count), "RDAT part offset") {
             let at = u64::from(at?);
-            let mut header = at;
-            let part_type = RdatPartType::from_raw(c.take_u32(&mut header, "RDAT part header")?);
-            let size = c.take_u32(&mut header, "RDAT part header")?;
-            let body = c.sub(header, u64::from(size), "RDAT part")?;
+            let RdatPartHeader { part_type, size } = RdatPartHeader::read(&c, at)?;
+            let body = c.sub(at + RdatPartHeader::SIZE, u64::from(size), "RDAT part")?;
             if at % 4 != 0 || size % 4 != 0 {
                 out.issues.push(Finding::at(
                     c.abs(at),
@@ -271,11 +413,12 @@ impl<'data> RuntimeData<'data> {
                     .issues
                     .push(Finding::at(c.abs(at), FindingKind::RdatInvalidPart)),
                 _ => {
-                    let mut p = 0;
-                    let count = body.take_u32(&mut p, "RDAT table header")?;
-                    let stride = body.take_u32(&mut p, "RDAT table header")?;
+                    let TableHeader {
+                        record_count: count,
+                        record_stride: stride,
+                    } = TableHeader::read(&body, 0)?;
                     let bytes = u64::from(count) * u64::from(stride);
-                    let records = body.sub(p, bytes, "RDAT table records")?;
+                    let records = body.sub(TableHeader::SIZE, bytes, "RDAT table records")?;
                     if stride % 4 != 0 {
                         out.issues.push(Finding::at(
                             body.abs(4),
@@ -418,15 +561,16 @@ fn read_resources<'data>(
     let records =
         t.records_of_at_least(RESOURCE_RECORD_SIZE, "resource", "RDAT resource", issues)?;
     for (_, r) in records {
+        let record = ResourceRecord::read(&r, 0)?;
         out.push(RdatResource {
-            class: ResourceClass::from_raw(r.u32(0, "RDAT resource")?),
-            kind: ResourceKind::from_raw(r.u32(4, "RDAT resource")?),
-            id: r.u32(8, "RDAT resource")?,
-            space: r.u32(12, "RDAT resource")?,
-            lower_bound: r.u32(16, "RDAT resource")?,
-            upper_bound: r.u32(20, "RDAT resource")?,
-            name: refs.string(r.u32(24, "RDAT resource")?, r.abs(24), issues),
-            flags: ResourceFlags(r.u32(28, "RDAT resource")?),
+            class: record.class,
+            kind: record.kind,
+            id: record.id,
+            space: record.space,
+            lower_bound: record.lower_bound,
+            upper_bound: record.upper_bound,
+            name: refs.string(record.name, r.abs(24), issues),
+            flags: record.flags,
         });
     }
     Ok(out)
@@ -441,23 +585,24 @@ fn read_functions<'data>(
     let records =
         t.records_of_at_least(FUNCTION_RECORD_SIZE, "function", "RDAT function", issues)?;
     for (_, f) in records {
+        let record = FunctionRecord::read(&f, 0)?;
         let dependencies = refs
-            .row(f.u32(12, "RDAT function")?, f.abs(12), issues)
+            .row(record.dependencies, f.abs(12), issues)
             .into_iter()
             .map(|s| refs.string(s, f.abs(12), issues))
             .collect();
         out.push(RdatFunction {
-            name: refs.string(f.u32(0, "RDAT function")?, f.abs(0), issues),
-            unmangled_name: refs.string(f.u32(4, "RDAT function")?, f.abs(4), issues),
-            resources: refs.row(f.u32(8, "RDAT function")?, f.abs(8), issues),
+            name: refs.string(record.name, f.abs(0), issues),
+            unmangled_name: refs.string(record.unmangled_name, f.abs(4), issues),
+            resources: refs.row(record.resources, f.abs(8), issues),
             dependencies,
-            shader_kind: FunctionKind::from_raw(f.u32(16, "RDAT function")?),
-            payload_size: f.u32(20, "RDAT function")?,
-            attribute_size: f.u32(24, "RDAT function")?,
-            feature_flags: u64::from(f.u32(28, "RDAT function")?)
-                | u64::from(f.u32(32, "RDAT function")?) << 32,
-            shader_stage_flags: f.u32(36, "RDAT function")?,
-            min_shader_target: f.u32(40, "RDAT function")?,
+            shader_kind: record.shader_kind,
+            payload_size: record.payload_size,
+            attribute_size: record.attribute_size,
+            feature_flags: u64::from(record.feature_flags_low)
+                | u64::from(record.feature_flags_high) << 32,
+            shader_stage_flags: record.shader_stage_flags,
+            min_shader_target: record.min_shader_target,
         });
     }
     Ok(out)
@@ -550,13 +695,19 @@ fn read_subobjects<'data>(
     refs: &Refs<'data>,
     issues: &mut Vec<Finding>,
 ) -> Result<Vec<RdatSubobject<'data>>> {
-    const WHAT: &str = "RDAT subobject";
     let mut out = Vec::new();
-    let records = t.records_of_at_least(SUBOBJECT_RECORD_SIZE, "subobject", WHAT, issues)?;
+    let records = t.records_of_at_least(
+        SUBOBJECT_RECORD_SIZE,
+        "subobject",
+        SubobjectRecord::WHAT,
+        issues,
+    )?;
     for (_, r) in records {
-        let kind = SubobjectKind::from_raw(r.u32(0, WHAT)?);
-        let name = refs.string(r.u32(4, WHAT)?, r.abs(4), issues);
-        let word = |i: u64| r.u32(8 + 4 * i, WHAT);
+        let record = SubobjectRecord::read(&r, 0)?;
+        let kind = record.kind;
+        let name = refs.string(record.name, r.abs(4), issues);
+        let words = [record.word0, record.word1, record.word2, record.word3];
+        let word = |i: u64| -> Result<u32> { Ok(words[i as usize]) };
         let mut string =
             |i: u64| -> Result<&'data [u8]> { Ok(refs.string(word(i)?, r.abs(8 + 4 * i), issues)) };
         let detail = match kind {
@@ -620,18 +771,54 @@ mod tests {
         strings.resize(28, 0);
         // index rows: at 0: [1: 0]; at 2: [1: 19]
         let index = words(&[1, 0, 1, 19]);
-        let mut resources = words(&[1, 32]);
-        resources.extend(words(&[0, 2, 0, 0, 3, 3, 1, 8]));
-        let mut functions = words(&[1, 48]);
-        functions.extend(words(&[5, 19, 0, 2, 7, 0, 0, 1, 0, 1 << 7, 0x7_0063, 0]));
+        let resource = ResourceRecord {
+            class: ResourceClass::Srv,
+            kind: ResourceKind::Texture2D,
+            id: 0,
+            space: 0,
+            lower_bound: 3,
+            upper_bound: 3,
+            name: 1,
+            flags: ResourceFlags(8),
+        };
+        let function = FunctionRecord {
+            name: 5,
+            unmangled_name: 19,
+            resources: 0,
+            dependencies: 2,
+            shader_kind: FunctionKind::from_raw(7),
+            payload_size: 0,
+            attribute_size: 0,
+            feature_flags_low: 1,
+            feature_flags_high: 0,
+            shader_stage_flags: 1 << 7,
+            min_shader_target: 0x7_0063,
+        };
+        let subobjects: [SubobjectRecord; 0] = [];
         build_rdat(&[
             (1, strings),
-            (3, resources),
-            (4, functions),
+            (3, write_table(&[resource], 32)),
+            (4, write_table(&[function], 48)),
             (2, index),
             (5, vec![0; 8]),
-            (6, words(&[0, 24])),
+            (6, write_table(&subobjects, 24)),
         ])
+    }
+
+    #[test]
+    fn records_written_then_read() {
+        let data = library();
+        let c = Cursor::new(&data, 0);
+        let header = RdatHeader::read(&c, 0).unwrap();
+        assert_eq!((header.version, header.part_count), (RDAT_VERSION_10, 6));
+        let at = u64::from(c.u32(RdatHeader::SIZE + 4, "offset").unwrap());
+        let part = RdatPartHeader::read(&c, at).unwrap();
+        assert_eq!(part.part_type, RdatPartType::ResourceTable);
+        let table = TableHeader::read(&c, at + RdatPartHeader::SIZE).unwrap();
+        assert_eq!((table.record_count, table.record_stride), (1, 32));
+        let resource = ResourceRecord::read(&c, at + 16).unwrap();
+        assert_eq!(resource.kind, ResourceKind::Texture2D);
+        assert_eq!(resource.to_bytes(), data[at as usize + 16..][..32]);
     }
 
     #[test]

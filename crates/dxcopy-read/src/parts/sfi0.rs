@@ -131,6 +131,14 @@ impl FeatureFlags {
     }
 }
 
+crate::record::record! {
+    /// The stored SFI0 record: one flag word.
+    pub struct Sfi0Record: "SFI0" {
+        /// The feature flags.
+        0 flags: FeatureFlags => "SFI0 flags";
+    }
+}
+
 /// A decoded SFI0 part.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -144,12 +152,18 @@ pub struct Sfi0 {
 impl Sfi0 {
     /// Decodes SFI0 part data located at absolute offset `base`.
     pub fn parse_data(data: &[u8], base: u64) -> Result<Sfi0> {
-        let c = Cursor::new(data, base);
-        let flags = FeatureFlags(c.u64(0, "SFI0 flags")?);
+        let Sfi0Record { flags } = Sfi0Record::read(&Cursor::new(data, base), 0)?;
         Ok(Sfi0 {
             flags,
-            trailing_bytes: (data.len() - 8) as u32,
+            trailing_bytes: (data.len() as u64 - Sfi0Record::SIZE) as u32,
         })
+    }
+
+    /// Encodes the part data: the flag word, then `trailing_bytes` zero bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Sfi0Record { flags: self.flags }.to_bytes();
+        out.resize(out.len() + self.trailing_bytes as usize, 0);
+        out
     }
 
     /// Decodes an SFI0 part.

@@ -18,6 +18,7 @@ use crate::cursor::Cursor;
 use crate::enums::open_enum;
 use crate::error::{Extent, ReadErrorKind, Result};
 use crate::name::PartName;
+use crate::record::Reserved;
 
 /// Size of the signature part header.
 pub const SIGNATURE_HEADER_SIZE: u64 = 8;
@@ -130,6 +131,62 @@ open_enum! {
     }
 }
 
+crate::record::record! {
+    /// The signature part header.
+    pub struct SignatureHeader: "signature header" {
+        /// Number of elements.
+        0 param_count: u32 => "signature ParamCount";
+        /// Offset of the first element from the start of the part (normally 8).
+        4 first_param_offset: u32 => "signature FirstParamOffset";
+    }
+}
+
+crate::record::record! {
+    /// The 24-byte element of ISGN / OSGN / PCSG, also the middle of the
+    /// OSG5 and ISG1 / OSG1 / PSG1 elements.
+    pub struct DxbcElement: "signature element" {
+        /// Offset of the semantic name from the start of the part.
+        0 name_offset: u32 => "element name offset";
+        /// Semantic index.
+        4 semantic_index: u32 => "element semantic index";
+        /// System value.
+        8 system_value: SystemValue => "element system value";
+        /// Component type.
+        12 component_type: ComponentType => "element component type";
+        /// Register (row).
+        16 register: u32 => "element register";
+        /// Component mask.
+        20 mask: u8 => "element mask";
+        /// Read/write mask.
+        21 rw_mask: u8 => "element rw mask";
+        /// Padding (zero).
+        22 reserved: Reserved<2>;
+    }
+}
+
+crate::record::record! {
+    /// The 28-byte OSG5 element: a stream, then the 24-byte element.
+    pub struct StreamElement: "signature element" {
+        /// Stream index.
+        0 stream: u32 => "element stream";
+        /// The rest of the element.
+        4 element: DxbcElement;
+    }
+}
+
+crate::record::record! {
+    /// The 32-byte ISG1 / OSG1 / PSG1 element: a stream, the 24-byte
+    /// element, the minimum precision.
+    pub struct DxilElement: "signature element" {
+        /// Stream index.
+        0 stream: u32 => "element stream";
+        /// The middle of the element.
+        4 element: DxbcElement;
+        /// Minimum precision.
+        28 min_precision: MinPrecision => "element min precision";
+    }
+}
+
 /// One signature element.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -159,6 +216,51 @@ pub struct SignatureElement<'data> {
 }
 
 impl SignatureElement<'_> {
+    /// Reads the element of `format` at the start of `e`: the stored
+    /// fields, and the name offset's position for errors about the name.
+    fn read_record(
+        e: &Cursor<'_>,
+        format: SignatureFormat,
+    ) -> Result<(Option<u32>, DxbcElement, Option<MinPrecision>, u64)> {
+        Ok(match format {
+            SignatureFormat::Dxbc => (None, DxbcElement::read(e, 0)?, None, 0),
+            SignatureFormat::DxbcStream => {
+                let r = StreamElement::read(e, 0)?;
+                (Some(r.stream), r.element, None, 4)
+            }
+            SignatureFormat::Dxil => {
+                let r = DxilElement::read(e, 0)?;
+                (Some(r.stream), r.element, Some(r.min_precision), 4)
+            }
+        })
+    }
+
+    /// Appends the element as stored in a part of `format` (a missing
+    /// stream or minimum precision is written as 0).
+    pub fn write_to(&self, format: SignatureFormat, out: &mut Vec<u8>) {
+        let element = DxbcElement {
+            name_offset: self.name_offset,
+            semantic_index: self.semantic_index,
+            system_value: self.system_value,
+            component_type: self.component_type,
+            register: self.register,
+            mask: self.mask,
+            rw_mask: self.rw_mask,
+            reserved: Reserved,
+        };
+        let stream = self.stream.unwrap_or(0);
+        match format {
+            SignatureFormat::Dxbc => element.write_to(out),
+            SignatureFormat::DxbcStream => StreamElement { stream, element }.write_to(out),
+            SignatureFormat::Dxil => DxilElement {
+                stream,
+                element,
+                min_precision: self.min_precision.unwrap_or(MinPrecision::Default),
+            }
+            .write_to(out),
+        }
+    }
+
     /// The semantic name as text (lossy for bytes that are not UTF-8).
     pub fn name_lossy(&self) -> std::borrow::Cow<'_, str> {
         String::from_utf8_lossy(self.name)
@@ -188,8 +290,10 @@ impl<'data> Signature<'data> {
     /// after the elements; LLVM requires that, this decoder does not).
     pub fn parse_data(data: &'data [u8], base: u64, format: SignatureFormat) -> Result<Self> {
         let c = Cursor::new(data, base);
-        let param_count = c.u32(0, "signature ParamCount")?;
-        let first_param_offset = c.u32(4, "signature FirstParamOffset")?;
+        let SignatureHeader {
+            param_count,
+            first_param_offset,
+        } = SignatureHeader::read(&c, 0)?;
         let elem_size = u64::from(format.element_size());
         // Checked before allocating: the whole element array must be in the part.
         let records = c.records(
@@ -200,15 +304,12 @@ impl<'data> Signature<'data> {
         )?;
         let mut elements = Vec::with_capacity(param_count as usize);
         for (_, e) in records {
-            let (stream, rest) = if format.has_stream() {
-                (Some(e.u32(0, "element stream")?), 4)
-            } else {
-                (None, 0)
-            };
-            let name_offset = e.u32(rest, "element name offset")?;
+            let (stream, element, min_precision, name_at) =
+                SignatureElement::read_record(&e, format)?;
+            let name_offset = element.name_offset;
             let name = if u64::from(name_offset) >= c.len() {
                 return Err(e.error(
-                    rest,
+                    name_at,
                     ReadErrorKind::OutOfBounds {
                         part: None,
                         what: Extent::SemanticName,
@@ -220,23 +321,16 @@ impl<'data> Signature<'data> {
             } else {
                 c.cstr(u64::from(name_offset), u64::MAX, "semantic name")?
             };
-            let min_precision = if format.has_min_precision() {
-                Some(MinPrecision::from_raw(e.u32(28, "element min precision")?))
-            } else {
-                None
-            };
             elements.push(SignatureElement {
                 stream,
                 name_offset,
                 name,
-                semantic_index: e.u32(rest + 4, "element semantic index")?,
-                system_value: SystemValue::from_raw(e.u32(rest + 8, "element system value")?),
-                component_type: ComponentType::from_raw(
-                    e.u32(rest + 12, "element component type")?,
-                ),
-                register: e.u32(rest + 16, "element register")?,
-                mask: e.u8(rest + 20, "element mask")?,
-                rw_mask: e.u8(rest + 21, "element rw mask")?,
+                semantic_index: element.semantic_index,
+                system_value: element.system_value,
+                component_type: element.component_type,
+                register: element.register,
+                mask: element.mask,
+                rw_mask: element.rw_mask,
                 min_precision,
             });
         }
@@ -257,6 +351,42 @@ impl<'data> Signature<'data> {
                 .map_err(|e| e.in_part(part.part_ref())),
             None => Ok(None),
         }
+    }
+
+    /// Encodes the part data as dxc lays it out: see
+    /// [`Signature::to_bytes_padded`] with zero padding to 4 bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        self.to_bytes_padded(Some(0))
+    }
+
+    /// Encodes the part data as stored: the header, the elements at
+    /// `first_param_offset`, each name (with its NUL) at its `name_offset`
+    /// (names shared by several elements once) and zero bytes in any gap;
+    /// then, with `pad = Some(byte)`, `byte` up to a multiple of 4 bytes
+    /// (dxc pads with 0, fxc with 0xAB; some dxc releases do not pad:
+    /// `None`).
+    pub fn to_bytes_padded(&self, pad: Option<u8>) -> Vec<u8> {
+        let mut out = SignatureHeader {
+            param_count: self.param_count,
+            first_param_offset: self.first_param_offset,
+        }
+        .to_bytes();
+        out.resize(out.len().max(self.first_param_offset as usize), 0);
+        for element in &self.elements {
+            element.write_to(self.format, &mut out);
+        }
+        for element in &self.elements {
+            let at = element.name_offset as usize;
+            let end = at + element.name.len() + 1;
+            if out.len() < end {
+                out.resize(end, 0);
+            }
+            out[at..end - 1].copy_from_slice(element.name);
+        }
+        if let Some(byte) = pad {
+            out.resize(out.len().next_multiple_of(4), byte);
+        }
+        out
     }
 
     /// Offset (from the start of the part) where the element array ends, i.e.
@@ -394,6 +524,27 @@ mod tests {
                 }
             }
             assert_eq!(sig.elements_end(), 8 + 2 * u64::from(format.element_size()));
+        }
+    }
+
+    #[test]
+    fn every_format_written_again_equals_the_built_bytes() {
+        for format in [
+            SignatureFormat::Dxbc,
+            SignatureFormat::DxbcStream,
+            SignatureFormat::Dxil,
+        ] {
+            let data = SigBuilder::new(format)
+                .elem(1, "POSITION", 0, 1, 3, 0, 0xf, 0x3, 1)
+                .elem(2, "TEXCOORD", 5, 0, 6, 0xffff_ffff, 0x3, 0x0, 0xf0)
+                .build();
+            let sig = Signature::parse_data(&data, 0, format).unwrap();
+            assert_eq!(sig.to_bytes_padded(None), data, "{format:?}");
+            let mut padded = data.clone();
+            padded.resize(data.len().next_multiple_of(4), 0xab);
+            assert_eq!(sig.to_bytes_padded(Some(0xab)), padded, "{format:?}");
+            let again = sig.to_bytes();
+            assert_eq!(Signature::parse_data(&again, 0, format).unwrap(), sig);
         }
     }
 

@@ -15,7 +15,23 @@ use crate::error::{Result, ValueField};
 use crate::finding::{Finding, FindingKind};
 
 /// Size of the VERS header.
-pub const VERSION_HEADER_SIZE: u64 = 16;
+pub const VERSION_HEADER_SIZE: u64 = VersionHeader::SIZE;
+
+crate::record::record! {
+    /// The VERS header (docs/format/small-parts.md); the two strings follow.
+    pub struct VersionHeader: "VERS header" {
+        /// Major version.
+        0 major: u16 => "VERS major";
+        /// Minor version.
+        2 minor: u16 => "VERS minor";
+        /// Flags.
+        4 flags: VersionFlags => "VERS flags";
+        /// Number of commits.
+        8 commit_count: u32 => "VERS commit count";
+        /// Size of the strings that follow.
+        12 content_size: u32 => "VERS content size";
+    }
+}
 
 flag_set! {
     /// VERS flag bits (`CompilerVersionFlags`): Debug = 1, Internal = 2.
@@ -87,11 +103,13 @@ impl<'data> CompilerVersion<'data> {
 
 fn decode(c: Cursor<'_>, mode: Mode) -> Result<CompilerVersion<'_>> {
     let strict = mode == Mode::Strict;
-    let major = c.u16(0, "VERS major")?;
-    let minor = c.u16(2, "VERS minor")?;
-    let flags = VersionFlags(c.u32(4, "VERS flags")?);
-    let commit_count = c.u32(8, "VERS commit count")?;
-    let content_size = c.u32(12, "VERS content size")?;
+    let VersionHeader {
+        major,
+        minor,
+        flags,
+        commit_count,
+        content_size,
+    } = VersionHeader::read(&c, 0)?;
     let mut issues = Vec::new();
     if flags.unknown_bits() != 0 {
         if !strict {
@@ -166,11 +184,14 @@ mod tests {
     use crate::error::ReadErrorKind;
 
     fn vers(flags: u32, content_size: u32, strings: &[u8]) -> Vec<u8> {
-        let mut v = 1u16.to_le_bytes().to_vec();
-        v.extend_from_slice(&8u16.to_le_bytes());
-        v.extend_from_slice(&flags.to_le_bytes());
-        v.extend_from_slice(&0x116au32.to_le_bytes());
-        v.extend_from_slice(&content_size.to_le_bytes());
+        let mut v = VersionHeader {
+            major: 1,
+            minor: 8,
+            flags: VersionFlags(flags),
+            commit_count: 0x116a,
+            content_size,
+        }
+        .to_bytes();
         v.extend_from_slice(strings);
         while !v.len().is_multiple_of(4) {
             v.push(0);

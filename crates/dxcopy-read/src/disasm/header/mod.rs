@@ -45,28 +45,9 @@ use crate::program::is_program_data;
 use crate::rdef::ResourceDefinitions;
 use crate::sfi0::Sfi0;
 use crate::signature::Signature;
-use crate::stage::{ProgramType, ShaderKind};
 use crate::stat::Statistics;
 use level9::Level9Listing;
 use signatures::{write_signature, SignatureRole};
-
-/// The shader stage of a container: from the SHDR/SHEX version token, else
-/// from the RDEF target; `None` when neither names one.
-pub fn container_stage(container: &Container<'_>) -> Option<ShaderKind> {
-    for name in [b"SHEX", b"SHDR"] {
-        if let Some(part) = container.find(PartName(*name)) {
-            if let Ok(token) = part.cursor().u32(0, "program version token") {
-                return ProgramType::from_raw((token >> 16) as u16).stage();
-            }
-        }
-    }
-    if let Some(part) = container.find(PartName::RDEF) {
-        if let Ok(defs) = ResourceDefinitions::parse(&part) {
-            return defs.target.stage();
-        }
-    }
-    None
-}
 
 fn find_any<'data>(
     container: &Container<'data>,
@@ -88,7 +69,7 @@ pub fn write_header_sections(
 ) -> Result<()> {
     let options = &options.for_container(container);
     let layout = options.layout();
-    let stage = container_stage(container);
+    let stage = container.stage();
     out.push_str("//\n");
     out.push_str(layout.preamble);
     if program_has_abort(container) {
@@ -298,6 +279,7 @@ fn write_statistics(stat: &Statistics, out: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stage::ShaderKind;
     use crate::testutil::build;
 
     fn le(values: &[u32]) -> Vec<u8> {
@@ -335,7 +317,7 @@ mod tests {
             (b"STAT", &stat),
         ]);
         let container = Container::parse(&file).unwrap();
-        assert_eq!(container_stage(&container), Some(ShaderKind::Hull));
+        assert_eq!(container.stage(), Some(ShaderKind::Hull));
         let mut out = String::new();
         write_header_sections(&container, &Default::default(), &mut out).unwrap();
         let headings: Vec<&str> = out

@@ -236,7 +236,11 @@ pub fn verify(insp: &Inspection<'_>) -> Verification {
                     // look at (constants, function bodies) may not read: a
                     // constant that contains itself, say.
                     let module_error = match p.module.as_deref() {
-                        Some(Ok(_)) => crate::dxil::OutlinedModule::parse(program.bitcode).err(),
+                        // Bitcode without a MODULE block has no facts, and no
+                        // module to read either.
+                        Some(Ok(_)) => crate::dxil::OutlinedModule::parse(program.bitcode)
+                            .err()
+                            .filter(|e| e.kind != crate::bitcode::BitcodeErrorKind::NoModule),
                         Some(Err(e)) => Some(e.clone()),
                         None => None,
                     };

@@ -259,6 +259,19 @@ fn a_constant_that_contains_itself_does_not_read() {
         assert!(reason.contains("contains itself"), "{e}");
         assert!(matches!(o.listing, Err(ListingError::Module { .. })));
     });
+    // --verify reads the module too: the facts read, the module does not.
+    let bytes = attacks::container(&(attack("self-constant").build)(1));
+    let inspection = dxcopy_read::info::Inspection::parse(&bytes).unwrap();
+    let verification = dxcopy_read::info::verify::verify(&inspection);
+    let errors: Vec<String> = verification
+        .checks
+        .iter()
+        .filter(|f| f.severity() == dxcopy_read::finding::Severity::Error)
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].contains("contains itself"), "{errors:?}");
+    assert!(!verification.is_clean());
 }
 
 #[test]

@@ -323,3 +323,30 @@ def extract_sources(container: Container, folder: StrPath) -> Dict[str, Any]:
     (each [path, size]), `main` (the main file's path or None) and
     `without_contents`.
     """
+
+def survey(
+    paths: Sequence[StrPath],
+    columns: Optional[Sequence[str]] = None,
+    *,
+    scan: bool = False,
+    recursive: bool = True,
+    table: Optional[bool] = None,
+    errors: Optional[List[str]] = None,
+    member_limit: Optional[int] = None,
+) -> Any:
+    """One row per container in `paths` (files and folders, walked when
+    `recursive`): the columns of `dxinfo --rows` (docs/rows.md), or only
+    `columns` in their order. With `scan`, the containers inside any file
+    (any offset, zip members, gzip streams), as `dxinfo --scan` finds them.
+    Returns a `pyarrow.Table` when pyarrow is installed (`table=None`) or
+    asked for (`table=True`), else a list of dicts. Inputs that could not be
+    read give no row; their messages go to `errors` when a list is given.
+    """
+
+def survey_columns() -> List[Tuple[str, str]]:
+    """The survey columns as (name, type), type "text", "integer" or
+    "bool", in order."""
+
+def to_parquet(rows: Any, path: StrPath) -> None:
+    """Writes survey rows (a list of dicts or a pyarrow.Table) to a Parquet
+    file, typed by the survey column types (needs pyarrow)."""

@@ -18,6 +18,7 @@ mod dxil_listing;
 mod projects;
 mod python;
 mod reflect;
+mod scan;
 mod tree;
 
 use anyhow::{bail, Context, Result};
@@ -36,7 +37,8 @@ const MIB: usize = 1 << 20;
 /// real containers in place, dxstrip -r over a tree of them next to cp -r,
 /// the Python package, dxinfo --json, --disasm and --reflect over the corpus, the
 /// bitcode layer, the DXIL listing next to llvm-dis, dxinfo --stats over the
-/// corpus next to du -s, C headers next to files.
+/// corpus next to du -s, C headers next to files, dxinfo --scan of 1 GiB next
+/// to cat, dxinfo --rows=csv over the corpus next to --json.
 /// (`--compare-profiles` adds the build-profile comparison.)
 const WORKLOADS: &[&str] = &[
     "dump-priv",
@@ -53,6 +55,8 @@ const WORKLOADS: &[&str] = &[
     "dxil-listing",
     "stats",
     "headers",
+    "scan",
+    "rows",
 ];
 const LLVM_OBJCOPY: &str = "/usr/lib/llvm-22/bin/llvm-objcopy";
 /// The parts `--strip-debug` removes (from the part table), as llvm-objcopy
@@ -220,6 +224,17 @@ pub fn run(args: &[String]) -> Result<()> {
     }
     if opts.wants("headers") && dxinfo.exists() && have_corpus {
         projects::headers(&opts, &dxinfo, dir, &corpus, &mut report)?;
+    }
+    if opts.wants("scan") && dxinfo.exists() {
+        scan::scan(
+            &opts,
+            &dxinfo,
+            have_corpus.then_some(corpus.as_path()),
+            &mut report,
+        )?;
+    }
+    if opts.wants("rows") && dxinfo.exists() && have_corpus {
+        scan::rows(&opts, &dxinfo, &corpus, &mut report)?;
     }
     if opts.compare_profiles {
         profiles(&opts, &bins, dir, &mut report)?;

@@ -76,6 +76,12 @@ pub fn prepare() -> Result<Option<PathBuf>> {
         )
     };
     pip(&["--quiet", "maturin>=1.9,<2", "pytest"])?;
+    // The package's `survey` extra (Dask distributed, pyarrow), so the
+    // survey tests run on a LocalCluster rather than skip.
+    let extra = survey_extra()?;
+    let mut args = vec!["--quiet"];
+    args.extend(extra.iter().map(String::as_str));
+    pip(&args)?;
     eprintln!("python: pip install ./crates/dxcopy-py (builds the extension with cargo)");
     pip(&[
         "--quiet",
@@ -84,6 +90,25 @@ pub fn prepare() -> Result<Option<PathBuf>> {
         "./crates/dxcopy-py",
     ])?;
     Ok(Some(py))
+}
+
+/// The requirements of the `survey` extra, as the package's pyproject.toml
+/// declares them (`[project.optional-dependencies] survey = [...]`, one
+/// line).
+fn survey_extra() -> Result<Vec<String>> {
+    let path = crate::root().join("crates/dxcopy-py/pyproject.toml");
+    let text =
+        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    let line = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("survey = ["))
+        .with_context(|| format!("{}: no `survey = [...]` extra", path.display()))?;
+    let list = line.trim_end().trim_end_matches(']');
+    Ok(list
+        .split(',')
+        .map(|item| item.trim().trim_matches('"').to_owned())
+        .filter(|item| !item.is_empty())
+        .collect())
 }
 
 /// `cargo xtask pytest [PYTEST ARGS]` and the Python step of `cargo xtask test`:

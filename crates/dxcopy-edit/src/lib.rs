@@ -34,6 +34,7 @@ mod error;
 mod operations;
 mod pipeline;
 mod run;
+pub mod scan;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

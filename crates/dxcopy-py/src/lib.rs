@@ -10,6 +10,7 @@ mod edit;
 mod error;
 mod projects;
 mod strip;
+mod survey;
 
 use pyo3::prelude::*;
 
@@ -41,5 +42,8 @@ fn dxcopy_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(projects::diff, m)?)?;
     m.add_function(wrap_pyfunction!(projects::stats, m)?)?;
     m.add_function(wrap_pyfunction!(projects::extract_sources, m)?)?;
+    m.add_function(wrap_pyfunction!(survey::survey, m)?)?;
+    m.add_function(wrap_pyfunction!(survey::survey_columns, m)?)?;
+    m.add_function(wrap_pyfunction!(survey::to_parquet, m)?)?;
     Ok(())
 }

@@ -93,6 +93,7 @@ pub mod pdb;
 pub mod record;
 pub mod reflect;
 pub mod root_signature_check;
+pub mod scan;
 mod stage;
 #[cfg(test)]
 pub(crate) mod testutil;

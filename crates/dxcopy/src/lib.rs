@@ -9,6 +9,7 @@ pub mod cli;
 pub mod cmd;
 pub mod compare;
 pub mod header_args;
+pub mod scan;
 
 /// The dxinfo views, which live in the libraries; re-exported here so
 /// `dxcopy::info::…` paths keep working.

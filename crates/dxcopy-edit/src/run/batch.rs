@@ -93,6 +93,10 @@ pub struct Walk {
     /// be learnt), each an [`EditError::WalkFailed`]: the walk goes on
     /// without them.
     pub errors: Vec<EditError>,
+    /// Entries selected by the filter that are neither files, directories
+    /// nor symbolic links (FIFOs, devices, sockets): never opened by the
+    /// walk, so a caller can report them instead of skipping them silently.
+    pub special: Vec<PathBuf>,
 }
 
 /// Walks `root` recursively with the default [`WalkOptions`] (symbolic
@@ -159,7 +163,11 @@ pub fn walk_with(root: &Path, filter: &FileFilter, options: WalkOptions) -> Walk
             }
             (true, false)
         } else {
-            (false, kind.is_file())
+            if !kind.is_file() && filter.selects(&rel) {
+                found.special.push(path);
+                continue;
+            }
+            (false, true)
         };
         if is_dir {
             let entries = read_entries(&path, &rel, &mut found);

@@ -89,7 +89,7 @@ pub(crate) enum Mode {
 impl Mode {
     /// The name of a read in error messages: `strict` in the strict view,
     /// `llvm` (the name of the field as LLVM's reader has it) in the LLVM view.
-    pub(crate) fn label(self, strict: &'static str, llvm: &'static str) -> &'static str {
+    pub(crate) fn label<T>(self, strict: T, llvm: T) -> T {
         match self {
             Mode::Strict => strict,
             Mode::LlvmCompat => llvm,

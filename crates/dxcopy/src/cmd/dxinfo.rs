@@ -48,7 +48,10 @@ Examples:
   dxinfo shaders.h                       each array of a C header (fxc /Fh, dxc -Fh)
   dxinfo --diff old.dxil new.dxil        what changed, by meaning; exit 0 same, 1 different, 2 trouble
   dxinfo --diff --json build-a/ build-b/ two folders, matched by path
-  dxinfo --stats build/                  where the bytes go: per part, largest files, debug bytes";
+  dxinfo --stats build/                  where the bytes go: per part, largest files, debug bytes
+  dxinfo --scan game.exe data.zip        every container inside, at any offset, in zip and gzip
+  dxinfo --scan -r --scan-extract=out/ dumps/   each distinct container once, named by its hash
+  dxinfo --rows=csv -r shaders/ > s.csv  one row per container, for pandas, DuckDB, spreadsheets";
 
 /// Show what a DirectX container (DXBC / DXIL) holds.
 ///
@@ -58,6 +61,7 @@ Examples:
 /// failed (or, with --verify, when any problem was found).
 #[derive(Debug, Parser)]
 #[command(name = "dxinfo", version = crate::VERSION, after_help = EXAMPLES, mut_args(view_rules))]
+#[command(group(clap::ArgGroup::new("carving").args(["scan", "rows"]).multiple(true)))]
 pub struct Opts {
     /// Containers to read; `-` reads standard input
     #[arg(required = true, value_name = "FILE")]
@@ -131,6 +135,33 @@ pub struct Opts {
     /// With --stats: worker threads (default: two per core)
     #[arg(short = 'j', long, value_name = "N")]
     pub jobs: Option<usize>,
+    /// Find every container inside FILEs of any kind (executables, archives, dumps), at any byte offset and inside zip members and gzip streams; verify each; one line per container (docs/scan.md)
+    #[arg(long)]
+    pub scan: bool,
+    /// With --scan: also list each `DXBC` found that is no container, with the reason
+    #[arg(long)]
+    pub scan_all: bool,
+    /// With --scan: write each distinct container once to DIR as <hash>.dxil / <hash>.dxbc, with manifest.tsv and manifest.json (docs/scan.md)
+    #[arg(long, value_name = "DIR")]
+    pub scan_extract: Option<PathBuf>,
+    /// With --scan: the largest inflated size of a zip member or gzip stream that is scanned, in bytes (default 256 MiB); a larger one is reported
+    #[arg(long, value_name = "BYTES")]
+    pub scan_limit: Option<u64>,
+    /// One flat row per container (docs/rows.md): `csv` or `jsonl`; with --scan, over the containers found
+    #[arg(long, value_name = "FORMAT", value_enum)]
+    pub rows: Option<RowsFormat>,
+    /// With --scan and --rows: walk the folders given, recursively
+    #[arg(short = 'r', long, requires = "carving")]
+    pub recursive: bool,
+}
+
+/// `--rows` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum RowsFormat {
+    /// Comma-separated, with a header line
+    Csv,
+    /// One JSON object per line
+    Jsonl,
 }
 
 /// The text view's name in [`MODIFIERS`]: the view no flag picks.
@@ -141,7 +172,7 @@ const TEXT: &str = "";
 /// its exit status. Any other two are refused (see [`view_rules`]).
 const VIEW_FLAGS: &[(&str, &[&str])] = &[
     ("parts", &[]),
-    ("json", &["verify", "diff", "stats"]),
+    ("json", &["verify", "diff", "stats", "scan"]),
     ("yaml", &[]),
     ("hex", &[]),
     ("dump_all", &[]),
@@ -150,6 +181,8 @@ const VIEW_FLAGS: &[(&str, &[&str])] = &[
     ("reflect", &[]),
     ("diff", &["json"]),
     ("stats", &["json"]),
+    ("scan", &["json", "rows"]),
+    ("rows", &["scan"]),
 ];
 
 /// The flags that modify a view, each with the views it works in
@@ -169,12 +202,16 @@ const MODIFIERS: &[(&str, &[&str])] = &[
     ("disasm_with", &["disasm"]),
     ("exact", &["diff"]),
     ("jobs", &["stats"]),
+    ("scan_all", &["scan"]),
+    ("scan_extract", &["scan"]),
+    ("scan_limit", &["scan"]),
+    ("recursive", &["scan", "rows"]),
 ];
 
 /// View flags that keep their view when `--json` comes with them: `--diff
 /// --json` is the diff view printed as JSON, so the diff's modifiers
 /// (`--exact`) go with `--json` there.
-const JSON_FORMS: &[&str] = &["diff", "stats"];
+const JSON_FORMS: &[&str] = &["diff", "stats", "scan"];
 
 /// The clap rules of the view and modifier flags, from [`VIEW_FLAGS`] and
 /// [`MODIFIERS`] (applied to every argument of [`Opts`]).
@@ -256,6 +293,9 @@ pub enum View {
         /// `-j N`.
         jobs: Option<usize>,
     },
+    /// `--scan` and `--rows`: carving and the survey
+    /// ([`crate::scan`]).
+    Scan,
     /// `--verify`.
     Verify {
         /// `--quiet`.
@@ -282,6 +322,8 @@ impl View {
                 exact: opts.exact,
                 json: opts.json,
             }
+        } else if opts.scan || opts.rows.is_some() {
+            View::Scan
         } else if opts.stats {
             View::Stats {
                 json: opts.json,
@@ -469,6 +511,7 @@ pub fn run(opts: &Opts, io: &mut Io<'_>) -> i32 {
     match &view {
         View::Diff { exact, json } => return crate::compare::run_diff(opts, *exact, *json, io),
         View::Stats { json, jobs } => return crate::compare::run_stats(opts, *json, *jobs, io),
+        View::Scan => return crate::scan::run(opts, io),
         _ => {}
     }
     let root_signature_path = match &view {
@@ -590,7 +633,7 @@ pub fn run(opts: &Opts, io: &mut Io<'_>) -> i32 {
                     show_disasm(io, &shown, &container, *part, &options, dxc, *tool, many)
                 }
                 // Run over the whole file list before this loop.
-                View::Diff { .. } | View::Stats { .. } => Ok(true),
+                View::Diff { .. } | View::Stats { .. } | View::Scan => Ok(true),
                 View::Verify {
                     quiet,
                     module_facts,
@@ -1011,6 +1054,8 @@ mod tests {
         ("reflect", &["--reflect"]),
         ("diff", &["--diff"]),
         ("stats", &["--stats"]),
+        ("scan", &["--scan"]),
+        ("rows", &["--rows=csv"]),
     ];
 
     /// `--disasm-format` takes fxc and dxc releases alike.
@@ -1049,6 +1094,10 @@ mod tests {
             ("disasm_with", "--disasm-with=llvm-dis"),
             ("exact", "--exact"),
             ("jobs", "--jobs=2"),
+            ("scan_all", "--scan-all"),
+            ("scan_extract", "--scan-extract=d"),
+            ("scan_limit", "--scan-limit=9"),
+            ("recursive", "-r"),
         ];
         assert_eq!(modifiers.len(), MODIFIERS.len());
         for (id, flag) in modifiers {
@@ -1073,14 +1122,17 @@ mod tests {
     }
 
     /// Two view flags are refused together, but `--json` with `--verify`,
-    /// `--diff` or `--stats`.
+    /// `--diff`, `--stats` or `--scan`, and `--scan` with `--rows`.
     #[test]
     fn one_view_at_a_time() {
         for (i, (a, a_flags)) in VIEWS.iter().enumerate().skip(1) {
             for (b, b_flags) in VIEWS.iter().skip(i + 1) {
                 let list: Vec<&str> = a_flags.iter().chain(*b_flags).copied().collect();
                 let list: Vec<&str> = list.into_iter().chain(["a"]).collect();
-                let together = matches!((*a, *b), ("json", "verify" | "diff" | "stats"));
+                let together = matches!(
+                    (*a, *b),
+                    ("json", "verify" | "diff" | "stats" | "scan") | ("scan", "rows")
+                );
                 assert_eq!(parse(args(&list)).is_ok(), together, "{list:?}");
             }
         }
@@ -1102,6 +1154,8 @@ mod tests {
             text(true, false)
         );
         assert_eq!(view(&["--parts", "a"]), Ok(View::Parts));
+        assert_eq!(view(&["--scan", "--json", "-r", "a"]), Ok(View::Scan));
+        assert_eq!(view(&["--rows=jsonl", "a"]), Ok(View::Scan));
         assert_eq!(view(&["--reflect", "a"]), Ok(View::Reflect { text: false }));
         assert_eq!(
             view(&["--reflect", "--text", "a"]),

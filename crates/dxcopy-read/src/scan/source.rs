@@ -1,0 +1,175 @@
+//! Scanning one input's bytes: the containers in them, and those inside the
+//! zip members and gzip streams they hold, each named by where it was
+//! found (`archive.zip!dir/a.bin`, `shaders.bin.gz!shaders.bin`).
+//!
+//! Inflated bytes live only while their containers are visited, and no
+//! member is inflated past [`ScanOptions::member_limit`], so a zip or gzip
+//! bomb costs at most that much memory and is reported, not followed.
+
+use super::archive::{self, ArchiveError};
+use super::{candidates, Rejection, Verified};
+
+/// How far a scan goes into archives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScanOptions {
+    /// The largest inflated size of a zip member or gzip stream that is
+    /// scanned; a larger one is reported as a failure.
+    pub member_limit: u64,
+    /// How many archives deep a scan goes (a zip in a gzip stream is two).
+    pub max_depth: u32,
+}
+
+/// The default [`ScanOptions::member_limit`]: 256 MiB.
+pub const DEFAULT_MEMBER_LIMIT: u64 = 256 << 20;
+
+impl Default for ScanOptions {
+    fn default() -> Self {
+        ScanOptions {
+            member_limit: DEFAULT_MEMBER_LIMIT,
+            max_depth: 4,
+        }
+    }
+}
+
+/// What a scan meets, in the order it meets it.
+#[derive(Debug)]
+pub enum Event<'a> {
+    /// A verified container.
+    Container {
+        /// Where: the file, or `archive!member`.
+        path: &'a str,
+        /// Its offset there.
+        offset: u64,
+        /// The container and its facts.
+        verified: &'a Verified<'a>,
+    },
+    /// The magic at `offset` that is no container.
+    Rejected {
+        /// Where.
+        path: &'a str,
+        /// Offset of the magic.
+        offset: u64,
+        /// Why.
+        reason: &'a Rejection,
+    },
+    /// An archive or member that could not be read.
+    Failed {
+        /// The archive, or `archive!member`.
+        path: &'a str,
+        /// Why.
+        error: &'a ArchiveError,
+    },
+}
+
+/// Scans `bytes`, read from `path`, calling `visit` for each event.
+pub fn scan_bytes(
+    path: &str,
+    bytes: &[u8],
+    options: &ScanOptions,
+    visit: &mut dyn FnMut(Event<'_>),
+) {
+    scan_at_depth(path, bytes, options, 0, visit);
+}
+
+fn scan_at_depth(
+    path: &str,
+    bytes: &[u8],
+    options: &ScanOptions,
+    depth: u32,
+    visit: &mut dyn FnMut(Event<'_>),
+) {
+    let deeper = depth < options.max_depth;
+    if deeper && archive::is_gzip(bytes) {
+        match archive::gunzip(bytes, options.member_limit) {
+            Ok((name, inflated)) => {
+                let inner = format!("{path}!{}", name.unwrap_or_else(|| gunzipped_name(path)));
+                scan_at_depth(&inner, &inflated, options, depth + 1, visit);
+            }
+            Err(error) => visit(Event::Failed {
+                path,
+                error: &error,
+            }),
+        }
+        return;
+    }
+    // The data of the members read: their containers are reported under
+    // the member's name, not again at the archive's offsets (a stored
+    // member holds them as they are, and so may a deflated one, whose
+    // incompressible stretches deflate keeps in stored blocks).
+    let mut read = Vec::new();
+    if deeper {
+        match archive::zip_members(bytes) {
+            Some(Ok(members)) => {
+                for member in members.iter().filter(|m| !m.name.ends_with('/')) {
+                    let inner = format!("{path}!{}", member.name);
+                    match member.read(bytes, options.member_limit) {
+                        Ok(data) => {
+                            read.push(
+                                member.data_offset..member.data_offset + member.compressed_size,
+                            );
+                            scan_at_depth(&inner, &data, options, depth + 1, visit);
+                        }
+                        Err(error) => visit(Event::Failed {
+                            path: &inner,
+                            error: &error,
+                        }),
+                    }
+                }
+            }
+            Some(Err(error)) => visit(Event::Failed {
+                path,
+                error: &error,
+            }),
+            None => {}
+        }
+    }
+    for candidate in candidates(bytes) {
+        if read.iter().any(|r| r.contains(&candidate.offset)) {
+            continue;
+        }
+        match &candidate.outcome {
+            Ok(verified) => visit(Event::Container {
+                path,
+                offset: candidate.offset,
+                verified,
+            }),
+            Err(reason) => visit(Event::Rejected {
+                path,
+                offset: candidate.offset,
+                reason,
+            }),
+        }
+    }
+}
+
+/// The member name of a gzip stream whose header records none: the file
+/// name without `.gz` (`.tgz` becomes `.tar`).
+fn gunzipped_name(path: &str) -> String {
+    let name = path.rsplit(['/', '\\', '!']).next().unwrap_or(path);
+    if let Some(stem) = name.strip_suffix(".tgz") {
+        format!("{stem}.tar")
+    } else if let Some(stem) = name.strip_suffix(".gz").filter(|s| !s.is_empty()) {
+        stem.to_owned()
+    } else {
+        format!("{name}.gunzipped")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gunzipped_names() {
+        let cases = [
+            ("dir/a.bin.gz", "a.bin"),
+            ("x.tgz", "x.tar"),
+            ("z.zip!inner/s.gz", "s"),
+            ("noext", "noext.gunzipped"),
+            (".gz", ".gz.gunzipped"),
+        ];
+        for (path, want) in cases {
+            assert_eq!(gunzipped_name(path), want, "{path}");
+        }
+    }
+}

@@ -220,21 +220,10 @@ impl ModuleFacts {
     /// The facts of a module, within the budget of a pass over its stored
     /// metadata ([`Budget::for_stored`]).
     pub fn of(module: &Module) -> std::result::Result<ModuleFacts, OverBudget> {
-        let stored: usize = module
-            .metadata
-            .iter()
-            .map(|m| match m {
-                Metadata::String(s) => s.len() + 8,
-                Metadata::Node { operands, .. } => 8 * operands.len() + 8,
-                _ => 16,
-            })
-            .sum::<usize>()
-            + module
-                .named_metadata
-                .iter()
-                .map(|n| 8 * n.operands.len() + 8)
-                .sum::<usize>();
-        ModuleFacts::of_within(module, &Budget::for_stored(stored))
+        ModuleFacts::of_within(
+            module,
+            &Budget::for_stored(crate::dxil::metadata::stored_size(module)),
+        )
     }
 
     /// The facts of a module, spending `budget` on every string copied:

@@ -1402,7 +1402,7 @@ fn read_view_id_state(module: &Md<'_>, id: MetadataId) -> Result<Vec<u32>> {
 /// The bytes `module`'s metadata takes as stored (its nodes' operands and
 /// its strings): what a reading's budget is sized from, in proportion to
 /// the bitcode that defined them.
-fn stored_size(module: &Module) -> usize {
+pub(crate) fn stored_size(module: &Module) -> usize {
     use crate::dxil::model::Metadata;
     module
         .metadata

@@ -9,10 +9,11 @@
 
 use dxcopy_harness::alloc::{Counting, ThreadCounts, Used};
 use dxcopy_harness::attacks::{self, Attack, ATTACKS};
-use dxcopy_read::bitcode::{Bitcode, BitcodeError, BitcodeErrorKind, ModuleFacts};
+use dxcopy_read::bitcode::{Bitcode, BitcodeError, BitcodeErrorKind};
 use dxcopy_read::budget::{FLOOR, PER_INPUT_BYTE};
-use dxcopy_read::dxil::asm::AsmError;
-use dxcopy_read::dxil::listing::{write_container_listing_to, ListingError, ListingOptions};
+use dxcopy_read::dxil::facts::ModuleFacts;
+use dxcopy_read::listing::dxil::ir::AsmError;
+use dxcopy_read::listing::dxil::{write_container_listing_to, ListingError, ListingOptions};
 use dxcopy_read::dxil::metadata::{DxilMetadata, MetadataError};
 use dxcopy_read::dxil::Module;
 use dxcopy_read::error::{Limit, ReadErrorKind};

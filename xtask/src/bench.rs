@@ -15,8 +15,10 @@
 //! Not a pass/fail gate: the table says which targets a run met.
 
 mod dxil_listing;
+mod dxil_write;
 mod projects;
 mod python;
+mod rebuild;
 mod reflect;
 mod scan;
 mod tree;
@@ -36,9 +38,11 @@ const MIB: usize = 1 << 20;
 /// one-process calls on a small real container, dxstrip over many small
 /// real containers in place, dxstrip -r over a tree of them next to cp -r,
 /// the Python package, dxinfo --json, --disasm and --reflect over the corpus, the
-/// bitcode layer, the DXIL listing next to llvm-dis, dxinfo --stats over the
+/// bitcode layer, the DXIL listing next to llvm-dis, the DXIL writer next to
+/// reading alone, dxinfo --stats over the
 /// corpus next to du -s, C headers next to files, dxinfo --scan of 1 GiB next
-/// to cat, dxinfo --rows=csv over the corpus next to --json.
+/// to cat, dxinfo --rows=csv over the corpus next to --json, `--rebuild-parts`
+/// over the corpus's DXIL containers next to a no-op run.
 /// (`--compare-profiles` adds the build-profile comparison.)
 const WORKLOADS: &[&str] = &[
     "dump-priv",
@@ -53,10 +57,12 @@ const WORKLOADS: &[&str] = &[
     "bitcode",
     "reflect",
     "dxil-listing",
+    "dxil-write",
     "stats",
     "headers",
     "scan",
     "rows",
+    "rebuild-parts",
 ];
 const LLVM_OBJCOPY: &str = "/usr/lib/llvm-22/bin/llvm-objcopy";
 /// The parts `--strip-debug` removes (from the part table), as llvm-objcopy
@@ -219,6 +225,9 @@ pub fn run(args: &[String]) -> Result<()> {
     if opts.wants("dxil-listing") && dxinfo.exists() && have_corpus {
         dxil_listing::workload(&opts, &bins, &dxinfo, dir, &corpus, &mut report)?;
     }
+    if opts.wants("dxil-write") && have_corpus {
+        dxil_write::workload(&opts, &corpus, &mut report)?;
+    }
     if opts.wants("stats") && dxinfo.exists() && have_corpus {
         projects::stats(&opts, &dxinfo, &corpus, &mut report)?;
     }
@@ -235,6 +244,9 @@ pub fn run(args: &[String]) -> Result<()> {
     }
     if opts.wants("rows") && dxinfo.exists() && have_corpus {
         scan::rows(&opts, &dxinfo, &corpus, &mut report)?;
+    }
+    if have_corpus && opts.wants("rebuild-parts") {
+        rebuild::workload(&opts, &bins, dir, &corpus, &mut report)?;
     }
     if opts.compare_profiles {
         profiles(&opts, &bins, dir, &mut report)?;

@@ -41,6 +41,10 @@ const TARGETS: &[(&str, &str)] = &[
         "the DXIL module reader: the whole module with and without bodies, its IDs checked, the module facts",
     ),
     (
+        "dxil_write",
+        "the DXIL module writer: every module that reads written back, read again as the same model, written again as the same bytes",
+    ),
+    (
         "disasm",
         "the SM4/SM5 disassembler (dxinfo --disasm) on SHDR/SHEX data, alone and as a container",
     ),
@@ -113,7 +117,7 @@ pub fn seed() -> Result<Vec<(&'static str, usize)>> {
                     }
                     continue;
                 }
-                "bitcode" | "dxil_module" if !is_pdb => {
+                "bitcode" | "dxil_module" | "dxil_write" if !is_pdb => {
                     // One seed per program part's bitcode.
                     let Ok(c) = Container::parse(&bytes) else {
                         continue;

@@ -31,11 +31,13 @@ pub mod alloc;
 pub mod attacks;
 mod bitcode;
 pub mod bitcode_ops;
+mod bitcode_diff;
 pub mod corpus;
 mod decode;
 pub mod dxc_listings;
 mod dxil;
 mod dxil_header;
+mod dxil_write;
 mod exercise;
 pub mod llvm;
 mod script;
@@ -43,11 +45,13 @@ pub mod shapes;
 mod verify;
 
 pub use bitcode::{bitcode_input, dxil_bitcode_input, exercise_bitcode};
+pub use bitcode_diff::first_bitstream_difference;
 pub use decode::{
     debug_notes_data, decode_input, decode_named, decode_one, decode_part_compat, decode_seed,
     disasm_data, disasm_input, CountingSink, DecodeInput, DECODE_NAMES,
 };
 pub use dxil::{dxil_module_input, exercise_module};
+pub use dxil_write::dxil_write_input;
 pub use exercise::{exercise, exercise_file_writer, exercise_pdb, Summary};
 pub use script::{roundtrip, Op, Script};
 pub use verify::{verify_output, Violation};

@@ -59,6 +59,8 @@ const TARGETS: &[(&str, &str)] = &[
     (
         "sources",
         "--extract-sources: SRCI's recorded names as paths within the depth and length limits",
+        "dxil_bitcode",
+        "structure-aware DXIL bitcode: bitstream operations (blocks, abbreviations, BLOCKINFO, records, metadata, repeats) written as bitcode, then the bitcode target's work",
     ),
 ];
 
@@ -85,7 +87,9 @@ fn file_hash(bytes: &[u8]) -> String {
     format!("{h:016x}-{}", bytes.len())
 }
 
-/// Fills fuzz/corpus/<target> from the shared corpus. Returns the seed count per target.
+/// Fills fuzz/corpus/<target> from the shared corpus and the generated
+/// shapes and hostile modules (those even without the corpus). Returns the
+/// seed count per target.
 pub fn seed() -> Result<Vec<(&'static str, usize)>> {
     // Without the corpus, the generated seeds alone.
     let files = match dxcopy_harness::corpus::corpus_dir() {
@@ -180,6 +184,23 @@ pub fn seed() -> Result<Vec<(&'static str, usize)>> {
                 },
                 _ => continue,
             };
+            std::fs::write(dir.join(file_hash(&seed)), &seed)?;
+            n += 1;
+        }
+        // The hostile modules (dxcopy_harness::attacks) at their small
+        // scale, and operation programs that build their shapes.
+        let attacks = dxcopy_harness::attacks::ATTACKS
+            .iter()
+            .map(|a| (a.build)(a.scales[0]));
+        let seeds: Vec<Vec<u8>> = match *target {
+            "bitcode" | "dxil_module" => attacks.collect(),
+            "parse" => attacks
+                .map(|b| dxcopy_harness::attacks::container(&b))
+                .collect(),
+            "dxil_bitcode" => dxcopy_harness::bitcode_ops::seeds(),
+            _ => Vec::new(),
+        };
+        for seed in seeds {
             std::fs::write(dir.join(file_hash(&seed)), &seed)?;
             n += 1;
         }

@@ -59,6 +59,8 @@ const TARGETS: &[(&str, &str)] = &[
     (
         "sources",
         "--extract-sources: SRCI's recorded names as paths within the depth and length limits",
+    ),
+    (
         "dxil_bitcode",
         "structure-aware DXIL bitcode: bitstream operations (blocks, abbreviations, BLOCKINFO, records, metadata, repeats) written as bitcode, then the bitcode target's work",
     ),

@@ -30,8 +30,8 @@
 pub mod alloc;
 pub mod attacks;
 mod bitcode;
-pub mod bitcode_ops;
 mod bitcode_diff;
+pub mod bitcode_ops;
 pub mod corpus;
 mod decode;
 pub mod dxc_listings;

@@ -12,11 +12,11 @@ use dxcopy_harness::attacks::{self, Attack, ATTACKS};
 use dxcopy_read::bitcode::{Bitcode, BitcodeError, BitcodeErrorKind};
 use dxcopy_read::budget::{FLOOR, PER_INPUT_BYTE};
 use dxcopy_read::dxil::facts::ModuleFacts;
-use dxcopy_read::listing::dxil::ir::AsmError;
-use dxcopy_read::listing::dxil::{write_container_listing_to, ListingError, ListingOptions};
 use dxcopy_read::dxil::metadata::{DxilMetadata, MetadataError};
 use dxcopy_read::dxil::Module;
 use dxcopy_read::error::{Limit, ReadErrorKind};
+use dxcopy_read::listing::dxil::ir::AsmError;
+use dxcopy_read::listing::dxil::{write_container_listing_to, ListingError, ListingOptions};
 use dxcopy_read::{Container, ReadError, Reflection};
 
 #[global_allocator]

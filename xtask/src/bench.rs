@@ -1134,7 +1134,7 @@ fn disasm(opts: &Options, dxinfo: &Path, corpus: &Path, report: &mut Report) -> 
         .filter(|path| {
             fs::read(path).is_ok_and(|bytes| {
                 dxcopy_read::Container::parse(&bytes)
-                    .is_ok_and(|c| dxcopy_read::disasm::shader_part(&c).is_some())
+                    .is_ok_and(|c| dxcopy_read::listing::dxbc::shader_part(&c).is_some())
             })
         })
         .collect();
@@ -1183,7 +1183,7 @@ fn dxasm_check(opts: &Options, dxasm: &Path, corpus: &Path, report: &mut Report)
         .filter(|path| {
             fs::read(path).is_ok_and(|bytes| {
                 let keep = dxcopy_read::Container::parse(&bytes)
-                    .is_ok_and(|c| dxcopy_read::disasm::shader_part(&c).is_some());
+                    .is_ok_and(|c| dxcopy_read::listing::dxbc::shader_part(&c).is_some());
                 if keep {
                     sizes.push(bytes.len());
                 }

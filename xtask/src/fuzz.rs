@@ -128,7 +128,7 @@ pub fn seed() -> Result<Vec<(&'static str, usize)>> {
                     let Ok(c) = Container::parse(&bytes) else {
                         continue;
                     };
-                    match dxcopy_read::disasm::shader_part(&c) {
+                    match dxcopy_read::listing::dxbc::shader_part(&c) {
                         Some(part) => part.data.to_vec(),
                         None => continue,
                     }
@@ -149,10 +149,9 @@ pub fn seed() -> Result<Vec<(&'static str, usize)>> {
         for (_, bytes) in dxcopy_harness::shapes::listing_shapes() {
             let seed = match *target {
                 "parse" => bytes,
-                "disasm" => match Container::parse(&bytes)
-                    .ok()
-                    .and_then(|c| dxcopy_read::disasm::shader_part(&c).map(|p| p.data.to_vec()))
-                {
+                "disasm" => match Container::parse(&bytes).ok().and_then(|c| {
+                    dxcopy_read::listing::dxbc::shader_part(&c).map(|p| p.data.to_vec())
+                }) {
                     Some(data) => data,
                     None => continue,
                 },

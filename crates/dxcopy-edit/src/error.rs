@@ -319,7 +319,7 @@ pub enum EditError {
     },
     /// The listing a C header output holds could not be made.
     #[error("cannot write the header's listing: {0}")]
-    Listing(dxcopy_read::disasm::DisasmError),
+    Listing(dxcopy_read::listing::dxbc::DisasmError),
     /// A C header output asked for without an output file: in place, it
     /// would replace the container with text ([`Remedy::GiveOutput`]).
     #[error("a C header output replaces nothing in place")]

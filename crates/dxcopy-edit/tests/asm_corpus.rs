@@ -14,7 +14,7 @@
 
 use dxcopy_edit::asm::{self, check_round_trip, RoundTrip};
 use dxcopy_harness::corpus::{corpus_or_skip, parse_manifest};
-use dxcopy_read::disasm::{self, ListingOptions};
+use dxcopy_read::listing::dxbc::{self, ListingOptions};
 use dxcopy_read::Container;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -109,9 +109,9 @@ fn microsoft_listings_assemble_to_their_programs() {
             let text = String::from_utf8_lossy(&std::fs::read(listing).unwrap()).into_owned();
             let bytes = std::fs::read(container_path).unwrap();
             let container = Container::parse(&bytes).unwrap();
-            let release = disasm::FxcRelease::of_container(&container)
+            let release = dxbc::FxcRelease::of_container(&container)
                 .map_or("(no RDEF creator)".to_string(), |r| r.name().to_string());
-            let part = disasm::shader_part(&container).unwrap();
+            let part = dxbc::shader_part(&container).unwrap();
             let entry = by_release.entry(release).or_default();
             entry.1 += 1;
             match asm::assemble_with_reference(&text, Some(part.data)) {
@@ -185,8 +185,8 @@ fn recomputed_statistics_agree_with_fxc() {
         if dxcopy_read::program::is_program_data(stat.data) {
             continue;
         }
-        let part = disasm::shader_part(&container).unwrap();
-        let program = dxcopy_read::disasm::sm4::Program::decode(part.data, 0).unwrap();
+        let part = dxbc::shader_part(&container).unwrap();
+        let program = dxcopy_read::sm4::Program::decode(part.data, 0).unwrap();
         let ours = asm::count_statistics(&program);
         with_stat += 1;
         let theirs: Vec<u32> = words(stat.data);

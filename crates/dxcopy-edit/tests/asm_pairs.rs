@@ -18,7 +18,10 @@ fn data(name: &str) -> Vec<u8> {
 
 fn program_of(container: &[u8]) -> Vec<u8> {
     let c = Container::parse(container).unwrap();
-    dxcopy_read::disasm::shader_part(&c).unwrap().data.to_vec()
+    dxcopy_read::listing::dxbc::shader_part(&c)
+        .unwrap()
+        .data
+        .to_vec()
 }
 
 #[test]

@@ -14,7 +14,7 @@
 //! relative index alone, sources have swizzles or selections, never masks.
 
 use dxcopy_edit::asm::{check_round_trip, RoundTrip};
-use dxcopy_read::disasm::ListingOptions;
+use dxcopy_read::listing::dxbc::ListingOptions;
 use dxcopy_read::Container;
 use proptest::prelude::*;
 

@@ -5,7 +5,7 @@
 
 use dxcopy_edit::bitcode::{fix_data_layout, rewrite, strip_names, RecordEdit};
 use dxcopy_harness::corpus::program_bitcode;
-use dxcopy_read::bitcode::ModuleFacts;
+use dxcopy_read::dxil::facts::ModuleFacts;
 
 #[cfg_attr(
     not(dxcopy_corpus),

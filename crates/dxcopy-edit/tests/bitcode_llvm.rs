@@ -16,7 +16,7 @@
 use dxcopy_edit::bitcode::{fix_data_layout, strip_names};
 use dxcopy_harness::corpus::program_bitcode;
 use dxcopy_harness::llvm::{llvm_tool_or_skip, run_tool};
-use dxcopy_read::bitcode::ModuleFacts;
+use dxcopy_read::dxil::facts::ModuleFacts;
 use std::collections::HashMap;
 use std::path::Path;
 

@@ -8,7 +8,7 @@
 
 use dxcopy_edit::c_header::{write_header, HeaderOptions, HeaderStyle};
 use dxcopy_harness::corpus::listings_or_skip;
-use dxcopy_read::disasm::{self, ListingOptions};
+use dxcopy_read::listing::dxbc::{self, ListingOptions};
 use dxcopy_read::Container;
 
 #[test]
@@ -42,7 +42,7 @@ fn headers_of_listed_containers_hold_their_listing_and_read_back() {
             .unwrap();
         let bytes = std::fs::read(corpus.join(path)).unwrap();
         let container = Container::parse(&bytes).unwrap();
-        let listing = disasm::listing(&container, generator, &ListingOptions::default()).unwrap();
+        let listing = dxbc::listing(&container, generator, &ListingOptions::default()).unwrap();
         let name = arrays[path];
         let header = write_header(
             &bytes,

@@ -6,7 +6,8 @@
 
 use crate::verify::{ensure, Violation};
 use dxcopy_edit::bitcode::{fix_data_layout, rewrite, strip_names, RecordEdit};
-use dxcopy_read::bitcode::{Bitcode, Entry, ModuleFacts};
+use dxcopy_read::bitcode::{Bitcode, Entry};
+use dxcopy_read::dxil::facts::ModuleFacts;
 use std::fmt::Write as _;
 
 /// Runs the bitstream reader, module facts, the DXIL module reader

@@ -3,7 +3,7 @@
 //! (Debug) and serialised (JSON, as `dxinfo --json` does).
 
 use dxcopy_read::decode::{decode_part, has_decoder};
-use dxcopy_read::disasm::{self, sm4, FloatRounding, ListingOptions};
+use dxcopy_read::listing::dxbc::{self, sm4, FloatRounding, ListingOptions};
 use dxcopy_read::psv0::Psv0;
 use dxcopy_read::rts0::RootSignature;
 use dxcopy_read::{Container, Part, PartName, Program, ShaderHash, ShaderKind};
@@ -79,7 +79,7 @@ pub fn decode_named(
 /// The listing's debug-notes decoder on SPDB or SDBG data at `base`, with
 /// the notes and the initial-locations block formatted.
 pub fn debug_notes_data(name: PartName, data: &[u8], base: u64, sink: &mut crate::Discard) {
-    use dxcopy_read::disasm::debug_notes::{sdbg, spdb};
+    use dxcopy_read::listing::dxbc::debug_notes::{sdbg, spdb};
     let decoded = if name == PartName(*b"SPDB") {
         spdb::decode(data, base)
     } else {
@@ -101,13 +101,13 @@ pub fn debug_notes_data(name: PartName, data: &[u8], base: u64, sink: &mut crate
 /// The SM4/SM5 disassembler on SHDR/SHEX data at `base`: the program
 /// decoded as far as it is well formed and its listing written.
 pub fn disasm_data(data: &[u8], base: u64, sink: &mut crate::Discard) {
-    match sm4::Program::decode_prefix(data, base) {
+    match dxcopy_read::sm4::Program::decode_prefix(data, base) {
         Ok((program, error)) => {
             let mut text = String::new();
             // Both roundings, and the oldest release's layout with the legacy one.
             for (rounding, release) in [
                 (FloatRounding::Current, None),
-                (FloatRounding::Legacy, Some(disasm::FxcRelease::V9_29)),
+                (FloatRounding::Legacy, Some(dxbc::FxcRelease::V9_29)),
             ] {
                 text.clear();
                 let options = ListingOptions { rounding, release };
@@ -147,7 +147,7 @@ pub fn disasm_input(input: &[u8]) -> usize {
     // Streamed, as dxinfo writes it: the listing's own memory is measured,
     // not the size of its text.
     let mut counted = CountingSink(0);
-    match disasm::write_listing(&container, "fuzz", &ListingOptions::default(), &mut counted) {
+    match dxbc::write_listing(&container, "fuzz", &ListingOptions::default(), &mut counted) {
         Ok(Ok(errors)) => {
             let _ = write!(sink, "{errors:?}");
             counted.0
@@ -187,7 +187,7 @@ pub fn decode_part_compat(
         }
         _ if matches!(&part.name.0, b"Aon9" | b"XNAS" | b"XNAP") => {
             // The Level9 tables and the DX9 program listing of the disassembler.
-            match dxcopy_read::disasm::header::level9::Level9Listing::parse(part) {
+            match dxcopy_read::listing::dxbc::header::level9::Level9Listing::parse(part) {
                 Ok(listing) => {
                     let mut text = String::new();
                     listing.write(&ListingOptions::default(), &mut text);

@@ -2,12 +2,12 @@
 //! the invariants of the model it returns checked.
 
 use crate::verify::{ensure, Violation};
-use dxcopy_read::bitcode::ModuleFacts;
-use dxcopy_read::dxil::asm::{module_text, AsmOptions};
-use dxcopy_read::dxil::listing::{module_listing, module_release, ListingError};
+use dxcopy_read::dxil::facts::ModuleFacts;
 use dxcopy_read::dxil::{
     FunctionBody, InstructionKind, Metadata, Module, Operand, ReadOptions, Type, TypeId,
 };
+use dxcopy_read::listing::dxil::ir::{module_text, AsmOptions};
+use dxcopy_read::listing::dxil::{module_listing, module_release, ListingError};
 use std::fmt::Write as _;
 
 /// Reads `bitcode` as a module, with and without function bodies, and its
@@ -18,7 +18,7 @@ use std::fmt::Write as _;
 ///   entry that exists;
 /// - a module that reads with bodies reads without them, to the same
 ///   module-level model, and its module facts decode;
-/// - its listing (`dxil::listing::module_listing`, which reads the module
+/// - its listing (`listing::dxil::module_listing`, which reads the module
 ///   with its bodies outlined and their instructions read again as they
 ///   are printed) ends with the text the printer makes of the whole model,
 ///   and fails where that fails.

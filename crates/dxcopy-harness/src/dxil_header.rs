@@ -2,10 +2,10 @@
 //! for the mutation sweep and the fuzz targets: every release layout
 //! (oldest, a build-month one, newest), errors being a pass.
 
-use dxcopy_read::dxil::header::write_header;
 use dxcopy_read::dxil::metadata::DxilMetadata;
-use dxcopy_read::dxil::release::DxcRelease;
 use dxcopy_read::dxil::Module;
+use dxcopy_read::listing::dxil::header::write_header;
+use dxcopy_read::listing::dxil::release::DxcRelease;
 use dxcopy_read::{Container, PartName, Program};
 use std::fmt::Write as _;
 

@@ -144,12 +144,12 @@ fn exercise_container(bytes: &[u8]) -> Result<Summary, Violation> {
     }
     // The disassembler's sections before the program (RDEF, signatures, Level9).
     let mut listing = String::new();
-    let legacy = dxcopy_read::disasm::ListingOptions {
-        rounding: dxcopy_read::disasm::FloatRounding::Legacy,
-        release: Some(dxcopy_read::disasm::FxcRelease::V9_29),
+    let legacy = dxcopy_read::listing::dxbc::ListingOptions {
+        rounding: dxcopy_read::listing::dxbc::FloatRounding::Legacy,
+        release: Some(dxcopy_read::listing::dxbc::FxcRelease::V9_29),
     };
     if let Err(e) =
-        dxcopy_read::disasm::header::write_header_sections(&container, &legacy, &mut listing)
+        dxcopy_read::listing::dxbc::header::write_header_sections(&container, &legacy, &mut listing)
     {
         let _ = write!(sink, "{e} {e:?}");
     }
@@ -159,8 +159,12 @@ fn exercise_container(bytes: &[u8]) -> Result<Summary, Violation> {
     // dxinfo --disasm: the whole listing (cut short at a malformed token).
     // Streamed, as dxinfo writes it.
     let mut counted = crate::decode::CountingSink(0);
-    match dxcopy_read::disasm::write_listing(&container, "sweep", &Default::default(), &mut counted)
-    {
+    match dxcopy_read::listing::dxbc::write_listing(
+        &container,
+        "sweep",
+        &Default::default(),
+        &mut counted,
+    ) {
         Ok(Ok(errors)) => {
             let _ = write!(sink, "{} {:?}", counted.0, errors);
         }

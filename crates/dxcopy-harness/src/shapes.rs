@@ -72,10 +72,10 @@ pub fn halfway_floats() -> Vec<u8> {
 
 /// Whole containers of the shapes above, named, for the sweep and the fuzz
 /// seeds: nesting just within and just past
-/// [`MAX_BLOCK_DEPTH`](dxcopy_read::disasm::sm4::MAX_BLOCK_DEPTH), a long
+/// [`MAX_BLOCK_DEPTH`](dxcopy_read::sm4::MAX_BLOCK_DEPTH), a long
 /// deeply nested program, and the halfway floats.
 pub fn listing_shapes() -> Vec<(&'static str, Vec<u8>)> {
-    let max = dxcopy_read::disasm::sm4::MAX_BLOCK_DEPTH;
+    let max = dxcopy_read::sm4::MAX_BLOCK_DEPTH;
     let shex = [
         ("nesting-at-limit", nested_loops(max)),
         ("nesting-past-limit", nested_loops(max + 1)),

@@ -5,8 +5,8 @@
 
 use dxcopy_harness::alloc::{Counting, ThreadCounts};
 use dxcopy_harness::shapes;
-use dxcopy_read::disasm::sm4::{DecodeErrorKind, MAX_BLOCK_DEPTH};
-use dxcopy_read::disasm::{self, DisasmError, FloatRounding, ListingOptions};
+use dxcopy_read::listing::dxbc::{self, DisasmError, FloatRounding, ListingOptions};
+use dxcopy_read::sm4::{DecodeErrorKind, MAX_BLOCK_DEPTH};
 use dxcopy_read::Container;
 
 #[global_allocator]
@@ -25,7 +25,7 @@ fn stream(bytes: &[u8]) -> (usize, Vec<DisasmError>, usize) {
     let mut sink = dxcopy_harness::CountingSink(0);
     let mut errors = Vec::new();
     let used = ThreadCounts::measure(|| {
-        errors = disasm::write_listing(&c, "t", &ListingOptions::default(), &mut sink)
+        errors = dxbc::write_listing(&c, "t", &ListingOptions::default(), &mut sink)
             .unwrap()
             .unwrap();
     });
@@ -80,7 +80,7 @@ fn a_long_deep_program_streams_in_memory_linear_in_its_input() {
 fn nesting_at_the_limit_lists_whole() {
     let bytes = container(&shapes::nested_loops(MAX_BLOCK_DEPTH));
     let c = Container::parse(&bytes).unwrap();
-    let l = disasm::listing(&c, "t", &ListingOptions::default()).unwrap();
+    let l = dxbc::listing(&c, "t", &ListingOptions::default()).unwrap();
     assert_eq!(l.errors, vec![]);
     let deepest = format!("\n{}loop \n", "  ".repeat(MAX_BLOCK_DEPTH - 1));
     assert!(l.text.contains(&deepest));
@@ -95,7 +95,7 @@ fn halfway_immediates_in_both_roundings() {
     let c = Container::parse(&bytes).unwrap();
     let program = |rounding| {
         let mut text = String::new();
-        let cut = disasm::write_program_listing(
+        let cut = dxbc::write_program_listing(
             &c,
             &ListingOptions {
                 rounding,
@@ -139,6 +139,6 @@ fn every_shape_is_a_container() {
     assert_eq!(names.len(), shapes.len(), "shape names are unique");
     for (name, bytes) in shapes {
         let c = Container::parse(&bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert!(disasm::shader_part(&c).is_some(), "{name}");
+        assert!(dxbc::shader_part(&c).is_some(), "{name}");
     }
 }

@@ -422,8 +422,8 @@ impl Container {
         part: Option<&str>,
         release: Option<&str>,
     ) -> PyResult<String> {
-        use dxcopy_read::dxil::listing::{container_listing, ListingOptions};
-        use dxcopy_read::dxil::release::DxcRelease;
+        use dxcopy_read::listing::dxil::release::DxcRelease;
+        use dxcopy_read::listing::dxil::{container_listing, ListingOptions};
         let part = match part {
             None => None,
             Some(text) => Some(dxcopy_read::PartName::from_str_exact(text).ok_or_else(|| {

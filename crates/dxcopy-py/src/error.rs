@@ -151,10 +151,10 @@ pub fn read_to_py(py: Python<'_>, e: ReadError, file: Option<&Path>) -> PyErr {
 /// module that does not read, `part`.
 pub fn listing_to_py(
     py: Python<'_>,
-    e: dxcopy_read::dxil::listing::ListingError,
+    e: dxcopy_read::listing::dxil::ListingError,
     file: Option<&Path>,
 ) -> PyErr {
-    use dxcopy_read::dxil::listing::ListingError;
+    use dxcopy_read::listing::dxil::ListingError;
     let part = match &e {
         ListingError::Read(read) => return read_to_py(py, read.clone(), file),
         ListingError::Module { part, .. } => Some(part.to_string()),

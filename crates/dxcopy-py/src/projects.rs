@@ -10,8 +10,8 @@ use dxcopy_edit::c_header::{compiler_header, CompilerHeader, HeaderStyle, LineEn
 use dxcopy_edit::sources::extract_sources as extract;
 use dxcopy_edit::tree::{diff_paths, stats_files, stats_paths};
 use dxcopy_edit::EditError;
-use dxcopy_read::disasm::{FloatRounding, FxcRelease, ListingOptions};
 use dxcopy_read::info::diff::DiffOptions;
+use dxcopy_read::listing::dxbc::{FloatRounding, FxcRelease, ListingOptions};
 use dxcopy_read::MappedFile;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;

@@ -8,7 +8,7 @@
 //! CARGO_PROFILE_PYTHON_DEBUG=line-tables-only CARGO_PROFILE_PYTHON_STRIP=none \
 //!     cargo build --profile python -p dxcopy-read --example facts_profile
 //! valgrind --tool=callgrind \
-//!     --toggle-collect='dxcopy_read::bitcode::module::ModuleFacts::decode' \
+//!     --toggle-collect='dxcopy_read::dxil::facts::ModuleFacts::decode' \
 //!     target/python/examples/facts_profile FILES.txt
 //! ```
 //!
@@ -18,7 +18,7 @@
 //! the reads are counted. `ONLY=DXIL` (or `ILDB`, `STAT`) keeps the parts
 //! of one name.
 
-use dxcopy_read::bitcode::ModuleFacts;
+use dxcopy_read::dxil::facts::ModuleFacts;
 use dxcopy_read::{decode_part, Container, Decoded};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {

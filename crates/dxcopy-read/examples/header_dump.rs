@@ -6,7 +6,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let bytes = std::fs::read(path)?;
     let container = dxcopy_read::Container::parse(&bytes)?;
     let mut text = String::from("//\n//\n");
-    dxcopy_read::disasm::header::write_header_sections(&container, &Default::default(), &mut text)?;
+    dxcopy_read::listing::dxbc::header::write_header_sections(
+        &container,
+        &Default::default(),
+        &mut text,
+    )?;
     print!("{text}");
     Ok(())
 }

@@ -12,9 +12,9 @@
 use crate::bitcode::BitcodeError;
 use crate::error::{PartRef, ReadError};
 use crate::fields::hex;
+use crate::info::verify::root_signature::{NotChecked, UncoveredBinding};
 use crate::name::PartName;
 use crate::rdat::RdatPartType;
-use crate::root_signature_check::{NotChecked, UncoveredBinding};
 use crate::source_info::SectionType;
 use std::fmt;
 
@@ -882,8 +882,8 @@ mod tests {
     use super::*;
     use crate::bitcode::BitcodeErrorKind;
     use crate::error::ReadErrorKind;
+    use crate::info::verify::root_signature::Uncovered;
     use crate::psv0::{ResourceBinding, ResourceType};
-    use crate::root_signature_check::Uncovered;
     use crate::rts0::RangeType;
     use FindingKind::*;
 
@@ -896,7 +896,7 @@ mod tests {
 
     fn binding() -> UncoveredBinding {
         UncoveredBinding {
-            source: crate::root_signature_check::BindingSource::Psv0,
+            source: crate::info::verify::root_signature::BindingSource::Psv0,
             binding: ResourceBinding {
                 resource_type: ResourceType::from_raw(2),
                 space: 0,

@@ -8,7 +8,9 @@
 use crate::pdb::MSF_MAGIC;
 use crate::rdat::{write_rdat, RdatPartType};
 use crate::source_info::{
-    CONTENT_ENTRY_SIZE, NAME_ENTRY_SIZE, SECTION_HEADER_SIZE, SOURCE_INFO_HEADER_SIZE,
+    ArgsHeader, Compression, ContentEntryHeader, ContentsHeader, NameEntryHeader, NamesHeader,
+    SectionHeader, SectionType, SourceInfoHeader, CONTENT_ENTRY_SIZE, NAME_ENTRY_SIZE,
+    SECTION_HEADER_SIZE, SOURCE_INFO_HEADER_SIZE,
 };
 
 /// RDAT part data (version 0x10) holding the given (part type, part data)
@@ -62,16 +64,15 @@ pub fn build_msf(block_size: u32, blocks: u32, num_blocks: u32) -> Vec<u8> {
 /// argument pairs, compressing the contents with zlib when `zlib` is set.
 pub fn build_source_info(files: &[(&[u8], &[u8])], args: &[(&[u8], &[u8])], zlib: bool) -> Vec<u8> {
     fn pad(v: &mut Vec<u8>) {
-        while !v.len().is_multiple_of(4) {
-            v.push(0);
-        }
+        v.resize(v.len().next_multiple_of(4), 0);
     }
     fn section(kind: u16, body: &[u8]) -> Vec<u8> {
-        let mut v = Vec::new();
-        let size = (SECTION_HEADER_SIZE + body.len() as u64).next_multiple_of(4) as u32;
-        v.extend_from_slice(&size.to_le_bytes());
-        v.extend_from_slice(&0u16.to_le_bytes());
-        v.extend_from_slice(&kind.to_le_bytes());
+        let mut v = SectionHeader {
+            aligned_size: (SECTION_HEADER_SIZE + body.len() as u64).next_multiple_of(4) as u32,
+            flags: 0,
+            section_type: SectionType::from_raw(kind),
+        }
+        .to_bytes();
         v.extend_from_slice(body);
         pad(&mut v);
         v
@@ -79,30 +80,37 @@ pub fn build_source_info(files: &[(&[u8], &[u8])], args: &[(&[u8], &[u8])], zlib
     let mut name_entries = Vec::new();
     let mut content_entries = Vec::new();
     for (name, text) in files {
-        let mut e = Vec::new();
-        let len = (NAME_ENTRY_SIZE as usize + name.len() + 1).div_ceil(4) * 4;
-        e.extend_from_slice(&(len as u32).to_le_bytes());
-        e.extend_from_slice(&0u32.to_le_bytes());
-        e.extend_from_slice(&(name.len() as u32 + 1).to_le_bytes());
-        e.extend_from_slice(&(text.len() as u32 + 1).to_le_bytes());
-        e.extend_from_slice(name);
-        e.push(0);
-        pad(&mut e);
-        name_entries.extend_from_slice(&e);
-        let mut t = Vec::new();
-        let len = (CONTENT_ENTRY_SIZE as usize + text.len() + 1).div_ceil(4) * 4;
-        t.extend_from_slice(&(len as u32).to_le_bytes());
-        t.extend_from_slice(&0u32.to_le_bytes());
-        t.extend_from_slice(&(text.len() as u32 + 1).to_le_bytes());
-        t.extend_from_slice(text);
-        t.push(0);
-        pad(&mut t);
-        content_entries.extend_from_slice(&t);
+        let start = name_entries.len();
+        NameEntryHeader {
+            aligned_size: (NAME_ENTRY_SIZE as usize + name.len() + 1).next_multiple_of(4) as u32,
+            flags: 0,
+            name_size: name.len() as u32 + 1,
+            content_size: text.len() as u32 + 1,
+        }
+        .write_to(&mut name_entries);
+        name_entries.extend_from_slice(name);
+        name_entries.push(0);
+        name_entries.resize(start + (name_entries.len() - start).next_multiple_of(4), 0);
+        let start = content_entries.len();
+        ContentEntryHeader {
+            aligned_size: (CONTENT_ENTRY_SIZE as usize + text.len() + 1).next_multiple_of(4) as u32,
+            flags: 0,
+            content_size: text.len() as u32 + 1,
+        }
+        .write_to(&mut content_entries);
+        content_entries.extend_from_slice(text);
+        content_entries.push(0);
+        content_entries.resize(
+            start + (content_entries.len() - start).next_multiple_of(4),
+            0,
+        );
     }
-    let mut names = Vec::new();
-    names.extend_from_slice(&0u32.to_le_bytes());
-    names.extend_from_slice(&(files.len() as u32).to_le_bytes());
-    names.extend_from_slice(&(name_entries.len() as u16).to_le_bytes());
+    let mut names = NamesHeader {
+        flags: 0,
+        count: files.len() as u32,
+        entries_size: name_entries.len() as u16,
+    }
+    .to_bytes();
     names.extend_from_slice(&name_entries);
     let stored = if zlib {
         let mut enc = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
@@ -111,13 +119,16 @@ pub fn build_source_info(files: &[(&[u8], &[u8])], args: &[(&[u8], &[u8])], zlib
     } else {
         content_entries.clone()
     };
-    let mut contents = Vec::new();
-    contents.extend_from_slice(&0u32.to_le_bytes());
-    contents.extend_from_slice(&0u16.to_le_bytes());
-    contents.extend_from_slice(&u16::from(zlib).to_le_bytes());
-    contents.extend_from_slice(&(stored.len() as u32).to_le_bytes());
-    contents.extend_from_slice(&(content_entries.len() as u32).to_le_bytes());
-    contents.extend_from_slice(&(files.len() as u32).to_le_bytes());
+    // The contents header's size field is written as 0, as this fixture always did.
+    let mut contents = ContentsHeader {
+        aligned_size: 0,
+        flags: 0,
+        compression: Compression::from_raw(u16::from(zlib)),
+        entries_size: stored.len() as u32,
+        uncompressed_size: content_entries.len() as u32,
+        count: files.len() as u32,
+    }
+    .to_bytes();
     contents.extend_from_slice(&stored);
     let mut arg_bytes = Vec::new();
     for (n, v) in args {
@@ -126,20 +137,22 @@ pub fn build_source_info(files: &[(&[u8], &[u8])], args: &[(&[u8], &[u8])], zlib
         arg_bytes.extend_from_slice(v);
         arg_bytes.push(0);
     }
-    let mut arg_body = Vec::new();
-    arg_body.extend_from_slice(&0u32.to_le_bytes());
-    arg_body.extend_from_slice(&(arg_bytes.len() as u32).to_le_bytes());
-    arg_body.extend_from_slice(&(args.len() as u32).to_le_bytes());
+    let mut arg_body = ArgsHeader {
+        flags: 0,
+        size: arg_bytes.len() as u32,
+        count: args.len() as u32,
+    }
+    .to_bytes();
     arg_body.extend_from_slice(&arg_bytes);
     let mut sections = section(1, &names);
     sections.extend_from_slice(&section(0, &contents));
     sections.extend_from_slice(&section(2, &arg_body));
-    let mut out = Vec::new();
-    out.extend_from_slice(
-        &((SOURCE_INFO_HEADER_SIZE as usize + sections.len()) as u32).to_le_bytes(),
-    );
-    out.extend_from_slice(&0u16.to_le_bytes());
-    out.extend_from_slice(&3u16.to_le_bytes());
+    let mut out = SourceInfoHeader {
+        aligned_size: (SOURCE_INFO_HEADER_SIZE as usize + sections.len()) as u32,
+        flags: 0,
+        section_count: 3,
+    }
+    .to_bytes();
     out.extend_from_slice(&sections);
     out
 }

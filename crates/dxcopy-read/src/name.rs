@@ -8,7 +8,7 @@ use std::fmt;
 pub struct PartName(pub [u8; 4]);
 
 /// Generates a `PartName` constant for each row of the part table
-/// ([`crate::parts::table`]).
+/// ([`crate::part_table::rows`]).
 macro_rules! define_part_names {
     (
         families { $($families:tt)* }
@@ -24,7 +24,7 @@ macro_rules! define_part_names {
     };
 }
 
-crate::parts::table::for_each_part!(define_part_names);
+crate::part_table::rows::for_each_part!(define_part_names);
 
 /// The four bytes of a part name written as an identifier.
 const fn fourcc(name: &str) -> [u8; 4] {
@@ -50,9 +50,9 @@ impl PartName {
     }
 
     /// Whether this is a part name documented by DXC, FXC or LLVM: a row of
-    /// [`PART_TABLE`](crate::parts::PART_TABLE).
+    /// [`PART_TABLE`](crate::part_table::PART_TABLE).
     pub fn is_known(&self) -> bool {
-        crate::parts::part_info(*self).is_some()
+        crate::part_table::part_info(*self).is_some()
     }
 }
 

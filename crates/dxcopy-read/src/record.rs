@@ -204,7 +204,28 @@ macro_rules! record {
                 offset: u64,
                 version: u8,
             ) -> $crate::error::Result<Self> {
-                let _ = version;
+                Self::read_version_as(c, offset, version, None)
+            }
+
+            /// Reads the newest version at `offset` in `c`; with `what`,
+            /// every field's errors name `what` instead of the field (for
+            /// a view that names the record as a whole).
+            pub fn read_as(
+                c: &$crate::cursor::Cursor<'_>,
+                offset: u64,
+                what: Option<&'static str>,
+            ) -> $crate::error::Result<Self> {
+                Self::read_version_as(c, offset, u8::MAX, what)
+            }
+
+            /// [`Self::read_version`], with errors naming `what` when given.
+            pub fn read_version_as(
+                c: &$crate::cursor::Cursor<'_>,
+                offset: u64,
+                version: u8,
+                what: Option<&'static str>,
+            ) -> $crate::error::Result<Self> {
+                let _ = (version, what);
                 Ok($name {
                     $(
                         $field: $crate::record::__record_read!(
@@ -212,7 +233,7 @@ macro_rules! record {
                             offset + $off,
                             version,
                             $ty,
-                            $crate::record::__record_what!($what $($fwhat)?)
+                            what.unwrap_or($crate::record::__record_what!($what $($fwhat)?))
                             $(, $since)?
                         ),
                     )*

@@ -8,8 +8,10 @@
 //! `#line` notes; the test compares our program listing with it.
 
 use dxcopy_harness::corpus::{listing_program_portion, manifest_or_skip};
-use dxcopy_read::disasm::debug_notes::{DebugNotes, LineNote, NoteRegister, VariableLocation};
-use dxcopy_read::disasm::{self, ListingOptions};
+use dxcopy_read::listing::dxbc::debug_notes::{
+    DebugNotes, LineNote, NoteRegister, VariableLocation,
+};
+use dxcopy_read::listing::dxbc::{self, ListingOptions};
 use dxcopy_read::Container;
 
 #[cfg_attr(
@@ -89,7 +91,7 @@ fn wine_sdbg_notes_match_the_source() {
             },
         ]
     );
-    let listing = disasm::listing(&container, "t", &ListingOptions::default()).unwrap();
+    let listing = dxbc::listing(&container, "t", &ListingOptions::default()).unwrap();
     assert_eq!(listing.errors, vec![]);
     let program = listing_program_portion(&listing.text);
     let expected_head =
@@ -113,7 +115,7 @@ fn a_public_zi_header_matches_when_given() {
         };
         let listing = String::from_utf8_lossy(&text[range]).replace("\r\n", "\n");
         let container = Container::parse(&array.bytes).unwrap();
-        let ours = disasm::listing(&container, "t", &ListingOptions::default()).unwrap();
+        let ours = dxbc::listing(&container, "t", &ListingOptions::default()).unwrap();
         assert_eq!(
             listing_program_portion(&ours.text),
             listing_program_portion(&listing),
@@ -187,7 +189,7 @@ fn fxc_pdbs_annotate_their_programs() {
         let bytes = container(&parts);
         let c = Container::parse(&bytes).unwrap();
         let notes = DebugNotes::from_container(&c).unwrap().unwrap();
-        let (program, error) = disasm::decode_program(&c).unwrap();
+        let (program, error) = dxbc::decode_program(&c).unwrap();
         assert!(error.is_none());
         let offsets: Vec<u32> = program.instructions.iter().map(|i| i.token * 4).collect();
         for key in notes.lines.keys() {
@@ -197,7 +199,7 @@ fn fxc_pdbs_annotate_their_programs() {
             assert!(offsets.contains(&l.start), "{}: {l:?}", row.rel);
         }
         assert!(!notes.locations.is_empty());
-        let listing = disasm::listing(&c, "t", &ListingOptions::default()).unwrap();
+        let listing = dxbc::listing(&c, "t", &ListingOptions::default()).unwrap();
         assert_eq!(listing.errors, vec![]);
         let text = listing_program_portion(&listing.text);
         println!("{}:\n{text}", row.rel);

@@ -10,12 +10,12 @@
 //! when it is missing.
 
 use dxcopy_harness::corpus::{listing_program_portion, listings_or_skip};
-use dxcopy_read::disasm::{self, FloatRounding, ListingOptions};
+use dxcopy_read::listing::dxbc::{self, FloatRounding, ListingOptions};
 use dxcopy_read::Container;
 
 fn program_text(container: &Container<'_>, rounding: FloatRounding, path: &str) -> String {
     let mut ours = String::new();
-    let cut = disasm::write_program_listing(
+    let cut = dxbc::write_program_listing(
         container,
         &ListingOptions {
             rounding,
@@ -116,7 +116,7 @@ fn part_summary_matches_every_reference() {
         }
         let bytes = std::fs::read(corpus.join(path)).unwrap();
         let container = Container::parse(&bytes).unwrap();
-        let part = disasm::shader_part(&container).expect("SHDR or SHEX");
+        let part = dxbc::shader_part(&container).expect("SHDR or SHEX");
         let shader = dxcopy_read::dxbc::ShaderBytecode::parse(&part).unwrap();
         let summary = shader.program.expect("decodable program");
         assert_eq!(summary.error, None, "{path}");
@@ -181,7 +181,7 @@ fn fxc_listings_of_every_release_match() {
         let want = std::fs::read(root.join("listings").join(format!("{path}.lst"))).unwrap();
         let bytes = std::fs::read(root.join(path)).unwrap();
         let container = Container::parse(&bytes).unwrap();
-        let ours = disasm::listing(&container, generator, &ListingOptions::default()).unwrap();
+        let ours = dxbc::listing(&container, generator, &ListingOptions::default()).unwrap();
         let same = lines(&ours.text, trim) == lines(&String::from_utf8_lossy(&want), trim);
         let release = generator.rsplit(' ').next().unwrap_or(generator).to_owned();
         let entry = counts.entry(release).or_default();

@@ -1,6 +1,6 @@
 //! Corpus check for the DXIL listing's comment header: for every container
 //! of `../shared/corpus/dxc-listings` (bin/ and console/bin/), the header
-//! `dxil::header::write_header` prints is compared with the lines of dxc's
+//! `listing::dxil::header::write_header` prints is compared with the lines of dxc's
 //! own listing before `target datalayout`. Per METADATA.tsv, listings with
 //! CRLF line ends are compared after dropping the CRs, and DagorEngine's
 //! (whose repository strips trailing whitespace) modulo trailing
@@ -12,9 +12,9 @@ use std::collections::BTreeMap;
 use std::path::Path;
 
 use dxcopy_harness::corpus::corpus_or_skip;
-use dxcopy_read::dxil::header::write_header;
-use dxcopy_read::dxil::release::DxcRelease;
 use dxcopy_read::dxil::Module;
+use dxcopy_read::listing::dxil::header::write_header;
+use dxcopy_read::listing::dxil::release::DxcRelease;
 use dxcopy_read::{Container, PartName, Program};
 
 /// Identical headers reached over the 85 files (asserted, so that a

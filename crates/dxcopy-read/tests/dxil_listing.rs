@@ -1,13 +1,13 @@
-//! `dxil::listing` on the repository's dxc-compiled example, a shader with a
+//! `listing::dxil` on the repository's dxc-compiled example, a shader with a
 //! debug module: the ILDB listing by default, DXIL's on request, the module
 //! part alone, and with its DXIL bitcode broken the part sections, then the
 //! bit offset.
 
-use dxcopy_read::dxil::listing::{
+use dxcopy_read::listing::dxil::release::DxcRelease;
+use dxcopy_read::listing::dxil::{
     container_listing, module_listing, write_container_listing, write_container_listing_to,
     ListingError, ListingOptions,
 };
-use dxcopy_read::dxil::release::DxcRelease;
 use dxcopy_read::{Container, PartName};
 
 const DXC_BUILT: &str = concat!(

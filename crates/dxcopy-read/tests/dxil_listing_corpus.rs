@@ -1,5 +1,5 @@
 //! Corpus check for dxc's DXIL listing: for every container of
-//! `../shared/corpus/dxc-listings`, `dxil::listing::container_listing` is
+//! `../shared/corpus/dxc-listings`, `listing::dxil::container_listing` is
 //! compared with the listing the dxc that compiled it printed (rules in
 //! `dxcopy_harness::dxc_listings`: the Xbox One hardware dump cut, CRLF as
 //! LF, DagorEngine's modulo trailing whitespace). Prints the counts per dxc
@@ -10,7 +10,7 @@
 //! string listing byte for byte for every container.
 
 use dxcopy_harness::dxc_listings::{dxc_listings, dxc_listings_or_skip};
-use dxcopy_read::dxil::listing::{container_listing, write_container_listing_to, ListingOptions};
+use dxcopy_read::listing::dxil::{container_listing, write_container_listing_to, ListingOptions};
 use dxcopy_read::Container;
 use std::collections::BTreeMap;
 

@@ -5,7 +5,7 @@ use crate::cmd::dxinfo::{parse_release, Rounding};
 use clap::Args;
 use dxcopy_edit::c_header::{CompilerHeader, HeaderStyle, LineEnds};
 use dxcopy_edit::header_run::HeaderRun;
-use dxcopy_read::disasm::FxcRelease;
+use dxcopy_read::listing::dxbc::FxcRelease;
 
 /// How listings written into C headers are laid out (dxcopy and dxstrip).
 #[derive(Debug, Clone, Args)]

@@ -1,6 +1,6 @@
 //! The lists of parts written in prose — README, docs, the Python docstrings,
 //! dxinfo's help — agree with the part table (`dxcopy_read::PART_TABLE`, from
-//! `parts/table.rs`). A row added to the table without updating them fails
+//! `part_table/rows.rs`). A row added to the table without updating them fails
 //! here, naming the file and the line it expected.
 
 use dxcopy_read::{Family, Llvm};

@@ -4,8 +4,8 @@
 
 use dxcopy_edit::c_header::{write_header, HeaderOptions, HeaderStyle};
 use dxcopy_edit::{ContainerBuilder, DigestPolicy};
-use dxcopy_read::disasm::{self, ListingOptions};
 use dxcopy_read::fixtures::build_source_info;
+use dxcopy_read::listing::dxbc::{self, ListingOptions};
 use dxcopy_read::Container;
 use std::fs;
 use std::path::Path;
@@ -29,7 +29,7 @@ fn dxbc() -> Vec<u8> {
 
 fn listing(bytes: &[u8], generator: &str) -> String {
     let c = Container::parse(bytes).unwrap();
-    disasm::listing(&c, generator, &ListingOptions::default())
+    dxbc::listing(&c, generator, &ListingOptions::default())
         .unwrap()
         .text
 }

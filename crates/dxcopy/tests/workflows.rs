@@ -4,11 +4,11 @@
 //! parts. Each test skips cleanly without ../shared/corpus.
 
 use dxcopy_harness::corpus::{manifest_or_skip, Row};
-use dxcopy_read::root_signature_check::{
+use dxcopy_read::info::verify::root_signature::{
     check_container, read_root_signature_file, BindingSource, CheckAgainst, ContainerCoverage,
     NotChecked,
 };
-use dxcopy_read::{disasm, Container, PartName};
+use dxcopy_read::{listing::dxbc, Container, PartName};
 use std::fs;
 use std::path::Path;
 use std::process::{Command, Output};
@@ -353,7 +353,7 @@ fn dxinfo_verify_checks_dxbc_bindings_from_rdef_and_says_when_it_cannot() {
     for r in rows(&all, "dxbc", &["RDEF"]).into_iter().take(40) {
         let bytes = fs::read(&r.path).unwrap();
         let c = Container::parse(&bytes).unwrap();
-        if c.find(PartName::PSV0).is_some() || disasm::shader_part(&c).is_none() {
+        if c.find(PartName::PSV0).is_some() || dxbc::shader_part(&c).is_none() {
             continue;
         }
         let Ok(defs) =

@@ -5,7 +5,7 @@
 
 use crate::error::{EditError, Result};
 use dxcopy_read::c_header::HeaderArray;
-use dxcopy_read::disasm::{self, DisasmError, ListingOptions};
+use dxcopy_read::listing::dxbc::{self, DisasmError, ListingOptions};
 use dxcopy_read::{Container, PartName};
 use std::ops::Range;
 
@@ -251,7 +251,7 @@ fn apply_edits(text: &[u8], mut edits: Vec<(Range<usize>, Vec<u8>)>) -> Vec<u8> 
 /// one call so that every header writer gets the same text: for DXBC (a
 /// SHDR or SHEX part) the listing Microsoft's disassembler writes, in the
 /// layout of the fxc release `options` settle on (RDEF's creator unless one
-/// is chosen); for DXIL dxc's listing (`dxcopy_read::dxil::listing`, as the
+/// is chosen); for DXIL dxc's listing (`dxcopy_read::listing::dxil`, as the
 /// release that wrote the file prints it); `None` for a container without
 /// one: no shader bytecode (root signatures), or a DXIL module that does not
 /// read.
@@ -260,7 +260,7 @@ pub fn compiler_listing(
     generator: &str,
     options: &ListingOptions,
 ) -> Result<Option<String>> {
-    match disasm::listing(container, generator, options) {
+    match dxbc::listing(container, generator, options) {
         // A debug part (SPDB/SDBG) that does not decode only costs the
         // listing its `/Zi` notes: the rest is complete, so the header is
         // written (`dxinfo --disasm` reports the part).
@@ -277,7 +277,7 @@ pub fn compiler_listing(
         // rather than a listing that looks complete and is not; `dxinfo
         // --disasm` names where its decoding stops.
         Err(DisasmError::DxilOnly) => {
-            Ok(dxcopy_read::dxil::listing::container_listing(container, &Default::default()).ok())
+            Ok(dxcopy_read::listing::dxil::container_listing(container, &Default::default()).ok())
         }
         Err(DisasmError::NoShaderPart) => Ok(None),
         Err(e) => Err(EditError::Listing(e)),

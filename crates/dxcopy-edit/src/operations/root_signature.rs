@@ -4,7 +4,7 @@
 
 use crate::error::{EditError, Result};
 use crate::plan::EditPlan;
-use dxcopy_read::root_signature_check::read_root_signature_file;
+use dxcopy_read::info::verify::root_signature::read_root_signature_file;
 use dxcopy_read::PartName;
 use std::path::Path;
 

@@ -10,7 +10,7 @@ use crate::c_header::{rewrite_arrays, rewrite_arrays_and_listings, select_arrays
 use crate::config::{Config, Report};
 use crate::error::{EditError, Result};
 use dxcopy_read::c_header::{arrays, looks_like_header, HeaderArray};
-use dxcopy_read::disasm::ListingOptions;
+use dxcopy_read::listing::dxbc::ListingOptions;
 use dxcopy_read::{Container, MappedFile};
 use std::path::Path;
 

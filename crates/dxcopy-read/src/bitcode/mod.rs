@@ -8,7 +8,7 @@
 //! from the borrowed bytes. Every read is bounds-checked against the stream
 //! and the enclosing block's length word, every error is a [`BitcodeError`]
 //! with its bit offset, and no count read from the stream sizes an
-//! allocation. [`module::ModuleFacts`] decodes what a DXIL module declares
+//! allocation. [`ModuleFacts`](crate::dxil::facts::ModuleFacts) decodes what a DXIL module declares
 //! (triple, layout, `dx.*` named metadata, functions) without LLVM.
 //!
 //! ```
@@ -28,14 +28,12 @@ pub mod abbrev;
 pub mod bits;
 pub mod codes;
 pub mod error;
-pub mod module;
 pub mod reader;
 #[cfg(test)]
 mod tests;
 
 pub use abbrev::{Abbrev, AbbrevOp};
 pub use error::{BitcodeError, BitcodeErrorKind};
-pub use module::ModuleFacts;
 pub use reader::{
     abbrev_id, decode_char6, encode_char6, Bitcode, BlockHeader, Entry, Field, FieldSpan, Layout,
     Record, StreamReader, WrapperHeader,

@@ -2,6 +2,7 @@
 
 use super::reader::MAX_DEPTH;
 use super::*;
+use crate::dxil::facts::ModuleFacts;
 
 /// Packs fields least significant bit first.
 #[derive(Default)]
@@ -296,7 +297,7 @@ fn wrapper_header_is_followed_and_checked() {
 
 #[test]
 fn signed_vbr_values_decode_as_llvm_writes_them() {
-    use super::module::decode_signed;
+    use crate::dxil::facts::decode_signed;
     assert_eq!(decode_signed(2), 1);
     assert_eq!(decode_signed(3), -1);
     assert_eq!(decode_signed(0), 0);

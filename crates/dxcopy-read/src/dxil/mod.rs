@@ -5,17 +5,15 @@
 //! The model keeps what LLVM 3.7's AsmWriter needs to print the module as
 //! dxc does: the type table, globals, functions with their bodies, value
 //! numbering, constants, attribute groups and lists, and metadata with its
-//! debug-info nodes. [`ops`] is dxc's operation table and [`asm`] prints
-//! the module as dxc's disassembler does.
+//! debug-info nodes. [`ops`] is dxc's operation table, [`facts`] the module facts the
+//! views read, and [`crate::listing::dxil::ir`] prints the module as dxc's
+//! disassembler does.
 
-pub mod asm;
-pub mod header;
-pub mod listing;
+pub mod facts;
 pub mod metadata;
 pub mod model;
 pub mod ops;
 mod reader;
-pub mod release;
 #[cfg(test)]
 pub(crate) mod test_module;
 #[cfg(test)]

@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::bitcode::{BitcodeError, BitcodeErrorKind};
+use crate::listing::dxil::ir;
 
 /// Writes bitstream entries: blocks and unabbreviated records.
 struct Emit {
@@ -1442,8 +1443,8 @@ fn metadata_kinds_can_be_left_out() {
 #[test]
 fn facts_from_the_module_level_read_equal_those_of_the_whole_module() {
     let bytes = module_with_attributes_and_kinds();
-    let full = crate::bitcode::ModuleFacts::of(&parse(&bytes));
-    let facts = crate::bitcode::ModuleFacts::decode(&bytes).unwrap();
+    let full = crate::dxil::facts::ModuleFacts::of(&parse(&bytes));
+    let facts = crate::dxil::facts::ModuleFacts::decode(&bytes).unwrap();
     assert_eq!(facts, full);
     assert_eq!(facts.functions_defined, Vec::<String>::new());
     // The declared function has no name (no symbol table).
@@ -1631,10 +1632,10 @@ fn bodies_read_again_in_any_order() {
             assert_eq!(got, model(function as usize), "function {function}");
         }
     }
-    let options = asm::AsmOptions::default();
+    let options = ir::AsmOptions::default();
     let mut text = String::new();
-    asm::write_outlined_text(&outlined, &options, &mut text).unwrap_or_else(|e| panic!("{e}"));
-    assert_eq!(text, asm::module_text(&whole, &options).unwrap());
+    ir::write_outlined_text(&outlined, &options, &mut text).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(text, ir::module_text(&whole, &options).unwrap());
     assert!(text.contains("define void @g()"), "{text}");
 }
 
@@ -1643,14 +1644,14 @@ fn an_outlined_module_prints_the_models_listing() {
     for bytes in outlined_samples() {
         let whole = parse(&bytes);
         let outlined = OutlinedModule::parse(&bytes).unwrap_or_else(|e| panic!("{e}"));
-        let options = asm::AsmOptions::default();
-        let expected = asm::module_text(&whole, &options).unwrap_or_else(|e| panic!("{e}"));
+        let options = ir::AsmOptions::default();
+        let expected = ir::module_text(&whole, &options).unwrap_or_else(|e| panic!("{e}"));
         let mut text = String::new();
-        asm::write_outlined_text(&outlined, &options, &mut text).unwrap_or_else(|e| panic!("{e}"));
+        ir::write_outlined_text(&outlined, &options, &mut text).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(text, expected);
         assert!(text.contains("define i32 @main("), "{text}");
         let mut streamed = Vec::new();
-        asm::write_outlined_to(&outlined, &options, &mut streamed)
+        ir::write_outlined_to(&outlined, &options, &mut streamed)
             .unwrap()
             .unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(String::from_utf8(streamed).unwrap(), expected);
@@ -1707,7 +1708,7 @@ fn outlined_listings_equal_the_models_over_the_corpus() {
     paths.extend(files_under(&corpus.join("dxc-listings/bin")));
     assert!(!paths.is_empty(), "no corpus files");
     let (mut modules, mut instructions, mut unreadable) = (0usize, 0usize, 0usize);
-    let options = asm::AsmOptions::default();
+    let options = ir::AsmOptions::default();
     for path in &paths {
         let Ok(bytes) = std::fs::read(path) else {
             continue;
@@ -1740,9 +1741,9 @@ fn outlined_listings_equal_the_models_over_the_corpus() {
                 }
                 (w, o) => panic!("{} {name}: {:?} vs {:?}", path.display(), w.err(), o.err()),
             };
-            let expected = asm::module_text(&whole, &options);
+            let expected = ir::module_text(&whole, &options);
             let mut text = String::new();
-            let got = asm::write_outlined_text(&outlined, &options, &mut text);
+            let got = ir::write_outlined_text(&outlined, &options, &mut text);
             match (expected, got) {
                 (Ok(expected), Ok(())) => {
                     assert!(

@@ -10,7 +10,7 @@
 
 use super::json::document;
 use super::Inspection;
-use crate::disasm::{self, ListingOptions};
+use crate::listing::dxbc::{self, ListingOptions};
 use crate::name::PartName;
 use serde_json::Value;
 
@@ -189,7 +189,7 @@ pub fn diff(a: &Inspection<'_>, b: &Inspection<'_>, options: &DiffOptions) -> Co
         }
     }
     let listing = |insp: &Inspection<'_>| {
-        disasm::listing(&insp.container, "", &ListingOptions::default())
+        dxbc::listing(&insp.container, "", &ListingOptions::default())
             .ok()
             .map(|l| l.text)
     };

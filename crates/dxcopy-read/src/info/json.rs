@@ -16,7 +16,7 @@
 
 use super::verify::{verify, Verification};
 use super::{alignment_note, Inspected, Inspection};
-use crate::bitcode::ModuleFacts;
+use crate::dxil::facts::ModuleFacts;
 use crate::{Decoded, PartName, ReadError};
 use serde::Serialize;
 use std::io::{self, Write};

@@ -21,7 +21,8 @@ pub mod text;
 pub mod verify;
 pub mod yaml;
 
-use crate::bitcode::{BitcodeError, ModuleFacts};
+use crate::bitcode::BitcodeError;
+use crate::dxil::facts::ModuleFacts;
 use crate::pdb::PdbInfo;
 use crate::{decode_part, Container, Decoded, Part, PartName, ReadError};
 

@@ -8,7 +8,7 @@
 //! (32 bytes) and padding between parts are the rest.
 
 use crate::container::Container;
-use crate::parts::StripClass;
+use crate::part_table::StripClass;
 use std::collections::BTreeMap;
 
 /// Bytes a part costs besides its data: its header and offset-table entry.

@@ -3,11 +3,11 @@
 //! yields its own error; the other parts are unaffected, so a viewer can show
 //! everything that does decode.
 
-use super::{part_info, table, Family};
 use crate::container::{Container, Part};
 use crate::error::ReadError;
 use crate::finding::Finding;
 use crate::name::PartName;
+use crate::part_table::{part_info, rows, Family};
 use crate::private::PrivateContent;
 use crate::program::{is_program_data, Program, ShaderKind};
 use crate::psv0::Psv0;
@@ -25,7 +25,7 @@ macro_rules! define_decoded {
         }
         parts { $($parts:tt)* }
     ) => {
-        /// A decoded part, one variant per part family (`for_each_part!` (parts/table.rs)).
+        /// A decoded part, one variant per part family (`for_each_part!` (part_table/rows.rs)).
         #[derive(Debug, Clone, PartialEq)]
         #[cfg_attr(
             feature = "serde",
@@ -80,7 +80,7 @@ macro_rules! define_decoded {
     };
 }
 
-table::for_each_part!(define_decoded);
+rows::for_each_part!(define_decoded);
 
 /// STAT: dxc writes a program part (reflection bitcode), fxc counters.
 fn decode_statistics<'data>(
@@ -176,7 +176,7 @@ impl Container<'_> {
 }
 
 /// Decodes `part` of `container`, choosing the decoder by part name through
-/// [`PART_TABLE`](super::PART_TABLE).
+/// [`PART_TABLE`](crate::PART_TABLE).
 ///
 /// `container` supplies context some parts need (the shader kind of the
 /// program for PSV0). Unknown names decode to [`Decoded::Unknown`]; errors

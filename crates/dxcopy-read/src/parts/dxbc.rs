@@ -5,15 +5,15 @@
 //!   type (0 pixel, 1 vertex, 2 geometry, 3 hull, 4 domain, 5 compute);
 //! * the length token: the whole program in 32-bit words, both tokens included.
 //!
-//! The instructions after them are decoded by [`crate::disasm::sm4`]; the
+//! The instructions after them are decoded by [`crate::sm4`]; the
 //! part keeps a [`ProgramSummary`] of them (instruction count and the
 //! declarations as listing lines), which is what `dxinfo --json` shows.
 
 use crate::container::Part;
 use crate::cursor::Cursor;
-use crate::disasm::sm4::{self, Body};
 use crate::error::Result;
 use crate::finding::{Finding, FindingKind};
+use crate::sm4::{self, Body};
 pub use crate::stage::ProgramType;
 
 /// A decoded SHDR or SHEX part.
@@ -85,7 +85,12 @@ impl ProgramSummary {
                 Body::Plain => instruction_count += 1,
                 Body::Declaration(_) => {
                     let mut text = String::new();
-                    sm4::write_instruction(&program, ins, &Default::default(), &mut text);
+                    crate::listing::dxbc::sm4::write_instruction(
+                        &program,
+                        ins,
+                        &Default::default(),
+                        &mut text,
+                    );
                     declarations.push(DeclarationLine {
                         token: ins.token,
                         offset: base.saturating_add(u64::from(ins.token) * 4),

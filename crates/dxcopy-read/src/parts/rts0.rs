@@ -24,13 +24,115 @@ use crate::enums::{flag_set, open_enum};
 use crate::error::{Result, SamplerField, ValueField};
 
 /// Size of the RTS0 header.
-pub const HEADER_SIZE: u32 = 24;
+pub const HEADER_SIZE: u32 = Rts0Header::SIZE as u32;
 /// Size of a root parameter header.
-pub const PARAMETER_HEADER_SIZE: u32 = 12;
+pub const PARAMETER_HEADER_SIZE: u32 = ParameterHeader::SIZE as u32;
 /// Size of root constants.
-pub const ROOT_CONSTANTS_SIZE: u32 = 12;
+pub const ROOT_CONSTANTS_SIZE: u32 = RootConstants::SIZE as u32;
 /// Size of a descriptor table header (range count and ranges offset).
-pub const TABLE_HEADER_SIZE: u32 = 8;
+pub const TABLE_HEADER_SIZE: u32 = TableHeader::SIZE as u32;
+
+crate::record::record! {
+    /// The RTS0 header (docs/format/rts0.md).
+    pub struct Rts0Header: "RTS0 header" {
+        /// Version.
+        0 version: RootSignatureVersion => "RTS0 version";
+        /// Number of parameters.
+        4 num_parameters: u32 => "RTS0 NumParameters";
+        /// Offset of the parameter headers.
+        8 parameters_offset: u32 => "RTS0 ParametersOffset";
+        /// Number of static samplers.
+        12 num_static_samplers: u32 => "RTS0 NumStaticSamplers";
+        /// Offset of the static samplers.
+        16 static_samplers_offset: u32 => "RTS0 StaticSamplersOffset";
+        /// Flags.
+        20 flags: RootFlags => "RTS0 flags";
+    }
+}
+
+crate::record::record! {
+    /// A root parameter header; the payload lies at `payload_offset`.
+    pub struct ParameterHeader: "RTS0 parameter header" {
+        /// Parameter type (raw: an unknown type is an error, not a value).
+        0 parameter_type: u32 => "RTS0 parameter type";
+        /// Shader visibility.
+        4 visibility: ShaderVisibility => "RTS0 parameter visibility";
+        /// Offset of the payload from the start of the part.
+        8 payload_offset: u32 => "RTS0 parameter offset";
+    }
+}
+
+crate::record::record! {
+    /// The payload of a descriptor table parameter; the ranges lie at
+    /// `ranges_offset`.
+    pub struct TableHeader: "RTS0 descriptor table" {
+        /// Number of ranges.
+        0 num_ranges: u32 => "RTS0 descriptor table range count";
+        /// Offset of the first range from the start of the part.
+        4 ranges_offset: u32 => "RTS0 descriptor table ranges offset";
+    }
+}
+
+crate::record::record! {
+    /// A version 1.0 descriptor range (20 bytes).
+    pub struct DescriptorRange10: "descriptor range" {
+        /// Range type.
+        0 range_type: RangeType => "range type";
+        /// Number of descriptors.
+        4 num_descriptors: u32 => "range NumDescriptors";
+        /// First shader register.
+        8 base_shader_register: u32 => "range BaseShaderRegister";
+        /// Register space.
+        12 register_space: u32 => "range RegisterSpace";
+        /// Offset in descriptors from the table start.
+        16 offset_in_descriptors_from_table_start: u32 => "range offset";
+    }
+}
+
+crate::record::record! {
+    /// A version 1.1+ descriptor range (24 bytes): flags before the offset.
+    pub struct DescriptorRange11: "descriptor range" {
+        /// Range type.
+        0 range_type: RangeType => "range type";
+        /// Number of descriptors.
+        4 num_descriptors: u32 => "range NumDescriptors";
+        /// First shader register.
+        8 base_shader_register: u32 => "range BaseShaderRegister";
+        /// Register space.
+        12 register_space: u32 => "range RegisterSpace";
+        /// Flags.
+        16 flags: DescriptorRangeFlags => "range flags";
+        /// Offset in descriptors from the table start.
+        20 offset_in_descriptors_from_table_start: u32 => "range offset";
+    }
+}
+
+impl DescriptorRange {
+    /// Appends the range as stored in a range record of `range_size` bytes
+    /// (20: version 1.0, without flags; 24: with them, 0 when absent).
+    pub fn write_to(&self, range_size: u32, out: &mut Vec<u8>) {
+        if range_size >= DescriptorRange11::SIZE as u32 {
+            DescriptorRange11 {
+                range_type: self.range_type,
+                num_descriptors: self.num_descriptors,
+                base_shader_register: self.base_shader_register,
+                register_space: self.register_space,
+                flags: self.flags.unwrap_or_default(),
+                offset_in_descriptors_from_table_start: self.offset_in_descriptors_from_table_start,
+            }
+            .write_to(out)
+        } else {
+            DescriptorRange10 {
+                range_type: self.range_type,
+                num_descriptors: self.num_descriptors,
+                base_shader_register: self.base_shader_register,
+                register_space: self.register_space,
+                offset_in_descriptors_from_table_start: self.offset_in_descriptors_from_table_start,
+            }
+            .write_to(out)
+        }
+    }
+}
 
 open_enum! {
     /// Root signature version (`RootSignatureVersion`).
@@ -232,28 +334,33 @@ open_enum! {
     }
 }
 
-/// Root constants (parameter type `Constants32Bit`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct RootConstants {
-    /// Shader register (`b` register).
-    pub shader_register: u32,
-    /// Register space.
-    pub register_space: u32,
-    /// Number of 32-bit values.
-    pub num_32bit_values: u32,
+crate::record::record! {
+    /// Root constants (parameter type `Constants32Bit`).
+    #[derive(Eq)]
+    #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+    pub struct RootConstants: "RTS0 root constants" {
+        /// Shader register (`b` register).
+        0 shader_register: u32 => "root constants ShaderRegister";
+        /// Register space.
+        4 register_space: u32 => "root constants RegisterSpace";
+        /// Number of 32-bit values.
+        8 num_32bit_values: u32 => "root constants Num32BitValues";
+    }
 }
 
-/// A root descriptor (parameter types CBV, SRV, UAV).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct RootDescriptor {
-    /// Shader register.
-    pub shader_register: u32,
-    /// Register space.
-    pub register_space: u32,
-    /// Flags (version 1.1+).
-    pub flags: Option<RootDescriptorFlags>,
+crate::record::record! {
+    /// A root descriptor (parameter types CBV, SRV, UAV): 8 bytes in
+    /// version 1.0, 12 from 1.1 (versions numbered as stored: 1, 2, 3).
+    #[derive(Eq)]
+    #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+    pub struct RootDescriptor: "RTS0 root descriptor" {
+        /// Shader register.
+        0 shader_register: u32 => "root descriptor ShaderRegister";
+        /// Register space.
+        4 register_space: u32 => "root descriptor RegisterSpace";
+        /// Flags (version 1.1+).
+        8 flags: RootDescriptorFlags => "root descriptor flags", since 2;
+    }
 }
 
 /// One descriptor range of a descriptor table.
@@ -312,38 +419,40 @@ pub struct RootParameter {
     pub payload: ParameterPayload,
 }
 
-/// One static sampler.
-#[derive(Debug, Clone, Copy, PartialEq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct StaticSampler {
-    /// Filter.
-    pub filter: Filter,
-    /// Address mode U.
-    pub address_u: TextureAddressMode,
-    /// Address mode V.
-    pub address_v: TextureAddressMode,
-    /// Address mode W.
-    pub address_w: TextureAddressMode,
-    /// Mip LOD bias.
-    pub mip_lod_bias: f32,
-    /// Maximum anisotropy.
-    pub max_anisotropy: u32,
-    /// Comparison function.
-    pub comparison_func: ComparisonFunc,
-    /// Border color.
-    pub border_color: StaticBorderColor,
-    /// Minimum LOD.
-    pub min_lod: f32,
-    /// Maximum LOD.
-    pub max_lod: f32,
-    /// Shader register (`s` register).
-    pub shader_register: u32,
-    /// Register space.
-    pub register_space: u32,
-    /// Shader visibility.
-    pub visibility: ShaderVisibility,
-    /// Flags (version 1.2).
-    pub flags: Option<StaticSamplerFlags>,
+crate::record::record! {
+    /// One static sampler: 52 bytes up to version 1.1, 56 in 1.2
+    /// (versions numbered as stored: 1, 2, 3).
+    #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+    pub struct StaticSampler: "RTS0 static sampler" {
+        /// Filter.
+        0 filter: Filter => "sampler filter";
+        /// Address mode U.
+        4 address_u: TextureAddressMode => "sampler AddressU";
+        /// Address mode V.
+        8 address_v: TextureAddressMode => "sampler AddressV";
+        /// Address mode W.
+        12 address_w: TextureAddressMode => "sampler AddressW";
+        /// Mip LOD bias.
+        16 mip_lod_bias: f32 => "sampler MipLODBias";
+        /// Maximum anisotropy.
+        20 max_anisotropy: u32 => "sampler MaxAnisotropy";
+        /// Comparison function.
+        24 comparison_func: ComparisonFunc => "sampler ComparisonFunc";
+        /// Border color.
+        28 border_color: StaticBorderColor => "sampler BorderColor";
+        /// Minimum LOD.
+        32 min_lod: f32 => "sampler MinLOD";
+        /// Maximum LOD.
+        36 max_lod: f32 => "sampler MaxLOD";
+        /// Shader register (`s` register).
+        40 shader_register: u32 => "sampler ShaderRegister";
+        /// Register space.
+        44 register_space: u32 => "sampler RegisterSpace";
+        /// Shader visibility.
+        48 visibility: ShaderVisibility => "sampler ShaderVisibility";
+        /// Flags (version 1.2).
+        52 flags: StaticSamplerFlags => "sampler flags", since 3;
+    }
 }
 
 /// A decoded RTS0 part.
@@ -368,7 +477,68 @@ pub struct RootSignature {
     pub static_samplers: Vec<StaticSampler>,
 }
 
+/// Writes `bytes` at `offset` in `out`, growing it with zeros as needed.
+fn put_at(out: &mut Vec<u8>, offset: u32, bytes: &[u8]) {
+    let start = offset as usize;
+    if out.len() < start + bytes.len() {
+        out.resize(start + bytes.len(), 0);
+    }
+    out[start..start + bytes.len()].copy_from_slice(bytes);
+}
+
 impl RootSignature {
+    /// Encodes the part data with every piece at its stored offset: the
+    /// header, the parameter headers at `parameters_offset`, each payload
+    /// at its `payload_offset` (a table's ranges at its `ranges_offset`),
+    /// the static samplers at `static_samplers_offset`; zeros in any gap.
+    /// Record sizes follow `version`.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Rts0Header {
+            version: self.version,
+            num_parameters: self.num_parameters,
+            parameters_offset: self.parameters_offset,
+            num_static_samplers: self.num_static_samplers,
+            static_samplers_offset: self.static_samplers_offset,
+            flags: self.flags,
+        }
+        .to_bytes();
+        let range_size = self.version.descriptor_range_size().unwrap_or(24);
+        for (i, parameter) in self.parameters.iter().enumerate() {
+            let header = ParameterHeader {
+                parameter_type: parameter.parameter_type.raw(),
+                visibility: parameter.visibility,
+                payload_offset: parameter.payload_offset,
+            };
+            let at = self.parameters_offset + i as u32 * PARAMETER_HEADER_SIZE;
+            put_at(&mut out, at, &header.to_bytes());
+            let payload = match &parameter.payload {
+                ParameterPayload::Constants(constants) => constants.to_bytes(),
+                ParameterPayload::Descriptor(descriptor) => descriptor.to_bytes(),
+                ParameterPayload::Table(table) => {
+                    let mut ranges = Vec::new();
+                    for range in &table.ranges {
+                        range.write_to(range_size, &mut ranges);
+                    }
+                    put_at(&mut out, table.ranges_offset, &ranges);
+                    TableHeader {
+                        num_ranges: table.num_ranges,
+                        ranges_offset: table.ranges_offset,
+                    }
+                    .to_bytes()
+                }
+            };
+            put_at(&mut out, parameter.payload_offset, &payload);
+        }
+        let mut samplers = Vec::new();
+        for sampler in &self.static_samplers {
+            sampler.write_to(&mut samplers);
+        }
+        if !samplers.is_empty() {
+            put_at(&mut out, self.static_samplers_offset, &samplers);
+        }
+        out
+    }
+
     /// Decodes an RTS0 part strictly.
     pub fn parse(part: &Part<'_>) -> Result<RootSignature> {
         decode(part.cursor(), Mode::Strict).map_err(|e| e.in_part(part.part_ref()))
@@ -400,15 +570,17 @@ impl RootSignature {
 fn decode(c: Cursor<'_>, mode: Mode) -> Result<RootSignature> {
     let strict = mode == Mode::Strict;
     c.bytes(0, u64::from(HEADER_SIZE), "RTS0 header")?;
-    let version = RootSignatureVersion::from_raw(c.u32(0, "RTS0 version")?);
+    let Rts0Header {
+        version,
+        num_parameters,
+        parameters_offset,
+        num_static_samplers,
+        static_samplers_offset,
+        flags,
+    } = Rts0Header::read(&c, 0)?;
     if strict && version.known_name().is_none() {
         return Err(c.unknown_value(0, ValueField::RootSignatureVersion, version.raw()));
     }
-    let num_parameters = c.u32(4, "RTS0 NumParameters")?;
-    let parameters_offset = c.u32(8, "RTS0 ParametersOffset")?;
-    let num_static_samplers = c.u32(12, "RTS0 NumStaticSamplers")?;
-    let static_samplers_offset = c.u32(16, "RTS0 StaticSamplersOffset")?;
-    let flags = RootFlags(c.u32(20, "RTS0 flags")?);
 
     // Number of whole records of `size` bytes available for a declared count.
     let available = |offset: u32, count: u32, size: u32, what: &'static str| -> Result<u64> {
@@ -435,10 +607,12 @@ fn decode(c: Cursor<'_>, mode: Mode) -> Result<RootSignature> {
     let mut parameters = Vec::with_capacity(header_count as usize);
     for i in 0..header_count {
         let at = u64::from(parameters_offset) + i * u64::from(PARAMETER_HEADER_SIZE);
-        let raw_type = c.u32(at, "RTS0 parameter type")?;
+        let ParameterHeader {
+            parameter_type: raw_type,
+            visibility,
+            payload_offset,
+        } = ParameterHeader::read(&c, at)?;
         let parameter_type = ParameterType::from_raw(raw_type);
-        let visibility = ShaderVisibility::from_raw(c.u32(at + 4, "RTS0 parameter visibility")?);
-        let payload_offset = c.u32(at + 8, "RTS0 parameter offset")?;
         if parameter_type.known_name().is_none() {
             return Err(c.unknown_value(at, ValueField::RootParameterType, raw_type));
         }
@@ -475,26 +649,13 @@ fn decode(c: Cursor<'_>, mode: Mode) -> Result<RootSignature> {
             u64::from(sampler_size),
             "RTS0 static sampler",
         )?;
-        let sampler = StaticSampler {
-            filter: Filter::from_raw(s.u32(0, "sampler filter")?),
-            address_u: TextureAddressMode::from_raw(s.u32(4, "sampler AddressU")?),
-            address_v: TextureAddressMode::from_raw(s.u32(8, "sampler AddressV")?),
-            address_w: TextureAddressMode::from_raw(s.u32(12, "sampler AddressW")?),
-            mip_lod_bias: s.f32(16, "sampler MipLODBias")?,
-            max_anisotropy: s.u32(20, "sampler MaxAnisotropy")?,
-            comparison_func: ComparisonFunc::from_raw(s.u32(24, "sampler ComparisonFunc")?),
-            border_color: StaticBorderColor::from_raw(s.u32(28, "sampler BorderColor")?),
-            min_lod: s.f32(32, "sampler MinLOD")?,
-            max_lod: s.f32(36, "sampler MaxLOD")?,
-            shader_register: s.u32(40, "sampler ShaderRegister")?,
-            register_space: s.u32(44, "sampler RegisterSpace")?,
-            visibility: ShaderVisibility::from_raw(s.u32(48, "sampler ShaderVisibility")?),
-            flags: if sampler_size >= 56 {
-                Some(StaticSamplerFlags(s.u32(52, "sampler flags")?))
-            } else {
-                None
-            },
+        // The record version whose size is `sampler_size`.
+        let sampler_version = if sampler_size >= StaticSampler::SIZE as u32 {
+            3
+        } else {
+            2
         };
+        let sampler = StaticSampler::read_version(&s, 0, sampler_version)?;
         if !strict {
             // LLVM 22's obj2yaml rejects sampler fields without a name.
             let checks = [
@@ -572,11 +733,7 @@ fn decode_payload(
     match parameter_type {
         ParameterType::Constants32Bit => {
             let p = section.sub(at, u64::from(ROOT_CONSTANTS_SIZE), "RTS0 root constants")?;
-            Ok(ParameterPayload::Constants(RootConstants {
-                shader_register: p.u32(0, "root constants ShaderRegister")?,
-                register_space: p.u32(4, "root constants RegisterSpace")?,
-                num_32bit_values: p.u32(8, "root constants Num32BitValues")?,
-            }))
+            Ok(ParameterPayload::Constants(RootConstants::read(&p, 0)?))
         }
         ParameterType::Cbv | ParameterType::Srv | ParameterType::Uav => {
             let size = match (mode, version) {
@@ -591,22 +748,25 @@ fn decode_payload(
                 (_, v) => v.root_descriptor_size().unwrap_or(12),
             };
             let p = section.sub(at, u64::from(size), "RTS0 root descriptor")?;
-            Ok(ParameterPayload::Descriptor(RootDescriptor {
-                shader_register: p.u32(0, "root descriptor ShaderRegister")?,
-                register_space: p.u32(4, "root descriptor RegisterSpace")?,
-                flags: if size >= 12 {
-                    Some(RootDescriptorFlags(p.u32(8, "root descriptor flags")?))
-                } else {
-                    None
-                },
-            }))
+            let descriptor_version = if u64::from(size) >= RootDescriptor::SIZE {
+                2
+            } else {
+                1
+            };
+            Ok(ParameterPayload::Descriptor(RootDescriptor::read_version(
+                &p,
+                0,
+                descriptor_version,
+            )?))
         }
         ParameterType::DescriptorTable => {
             let range_size = version.descriptor_range_size().ok_or_else(|| {
                 c.unknown_value(at, ValueField::DescriptorTableVersion, version.raw())
             })?;
-            let num_ranges = section.u32(at, "RTS0 descriptor table range count")?;
-            let ranges_offset = section.u32(at + 4, "RTS0 descriptor table ranges offset")?;
+            let TableHeader {
+                num_ranges,
+                ranges_offset,
+            } = TableHeader::read(&section, at)?;
             let ranges_bytes = u64::from(num_ranges) * u64::from(range_size);
             let ranges_at = match mode {
                 Mode::Strict => u64::from(ranges_offset),
@@ -621,28 +781,37 @@ fn decode_payload(
                     u64::from(range_size),
                     "descriptor range",
                 )?;
-                let v11 = range_size >= 24;
-                let range_type = RangeType::from_raw(r.u32(0, "range type")?);
-                if !strict && range_type.known_name().is_none() {
+                let range = if u64::from(range_size) >= DescriptorRange11::SIZE {
+                    let r = DescriptorRange11::read(&r, 0)?;
+                    DescriptorRange {
+                        range_type: r.range_type,
+                        num_descriptors: r.num_descriptors,
+                        base_shader_register: r.base_shader_register,
+                        register_space: r.register_space,
+                        flags: Some(r.flags),
+                        offset_in_descriptors_from_table_start: r
+                            .offset_in_descriptors_from_table_start,
+                    }
+                } else {
+                    let r = DescriptorRange10::read(&r, 0)?;
+                    DescriptorRange {
+                        range_type: r.range_type,
+                        num_descriptors: r.num_descriptors,
+                        base_shader_register: r.base_shader_register,
+                        register_space: r.register_space,
+                        flags: None,
+                        offset_in_descriptors_from_table_start: r
+                            .offset_in_descriptors_from_table_start,
+                    }
+                };
+                if !strict && range.range_type.known_name().is_none() {
                     return Err(r.unknown_value(
                         0,
                         ValueField::DescriptorRangeType,
-                        range_type.raw(),
+                        range.range_type.raw(),
                     ));
                 }
-                ranges.push(DescriptorRange {
-                    range_type,
-                    num_descriptors: r.u32(4, "range NumDescriptors")?,
-                    base_shader_register: r.u32(8, "range BaseShaderRegister")?,
-                    register_space: r.u32(12, "range RegisterSpace")?,
-                    flags: if v11 {
-                        Some(DescriptorRangeFlags(r.u32(16, "range flags")?))
-                    } else {
-                        None
-                    },
-                    offset_in_descriptors_from_table_start: r
-                        .u32(if v11 { 20 } else { 16 }, "range offset")?,
-                });
+                ranges.push(range);
             }
             Ok(ParameterPayload::Table(DescriptorTable {
                 num_ranges,
@@ -669,64 +838,98 @@ mod tests {
     /// headers, payloads in parameter order, then the samplers.
     fn build(version: u32, flags: u32, params: &[Param], samplers: usize) -> Vec<u8> {
         let v = RootSignatureVersion::from_raw(version);
+        let range_size = v.descriptor_range_size().unwrap_or(24);
         let mut payloads = Vec::new();
-        let payload_start = 24 + 12 * params.len();
+        let payload_start = HEADER_SIZE + PARAMETER_HEADER_SIZE * params.len() as u32;
         let mut headers = Vec::new();
         for p in params {
-            let offset = (payload_start + payloads.len()) as u32;
+            let payload_offset = payload_start + payloads.len() as u32;
             let (ty, vis) = match p {
-                Param::Constants(vis, values) => {
-                    payloads.extend(values.iter().flat_map(|x| x.to_le_bytes()));
+                Param::Constants(vis, [register, space, count]) => {
+                    RootConstants {
+                        shader_register: *register,
+                        register_space: *space,
+                        num_32bit_values: *count,
+                    }
+                    .write_to(&mut payloads);
                     (1, *vis)
                 }
-                Param::Descriptor(ty, vis, values) => {
-                    let size = v.root_descriptor_size().unwrap_or(12) as usize / 4;
-                    payloads.extend(values[..size].iter().flat_map(|x| x.to_le_bytes()));
+                Param::Descriptor(ty, vis, [register, space, descriptor_flags]) => {
+                    RootDescriptor {
+                        shader_register: *register,
+                        register_space: *space,
+                        flags: (version >= 2).then_some(RootDescriptorFlags(*descriptor_flags)),
+                    }
+                    .write_to(&mut payloads);
                     (*ty, *vis)
                 }
                 Param::Table(vis, ranges) => {
-                    payloads.extend((ranges.len() as u32).to_le_bytes());
-                    payloads.extend((offset + 8).to_le_bytes());
+                    TableHeader {
+                        num_ranges: ranges.len() as u32,
+                        ranges_offset: payload_offset + TABLE_HEADER_SIZE,
+                    }
+                    .write_to(&mut payloads);
                     for r in ranges {
-                        let fields: Vec<u32> = if version == 1 {
-                            vec![r[0], r[1], r[2], r[3], r[5]]
-                        } else {
-                            r.to_vec()
-                        };
-                        payloads.extend(fields.iter().flat_map(|x| x.to_le_bytes()));
+                        DescriptorRange {
+                            range_type: RangeType::from_raw(r[0]),
+                            num_descriptors: r[1],
+                            base_shader_register: r[2],
+                            register_space: r[3],
+                            flags: Some(DescriptorRangeFlags(r[4])),
+                            offset_in_descriptors_from_table_start: r[5],
+                        }
+                        .write_to(range_size, &mut payloads);
                     }
                     (0, *vis)
                 }
             };
-            headers.extend([ty, vis, offset].iter().flat_map(|x| x.to_le_bytes()));
+            ParameterHeader {
+                parameter_type: ty,
+                visibility: ShaderVisibility::from_raw(vis),
+                payload_offset,
+            }
+            .write_to(&mut headers);
         }
-        let sampler_offset = (payload_start + payloads.len()) as u32;
-        let mut out = Vec::new();
-        for x in [
-            version,
-            params.len() as u32,
-            24,
-            samplers as u32,
-            sampler_offset,
-            flags,
-        ] {
-            out.extend(x.to_le_bytes());
+        let mut out = Rts0Header {
+            version: v,
+            num_parameters: params.len() as u32,
+            parameters_offset: HEADER_SIZE,
+            num_static_samplers: samplers as u32,
+            static_samplers_offset: payload_start + payloads.len() as u32,
+            flags: RootFlags(flags),
         }
+        .to_bytes();
         out.extend(headers);
         out.extend(payloads);
         for i in 0..samplers {
-            let mut s: Vec<u32> = vec![0x55, 1, 4, 3];
-            s.push((-1.5f32).to_bits());
-            s.extend([16, 1, 2]);
-            s.push(0f32.to_bits());
-            s.push(f32::MAX.to_bits());
-            s.extend([i as u32, 7, 5]);
-            if v.static_sampler_size() == 56 {
-                s.push(3);
+            StaticSampler {
+                filter: Filter::from_raw(0x55),
+                address_u: TextureAddressMode::from_raw(1),
+                address_v: TextureAddressMode::from_raw(4),
+                address_w: TextureAddressMode::from_raw(3),
+                mip_lod_bias: -1.5,
+                max_anisotropy: 16,
+                comparison_func: ComparisonFunc::from_raw(1),
+                border_color: StaticBorderColor::from_raw(2),
+                min_lod: 0.0,
+                max_lod: f32::MAX,
+                shader_register: i as u32,
+                register_space: 7,
+                visibility: ShaderVisibility::from_raw(5),
+                flags: (v.static_sampler_size() == 56).then_some(StaticSamplerFlags(3)),
             }
-            out.extend(s.iter().flat_map(|x| x.to_le_bytes()));
+            .write_to(&mut out);
         }
         out
+    }
+
+    #[test]
+    fn written_again_equals_the_built_bytes() {
+        for version in [1u32, 2, 3] {
+            let data = build(version, 0x41, &sample_params(), 2);
+            let rs = RootSignature::parse_data(&data, 0).unwrap();
+            assert_eq!(rs.to_bytes(), data, "version {version}");
+        }
     }
 
     fn sample_params() -> Vec<Param> {

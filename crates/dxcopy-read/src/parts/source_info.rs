@@ -25,19 +25,114 @@ use std::borrow::Cow;
 use std::io::Read;
 
 /// Size of the SRCI header and of each section header.
-pub const SOURCE_INFO_HEADER_SIZE: u64 = 8;
+pub const SOURCE_INFO_HEADER_SIZE: u64 = SourceInfoHeader::SIZE;
 /// Size of a section header.
-pub const SECTION_HEADER_SIZE: u64 = 8;
+pub const SECTION_HEADER_SIZE: u64 = SectionHeader::SIZE;
 /// Size of the names section's packed header.
-pub const NAMES_HEADER_SIZE: u64 = 10;
+pub const NAMES_HEADER_SIZE: u64 = NamesHeader::SIZE;
 /// Size of a names entry header.
-pub const NAME_ENTRY_SIZE: u64 = 16;
+pub const NAME_ENTRY_SIZE: u64 = NameEntryHeader::SIZE;
 /// Size of the contents section's header.
-pub const CONTENTS_HEADER_SIZE: u64 = 20;
+pub const CONTENTS_HEADER_SIZE: u64 = ContentsHeader::SIZE;
 /// Size of a contents entry header.
-pub const CONTENT_ENTRY_SIZE: u64 = 12;
+pub const CONTENT_ENTRY_SIZE: u64 = ContentEntryHeader::SIZE;
 /// Size of the args section's header.
-pub const ARGS_HEADER_SIZE: u64 = 12;
+pub const ARGS_HEADER_SIZE: u64 = ArgsHeader::SIZE;
+
+// The SRCI records (docs/format/small-parts.md). The strict view names a
+// short record as a whole (the record's text), the LLVM view by field.
+
+crate::record::record! {
+    /// The SRCI header; `section_count` sections follow.
+    pub struct SourceInfoHeader: "SRCI header" {
+        /// Size of the part data, 4-byte aligned.
+        0 aligned_size: u32 => "SRCI size";
+        /// Flags (0).
+        4 flags: u16 => "SRCI flags";
+        /// Number of sections (3).
+        6 section_count: u16 => "SRCI section count";
+    }
+}
+
+crate::record::record! {
+    /// A section header; the section body follows.
+    pub struct SectionHeader: "SRCI section header" {
+        /// Size of the section with this header, 4-byte aligned.
+        0 aligned_size: u32 => "SRCI section size";
+        /// Flags (0).
+        4 flags: u16 => "SRCI section flags";
+        /// Section type.
+        6 section_type: SectionType => "SRCI section type";
+    }
+}
+
+crate::record::record! {
+    /// The names section's header; the entries follow.
+    pub struct NamesHeader: "source names header" {
+        /// Flags (0).
+        0 flags: u32 => "SRCI names flags";
+        /// Number of entries.
+        4 count: u32 => "SRCI names count";
+        /// Size of the entries.
+        8 entries_size: u16 => "SRCI names entries size";
+    }
+}
+
+crate::record::record! {
+    /// A names entry header; the NUL-terminated file name follows.
+    pub struct NameEntryHeader: "source name entry" {
+        /// Size of the entry, 4-byte aligned.
+        0 aligned_size: u32;
+        /// Flags (0).
+        4 flags: u32;
+        /// Size of the name with its NUL.
+        8 name_size: u32;
+        /// Size of the file's contents with their NUL.
+        12 content_size: u32 => "SRCI name content size";
+    }
+}
+
+crate::record::record! {
+    /// The contents section's header; the (possibly compressed) entries follow.
+    pub struct ContentsHeader: "source contents header" {
+        /// Size of the header and the stored entries, 4-byte aligned.
+        0 aligned_size: u32 => "SRCI contents size";
+        /// Flags (0).
+        4 flags: u16 => "SRCI contents flags";
+        /// Compression of the entries.
+        6 compression: Compression => "SRCI compression type";
+        /// Size of the stored entries.
+        8 entries_size: u32 => "SRCI contents entries size";
+        /// Size of the entries uncompressed.
+        12 uncompressed_size: u32 => "SRCI contents uncompressed size";
+        /// Number of entries.
+        16 count: u32 => "SRCI contents count";
+    }
+}
+
+crate::record::record! {
+    /// A contents entry header; the NUL-terminated text follows.
+    pub struct ContentEntryHeader: "source content entry" {
+        /// Size of the entry, 4-byte aligned.
+        0 aligned_size: u32;
+        /// Flags (0).
+        4 flags: u32;
+        /// Size of the text with its NUL.
+        8 content_size: u32;
+    }
+}
+
+crate::record::record! {
+    /// The args section's header; the name/value pairs follow.
+    pub struct ArgsHeader: "args header" {
+        /// Flags (0).
+        0 flags: u32 => "SRCI args flags";
+        /// Size of the pairs.
+        4 size: u32 => "SRCI args size";
+        /// Number of pairs.
+        8 count: u32 => "SRCI args count";
+    }
+}
 /// Hard cap on the decompressed size of the source contents (64 MiB), whatever
 /// the part declares.
 pub const MAX_SOURCE_CONTENTS: u64 = 64 << 20;
@@ -308,9 +403,11 @@ pub fn extraction_path(name: &[u8]) -> Vec<String> {
 
 fn decode(c: Cursor<'_>, mode: Mode) -> Result<SourceInfo<'_>> {
     let strict = mode == Mode::Strict;
-    let aligned_size = c.u32(0, mode.label("SRCI header", "SRCI size"))?;
-    let flags = c.u16(4, mode.label("SRCI header", "SRCI flags"))?;
-    let section_count = c.u16(6, mode.label("SRCI header", "SRCI section count"))?;
+    let SourceInfoHeader {
+        aligned_size,
+        flags,
+        section_count,
+    } = SourceInfoHeader::read_as(&c, 0, mode.label(Some(SourceInfoHeader::WHAT), None))?;
     let mut info = SourceInfo {
         aligned_size,
         flags,
@@ -375,11 +472,12 @@ fn decode(c: Cursor<'_>, mode: Mode) -> Result<SourceInfo<'_>> {
     let mut pos = SOURCE_INFO_HEADER_SIZE;
     for _ in 0..section_count {
         let section_at = pos;
-        let what = "SRCI section header";
-        let section_size = c.take_u32(&mut pos, mode.label(what, "SRCI section size"))?;
-        let section_flags = c.take_u16(&mut pos, mode.label(what, "SRCI section flags"))?;
-        let section_type =
-            SectionType::from_raw(c.take_u16(&mut pos, mode.label(what, "SRCI section type"))?);
+        let SectionHeader {
+            aligned_size: section_size,
+            flags: section_flags,
+            section_type,
+        } = SectionHeader::read_as(&c, pos, mode.label(Some(SectionHeader::WHAT), None))?;
+        pos += SectionHeader::SIZE;
         if strict && u64::from(section_size) < SECTION_HEADER_SIZE {
             return Err(c.error(
                 section_at,
@@ -506,10 +604,11 @@ fn decode_names<'data>(
     issues: &mut Vec<Finding>,
 ) -> Result<(SourceNames<'data>, u64)> {
     let strict = mode == Mode::Strict;
-    let what = "source names header";
-    let flags = body.u32(0, mode.label(what, "SRCI names flags"))?;
-    let count = body.u32(4, mode.label(what, "SRCI names count"))?;
-    let entries_size = body.u16(8, mode.label(what, "SRCI names entries size"))?;
+    let NamesHeader {
+        flags,
+        count,
+        entries_size,
+    } = NamesHeader::read_as(&body, 0, mode.label(Some(NamesHeader::WHAT), None))?;
     if strict && flags != 0 {
         issues.push(Finding::at(
             body.abs(0),
@@ -589,14 +688,14 @@ fn decode_contents<'data>(
     issues: &mut Vec<Finding>,
 ) -> Result<(SourceContents<'data>, u64)> {
     let strict = mode == Mode::Strict;
-    let what = "source contents header";
-    let aligned_size = body.u32(0, mode.label(what, "SRCI contents size"))?;
-    let flags = body.u16(4, mode.label(what, "SRCI contents flags"))?;
-    let compression =
-        Compression::from_raw(body.u16(6, mode.label(what, "SRCI compression type"))?);
-    let entries_size = body.u32(8, mode.label(what, "SRCI contents entries size"))?;
-    let uncompressed_size = body.u32(12, mode.label(what, "SRCI contents uncompressed size"))?;
-    let count = body.u32(16, mode.label(what, "SRCI contents count"))?;
+    let ContentsHeader {
+        aligned_size,
+        flags,
+        compression,
+        entries_size,
+        uncompressed_size,
+        count,
+    } = ContentsHeader::read_as(&body, 0, mode.label(Some(ContentsHeader::WHAT), None))?;
     if strict && flags != 0 {
         issues.push(Finding::at(
             body.abs(4),
@@ -886,10 +985,8 @@ fn decode_content_entries<'a, 'data>(
 /// The compiler arguments section; the second value is the bytes of `body`
 /// it uses.
 fn decode_args(body: Cursor<'_>, mode: Mode) -> Result<(SourceArgs<'_>, u64)> {
-    let what = "args header";
-    let flags = body.u32(0, mode.label(what, "SRCI args flags"))?;
-    let size = body.u32(4, mode.label(what, "SRCI args size"))?;
-    let count = body.u32(8, mode.label(what, "SRCI args count"))?;
+    let ArgsHeader { flags, size, count } =
+        ArgsHeader::read_as(&body, 0, mode.label(Some(ArgsHeader::WHAT), None))?;
     // LLVM reads the pairs up to the end of the section, whatever SizeInBytes says.
     let region = match mode {
         Mode::Strict => body.sub(ARGS_HEADER_SIZE, u64::from(size), "args")?,

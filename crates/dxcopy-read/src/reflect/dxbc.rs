@@ -3,10 +3,10 @@
 //! (docs/reflection.md § DXBC).
 
 use super::*;
-use crate::disasm::sm4::{self, Body, Declaration};
 use crate::error::ReadError;
 use crate::rdef::{self, ResourceDefinitions};
 use crate::sfi0::Sfi0;
+use crate::sm4::{self, Body, Declaration};
 use crate::stat::Statistics;
 use crate::PartName;
 
@@ -144,7 +144,7 @@ pub(super) fn from_rdef(rd: &ResourceDefinitions<'_>, r: &mut Reflection) {
 
 /// Fills `r` from the parts of an fxc container.
 pub(super) fn reflect(container: &Container<'_>, r: &mut Reflection) -> Result<(), ReadError> {
-    let program_part = crate::disasm::shader_part(container);
+    let program_part = crate::listing::dxbc::shader_part(container);
     let rdef = match container.find(PartName::RDEF) {
         Some(part) => Some(ResourceDefinitions::parse(&part)?),
         None => None,

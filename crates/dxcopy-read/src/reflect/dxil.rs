@@ -7,7 +7,7 @@
 use super::counters::Counters;
 use super::module::ModuleMetadata;
 use super::*;
-use crate::bitcode::ModuleFacts;
+use crate::dxil::facts::ModuleFacts;
 use crate::error::ReadError;
 use crate::psv0::{Psv0, ResourceKind, ResourceType, StageInfo};
 use crate::rdat::{self, ResourceClass, RuntimeData};

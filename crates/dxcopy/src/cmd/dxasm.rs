@@ -5,7 +5,7 @@ use crate::cli;
 use clap::Parser;
 use dxcopy_edit::asm::{self, DxasmError, RoundTrip};
 use dxcopy_edit::FileOptions;
-use dxcopy_read::disasm::{FloatRounding, ListingOptions};
+use dxcopy_read::listing::dxbc::{FloatRounding, ListingOptions};
 use dxcopy_read::Container;
 use std::path::{Path, PathBuf};
 

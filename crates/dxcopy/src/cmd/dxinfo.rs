@@ -14,14 +14,14 @@ use crate::info::{parse_part_name, Inspection};
 use clap::Parser;
 use dxcopy_edit::config::read_data_file;
 use dxcopy_edit::Operation;
-use dxcopy_read::disasm::{self, DisasmError};
-use dxcopy_read::dxil::listing::{
+use dxcopy_read::info::verify::root_signature::{read_root_signature_file, CheckAgainst};
+use dxcopy_read::listing::dxbc::{self, DisasmError};
+use dxcopy_read::listing::dxil::release::{DxcRelease, ListingFormat};
+use dxcopy_read::listing::dxil::{
     write_container_listing_to, ListingOptions as DxilListingOptions,
 };
-use dxcopy_read::dxil::release::{DxcRelease, ListingFormat};
 use dxcopy_read::pdb::{container_input, ContainerSource};
 use dxcopy_read::reflect::{self, Reflection};
-use dxcopy_read::root_signature_check::{read_root_signature_file, CheckAgainst};
 use dxcopy_read::rts0::RootSignature;
 use dxcopy_read::Severity;
 use dxcopy_read::{Container, MappedFile, PartName};
@@ -381,14 +381,11 @@ pub enum Rounding {
 }
 
 impl Rounding {
-    pub(crate) fn listing_options(
-        self,
-        release: Option<disasm::FxcRelease>,
-    ) -> disasm::ListingOptions {
-        disasm::ListingOptions {
+    pub(crate) fn listing_options(self, release: Option<dxbc::FxcRelease>) -> dxbc::ListingOptions {
+        dxbc::ListingOptions {
             rounding: match self {
-                Rounding::Current => disasm::FloatRounding::Current,
-                Rounding::Legacy => disasm::FloatRounding::Legacy,
+                Rounding::Current => dxbc::FloatRounding::Current,
+                Rounding::Legacy => dxbc::FloatRounding::Legacy,
             },
             release,
         }
@@ -406,7 +403,7 @@ pub enum DisasmTool {
 /// or a dxc release.
 pub(crate) fn parse_release(text: &str) -> Result<ListingFormat, String> {
     ListingFormat::parse(text).ok_or_else(|| {
-        let names: Vec<&str> = disasm::FxcRelease::ALL.iter().map(|r| r.name()).collect();
+        let names: Vec<&str> = dxbc::FxcRelease::ALL.iter().map(|r| r.name()).collect();
         format!(
             "'{text}' is not an fxc release this listing knows ({}) nor a dxc release (1.2 … 1.9, optionally with its build: 1.8.2403)",
             names.join(", ")
@@ -712,7 +709,7 @@ fn show_disasm(
     shown: &str,
     c: &Container<'_>,
     requested: Option<PartName>,
-    options: &disasm::ListingOptions,
+    options: &dxbc::ListingOptions,
     dxc: Option<DxcRelease>,
     tool: Option<DisasmTool>,
     many: bool,
@@ -799,14 +796,14 @@ fn show_listing(
     io: &mut Io<'_>,
     shown: &str,
     c: &Container<'_>,
-    options: &disasm::ListingOptions,
+    options: &dxbc::ListingOptions,
     many: bool,
 ) -> Shown {
     let generator = format!("dxinfo {}", crate::VERSION);
-    if disasm::shader_part(c).is_some() && many {
+    if dxbc::shader_part(c).is_some() && many {
         writeln!(io.out, "{shown}:")?;
     }
-    match disasm::write_listing(c, &generator, options, &mut io.out)? {
+    match dxbc::write_listing(c, &generator, options, &mut io.out)? {
         Ok(errors) => {
             for e in &errors {
                 io.error(&format!("'{shown}': {e}"));
@@ -1063,7 +1060,7 @@ mod tests {
     fn disasm_format_takes_fxc_and_dxc_releases() {
         assert_eq!(
             parse_release("6.3").unwrap().fxc(),
-            Some(disasm::FxcRelease::V6_3)
+            Some(dxbc::FxcRelease::V6_3)
         );
         let dxc = parse_release("1.8.2403").unwrap().dxc().unwrap();
         assert_eq!(dxc.to_string(), "1.8.2403");
@@ -1234,7 +1231,7 @@ mod tests {
             Ok(View::Disasm {
                 part: None,
                 rounding: Rounding::Current,
-                release: Some(ListingFormat::Fxc(disasm::FxcRelease::V6_3)),
+                release: Some(ListingFormat::Fxc(dxbc::FxcRelease::V6_3)),
                 tool: None,
             })
         );

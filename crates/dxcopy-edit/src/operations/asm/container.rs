@@ -8,7 +8,7 @@ use super::{assemble, assemble_with, AsmError, AsmOptions, Assembly, FloatHints}
 use crate::error::EditError;
 use crate::plan::EditPlan;
 use crate::policy::{DigestPolicy, HashPolicy};
-use dxcopy_read::disasm::{self, sm4, ListingOptions};
+use dxcopy_read::listing::dxbc::{self, sm4, ListingOptions};
 use dxcopy_read::signature::Signature;
 use dxcopy_read::{Container, PartName};
 
@@ -24,7 +24,7 @@ pub enum DxasmError {
     Edit(#[from] EditError),
     /// The container (`--into`, `--check`) has no SHDR/SHEX program.
     #[error(transparent)]
-    Disasm(#[from] disasm::DisasmError),
+    Disasm(#[from] dxbc::DisasmError),
 }
 
 /// Something [`patch_container`] did that the caller should hear about.
@@ -155,8 +155,8 @@ pub fn patch_container_with(
     options: &AsmOptions,
 ) -> Result<Patched, DxasmError> {
     let container = Container::parse(original).map_err(EditError::from)?;
-    let part = disasm::shader_part(&container).ok_or(disasm::DisasmError::NoShaderPart)?;
-    let mut hints = sm4::Program::decode(part.data, 0)
+    let part = dxbc::shader_part(&container).ok_or(dxbc::DisasmError::NoShaderPart)?;
+    let mut hints = dxcopy_read::sm4::Program::decode(part.data, 0)
         .map(|p| FloatHints::from_program(&p))
         .unwrap_or_default();
     let assembly = assemble_with(listing, &mut hints, options)?;
@@ -237,13 +237,14 @@ pub fn check_round_trip(
     container: &Container<'_>,
     options: &ListingOptions,
 ) -> Result<RoundTrip, DxasmError> {
-    let part = disasm::shader_part(container).ok_or(disasm::DisasmError::NoShaderPart)?;
-    let program = sm4::Program::decode(part.data, part.data_offset()).map_err(|source| {
-        disasm::DisasmError::Decode {
-            part: part.name,
-            source,
-        }
-    })?;
+    let part = dxbc::shader_part(container).ok_or(dxbc::DisasmError::NoShaderPart)?;
+    let program =
+        dxcopy_read::sm4::Program::decode(part.data, part.data_offset()).map_err(|source| {
+            dxbc::DisasmError::Decode {
+                part: part.name,
+                source,
+            }
+        })?;
     let options = options.for_container(container);
     let mut text = String::new();
     // Writing to a String cannot fail.
@@ -262,7 +263,7 @@ fn words(data: &[u8]) -> Vec<u32> {
 fn compare(
     original: &[u8],
     assembled: &[u8],
-    program: &sm4::Program,
+    program: &dxcopy_read::sm4::Program,
     options: &ListingOptions,
 ) -> RoundTrip {
     let a = words(original);

@@ -13,11 +13,11 @@
 //! reference, or for a text the reference never printed, the nearest float
 //! (or double) to the text is used.
 
-use dxcopy_read::disasm::number::{fixed6, float_text, untyped_text};
-use dxcopy_read::disasm::sm4::{
+use dxcopy_read::listing::dxbc::number::{fixed6, float_text, untyped_text};
+use dxcopy_read::listing::dxbc::FloatRounding;
+use dxcopy_read::sm4::{
     opcode, operand_type as ot, Body, Declaration, ImmediateStyle, Instruction, Program,
 };
-use dxcopy_read::disasm::FloatRounding;
 use std::collections::HashMap;
 
 /// Texts of a reference program's inexact immediates and their bits.

@@ -14,7 +14,7 @@
 //!   the listing again, comparing token by token.
 //!
 //! Names and numbers come from dxcopy-read's tables
-//! ([`dxcopy_read::disasm::sm4::opcode`], [`dxcopy_read::disasm::sm4::names`]),
+//! ([`dxcopy_read::sm4::opcode`], [`dxcopy_read::sm4::names`]),
 //! the same rows the disassembler prints from.
 
 mod container;
@@ -34,7 +34,7 @@ pub use hints::FloatHints;
 pub use signature::{SignatureRow, SignatureTable, TableRole};
 pub use stat::{count_statistics, recompute_statistics};
 
-use dxcopy_read::disasm::sm4::Program;
+use dxcopy_read::sm4::Program;
 use dxcopy_read::{PartName, ShaderKind};
 use std::fmt;
 

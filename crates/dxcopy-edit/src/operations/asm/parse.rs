@@ -1,18 +1,18 @@
 //! Statements of a listing's program (from the `ps_5_0` line on) parsed and
 //! encoded as SM4/SM5 tokens the way fxc writes them
 //! (docs/format/sm4-listing.md; the token layout is the one
-//! [`dxcopy_read::disasm::sm4`] decodes).
+//! [`dxcopy_read::sm4`] decodes).
 //!
 //! Names come from dxcopy-read's tables: opcodes from
-//! [`opcode::NAMES`](dxcopy_read::disasm::sm4::opcode::NAMES), every other
+//! [`opcode::NAMES`](dxcopy_read::sm4::opcode::NAMES), every other
 //! field spelling from [`names`], searched backwards.
 
 use super::hints::{is_inexact_text, FloatHints};
 use super::lex::{Tok, Token};
 use super::{AsmError, AsmErrorKind};
-use dxcopy_read::disasm::sm4::names::{self, RegisterForm};
-use dxcopy_read::disasm::sm4::opcode::{self, op, OpClass};
-use dxcopy_read::disasm::sm4::{operand_type as ot, Components, Index, Operand};
+use dxcopy_read::sm4::names::{self, RegisterForm};
+use dxcopy_read::sm4::opcode::{self, op, OpClass};
+use dxcopy_read::sm4::{operand_type as ot, Components, Index, Operand};
 
 /// Where an operand stands, which decides how its component letters are
 /// encoded.

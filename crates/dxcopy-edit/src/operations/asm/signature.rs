@@ -1,6 +1,6 @@
 //! Signature parts rebuilt from a listing's `// Input signature:`,
 //! `// Output signature:` and `// Patch Constant signature:` tables
-//! (the columns dxcopy-read's `disasm::header::signatures` prints; names
+//! (the columns dxcopy-read's `listing::dxbc::header::signatures` prints; names
 //! read back through its `system_value_name` and `component_type_name`).
 //!
 //! The table's form says the part: an `m1:` stream prefix on a semantic
@@ -10,7 +10,7 @@
 //! terminated, the end padded to four bytes with `0xAB`.
 
 use super::{AsmError, AsmErrorKind};
-use dxcopy_read::disasm::header::signatures::{component_type_name, system_value_name};
+use dxcopy_read::listing::dxbc::header::signatures::{component_type_name, system_value_name};
 use dxcopy_read::{PartName, ShaderKind};
 
 /// Which table a signature fills.

@@ -7,8 +7,8 @@
 //! derivable for this shader and [`recompute_statistics`] returns `None`
 //! (the caller drops STAT with a warning rather than ship stale numbers).
 
-use dxcopy_read::disasm::sm4::opcode::{self, op};
-use dxcopy_read::disasm::sm4::{Body, Declaration, Program};
+use dxcopy_read::sm4::opcode::{self, op};
+use dxcopy_read::sm4::{Body, Declaration, Program};
 use dxcopy_read::stat::STAT_COUNTERS;
 
 fn counter(name: &str) -> usize {

@@ -3,7 +3,8 @@
 //! as it was written; errors with their line and column.
 
 use super::*;
-use dxcopy_read::disasm::sm4::{write_instruction, Program};
+use dxcopy_read::listing::dxbc::sm4::write_instruction;
+use dxcopy_read::sm4::Program;
 
 /// The program words of `body` under profile `profile`, after the two
 /// header tokens.

@@ -3,7 +3,8 @@
 
 use super::*;
 use dxcopy_read::bitcode::codes::{block, module, types, value_symtab};
-use dxcopy_read::bitcode::{abbrev_id, Abbrev, AbbrevOp, Bitcode, Entry, ModuleFacts};
+use dxcopy_read::bitcode::{abbrev_id, Abbrev, AbbrevOp, Bitcode, Entry};
+use dxcopy_read::dxil::facts::ModuleFacts;
 use std::rc::Rc;
 
 const LAYOUT: &str = "e-m:e-p:32:32-i1:32-i8:32-i16:32-n8:16:32";

@@ -7,7 +7,7 @@
 //! [`DxilMetadata::read`] interprets the metadata of a [`Module`] the way
 //! dxc's `DxilModule::LoadDxilMetadata` does. What a field refers to stays a
 //! reference into the module ([`TypeId`], [`ValueId`], [`MetadataId`]), so
-//! that the listing header ([`crate::dxil::header`]) and reflection can
+//! that the listing header ([`crate::listing::dxil::header`]) and reflection can
 //! follow it; [`layout`] computes struct sizes and offsets with the
 //! module's data layout.
 //!

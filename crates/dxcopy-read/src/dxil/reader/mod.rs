@@ -58,7 +58,7 @@ impl Default for ReadOptions {
 
 impl ReadOptions {
     /// What the module-level facts of a module need
-    /// ([`crate::bitcode::ModuleFacts`]): the globals, the constants, the
+    /// ([`crate::dxil::facts::ModuleFacts`]): the globals, the constants, the
     /// type table and the metadata nodes, strings and names; no function
     /// bodies, no fields of debug-info nodes, no attributes, no metadata kinds.
     pub fn module_level() -> ReadOptions {

@@ -277,7 +277,7 @@ pub fn mask_letters(mask: u8) -> String {
     if mask & 0xf == 0 {
         return "-".to_string();
     }
-    crate::disasm::sm4::mask_letters(mask)
+    crate::listing::dxbc::sm4::mask_letters(mask)
 }
 
 #[cfg(test)]

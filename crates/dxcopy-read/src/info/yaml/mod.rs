@@ -36,7 +36,7 @@
 //!
 //! `emitter` is the general YAML writer (a model of LLVM's `yaml::Output`),
 //! `parts` the printers of each part's keys; which parts get them is the
-//! LLVM column of the part table ([`crate::parts::Llvm`]).
+//! LLVM column of the part table ([`crate::part_table::Llvm`]).
 
 mod emitter;
 mod parts;
@@ -44,7 +44,7 @@ mod parts;
 pub use emitter::format_g;
 
 use crate::error::PartRef;
-use crate::parts::{part_info, Family, Llvm};
+use crate::part_table::{part_info, Family, Llvm};
 use crate::signature::Signature;
 use crate::{Container, Part, PartName, Program, ReadError};
 use emitter::{hex, Emitter};

@@ -3,27 +3,8 @@
 use super::*;
 use dxcopy_read::scan::rows::column_names;
 
-/// A container of `parts` (contiguous, zero digest).
-fn build(parts: &[(&[u8; 4], &[u8])]) -> Vec<u8> {
-    let table_end = 32 + 4 * parts.len();
-    let mut table = Vec::new();
-    let mut body = Vec::new();
-    for (name, data) in parts {
-        table.extend_from_slice(&((table_end + body.len()) as u32).to_le_bytes());
-        body.extend_from_slice(*name);
-        body.extend_from_slice(&(data.len() as u32).to_le_bytes());
-        body.extend_from_slice(data);
-    }
-    let total = (table_end + body.len()) as u32;
-    let mut out = b"DXBC".to_vec();
-    out.extend_from_slice(&[0; 16]);
-    out.extend_from_slice(&[1, 0, 0, 0]);
-    out.extend_from_slice(&total.to_le_bytes());
-    out.extend_from_slice(&(parts.len() as u32).to_le_bytes());
-    out.extend(table);
-    out.extend(body);
-    out
-}
+/// A stub of LLVM bitcode: the magic and an empty block.
+const BITCODE: &[u8] = b"BC\xc0\xde\x35\x14\0\0\x05\0\0\0\x62\x0c\x30\x24";
 
 /// A cs_6_5 DXIL container with a HASH part whose digest is `hash`.
 fn dxil(hash: u8) -> Vec<u8> {
@@ -32,16 +13,20 @@ fn dxil(hash: u8) -> Vec<u8> {
 
 /// [`dxil`] with SFI0 flags `flags`: other bytes, the same HASH.
 fn dxil_with_flags(hash: u8, flags: u8) -> Vec<u8> {
-    let mut program = vec![0x65, 0, 5, 0];
-    program.extend_from_slice(&10u32.to_le_bytes());
-    program.extend_from_slice(b"DXIL\x05\x01\0\0");
-    program.extend_from_slice(&16u32.to_le_bytes());
-    program.extend_from_slice(&16u32.to_le_bytes());
-    program.extend_from_slice(b"BC\xc0\xde\x35\x14\0\0\x05\0\0\0\x62\x0c\x30\x24");
     let mut hash_part = 0u32.to_le_bytes().to_vec();
     hash_part.extend_from_slice(&[hash; 16]);
-    let sfi0 = [flags, 0, 0, 0, 0, 0, 0, 0];
-    build(&[(b"SFI0", &sfi0), (b"HASH", &hash_part), (b"DXIL", &program)])
+    crate::ContainerBuilder::new()
+        .part(b"SFI0", &[flags, 0, 0, 0, 0, 0, 0, 0])
+        .part(b"HASH", &hash_part)
+        .program(
+            b"DXIL",
+            dxcopy_read::ShaderKind::Compute,
+            (6, 5),
+            (1, 5),
+            BITCODE,
+        )
+        .build()
+        .expect("a container")
 }
 
 fn scan_dir() -> tempfile::TempDir {

@@ -50,19 +50,7 @@ macro_rules! open_enum {
             Unknown($repr),
         }
 
-        impl $crate::record::Field for $name {
-            const SIZE: u64 = <$repr as $crate::record::Field>::SIZE;
-            fn read_at(
-                c: &$crate::cursor::Cursor<'_>,
-                offset: u64,
-                what: &'static str,
-            ) -> $crate::error::Result<Self> {
-                <$repr as $crate::record::Field>::read_at(c, offset, what).map($name::from_raw)
-            }
-            fn write_to(&self, out: &mut Vec<u8>) {
-                $crate::record::Field::write_to(&self.raw(), out)
-            }
-        }
+        $crate::record::field_as_integer!($name, $repr, $name::from_raw, |v| v.raw());
 
         impl $name {
             /// Every named value with its name, in specification order.
@@ -141,19 +129,7 @@ macro_rules! flag_set {
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
         pub struct $name(pub $repr);
 
-        impl $crate::record::Field for $name {
-            const SIZE: u64 = <$repr as $crate::record::Field>::SIZE;
-            fn read_at(
-                c: &$crate::cursor::Cursor<'_>,
-                offset: u64,
-                what: &'static str,
-            ) -> $crate::error::Result<Self> {
-                <$repr as $crate::record::Field>::read_at(c, offset, what).map($name)
-            }
-            fn write_to(&self, out: &mut Vec<u8>) {
-                $crate::record::Field::write_to(&self.0, out)
-            }
-        }
+        $crate::record::field_as_integer!($name, $repr, $name, |v| v.0);
 
         impl $name {
             $(

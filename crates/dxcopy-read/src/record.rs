@@ -50,6 +50,28 @@ impl<const N: usize> Field for [u8; N] {
     }
 }
 
+/// Implements [`Field`] for `$name`, stored as the integer `$repr`:
+/// `$from` makes the value of a read integer, `$to` the integer to write.
+macro_rules! field_as_integer {
+    ($name:ty, $repr:ty, $from:expr, $to:expr) => {
+        impl $crate::record::Field for $name {
+            const SIZE: u64 = <$repr as $crate::record::Field>::SIZE;
+            fn read_at(
+                c: &$crate::cursor::Cursor<'_>,
+                offset: u64,
+                what: &'static str,
+            ) -> $crate::error::Result<Self> {
+                <$repr as $crate::record::Field>::read_at(c, offset, what).map($from)
+            }
+            fn write_to(&self, out: &mut Vec<u8>) {
+                let to: fn(&$name) -> $repr = $to;
+                $crate::record::Field::write_to(&to(self), out)
+            }
+        }
+    };
+}
+pub(crate) use field_as_integer;
+
 /// `N` reserved bytes: not read (so they never fail a read, as a decoder
 /// that skips them does not), written as zeros.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

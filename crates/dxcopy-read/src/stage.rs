@@ -78,19 +78,7 @@ macro_rules! stage_code {
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         pub struct $name($repr);
 
-        impl $crate::record::Field for $name {
-            const SIZE: u64 = <$repr as $crate::record::Field>::SIZE;
-            fn read_at(
-                c: &$crate::cursor::Cursor<'_>,
-                offset: u64,
-                what: &'static str,
-            ) -> $crate::error::Result<Self> {
-                <$repr as $crate::record::Field>::read_at(c, offset, what).map($name)
-            }
-            fn write_to(&self, out: &mut Vec<u8>) {
-                $crate::record::Field::write_to(&self.0, out)
-            }
-        }
+        $crate::record::field_as_integer!($name, $repr, $name, |v| v.0);
 
         impl $name {
             /// The view of a raw code as stored.

@@ -25,9 +25,9 @@ use crate::error::{Limit, Rd11Record, ReadErrorKind, Record, Result};
 use crate::finding::{Finding, FindingKind};
 
 /// Size of the RDEF header before the optional RD11 header.
-pub const RDEF_HEADER_SIZE: u64 = 28;
+pub const RDEF_HEADER_SIZE: u64 = RdefHeader::SIZE;
 /// Size of the RD11 header.
-pub const RD11_HEADER_SIZE: u64 = 32;
+pub const RD11_HEADER_SIZE: u64 = Rd11Header::SIZE;
 /// Most type records decoded for one part (all variables' type trees together).
 pub const MAX_TYPE_NODES: usize = 200_000;
 /// Deepest struct nesting followed.
@@ -238,27 +238,80 @@ flag_set! {
     }
 }
 
-/// The SM5 RD11 header: record sizes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct Rd11Header {
-    /// `RD11` (SM 5.0) or its byte-reversed form (SM 5.1).
-    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::fields::ser::hex"))]
-    pub magic: [u8; 4],
-    /// Size of RDEF header + RD11 header (60).
-    pub header_size: u32,
-    /// Constant buffer record size (24).
-    pub cbuffer_size: u32,
-    /// Bound resource record size (32, or 40 with space and id).
-    pub binding_size: u32,
-    /// Variable record size (40).
-    pub variable_size: u32,
-    /// Type record size (36).
-    pub type_size: u32,
-    /// Member record size (12).
-    pub member_size: u32,
-    /// Interface slot count.
-    pub interface_slots: u32,
+crate::record::record! {
+    /// The SM5 RD11 header: record sizes.
+    #[derive(Eq)]
+    #[cfg_attr(feature = "serde", derive(serde::Serialize))]
+    pub struct Rd11Header: "RD11 header" {
+        /// `RD11` (SM 5.0) or its byte-reversed form (SM 5.1).
+        #[cfg_attr(feature = "serde", serde(serialize_with = "crate::fields::ser::hex"))]
+        0 magic: [u8; 4];
+        /// Size of RDEF header + RD11 header (60).
+        4 header_size: u32;
+        /// Constant buffer record size (24).
+        8 cbuffer_size: u32;
+        /// Bound resource record size (32, or 40 with space and id).
+        12 binding_size: u32;
+        /// Variable record size (40).
+        16 variable_size: u32;
+        /// Type record size (36).
+        20 type_size: u32;
+        /// Member record size (12).
+        24 member_size: u32;
+        /// Interface slot count.
+        28 interface_slots: u32;
+    }
+}
+
+crate::record::record! {
+    /// The RDEF header; an RD11 header follows from shader model 5.
+    pub struct RdefHeader: "RDEF header" {
+        /// Number of constant buffers.
+        0 cb_count: u32;
+        /// Offset of the constant buffer records.
+        4 cb_offset: u32;
+        /// Number of bound resources.
+        8 binding_count: u32;
+        /// Offset of the bound resource records.
+        12 binding_offset: u32;
+        /// Shader model minor.
+        16 minor: u8;
+        /// Shader model major.
+        17 major: u8;
+        /// Program type.
+        18 target: TargetType;
+        /// Compile flags.
+        20 compile_flags: CompileFlags;
+        /// Offset of the creator string.
+        24 creator_offset: u32;
+    }
+}
+
+crate::record::record! {
+    /// A bound resource record: 32 bytes, 40 with space and ID (RD11
+    /// binding size 40; the version here is 1).
+    pub struct BoundResourceRecord: "RDEF bound resource" {
+        /// Name (offset in the part).
+        0 name: u32;
+        /// Input type.
+        4 input_type: InputType;
+        /// Return type.
+        8 return_type: ReturnType;
+        /// Dimension.
+        12 dimension: Dimension;
+        /// Sample count.
+        16 sample_count: u32;
+        /// First bind point.
+        20 bind_point: u32;
+        /// Number of bind points.
+        24 bind_count: u32;
+        /// Flags.
+        28 flags: InputFlags;
+        /// Register space.
+        32 space: u32, since 1;
+        /// Resource ID.
+        36 id: u32, since 1;
+    }
 }
 
 /// A variable's or member's type.
@@ -565,26 +618,19 @@ impl<'data> Reader<'data> {
 
     fn binding(&self, at: u64) -> Result<ResourceBinding<'data>> {
         let r = self.c.sub(at, self.sizes.binding, "RDEF bound resource")?;
-        let extended = self.sizes.binding >= 40;
+        let extended = self.sizes.binding >= BoundResourceRecord::SIZE;
+        let record = BoundResourceRecord::read_version(&r, 0, u8::from(extended))?;
         Ok(ResourceBinding {
-            name: self.string(r.u32(0, "RDEF bound resource")?, "RDEF resource name")?,
-            input_type: InputType::from_raw(r.u32(4, "RDEF bound resource")?),
-            return_type: ReturnType::from_raw(r.u32(8, "RDEF bound resource")?),
-            dimension: Dimension::from_raw(r.u32(12, "RDEF bound resource")?),
-            sample_count: r.u32(16, "RDEF bound resource")?,
-            bind_point: r.u32(20, "RDEF bound resource")?,
-            bind_count: r.u32(24, "RDEF bound resource")?,
-            flags: InputFlags(r.u32(28, "RDEF bound resource")?),
-            space: if extended {
-                Some(r.u32(32, "RDEF bound resource")?)
-            } else {
-                None
-            },
-            id: if extended {
-                Some(r.u32(36, "RDEF bound resource")?)
-            } else {
-                None
-            },
+            name: self.string(record.name, "RDEF resource name")?,
+            input_type: record.input_type,
+            return_type: record.return_type,
+            dimension: record.dimension,
+            sample_count: record.sample_count,
+            bind_point: record.bind_point,
+            bind_count: record.bind_count,
+            flags: record.flags,
+            space: record.space,
+            id: record.id,
         })
     }
 }
@@ -593,15 +639,17 @@ impl<'data> ResourceDefinitions<'data> {
     /// Decodes RDEF data located at absolute offset `base`.
     pub fn parse_data(data: &'data [u8], base: u64) -> Result<ResourceDefinitions<'data>> {
         let c = Cursor::new(data, base);
-        let cb_count = c.u32(0, "RDEF header")?;
-        let cb_offset = c.u32(4, "RDEF header")?;
-        let binding_count = c.u32(8, "RDEF header")?;
-        let binding_offset = c.u32(12, "RDEF header")?;
-        let minor = c.u8(16, "RDEF header")?;
-        let major = c.u8(17, "RDEF header")?;
-        let target = TargetType::from_raw(c.u16(18, "RDEF header")?);
-        let compile_flags = CompileFlags(c.u32(20, "RDEF header")?);
-        let creator_offset = c.u32(24, "RDEF header")?;
+        let RdefHeader {
+            cb_count,
+            cb_offset,
+            binding_count,
+            binding_offset,
+            minor,
+            major,
+            target,
+            compile_flags,
+            creator_offset,
+        } = RdefHeader::read(&c, 0)?;
         let mut issues = Vec::new();
         let mut sizes = Sizes {
             cbuffer: 24,
@@ -612,16 +660,7 @@ impl<'data> ResourceDefinitions<'data> {
         };
         let rd11 = if major >= 5 {
             let r = c.sub(RDEF_HEADER_SIZE, RD11_HEADER_SIZE, "RD11 header")?;
-            let h = Rd11Header {
-                magic: r.array(0, "RD11 header")?,
-                header_size: r.u32(4, "RD11 header")?,
-                cbuffer_size: r.u32(8, "RD11 header")?,
-                binding_size: r.u32(12, "RD11 header")?,
-                variable_size: r.u32(16, "RD11 header")?,
-                type_size: r.u32(20, "RD11 header")?,
-                member_size: r.u32(24, "RD11 header")?,
-                interface_slots: r.u32(28, "RD11 header")?,
-            };
+            let h = Rd11Header::read(&r, 0)?;
             if &h.magic != b"RD11" && h.magic != [0x13, 0x13, 0x44, 0x25] {
                 issues.push(Finding::at(
                     r.abs(0),

@@ -83,50 +83,206 @@ flag_set! {
     }
 }
 
-/// One-line descriptions of the named bits, indexed by bit number (docs/format/enums.md §2).
-pub const FEATURE_DESCRIPTIONS: [&str; 34] = [
-    "Double-precision floating point",
-    "CS4 raw and structured buffers",
-    "UAVs at every shader stage",
-    "64 UAV slots",
-    "Minimum-precision data types",
-    "Double-precision extensions for 11.1",
-    "Shader extensions for 11.1",
-    "Comparison filtering for feature level 9",
-    "Tiled resources",
-    "PS Output Stencil Ref",
-    "PS Inner Coverage",
-    "Typed UAV Load Additional Formats",
-    "Raster Ordered UAVs",
-    "SV_RenderTargetArrayIndex or SV_ViewportArrayIndex from any shader feeding rasterizer",
-    "Wave level operations",
-    "64-Bit integer",
-    "View Instancing",
-    "Barycentrics",
-    "Native low-precision data types",
-    "Shading Rate",
-    "Raytracing tier 1.1 features",
-    "Sampler feedback",
-    "64-bit Atomics on Typed Resources",
-    "64-bit Atomics on Group Shared",
-    "Derivatives in mesh and amplification shaders",
-    "Resource descriptor heap indexing",
-    "Sampler descriptor heap indexing",
-    "<RESERVED>",
-    "64-bit Atomics on Heap Resources",
-    "Advanced Texture Ops",
-    "Writeable MSAA Textures",
-    "SampleCmp with gradient or bias",
-    "Extended command information",
-    "Next reserved shader flag bit (not a flag)",
+/// The texts of one SFI0 feature bit, for the three views that name it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FeatureText {
+    /// dxinfo's one-line description (docs/format/enums.md §2).
+    pub description: &'static str,
+    /// The name dxc's listing prints (`g_pFeatureInfoNames`); which of them a
+    /// release knows is decided by the DXIL listing. `None` past dxc's names.
+    pub dxc_name: Option<&'static str>,
+    /// The note fxc's listing prints for a shader model 5 program; `None`
+    /// when it prints none for the bit.
+    pub fxc_note: Option<&'static str>,
+}
+
+/// The texts of the named bits, indexed by bit number.
+pub const FEATURE_TEXTS: [FeatureText; 34] = [
+    FeatureText {
+        description: "Double-precision floating point",
+        dxc_name: Some("Double-precision floating point"),
+        fxc_note: Some("Double-precision floating point"),
+    },
+    FeatureText {
+        description: "CS4 raw and structured buffers",
+        dxc_name: Some("Raw and Structured buffers"),
+        fxc_note: Some("Early depth-stencil"),
+    },
+    FeatureText {
+        description: "UAVs at every shader stage",
+        dxc_name: Some("UAVs at every shader stage"),
+        fxc_note: None,
+    },
+    FeatureText {
+        description: "64 UAV slots",
+        dxc_name: Some("64 UAV slots"),
+        fxc_note: Some("64 UAV slots"),
+    },
+    FeatureText {
+        description: "Minimum-precision data types",
+        dxc_name: Some("Minimum-precision data types"),
+        fxc_note: Some("Minimum-precision data types"),
+    },
+    FeatureText {
+        description: "Double-precision extensions for 11.1",
+        dxc_name: Some("Double-precision extensions for 11.1"),
+        fxc_note: Some("Double-precision extensions for 11.1"),
+    },
+    FeatureText {
+        description: "Shader extensions for 11.1",
+        dxc_name: Some("Shader extensions for 11.1"),
+        fxc_note: Some("Shader extensions for 11.1"),
+    },
+    FeatureText {
+        description: "Comparison filtering for feature level 9",
+        dxc_name: Some("Comparison filtering for feature level 9"),
+        fxc_note: Some("Comparison filtering for feature level 9"),
+    },
+    FeatureText {
+        description: "Tiled resources",
+        dxc_name: Some("Tiled resources"),
+        fxc_note: Some("Tiled resources"),
+    },
+    FeatureText {
+        description: "PS Output Stencil Ref",
+        dxc_name: Some("PS Output Stencil Ref"),
+        fxc_note: Some("PS Output Stencil Ref"),
+    },
+    FeatureText {
+        description: "PS Inner Coverage",
+        dxc_name: Some("PS Inner Coverage"),
+        fxc_note: Some("PS Inner Coverage"),
+    },
+    FeatureText {
+        description: "Typed UAV Load Additional Formats",
+        dxc_name: Some("Typed UAV Load Additional Formats"),
+        fxc_note: Some("Typed UAV Load Additional Formats"),
+    },
+    FeatureText {
+        description: "Raster Ordered UAVs",
+        dxc_name: Some("Raster Ordered UAVs"),
+        fxc_note: Some("Raster Ordered UAVs"),
+    },
+    FeatureText {
+        description:
+            "SV_RenderTargetArrayIndex or SV_ViewportArrayIndex from any shader feeding rasterizer",
+        dxc_name: Some(
+            "SV_RenderTargetArrayIndex or SV_ViewportArrayIndex from any shader feeding rasterizer",
+        ),
+        fxc_note: Some(
+            "SV_RenderTargetArrayIndex or SV_ViewportArrayIndex from any shader feeding rasterizer",
+        ),
+    },
+    FeatureText {
+        description: "Wave level operations",
+        dxc_name: Some("Wave level operations"),
+        fxc_note: None,
+    },
+    FeatureText {
+        description: "64-Bit integer",
+        dxc_name: Some("64-Bit integer"),
+        fxc_note: None,
+    },
+    FeatureText {
+        description: "View Instancing",
+        dxc_name: Some("View Instancing"),
+        fxc_note: None,
+    },
+    FeatureText {
+        description: "Barycentrics",
+        dxc_name: Some("Barycentrics"),
+        fxc_note: None,
+    },
+    FeatureText {
+        description: "Native low-precision data types",
+        dxc_name: Some("Use native low precision"),
+        fxc_note: None,
+    },
+    FeatureText {
+        description: "Shading Rate",
+        dxc_name: Some("Shading Rate"),
+        fxc_note: None,
+    },
+    FeatureText {
+        description: "Raytracing tier 1.1 features",
+        dxc_name: Some("Raytracing tier 1.1 features"),
+        fxc_note: None,
+    },
+    FeatureText {
+        description: "Sampler feedback",
+        dxc_name: Some("Sampler feedback"),
+        fxc_note: None,
+    },
+    FeatureText {
+        description: "64-bit Atomics on Typed Resources",
+        dxc_name: Some("64-bit Atomics on Typed Resources"),
+        fxc_note: None,
+    },
+    FeatureText {
+        description: "64-bit Atomics on Group Shared",
+        dxc_name: Some("64-bit Atomics on Group Shared"),
+        fxc_note: None,
+    },
+    FeatureText {
+        description: "Derivatives in mesh and amplification shaders",
+        dxc_name: Some("Derivatives in mesh and amplification shaders"),
+        fxc_note: None,
+    },
+    FeatureText {
+        description: "Resource descriptor heap indexing",
+        dxc_name: Some("Resource descriptor heap indexing"),
+        fxc_note: None,
+    },
+    FeatureText {
+        description: "Sampler descriptor heap indexing",
+        dxc_name: Some("Sampler descriptor heap indexing"),
+        fxc_note: None,
+    },
+    FeatureText {
+        description: "<RESERVED>",
+        dxc_name: Some("Wave Matrix"),
+        fxc_note: None,
+    },
+    FeatureText {
+        description: "64-bit Atomics on Heap Resources",
+        dxc_name: Some("64-bit Atomics on Heap Resources"),
+        fxc_note: None,
+    },
+    FeatureText {
+        description: "Advanced Texture Ops",
+        dxc_name: Some("Advanced Texture Ops"),
+        fxc_note: None,
+    },
+    FeatureText {
+        description: "Writeable MSAA Textures",
+        dxc_name: Some("Writeable MSAA Textures"),
+        fxc_note: None,
+    },
+    FeatureText {
+        description: "SampleCmp with gradient or bias",
+        dxc_name: Some("SampleCmp with gradient or bias"),
+        fxc_note: None,
+    },
+    FeatureText {
+        description: "Extended command information",
+        dxc_name: Some("Extended command info"),
+        fxc_note: None,
+    },
+    FeatureText {
+        description: "Next reserved shader flag bit (not a flag)",
+        dxc_name: None,
+        fxc_note: None,
+    },
 ];
 
 impl FeatureFlags {
     /// The description of each set named bit, in bit order.
     pub fn descriptions(self) -> Vec<&'static str> {
-        (0..FEATURE_DESCRIPTIONS.len())
-            .filter(|bit| self.0 & (1u64 << bit) != 0)
-            .map(|bit| FEATURE_DESCRIPTIONS[bit])
+        FEATURE_TEXTS
+            .iter()
+            .enumerate()
+            .filter(|(bit, _)| self.0 & (1u64 << bit) != 0)
+            .map(|(_, text)| text.description)
             .collect()
     }
 }

@@ -43,7 +43,7 @@ use crate::error::Result;
 use crate::name::PartName;
 use crate::program::is_program_data;
 use crate::rdef::ResourceDefinitions;
-use crate::sfi0::Sfi0;
+use crate::sfi0::{Sfi0, FEATURE_TEXTS};
 use crate::signature::Signature;
 use crate::stat::Statistics;
 use level9::Level9Listing;
@@ -128,27 +128,6 @@ fn program_token(container: &Container<'_>, at: u64) -> Option<u32> {
     })
 }
 
-/// The feature notes the disassembler prints for shader model 5 programs,
-/// by SFI0 bit (bit 2, UAVs at every stage, prints nothing).
-const FEATURE_NOTES: [(u64, &str); 13] = [
-    (0x1, "Double-precision floating point"),
-    (0x2, "Early depth-stencil"),
-    (0x8, "64 UAV slots"),
-    (0x10, "Minimum-precision data types"),
-    (0x20, "Double-precision extensions for 11.1"),
-    (0x40, "Shader extensions for 11.1"),
-    (0x80, "Comparison filtering for feature level 9"),
-    (0x100, "Tiled resources"),
-    (0x200, "PS Output Stencil Ref"),
-    (0x400, "PS Inner Coverage"),
-    (0x800, "Typed UAV Load Additional Formats"),
-    (0x1000, "Raster Ordered UAVs"),
-    (
-        0x2000,
-        "SV_RenderTargetArrayIndex or SV_ViewportArrayIndex from any shader feeding rasterizer",
-    ),
-];
-
 /// `abort` and `customdata` opcodes (tokenized program format).
 const OPCODE_ABORT: u32 = 0xcf;
 const OPCODE_CUSTOMDATA: u32 = 0x35;
@@ -215,10 +194,11 @@ fn write_feature_notes(container: &Container<'_>, out: &mut String) -> Result<()
             _ => 0,
         },
     };
-    let notes: Vec<&str> = FEATURE_NOTES
+    let notes: Vec<&str> = FEATURE_TEXTS
         .iter()
-        .filter(|(bit, _)| flags & bit != 0)
-        .map(|(_, text)| *text)
+        .enumerate()
+        .filter(|(bit, _)| flags & (1u64 << bit) != 0)
+        .filter_map(|(_, text)| text.fxc_note)
         .collect();
     if !notes.is_empty() {
         out.push_str("// Note: shader requires additional functionality:\n");

@@ -9,45 +9,8 @@ use super::text::{ljust, rjust};
 use crate::debug_name::DebugName;
 use crate::hash::{ShaderHash, FLAG_INCLUDES_SOURCE};
 use crate::listing::dxil::release::{DxcRelease, ListingRule};
+use crate::sfi0::FEATURE_TEXTS;
 use crate::signature::{ComponentType, Signature, SignatureElement, SystemValue};
-
-/// dxc's names of the SFI0 feature bits, by bit (`g_pFeatureInfoNames`).
-/// Which of them a release knows is in [`feature_name`].
-pub const FEATURE_NAMES: [&str; 33] = [
-    "Double-precision floating point",
-    "Raw and Structured buffers",
-    "UAVs at every shader stage",
-    "64 UAV slots",
-    "Minimum-precision data types",
-    "Double-precision extensions for 11.1",
-    "Shader extensions for 11.1",
-    "Comparison filtering for feature level 9",
-    "Tiled resources",
-    "PS Output Stencil Ref",
-    "PS Inner Coverage",
-    "Typed UAV Load Additional Formats",
-    "Raster Ordered UAVs",
-    "SV_RenderTargetArrayIndex or SV_ViewportArrayIndex from any shader feeding rasterizer",
-    "Wave level operations",
-    "64-Bit integer",
-    "View Instancing",
-    "Barycentrics",
-    "Use native low precision",
-    "Shading Rate",
-    "Raytracing tier 1.1 features",
-    "Sampler feedback",
-    "64-bit Atomics on Typed Resources",
-    "64-bit Atomics on Group Shared",
-    "Derivatives in mesh and amplification shaders",
-    "Resource descriptor heap indexing",
-    "Sampler descriptor heap indexing",
-    "Wave Matrix",
-    "64-bit Atomics on Heap Resources",
-    "Advanced Texture Ops",
-    "Writeable MSAA Textures",
-    "SampleCmp with gradient or bias",
-    "Extended command info",
-];
 
 /// dxc's names of the optional feature bits (bit 40 on,
 /// `g_pOptFeatureInfoNames`).
@@ -79,7 +42,7 @@ pub fn feature_name(release: &DxcRelease, bit: u32) -> Option<&'static str> {
     if bit == 27 && !release.has(ListingRule::FeatureWaveMatrixName) {
         return Some("<RESERVED>");
     }
-    FEATURE_NAMES.get(usize::try_from(bit).ok()?).copied()
+    FEATURE_TEXTS.get(usize::try_from(bit).ok()?)?.dxc_name
 }
 
 /// `; Note: shader requires additional functionality:` and the names of

@@ -32,6 +32,7 @@ pub mod dxc_listings;
 mod dxil;
 mod dxil_header;
 mod exercise;
+pub mod layers;
 pub mod llvm;
 mod script;
 pub mod shapes;

@@ -17,6 +17,7 @@
 mod dxil_listing;
 mod projects;
 mod python;
+mod rebuild;
 mod reflect;
 mod scan;
 mod tree;
@@ -38,7 +39,8 @@ const MIB: usize = 1 << 20;
 /// the Python package, dxinfo --json, --disasm and --reflect over the corpus, the
 /// bitcode layer, the DXIL listing next to llvm-dis, dxinfo --stats over the
 /// corpus next to du -s, C headers next to files, dxinfo --scan of 1 GiB next
-/// to cat, dxinfo --rows=csv over the corpus next to --json.
+/// to cat, dxinfo --rows=csv over the corpus next to --json, `--rebuild-parts`
+/// over the corpus's DXIL containers next to a no-op run.
 /// (`--compare-profiles` adds the build-profile comparison.)
 const WORKLOADS: &[&str] = &[
     "dump-priv",
@@ -57,6 +59,7 @@ const WORKLOADS: &[&str] = &[
     "headers",
     "scan",
     "rows",
+    "rebuild-parts",
 ];
 const LLVM_OBJCOPY: &str = "/usr/lib/llvm-22/bin/llvm-objcopy";
 /// The parts `--strip-debug` removes (from the part table), as llvm-objcopy
@@ -235,6 +238,9 @@ pub fn run(args: &[String]) -> Result<()> {
     }
     if opts.wants("rows") && dxinfo.exists() && have_corpus {
         scan::rows(&opts, &dxinfo, &corpus, &mut report)?;
+    }
+    if have_corpus && opts.wants("rebuild-parts") {
+        rebuild::workload(&opts, &bins, dir, &corpus, &mut report)?;
     }
     if opts.compare_profiles {
         profiles(&opts, &bins, dir, &mut report)?;

@@ -161,6 +161,13 @@ pub enum EditError {
         /// Why.
         source: crate::bitcode::RewriteError,
     },
+    /// The derived parts cannot be rebuilt: the container has no DXIL
+    /// program whose module reads.
+    #[error("cannot rebuild the derived parts: {reason}")]
+    RebuildParts {
+        /// Why.
+        reason: RebuildFailure,
+    },
     /// A bitcode dump of a part that holds no LLVM bitcode ([`Remedy::BitcodePart`]).
     #[error("part '{0}' holds no LLVM bitcode")]
     NotBitcode(PartName),
@@ -435,6 +442,24 @@ impl std::fmt::Display for PdbMismatchReason {
         }
         f.write_str(", and its container does not carry the shader's digest")
     }
+}
+
+/// Why `--rebuild-parts` could not derive the parts from the module.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RebuildFailure {
+    /// The container has no DXIL part.
+    #[error("the container has no DXIL part")]
+    NoProgram,
+    /// The DXIL part is not a program.
+    #[error("the DXIL part is not a DXIL program ({0})")]
+    NotAProgram(ReadError),
+    /// The DXIL part's bitcode does not read.
+    #[error("the DXIL module does not read ({0})")]
+    Module(dxcopy_read::bitcode::BitcodeError),
+    /// The module's metadata does not give the parts.
+    #[error("{0}")]
+    Derive(dxcopy_read::dxil::derived::DeriveError),
 }
 
 /// An operation or setting of a run that a message names: an output it
@@ -941,6 +966,12 @@ mod tests {
                     line: 2,
                 },
                 "'list': line 2 is not UTF-8".into(),
+            ),
+            (
+                EditError::RebuildParts {
+                    reason: RebuildFailure::NoProgram,
+                },
+                "cannot rebuild the derived parts: the container has no DXIL part".into(),
             ),
             (
                 EditError::NotDisassemblable(PartName::RDEF),

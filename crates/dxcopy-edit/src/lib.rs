@@ -49,14 +49,16 @@ use pipeline::{
 use run::{matcher, parallel};
 
 /// Module paths used by name from other crates.
-pub use operations::{asm, bitcode, c_header, debug, dump, dump_all, pdb, sources};
+pub use operations::{asm, bitcode, c_header, debug, dump, dump_all, pdb, rebuild, sources};
 pub use run::{batch, config, file, header_run, llvm_dis, tree};
 
 pub use builder::ContainerBuilder;
 pub use config::{Config, DumpSpec, EditNote, Edits, OptionWarning, Report};
 pub use dump::{dump, extract, DumpMode};
 pub use dump_all::{dump_all, dump_all_per_file, Dumped};
-pub use error::{EditError, FileKind, Operation, PdbMismatchReason, Remedy, Result, Spelling};
+pub use error::{
+    EditError, FileKind, Operation, PdbMismatchReason, RebuildFailure, Remedy, Result, Spelling,
+};
 pub use file::{write_atomic, write_bytes_atomic, FileOptions};
 pub use matcher::{MatchStyle, NameMatcher};
 pub use output::Output;

@@ -527,6 +527,22 @@ pub enum FindingKind {
         /// The part size.
         size: usize,
     },
+
+    // --- The parts derived from the DXIL module ---
+    /// A part dxc derives from the module is missing, extra, or differs
+    /// from what the module gives.
+    DerivedPartDiffers {
+        /// The part.
+        part: PartName,
+        /// The first field that disagrees, in words.
+        detail: String,
+    },
+    /// The module's metadata cannot give the derived parts, so they were
+    /// not checked.
+    DerivedPartsUnchecked {
+        /// Why.
+        reason: String,
+    },
 }
 
 impl FindingKind {
@@ -548,14 +564,17 @@ impl FindingKind {
             Misaligned | DigestZero | DigestBypass | DigestPreview | DigestOfShader { .. } => {
                 Severity::Note
             }
-            HashUnverifiable { .. } | PdbGuidMatchesHash { .. } => Severity::Note,
+            HashUnverifiable { .. } | PdbGuidMatchesHash { .. } | DerivedPartsUnchecked { .. } => {
+                Severity::Note
+            }
             Gap { len, .. } if *len < 4 => Severity::Note,
             DigestMismatch { .. }
             | DigestUncheckable { .. }
             | HashMismatch { .. }
             | PdbGuidDiffers { .. }
             | Undecodable { .. }
-            | BitstreamUnreadable { .. } => Severity::Error,
+            | BitstreamUnreadable { .. }
+            | DerivedPartDiffers { .. } => Severity::Error,
             _ => Severity::Warning,
         }
     }
@@ -578,7 +597,9 @@ impl FindingKind {
             | PdbWithoutHash
             | Undecodable { .. }
             | RootSignatureUncovered { .. }
-            | RootSignatureNotChecked { .. } => Place::Whole,
+            | RootSignatureNotChecked { .. }
+            | DerivedPartDiffers { .. }
+            | DerivedPartsUnchecked { .. } => Place::Whole,
             DuplicateName { .. } | PrivNotLast | MultiplePriv | UnknownPart | Misaligned => {
                 Place::PartAt
             }
@@ -826,6 +847,11 @@ impl fmt::Display for FindingKind {
             ),
             DebugPathUnterminated => f.write_str("debug path is not NUL-terminated"),
             DebugPathEmpty => f.write_str("debug path is empty"),
+            DerivedPartDiffers { part, detail } => write!(f, "{part}: {detail}"),
+            DerivedPartsUnchecked { reason } => write!(
+                f,
+                "the parts derived from the DXIL module were not checked: {reason}"
+            ),
             StatSize { size } => write!(
                 f,
                 "size {size} is none of fxc's STAT sizes (112, 116, 148 bytes)"
@@ -992,6 +1018,8 @@ mod tests {
             (DebugPathUnterminated, W, "debug path is not NUL-terminated"),
             (DebugPathEmpty, W, "debug path is empty"),
             (StatSize { size: 100 }, W, "size 100 is none of fxc's STAT sizes (112, 116, 148 bytes)"),
+            (DerivedPartDiffers { part: PartName::PSV0, detail: "shader stage Vertex, the module's entry point is Compute".into() }, E, "PSV0: shader stage Vertex, the module's entry point is Compute"),
+            (DerivedPartsUnchecked { reason: "the module has no dx.entryPoints record".into() }, N, "the parts derived from the DXIL module were not checked: the module has no dx.entryPoints record"),
         ];
         let mut rows: Vec<(FindingKind, Severity, String)> = rows
             .into_iter()

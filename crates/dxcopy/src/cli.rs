@@ -50,6 +50,9 @@ pub struct StripArgs {
     /// Remove struct type names (but dx.*), local value names and internal globals' names from the DXIL and ILDB bitcode (function names, external globals and metadata stay)
     #[arg(long = "strip-bitcode-names")]
     pub strip_bitcode_names: bool,
+    /// Make the parts derived from the DXIL module again as dxc writes them (SFI0, ISG1, OSG1, PSG1, PSV0, HASH), adding missing ones and replacing stale ones; other parts stay
+    #[arg(long = "rebuild-parts")]
+    pub rebuild_parts: bool,
 }
 
 /// The help text of a strip-class option, its part list read from the part
@@ -201,6 +204,7 @@ impl StripArgs {
         config.hash = self.hash;
         config.preserve_dates = self.preserve_dates;
         config.edits.strip_bitcode_names = self.strip_bitcode_names;
+        config.edits.rebuild_parts = self.rebuild_parts;
     }
 }
 

@@ -37,6 +37,9 @@ struct InputFile {
     text: Option<String>,
     /// Or a container made by the builder.
     parts: Option<Vec<PartSpec>>,
+    /// Or a copy of a file of the repository (a path from its root, e.g.
+    /// one of `examples/`).
+    copy: Option<String>,
     #[serde(default)]
     digest: Option<String>,
     #[serde(default)]
@@ -209,6 +212,10 @@ fn build_input(f: &InputFile) -> Result<Vec<u8>> {
         let digest = f.digest.as_deref().unwrap_or("zero");
         let policy = DigestPolicy::parse(digest).ok_or_else(|| anyhow!("digest '{digest}'"))?;
         return Ok(b.digest(policy).build()?);
+    }
+    if let Some(path) = &f.copy {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+        return std::fs::read(root.join(path)).with_context(|| format!("copy '{path}'"));
     }
     match (&f.hex, &f.text) {
         (Some(h), None) => unhex(h),

@@ -16,6 +16,7 @@ pub mod dump;
 pub mod dump_all;
 pub(crate) mod name_strip;
 pub mod pdb;
+pub mod rebuild;
 pub(crate) mod root_signature;
 pub mod sources;
 pub(crate) mod strip;

@@ -22,6 +22,7 @@ use crate::error::{EditError, Operation, Result, Spelling};
 use crate::file::{Destination, FileId, FileOptions, Outputs, Sink};
 use crate::header_run::{is_header_input, HeaderRun, HeaderTarget};
 use crate::matcher::{MatchStyle, NameMatcher};
+use crate::operations::rebuild;
 use crate::output::Output;
 use crate::plan::{EditPlan, EditWarning, PartData};
 use crate::policy::{DigestPolicy, HashPolicy};
@@ -95,6 +96,9 @@ pub struct Edits {
     /// `--set-renderdoc-debug-path=PATH`: write a PRIV part in RenderDoc's
     /// debug-path convention.
     pub set_renderdoc_debug_path: Option<String>,
+    /// `--rebuild-parts`: make the parts derived from the DXIL module
+    /// (SFI0, signatures, PSV0, HASH) again, as dxc writes them.
+    pub rebuild_parts: bool,
 }
 
 impl Edits {
@@ -206,6 +210,12 @@ pub enum EditNote {
         /// The file found in the directory.
         path: PathBuf,
     },
+    /// `--update-section=DXIL=…` changed the module and the parts derived
+    /// from it were not rebuilt.
+    DerivedPartsStale {
+        /// The derived parts the container holds.
+        parts: Vec<PartName>,
+    },
 }
 
 impl std::fmt::Display for EditNote {
@@ -218,6 +228,14 @@ impl std::fmt::Display for EditNote {
             ),
             EditNote::DebugFileUsed { path } => {
                 write!(f, "debug info taken from '{}'", path.display())
+            }
+            EditNote::DerivedPartsStale { parts } => {
+                let names: Vec<String> = parts.iter().map(|p| p.to_string()).collect();
+                write!(
+                    f,
+                    "the DXIL module changed: {} still describe the former module (give --rebuild-parts to make them again)",
+                    names.join(", ")
+                )
             }
         }
     }
@@ -683,6 +701,11 @@ impl Config {
             if crate::name_strip::stat_keeps_names(&plan) {
                 warnings.push(EditWarning::StatKeepsBitcodeNames);
             }
+        }
+        if self.edits.rebuild_parts {
+            rebuild::rebuild_parts(&mut plan)?;
+        } else if let Some(stale) = stale_derived_parts(container, &plan) {
+            notes.push(EditNote::DerivedPartsStale { parts: stale });
         }
         Ok(plan)
     }
@@ -1540,4 +1563,25 @@ mod data_file_tests {
         let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(left.len(), 1, "only the input is left");
     }
+}
+
+/// The derived parts of `plan` when its DXIL bitcode differs from the
+/// input's (they describe the former module); `None` when the module is
+/// unchanged or there is no derived part.
+fn stale_derived_parts(container: &Container<'_>, plan: &EditPlan<'_>) -> Option<Vec<PartName>> {
+    let bitcode = |bytes: &[u8]| {
+        dxcopy_read::Program::parse_data(bytes, 0)
+            .ok()
+            .map(|p| p.bitcode.to_vec())
+    };
+    let before = container.find(PartName::DXIL)?;
+    let after = plan.find(PartName::DXIL)?;
+    if bitcode(before.data)? == bitcode(after.bytes())? {
+        return None;
+    }
+    let parts: Vec<PartName> = dxcopy_read::dxil::derived::DERIVED_NAMES
+        .into_iter()
+        .filter(|&name| plan.find(name).is_some())
+        .collect();
+    (!parts.is_empty()).then_some(parts)
 }

@@ -6,9 +6,11 @@
 //! dxc does: the type table, globals, functions with their bodies, value
 //! numbering, constants, attribute groups and lists, and metadata with its
 //! debug-info nodes. [`ops`] is dxc's operation table, [`facts`] the module facts the
-//! views read, and [`crate::listing::dxil::ir`] prints the module as dxc's
-//! disassembler does.
+//! views read, [`derived`] the container parts dxc derives from the module,
+//! and [`crate::listing::dxil::ir`] prints the module as dxc's disassembler
+//! does.
 
+pub mod derived;
 pub mod facts;
 pub mod metadata;
 pub mod model;

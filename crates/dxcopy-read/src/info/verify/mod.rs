@@ -255,12 +255,61 @@ pub fn verify(insp: &Inspection<'_>) -> Verification {
         }
     }
     checks.extend(coverage_checks(container, CheckAgainst::Own, "its RTS0"));
+    // Only where the module facts were read (the bitstream is not read at
+    // all under `--no-module-facts`).
+    let module_read = insp.parts.iter().any(|p| {
+        p.part.name == crate::PartName::DXIL && matches!(p.module.as_deref(), Some(Ok(_)))
+    });
+    if module_read {
+        checks.extend(derived_part_checks(container));
+    }
 
     Verification {
         digest: digest_kind,
         hash,
         decode_errors,
         checks,
+    }
+}
+
+/// The parts dxc derives from the DXIL module (SFI0, ISG1, OSG1, PSG1,
+/// PSV0) checked against the module: one error per part that is missing,
+/// extra or different, naming the first field that disagrees. A DXIL part
+/// whose module does not read is reported by the bitstream check instead,
+/// a module without `dx.version` (not a DXIL module) is passed over, and a
+/// module whose metadata cannot give the parts gets a note.
+pub fn derived_part_checks(container: &Container<'_>) -> Vec<Finding> {
+    use crate::dxil::derived::check_parts;
+    let Some(part) = container.find(crate::PartName::DXIL) else {
+        return Vec::new();
+    };
+    let Ok(program) = crate::Program::parse(&part) else {
+        return Vec::new();
+    };
+    let Ok(module) = crate::dxil::Module::parse(program.bitcode) else {
+        return Vec::new();
+    };
+    if module.named_metadata(b"dx.version").is_none() {
+        return Vec::new();
+    }
+    match check_parts(container, &module) {
+        Ok(list) => list
+            .into_iter()
+            .map(|m| {
+                let part = container.find(m.part).map(|p| p.part_ref());
+                Finding {
+                    kind: FindingKind::DerivedPartDiffers {
+                        part: m.part,
+                        detail: m.detail,
+                    },
+                    part,
+                    offset: part.map(|p| p.offset),
+                }
+            })
+            .collect(),
+        Err(e) => vec![Finding::new(FindingKind::DerivedPartsUnchecked {
+            reason: e.to_string(),
+        })],
     }
 }
 

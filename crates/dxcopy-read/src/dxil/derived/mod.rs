@@ -1,0 +1,163 @@
+//! The container parts dxc derives from a DXIL module, rebuilt from the
+//! module alone, byte for byte as dxc's container writer makes them
+//! (docs/format/derived-parts.md).
+//!
+//! [`derive_parts`] gives SFI0 ([`feature_info`]), ISG1 / OSG1 / PSG1
+//! ([`signature`]) and PSV0 ([`psv`]) in dxc's part order, each shaped by
+//! the module's validator version as dxc shapes it (PSV0 version, signature
+//! packing and name sharing, the validator-1.4 signature masks).
+//! [`check_parts`] compares a container's parts with the derived ones and
+//! names the first field that differs, the checks dxc's validator makes on
+//! a container.
+//!
+//! A library's RDAT is not derived here; HASH depends on the program
+//! part's bitcode and is made by the edit pipeline.
+
+pub mod check;
+pub mod feature_info;
+pub mod psv;
+pub mod signature;
+#[cfg(test)]
+mod tests;
+
+pub use check::{check_parts, PartMismatch};
+
+use crate::dxil::metadata::{DxilMetadata, EntryPoint, MetadataError};
+use crate::dxil::model::Module;
+use crate::name::PartName;
+use crate::ShaderKind;
+
+/// Why the derived parts could not be made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum DeriveError {
+    /// The module's `dx.*` metadata does not have DXIL's shape.
+    #[error("module metadata: {0}")]
+    Metadata(#[from] MetadataError),
+    /// The module has no `dx.shaderModel` naming a shader kind.
+    #[error("the module has no dx.shaderModel with a known shader kind")]
+    NoShaderModel,
+    /// A non-library module without its entry point record.
+    #[error("the module has no dx.entryPoints record")]
+    NoEntryPoint,
+    /// A count that the part stores in a byte is larger than 255.
+    #[error("{what}: {count} does not fit the part's 8-bit field")]
+    TooMany {
+        /// What was counted.
+        what: &'static str,
+        /// The count.
+        count: usize,
+    },
+    /// The serialized ViewID state is shorter than its own counts say.
+    #[error("dx.viewIdState: {found} words, the counts need more")]
+    ViewIdStateShort {
+        /// The words the state has.
+        found: usize,
+    },
+}
+
+/// One derived part: its name and its bytes as dxc writes them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DerivedPart {
+    /// The part's four-character code.
+    pub name: PartName,
+    /// Its bytes (the size dxc gives the part, padding included).
+    pub data: Vec<u8>,
+}
+
+/// The names of the parts [`derive_parts`] can make, in dxc's order.
+pub const DERIVED_NAMES: [PartName; 5] = [
+    PartName::SFI0,
+    PartName::ISG1,
+    PartName::OSG1,
+    PartName::PSG1,
+    PartName::PSV0,
+];
+
+/// The validator version dxc shapes the parts by: `dx.valver`, or 1.0
+/// when the module has none (dxc's `DxilModule` default).
+pub fn validator_version(metadata: &DxilMetadata) -> (u32, u32) {
+    metadata.validator_version.unwrap_or((1, 0))
+}
+
+/// Whether validator version `have` is older than `major.minor`.
+pub(crate) fn older_than(have: (u32, u32), major: u32, minor: u32) -> bool {
+    have < (major, minor)
+}
+
+/// What the derivations read from a module: its metadata, shader kind and
+/// entry record.
+pub(crate) struct Facts<'a> {
+    pub module: &'a Module,
+    pub metadata: &'a DxilMetadata,
+    pub kind: ShaderKind,
+    pub entry: Option<&'a EntryPoint>,
+    pub validator: (u32, u32),
+}
+
+impl<'a> Facts<'a> {
+    fn new(module: &'a Module, metadata: &'a DxilMetadata) -> Result<Self, DeriveError> {
+        let kind = metadata.shader_kind().ok_or(DeriveError::NoShaderModel)?;
+        let entry = metadata.main_entry();
+        if kind != ShaderKind::Library && entry.is_none() {
+            return Err(DeriveError::NoEntryPoint);
+        }
+        Ok(Facts {
+            module,
+            metadata,
+            kind,
+            entry,
+            validator: validator_version(metadata),
+        })
+    }
+}
+
+/// The parts dxc derives from `module`, in dxc's order: SFI0, then for a
+/// shader (not a library) ISG1, OSG1, PSG1 (only when the patch-constant or
+/// primitive signature has elements) and PSV0.
+///
+/// ```
+/// # fn show(module: &dxcopy_read::dxil::Module) -> Result<(), Box<dyn std::error::Error>> {
+/// use dxcopy_read::dxil::derived::derive_parts;
+/// for part in derive_parts(module)? {
+///     println!("{}: {} bytes", part.name, part.data.len());
+/// }
+/// # Ok(()) }
+/// ```
+pub fn derive_parts(module: &Module) -> Result<Vec<DerivedPart>, DeriveError> {
+    let metadata = DxilMetadata::read(module)?;
+    derive_parts_with(module, &metadata)
+}
+
+/// [`derive_parts`] with the module's metadata already read.
+pub fn derive_parts_with(
+    module: &Module,
+    metadata: &DxilMetadata,
+) -> Result<Vec<DerivedPart>, DeriveError> {
+    let facts = Facts::new(module, metadata)?;
+    let mut parts = vec![DerivedPart {
+        name: PartName::SFI0,
+        data: crate::sfi0::Sfi0Record {
+            flags: crate::sfi0::FeatureFlags(feature_info::feature_info(&facts)),
+        }
+        .to_bytes(),
+    }];
+    if facts.kind == ShaderKind::Library {
+        return Ok(parts);
+    }
+    for kind in signature::SignatureKind::ALL {
+        let elements = signature::elements_of(&facts, kind);
+        if kind == signature::SignatureKind::PatchConstantOrPrimitive && elements.is_empty() {
+            continue;
+        }
+        parts.push(DerivedPart {
+            name: kind.part_name(),
+            data: signature::write_signature(&facts, kind),
+        });
+    }
+    parts.push(DerivedPart {
+        name: PartName::PSV0,
+        data: psv::write_psv(&facts)?,
+    });
+    Ok(parts)
+}

@@ -15,6 +15,7 @@
 //! Not a pass/fail gate: the table says which targets a run met.
 
 mod dxil_listing;
+mod dxil_write;
 mod projects;
 mod python;
 mod rebuild;
@@ -37,7 +38,8 @@ const MIB: usize = 1 << 20;
 /// one-process calls on a small real container, dxstrip over many small
 /// real containers in place, dxstrip -r over a tree of them next to cp -r,
 /// the Python package, dxinfo --json, --disasm and --reflect over the corpus, the
-/// bitcode layer, the DXIL listing next to llvm-dis, dxinfo --stats over the
+/// bitcode layer, the DXIL listing next to llvm-dis, the DXIL writer next to
+/// reading alone, dxinfo --stats over the
 /// corpus next to du -s, C headers next to files, dxinfo --scan of 1 GiB next
 /// to cat, dxinfo --rows=csv over the corpus next to --json, `--rebuild-parts`
 /// over the corpus's DXIL containers next to a no-op run.
@@ -55,6 +57,7 @@ const WORKLOADS: &[&str] = &[
     "bitcode",
     "reflect",
     "dxil-listing",
+    "dxil-write",
     "stats",
     "headers",
     "scan",
@@ -221,6 +224,9 @@ pub fn run(args: &[String]) -> Result<()> {
     }
     if opts.wants("dxil-listing") && dxinfo.exists() && have_corpus {
         dxil_listing::workload(&opts, &bins, &dxinfo, dir, &corpus, &mut report)?;
+    }
+    if opts.wants("dxil-write") && have_corpus {
+        dxil_write::workload(&opts, &corpus, &mut report)?;
     }
     if opts.wants("stats") && dxinfo.exists() && have_corpus {
         projects::stats(&opts, &dxinfo, &corpus, &mut report)?;

@@ -41,8 +41,16 @@ const TARGETS: &[(&str, &str)] = &[
         "the DXIL module reader: the whole module with and without bodies, its IDs checked, the module facts",
     ),
     (
+        "dxil_write",
+        "the DXIL module writer: every module that reads written back, read again as the same model, written again as the same bytes",
+    ),
+    (
         "disasm",
         "the SM4/SM5 disassembler (dxinfo --disasm) on SHDR/SHEX data, alone and as a container",
+    ),
+    (
+        "dxil_bitcode",
+        "structure-aware DXIL bitcode: bitstream operations (blocks, abbreviations, BLOCKINFO, records, metadata, repeats) written as bitcode, then the bitcode target's work",
     ),
 ];
 
@@ -69,16 +77,17 @@ fn file_hash(bytes: &[u8]) -> String {
     format!("{h:016x}-{}", bytes.len())
 }
 
-/// Fills fuzz/corpus/<target> from the shared corpus. Returns the seed count per target.
+/// Fills fuzz/corpus/<target> from the shared corpus and the generated
+/// shapes and hostile modules (those even without the corpus). Returns the
+/// seed count per target.
 pub fn seed() -> Result<Vec<(&'static str, usize)>> {
-    let corpus = match dxcopy_harness::corpus::corpus_dir() {
-        Ok(c) => c,
+    let files = match dxcopy_harness::corpus::corpus_dir() {
+        Ok(corpus) => crate::sweep::corpus_files(&corpus)?,
         Err(why) => {
-            println!("fuzz: not seeding: {why}");
-            return Ok(Vec::new());
+            println!("fuzz: not seeding from the corpus: {why}");
+            Vec::new()
         }
     };
-    let files = crate::sweep::corpus_files(&corpus)?;
     let mut counts = Vec::new();
     for (target, _) in TARGETS {
         let dir = fuzz_dir().join("corpus").join(target);
@@ -108,7 +117,7 @@ pub fn seed() -> Result<Vec<(&'static str, usize)>> {
                     }
                     continue;
                 }
-                "bitcode" | "dxil_module" if !is_pdb => {
+                "bitcode" | "dxil_module" | "dxil_write" if !is_pdb => {
                     // One seed per program part's bitcode.
                     let Ok(c) = Container::parse(&bytes) else {
                         continue;
@@ -157,6 +166,23 @@ pub fn seed() -> Result<Vec<(&'static str, usize)>> {
                 },
                 _ => continue,
             };
+            std::fs::write(dir.join(file_hash(&seed)), &seed)?;
+            n += 1;
+        }
+        // The hostile modules (dxcopy_harness::attacks) at their small
+        // scale, and operation programs that build their shapes.
+        let attacks = dxcopy_harness::attacks::ATTACKS
+            .iter()
+            .map(|a| (a.build)(a.scales[0]));
+        let seeds: Vec<Vec<u8>> = match *target {
+            "bitcode" | "dxil_module" => attacks.collect(),
+            "parse" => attacks
+                .map(|b| dxcopy_harness::attacks::container(&b))
+                .collect(),
+            "dxil_bitcode" => dxcopy_harness::bitcode_ops::seeds(),
+            _ => Vec::new(),
+        };
+        for seed in seeds {
             std::fs::write(dir.join(file_hash(&seed)), &seed)?;
             n += 1;
         }

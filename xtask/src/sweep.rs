@@ -337,13 +337,23 @@ pub fn corpus_files(corpus: &Path) -> Result<Vec<(String, PathBuf)>> {
 }
 
 /// The generated shapes the corpus lacks (deep nesting, halfway floats:
-/// `dxcopy_harness::shapes`), written under target/ so that the sweep
+/// `dxcopy_harness::shapes`; the hostile modules of
+/// `dxcopy_harness::attacks`), written under target/ so that the sweep
 /// mutates and runs them like corpus files (as `shapes/NAME.dxbc`).
 fn shape_files() -> Result<Vec<(String, PathBuf)>> {
     let dir = crate::target_dir().join("sweep-shapes");
     std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
     let mut out = Vec::new();
-    for (name, bytes) in dxcopy_harness::shapes::listing_shapes() {
+    let attacks = dxcopy_harness::attacks::ATTACKS.iter().map(|a| {
+        (
+            a.name,
+            dxcopy_harness::attacks::container(&(a.build)(a.scales[0])),
+        )
+    });
+    for (name, bytes) in dxcopy_harness::shapes::listing_shapes()
+        .into_iter()
+        .chain(attacks)
+    {
         let path = dir.join(format!("{name}.dxbc"));
         std::fs::write(&path, bytes).with_context(|| format!("writing {}", path.display()))?;
         out.push((format!("shapes/{name}.dxbc"), path));

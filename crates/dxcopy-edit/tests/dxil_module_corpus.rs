@@ -53,13 +53,18 @@ fn without_local_names(mut m: Module) -> Module {
             }
         }
     }
+    let mut unnamed = Vec::new();
     for g in &mut m.globals {
         if matches!(g.common.linkage, Linkage::Internal | Linkage::Private) {
             g.common.name.clear();
+            unnamed.push(g.common.value);
         }
     }
+    // The symbol tables' order loses the entries stripped.
+    m.symbol_order.retain(|v| !unnamed.contains(v));
     for f in &mut m.functions {
         if let Some(body) = &mut f.body {
+            body.symbol_order.clear();
             for a in &mut body.args {
                 a.name = None;
             }

@@ -101,3 +101,11 @@ pub fn bitcode_input(input: &[u8]) -> Result<usize, Violation> {
     data.extend_from_slice(input);
     exercise_bitcode(&data, &mut sink)
 }
+
+/// The structure-aware bitcode fuzz target's input: operations that build
+/// well-formed bitcode ([`crate::bitcode_ops`]), then everything
+/// [`exercise_bitcode`] runs.
+pub fn dxil_bitcode_input(input: &[u8]) -> Result<usize, Violation> {
+    let bitcode = crate::bitcode_ops::bitcode_from_ops(input);
+    exercise_bitcode(&bitcode, &mut crate::Discard::default())
+}

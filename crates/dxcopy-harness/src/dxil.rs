@@ -21,7 +21,9 @@ use std::fmt::Write as _;
 /// - its listing (`listing::dxil::module_listing`, which reads the module
 ///   with its bodies outlined and their instructions read again as they
 ///   are printed) ends with the text the printer makes of the whole model,
-///   and fails where that fails.
+///   and fails where that fails;
+/// - the module writer writes the model or fails cleanly, and what it
+///   writes reads back as the same model (`dxil_write`).
 pub fn exercise_module(bitcode: &[u8], sink: &mut crate::Discard) -> Result<usize, Violation> {
     let full = Module::parse(bitcode);
     let _ = match &full {
@@ -32,6 +34,7 @@ pub fn exercise_module(bitcode: &[u8], sink: &mut crate::Discard) -> Result<usiz
         return Ok(1);
     };
     check_ids(&module)?;
+    let written = crate::dxil_write::exercise_writer(bitcode, &module, sink)?;
     let shallow = Module::parse_with(
         bitcode,
         ReadOptions {
@@ -72,7 +75,7 @@ pub fn exercise_module(bitcode: &[u8], sink: &mut crate::Discard) -> Result<usiz
             )))
         }
     }
-    Ok(4)
+    Ok(4 + written)
 }
 
 /// The DXIL module fuzz target's input: raw bitcode (the `BC 0xC0DE` magic
@@ -293,10 +296,11 @@ mod tests {
                 .expect("DXIL");
             let program = dxcopy_read::Program::parse(&part).expect("a program");
             let mut sink = crate::Discard::default();
-            // Read whole, read without bodies, facts, outlined listing.
+            // Read whole, read without bodies, facts, outlined listing, and
+            // written back identically (one write).
             assert_eq!(
                 exercise_module(program.bitcode, &mut sink),
-                Ok(4),
+                Ok(5),
                 "{}",
                 path.display()
             );

@@ -12,6 +12,9 @@
 //!   ([`exercise_pdb`]) and then its stream-5 container through the rest.
 //! - [`decode_one`] / [`decode_input`]: every part decoder, through the
 //!   library's dispatch by part name.
+//! - [`attacks`]: hostile DXIL modules built at any size (the work budget's
+//!   tests, sweep inputs and fuzz seeds); [`dxil_bitcode_input`]: fuzz
+//!   bytes read as bitstream operations ([`bitcode_ops`]) and exercised.
 //! - [`exercise_bitcode`] / [`bitcode_input`]: the LLVM bitstream reader,
 //!   module facts, re-emission, the data layout fix and name stripping.
 //! - [`exercise_module`] / [`dxil_module_input`]: the DXIL module reader
@@ -25,12 +28,16 @@
 //! from the library under test.
 
 pub mod alloc;
+pub mod attacks;
 mod bitcode;
+pub mod bitcode_ops;
+mod bitcode_diff;
 pub mod corpus;
 mod decode;
 pub mod dxc_listings;
 mod dxil;
 mod dxil_header;
+mod dxil_write;
 mod exercise;
 pub mod layers;
 pub mod llvm;
@@ -38,12 +45,14 @@ mod script;
 pub mod shapes;
 mod verify;
 
-pub use bitcode::{bitcode_input, exercise_bitcode};
+pub use bitcode::{bitcode_input, dxil_bitcode_input, exercise_bitcode};
+pub use bitcode_diff::first_bitstream_difference;
 pub use decode::{
     debug_notes_data, decode_input, decode_named, decode_one, decode_part_compat, decode_seed,
     disasm_data, disasm_input, CountingSink, DecodeInput, DECODE_NAMES,
 };
 pub use dxil::{dxil_module_input, exercise_module};
+pub use dxil_write::dxil_write_input;
 pub use exercise::{exercise, exercise_file_writer, exercise_pdb, Summary};
 pub use script::{roundtrip, Op, Script};
 pub use verify::{verify_output, Violation};

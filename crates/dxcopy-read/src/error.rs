@@ -713,6 +713,31 @@ pub enum Limit {
     BlockDepth,
     /// Declared uncompressed bytes of source contents.
     SourceContentsSize,
+    /// Work units of one pass over untrusted structure
+    /// ([`crate::budget`]): what the structure expands to.
+    WorkBudget(Budgeted),
+}
+
+/// The structure of a [`Limit::WorkBudget`] error.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Budgeted {
+    /// A DXIL module's bitcode (records, abbreviations, BLOCKINFO).
+    ModuleBitcode,
+    /// A DXIL module's `dx.*` metadata, shared nodes read per use.
+    ModuleMetadata,
+    /// The struct types of the constant buffers, shared members per use.
+    ConstantBufferTypes,
+}
+
+impl Budgeted {
+    fn what(self) -> &'static str {
+        match self {
+            Budgeted::ModuleBitcode => "the module's bitcode",
+            Budgeted::ModuleMetadata => "the module's dx.* metadata",
+            Budgeted::ConstantBufferTypes => "the constant buffers' struct types",
+        }
+    }
 }
 
 impl Limit {
@@ -726,6 +751,11 @@ impl Limit {
             SourceContentsSize => write!(
                 f,
                 "source contents declare {value} uncompressed bytes, more than the {limit}-byte limit"
+            ),
+            WorkBudget(what) => write!(
+                f,
+                "{} expands past its work budget of {limit} units (shared or re-used structure)",
+                what.what()
             ),
         }
     }

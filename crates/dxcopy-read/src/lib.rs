@@ -71,6 +71,7 @@
 //! ```
 
 pub mod bitcode;
+pub mod budget;
 pub mod c_header;
 pub mod container;
 pub mod cursor;

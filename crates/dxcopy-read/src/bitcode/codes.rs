@@ -26,6 +26,8 @@ pub mod block {
     pub const METADATA_ATTACHMENT: u32 = 16;
     /// TYPE_BLOCK_NEW
     pub const TYPE: u32 = 17;
+    /// USELIST_BLOCK
+    pub const USELIST: u32 = 18;
     /// METADATA_KIND_BLOCK (LLVM 3.9+)
     pub const METADATA_KIND: u32 = 22;
     /// STRTAB_BLOCK (LLVM 5+)

@@ -134,6 +134,11 @@ pub enum BitcodeErrorKind {
     /// A bitstream without a MODULE block (the magic alone, say).
     #[error("no MODULE block")]
     NoModule,
+    /// The stream expands past its work budget ([`crate::budget`]):
+    /// abbreviations whose literals, or BLOCKINFO abbreviations whose
+    /// copies, add up to far more fields than the stream has bits.
+    #[error("{0}")]
+    OverBudget(#[from] crate::budget::OverBudget),
     /// Blocks nested more deeply than the reader allows.
     #[error("blocks nested more than {limit} deep")]
     TooDeep {

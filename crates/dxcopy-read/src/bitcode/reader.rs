@@ -5,6 +5,7 @@
 use super::abbrev::{Abbrev, AbbrevOp};
 use super::bits::BitReader;
 use super::error::{err, BitcodeError, BitcodeErrorKind, Result};
+use crate::budget::Budget;
 use std::rc::Rc;
 
 /// `BC 0xC0DE`, the LLVM IR bitcode magic.
@@ -134,6 +135,7 @@ impl<'a> Bitcode<'a> {
             scopes: Vec::new(),
             blockinfo: Vec::new(),
             blockinfo_target: None,
+            budget: Budget::for_input(self.stream_end - self.stream_start),
         }
     }
 }
@@ -201,7 +203,16 @@ pub struct StreamReader<'a> {
     scopes: Vec<Scope>,
     blockinfo: Vec<(u32, Vec<Rc<Abbrev>>)>,
     blockinfo_target: Option<u32>,
+    /// What reading spends: [`FIELD_COST`] per field walked (literals and
+    /// abbreviation operands included) and per abbreviation copied into a
+    /// block from BLOCKINFO, so that a stream re-using a large abbreviation
+    /// many times stops instead of expanding.
+    budget: Budget,
 }
+
+/// Budget units per field or abbreviation operand the reader walks (the
+/// bytes a decoded field takes).
+pub const FIELD_COST: u64 = 8;
 
 impl<'a> StreamReader<'a> {
     /// Current bit position.
@@ -212,6 +223,20 @@ impl<'a> StreamReader<'a> {
     /// The IDs of the open blocks, outermost first.
     pub fn block_path(&self) -> impl Iterator<Item = u32> + '_ {
         self.scopes.iter().map(|s| s.block_id)
+    }
+
+    /// The reader's work budget (what it has spent is the work count).
+    pub fn budget(&self) -> &Budget {
+        &self.budget
+    }
+
+    fn spend(&self, fields: u64, bit_offset: u64) -> Result<()> {
+        self.budget
+            .spend(fields.saturating_mul(FIELD_COST))
+            .map_err(|e| BitcodeError {
+                bit_offset,
+                kind: BitcodeErrorKind::OverBudget(e),
+            })
     }
 
     /// Number of open blocks.
@@ -323,6 +348,7 @@ impl<'a> StreamReader<'a> {
                         value: num_ops,
                     },
                 })?;
+                self.spend(u64::from(num_ops) + 1, bit_offset)?;
                 let body_start = self.bits.pos();
                 if u32::try_from(code).is_ok_and(want) {
                     // The count was checked against the bits left above.
@@ -436,6 +462,12 @@ impl<'a> StreamReader<'a> {
         if self.scopes.len() >= MAX_DEPTH {
             return err(bit_offset, BitcodeErrorKind::TooDeep { limit: MAX_DEPTH });
         }
+        let inherited = self
+            .blockinfo
+            .iter()
+            .find(|(id, _)| *id == block_id)
+            .map_or(0, |(_, a)| a.len());
+        self.spend(inherited as u64 + 1, bit_offset)?;
         let abbrevs = self
             .blockinfo
             .iter()
@@ -463,6 +495,7 @@ impl<'a> StreamReader<'a> {
                 },
             );
         }
+        self.spend(count + 1, bit_offset)?;
         // The count was checked against the bits left above.
         let mut ops = Vec::with_capacity(count as usize);
         for _ in 0..count {
@@ -522,6 +555,7 @@ impl<'a> StreamReader<'a> {
         want: impl FnOnce(u32) -> bool,
     ) -> Result<Entry<'a>> {
         let ops = abbrev.ops();
+        self.spend(ops.len() as u64, bit_offset)?;
         let code = read_scalar(&mut self.bits, ops[0], "record code")?;
         let keep = u32::try_from(code).is_ok_and(want);
         let body_start = self.bits.pos();
@@ -546,6 +580,7 @@ impl<'a> StreamReader<'a> {
                             },
                         );
                     }
+                    self.spend(count, bit_offset)?;
                     array_len = count as u32;
                     // The count was checked against the bits left above.
                     fields.reserve(count as usize);
@@ -566,6 +601,7 @@ impl<'a> StreamReader<'a> {
                             },
                         );
                     }
+                    self.spend(count, bit_offset)?;
                     array_len = count as u32;
                     match elem {
                         // Fixed-width elements are stepped over at once (the

@@ -8,7 +8,8 @@
 //! over) and without the fields of debug-info nodes. One reader for the
 //! facts and the whole module.
 
-use crate::bitcode::error::{BitcodeErrorKind, Result};
+use crate::bitcode::error::{BitcodeError, BitcodeErrorKind, Result};
+use crate::budget::{Budget, OverBudget};
 use crate::dxil::{Metadata, MetadataId, Module, ModuleValue, ReadOptions};
 
 /// A `{major, minor}` pair (`dx.version`, `dx.valver`).
@@ -203,15 +204,36 @@ impl ModuleFacts {
     /// Bitcode without a MODULE block (the magic alone) has no facts.
     pub fn decode(data: &[u8]) -> Result<ModuleFacts> {
         match Module::parse_with(data, ReadOptions::module_level()) {
-            Ok(module) => Ok(ModuleFacts::of(&module)),
+            Ok(module) => {
+                ModuleFacts::of_within(&module, &Budget::for_input(data.len())).map_err(|e| {
+                    BitcodeError {
+                        bit_offset: 0,
+                        kind: BitcodeErrorKind::OverBudget(e),
+                    }
+                })
+            }
             Err(e) if e.kind == BitcodeErrorKind::NoModule => Ok(ModuleFacts::default()),
             Err(e) => Err(e),
         }
     }
 
-    /// The facts of a module.
-    pub fn of(module: &Module) -> ModuleFacts {
-        let m = Facts { module };
+    /// The facts of a module, within the budget of a pass over its stored
+    /// metadata ([`Budget::for_stored`]).
+    pub fn of(module: &Module) -> std::result::Result<ModuleFacts, OverBudget> {
+        ModuleFacts::of_within(
+            module,
+            &Budget::for_stored(crate::dxil::metadata::stored_size(module)),
+        )
+    }
+
+    /// The facts of a module, spending `budget` on every string copied:
+    /// an entry or a string list named many times is copied per use, so
+    /// a fan of references stops at the budget.
+    pub fn of_within(
+        module: &Module,
+        budget: &Budget,
+    ) -> std::result::Result<ModuleFacts, OverBudget> {
+        let m = Facts { module, budget };
         let mut facts = ModuleFacts {
             identification: module.identification.as_ref().map(|i| Identification {
                 producer: i.producer.clone(),
@@ -236,6 +258,7 @@ impl ModuleFacts {
                 .operands
                 .iter()
                 .map(|e| {
+                    let _ = budget.spend(24);
                     module
                         .metadata_node(*e)
                         .and_then(|ops| m.string((*ops.get(1)?)?))
@@ -288,18 +311,24 @@ impl ModuleFacts {
             }
         }
         facts.dx_ops.sort();
-        facts
+        budget.spend(0)?;
+        Ok(facts)
     }
 }
 
 /// Metadata lookups for the facts.
 struct Facts<'m> {
     module: &'m Module,
+    /// Spent on every string copied; once spent, strings read as absent
+    /// and [`ModuleFacts::of_within`] reports the budget.
+    budget: &'m Budget,
 }
 
 impl Facts<'_> {
     fn string(&self, id: MetadataId) -> Option<String> {
-        self.module.metadata_string(id).map(lossy)
+        let s = self.module.metadata_string(id)?;
+        self.budget.spend(s.len() as u64 + 24).ok()?;
+        Some(lossy(s))
     }
 
     fn int(&self, id: Option<MetadataId>) -> Option<i64> {
@@ -324,7 +353,10 @@ impl Facts<'_> {
         ops.unwrap_or_default()
             .iter()
             .filter_map(|id| match self.module.metadata((*id)?)? {
-                Metadata::String(s) => Some(lossy(s)),
+                Metadata::String(s) => {
+                    self.budget.spend(s.len() as u64 + 24).ok()?;
+                    Some(lossy(s))
+                }
                 _ => None,
             })
             .collect()

@@ -100,6 +100,34 @@ pub struct Module {
     pub named_metadata: Vec<NamedMetadata>,
     /// METADATA_KIND records (`dbg`, `tbaa`, … and dxc's `dx.*` kinds), in record order.
     pub metadata_kinds: Vec<MetadataKind>,
+    /// The module VALUE_SYMTAB's value IDs in record order. dxc sorts the
+    /// entries by name since 2019; older releases wrote them in the order
+    /// of LLVM's string hash table, which depends on the compiler's history,
+    /// not on the module: a writer follows this order when it names exactly
+    /// the named values (clear it to get the sorted order).
+    pub symbol_order: Vec<ValueId>,
+    /// The module-level USELIST_BLOCK records (a writer asked to keep
+    /// use-list order writes them, as dxc does for some debug modules).
+    pub use_lists: Vec<UseList>,
+}
+
+/// A USELIST_CODE_DEFAULT or USELIST_CODE_BB record: the permutation of a
+/// value's uses, then the value (or basic block) ID.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UseList {
+    /// USELIST_CODE_BB (the ID is a basic block's).
+    pub block: bool,
+    /// The record's fields: the use indexes, then the ID.
+    pub fields: Vec<u64>,
+}
+
+/// An entry of a function's VALUE_SYMTAB.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Symbol {
+    /// VST_ENTRY: an argument or instruction.
+    Value(ValueId),
+    /// VST_BBENTRY: a basic block.
+    Block(BlockId),
 }
 
 /// The IDENTIFICATION block (LLVM 3.8+).
@@ -985,6 +1013,11 @@ pub struct FunctionBody {
     /// Function attachments (a METADATA_ATTACHMENT record without an
     /// instruction), in record order.
     pub attachments: Vec<Attachment>,
+    /// The function VALUE_SYMTAB's entries in record order (see
+    /// [`Module::symbol_order`]).
+    pub symbol_order: Vec<Symbol>,
+    /// The function's USELIST_BLOCK records.
+    pub use_lists: Vec<UseList>,
 }
 
 /// What a function-local [`ValueId`] stands for.

@@ -1443,7 +1443,7 @@ fn metadata_kinds_can_be_left_out() {
 #[test]
 fn facts_from_the_module_level_read_equal_those_of_the_whole_module() {
     let bytes = module_with_attributes_and_kinds();
-    let full = crate::dxil::facts::ModuleFacts::of(&parse(&bytes));
+    let full = crate::dxil::facts::ModuleFacts::of(&parse(&bytes)).unwrap();
     let facts = crate::dxil::facts::ModuleFacts::decode(&bytes).unwrap();
     assert_eq!(facts, full);
     assert_eq!(facts.functions_defined, Vec::<String>::new());

@@ -10,6 +10,7 @@
 
 use super::module::ModuleMetadata;
 use super::*;
+use crate::budget::{Budget, OverBudget};
 use crate::dxil::metadata::layout::DataLayout;
 use crate::dxil::metadata::{
     CompType, FieldAnnotation, MatrixOrientation, Resource, TypeAnnotations,
@@ -29,19 +30,24 @@ struct Types<'a> {
     min_precision: bool,
     /// Validator 1.5+: the fields' usage flags are in the annotations.
     usage_in_metadata: bool,
+    /// Struct types are a DAG (a member's type may be shared): the tree of
+    /// type descriptions pays for every node it makes, and past the budget
+    /// reflection stops with an error.
+    budget: Budget,
 }
 
 /// The constant buffers of the module in dxc's order: every cbuffer
 /// (`D3D_CT_CBUFFER`), then the structured-buffer UAVs
 /// (`D3D_CT_RESOURCE_BIND_INFO`), then the SRVs that are structured buffers
 /// or tbuffers (`D3D_CT_TBUFFER`), each class in its metadata order.
-pub(super) fn constant_buffers(m: &ModuleMetadata) -> Vec<BufferDesc> {
+pub(super) fn constant_buffers(m: &ModuleMetadata) -> Result<Vec<BufferDesc>, OverBudget> {
     let types = Types {
         module: &m.module,
         annotations: &m.metadata.type_annotations,
         layout: DataLayout::of(&m.module),
         min_precision: m.metadata.uses_min_precision(),
         usage_in_metadata: usage_in_metadata(m),
+        budget: Budget::for_input(m.input_len),
     };
     let resources = m.metadata.module_resources();
     let mut buffers: Vec<BufferDesc> = resources
@@ -61,7 +67,8 @@ pub(super) fn constant_buffers(m: &ModuleMetadata) -> Vec<BufferDesc> {
             _ => {}
         }
     }
-    buffers
+    types.budget.spend(0)?;
+    Ok(buffers)
 }
 
 /// Whether the module records which constant-buffer fields are used:
@@ -370,6 +377,14 @@ fn type_desc(
     depth: u32,
 ) -> (TypeDesc, u32) {
     let mut desc = empty_type();
+    // Past the budget nothing more is expanded: the caller's error is what
+    // is reported, never the truncated tree.
+    // A member as it is kept: its description, and the room its vector
+    // holds for it (up to twice its size).
+    let cost = 2 * std::mem::size_of::<MemberDesc>() as u64;
+    if types.budget.spend(cost).is_err() {
+        return (desc, 0);
+    }
     desc.offset = if cbuffer {
         field.cbuffer_offset.wrapping_sub(base_offset)
     } else {
@@ -694,6 +709,7 @@ mod tests {
             has_bodies: false,
             metadata,
             part: "DXIL",
+            input_len: 0,
         }
     }
 
@@ -734,7 +750,7 @@ mod tests {
         use VariableType as T;
         let m = module();
         assert!(usage_in_metadata(&m));
-        let buffers = constant_buffers(&m);
+        let buffers = constant_buffers(&m).unwrap();
         let globals = BufferDesc {
             name: "Globals".into(),
             buffer_type: CbufferType::Cbuffer,
@@ -915,7 +931,7 @@ mod tests {
         use VariableType as T;
         let m = structured_module();
         assert!(!usage_in_metadata(&m));
-        let buffers = constant_buffers(&m);
+        let buffers = constant_buffers(&m).unwrap();
         let member = |name: &str, mut t: TypeDesc, offset: u32| {
             t.offset = offset;
             MemberDesc {

@@ -259,7 +259,8 @@ pub(super) fn reflect(container: &Container<'_>, r: &mut Reflection) -> Result<(
     // without it, the parts beside the module.
     let module = match super::module::read(container) {
         Ok(m) => Some(m),
-        Err(why) => {
+        Err(super::module::NoModule::OverBudget(e)) => return Err(e),
+        Err(super::module::NoModule::Note(why)) => {
             r.notes.push(format!(
                 "{why}: the parts beside the module (PSV0, RDAT, signatures) are read instead"
             ));
@@ -303,9 +304,19 @@ pub(super) fn reflect(container: &Container<'_>, r: &mut Reflection) -> Result<(
     // Constant buffers: dx.resources' cbuffers, structured buffers and
     // tbuffers with the layouts of dx.typeAnnotations; the usage of
     // validator-1.4 modules from their bodies.
-    let buffers = module
-        .as_ref()
-        .map(|m| module_buffers(m, kind == ShaderKind::Library, &mut r.notes));
+    let buffers = match &module {
+        Some(m) => Some(
+            module_buffers(m, kind == ShaderKind::Library, &mut r.notes).map_err(|e| {
+                super::module::over_budget(
+                    &dxil,
+                    program.bitcode_file_offset,
+                    crate::error::Budgeted::ConstantBufferTypes,
+                    e.limit,
+                )
+            })?,
+        ),
+        None => None,
+    };
     if kind == ShaderKind::Library {
         r.interface = "ID3D12LibraryReflection";
         library(r, rdat.as_ref(), module.as_ref(), version, creator, buffers);
@@ -691,10 +702,14 @@ fn function_buffers<'a>(
 /// The module's constant buffers in dxc's order; for a module that records
 /// no usage (validator before 1.5) the variables its bodies never load are
 /// marked unused, as dxc's `SetCBufferUsage` does.
-fn module_buffers(m: &ModuleMetadata, library: bool, notes: &mut Vec<String>) -> Vec<BufferDesc> {
-    let mut buffers = super::cbuffers::constant_buffers(m);
+fn module_buffers(
+    m: &ModuleMetadata,
+    library: bool,
+    notes: &mut Vec<String>,
+) -> Result<Vec<BufferDesc>, crate::budget::OverBudget> {
+    let mut buffers = super::cbuffers::constant_buffers(m)?;
     if super::cbuffers::usage_in_metadata(m) {
-        return buffers;
+        return Ok(buffers);
     }
     let cbuffers = &m.metadata.module_resources().cbuffers;
     let count = cbuffers.len().min(buffers.len());
@@ -704,7 +719,7 @@ fn module_buffers(m: &ModuleMetadata, library: bool, notes: &mut Vec<String>) ->
             "the {} module records no constant-buffer usage (validator before 1.5) and its function bodies are not read: every variable is reported used",
             m.part
         ));
-        return buffers;
+        return Ok(buffers);
     }
     if library {
         for (buffer, resource) in buffers.iter_mut().zip(cbuffers.iter()).take(count) {
@@ -718,7 +733,7 @@ fn module_buffers(m: &ModuleMetadata, library: bool, notes: &mut Vec<String>) ->
             super::usage::apply(buffer, usage);
         }
     }
-    buffers
+    Ok(buffers)
 }
 
 /// dxc's counters: the module's `dx.counters`, else the same count over the
@@ -787,6 +802,7 @@ mod library_tests {
                 ..Default::default()
             },
             part: "DXIL",
+            input_len: 0,
         };
         assert!(forces_early_depth_stencil(&m, b"early"));
         assert!(!forces_early_depth_stencil(&m, b"late"));

@@ -30,6 +30,38 @@ pub(super) struct ModuleMetadata {
     pub metadata: DxilMetadata,
     /// `STAT`, `DXIL` or `ILDB`.
     pub part: &'static str,
+    /// The size of the module's bitcode: what the budget of a pass over
+    /// its structure is sized from ([`crate::budget`]).
+    pub input_len: usize,
+}
+
+/// Why there is no module to reflect from.
+#[derive(Debug)]
+pub(super) enum NoModule {
+    /// A note saying why (the parts beside the module are read instead).
+    Note(String),
+    /// The module's structure expands past the work budget: an error, not
+    /// a reason to fall back.
+    OverBudget(crate::ReadError),
+}
+
+/// The error for `what` in program part `part` past its budget of `limit`,
+/// at `offset` in the file.
+pub(super) fn over_budget(
+    part: &crate::Part<'_>,
+    offset: u64,
+    what: crate::error::Budgeted,
+    limit: u64,
+) -> crate::ReadError {
+    crate::ReadError::new(
+        offset,
+        crate::error::ReadErrorKind::LimitExceeded {
+            part: Some(part.part_ref()),
+            what: crate::error::Limit::WorkBudget(what),
+            value: limit.saturating_add(1),
+            limit,
+        },
+    )
 }
 
 /// The module holding reflection: STAT's when it has `dx.version`, else the
@@ -37,7 +69,7 @@ pub(super) struct ModuleMetadata {
 /// are read with their function bodies (instruction counts, constant-buffer
 /// usage), or without them when the bodies do not read. `Err` is the note
 /// saying why there is none.
-pub(super) fn read(container: &Container<'_>) -> Result<ModuleMetadata, String> {
+pub(super) fn read(container: &Container<'_>) -> Result<ModuleMetadata, NoModule> {
     let mut why = String::from("no DXIL module");
     for (name, text) in [
         (PartName::STAT, "STAT"),
@@ -58,18 +90,30 @@ pub(super) fn read(container: &Container<'_>) -> Result<ModuleMetadata, String> 
             }
         };
         let with_bodies = name != PartName::STAT;
+        let budget_error = |e: &crate::bitcode::error::BitcodeError| match &e.kind {
+            crate::bitcode::BitcodeErrorKind::OverBudget(o) => {
+                Some(NoModule::OverBudget(over_budget(
+                    &part,
+                    program.bitcode_file_offset + e.bit_offset / 8,
+                    crate::error::Budgeted::ModuleBitcode,
+                    o.limit,
+                )))
+            }
+            _ => None,
+        };
         let (module, has_bodies) = match parse(program.bitcode, with_bodies) {
             Ok(m) => (m, with_bodies),
-            Err(e) if with_bodies => match parse(program.bitcode, false) {
-                Ok(m) => (m, false),
-                Err(_) => {
-                    why = format!("the {text} module does not read: {e}");
-                    continue;
-                }
-            },
             Err(e) => {
-                why = format!("the {text} module does not read: {e}");
-                continue;
+                if let Some(stop) = budget_error(&e) {
+                    return Err(stop);
+                }
+                match with_bodies.then(|| parse(program.bitcode, false)) {
+                    Some(Ok(m)) => (m, false),
+                    _ => {
+                        why = format!("the {text} module does not read: {e}");
+                        continue;
+                    }
+                }
             }
         };
         if module.named_metadata(b"dx.version").is_none() {
@@ -83,12 +127,21 @@ pub(super) fn read(container: &Container<'_>) -> Result<ModuleMetadata, String> 
                     has_bodies,
                     metadata,
                     part: text,
+                    input_len: program.bitcode.len(),
                 })
+            }
+            Err(crate::dxil::metadata::MetadataError::OverBudget { limit, .. }) => {
+                return Err(NoModule::OverBudget(over_budget(
+                    &part,
+                    program.bitcode_file_offset,
+                    crate::error::Budgeted::ModuleMetadata,
+                    limit,
+                )))
             }
             Err(e) => why = format!("the {text} module's metadata does not read: {e}"),
         }
     }
-    Err(why)
+    Err(NoModule::Note(why))
 }
 
 fn parse(

@@ -13,6 +13,7 @@
 //! ```
 
 pub mod datalayout;
+pub mod dxil_writer;
 pub mod rewrite;
 pub mod strip_names;
 #[cfg(test)]
@@ -20,6 +21,7 @@ mod tests;
 pub mod writer;
 
 pub use datalayout::{fix_data_layout, fixed_layout, LayoutFix};
+pub use dxil_writer::{write_module, write_program, ModuleWriteError};
 pub use rewrite::{rewrite, NewRecord, RecordEdit, RewriteError};
 pub use strip_names::{strip_names, StripStats};
 pub use writer::{BitWriter, StreamWriter, WriteError};

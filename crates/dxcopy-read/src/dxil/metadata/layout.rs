@@ -5,13 +5,15 @@
 //! and — dxc's change to LLVM — a vector aligned as its element.
 
 use crate::dxil::model::{Module, Type, TypeId};
+use std::cell::RefCell;
+use std::collections::HashMap;
 
 /// Deepest type nesting followed (a hostile type table can nest types, or
 /// make a struct contain itself); deeper types have no layout.
 pub const MAX_DEPTH: u32 = 64;
 
 /// The data layout's alignment rules (ABI alignments in bytes).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub struct DataLayout {
     /// `iN:abi` entries: (bit width, ABI alignment in bytes).
     ints: Vec<(u32, u64)>,
@@ -19,7 +21,22 @@ pub struct DataLayout {
     floats: Vec<(u32, u64)>,
     /// Pointer size and alignment in bytes (`p:32:32`).
     pointer: (u64, u64),
+    /// The size and alignment of each struct laid out so far. A struct's
+    /// members may share a struct type at every level (a DAG): laid out
+    /// once each, a type table is linear work, not exponential.
+    /// Keyed by the module's address too: a layout is made for one module
+    /// ([`DataLayout::of`]) but nothing stops a caller using it with
+    /// another.
+    structs: RefCell<HashMap<(usize, TypeId), (u64, u64)>>,
 }
+
+impl PartialEq for DataLayout {
+    fn eq(&self, other: &DataLayout) -> bool {
+        (&self.ints, &self.floats, self.pointer) == (&other.ints, &other.floats, other.pointer)
+    }
+}
+
+impl Eq for DataLayout {}
 
 impl Default for DataLayout {
     /// LLVM 3.7's defaults (used for what the layout string leaves out).
@@ -28,6 +45,7 @@ impl Default for DataLayout {
             ints: vec![(1, 1), (8, 1), (16, 2), (32, 4), (64, 4)],
             floats: vec![(16, 2), (32, 4), (64, 8), (128, 16)],
             pointer: (8, 8),
+            structs: RefCell::default(),
         }
     }
 }
@@ -114,8 +132,8 @@ impl DataLayout {
                 len.checked_mul(self.size_bits_at(module, *element, depth + 1)?)?
             }
             Type::Struct(_) => self
-                .struct_layout_at(module, ty, depth + 1)?
-                .size
+                .struct_size_align(module, ty, depth)?
+                .0
                 .checked_mul(8)?,
             _ => return None,
         })
@@ -159,9 +177,21 @@ impl DataLayout {
                 self.align_at(module, *element, depth + 1)?
             }
             Type::Struct(st) if st.packed => 1,
-            Type::Struct(_) => self.struct_layout_at(module, ty, depth + 1)?.align,
+            Type::Struct(_) => self.struct_size_align(module, ty, depth)?.1,
             _ => return None,
         })
+    }
+
+    /// A struct's size and alignment, laid out once.
+    fn struct_size_align(&self, module: &Module, ty: TypeId, depth: u32) -> Option<(u64, u64)> {
+        let key = (module as *const Module as usize, ty);
+        if let Some(known) = self.structs.borrow().get(&key) {
+            return Some(*known);
+        }
+        let layout = self.struct_layout_at(module, ty, depth + 1)?;
+        let known = (layout.size, layout.align);
+        self.structs.borrow_mut().insert(key, known);
+        Some(known)
     }
 
     /// The layout of struct `ty` (`getStructLayout`); `None` for other and

@@ -26,12 +26,13 @@ pub use enums::{
     SamplerKind,
 };
 
+use crate::budget::Budget;
 use crate::dxil::model::{MetadataId, Module, TypeId, ValueId};
 use crate::psv0::{InterpolationMode, ResourceKind, SemanticKind};
 use crate::ShaderKind;
 use read::{
     bool_at, int, node, operand, required, string, string_at, tag_values, uint, uint_at, uint_list,
-    value,
+    value, Md,
 };
 
 /// Result of a metadata reading.
@@ -48,6 +49,15 @@ pub enum MetadataError {
         what: &'static str,
         /// The metadata.
         id: MetadataId,
+    },
+    /// Reading the metadata as dxc does (each shared node once per use)
+    /// expands past the budget ([`crate::budget`]).
+    #[error("metadata !{}: reading the dx.* metadata expands past the work budget of {limit} units (shared nodes read once per use)", .id.0)]
+    OverBudget {
+        /// The node being read when the budget ran out.
+        id: MetadataId,
+        /// The budget's limit.
+        limit: u64,
     },
     /// A node has fewer operands than the field needs, or a required
     /// operand is null.
@@ -662,6 +672,17 @@ pub struct DxilMetadata {
 impl DxilMetadata {
     /// Reads the `dx.*` metadata of `module`.
     pub fn read(module: &Module) -> Result<DxilMetadata> {
+        let budget = Budget::for_stored(stored_size(module));
+        DxilMetadata::read_within(module, &budget)
+    }
+
+    /// [`DxilMetadata::read`] spending `budget`: a unit per byte of every
+    /// node's operands and string each time the reading reaches it, and
+    /// the size of every entry point, signature element and resource it
+    /// makes. A reading past the budget stops with
+    /// [`MetadataError::OverBudget`].
+    pub fn read_within(module: &Module, budget: &Budget) -> Result<DxilMetadata> {
+        let module = &Md { module, budget };
         let mut metadata = DxilMetadata {
             dxil_version: version_pair(module, "dx.version")?,
             validator_version: version_pair(module, "dx.valver")?,
@@ -732,7 +753,7 @@ impl DxilMetadata {
 
 /// The one operand of named metadata `name` (`None` without it; an error
 /// with more than one).
-fn single(module: &Module, name: &'static str) -> Result<Option<MetadataId>> {
+fn single(module: &Md<'_>, name: &'static str) -> Result<Option<MetadataId>> {
     let Some(named) = module.named_metadata(name.as_bytes()) else {
         return Ok(None);
     };
@@ -746,7 +767,7 @@ fn single(module: &Module, name: &'static str) -> Result<Option<MetadataId>> {
     }
 }
 
-fn version_pair(module: &Module, name: &'static str) -> Result<Option<(u32, u32)>> {
+fn version_pair(module: &Md<'_>, name: &'static str) -> Result<Option<(u32, u32)>> {
     let Some(id) = single(module, name)? else {
         return Ok(None);
     };
@@ -758,7 +779,7 @@ fn version_pair(module: &Module, name: &'static str) -> Result<Option<(u32, u32)
 }
 
 /// `!{srvs, uavs, cbuffers, samplers}` (each may be null).
-fn read_resources(module: &Module, list: Option<MetadataId>) -> Result<Resources> {
+fn read_resources(module: &Md<'_>, list: Option<MetadataId>) -> Result<Resources> {
     let mut resources = Resources::default();
     let Some(list) = list else {
         return Ok(resources);
@@ -801,8 +822,9 @@ fn read_resources(module: &Module, list: Option<MetadataId>) -> Result<Resources
     Ok(resources)
 }
 
-fn read_resource(module: &Module, class: ResourceClass, id: MetadataId) -> Result<Resource> {
+fn read_resource(module: &Md<'_>, class: ResourceClass, id: MetadataId) -> Result<Resource> {
     const WHAT: &str = "resource record";
+    module.spend(id, std::mem::size_of::<Resource>() as u64)?;
     let ops = node(module, id, WHAT)?;
     let expected = match class {
         ResourceClass::Srv => 9,
@@ -901,7 +923,7 @@ fn read_resource(module: &Module, class: ResourceClass, id: MetadataId) -> Resul
 /// Field 1 of a resource: the symbol and its HLSL type. A bitcast constant
 /// expression (SM 6.6 libraries) gives its operand as the symbol and its
 /// own type as the HLSL type.
-fn resource_symbol(module: &Module, id: Option<MetadataId>) -> (Option<ValueId>, Option<TypeId>) {
+fn resource_symbol(module: &Md<'_>, id: Option<MetadataId>) -> (Option<ValueId>, Option<TypeId>) {
     let Some((ty, symbol)) = id.and_then(|id| value(module, id)) else {
         return (None, None);
     };
@@ -913,8 +935,9 @@ fn resource_symbol(module: &Module, id: Option<MetadataId>) -> (Option<ValueId>,
     (Some(symbol), Some(ty))
 }
 
-fn read_entry_point(module: &Module, id: MetadataId) -> Result<EntryPoint> {
+fn read_entry_point(module: &Md<'_>, id: MetadataId) -> Result<EntryPoint> {
     const WHAT: &str = "dx.entryPoints record";
+    module.spend(id, std::mem::size_of::<EntryPoint>() as u64)?;
     let ops = node(module, id, WHAT)?;
     if ops.len() != 5 {
         return Err(MetadataError::OperandCount {
@@ -953,13 +976,14 @@ fn read_entry_point(module: &Module, id: MetadataId) -> Result<EntryPoint> {
     })
 }
 
-fn read_signature(module: &Module, list: Option<MetadataId>) -> Result<Vec<SignatureElement>> {
+fn read_signature(module: &Md<'_>, list: Option<MetadataId>) -> Result<Vec<SignatureElement>> {
     const WHAT: &str = "signature element";
     let Some(list) = list else {
         return Ok(Vec::new());
     };
     let mut elements = Vec::new();
     for &element in node(module, list, "signature")? {
+        module.spend(list, std::mem::size_of::<SignatureElement>() as u64)?;
         let element = element.ok_or(MetadataError::MissingOperand {
             what: "signature",
             index: elements.len(),
@@ -1015,7 +1039,7 @@ fn read_signature(module: &Module, list: Option<MetadataId>) -> Result<Vec<Signa
     Ok(elements)
 }
 
-fn three(module: &Module, id: MetadataId, what: &'static str) -> Result<[u32; 3]> {
+fn three(module: &Md<'_>, id: MetadataId, what: &'static str) -> Result<[u32; 3]> {
     let ops = node(module, id, what)?;
     Ok([
         uint_at(module, ops, 0, what)?,
@@ -1024,7 +1048,7 @@ fn three(module: &Module, id: MetadataId, what: &'static str) -> Result<[u32; 3]
     ])
 }
 
-fn read_entry_properties(module: &Module, list: Option<MetadataId>) -> Result<EntryProperties> {
+fn read_entry_properties(module: &Md<'_>, list: Option<MetadataId>) -> Result<EntryProperties> {
     const WHAT: &str = "entry properties";
     let mut props = EntryProperties::default();
     for (tag, value) in tag_values(module, list, WHAT)? {
@@ -1128,11 +1152,11 @@ fn read_entry_properties(module: &Module, list: Option<MetadataId>) -> Result<En
 }
 
 /// The global value metadata `id` wraps.
-fn value_of(module: &Module, id: MetadataId) -> Option<ValueId> {
+fn value_of(module: &Md<'_>, id: MetadataId) -> Option<ValueId> {
     value(module, id).map(|(_, v)| v)
 }
 
-fn read_type_annotations(module: &Module) -> Result<TypeAnnotations> {
+fn read_type_annotations(module: &Md<'_>) -> Result<TypeAnnotations> {
     let mut annotations = TypeAnnotations::default();
     let Some(named) = module.named_metadata(b"dx.typeAnnotations") else {
         return Ok(annotations);
@@ -1177,7 +1201,7 @@ fn read_type_annotations(module: &Module) -> Result<TypeAnnotations> {
 }
 
 fn read_struct_annotation(
-    module: &Module,
+    module: &Md<'_>,
     target: MetadataId,
     body: MetadataId,
 ) -> Result<StructAnnotation> {
@@ -1226,7 +1250,7 @@ fn read_struct_annotation(
     })
 }
 
-fn read_field_annotation(module: &Module, id: MetadataId) -> Result<FieldAnnotation> {
+fn read_field_annotation(module: &Md<'_>, id: MetadataId) -> Result<FieldAnnotation> {
     const WHAT: &str = "field annotation";
     let mut field = FieldAnnotation::default();
     for (tag, value) in tag_values(module, Some(id), WHAT)? {
@@ -1288,7 +1312,7 @@ fn read_field_annotation(module: &Module, id: MetadataId) -> Result<FieldAnnotat
 }
 
 fn read_function_annotation(
-    module: &Module,
+    module: &Md<'_>,
     target: MetadataId,
     body: MetadataId,
 ) -> Result<FunctionAnnotation> {
@@ -1335,7 +1359,7 @@ fn read_function_annotation(
 }
 
 /// `dx.viewIdState`: `!{[N x i32] [...]}` (or `zeroinitializer`: empty).
-fn read_view_id_state(module: &Module, id: MetadataId) -> Result<Vec<u32>> {
+fn read_view_id_state(module: &Md<'_>, id: MetadataId) -> Result<Vec<u32>> {
     const WHAT: &str = "dx.viewIdState";
     let ops = node(module, id, WHAT)?;
     if ops.len() != 1 {
@@ -1373,4 +1397,25 @@ fn read_view_id_state(module: &Module, id: MetadataId) -> Result<Vec<u32>> {
             id: data,
         }),
     }
+}
+
+/// The bytes `module`'s metadata takes as stored (its nodes' operands and
+/// its strings): what a reading's budget is sized from, in proportion to
+/// the bitcode that defined them.
+pub(crate) fn stored_size(module: &Module) -> usize {
+    use crate::dxil::model::Metadata;
+    module
+        .metadata
+        .iter()
+        .map(|m| match m {
+            Metadata::String(s) => s.len() + 8,
+            Metadata::Node { operands, .. } => 8 * operands.len() + 8,
+            _ => 16,
+        })
+        .sum::<usize>()
+        + 8 * module
+            .named_metadata
+            .iter()
+            .map(|n| n.operands.len() + 1)
+            .sum::<usize>()
 }

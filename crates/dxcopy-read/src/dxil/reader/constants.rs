@@ -69,6 +69,7 @@ impl Reader {
         let mut cur_ty: Option<TypeId> = None;
         let mut fields = Vec::new();
         let mut end = 0;
+        let mut records: Vec<(u64, u32)> = Vec::new();
         super::flat_block_with(
             stream,
             &mut fields,
@@ -93,6 +94,7 @@ impl Reader {
                 };
                 let kind = self.constant(r, f, ty, &mut refs)?;
                 out.push(Constant { ty, kind });
+                records.push((r.bit_offset, r.code));
                 Ok(())
             },
         )?;
@@ -107,6 +109,17 @@ impl Reader {
             });
         }
         let _ = end;
+        if let Some(at) = first_cycle(&out, first_id) {
+            let (bit_offset, code) = records[at];
+            return Err(BitcodeError {
+                bit_offset,
+                kind: BitcodeErrorKind::InvalidRecord {
+                    block_id: crate::bitcode::codes::block::CONSTANTS,
+                    code,
+                    reason: "the constant contains itself (through forward references)",
+                },
+            });
+        }
         Ok(out)
     }
 
@@ -446,6 +459,50 @@ impl Reader {
         };
         matches!(scalar, Type::Integer { .. })
     }
+}
+
+/// The index of a constant of a block that contains itself, directly or
+/// through other constants of the block (only forward references can
+/// close such a cycle; LLVM cannot build one). An explicit stack: the depth
+/// of the walk is the input's to choose.
+fn first_cycle(constants: &[Constant], first_id: u32) -> Option<usize> {
+    const UNSEEN: u8 = 0;
+    const OPEN: u8 = 1;
+    const DONE: u8 = 2;
+    let index = |v: ValueId| {
+        v.0.checked_sub(first_id)
+            .map(|i| i as usize)
+            .filter(|i| *i < constants.len())
+    };
+    let mut state = vec![UNSEEN; constants.len()];
+    let mut stack: Vec<(usize, Vec<ValueId>, usize)> = Vec::new();
+    for root in 0..constants.len() {
+        if state[root] != UNSEEN {
+            continue;
+        }
+        state[root] = OPEN;
+        stack.push((root, constants[root].kind.operands(), 0));
+        while let Some((node, operands, next)) = stack.last_mut() {
+            let Some(&operand) = operands.get(*next) else {
+                state[*node] = DONE;
+                stack.pop();
+                continue;
+            };
+            *next += 1;
+            let Some(i) = index(operand) else {
+                continue;
+            };
+            match state[i] {
+                OPEN => return Some(i),
+                UNSEEN => {
+                    state[i] = OPEN;
+                    stack.push((i, constants[i].kind.operands(), 0));
+                }
+                _ => {}
+            }
+        }
+    }
+    None
 }
 
 /// Value references of a constants block: IDs at or past `next` are

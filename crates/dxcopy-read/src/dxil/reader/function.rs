@@ -300,6 +300,7 @@ pub(crate) fn read_body(
                 }
                 block::VALUE_SYMTAB => rd.function_symtab(&mut b, s),
                 block::METADATA_ATTACHMENT => rd.attachments(&mut b, s),
+                block::USELIST => super::use_list_block(s, &mut b.body.use_lists),
                 _ => s.skip_block(),
             }
         },
@@ -1476,6 +1477,7 @@ impl Reader {
                     .ok()
                     .filter(|&n| (n as usize) < b.outline.counts.len())
                     .ok_or_else(|| invalid(r, "basic block ID out of range"))?;
+                b.body.symbol_order.push(Symbol::Block(BlockId(number)));
                 if b.keep == Keep::Outline {
                     b.outline.block_names.insert(number, name);
                 } else if let Some(bb) = b.body.blocks.get_mut(number as usize) {
@@ -1484,6 +1486,7 @@ impl Reader {
                 return Ok(());
             }
             let id = u32_field(r, id, "value ID out of range")?;
+            b.body.symbol_order.push(Symbol::Value(ValueId(id)));
             if id < b.first {
                 // A module value: LLVM would rename it; the module's own
                 // symbol table names it too, and wins here.

@@ -454,6 +454,19 @@ pub(crate) fn each_entry<'a>(
 }
 
 /// Reads a block whose sub-blocks are all skipped.
+/// A USELIST_BLOCK's records, kept as they are.
+pub(crate) fn use_list_block(stream: &mut StreamReader<'_>, out: &mut Vec<UseList>) -> Result<()> {
+    flat_block(stream, |r| {
+        if r.code == 1 || r.code == 2 {
+            out.push(UseList {
+                block: r.code == 2,
+                fields: r.values().collect(),
+            });
+        }
+        Ok(())
+    })
+}
+
 pub(crate) fn flat_block<'a>(
     stream: &mut StreamReader<'a>,
     on_record: impl FnMut(&Record<'a>) -> Result<()>,
@@ -610,6 +623,7 @@ impl Reader {
                     block::METADATA_KIND => self.metadata_kind_block(stream)?,
                     block::VALUE_SYMTAB => self.module_symtab(stream)?,
                     block::FUNCTION => self.function_block(stream, h.bit_offset, saved)?,
+                    block::USELIST => use_list_block(stream, &mut self.module.use_lists)?,
                     _ => stream.skip_block()?,
                 },
                 Entry::Record(r) => self.module_record_fields(&r, &fields)?,
@@ -1454,6 +1468,7 @@ impl Reader {
                 },
             });
         }
+        self.module.symbol_order = self.names.iter().map(|(id, _)| ValueId(*id)).collect();
         for (id, name) in std::mem::take(&mut self.names) {
             self.set_global_name(id, name);
         }

@@ -233,8 +233,20 @@ pub fn verify(insp: &Inspection<'_>) -> Verification {
                         );
                     }
                     // The bitstream as the module-facts reader read it (views
-                    // without module facts do not read it).
-                    if let Some(Err(e)) = p.module.as_deref() {
+                    // without module facts do not read it); one that reads
+                    // is read as a module too, since what the facts do not
+                    // look at (constants, function bodies) may not read: a
+                    // constant that contains itself, say.
+                    let module_error = match p.module.as_deref() {
+                        // Bitcode without a MODULE block has no facts, and no
+                        // module to read either.
+                        Some(Ok(_)) => crate::dxil::OutlinedModule::parse(program.bitcode)
+                            .err()
+                            .filter(|e| e.kind != crate::bitcode::BitcodeErrorKind::NoModule),
+                        Some(Err(e)) => Some(e.clone()),
+                        None => None,
+                    };
+                    if let Some(e) = &module_error {
                         let start = program.bitcode_file_offset;
                         let at = start + e.bit_offset / 8;
                         checks.push(

@@ -243,7 +243,8 @@ pub fn module_listing(part: &[u8], release: Option<DxcRelease>) -> Result<String
     if module.named_metadata(b"dx.version").is_some() {
         let metadata = DxilMetadata::read(module).map_err(HeaderError::from)?;
         header::module::write_signatures(&metadata, &release, &mut out);
-        header::module::write_buffer_definitions(module, &metadata, &release, &mut out);
+        header::module::write_buffer_definitions(module, &metadata, &release, &mut out)
+            .map_err(HeaderError::from)?;
         header::module::write_resource_bindings(&metadata, &release, &mut out);
         header::module::write_view_id_state(&metadata, &mut out).map_err(HeaderError::from)?;
     }

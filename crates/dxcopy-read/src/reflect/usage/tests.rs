@@ -269,7 +269,7 @@ fn scan_agrees_with_usage_metadata_over_the_corpus() {
             .shader_model
             .as_ref()
             .is_some_and(|s| s.kind_name == b"lib");
-        let recorded = crate::reflect::cbuffers::constant_buffers(&m);
+        let recorded = crate::reflect::cbuffers::constant_buffers(&m).unwrap();
         let cbuffers = &m.metadata.module_resources().cbuffers;
         let count = cbuffers.len().min(recorded.len());
         let min_precision = m.metadata.uses_min_precision();

@@ -96,6 +96,10 @@ pub enum HeaderError {
     /// The ViewID state is shorter than its counts say.
     #[error(transparent)]
     ViewIdState(#[from] module::ViewIdStateError),
+    /// The buffer definitions expand past their work budget (struct types
+    /// sharing a member type at every level).
+    #[error("buffer definitions: {0}")]
+    OverBudget(#[from] crate::budget::OverBudget),
     /// The STAT part's module (the reflection dxc prints the tables from)
     /// does not read.
     #[error("STAT module: {0}")]
@@ -144,7 +148,7 @@ pub fn write_header_with(
         _ => (module, metadata.clone()),
     };
     module::write_signatures(&metadata, release, out);
-    module::write_buffer_definitions(reflection_module, &reflection_metadata, release, out);
+    module::write_buffer_definitions(reflection_module, &reflection_metadata, release, out)?;
     module::write_resource_bindings(&reflection_metadata, release, out);
     module::write_view_id_state(&reflection_metadata, out)?;
     if let Some(part) = container.find(PartName::RDAT) {

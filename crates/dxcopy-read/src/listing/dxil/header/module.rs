@@ -8,6 +8,7 @@
 use std::fmt::Write;
 
 use super::text::{indent, ljust, rjust};
+use crate::budget::{Budget, OverBudget};
 use crate::dxil::metadata::layout::DataLayout;
 use crate::dxil::metadata::{
     interpolation_name, DxilMetadata, FieldAnnotation, MatrixOrientation, Resource, ResourceClass,
@@ -91,6 +92,41 @@ struct Types<'a> {
     layout: DataLayout,
     min_precision: bool,
     semicolon: bool,
+    /// Struct types are a DAG: the tables pay for every byte they print,
+    /// so that a struct shared at every level stops them at the budget.
+    budget: Budget,
+    /// How much of the text has been paid for.
+    paid: std::cell::Cell<usize>,
+}
+
+impl Types<'_> {
+    /// Pays for what was printed to `out` since the last payment; an
+    /// error past the budget.
+    fn pay(&self, out: &str) -> Result<(), OverBudget> {
+        let printed = out.len().saturating_sub(self.paid.get());
+        self.paid.set(out.len());
+        self.budget.spend(printed as u64)
+    }
+}
+
+/// The bytes the struct types of `module` and their annotations take as
+/// stored: what the buffer tables' budget is sized from.
+fn stored_types(module: &Module, metadata: &DxilMetadata) -> usize {
+    let members: usize = module
+        .types
+        .iter()
+        .map(|t| match t {
+            Type::Struct(st) => st.body.as_ref().map_or(0, Vec::len),
+            _ => 1,
+        })
+        .sum();
+    let fields: usize = metadata
+        .type_annotations
+        .structs
+        .iter()
+        .map(|s| s.fields.len() + 1)
+        .sum();
+    16 * (members + module.types.len()) + 64 * fields
 }
 
 /// `; Buffer Definitions:`: every constant buffer, then the SRVs that are
@@ -100,7 +136,7 @@ pub fn write_buffer_definitions(
     metadata: &DxilMetadata,
     release: &DxcRelease,
     out: &mut String,
-) {
+) -> Result<(), OverBudget> {
     out.push_str(";\n; Buffer Definitions:\n;\n");
     let types = Types {
         module,
@@ -108,6 +144,8 @@ pub fn write_buffer_definitions(
         layout: DataLayout::of(module),
         min_precision: metadata.uses_min_precision(),
         semicolon: release.has(ListingRule::StructNameSemicolon),
+        budget: Budget::for_stored(stored_types(module, metadata)),
+        paid: std::cell::Cell::new(out.len()),
     };
     let resources = metadata.module_resources();
     for buffer in &resources.cbuffers {
@@ -126,6 +164,7 @@ pub fn write_buffer_definitions(
             write_structured_buffer(&types, uav, data_layout, out);
         }
     }
+    types.pay(out)
 }
 
 impl Types<'_> {
@@ -334,6 +373,10 @@ fn write_struct(
             let elements = types.struct_elements(ty);
             let struct_layout = layout.and_then(|l| l.struct_layout(types.module, ty));
             for (index, &element) in elements.iter().enumerate() {
+                // Past the budget the table stops; the caller reports it.
+                if types.pay(out).is_err() {
+                    break;
+                }
                 let field = annotation.fields.get(index).cloned().unwrap_or_default();
                 let field_offset = match &struct_layout {
                     Some(sl) => offset + sl.offsets.get(index).copied().unwrap_or(0),

@@ -289,7 +289,7 @@ fn buffer_definitions_print_cbuffer_and_structured_layouts() {
     let b = pixel_module();
     let md = DxilMetadata::read(&b.module).unwrap();
     let mut out = String::new();
-    write_buffer_definitions(&b.module, &md, &latest(), &mut out);
+    write_buffer_definitions(&b.module, &md, &latest(), &mut out).unwrap();
     let expected = [
         ";",
         "; Buffer Definitions:",
@@ -328,7 +328,7 @@ fn buffer_definitions_print_cbuffer_and_structured_layouts() {
 
     // dxc 1.2: no `;` after struct variable names.
     let mut old = String::new();
-    write_buffer_definitions(&b.module, &md, &DxcRelease::line(1, 2), &mut old);
+    write_buffer_definitions(&b.module, &md, &DxcRelease::line(1, 2), &mut old).unwrap();
     assert!(old.contains(
         ";   } Globals                                         ; Offset:    0 Size:   104\n"
     ));
@@ -628,7 +628,7 @@ fn hostile_types_do_not_recurse_forever() {
     let layout = crate::dxil::metadata::layout::DataLayout::of(&b.module);
     assert_eq!(layout.alloc_size(&b.module, id), None);
     let mut out = String::new();
-    write_buffer_definitions(&b.module, &md, &latest(), &mut out);
+    write_buffer_definitions(&b.module, &md, &latest(), &mut out).unwrap();
     assert!(out.contains("struct struct.Particle"));
     assert!(out.len() < 1_000_000, "{} bytes", out.len());
 }

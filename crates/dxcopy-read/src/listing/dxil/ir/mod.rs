@@ -92,6 +92,15 @@ pub enum AsmError {
         /// The budget.
         nodes: u64,
     },
+    /// Its types or constants nest deeper than `limit` levels (a type that
+    /// contains itself, a constant expression chain no compiler writes).
+    #[error("the module's {what} nest more than {limit} levels deep")]
+    TooDeep {
+        /// Types or constants.
+        what: &'static str,
+        /// [`crate::budget::MAX_NESTING`].
+        limit: usize,
+    },
     /// A function body read again for printing (the listing reads each
     /// body twice so as not to hold them all) did not decode as it did
     /// the first time.

@@ -430,14 +430,20 @@ impl<'m> TypeFinder<'m> {
         } else {
             Some(function?.0)
         };
-        let operands = match metadata_entry(self.module, function, id)? {
-            Metadata::Node { operands, .. } => operands.clone(),
-            Metadata::Debug(node) => debug_operands(node),
-            _ => return None,
-        };
-        self.visited_metadata
-            .insert((scope, id.0))
-            .then_some(operands)
+        let entry = metadata_entry(self.module, function, id)?;
+        if !matches!(entry, Metadata::Node { .. } | Metadata::Debug(_)) {
+            return None;
+        }
+        // Visited first: a wide node reached from many places is copied
+        // once, not once per reference.
+        if !self.visited_metadata.insert((scope, id.0)) {
+            return None;
+        }
+        match entry {
+            Metadata::Node { operands, .. } => Some(operands.clone()),
+            Metadata::Debug(node) => Some(debug_operands(node)),
+            _ => None,
+        }
     }
 
     /// A node and what it refers to, depth first in operand order: nested

@@ -20,10 +20,11 @@ use crate::dxil::{Bodies, Outline, OutlinedModule};
 use std::borrow::Cow;
 
 /// Deepest type nesting printed (a type table with a cycle through literal
-/// types cannot come from LLVM; it prints as `<type cycle>`).
-const TYPE_DEPTH: usize = 256;
-/// Deepest constant nesting printed.
-const CONSTANT_DEPTH: usize = 256;
+/// types cannot come from LLVM): deeper, the listing stops with
+/// [`super::AsmError::TooDeep`].
+const TYPE_DEPTH: usize = crate::budget::MAX_NESTING;
+/// Deepest constant nesting printed (as [`TYPE_DEPTH`]).
+const CONSTANT_DEPTH: usize = crate::budget::MAX_NESTING;
 /// Column of the `; preds =` comment.
 const PREDS_COLUMN: usize = 50;
 /// Type and constant nodes a module may print: this many, plus
@@ -101,6 +102,9 @@ pub(super) struct Printer<'m> {
     nodes: std::cell::Cell<u64>,
     /// The most nodes this module may print (see [`NODE_BUDGET_BASE`]).
     node_budget: u64,
+    /// What nested deeper than the printer follows, if anything did: the
+    /// listing stops there with an error instead of printing a stand-in.
+    too_deep: std::cell::Cell<Option<&'static str>>,
     /// Where the text goes as it is printed, in pieces of about [`CHUNK`]
     /// bytes (`None`: it stays in `out`).
     sink: std::cell::RefCell<Option<&'m mut dyn std::io::Write>>,
@@ -441,6 +445,7 @@ impl<'m> Printer<'m> {
             attribute_sets: Vec::new(),
             nodes: std::cell::Cell::new(0),
             node_budget: node_budget(module, source),
+            too_deep: std::cell::Cell::new(None),
             sink: std::cell::RefCell::new(None),
             sink_error: std::cell::RefCell::new(None),
         };
@@ -522,6 +527,11 @@ impl<'m> Printer<'m> {
     pub(super) fn into_text(self) -> (String, Result<(), super::AsmError>) {
         let result = if let Some(e) = self.read_error.take() {
             Err(super::AsmError::Read(e))
+        } else if let Some(what) = self.too_deep.get() {
+            Err(super::AsmError::TooDeep {
+                what,
+                limit: crate::budget::MAX_NESTING,
+            })
         } else if self.over_budget() {
             Err(super::AsmError::TooLarge {
                 nodes: self.node_budget,
@@ -540,7 +550,15 @@ impl<'m> Printer<'m> {
     }
 
     fn over_budget(&self) -> bool {
-        self.nodes.get() > self.node_budget
+        self.nodes.get() > self.node_budget || self.too_deep.get().is_some()
+    }
+
+    /// Notes that `what` nests deeper than the printer follows; what is
+    /// printed after that is never written.
+    fn nested_too_deep(&self, what: &'static str) {
+        if self.too_deep.get().is_none() {
+            self.too_deep.set(Some(what));
+        }
     }
 
     fn create_attribute_slot(&mut self, attributes: Vec<Attribute>) {
@@ -724,7 +742,7 @@ impl<'m> Printer<'m> {
             return;
         }
         if depth > TYPE_DEPTH {
-            out.push_str("<type cycle>");
+            self.nested_too_deep("types");
             return;
         }
         let Some(t) = self.m.ty(ty) else {
@@ -1017,7 +1035,7 @@ impl<'m> Printer<'m> {
             return;
         }
         if depth > CONSTANT_DEPTH {
-            out.push_str("<placeholder or erroneous Constant>");
+            self.nested_too_deep("constants");
             return;
         }
         let ty = self.m.ty(c.ty);

@@ -32,6 +32,7 @@ const READ: &[Layer] = &[
             "container",
             "finding",
             "record",
+            "budget",
         ],
     },
     Layer {

@@ -39,6 +39,7 @@ mod dxil;
 mod dxil_header;
 mod dxil_write;
 mod exercise;
+pub mod layers;
 pub mod llvm;
 mod script;
 pub mod shapes;

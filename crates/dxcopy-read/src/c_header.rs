@@ -65,7 +65,7 @@ pub enum HeaderErrorKind {
 
 /// Whether `text` is read as a C header: text (no NUL byte, not a
 /// container) holding a byte-array declaration — a byte element type word
-/// ([`BYTE_TYPES`]) in the statement before `[…] = {`. Other text (a README,
+/// (`BYTE_TYPES`) in the statement before `[…] = {`. Other text (a README,
 /// a listing) is not a header, so reading it as a container says what magic
 /// it found instead of a C syntax error. Each declaration is looked at
 /// once, back to the start of its statement (at most

@@ -1,6 +1,6 @@
 //! On-disk records, each declared once: its name, its fields with their
 //! types and offsets, and the version in which a field first appears. The
-//! [`record!`] macro turns one declaration into the struct, a bounds-checked
+//! `record!` macro turns one declaration into the struct, a bounds-checked
 //! reader over a [`Cursor`], a writer and the size per version, so a part's
 //! decoder and its encoder (and the test builders) cannot disagree on a
 //! layout. gimli-rs/object declares its records as `#[repr(C)]` structs of

@@ -141,7 +141,7 @@ pub struct Opts {
     /// With --scan: also list each `DXBC` found that is no container, with the reason
     #[arg(long)]
     pub scan_all: bool,
-    /// With --scan: write each distinct container once to DIR as <hash>.dxil / <hash>.dxbc, with manifest.tsv and manifest.json (docs/scan.md)
+    /// With --scan: write each distinct container once to DIR as HASH.dxil / HASH.dxbc (HASH: its shader hash), with manifest.tsv and manifest.json (docs/scan.md)
     #[arg(long, value_name = "DIR")]
     pub scan_extract: Option<PathBuf>,
     /// With --scan: the largest inflated size of a zip member or gzip stream that is scanned, in bytes (default 256 MiB); a larger one is reported

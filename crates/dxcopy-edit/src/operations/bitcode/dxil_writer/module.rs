@@ -76,6 +76,12 @@ impl Emitter<'_> {
                 "a record of a later LLVM writer (VSTOFFSET, HASH or SOURCE_FILENAME)",
             ));
         }
+        if !m.dependent_libraries.is_empty() {
+            return Err(self.fail(
+                "DEPLIB",
+                "LLVM 3.7's writer writes no dependent libraries (an older record it only reads)",
+            ));
+        }
         if m.version != 1 {
             return Err(self.fail(
                 "VERSION",

@@ -562,6 +562,15 @@ fn what_dxc_never_writes_is_an_error_naming_the_record() {
         "{e}"
     );
     let mut m = sample();
+    m.dependent_libraries.push(b"dxil-ms-dx".to_vec());
+    assert!(matches!(
+        write_module(&m).unwrap_err(),
+        ModuleWriteError::Unwritable {
+            record: "DEPLIB",
+            ..
+        }
+    ));
+    let mut m = sample();
     m.types.push(Type::OpaquePointer { address_space: 0 });
     assert!(matches!(
         write_module(&m).unwrap_err(),

@@ -328,6 +328,10 @@ const NOT_YET: &[(&str, &str)] = &[
         "imports `operations`, and",
     ),
     (
+        "crates/dxcopy-edit/src/error.rs",
+        "imports `operations::sources` (",
+    ),
+    (
         "crates/dxcopy-edit/src/operations/asm/container.rs",
         "imports `pipeline`, and",
     ),

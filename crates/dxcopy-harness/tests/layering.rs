@@ -260,7 +260,6 @@ const NOT_YET: &[(&str, &str)] = &[
         "crates/dxcopy-read/src/dxil/derived/signature.rs",
         "imports `record`, and",
     ),
-    ("crates/dxcopy-read/src/enums.rs", "imports `error`, and"),
     ("crates/dxcopy-read/src/enums.rs", "imports `record`, and"),
     ("crates/dxcopy-read/src/error.rs", "imports `name`, and"),
     ("crates/dxcopy-read/src/finding.rs", "imports `name`, and"),

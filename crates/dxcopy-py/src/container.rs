@@ -442,6 +442,21 @@ impl Container {
         listing.map_err(|e| crate::error::listing_to_py(py, e, self.input.path.as_deref()))
     }
 
+    /// The module of program part `name` ("DXIL", "ILDB" or "STAT" from
+    /// dxc) as a `dxcopy.Module`, to list and change constants and write
+    /// back (`Module.to_program()`).
+    ///
+    /// Raises KeyError when there is no such part and dxcopy.Error when the
+    /// part is not a program or its module does not read.
+    #[pyo3(signature = (name = "DXIL"))]
+    fn module(&self, py: Python<'_>, name: &str) -> PyResult<crate::module::Module> {
+        let part = self.require(py, name)?;
+        let data = part.data_slice().to_vec();
+        self.input.checked_py(py, Ok(()))?;
+        py.detach(|| crate::module::Module::from_program(data))
+            .map_err(|e| crate::module::in_part(py, e, name, self.input.path.as_deref()))
+    }
+
     /// A new edit of this container (see Edit). With `regex=True` the
     /// patterns of remove/only/keep are regular expressions (like --regex),
     /// otherwise globs.

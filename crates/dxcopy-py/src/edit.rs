@@ -183,6 +183,17 @@ impl Edit {
         Ok(slf)
     }
 
+    /// Rebuilds every part derived from the DXIL module (SFI0, ISG1, OSG1,
+    /// PSG1, PSV0 and HASH, as dxc writes them for the module's validator
+    /// version), like --rebuild-parts: stale ones replaced, missing ones
+    /// added in dxc's order, ones the module does not derive removed; the
+    /// other parts are kept. Done after update(), so a module put back
+    /// with update("DXIL", module.to_program()) gets its own parts.
+    fn rebuild_parts(mut slf: PyRefMut<'_, Self>) -> PyRefMut<'_, Self> {
+        slf.config.edits.rebuild_parts = true;
+        slf
+    }
+
     /// The edited container as bytes.
     ///
     /// `digest` is the header digest policy ("auto", "retail", "debug",

@@ -1,7 +1,8 @@
 //! `dxcopy.Edit`: the edits of one dxcopy invocation, collected call by call
 //! and applied by the library in the command's fixed order.
 
-use crate::container::{buffer_bytes, Input};
+use crate::buffer::buffer_bytes;
+use crate::container::Input;
 use crate::error::warning_text;
 use dxcopy_edit::config::part_name;
 use dxcopy_edit::{Config, DigestPolicy, EditError, HashPolicy, NameMatcher, StripClass};

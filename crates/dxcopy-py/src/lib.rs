@@ -5,6 +5,7 @@
 //! command-line tools do (the same bytes, the same error messages). The
 //! Python-facing documentation is in the docstrings and in `dxcopy.pyi`.
 
+mod buffer;
 mod container;
 mod edit;
 mod error;

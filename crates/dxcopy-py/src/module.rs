@@ -2,7 +2,7 @@
 //! library's model, its constants listed and changed, and the module
 //! written back as dxc writes bitcode.
 
-use crate::container::buffer_bytes;
+use crate::buffer::buffer_bytes;
 use crate::error::Error;
 use dxcopy_edit::bitcode::{write_module, write_program};
 use dxcopy_edit::constants::{self, NewValue, Scalar, Scope};

@@ -153,6 +153,19 @@ fn a_fifo_in_a_tree_is_one_failure_never_a_hang() {
         open_regular(&fifo),
         Err(InputError::NotRegular { .. })
     ));
+    // A device named is one failure too, never read.
+    let (files, failures) = input_files(&[PathBuf::from("/dev/zero")], false);
+    assert!(files.is_empty());
+    assert!(
+        matches!(
+            &failures[..],
+            [InputError::NotRegular {
+                kind: FileKind::CharacterDevice,
+                ..
+            }]
+        ),
+        "{failures:?}"
+    );
 }
 
 #[test]

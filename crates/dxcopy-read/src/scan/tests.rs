@@ -567,4 +567,40 @@ fn corpus_containers_planted_in_random_bytes_are_all_found() {
     assert!(failures.is_empty(), "{failures:?}");
     assert_eq!(got.len(), want.len());
     assert_eq!(got, want);
+    // Others in a zip, one member stored and one deflated, appended to a
+    // fake executable that holds more of them among its own bytes.
+    let stored: Vec<Vec<u8>> = containers.iter().skip(1).step_by(7).cloned().collect();
+    let deflated: Vec<Vec<u8>> = containers.iter().skip(2).step_by(7).cloned().collect();
+    let loose: Vec<Vec<u8>> = containers.iter().skip(3).step_by(7).cloned().collect();
+    let (stored_bytes, stored_at) = plant(&mut rng, &stored);
+    let (deflated_bytes, deflated_at) = plant(&mut rng, &deflated);
+    let (loose_bytes, loose_at) = plant(&mut rng, &loose);
+    let mut exe = b"MZ\x90\0".to_vec();
+    exe.extend(rng.bytes(400));
+    exe.extend_from_slice(b"PE\0\0");
+    let base = exe.len() as u64;
+    exe.extend(&loose_bytes);
+    exe.extend(zip(&[
+        ("shaders/stored.bin", &stored_bytes, false),
+        ("shaders/deflated.bin", &deflated_bytes, true),
+    ]));
+    let (got, failures) = found(&exe, &ScanOptions::default());
+    let placed = |path: &str, offsets: &[u64], list: &[Vec<u8>], base: u64| -> Vec<Found> {
+        offsets
+            .iter()
+            .zip(list)
+            .map(|(o, c)| (path.to_owned(), base + o, c.len() as u64))
+            .collect()
+    };
+    let mut want = placed("in!shaders/stored.bin", &stored_at, &stored, 0);
+    want.extend(placed(
+        "in!shaders/deflated.bin",
+        &deflated_at,
+        &deflated,
+        0,
+    ));
+    want.extend(placed("in", &loose_at, &loose, base));
+    assert!(failures.is_empty(), "{failures:?}");
+    assert_eq!(got.len(), want.len());
+    assert_eq!(got, want);
 }

@@ -232,8 +232,11 @@ pub fn survey_paths(
     for failure in failures {
         visit(Surveyed::Failed(failure.to_string()));
     }
+    // A set: a survey names thousands of files.
+    let named_paths: std::collections::HashSet<&Path> =
+        paths.iter().map(PathBuf::as_path).collect();
     for path in &files {
-        let named = paths.iter().any(|p| p == path);
+        let named = named_paths.contains(path.as_path());
         let bytes = match open_regular(path) {
             Ok(bytes) => bytes,
             Err(e) => {

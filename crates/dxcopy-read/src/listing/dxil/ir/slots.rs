@@ -9,8 +9,7 @@ use crate::dxil::Bodies;
 
 use crate::dxil::model::{
     Attribute, AttributeKind, DebugLoc, DebugNode, DebugNodeKind, FunctionBody, Instruction,
-    InstructionKind, LocalValue, Metadata, MetadataId, Module, ModuleValue, Operand, Type, TypeId,
-    ValueId,
+    LocalValue, Metadata, MetadataId, Module, ModuleValue, Operand, Type, TypeId, ValueId,
 };
 
 /// A metadata node as LLVM 3.7 identifies it: uniqued `DILocation`s are one
@@ -478,66 +477,6 @@ impl<'m> TypeFinder<'m> {
     }
 }
 
-/// An instruction's operands in LLVM's operand order (block operands left
-/// out: they are no constants and have no type to find).
-pub(super) fn instruction_operands(kind: &InstructionKind) -> Vec<Operand> {
-    use InstructionKind::*;
-    match kind {
-        BinOp { lhs, rhs, .. } | Compare { lhs, rhs, .. } => vec![*lhs, *rhs],
-        Cast { value, .. } => vec![*value],
-        Select {
-            condition,
-            if_true,
-            if_false,
-        } => vec![*condition, *if_true, *if_false],
-        ExtractElement { vector, index } => vec![*vector, *index],
-        InsertElement {
-            vector,
-            element,
-            index,
-        } => vec![*vector, *element, *index],
-        ShuffleVector {
-            first,
-            second,
-            mask,
-        } => vec![*first, *second, *mask],
-        ExtractValue { aggregate, .. } => vec![*aggregate],
-        InsertValue {
-            aggregate, value, ..
-        } => vec![*aggregate, *value],
-        GetElementPtr { operands, .. } => operands.clone(),
-        Phi { incoming } => incoming.iter().map(|i| i.value).collect(),
-        Ret { value } => value.iter().copied().collect(),
-        Br { .. } | Unreachable => Vec::new(),
-        CondBr { condition, .. } => vec![*condition],
-        Switch {
-            condition, cases, ..
-        } => {
-            let mut v = vec![*condition];
-            v.extend(cases.iter().map(|c| Operand::Value(c.value)));
-            v
-        }
-        IndirectBr { address, .. } => vec![*address],
-        Alloca { size, .. } => vec![*size],
-        Load { pointer, .. } => vec![*pointer],
-        Store { pointer, value, .. } => vec![*value, *pointer],
-        CmpXchg {
-            pointer,
-            compare,
-            new_value,
-            ..
-        } => vec![*pointer, *compare, *new_value],
-        AtomicRmw { pointer, value, .. } => vec![*pointer, *value],
-        Fence { .. } => Vec::new(),
-        Call { callee, args, .. } => {
-            let mut v = args.clone();
-            v.push(*callee);
-            v
-        }
-        VaArg { list, .. } => vec![*list],
-    }
-}
-
 /// Calls `f` with each instruction of function `index` and its block, in
 /// order: from `body`, or, for a module read with its bodies outlined,
 /// read again from `source` (name and attachments from the outline).
@@ -624,7 +563,7 @@ pub(super) fn struct_types(
             if let Some(ty) = instruction.ty {
                 finder.incorporate_type(ty);
             }
-            for operand in instruction_operands(&instruction.kind) {
+            for operand in instruction.kind.operands() {
                 finder.incorporate_operand(scope, operand);
             }
             let mut attachments = instruction.attachments.clone();

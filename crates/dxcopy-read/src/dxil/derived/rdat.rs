@@ -120,8 +120,9 @@ const OP_COMPAT: &[(u32, u32, Model, Model, u32)] = &[
 /// All stages (`1 << Invalid` - 1).
 const ALL: u32 = (1 << 16) - 1;
 
+/// The stage bit of `kind` (none for a kind past the 32 a mask holds).
 fn stage(kind: ShaderKind) -> u32 {
-    1 << kind.raw()
+    1u32.checked_shl(u32::from(kind.raw())).unwrap_or(0)
 }
 
 /// Operations that take derivatives (Sample, SampleBias, SampleCmp,

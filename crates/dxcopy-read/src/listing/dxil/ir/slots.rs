@@ -110,60 +110,6 @@ pub(super) fn field_ref(node: &DebugNode, index: usize) -> Option<MetadataId> {
     u32::try_from(raw).ok().map(MetadataId)
 }
 
-/// The operands of a debug node in LLVM 3.7's operand order (the order the
-/// SlotTracker and the TypeFinder walk), from the record's fields.
-pub(super) fn debug_operands(node: &DebugNode) -> Vec<Option<MetadataId>> {
-    use DebugNodeKind::*;
-    let refs = |indices: &[usize]| -> Vec<Option<MetadataId>> {
-        indices.iter().map(|&i| field_ref(node, i)).collect()
-    };
-    match node.kind {
-        Location => {
-            let scope = node
-                .fields
-                .get(3)
-                .and_then(|&v| u32::try_from(v).ok())
-                .map(MetadataId);
-            let mut ops = vec![scope];
-            if let Some(inlined) = field_ref(node, 4) {
-                ops.push(Some(inlined));
-            }
-            ops
-        }
-        GenericDebug => {
-            let mut ops = vec![field_ref(node, 3)];
-            ops.extend((4..node.fields.len()).map(|i| field_ref(node, i)));
-            ops
-        }
-        Subrange | Expression => Vec::new(),
-        Enumerator => refs(&[2]),
-        BasicType => {
-            let mut ops = vec![None, None];
-            ops.push(field_ref(node, 2));
-            ops
-        }
-        DerivedType => refs(&[3, 5, 2, 6, 11]),
-        CompositeType => refs(&[3, 5, 2, 6, 11, 13, 14, 15]),
-        SubroutineType => {
-            let mut ops = vec![None; 8];
-            ops[4] = field_ref(node, 2);
-            ops
-        }
-        File => refs(&[1, 2]),
-        CompileUnit => refs(&[2, 3, 5, 7, 9, 10, 11, 12, 13]),
-        Subprogram => refs(&[4, 1, 2, 2, 3, 6, 10, 15, 16, 17, 18]),
-        LexicalBlock | LexicalBlockFile => refs(&[2, 1]),
-        Namespace => refs(&[2, 1, 3]),
-        TemplateTypeParameter => refs(&[1, 2]),
-        TemplateValueParameter => refs(&[2, 3, 4]),
-        GlobalVariable => refs(&[1, 2, 4, 6, 2, 3, 9, 10]),
-        LocalVariable => refs(&[2, 3, 4, 6]),
-        ObjCProperty => refs(&[1, 2, 4, 5, 7]),
-        ImportedEntity => refs(&[2, 3, 5]),
-        Module => refs(&[1, 2, 3, 4, 5]),
-    }
-}
-
 /// The operands of node `key` (metadata references), in LLVM's order.
 pub(super) fn node_operands(
     module: &Module,
@@ -185,7 +131,7 @@ pub(super) fn node_operands(
     };
     match entry {
         Some(Metadata::Node { operands, .. }) => operands.clone(),
-        Some(Metadata::Debug(node)) => debug_operands(node),
+        Some(Metadata::Debug(node)) => node.references(),
         _ => Vec::new(),
     }
 }
@@ -440,7 +386,7 @@ impl<'m> TypeFinder<'m> {
         }
         match entry {
             Metadata::Node { operands, .. } => Some(operands.clone()),
-            Metadata::Debug(node) => Some(debug_operands(node)),
+            Metadata::Debug(node) => Some(node.references()),
             _ => None,
         }
     }

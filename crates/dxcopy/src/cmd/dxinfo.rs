@@ -1073,7 +1073,7 @@ mod tests {
             .contains("nor a dxc release"));
     }
 
-    /// Issue 26: `--sources --disasm` exited 0 and ignored `--sources`
+    /// `--sources --disasm` exited 0 and ignored `--sources`
     /// while `--sources --parts` was refused. Every modifier is now
     /// accepted in exactly the views [`MODIFIERS`] gives it, and refused
     /// (exit 1) beside any other.

@@ -580,7 +580,7 @@ mod tests {
     }
 
     /// Two RTS0 parts in a root-signature file: which is meant is not
-    /// guessed (issue 28).
+    /// guessed.
     #[test]
     fn a_file_with_two_root_signatures_is_refused_naming_both() {
         let raw = rts0_v11(&[Param::Constants(0, 0, 0)], &[]);

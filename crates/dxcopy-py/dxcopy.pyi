@@ -154,6 +154,12 @@ class Container:
         part. The container passes (dxinfo says OK) when no finding is a
         problem, i.e. every level is "note".
         """
+    def module(self, name: str = "DXIL") -> "Module":
+        """The module of program part `name` ("DXIL", "ILDB" or dxc's "STAT").
+
+        Raises KeyError when there is no such part and dxcopy.Error (with
+        `part` set) when the part is not a program or its module does not read.
+        """
     def edit(self, *, regex: bool = False) -> "Edit":
         """A new edit of this container; with regex=True patterns are regular expressions."""
     def __getitem__(self, key: Union[str, int]) -> Part: ...
@@ -214,6 +220,10 @@ class Edit:
     def update(self, name: str, data: Buffer) -> "Edit":
         """Replaces part `name` (like --update-section; raw bitcode for DXIL/ILDB
         keeps the program header)."""
+    def rebuild_parts(self) -> "Edit":
+        """Rebuilds the parts derived from the DXIL module (SFI0, ISG1, OSG1,
+        PSG1, PSV0, HASH) as dxc writes them, like --rebuild-parts; done after
+        update(), so a module put back gets its own parts."""
     def set_private(self, data: Buffer) -> "Edit":
         """Adds or replaces the PRIV part (last, exact size), like --set-private."""
     def finish(self, digest: str = "auto", hash: str = "auto") -> bytes:
@@ -237,6 +247,69 @@ class Edit:
     def warnings(self) -> List[str]:
         """The warnings of the last finish() or write(), as dxcopy prints them,
         with the Python method or argument where dxcopy names an option."""
+
+class Constant:
+    """One constant of a module, as Module.constants() lists it."""
+
+    @property
+    def id(self) -> int:
+        """The value ID (``%N``): module-wide, or in its function's numbering."""
+    @property
+    def function(self) -> Optional[str]:
+        """The function whose CONSTANTS block holds it; None for a module constant."""
+    @property
+    def type(self) -> str:
+        """The type as LLVM prints it ("i32", "float", "<4 x float>", …)."""
+    @property
+    def kind(self) -> str:
+        """The record form: "integer", "float", "null", "undef", "aggregate",
+        "string", "data", "expression", "blockaddress" or "inline asm"."""
+    @property
+    def value(self) -> Union[int, float, bool, None]:
+        """A scalar integer's (bool for i1) or float's value, widened exactly
+        (a null of such a type is 0); None for the other constants."""
+    @property
+    def in_metadata(self) -> bool:
+        """Whether metadata names the constant (Module.set_constant refuses it)."""
+
+class Module:
+    """A DXIL module: the LLVM 3.7 bitcode of a DXIL, ILDB or STAT part, read
+    into the library's model. Made by read_module() or Container.module().
+
+    Example (the specialization-constant patch; examples/patch_constant.py)::
+
+        c = dxcopy.Container.open("shader.dxil")
+        m = c.module("DXIL")
+        k = next(k for k in m.constants() if k.type == "float" and k.value == 2.0)
+        m.set_constant(k.id, 0.5, function=k.function)
+        out = c.edit().update("DXIL", m.to_program()).rebuild_parts().finish(digest="retail")
+    """
+
+    @property
+    def functions(self) -> List[str]:
+        """The names of the functions with a body, in module order."""
+    def constants(self) -> List[Constant]:
+        """Every constant: the module's, then each function's, in ID order."""
+    def set_constant(self, id: int, value: Union[int, float], function: Optional[str] = None) -> None:
+        """Gives scalar constant `id` (of `function`; None: a module constant)
+        the value `value` in place: an int (or bool) for an integer type,
+        signed or unsigned within its width; an int or float for half, float
+        and double, rounded to the type. Every use of the constant in its
+        scope sees the new value; no ID changes.
+
+        Raises KeyError for an unknown function, TypeError for a value that is
+        not a number, dxcopy.Error when the constant is not a scalar, the value
+        does not fit, metadata names the constant, or another constant of the
+        type already has that value (they would be one LLVM constant, which
+        needs the values renumbered). Nothing changes on error.
+        """
+    def to_bitcode(self) -> bytes:
+        """The module as LLVM 3.7 bitcode written as dxc writes it (an unchanged
+        module gives back the bytes it was read from)."""
+    def to_program(self) -> bytes:
+        """The program part holding the module: the part it was read from with
+        the new bitcode, or (read from raw bitcode) a new part whose header
+        comes from dx.shaderModel and dx.version."""
 
 class StripResult:
     """The outcome of stripping one file with strip_files()."""
@@ -262,6 +335,11 @@ class StripResult:
     @property
     def ok(self) -> bool:
         """Whether the file was stripped (error is None)."""
+
+def read_module(data: Buffer) -> Module:
+    """The module in `data`: a container (its DXIL part), a program part's
+    data (DXIL, ILDB, STAT) or raw LLVM bitcode. Raises dxcopy.Error when
+    there is none or it does not read."""
 
 def strip_files(
     paths: Sequence[StrPath],

@@ -49,7 +49,9 @@ use pipeline::{
 use run::{matcher, parallel};
 
 /// Module paths used by name from other crates.
-pub use operations::{asm, bitcode, c_header, debug, dump, dump_all, pdb, rebuild, sources};
+pub use operations::{
+    asm, bitcode, c_header, constants, debug, dump, dump_all, pdb, rebuild, sources,
+};
 pub use run::{batch, config, file, header_run, llvm_dis, tree};
 
 pub use builder::ContainerBuilder;

@@ -71,11 +71,11 @@ const EDIT: &[Layer] = &[
 const PY: &[Layer] = &[
     Layer {
         name: "base",
-        modules: &["", "error"],
+        modules: &["", "error", "buffer"],
     },
     Layer {
         name: "classes",
-        modules: &["container", "edit", "strip", "projects", "survey"],
+        modules: &["container", "edit", "module", "strip", "projects", "survey"],
     },
 ];
 

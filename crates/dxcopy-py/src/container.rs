@@ -2,6 +2,7 @@
 //! container (memory-mapped file, bytes, or the container inside a dxc
 //! companion PDB), its parts and what decoding them says.
 
+use crate::buffer::buffer_bytes;
 use crate::edit::Edit;
 use crate::error::{read_to_py, to_py};
 use dxcopy_edit::{Config, EditError, MatchStyle};
@@ -11,9 +12,9 @@ use dxcopy_read::reflect::{self, Reflection};
 use dxcopy_read::Severity;
 use dxcopy_read::{container_input, Container as Parsed, ContainerSource};
 use dxcopy_read::{InputChange, MappedFile, PdbInfo, ReadError};
-use pyo3::exceptions::{PyIndexError, PyKeyError, PyTypeError, PyValueError};
+use pyo3::exceptions::{PyIndexError, PyKeyError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyBytes, PyList, PyMemoryView};
+use pyo3::types::{PyBytes, PyList};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -153,30 +154,6 @@ impl Input {
             None => insp,
         })
     }
-}
-
-/// Bytes from any object that supports the buffer protocol (bytes,
-/// bytearray, memoryview, mmap, array, …). Anything else is a TypeError:
-/// `bytes(x)` is not used, as it turns an int into that many zero bytes and
-/// a list of ints into bytes.
-pub fn buffer_bytes(data: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
-    if let Ok(b) = data.cast::<PyBytes>() {
-        return Ok(b.as_bytes().to_vec());
-    }
-    if let Ok(b) = data.cast::<PyByteArray>() {
-        return Ok(b.to_vec());
-    }
-    let not_bytes = || {
-        let type_name = data
-            .get_type()
-            .name()
-            .map_or_else(|_| "that type".to_string(), |n| n.to_string());
-        PyTypeError::new_err(format!("expected a bytes-like object, not {type_name}"))
-    };
-    // A str has no buffer; memoryview() accepts exactly the buffer-protocol objects.
-    let view = PyMemoryView::from(data).map_err(|_| not_bytes())?;
-    let bytes = view.call_method0("tobytes")?;
-    Ok(bytes.cast::<PyBytes>()?.as_bytes().to_vec())
 }
 
 /// Turns a serialisable value into Python objects through JSON, so the
@@ -440,6 +417,21 @@ impl Container {
         let listing = container_listing(&container, &ListingOptions { part, release });
         self.input.checked_py(py, Ok(()))?;
         listing.map_err(|e| crate::error::listing_to_py(py, e, self.input.path.as_deref()))
+    }
+
+    /// The module of program part `name` ("DXIL", "ILDB" or "STAT" from
+    /// dxc) as a `dxcopy.Module`, to list and change constants and write
+    /// back (`Module.to_program()`).
+    ///
+    /// Raises KeyError when there is no such part and dxcopy.Error when the
+    /// part is not a program or its module does not read.
+    #[pyo3(signature = (name = "DXIL"))]
+    fn module(&self, py: Python<'_>, name: &str) -> PyResult<crate::module::Module> {
+        let part = self.require(py, name)?;
+        let data = part.data_slice().to_vec();
+        self.input.checked_py(py, Ok(()))?;
+        py.detach(|| crate::module::Module::from_program(data))
+            .map_err(|e| crate::module::in_part(py, e, name, self.input.path.as_deref()))
     }
 
     /// A new edit of this container (see Edit). With `regex=True` the

@@ -1,7 +1,8 @@
 //! `dxcopy.Edit`: the edits of one dxcopy invocation, collected call by call
 //! and applied by the library in the command's fixed order.
 
-use crate::container::{buffer_bytes, Input};
+use crate::buffer::buffer_bytes;
+use crate::container::Input;
 use crate::error::warning_text;
 use dxcopy_edit::config::part_name;
 use dxcopy_edit::{Config, DigestPolicy, EditError, HashPolicy, NameMatcher, StripClass};
@@ -181,6 +182,17 @@ impl Edit {
         let path = slf.inline("set_private()", bytes);
         slf.config.edits.set_private = Some(path);
         Ok(slf)
+    }
+
+    /// Rebuilds every part derived from the DXIL module (SFI0, ISG1, OSG1,
+    /// PSG1, PSV0 and HASH, as dxc writes them for the module's validator
+    /// version), like --rebuild-parts: stale ones replaced, missing ones
+    /// added in dxc's order, ones the module does not derive removed; the
+    /// other parts are kept. Done after update(), so a module put back
+    /// with update("DXIL", module.to_program()) gets its own parts.
+    fn rebuild_parts(mut slf: PyRefMut<'_, Self>) -> PyRefMut<'_, Self> {
+        slf.config.edits.rebuild_parts = true;
+        slf
     }
 
     /// The edited container as bytes.

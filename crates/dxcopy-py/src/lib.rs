@@ -5,9 +5,11 @@
 //! command-line tools do (the same bytes, the same error messages). The
 //! Python-facing documentation is in the docstrings and in `dxcopy.pyi`.
 
+mod buffer;
 mod container;
 mod edit;
 mod error;
+mod module;
 mod projects;
 mod strip;
 mod survey;
@@ -35,6 +37,9 @@ fn dxcopy_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<container::Part>()?;
     m.add_class::<container::Finding>()?;
     m.add_class::<edit::Edit>()?;
+    m.add_class::<module::Module>()?;
+    m.add_class::<module::Constant>()?;
+    m.add_function(wrap_pyfunction!(module::read_module, m)?)?;
     m.add_class::<strip::StripResult>()?;
     m.add_function(wrap_pyfunction!(strip::strip_files, m)?)?;
     m.add_function(wrap_pyfunction!(projects::read_header, m)?)?;

@@ -1,5 +1,6 @@
 //! What an edit does to a container, each on the pipeline's plan or beside
 //! it: strip classes ([`strip`]), dumps and extracts ([`dump`], [`dump_all`]),
+//! scalar constants changed in place ([`constants`]),
 //! debug information moved to and from PDBs ([`debug`], [`debug_search`],
 //! [`pdb`]), bitcode rewrites ([`bitcode`], [`name_strip`]), the root
 //! signature ([`root_signature`]), C headers ([`c_header`]) and embedded
@@ -8,6 +9,7 @@
 pub mod asm;
 pub mod bitcode;
 pub mod c_header;
+pub mod constants;
 pub mod debug;
 pub(crate) mod debug_search;
 #[cfg(test)]

@@ -143,15 +143,19 @@ impl fmt::Display for AsmErrorKind {
             UnexpectedCharacter(c) => write!(f, "unexpected character '{c}'"),
             UnclosedComment => f.write_str("unterminated /* comment"),
             Expected { expected, found } => write!(f, "expected {expected}, found {found}"),
-            UnknownInstruction(name) => write!(f, "unknown instruction '{name}'"),
+            // Text quoted from the listing is cut to 40 characters: a
+            // megabyte of digits or `_` is not repeated in the message.
+            UnknownInstruction(name) => write!(f, "unknown instruction '{}'", lex::cut(name)),
             UnknownSuffix {
                 suffix,
                 instruction,
             } => write!(f, "unknown suffix '_{suffix}' in '{instruction}'"),
-            UnknownRegister(name) => write!(f, "unknown register type '{name}'"),
-            UnknownName { what, name } => write!(f, "unknown {what} '{name}'"),
-            BadComponents(letters) => write!(f, "invalid component letters '{letters}'"),
-            BadNumber(text) => write!(f, "invalid number '{text}'"),
+            UnknownRegister(name) => write!(f, "unknown register type '{}'", lex::cut(name)),
+            UnknownName { what, name } => write!(f, "unknown {what} '{}'", lex::cut(name)),
+            BadComponents(letters) => {
+                write!(f, "invalid component letters '{}'", lex::cut(letters))
+            }
+            BadNumber(text) => write!(f, "invalid number '{}'", lex::cut(text)),
             OutOfRange { what, value } => write!(f, "{what} {value} is out of range"),
             ImmediateCount(n) => write!(f, "an immediate has 1 or 4 values, not {n}"),
             MissingTest(name) => write!(f, "'{name}' needs a test: '{name}_z' or '{name}_nz'"),

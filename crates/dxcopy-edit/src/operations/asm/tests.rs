@@ -627,3 +627,18 @@ fn hash_lines_are_line_directives_or_errors() {
         );
     }
 }
+
+#[test]
+fn text_quoted_in_an_error_is_cut_short() {
+    // A megabyte of digits: the message quotes 40 of them.
+    let text = format!("ps_5_0\ndcl_temps {}\nret\n", "9".repeat(1 << 20));
+    let e = error(&text);
+    assert!(matches!(e.kind, AsmErrorKind::BadNumber(_)), "{e}");
+    let message = e.to_string();
+    assert_eq!(
+        message,
+        format!("2:11: error: invalid number '{}…'", "9".repeat(40))
+    );
+    let e = error(&format!("ps_5_0\n{} r0.x\n", "q".repeat(100_000)));
+    assert!(e.to_string().len() < 100, "{e}");
+}

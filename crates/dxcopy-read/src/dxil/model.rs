@@ -517,7 +517,7 @@ pub enum ModuleValue {
 // ---------------------------------------------------------------- constants
 
 /// A constant with its type.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Constant {
     /// The constant's type (the CONSTANTS block's SETTYPE in force).
     pub ty: TypeId,
@@ -526,7 +526,7 @@ pub struct Constant {
 }
 
 /// The constant forms of a CONSTANTS block.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum ConstantKind {
     /// CST_CODE_NULL: `zeroinitializer`, `null`, `0`, `0.0`, `false` by type.
     Null,
@@ -677,6 +677,48 @@ impl ConstantKind {
             } => vec![*first, *second, *mask],
             ConstantKind::BlockAddress { function, .. } => vec![*function],
             _ => Vec::new(),
+        }
+    }
+}
+
+impl ConstantKind {
+    /// Calls `f` with each value the constant refers to, mutably, in
+    /// [`ConstantKind::operands`] order (a renumbering rewrites them).
+    pub fn for_each_operand_mut(&mut self, f: &mut dyn FnMut(&mut ValueId)) {
+        match self {
+            ConstantKind::Aggregate(ops) | ConstantKind::GetElementPtr { operands: ops, .. } => {
+                ops.iter_mut().for_each(f)
+            }
+            ConstantKind::Cast { value, .. } => f(value),
+            ConstantKind::BinOp { lhs, rhs, .. } | ConstantKind::Compare { lhs, rhs, .. } => {
+                f(lhs);
+                f(rhs);
+            }
+            ConstantKind::Select {
+                condition: a,
+                if_true: b,
+                if_false: c,
+            }
+            | ConstantKind::InsertElement {
+                vector: a,
+                element: b,
+                index: c,
+            }
+            | ConstantKind::ShuffleVector {
+                first: a,
+                second: b,
+                mask: c,
+            } => {
+                f(a);
+                f(b);
+                f(c);
+            }
+            ConstantKind::ExtractElement { vector, index } => {
+                f(vector);
+                f(index);
+            }
+            ConstantKind::BlockAddress { function, .. } => f(function),
+            _ => {}
         }
     }
 }
@@ -1363,6 +1405,110 @@ pub enum InstructionKind {
     },
 }
 
+impl InstructionKind {
+    /// The instruction's value operands in LLVM's operand order (a call's
+    /// arguments before its callee, a store's value before its pointer, a
+    /// switch's condition then its case values); block operands are left
+    /// out. This is the order LLVM's value enumerator meets constants in.
+    pub fn operands(&self) -> Vec<Operand> {
+        let mut this = self.clone();
+        let mut out = Vec::new();
+        this.for_each_operand_mut(&mut |o| out.push(*o));
+        out
+    }
+
+    /// Calls `f` with each operand, mutably, in [`InstructionKind::operands`]
+    /// order (a renumbering rewrites them). A switch case's value is passed
+    /// as an [`Operand::Value`] and written back only if it stays one.
+    pub fn for_each_operand_mut(&mut self, f: &mut dyn FnMut(&mut Operand)) {
+        use InstructionKind::*;
+        match self {
+            BinOp { lhs, rhs, .. } | Compare { lhs, rhs, .. } => {
+                f(lhs);
+                f(rhs);
+            }
+            Cast { value: a, .. }
+            | ExtractValue { aggregate: a, .. }
+            | CondBr { condition: a, .. }
+            | IndirectBr { address: a, .. }
+            | Alloca { size: a, .. }
+            | Load { pointer: a, .. }
+            | VaArg { list: a, .. } => f(a),
+            Select {
+                condition: a,
+                if_true: b,
+                if_false: c,
+            }
+            | InsertElement {
+                vector: a,
+                element: b,
+                index: c,
+            }
+            | ShuffleVector {
+                first: a,
+                second: b,
+                mask: c,
+            }
+            | CmpXchg {
+                pointer: a,
+                compare: b,
+                new_value: c,
+                ..
+            } => {
+                f(a);
+                f(b);
+                f(c);
+            }
+            ExtractElement {
+                vector: a,
+                index: b,
+            }
+            | InsertValue {
+                aggregate: a,
+                value: b,
+                ..
+            }
+            | Store {
+                value: a,
+                pointer: b,
+                ..
+            }
+            | AtomicRmw {
+                pointer: a,
+                value: b,
+                ..
+            } => {
+                f(a);
+                f(b);
+            }
+            GetElementPtr { operands, .. } => operands.iter_mut().for_each(f),
+            Phi { incoming } => incoming.iter_mut().for_each(|i| f(&mut i.value)),
+            Ret { value } => {
+                if let Some(v) = value {
+                    f(v);
+                }
+            }
+            Br { .. } | Unreachable | Fence { .. } => {}
+            Switch {
+                condition, cases, ..
+            } => {
+                f(condition);
+                for case in cases {
+                    let mut op = Operand::Value(case.value);
+                    f(&mut op);
+                    if let Operand::Value(v) = op {
+                        case.value = v;
+                    }
+                }
+            }
+            Call { callee, args, .. } => {
+                args.iter_mut().for_each(&mut *f);
+                f(callee);
+            }
+        }
+    }
+}
+
 // ---------------------------------------------------------------- metadata
 
 /// One metadata ID's entry.
@@ -1461,6 +1607,61 @@ pub enum DebugNodeKind {
     ImportedEntity,
     /// METADATA_MODULE `[distinct, scope, name, …]`
     Module,
+}
+
+impl DebugNode {
+    /// The indexes of the fields that refer to metadata, in LLVM 3.7's
+    /// operand order of the node (the order LLVM's value enumerator and
+    /// slot tracker walk; a field may come twice, as the name of a
+    /// DISubprogram does). Field 3 of a DILocation (its scope) holds the
+    /// metadata ID itself; every other reference holds ID + 1 (0: null).
+    pub fn reference_fields(&self) -> Vec<usize> {
+        use DebugNodeKind::*;
+        let fixed: &[usize] = match self.kind {
+            Location => return (3..self.fields.len().min(5)).collect(),
+            GenericDebug => return (3..self.fields.len()).collect(),
+            Subrange | Expression => &[],
+            Enumerator | BasicType | SubroutineType => &[2],
+            DerivedType => &[3, 5, 2, 6, 11],
+            CompositeType => &[3, 5, 2, 6, 11, 13, 14, 15],
+            File => &[1, 2],
+            CompileUnit => &[2, 3, 5, 7, 9, 10, 11, 12, 13],
+            Subprogram => &[4, 1, 2, 2, 3, 6, 10, 15, 16, 17, 18],
+            LexicalBlock | LexicalBlockFile => &[2, 1],
+            Namespace => &[2, 1, 3],
+            TemplateTypeParameter => &[1, 2],
+            TemplateValueParameter => &[2, 3, 4],
+            GlobalVariable => &[1, 2, 4, 6, 2, 3, 9, 10],
+            LocalVariable => &[2, 3, 4, 6],
+            ObjCProperty => &[1, 2, 4, 5, 7],
+            ImportedEntity => &[2, 3, 5],
+            Module => &[1, 2, 3, 4, 5],
+        };
+        fixed.to_vec()
+    }
+
+    /// Whether field `index` holds a metadata ID itself rather than ID + 1
+    /// (only a DILocation's scope does).
+    pub fn holds_plain_id(&self, index: usize) -> bool {
+        self.kind == DebugNodeKind::Location && index == 3
+    }
+
+    /// The metadata the node refers to, in operand order
+    /// ([`DebugNode::reference_fields`]); `None` for a null reference.
+    pub fn references(&self) -> Vec<Option<MetadataId>> {
+        self.reference_fields()
+            .into_iter()
+            .map(|i| {
+                let raw = self.fields.get(i).copied()?;
+                let id = if self.holds_plain_id(i) {
+                    raw
+                } else {
+                    raw.checked_sub(1)?
+                };
+                u32::try_from(id).ok().map(MetadataId)
+            })
+            .collect()
+    }
 }
 
 impl DebugNodeKind {

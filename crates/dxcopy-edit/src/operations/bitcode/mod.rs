@@ -14,6 +14,7 @@
 
 pub mod datalayout;
 pub mod dxil_writer;
+pub mod renumber;
 pub mod rewrite;
 pub mod strip_names;
 #[cfg(test)]
@@ -22,6 +23,10 @@ pub mod writer;
 
 pub use datalayout::{fix_data_layout, fixed_layout, LayoutFix};
 pub use dxil_writer::{write_module, write_program, ModuleWriteError};
+pub use renumber::{
+    add_constant, add_metadata, keeps_first_use_order, renumber, renumber_with, RenumberError,
+    RenumberStats,
+};
 pub use rewrite::{rewrite, NewRecord, RecordEdit, RewriteError};
 pub use strip_names::{strip_names, StripStats};
 pub use writer::{BitWriter, StreamWriter, WriteError};

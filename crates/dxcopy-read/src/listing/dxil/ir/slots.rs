@@ -9,8 +9,7 @@ use crate::dxil::Bodies;
 
 use crate::dxil::model::{
     Attribute, AttributeKind, DebugLoc, DebugNode, DebugNodeKind, FunctionBody, Instruction,
-    InstructionKind, LocalValue, Metadata, MetadataId, Module, ModuleValue, Operand, Type, TypeId,
-    ValueId,
+    LocalValue, Metadata, MetadataId, Module, ModuleValue, Operand, Type, TypeId, ValueId,
 };
 
 /// A metadata node as LLVM 3.7 identifies it: uniqued `DILocation`s are one
@@ -111,60 +110,6 @@ pub(super) fn field_ref(node: &DebugNode, index: usize) -> Option<MetadataId> {
     u32::try_from(raw).ok().map(MetadataId)
 }
 
-/// The operands of a debug node in LLVM 3.7's operand order (the order the
-/// SlotTracker and the TypeFinder walk), from the record's fields.
-pub(super) fn debug_operands(node: &DebugNode) -> Vec<Option<MetadataId>> {
-    use DebugNodeKind::*;
-    let refs = |indices: &[usize]| -> Vec<Option<MetadataId>> {
-        indices.iter().map(|&i| field_ref(node, i)).collect()
-    };
-    match node.kind {
-        Location => {
-            let scope = node
-                .fields
-                .get(3)
-                .and_then(|&v| u32::try_from(v).ok())
-                .map(MetadataId);
-            let mut ops = vec![scope];
-            if let Some(inlined) = field_ref(node, 4) {
-                ops.push(Some(inlined));
-            }
-            ops
-        }
-        GenericDebug => {
-            let mut ops = vec![field_ref(node, 3)];
-            ops.extend((4..node.fields.len()).map(|i| field_ref(node, i)));
-            ops
-        }
-        Subrange | Expression => Vec::new(),
-        Enumerator => refs(&[2]),
-        BasicType => {
-            let mut ops = vec![None, None];
-            ops.push(field_ref(node, 2));
-            ops
-        }
-        DerivedType => refs(&[3, 5, 2, 6, 11]),
-        CompositeType => refs(&[3, 5, 2, 6, 11, 13, 14, 15]),
-        SubroutineType => {
-            let mut ops = vec![None; 8];
-            ops[4] = field_ref(node, 2);
-            ops
-        }
-        File => refs(&[1, 2]),
-        CompileUnit => refs(&[2, 3, 5, 7, 9, 10, 11, 12, 13]),
-        Subprogram => refs(&[4, 1, 2, 2, 3, 6, 10, 15, 16, 17, 18]),
-        LexicalBlock | LexicalBlockFile => refs(&[2, 1]),
-        Namespace => refs(&[2, 1, 3]),
-        TemplateTypeParameter => refs(&[1, 2]),
-        TemplateValueParameter => refs(&[2, 3, 4]),
-        GlobalVariable => refs(&[1, 2, 4, 6, 2, 3, 9, 10]),
-        LocalVariable => refs(&[2, 3, 4, 6]),
-        ObjCProperty => refs(&[1, 2, 4, 5, 7]),
-        ImportedEntity => refs(&[2, 3, 5]),
-        Module => refs(&[1, 2, 3, 4, 5]),
-    }
-}
-
 /// The operands of node `key` (metadata references), in LLVM's order.
 pub(super) fn node_operands(
     module: &Module,
@@ -186,7 +131,7 @@ pub(super) fn node_operands(
     };
     match entry {
         Some(Metadata::Node { operands, .. }) => operands.clone(),
-        Some(Metadata::Debug(node)) => debug_operands(node),
+        Some(Metadata::Debug(node)) => node.references(),
         _ => Vec::new(),
     }
 }
@@ -441,7 +386,7 @@ impl<'m> TypeFinder<'m> {
         }
         match entry {
             Metadata::Node { operands, .. } => Some(operands.clone()),
-            Metadata::Debug(node) => Some(debug_operands(node)),
+            Metadata::Debug(node) => Some(node.references()),
             _ => None,
         }
     }
@@ -475,66 +420,6 @@ impl<'m> TypeFinder<'m> {
                 _ => {}
             }
         }
-    }
-}
-
-/// An instruction's operands in LLVM's operand order (block operands left
-/// out: they are no constants and have no type to find).
-pub(super) fn instruction_operands(kind: &InstructionKind) -> Vec<Operand> {
-    use InstructionKind::*;
-    match kind {
-        BinOp { lhs, rhs, .. } | Compare { lhs, rhs, .. } => vec![*lhs, *rhs],
-        Cast { value, .. } => vec![*value],
-        Select {
-            condition,
-            if_true,
-            if_false,
-        } => vec![*condition, *if_true, *if_false],
-        ExtractElement { vector, index } => vec![*vector, *index],
-        InsertElement {
-            vector,
-            element,
-            index,
-        } => vec![*vector, *element, *index],
-        ShuffleVector {
-            first,
-            second,
-            mask,
-        } => vec![*first, *second, *mask],
-        ExtractValue { aggregate, .. } => vec![*aggregate],
-        InsertValue {
-            aggregate, value, ..
-        } => vec![*aggregate, *value],
-        GetElementPtr { operands, .. } => operands.clone(),
-        Phi { incoming } => incoming.iter().map(|i| i.value).collect(),
-        Ret { value } => value.iter().copied().collect(),
-        Br { .. } | Unreachable => Vec::new(),
-        CondBr { condition, .. } => vec![*condition],
-        Switch {
-            condition, cases, ..
-        } => {
-            let mut v = vec![*condition];
-            v.extend(cases.iter().map(|c| Operand::Value(c.value)));
-            v
-        }
-        IndirectBr { address, .. } => vec![*address],
-        Alloca { size, .. } => vec![*size],
-        Load { pointer, .. } => vec![*pointer],
-        Store { pointer, value, .. } => vec![*value, *pointer],
-        CmpXchg {
-            pointer,
-            compare,
-            new_value,
-            ..
-        } => vec![*pointer, *compare, *new_value],
-        AtomicRmw { pointer, value, .. } => vec![*pointer, *value],
-        Fence { .. } => Vec::new(),
-        Call { callee, args, .. } => {
-            let mut v = args.clone();
-            v.push(*callee);
-            v
-        }
-        VaArg { list, .. } => vec![*list],
     }
 }
 
@@ -624,7 +509,7 @@ pub(super) fn struct_types(
             if let Some(ty) = instruction.ty {
                 finder.incorporate_type(ty);
             }
-            for operand in instruction_operands(&instruction.kind) {
+            for operand in instruction.kind.operands() {
                 finder.incorporate_operand(scope, operand);
             }
             let mut attachments = instruction.attachments.clone();

@@ -147,7 +147,7 @@ pub struct Opts {
     /// With --scan: write each distinct container once to DIR as HASH.dxil / HASH.dxbc (HASH: its shader hash), with manifest.tsv and manifest.json (docs/scan.md)
     #[arg(long, value_name = "DIR")]
     pub scan_extract: Option<PathBuf>,
-    /// With --scan: the largest inflated size of a zip member or gzip stream that is scanned, in bytes (default 256 MiB); a larger one is reported
+    /// With --scan (and --rows): the largest inflated size of a zip member or gzip stream that is scanned, in bytes (default 256 MiB); a larger one is reported
     #[arg(long, value_name = "BYTES")]
     pub scan_limit: Option<u64>,
     /// One flat row per container (docs/rows.md): `csv` or `jsonl`; with --scan, over the containers found
@@ -217,6 +217,11 @@ const MODIFIERS: &[(&str, &[&str])] = &[
 /// (`--exact`) go with `--json` there.
 const JSON_FORMS: &[&str] = &["diff", "stats", "scan"];
 
+/// Modifiers that, beside their view's flag, also go with a view flag
+/// combined with it: `--scan --rows --scan-limit` surveys what a scan with
+/// that limit finds (the modifier still needs `--scan`).
+const ALSO_WITH: &[(&str, &str)] = &[("scan_limit", "rows")];
+
 /// The clap rules of the view and modifier flags, from [`VIEW_FLAGS`] and
 /// [`MODIFIERS`] (applied to every argument of [`Opts`]).
 fn view_rules(arg: clap::Arg) -> clap::Arg {
@@ -228,7 +233,8 @@ fn view_rules(arg: clap::Arg) -> clap::Arg {
     }
     if let Some((_, views)) = MODIFIERS.iter().find(|(flag, _)| *flag == id) {
         let json_form = views.iter().any(|v| JSON_FORMS.contains(v));
-        let allowed = |f: &str| views.contains(&f) || (json_form && f == "json");
+        let also = |f: &str| ALSO_WITH.contains(&(id.as_str(), f));
+        let allowed = |f: &str| views.contains(&f) || (json_form && f == "json") || also(f);
         let arg = arg.conflicts_with_all(flags().filter(|f| !allowed(f)));
         return match views {
             [view] if *view != TEXT => arg.requires(*view),
@@ -1142,6 +1148,21 @@ mod tests {
                 }
             }
         }
+        // `--scan-limit` also goes with `--rows` over a scan, never with
+        // `--rows` alone.
+        assert!(parse(args(&["--scan", "--rows=csv", "--scan-limit=9", "a"])).is_ok());
+        assert_eq!(
+            parse(args(&["--rows=csv", "--scan-limit=9", "a"]))
+                .err()
+                .map(|e| e.1),
+            Some(1)
+        );
+        assert_eq!(
+            parse(args(&["--scan", "--rows=csv", "--scan-all", "a"]))
+                .err()
+                .map(|e| e.1),
+            Some(1)
+        );
         for other in ["--disasm", "--parts"] {
             let (text, code) = parse(args(&["--sources", other, "x.dxil"])).unwrap_err();
             assert_eq!(code, 1);

@@ -578,7 +578,62 @@ impl FindingKind {
             | Undecodable { .. }
             | BitstreamUnreadable { .. }
             | DerivedPartDiffers { .. } => Severity::Error,
-            _ => Severity::Warning,
+            FileSizeMismatch { .. }
+            | Gap { .. }
+            | UnsortedOffsets { .. }
+            | DuplicateName { .. }
+            | PrivNotLast
+            | MultiplePriv
+            | DigestInvalid { .. }
+            | PdbWithoutHash
+            | ProgramSizeMismatch { .. }
+            | BitcodeMagic
+            | RootSignatureUncovered { .. }
+            | RootSignatureNotChecked { .. }
+            | FlagsSet { .. }
+            | ReservedFlags { .. }
+            | NotFixedValue { .. }
+            | InvalidFlags { .. }
+            | SizeFieldMismatch { .. }
+            | VersionTokenNotShader { .. }
+            | ProgramPastPart { .. }
+            | MappingTablePastPart { .. }
+            | ContentSizeMismatch { .. }
+            | VersionStringMissing
+            | RdatPartUnaligned { .. }
+            | RdatDuplicatePart { .. }
+            | RdatInvalidPart
+            | RdatStrideUnaligned { .. }
+            | RecordStrideTooSmall { .. }
+            | StringBufferUnterminated
+            | StringOffsetOutside { .. }
+            | IndexRowOutside { .. }
+            | NameLengthMismatch { .. }
+            | NameUnterminated
+            | AlignedSizePastPart { .. }
+            | DuplicateSection { .. }
+            | UnknownSection { .. }
+            | SectionSizeMismatch { .. }
+            | SourceCountMismatch { .. }
+            | SourceSizeMismatch { .. }
+            | NameSizeMismatch { .. }
+            | EntriesSizeMismatch { .. }
+            | UncompressedSizeMismatch { .. }
+            | InflatedSizeMismatch { .. }
+            | SourceTextNul { .. }
+            | BlockSize { .. }
+            | PartialBlock { .. }
+            | BlockCountMismatch { .. }
+            | BlockMapPastEnd { .. }
+            | PdbUnreadable { .. }
+            | DefaultValuePastPart { .. }
+            | Rd11Magic { .. }
+            | ProgramLengthPastPart { .. }
+            | ProgramLengthShort { .. }
+            | ProgramLengthMismatch { .. }
+            | DebugPathUnterminated
+            | DebugPathEmpty
+            | StatSize { .. } => Severity::Warning,
         }
     }
 
@@ -611,7 +666,50 @@ impl FindingKind {
             | ProgramSizeMismatch { .. }
             | BitcodeMagic
             | BitstreamUnreadable { .. } => Place::Part,
-            _ => Place::Rule,
+            FlagsSet { .. }
+            | ReservedFlags { .. }
+            | NotFixedValue { .. }
+            | InvalidFlags { .. }
+            | SizeFieldMismatch { .. }
+            | VersionTokenNotShader { .. }
+            | ProgramPastPart { .. }
+            | MappingTablePastPart { .. }
+            | ContentSizeMismatch { .. }
+            | VersionStringMissing
+            | RdatPartUnaligned { .. }
+            | RdatDuplicatePart { .. }
+            | RdatInvalidPart
+            | RdatStrideUnaligned { .. }
+            | RecordStrideTooSmall { .. }
+            | StringBufferUnterminated
+            | StringOffsetOutside { .. }
+            | IndexRowOutside { .. }
+            | NameLengthMismatch { .. }
+            | NameUnterminated
+            | AlignedSizePastPart { .. }
+            | DuplicateSection { .. }
+            | UnknownSection { .. }
+            | SectionSizeMismatch { .. }
+            | SourceCountMismatch { .. }
+            | SourceSizeMismatch { .. }
+            | NameSizeMismatch { .. }
+            | EntriesSizeMismatch { .. }
+            | UncompressedSizeMismatch { .. }
+            | InflatedSizeMismatch { .. }
+            | SourceTextNul { .. }
+            | BlockSize { .. }
+            | PartialBlock { .. }
+            | BlockCountMismatch { .. }
+            | BlockMapPastEnd { .. }
+            | PdbUnreadable { .. }
+            | DefaultValuePastPart { .. }
+            | Rd11Magic { .. }
+            | ProgramLengthPastPart { .. }
+            | ProgramLengthShort { .. }
+            | ProgramLengthMismatch { .. }
+            | DebugPathUnterminated
+            | DebugPathEmpty
+            | StatSize { .. } => Place::Rule,
         }
     }
 }

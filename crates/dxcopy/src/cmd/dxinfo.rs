@@ -87,6 +87,9 @@ pub struct Opts {
     /// With --verify: print only warnings, errors and the summary line
     #[arg(short, long)]
     pub quiet: bool,
+    /// With --verify: notes fail too (an unknown part, an unsigned or unaligned container): exit 1 unless nothing at all is found
+    #[arg(long)]
+    pub strict: bool,
     /// Hex dump of the parts named NAME (four bytes; `\xNN` stands for any byte)
     #[arg(long, value_name = "NAME")]
     pub hex: Option<String>,
@@ -195,6 +198,7 @@ const MODIFIERS: &[(&str, &[&str])] = &[
     ("no_module_facts", &[TEXT, "json", "verify"]),
     ("upstream_keys", &["yaml"]),
     ("quiet", &["verify"]),
+    ("strict", &["verify"]),
     ("root_signature", &["verify"]),
     ("disasm_rounding", &["disasm"]),
     ("disasm_format", &["disasm"]),
@@ -306,6 +310,8 @@ pub enum View {
     Verify {
         /// `--quiet`.
         quiet: bool,
+        /// `--strict`: notes fail too.
+        strict: bool,
         /// `--root-signature=FILE`.
         root_signature: Option<PathBuf>,
         /// Not `--no-module-facts`.
@@ -365,6 +371,7 @@ impl View {
         } else if opts.verify {
             View::Verify {
                 quiet: opts.quiet,
+                strict: opts.strict,
                 root_signature: opts.root_signature.clone(),
                 module_facts,
             }
@@ -639,13 +646,18 @@ pub fn run(opts: &Opts, io: &mut Io<'_>) -> i32 {
                 View::Diff { .. } | View::Stats { .. } | View::Scan => Ok(true),
                 View::Verify {
                     quiet,
+                    strict,
                     module_facts,
                     ..
                 } => {
                     let external = root_signature
                         .as_ref()
                         .map(|(path, rs)| (path.as_path(), rs));
-                    show_verify(io, &shown, &inspect(*module_facts), *quiet, external)
+                    let how = VerifyOutput {
+                        quiet: *quiet,
+                        strict: *strict,
+                    };
+                    show_verify(io, &shown, &inspect(*module_facts), how, external)
                 }
             };
             match result {
@@ -773,8 +785,10 @@ fn show_disasm(
     }
 }
 
-/// dxc's listing of a DXIL container. A module that cannot be read gets
-/// the header's part sections, then the error (exit 1).
+/// dxc's listing of a DXIL container, written only once it is whole: a
+/// listing that fails (a module that does not read, a header or module
+/// text past its work budget, types nested too deep) prints nothing on
+/// standard output, only the error (exit 1).
 fn show_dxil_listing(
     io: &mut Io<'_>,
     shown: &str,
@@ -783,12 +797,15 @@ fn show_dxil_listing(
     release: Option<DxcRelease>,
     many: bool,
 ) -> Shown {
-    if many {
-        writeln!(io.out, "{shown}:")?;
-    }
-    // Streamed: the listing is never held whole.
-    match write_container_listing_to(c, &DxilListingOptions { part, release }, &mut io.out)? {
-        Ok(()) => Ok(true),
+    let mut listing = Vec::new();
+    match write_container_listing_to(c, &DxilListingOptions { part, release }, &mut listing)? {
+        Ok(()) => {
+            if many {
+                writeln!(io.out, "{shown}:")?;
+            }
+            io.out.write_all(&listing)?;
+            Ok(true)
+        }
         Err(e) => {
             io.error(&format!("'{shown}': {e}"));
             Ok(false)
@@ -906,13 +923,21 @@ fn show_reflect(
     Ok(true)
 }
 
+/// How `--verify` reports: `--quiet`, `--strict`.
+#[derive(Debug, Clone, Copy)]
+struct VerifyOutput {
+    quiet: bool,
+    strict: bool,
+}
+
 fn show_verify(
     io: &mut Io<'_>,
     shown: &str,
     insp: &Inspection<'_>,
-    quiet: bool,
+    how: VerifyOutput,
     root_signature: Option<(&Path, &RootSignature)>,
 ) -> Shown {
+    let VerifyOutput { quiet, strict } = how;
     let mut v = verify(insp);
     if let Some((path, rs)) = root_signature {
         let what = format!("root signature '{}'", path.display());
@@ -923,13 +948,19 @@ fn show_verify(
         ));
     }
     for check in &v.checks {
-        if quiet && check.severity() == Severity::Note {
-            continue;
+        match check.severity() {
+            // Under --strict a note fails the container: said as an error.
+            Severity::Note if strict => writeln!(io.out, "{shown}: error: {check} [--strict]")?,
+            Severity::Note if quiet => {}
+            severity => writeln!(io.out, "{shown}: {severity}: {check}")?,
         }
-        writeln!(io.out, "{shown}: {}: {check}", check.severity())?;
     }
-    writeln!(io.out, "{shown}: {}", v.summary(insp.parts.len()))?;
-    Ok(v.is_clean())
+    writeln!(
+        io.out,
+        "{shown}: {}",
+        v.summary_with(insp.parts.len(), strict)
+    )?;
+    Ok(v.passes(strict))
 }
 
 fn show_hex(io: &mut Io<'_>, shown: &str, c: &Container<'_>, name: PartName, many: bool) -> Shown {
@@ -1061,6 +1092,60 @@ mod tests {
         ("rows", &["--rows=csv"]),
     ];
 
+    /// Every option of [`Opts`] is in exactly one of the two tables, so a
+    /// view or modifier added without its row cannot be silently accepted
+    /// beside another view; every view flag has its command line in
+    /// [`VIEWS`], and each resolves to a view of its own.
+    #[test]
+    fn every_option_is_a_row_of_one_table() {
+        use clap::CommandFactory;
+        let command = Opts::command();
+        let outside = ["files", "help", "version"];
+        for arg in command.get_arguments() {
+            let id = arg.get_id().as_str();
+            if outside.contains(&id) {
+                continue;
+            }
+            let as_view = VIEW_FLAGS.iter().filter(|(f, _)| *f == id).count();
+            let as_modifier = MODIFIERS.iter().filter(|(f, _)| *f == id).count();
+            assert_eq!(
+                as_view + as_modifier,
+                1,
+                "--{id} must be a row of VIEW_FLAGS or of MODIFIERS, once"
+            );
+        }
+        for (flag, with) in VIEW_FLAGS.iter().chain(MODIFIERS) {
+            assert!(
+                command.get_arguments().any(|a| a.get_id() == *flag),
+                "table row {flag} names no option"
+            );
+            for other in *with {
+                assert!(
+                    *other == TEXT || VIEW_FLAGS.iter().any(|(f, _)| f == other),
+                    "{flag} names {other}, which is no view"
+                );
+            }
+        }
+        let mut seen = Vec::new();
+        for (flag, _) in VIEW_FLAGS {
+            let (_, line) = VIEWS
+                .iter()
+                .find(|(v, _)| v == flag)
+                .unwrap_or_else(|| panic!("view flag {flag} has no command line in VIEWS"));
+            let list: Vec<&str> = line.iter().copied().chain(["a"]).collect();
+            let view = View::of(&parse(args(&list)).unwrap()).unwrap();
+            let kind = std::mem::discriminant(&view);
+            // `--rows` and `--scan` are one view (the survey reads the scan).
+            if *flag != "rows" {
+                assert!(
+                    !seen.contains(&kind),
+                    "{flag} resolves to a view already taken"
+                );
+            }
+            seen.push(kind);
+        }
+    }
+
     /// `--disasm-format` takes fxc and dxc releases alike.
     #[test]
     fn disasm_format_takes_fxc_and_dxc_releases() {
@@ -1079,7 +1164,7 @@ mod tests {
             .contains("nor a dxc release"));
     }
 
-    /// Issue 26: `--sources --disasm` exited 0 and ignored `--sources`
+    /// `--sources --disasm` exited 0 and ignored `--sources`
     /// while `--sources --parts` was refused. Every modifier is now
     /// accepted in exactly the views [`MODIFIERS`] gives it, and refused
     /// (exit 1) beside any other.
@@ -1090,6 +1175,7 @@ mod tests {
             ("no_module_facts", "--no-module-facts"),
             ("upstream_keys", "--upstream-keys"),
             ("quiet", "--quiet"),
+            ("strict", "--strict"),
             ("root_signature", "--root-signature=rs"),
             ("disasm_rounding", "--disasm-rounding=legacy"),
             ("disasm_format", "--disasm-format=6.3"),
@@ -1264,10 +1350,23 @@ mod tests {
             view(&["--verify", "-q", "--root-signature=rs", "a"]),
             Ok(View::Verify {
                 quiet: true,
+                strict: false,
                 root_signature: Some(PathBuf::from("rs")),
                 module_facts: true
             })
         );
+        assert_eq!(
+            view(&["--verify", "--strict", "a"]),
+            Ok(View::Verify {
+                quiet: false,
+                strict: true,
+                root_signature: None,
+                module_facts: true
+            })
+        );
+        // --strict modifies --verify alone.
+        assert!(parse(args(&["--strict", "a"])).is_err());
+        assert!(parse(args(&["--verify", "--json", "--strict", "a"])).is_err());
     }
 
     fn le(words: &[u32]) -> Vec<u8> {
@@ -1433,8 +1532,8 @@ mod tests {
         assert!(plain.contains("\n  ret void\n}\n"), "{plain}");
         assert!(!plain.contains("!dbg"), "{plain}");
         // A module the reader cannot read (the second half of its bitcode
-        // overwritten): the part sections, then the error with its bit
-        // offset, exit 1.
+        // overwritten): the error with its bit offset alone, exit 1 —
+        // nothing of a listing that is not whole.
         let mut bytes = std::fs::read(dxc_built).unwrap();
         let (start, end) = {
             let c = Container::parse(&bytes).unwrap();
@@ -1449,8 +1548,7 @@ mod tests {
         std::fs::write(&broken, &bytes).unwrap();
         let (status, out, err) = dxinfo(&["--disasm=DXIL", broken.to_str().unwrap()]);
         assert_eq!(status, 1);
-        assert!(out.ends_with("; EntryFunctionName: main\n;\n"), "{out}");
-        assert!(!out.contains("target datalayout"), "{out}");
+        assert_eq!(out, "");
         assert!(err.contains("DXIL module: bitcode at bit "), "{err}");
     }
 

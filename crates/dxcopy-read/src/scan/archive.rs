@@ -47,6 +47,17 @@ pub enum ArchiveError {
         /// size modulo 2^32, at the end of the stream).
         declared: u64,
     },
+    /// Gzip headers whose streams do not inflate took more inflating than
+    /// the bytes scanned allow (twice their size): the headers after them
+    /// are not tried, so that bytes crafted to hold headers inside headers'
+    /// data cannot make a scan quadratic.
+    #[error("gzip: headers that do not inflate took {consumed} bytes of inflating; the headers after offset {offset} are not tried")]
+    GzipBudget {
+        /// The bytes the failed inflations took.
+        consumed: u64,
+        /// The offset of the last header tried.
+        offset: u64,
+    },
     /// A member stored with a method other than stored (0) or deflate (8).
     #[error("zip: compression method {0} is not one a scan inflates (stored and deflate are)")]
     Method(u16),
@@ -189,6 +200,17 @@ pub struct Gunzipped {
     pub stored_len: u64,
 }
 
+/// Why a gzip stream was not read ([`gunzip_at`]), and how many bytes its
+/// inflater took before it stopped.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GzipFailure {
+    /// Why.
+    pub error: ArchiveError,
+    /// The bytes from the header to where the inflater stopped (what a
+    /// scan counts against its budget of failed inflations).
+    pub stored_len: u64,
+}
+
 /// The gzip stream whose first member starts at `at` in `bytes`: that member
 /// and the members that follow it directly, inflated and concatenated as
 /// `gzip -d` does, refused past `limit` bytes in all. The bytes after the
@@ -196,7 +218,7 @@ pub struct Gunzipped {
 /// `Err` when the first member does not inflate (a header that only looks
 /// like one, or a cut stream) or passes the limit; a later "member" that
 /// does not inflate is taken for other data and ends the stream.
-pub fn gunzip_at(bytes: &[u8], at: usize, limit: u64) -> Result<Gunzipped, ArchiveError> {
+pub fn gunzip_at(bytes: &[u8], at: usize, limit: u64) -> Result<Gunzipped, GzipFailure> {
     let start = bytes.get(at..).unwrap_or_default();
     let mut rest = start;
     let mut data = Vec::new();
@@ -209,22 +231,27 @@ pub fn gunzip_at(bytes: &[u8], at: usize, limit: u64) -> Result<Gunzipped, Archi
         let read = (&mut decoder)
             .take(budget.saturating_add(1))
             .read_to_end(&mut member);
-        match read {
-            Ok(n) if n as u64 > budget => {
-                return Err(ArchiveError::OverLimit { limit, declared: 0 })
-            }
-            Ok(_) => {}
-            Err(e) if first => return Err(ArchiveError::Inflate(e.to_string())),
+        let error = match read {
+            Ok(n) if n as u64 > budget => Some(ArchiveError::OverLimit { limit, declared: 0 }),
+            Ok(_) => None,
+            Err(e) if first => Some(ArchiveError::Inflate(e.to_string())),
             Err(_) => break,
-        }
+        };
         if first {
             name = decoder
                 .header()
                 .and_then(|h| h.filename())
                 .map(|n| String::from_utf8_lossy(n).into_owned());
         }
+        let after = decoder.into_inner();
+        if let Some(error) = error {
+            return Err(GzipFailure {
+                error,
+                stored_len: (start.len() - after.len()) as u64,
+            });
+        }
         data.extend_from_slice(&member);
-        rest = decoder.into_inner();
+        rest = after;
         if !is_gzip(rest) {
             break;
         }

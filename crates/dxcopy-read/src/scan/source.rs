@@ -148,7 +148,10 @@ fn scan_zip(
 /// `.gz`), else as `path!gz@0xOFFSET` (`…:NAME` when its header records a
 /// name). A gzip header whose stream does not inflate is a rejected
 /// candidate, not a failure: such headers also occur by chance in other
-/// data. A stream that passes the limit is a failure.
+/// data. A stream that passes the limit is a failure. The streams that do
+/// not inflate may take, in all, twice the size of `bytes` (plus
+/// [`FAILED_GZIP_SLACK`]) of inflating; past that, the headers left are not
+/// tried and that is a failure.
 fn scan_gzip(
     path: &str,
     bytes: &[u8],
@@ -158,6 +161,10 @@ fn scan_gzip(
     visit: &mut dyn FnMut(Event<'_>),
 ) {
     let mut resume = 0u64;
+    let budget = (bytes.len() as u64)
+        .saturating_mul(2)
+        .saturating_add(FAILED_GZIP_SLACK);
+    let mut consumed = 0u64;
     for at in archive::gzip_headers(bytes) {
         let offset = at as u64;
         if offset < resume || read.iter().any(|r| r.contains(&offset)) {
@@ -174,25 +181,45 @@ fn scan_gzip(
                 read.push(offset..resume);
                 scan_at_depth(&inner, &stream.data, options, depth + 1, visit);
             }
-            Err(error @ ArchiveError::OverLimit { .. }) => {
-                let inner = if offset == 0 {
-                    path.to_owned()
-                } else {
-                    format!("{path}!gz@{offset:#x}")
-                };
-                visit(Event::Failed {
-                    path: &inner,
-                    error: &error,
-                });
+            Err(failure) => {
+                // A cut stream's inflater reads on into whatever follows
+                // it, other streams included: the next header is looked for
+                // right after this one, and the work is bounded instead.
+                consumed = consumed.saturating_add(failure.stored_len);
+                if consumed > budget {
+                    let error = ArchiveError::GzipBudget { consumed, offset };
+                    visit(Event::Failed {
+                        path,
+                        error: &error,
+                    });
+                    return;
+                }
+                match failure.error {
+                    error @ ArchiveError::OverLimit { .. } => {
+                        let inner = if offset == 0 {
+                            path.to_owned()
+                        } else {
+                            format!("{path}!gz@{offset:#x}")
+                        };
+                        visit(Event::Failed {
+                            path: &inner,
+                            error: &error,
+                        });
+                    }
+                    error => visit(Event::Rejected {
+                        path,
+                        offset,
+                        reason: &Rejection::Gzip(error),
+                    }),
+                }
             }
-            Err(error) => visit(Event::Rejected {
-                path,
-                offset,
-                reason: &Rejection::Gzip(error),
-            }),
         }
     }
 }
+
+/// What the gzip streams that do not inflate may take of inflating beyond
+/// twice the size of the bytes scanned: 64 KiB.
+pub const FAILED_GZIP_SLACK: u64 = 64 << 10;
 
 /// The member name of a gzip stream whose header records none: the file
 /// name without `.gz` (`.tgz` becomes `.tar`).

@@ -2,7 +2,7 @@
 //! members, gzip streams and a fake executable; decoys; bombs.
 
 use super::archive::ArchiveError;
-use super::source::{scan_bytes, Event, ScanOptions};
+use super::source::{self, scan_bytes, Event, ScanOptions};
 use super::*;
 use crate::testutil::{build, sign};
 use std::io::Write;
@@ -415,6 +415,48 @@ fn gzip_streams_inside_other_bytes_are_found_at_any_offset() {
         got,
         vec![("in!gz@0xb".to_owned(), 0, container.len() as u64)]
     );
+}
+
+#[test]
+fn gzip_headers_inside_cut_streams_are_bounded_work() {
+    // Streams stored without compression (their data readable in the file),
+    // each holding the next, each with a wrong CRC: headers are tried and
+    // rejected while the failed inflations stay within twice the bytes
+    // (plus the slack); past that the rest are one failure.
+    let mut rng = Rng::new(21);
+    let mut nested = rng.bytes(20_000);
+    for _ in 0..40 {
+        let mut enc = flate2::GzBuilder::new().write(Vec::new(), flate2::Compression::none());
+        enc.write_all(&nested).unwrap();
+        nested = enc.finish().unwrap();
+        let crc = nested.len() - 8;
+        nested[crc] ^= 1;
+    }
+    let mut bytes = rng.bytes(50);
+    bytes.extend_from_slice(&nested);
+    let (got, rejected, failures) = events(&bytes, &ScanOptions::default());
+    assert!(got.is_empty());
+    let tried = rejected.len();
+    assert!(tried > 1 && tried < 40, "{tried} headers tried");
+    assert!(rejected
+        .iter()
+        .all(|(_, _, r)| matches!(r, Rejection::Gzip(_))));
+    let most = 2 * bytes.len() as u64 + source::FAILED_GZIP_SLACK;
+    assert!(
+        matches!(&failures[..], [(p, ArchiveError::GzipBudget { consumed, .. })]
+            if p == "in" && *consumed > most),
+        "{failures:?}"
+    );
+    // Two of them, cut, with nothing else: both tried.
+    let mut enc = flate2::GzBuilder::new().write(Vec::new(), flate2::Compression::none());
+    enc.write_all(&gzip(&rng.bytes(2000), None)).unwrap();
+    let outer = enc.finish().unwrap();
+    let mut bytes = rng.bytes(50);
+    bytes.extend_from_slice(&outer[..outer.len() - 20]);
+    let (_, rejected, failures) = events(&bytes, &ScanOptions::default());
+    assert_eq!(rejected.len(), 2, "{rejected:?}");
+    assert_eq!(rejected[0].1, 50);
+    assert!(failures.is_empty());
 }
 
 #[test]

@@ -172,6 +172,12 @@ pub enum EditError {
         /// Why.
         reason: RebuildFailure,
     },
+    /// The validator version cannot be set.
+    #[error("cannot set the validator version: {reason}")]
+    SetValidatorVersion {
+        /// Why.
+        reason: crate::validator::ValidatorFailure,
+    },
     /// A bitcode dump of a part that holds no LLVM bitcode ([`Remedy::BitcodePart`]).
     #[error("part '{0}' holds no LLVM bitcode")]
     NotBitcode(PartName),

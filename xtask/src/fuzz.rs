@@ -4,7 +4,12 @@
 //! - `cargo xtask fuzz seed` fills fuzz/corpus/<target>/ from ../shared/corpus
 //!   (gitignored: corpus files are never committed);
 //! - `cargo xtask fuzz <target> [seconds]` seeds, then runs one target with
-//!   cargo fuzz (`RUSTC_BOOTSTRAP=1`; `cargo install cargo-fuzz` first);
+//!   cargo fuzz (`cargo install cargo-fuzz` first; the nightly toolchain
+//!   when rustup has one, else `RUSTC_BOOTSTRAP=1`);
+//! - `cargo xtask fuzz all [seconds]` seeds once, then runs every target
+//!   for `seconds` each (default 120) and prints each one's executions and
+//!   crashes (libFuzzer's output in fuzz/logs/<target>.log); it fails when
+//!   a target found a crash (kept in fuzz/artifacts/<target>/);
 //! - `cargo xtask fuzz keep <target> <artifact> <name>` copies a crash input
 //!   into crates/dxcopy-harness/tests/data/fuzz-regressions/<target>/<name>,
 //!   where the regression test replays it for ever.
@@ -230,7 +235,126 @@ fn keep(target: &str, artifact: &Path, name: &str) -> Result<()> {
     Ok(())
 }
 
-/// `cargo xtask fuzz [TARGET [SECONDS] | seed | keep TARGET ARTIFACT NAME]`.
+/// `cargo fuzz` under the toolchain that builds the targets: nightly when
+/// rustup has it (the sanitizer flags need it), else the current one with
+/// `RUSTC_BOOTSTRAP=1`.
+fn cargo_fuzz() -> Command {
+    let nightly = Command::new("rustup")
+        .args(["run", "nightly", "rustc", "--version"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    let mut cmd = Command::new("cargo");
+    if nightly {
+        cmd.env("RUSTUP_TOOLCHAIN", "nightly");
+    } else {
+        cmd.env("RUSTC_BOOTSTRAP", "1");
+    }
+    cmd.arg("fuzz");
+    cmd
+}
+
+/// libFuzzer's options for a run of `seconds`.
+fn libfuzzer_args(seconds: u64) -> Vec<String> {
+    vec![
+        format!("-max_total_time={seconds}"),
+        "-timeout=10".into(),
+        "-rss_limit_mb=2048".into(),
+        "-max_len=150000".into(),
+        "-print_final_stats=1".into(),
+    ]
+}
+
+fn require_cargo_fuzz() -> Result<()> {
+    let has_cargo_fuzz = cargo_fuzz()
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !has_cargo_fuzz {
+        bail!("cargo-fuzz is not installed: run `cargo install cargo-fuzz`");
+    }
+    Ok(())
+}
+
+/// What one bounded run of a target did, from libFuzzer's final stats.
+struct RunStats {
+    target: &'static str,
+    seconds: u64,
+    executions: Option<u64>,
+    crashed: bool,
+}
+
+/// The value of libFuzzer's final `stat::NAME: value` line in `log`.
+fn final_stat(log: &str, name: &str) -> Option<u64> {
+    log.lines()
+        .rev()
+        .find_map(|l| l.strip_prefix(&format!("stat::{name}:")))
+        .and_then(|v| v.trim().parse().ok())
+}
+
+/// Builds every target, then runs each for `seconds` in turn.
+fn run_all(seconds: u64) -> Result<()> {
+    require_cargo_fuzz()?;
+    for (t, n) in seed()? {
+        println!("fuzz: {n} seeds in fuzz/corpus/{t}");
+    }
+    crate::run(cargo_fuzz().args(["build", "-O"]))?;
+    let logs = fuzz_dir().join("logs");
+    std::fs::create_dir_all(&logs)?;
+    let mut stats = Vec::new();
+    for (target, _) in TARGETS {
+        let corpus = fuzz_dir().join("corpus").join(target);
+        std::fs::create_dir_all(&corpus)?;
+        let log_path = logs.join(format!("{target}.log"));
+        let log = std::fs::File::create(&log_path)?;
+        println!(
+            "fuzz: {target} for {seconds} s (log {})",
+            log_path.display()
+        );
+        let started = std::time::Instant::now();
+        let status = cargo_fuzz()
+            .args(["run", "-O", target])
+            .arg(&corpus)
+            .arg("--")
+            .args(libfuzzer_args(seconds))
+            .current_dir(crate::root())
+            .stdout(log.try_clone()?)
+            .stderr(log)
+            .status()
+            .with_context(|| format!("running cargo fuzz run {target}"))?;
+        let text = std::fs::read_to_string(&log_path).unwrap_or_default();
+        stats.push(RunStats {
+            target,
+            seconds: started.elapsed().as_secs(),
+            executions: final_stat(&text, "number_of_executed_units"),
+            crashed: !status.success(),
+        });
+    }
+    println!("\n| target | time | execs | result |\n|---|---|---|---|");
+    for s in &stats {
+        println!(
+            "| `{}` | {} s | {} | {} |",
+            s.target,
+            s.seconds,
+            s.executions.map_or("?".into(), |n| n.to_string()),
+            if s.crashed {
+                "CRASH (see its log and fuzz/artifacts)"
+            } else {
+                "no crash"
+            }
+        );
+    }
+    let crashed: Vec<&str> = stats
+        .iter()
+        .filter(|s| s.crashed)
+        .map(|s| s.target)
+        .collect();
+    if !crashed.is_empty() {
+        bail!("fuzz targets that found a crash: {}", crashed.join(", "));
+    }
+    Ok(())
+}
+
+/// `cargo xtask fuzz [TARGET [SECONDS] | all [SECONDS] | seed | keep TARGET ARTIFACT NAME]`.
 pub fn run(args: &[String]) -> Result<()> {
     match args.first().map(String::as_str) {
         None | Some("list") => {
@@ -240,6 +364,7 @@ pub fn run(args: &[String]) -> Result<()> {
             }
             println!(
                 "\nrun one:   cargo xtask fuzz <target> [seconds]   (default 600; needs `cargo install cargo-fuzz`)\n\
+                 run all:   cargo xtask fuzz all [seconds]        (each target in turn, default 120 s each)\n\
                  directly:  RUSTC_BOOTSTRAP=1 cargo fuzz run <target> fuzz/corpus/<target> -- -jobs=1 -max_total_time=<s>\n\
                  seed only: cargo xtask fuzz seed\n\
                  a crash:   fix it in the library with a unit test, then\n           \
@@ -253,6 +378,13 @@ pub fn run(args: &[String]) -> Result<()> {
             }
             Ok(())
         }
+        Some("all") => {
+            let seconds: u64 = match args.get(1) {
+                Some(s) => s.parse().context("seconds")?,
+                None => 120,
+            };
+            run_all(seconds)
+        }
         Some("keep") => match args {
             [_, target, artifact, name] => keep(target, Path::new(artifact), name),
             _ => bail!("usage: cargo xtask fuzz keep <target> <artifact> <name>"),
@@ -265,31 +397,18 @@ pub fn run(args: &[String]) -> Result<()> {
                 Some(s) => s.parse().context("seconds")?,
                 None => 600,
             };
-            let has_cargo_fuzz = Command::new("cargo")
-                .args(["fuzz", "--version"])
-                .output()
-                .is_ok_and(|o| o.status.success());
-            if !has_cargo_fuzz {
-                bail!("cargo-fuzz is not installed: run `cargo install cargo-fuzz`");
-            }
+            require_cargo_fuzz()?;
             for (t, n) in seed()? {
                 println!("fuzz: {n} seeds in fuzz/corpus/{t}");
             }
             let corpus = fuzz_dir().join("corpus").join(target);
             std::fs::create_dir_all(&corpus)?;
             crate::run(
-                Command::new("cargo")
-                    .env("RUSTC_BOOTSTRAP", "1")
-                    .args(["fuzz", "run", "-O", target])
+                cargo_fuzz()
+                    .args(["run", "-O", target])
                     .arg(&corpus)
-                    .args([
-                        "--",
-                        &format!("-max_total_time={seconds}"),
-                        "-timeout=10",
-                        "-rss_limit_mb=2048",
-                        "-max_len=150000",
-                        "-print_final_stats=1",
-                    ]),
+                    .arg("--")
+                    .args(libfuzzer_args(seconds)),
             )
         }
     }

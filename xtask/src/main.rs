@@ -162,7 +162,7 @@ fn main() -> Result<()> {
                  \x20               binaries (--quick: CI's bounded sample; docs/hardening.md)\n  \
                  kill-test     SIGKILL dxcopy/dxstrip during in-place edits of 64 MiB files (50 trials each),\n\
                  \x20               truncate the input under dxcopy/dxstrip/dxinfo (20 trials each)\n  \
-                 fuzz [TARGET [SECONDS] | seed | keep TARGET ARTIFACT NAME]\n\
+                 fuzz [TARGET [SECONDS] | all [SECONDS] | seed | keep TARGET ARTIFACT NAME]\n\
                  \x20               list the cargo-fuzz targets, seed fuzz/corpus, run one, keep a crash input\n  \
                  snapshot --out DIR [--edit-stride N] [--jobs N] [--bins DIR] | --compare A B\n\
                  \x20               record every corpus output of dxinfo and a set of dxcopy edits, or\n\

@@ -217,9 +217,16 @@ fn corpus_module_moved_into_another_container_gets_its_own_parts() {
         let mixed = Container::parse(&mixed).unwrap();
         let module = Module::parse(bitcode).unwrap();
         let mismatches = dxcopy_read::dxil::derived::check_parts(&mixed, &module).unwrap();
+        let same = |name| donor.find(name).map(|p| p.data) == host.find(name).map(|p| p.data);
+        // A library's RDAT is checked where the module gives it.
+        let metadata = dxcopy_read::dxil::metadata::DxilMetadata::read(&module).unwrap();
+        let host_rdat = mixed.find(PartName::RDAT).map(|p| p.data);
+        let rdat_checked =
+            dxcopy_read::dxil::derived::derive_rdat(&module, &metadata, host_rdat).is_ok();
         let same_parts = dxcopy_read::dxil::derived::DERIVED_NAMES
             .iter()
-            .all(|&name| donor.find(name).map(|p| p.data) == host.find(name).map(|p| p.data));
+            .all(|&name| same(name))
+            && (!rdat_checked || same(PartName::RDAT));
         assert_eq!(mismatches.is_empty(), same_parts, "{mismatches:?}");
         if !same_parts {
             mixed_failing += 1;
@@ -250,4 +257,90 @@ fn corpus_module_moved_into_another_container_gets_its_own_parts() {
         mixed_failing > 0,
         "no moved module got another shader's parts"
     );
+}
+
+/// Libraries whose RDAT is derived identical, and why the others are not
+/// derived (each reason with its count); none may be derived different.
+const RDAT_IDENTICAL: usize = 9;
+const RDAT_NOT_DERIVED: &[(&str, usize)] = &[
+    ("RDAT: not derived for a library with a barrier", 1),
+    ("RDAT: not derived for a library with a work-graph node", 25),
+    (
+        "RDAT: not derived for a library with subobjects (dxc keeps them only in RDAT)",
+        5,
+    ),
+];
+
+#[cfg_attr(
+    not(dxcopy_corpus),
+    ignore = "needs the shared corpus (../shared or $DXCOPY_SHARED)"
+)]
+#[test]
+fn corpus_rdat_of_libraries_is_dxc_s() {
+    let Some(corpus) = dxcopy_harness::corpus::corpus_or_skip("corpus_rdat_of_libraries_is_dxc_s")
+    else {
+        return;
+    };
+    let mut total = 0;
+    let mut identical = 0;
+    let mut not_derived: Vec<(String, String)> = Vec::new();
+    for path in dxil_containers(&corpus) {
+        let data = std::fs::read(&path).unwrap();
+        let input = container_input(&data).unwrap();
+        let container = Container::parse(&input.bytes).unwrap();
+        let Some(rdat) = container.find(PartName::RDAT) else {
+            continue;
+        };
+        total += 1;
+        let file = path.file_name().unwrap().to_string_lossy().into_owned();
+        let program = Program::parse(&container.find(PartName::DXIL).unwrap()).unwrap();
+        let module = Module::parse(program.bitcode).unwrap();
+        let metadata = dxcopy_read::dxil::metadata::DxilMetadata::read(&module).unwrap();
+        match dxcopy_read::dxil::derived::derive_rdat(&module, &metadata, Some(rdat.data)) {
+            Ok(part) if part.data == rdat.data => {
+                identical += 1;
+                // Stripped with the other derived parts, --rebuild-parts
+                // gives the container back.
+                let mut plan = EditPlan::from_container(&container);
+                for name in REBUILT.into_iter().chain([PartName::RDAT]) {
+                    plan.remove(&NameMatcher::exact(name));
+                }
+                let stripped = plan.finish().unwrap().to_vec();
+                let stripped = Container::parse(&stripped).unwrap();
+                let mut plan = EditPlan::from_container(&stripped);
+                let rebuilt = rebuild_parts(&mut plan).unwrap();
+                assert!(rebuilt.added.contains(&PartName::RDAT), "{file}");
+                let back = plan.finish().unwrap().to_vec();
+                assert_eq!(back, input.bytes.as_ref(), "{file}: rebuilt container");
+            }
+            Ok(part) => not_derived.push((file, first_difference(&part.data, rdat.data))),
+            Err(e) => not_derived.push((file, e.to_string())),
+        }
+    }
+    println!("RDAT: {identical} of {total} derived identical");
+    let mut reasons: BTreeMap<&str, usize> = BTreeMap::new();
+    for (file, why) in &not_derived {
+        println!("RDAT NOT DERIVED {file}: {why}");
+        *reasons.entry(why.as_str()).or_default() += 1;
+    }
+    for (why, count) in &reasons {
+        println!("RDAT {count}: {why}");
+    }
+    let found: Vec<(&str, usize)> = reasons.into_iter().collect();
+    assert_eq!(found, RDAT_NOT_DERIVED, "the RDATs not derived changed");
+    assert_eq!(identical, RDAT_IDENTICAL, "RDATs derived identical");
+}
+
+/// Where two RDAT parts first differ, as the RDAT decoder names it.
+fn first_difference(derived: &[u8], dxc: &[u8]) -> String {
+    let at = derived
+        .iter()
+        .zip(dxc)
+        .position(|(a, b)| a != b)
+        .unwrap_or(derived.len().min(dxc.len()));
+    format!(
+        "different at byte {at} (derived {} bytes, dxc {} bytes)",
+        derived.len(),
+        dxc.len()
+    )
 }

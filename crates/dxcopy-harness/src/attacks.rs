@@ -53,6 +53,11 @@ pub const ATTACKS: &[Attack] = &[
         scales: [24, 40],
     },
     Attack {
+        name: "cbuffer-struct-chain",
+        build: cbuffer_struct_chain,
+        scales: [40, 160],
+    },
+    Attack {
         name: "entry-fan",
         build: entry_fan,
         scales: [20_000, 80_000],
@@ -488,11 +493,28 @@ mod ty {
 /// levels, each with a struct annotation, and a cbuffer of the last: its
 /// reflection is a tree of 2ⁿ members.
 pub fn cbuffer_struct_dag(n: usize) -> Vec<u8> {
+    cbuffer_structs(n, 2)
+}
+
+/// Struct types `S0 = {float}`, `Sk = {Sk-1}` nested `n` levels, each
+/// with a struct annotation, and a cbuffer of the last: linear in size,
+/// but past the struct nesting the buffer tables and reflection follow
+/// (32) when `n` is larger, which must be an error naming the part, not a
+/// type tree cut short.
+pub fn cbuffer_struct_chain(n: usize) -> Vec<u8> {
+    cbuffer_structs(n, 1)
+}
+
+/// `S0 = {float}`, then `n - 1` structs of `members` copies of the one
+/// before, each annotated; a cbuffer of the last.
+fn cbuffer_structs(n: usize, members: usize) -> Vec<u8> {
     // Types: 0 i32, 1 float, 2.. the structs, then a pointer to the last.
     let mut types = vec![(ty::FLOAT, vec![])];
     types.push((ty::STRUCT_ANON, vec![0, 1]));
     for k in 1..n as u64 {
-        types.push((ty::STRUCT_ANON, vec![0, 1 + k, 1 + k]));
+        let mut ops = vec![0];
+        ops.extend(std::iter::repeat_n(1 + k, members));
+        types.push((ty::STRUCT_ANON, ops));
     }
     let last = 1 + n as u64;
     types.push((ty::POINTER, vec![last, 0]));
@@ -517,11 +539,10 @@ pub fn cbuffer_struct_dag(n: usize) -> Vec<u8> {
             for k in 0..n as u64 {
                 md.records.push((code::MD_VALUE, vec![2 + k, k]));
                 let value = md.define();
-                let fields: Vec<Option<u64>> = if k == 0 {
-                    vec![Some(sixteen), Some(field)]
-                } else {
-                    vec![Some(sixteen), Some(field), Some(field)]
-                };
+                let mut fields = vec![Some(sixteen), Some(field)];
+                if k > 0 {
+                    fields.extend(std::iter::repeat_n(Some(field), members - 1));
+                }
                 let body = md.node(&fields);
                 annotations.push(Some(value));
                 annotations.push(Some(body));

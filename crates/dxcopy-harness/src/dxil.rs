@@ -64,9 +64,9 @@ pub fn exercise_module(bitcode: &[u8], sink: &mut crate::Discard) -> Result<usiz
             );
             let _ = write!(sink, "{}", listing.len());
         }
-        (Err(ListingError::TooLarge(_)), Err(_)) => {}
+        (Err(ListingError::TooLarge { .. }), Err(_)) => {}
         // The header's tables need readable `dx.*` metadata.
-        (Err(ListingError::Header(_)), _) => {}
+        (Err(ListingError::Header { .. }), _) => {}
         (listing, text) => {
             return Err(Violation(format!(
                 "the outlined listing and the whole model's text disagree: {:?} vs {:?}",

@@ -15,9 +15,10 @@ use dxcopy_read::dxil::facts::ModuleFacts;
 use dxcopy_read::dxil::metadata::{DxilMetadata, MetadataError};
 use dxcopy_read::dxil::Module;
 use dxcopy_read::error::{Limit, ReadErrorKind};
+use dxcopy_read::listing::dxil::header::HeaderError;
 use dxcopy_read::listing::dxil::ir::AsmError;
 use dxcopy_read::listing::dxil::{write_container_listing_to, ListingError, ListingOptions};
-use dxcopy_read::{Container, ReadError, Reflection};
+use dxcopy_read::{Container, PartName, ReadError, Reflection};
 
 #[global_allocator]
 static ALLOCATOR: Counting<ThreadCounts> = Counting(ThreadCounts);
@@ -108,6 +109,35 @@ fn run(bitcode: &[u8]) -> Outcome {
         walk_limit,
         used,
     }
+}
+
+/// Where `attacks::container` puts the DXIL part's bitcode: after the
+/// header (32 bytes), one part offset (4), the part header (8) and the
+/// program header (24).
+const DXIL_BITCODE_OFFSET: u64 = 32 + 4 + 8 + 24;
+
+/// The listing stopped at the `dx.*` metadata budget, with the node, the
+/// module's part and the file offset of its bitcode in the error.
+fn assert_header_over_budget_in_dxil(listing: &Result<usize, ListingError>) {
+    let Err(
+        e @ ListingError::Header {
+            part,
+            offset,
+            source: HeaderError::Metadata(MetadataError::OverBudget { id, .. }),
+        },
+    ) = listing
+    else {
+        panic!("{listing:?}")
+    };
+    assert_eq!((*part, *offset), (PartName::DXIL, DXIL_BITCODE_OFFSET));
+    let text = e.to_string();
+    assert!(
+        text.starts_with(&format!(
+            "DXIL module (bitcode at offset 0x44): module metadata: metadata !{}: ",
+            id.0
+        )),
+        "{text}"
+    );
 }
 
 fn attack(name: &str) -> &'static Attack {
@@ -203,11 +233,7 @@ fn entry_points_sharing_signatures_stop_at_the_metadata_budget() {
         let Some(Err(MetadataError::OverBudget { .. })) = &o.metadata else {
             panic!("{:?}", o.metadata)
         };
-        assert!(
-            matches!(&o.listing, Err(ListingError::Header(_))),
-            "{:?}",
-            o.listing
-        );
+        assert_header_over_budget_in_dxil(&o.listing);
         assert!(is_work_limit(o.reflection.as_ref().unwrap_err()));
     });
 }
@@ -221,7 +247,7 @@ fn a_fan_of_entry_references_stops_at_the_metadata_budget() {
             "{:?}",
             o.metadata
         );
-        assert!(matches!(&o.listing, Err(ListingError::Header(_))));
+        assert_header_over_budget_in_dxil(&o.listing);
         assert!(is_work_limit(o.reflection.as_ref().unwrap_err()));
     });
 }
@@ -238,14 +264,90 @@ fn a_cbuffer_struct_dag_stops_reflection_at_the_budget() {
 }
 
 #[test]
+fn struct_nesting_past_the_tables_limit_is_an_error_not_a_shorter_table() {
+    use dxcopy_read::error::Limit;
+    use dxcopy_read::listing::dxil::header::module::{BufferTablesError, MAX_NESTING};
+    at_both_sizes("cbuffer-struct-chain", |o, _| {
+        assert_eq!(o.module, Ok(()));
+        assert!(matches!(o.metadata, Some(Ok(()))), "{:?}", o.metadata);
+        // The listing's buffer definitions: an error with the part.
+        let Err(
+            e @ ListingError::Header {
+                part,
+                offset,
+                source: HeaderError::BufferTables(BufferTablesError::TooDeep { limit }),
+            },
+        ) = &o.listing
+        else {
+            panic!("{:?}", o.listing)
+        };
+        assert_eq!(
+            (*part, *offset, *limit),
+            (PartName::DXIL, DXIL_BITCODE_OFFSET, MAX_NESTING)
+        );
+        assert!(e.to_string().contains("nest deeper than 32 levels"), "{e}");
+        // Reflection: a read error naming the part and the offset.
+        let e = o.reflection.as_ref().unwrap_err();
+        assert_eq!(e.offset, DXIL_BITCODE_OFFSET, "{e}");
+        let ReadErrorKind::LimitExceeded {
+            part: Some(part),
+            what: Limit::ConstantBufferTypeDepth,
+            limit: 32,
+            ..
+        } = &e.kind
+        else {
+            panic!("{e}")
+        };
+        assert_eq!(part.name, PartName::DXIL);
+    });
+    // Within the limit the same shape lists and reflects, every level
+    // printed (one `struct` line per level).
+    let bitcode = attacks::cbuffer_struct_chain(20);
+    let o = run(&bitcode);
+    let printed = *o.listing.as_ref().expect("a listing");
+    assert!(printed > 0);
+    let bytes = attacks::container(&bitcode);
+    let container = Container::parse(&bytes).unwrap();
+    let text =
+        dxcopy_read::listing::dxil::container_listing(&container, &Default::default()).unwrap();
+    // One struct line per level: S19 (the variable) down to S0.
+    assert_eq!(text.matches("struct ").count(), 20, "{text}");
+    let reflection = Reflection::from_container(&container).unwrap();
+    // The cbuffer's variable is S19's one member, S18: 19 levels of
+    // members below it down to the float.
+    let mut depth = 0;
+    let mut ty = &reflection.constant_buffers[0].variables[0].var_type;
+    while let Some(member) = ty.members.first() {
+        ty = &member.member_type;
+        depth += 1;
+    }
+    assert_eq!(depth, 19);
+}
+
+#[test]
 fn nesting_past_the_limit_is_an_error_not_a_stand_in() {
     for name in ["constant-chain", "array-type-chain"] {
         at_both_sizes(name, |o, _| {
             assert_eq!(o.module, Ok(()), "{name}");
-            let Err(ListingError::TooLarge(AsmError::TooDeep { limit, .. })) = &o.listing else {
+            let Err(
+                e @ ListingError::TooLarge {
+                    part,
+                    offset,
+                    source: AsmError::TooDeep { limit, .. },
+                },
+            ) = &o.listing
+            else {
                 panic!("{name}: {:?}", o.listing)
             };
             assert_eq!(*limit, dxcopy_read::budget::MAX_NESTING);
+            // Named with the module's part and where its bitcode starts
+            // in the file.
+            assert_eq!((*part, *offset), (PartName::DXIL, DXIL_BITCODE_OFFSET));
+            assert!(
+                e.to_string()
+                    .starts_with("DXIL module (bitcode at offset 0x44): the module's"),
+                "{e}"
+            );
         });
     }
 }

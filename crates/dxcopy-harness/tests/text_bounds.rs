@@ -1,15 +1,19 @@
 //! The text attacks of `dxcopy_harness::text_attacks`, each at two sizes:
 //! the error (or the bounded result) they must come to, and the peak of live
 //! heap bytes on this thread within a multiple of the input's size (the
-//! counting allocator of `dxcopy_harness::alloc`). Time is not asserted:
-//! the work is one pass (columns, mnemonics, header lines and source paths
-//! are each counted once), which the release measurements in the
-//! changelog's notes show; these tests pin the results and the memory.
+//! counting allocator of `dxcopy_harness::alloc`). Time is not asserted,
+//! work is, as counts: the assembler's and the C header reader's work
+//! budgets (`budget.used()`: bytes looked at, columns counted over, tokens
+//! taken, lookups made) at two sizes grow as the text does and no faster.
 
-use dxcopy_edit::asm::{assemble, AsmErrorKind, FloatHints, MAX_RELATIVE_DEPTH};
+use dxcopy_edit::asm::{
+    assemble, assemble_with_budget, AsmError, AsmErrorKind, AsmOptions, FloatHints,
+    MAX_RELATIVE_DEPTH,
+};
 use dxcopy_edit::EditError;
 use dxcopy_harness::alloc::{Counting, ThreadCounts};
 use dxcopy_harness::text_attacks::*;
+use dxcopy_read::budget::Budget;
 
 #[global_allocator]
 static ALLOCATOR: Counting<ThreadCounts> = Counting(ThreadCounts);
@@ -26,6 +30,43 @@ const SOURCES_HEAP_PER_BYTE: usize = 32;
 /// Heap every measured call may use whatever its input (small tables).
 const BASE: usize = 64 << 10;
 
+/// The most work units per byte of text the assembler and the header
+/// reader spend: each byte passed once, looked at again at most a few
+/// times (a column counted over, a line's end found), one unit per token,
+/// statement and lookup.
+const WORK_PER_BYTE: u64 = 4;
+
+/// Assembles `text` under a budget; the error and the work spent.
+fn assemble_counted(text: &str) -> (AsmError, u64) {
+    let budget = Budget::for_input(text.len());
+    let e = assemble_with_budget(
+        text,
+        &mut FloatHints::none(),
+        &AsmOptions::default(),
+        &budget,
+    )
+    .unwrap_err();
+    (e, budget.used())
+}
+
+/// Work at two sizes: at least the text (each byte is looked at), at most
+/// [`WORK_PER_BYTE`] per byte, and growing no faster than the text (a
+/// quadratic pass would grow by the square of the ratio).
+fn assert_linear(what: &str, (small, small_work): (usize, u64), (large, large_work): (usize, u64)) {
+    for (len, work) in [(small, small_work), (large, large_work)] {
+        assert!(
+            work >= len as u64 / 2 && work <= WORK_PER_BYTE * len as u64 + 64,
+            "{what}: {work} units for {len} bytes"
+        );
+    }
+    let ratio = large as f64 / small as f64;
+    let grew = large_work as f64 / small_work as f64;
+    assert!(
+        grew <= ratio * 1.25,
+        "{what}: {small} → {large} bytes ({ratio:.1}×), work {small_work} → {large_work} ({grew:.1}×)"
+    );
+}
+
 fn within(what: &str, input: usize, per_byte: usize, f: impl FnOnce()) {
     let used = ThreadCounts::measure(f);
     assert!(
@@ -37,29 +78,56 @@ fn within(what: &str, input: usize, per_byte: usize, f: impl FnOnce()) {
 
 #[test]
 fn a_long_blank_line_is_an_error_at_its_column() {
-    for blanks in [1 << 18, 1 << 20] {
+    let work = [1 << 18, 1 << 20].map(|blanks| {
         let text = asm_blank_line(blanks);
+        let mut work = 0;
         within("blank line", text.len(), ASM_HEAP_PER_BYTE, || {
-            let e = assemble(&text, &mut FloatHints::none()).unwrap_err();
+            let (e, units) = assemble_counted(&text);
             assert_eq!((e.line, e.column), (2, blanks as u32 + 1));
             assert_eq!(e.kind, AsmErrorKind::UnexpectedCharacter('@'));
+            work = units;
         });
-    }
+        (text.len(), work)
+    });
+    assert_linear("blank line", work[0], work[1]);
 }
 
 #[test]
-fn a_mnemonic_of_underscores_is_an_unknown_suffix() {
-    for underscores in [100_000, 200_000] {
+fn a_line_of_many_tokens_counts_each_column_once() {
+    // Every token's column on one long line: counted on from the last
+    // token, not from the line's start (which made it quadratic).
+    let line = |n: usize| format!("ps_5_0\nmov r0.x, r1.x{}\n", " +1".repeat(n));
+    let work = [10_000, 40_000].map(|n| {
+        let text = line(n);
+        let (e, units) = assemble_counted(&text);
+        assert_eq!(e.line, 2, "{e}");
+        (text.len(), units)
+    });
+    assert_linear("many tokens", work[0], work[1]);
+}
+
+#[test]
+fn a_mnemonic_of_underscores_is_an_empty_suffix() {
+    let work = [100_000, 200_000].map(|underscores| {
         let text = asm_underscore_mnemonic(underscores);
+        let mut work = 0;
         within("underscores", text.len(), ASM_HEAP_PER_BYTE, || {
-            let e = assemble(&text, &mut FloatHints::none()).unwrap_err();
-            assert_eq!((e.line, e.column), (2, 1));
+            let (e, units) = assemble_counted(&text);
+            work = units;
+            // At the first `_` after `mov`: the suffix it starts is empty.
+            assert_eq!((e.line, e.column), (2, 4));
+            let AsmErrorKind::EmptySuffix(name) = &e.kind else {
+                panic!("{e}")
+            };
+            // The message quotes the mnemonic's start, not all of it.
             assert!(
-                matches!(e.kind, AsmErrorKind::UnknownSuffix { ref suffix, .. } if suffix == "x"),
-                "{e}"
+                name.starts_with("mov___") && name.chars().count() == 41,
+                "{name}"
             );
         });
-    }
+        (text.len(), work)
+    });
+    assert_linear("underscores", work[0], work[1]);
 }
 
 #[test]
@@ -71,7 +139,9 @@ fn deeply_nested_relative_indices_are_an_error_on_a_small_stack() {
         let text_len = text.len();
         run.spawn(move || {
             within("nested relative", text_len, ASM_HEAP_PER_BYTE, || {
-                let e = assemble(&text, &mut FloatHints::none()).unwrap_err();
+                let (e, work) = assemble_counted(&text);
+                // The whole text is lexed once; the parser stops at the limit.
+                assert!(work >= text_len as u64 && work <= WORK_PER_BYTE * text_len as u64);
                 assert_eq!(
                     e.kind,
                     AsmErrorKind::NestedTooDeep {
@@ -103,16 +173,51 @@ fn no_text_is_dropped_unread() {
 
 #[test]
 fn many_small_arrays_read_without_a_reserve_each() {
-    for count in [30_000, 60_000] {
+    let work = [30_000, 60_000].map(|count| {
         let text = c_header_many_arrays(count);
+        let budget = Budget::for_input(text.len());
         within("many arrays", text.len(), HEADER_HEAP_PER_BYTE, || {
-            let found = dxcopy_read::c_header::arrays(text.as_bytes()).unwrap();
+            let found =
+                dxcopy_read::c_header::arrays_with_budget(text.as_bytes(), &budget).unwrap();
             assert_eq!(found.len(), count);
             assert_eq!(found[count - 1].line, count);
             assert_eq!(found[count - 1].bytes, [((count - 1) % 256) as u8]);
         });
         assert!(dxcopy_read::c_header::looks_like_header(text.as_bytes()));
-    }
+        (text.len(), budget.used())
+    });
+    assert_linear("many arrays", work[0], work[1]);
+}
+
+#[test]
+fn many_directive_lines_are_looked_at_once() {
+    // `#` lines after long blanks: each looked back at to its line's start
+    // once, and ahead to its end once.
+    let header = |n: usize| {
+        let mut text = String::new();
+        for _ in 0..n {
+            text.push_str(&" ".repeat(64));
+            text.push_str("#define X 1\n");
+        }
+        text.push_str("const BYTE g[] = { 1, 2 };\n");
+        text
+    };
+    let work = [2_000, 8_000].map(|n| {
+        let text = header(n);
+        let budget = Budget::for_input(text.len());
+        let found = dxcopy_read::c_header::arrays_with_budget(text.as_bytes(), &budget).unwrap();
+        assert_eq!(found[0].bytes, [1, 2]);
+        (text.len(), budget.used())
+    });
+    assert_linear("directive lines", work[0], work[1]);
+    // Past a budget too small: an error at the place it stopped.
+    let text = header(100);
+    let e = dxcopy_read::c_header::arrays_with_budget(text.as_bytes(), &Budget::with_limit(500))
+        .unwrap_err();
+    assert_eq!(
+        e.kind,
+        dxcopy_read::c_header::HeaderErrorKind::OverBudget { limit: 500 }
+    );
 }
 
 #[test]

@@ -195,8 +195,8 @@ pub fn read_to_py(py: Python<'_>, e: ReadError, file: Option<&Path>) -> PyErr {
 }
 
 /// The Python exception for a DXIL listing that could not be made: a read
-/// error as [`read_to_py`], otherwise the message with `path` and, for a
-/// module that does not read, `part`.
+/// error as [`read_to_py`], otherwise the message with `path` and, when it
+/// is about the module of one part, `part`.
 pub fn listing_to_py(
     py: Python<'_>,
     e: dxcopy_read::listing::dxil::ListingError,
@@ -205,7 +205,9 @@ pub fn listing_to_py(
     use dxcopy_read::listing::dxil::ListingError;
     let part = match &e {
         ListingError::Read(read) => return read_to_py(py, read.clone(), file),
-        ListingError::Module { part, .. } => Some(part.to_string()),
+        ListingError::Module { part, .. }
+        | ListingError::Header { part, .. }
+        | ListingError::TooLarge { part, .. } => Some(part.to_string()),
         _ => None,
     };
     let message = match file {

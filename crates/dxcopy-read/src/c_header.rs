@@ -13,6 +13,7 @@
 //! other element types are left alone. Bad input is an error naming the
 //! line and column.
 
+use crate::budget::Budget;
 use std::ops::Range;
 
 /// One byte array of a header.
@@ -61,6 +62,14 @@ pub enum HeaderErrorKind {
     /// A `#if` without its `#endif`.
     #[error("#if 0 without #endif")]
     UnterminatedIf,
+    /// Reading the header took more than its work budget
+    /// ([`crate::budget`]; linear in the text, so only a budget set smaller
+    /// than the text's can be spent).
+    #[error("reading the header takes more than its work budget of {limit} units")]
+    OverBudget {
+        /// The budget's limit.
+        limit: u64,
+    },
 }
 
 /// Whether `text` is read as a C header: text (no NUL byte, not a
@@ -130,9 +139,13 @@ struct Scanner<'a> {
     pos: usize,
     /// The contents of the last `#if 0` block skipped since the last token.
     last_if_zero: Option<Range<usize>>,
+    /// Bytes looked at other than by moving `pos` on: back to a line's
+    /// start, ahead to a line's end (the work [`arrays_with_budget`]
+    /// counts besides the bytes passed).
+    looked_aside: u64,
 }
 
-impl Scanner<'_> {
+impl<'a> Scanner<'a> {
     fn error(&self, at: usize, kind: HeaderErrorKind) -> HeaderError {
         let before = &self.text[..at.min(self.text.len())];
         let line = before.iter().filter(|&&b| b == b'\n').count() + 1;
@@ -149,12 +162,16 @@ impl Scanner<'_> {
         self.text.get(self.pos + offset).copied()
     }
 
-    fn at_line_start(&self) -> bool {
-        self.text[..self.pos]
+    fn at_line_start(&mut self) -> bool {
+        let mut looked = 0u64;
+        let blank = self.text[..self.pos]
             .iter()
             .rev()
             .take_while(|&&b| b != b'\n')
-            .all(|b| b.is_ascii_whitespace())
+            .inspect(|_| looked += 1)
+            .all(|b| b.is_ascii_whitespace());
+        self.looked_aside += looked;
+        blank
     }
 
     /// Skips blanks, comments and preprocessor lines (`#if 0` blocks whole).
@@ -185,8 +202,9 @@ impl Scanner<'_> {
         }
     }
 
-    fn line_text(&self) -> &[u8] {
+    fn line_text(&mut self) -> &'a [u8] {
         let end = find(self.text, self.pos, b"\n").unwrap_or(self.text.len());
+        self.looked_aside += (end - self.pos) as u64;
         &self.text[self.pos..end]
     }
 
@@ -248,11 +266,23 @@ fn is_if_zero(line: &[u8]) -> bool {
 
 /// Every byte array of the header `text`, in file order.
 pub fn arrays(text: &[u8]) -> Result<Vec<HeaderArray>, HeaderError> {
+    arrays_with_budget(text, &Budget::for_input(text.len()))
+}
+
+/// [`arrays`], spending one unit of `budget` per byte passed, per byte
+/// looked at besides (back to a line's start for a `#`, ahead to a line's
+/// end, lines counted for an array's line number) and per step of the
+/// scan (an error past it). `budget.used()` afterwards is the work done:
+/// the tests assert it grows with the text and no faster.
+pub fn arrays_with_budget(text: &[u8], budget: &Budget) -> Result<Vec<HeaderArray>, HeaderError> {
     let mut s = Scanner {
         text,
         pos: 0,
         last_if_zero: None,
+        looked_aside: 0,
     };
+    // What has been paid for: `pos` and the bytes looked at aside.
+    let mut paid = (0usize, 0u64);
     // The `#if 0` block right before the declaration being read.
     let mut listing: Option<Range<usize>> = None;
     let mut found = Vec::new();
@@ -263,6 +293,16 @@ pub fn arrays(text: &[u8]) -> Result<Vec<HeaderArray>, HeaderError> {
     let mut counted = (0usize, 1usize);
     loop {
         s.skip_trivia()?;
+        let step = (s.pos - paid.0) as u64 + (s.looked_aside - paid.1) + 1;
+        paid = (s.pos, s.looked_aside);
+        if budget.spend(step).is_err() {
+            return Err(s.error(
+                s.pos,
+                HeaderErrorKind::OverBudget {
+                    limit: budget.limit(),
+                },
+            ));
+        }
         let Some(b) = s.peek(0) else {
             return Ok(found);
         };
@@ -340,6 +380,7 @@ pub fn arrays(text: &[u8]) -> Result<Vec<HeaderArray>, HeaderError> {
                     let body = open + 1..s.pos;
                     s.pos += 1; // `}`
                     let newlines = text[counted.0..at].iter().filter(|&&c| c == b'\n').count();
+                    s.looked_aside += (at - counted.0) as u64;
                     counted = (at, counted.1 + newlines);
                     let line = counted.1;
                     found.push(HeaderArray {

@@ -716,6 +716,9 @@ pub enum Limit {
     /// Work units of one pass over untrusted structure
     /// ([`crate::budget`]): what the structure expands to.
     WorkBudget(Budgeted),
+    /// Nesting of the struct and array types of a DXIL module's constant
+    /// buffers (reflection), or of its types under the data layout.
+    ConstantBufferTypeDepth,
 }
 
 /// The structure of a [`Limit::WorkBudget`] error.
@@ -751,6 +754,10 @@ impl Limit {
             SourceContentsSize => write!(
                 f,
                 "source contents declare {value} uncompressed bytes, more than the {limit}-byte limit"
+            ),
+            ConstantBufferTypeDepth => write!(
+                f,
+                "the constant buffers' struct and array types nest deeper than {limit} levels"
             ),
             WorkBudget(what) => write!(
                 f,

@@ -1,10 +1,12 @@
 //! `--rebuild-parts`: every part dxc derives from the DXIL module (SFI0,
-//! ISG1, OSG1, PSG1, PSV0, and HASH from validator 1.5) made again from
-//! the module and put where dxc puts it, replacing stale ones, adding
-//! missing ones and removing those dxc would not write (a HASH below
-//! validator 1.5, a PSG1 without patch constants, a library's signatures);
-//! parts that cannot be derived (RTS0, ILDB, ILDN, SRCI, STAT, VERS, RDAT,
-//! PRIV, …) stay as they are.
+//! ISG1, OSG1, PSG1, PSV0, a library's RDAT, and HASH from validator 1.5)
+//! made again from the module and put where dxc puts it, replacing stale
+//! ones, adding missing ones and removing those dxc would not write (a
+//! HASH below validator 1.5, a PSG1 without patch constants, a library's
+//! signatures); parts that cannot be derived (RTS0, ILDB, ILDN, SRCI, STAT,
+//! VERS, PRIV, …) stay as they are, and so does a library's RDAT that holds
+//! what the module does not (subobjects, work-graph nodes) or needs feature
+//! flags not derived here ([`derive_rdat`]).
 //!
 //! The parts follow the module's validator version as dxc's container
 //! writer does: below 1.7 dxc leaves parts unaligned, so the plan places
@@ -14,7 +16,9 @@ use crate::error::{EditError, RebuildFailure, Result};
 use crate::parts::{PartData, PlanPart};
 use crate::plan::EditPlan;
 use crate::policy::HashPolicy;
-use dxcopy_read::dxil::derived::{derive_parts_with, validator_version, DERIVED_NAMES};
+use dxcopy_read::dxil::derived::{
+    derive_parts_with, derive_rdat, validator_version, DERIVED_NAMES,
+};
 use dxcopy_read::dxil::metadata::DxilMetadata;
 use dxcopy_read::dxil::Module;
 use dxcopy_read::hash::{md5_of, ShaderHash};
@@ -78,6 +82,12 @@ pub fn rebuild_parts(plan: &mut EditPlan<'_>) -> Result<Rebuilt> {
 
     let mut rebuilt = Rebuilt::default();
     let mut new_parts = derived;
+    // A library's RDAT where the module gives all of it; otherwise (work-graph
+    // nodes, subobjects, flags not derived) the part stays as it is.
+    let existing = plan.find(PartName::RDAT).map(|p| p.bytes().to_vec());
+    if let Ok(rdat) = derive_rdat(&module, &metadata, existing.as_deref()) {
+        new_parts.push(rdat);
+    }
     if let Some(hash) = hash {
         new_parts.push(dxcopy_read::dxil::derived::DerivedPart {
             name: PartName::HASH,

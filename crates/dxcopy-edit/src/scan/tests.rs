@@ -125,16 +125,13 @@ fn a_name_taken_by_other_bytes_is_never_replaced() {
     assert_ne!(second.file, entry.file);
 }
 
-#[cfg(unix)]
+#[cfg(any(target_os = "linux", target_os = "android"))]
 #[test]
 fn a_fifo_in_a_tree_is_one_failure_never_a_hang() {
+    use rustix::fs::{mknodat, FileType, Mode, CWD};
     let dir = scan_dir();
     let fifo = dir.path().join("pipe");
-    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
-    if !made.is_ok_and(|s| s.success()) {
-        dxcopy_harness::corpus::skip("fifo scan", "mkfifo is not available");
-        return;
-    }
+    mknodat(CWD, &fifo, FileType::Fifo, Mode::from_raw_mode(0o600), 0).expect("mkfifo");
     std::fs::write(dir.path().join("s.dxil"), dxil(1)).unwrap();
     let mut found = 0;
     let mut failures = Vec::new();
@@ -156,6 +153,19 @@ fn a_fifo_in_a_tree_is_one_failure_never_a_hang() {
         open_regular(&fifo),
         Err(InputError::NotRegular { .. })
     ));
+    // A device named is one failure too, never read.
+    let (files, failures) = input_files(&[PathBuf::from("/dev/zero")], false);
+    assert!(files.is_empty());
+    assert!(
+        matches!(
+            &failures[..],
+            [InputError::NotRegular {
+                kind: FileKind::CharacterDevice,
+                ..
+            }]
+        ),
+        "{failures:?}"
+    );
 }
 
 #[test]
@@ -220,16 +230,22 @@ fn a_walked_tree_survey_skips_other_files_but_a_named_one_fails() {
     assert!(failures[0].contains("notes.txt"));
 }
 
+#[cfg_attr(
+    not(dxcopy_corpus),
+    ignore = "needs the shared corpus (../shared or $DXCOPY_SHARED)"
+)]
 #[test]
 fn corpus_rows_agree_with_the_typed_readers() {
     use dxcopy_harness::corpus::manifest_or_skip;
+    use dxcopy_read::dxil::Module;
+    use dxcopy_read::reflect::counters::Counters;
     use dxcopy_read::{PartName, Program, ShaderHash};
     let Some((_, manifest)) = manifest_or_skip("corpus rows") else {
         return;
     };
     let names = column_names();
     let col = |name: &str| names.iter().position(|n| n == name).unwrap();
-    let mut checked = 0;
+    let (mut checked, mut counted, mut recorded_counts) = (0, 0, 0);
     for entry in manifest
         .iter()
         .filter(|r| r.kind == "dxil" || r.kind == "dxbc")
@@ -280,7 +296,34 @@ fn corpus_rows_agree_with_the_typed_readers() {
             "{}",
             entry.rel
         );
+        // A DXIL row's instruction count is dxc's `insts`: what the
+        // reflection module's dx.counters records, when it has them, and
+        // what dxc's counting over the bodies gives.
+        if let Some(p) = container
+            .find(PartName::DXIL)
+            .and_then(|p| Program::parse(&p).ok())
+        {
+            let count = row[col("instruction_count")].as_u64();
+            if let Ok(dxil) = Module::parse(p.bitcode) {
+                let insts = Counters::count(&dxil).insts;
+                assert_eq!(count, Some(u64::from(insts)), "{}", entry.rel);
+                counted += 1;
+            }
+            let stat = container
+                .find(PartName::STAT)
+                .and_then(|p| Program::parse(&p).ok())
+                .and_then(|p| Module::parse(p.bitcode).ok());
+            if let Some(recorded) = stat.as_ref().and_then(Counters::from_metadata) {
+                assert_eq!(count, Some(u64::from(recorded.insts)), "{}", entry.rel);
+                recorded_counts += 1;
+            }
+        }
         checked += 1;
     }
     assert!(checked > 1000, "{checked} corpus containers");
+    assert!(counted > 600, "{counted} DXIL instruction counts");
+    assert!(
+        recorded_counts > 200,
+        "{recorded_counts} counts against dx.counters"
+    );
 }

@@ -92,6 +92,11 @@ pub struct ModuleFacts {
     pub functions_declared: Vec<String>,
     /// The declared `dx.op.*` functions, sorted.
     pub dx_ops: Vec<String>,
+    /// The instructions in the bodies of the functions the module defines
+    /// (a shader's entry point, a library's functions), as dxc counts
+    /// `insts` for `dx.counters`: read only for a DXIL part's module
+    /// ([`ModuleFacts::decode_counting`]), else `None`.
+    pub instruction_count: Option<u64>,
 }
 
 /// Decodes a signed VBR value as LLVM's writer emits it (sign in bit 0).
@@ -217,6 +222,30 @@ impl ModuleFacts {
         }
     }
 
+    /// [`ModuleFacts::decode`], reading the function bodies too to fill
+    /// [`ModuleFacts::instruction_count`]. Bodies that do not read leave the
+    /// count `None` and the module-level facts as [`ModuleFacts::decode`]
+    /// gives them.
+    pub fn decode_counting(data: &[u8]) -> Result<ModuleFacts> {
+        let options = ReadOptions {
+            function_bodies: true,
+            debug_info: false,
+            ..ReadOptions::default()
+        };
+        let Ok(module) = Module::parse_with(data, options) else {
+            return ModuleFacts::decode(data);
+        };
+        let mut facts =
+            ModuleFacts::of_within(&module, &Budget::for_input(data.len())).map_err(|e| {
+                BitcodeError {
+                    bit_offset: 0,
+                    kind: BitcodeErrorKind::OverBudget(e),
+                }
+            })?;
+        facts.instruction_count = Some(instruction_count(&module));
+        Ok(facts)
+    }
+
     /// The facts of a module, within the budget of a pass over its stored
     /// metadata ([`Budget::for_stored`]).
     pub fn of(module: &Module) -> std::result::Result<ModuleFacts, OverBudget> {
@@ -314,6 +343,17 @@ impl ModuleFacts {
         budget.spend(0)?;
         Ok(facts)
     }
+}
+
+/// The instructions in the bodies of the functions `module` defines.
+pub fn instruction_count(module: &Module) -> u64 {
+    module
+        .functions
+        .iter()
+        .filter(|f| !f.is_declaration)
+        .filter_map(|f| f.body.as_ref())
+        .map(|body| body.instruction_count() as u64)
+        .sum()
 }
 
 /// Metadata lookups for the facts.

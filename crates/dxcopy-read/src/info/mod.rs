@@ -47,7 +47,7 @@ impl<'data> Inspected<'data> {
         let decoded = decode_part(container, &part);
         Inspected {
             module: if module_facts {
-                program_module_facts(&decoded)
+                program_module_facts(part.name, &decoded)
             } else {
                 None
             },
@@ -73,13 +73,21 @@ impl<'data> Inspected<'data> {
     }
 }
 
-/// The module facts of a decoded program part, when its data holds bitcode.
+/// The module facts of a decoded program part, when its data holds bitcode;
+/// the DXIL part's with its instruction count (the survey's
+/// `instruction_count`; ILDB holds the same program with debug info, and
+/// dxc's STAT module has no bodies).
 fn program_module_facts(
+    name: PartName,
     decoded: &Result<Decoded<'_>, ReadError>,
 ) -> Option<Box<Result<ModuleFacts, BitcodeError>>> {
     match decoded {
         Ok(Decoded::Program(p)) if p.has_bitcode_magic() => {
-            Some(Box::new(ModuleFacts::decode(p.bitcode)))
+            Some(Box::new(if name == PartName::DXIL {
+                ModuleFacts::decode_counting(p.bitcode)
+            } else {
+                ModuleFacts::decode(p.bitcode)
+            }))
         }
         _ => None,
     }

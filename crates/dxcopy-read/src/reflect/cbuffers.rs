@@ -19,8 +19,19 @@ use crate::dxil::model::{Module, Type, TypeId};
 use crate::psv0::ResourceKind;
 
 /// Deepest struct nesting and array depth followed (a hostile type table
-/// can make a struct contain itself).
-const MAX_NESTING: u32 = 32;
+/// can make a struct contain itself): deeper is an error
+/// ([`CbufferTypesError::TooDeep`]), never a type tree cut short.
+pub(crate) const MAX_NESTING: u32 = 32;
+
+/// Why the constant buffers' type trees were not made.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum CbufferTypesError {
+    /// Past the work budget (a struct shared at every level).
+    OverBudget(OverBudget),
+    /// Structs or arrays nest deeper than [`MAX_NESTING`] (or the data
+    /// layout's [`crate::dxil::metadata::layout::MAX_DEPTH`]).
+    TooDeep,
+}
 
 /// The module's types and annotations.
 struct Types<'a> {
@@ -34,13 +45,16 @@ struct Types<'a> {
     /// type descriptions pays for every node it makes, and past the budget
     /// reflection stops with an error.
     budget: Budget,
+    /// Whether a struct or array nested deeper than [`MAX_NESTING`]: the
+    /// tree below it is not made, and reflection stops with an error.
+    too_deep: std::cell::Cell<bool>,
 }
 
 /// The constant buffers of the module in dxc's order: every cbuffer
 /// (`D3D_CT_CBUFFER`), then the structured-buffer UAVs
 /// (`D3D_CT_RESOURCE_BIND_INFO`), then the SRVs that are structured buffers
 /// or tbuffers (`D3D_CT_TBUFFER`), each class in its metadata order.
-pub(super) fn constant_buffers(m: &ModuleMetadata) -> Result<Vec<BufferDesc>, OverBudget> {
+pub(super) fn constant_buffers(m: &ModuleMetadata) -> Result<Vec<BufferDesc>, CbufferTypesError> {
     let types = Types {
         module: &m.module,
         annotations: &m.metadata.type_annotations,
@@ -48,6 +62,7 @@ pub(super) fn constant_buffers(m: &ModuleMetadata) -> Result<Vec<BufferDesc>, Ov
         min_precision: m.metadata.uses_min_precision(),
         usage_in_metadata: usage_in_metadata(m),
         budget: Budget::for_input(m.input_len),
+        too_deep: std::cell::Cell::new(false),
     };
     let resources = m.metadata.module_resources();
     let mut buffers: Vec<BufferDesc> = resources
@@ -67,7 +82,13 @@ pub(super) fn constant_buffers(m: &ModuleMetadata) -> Result<Vec<BufferDesc>, Ov
             _ => {}
         }
     }
-    types.budget.spend(0)?;
+    types
+        .budget
+        .spend(0)
+        .map_err(CbufferTypesError::OverBudget)?;
+    if types.too_deep.get() || types.layout.too_deep() {
+        return Err(CbufferTypesError::TooDeep);
+    }
     Ok(buffers)
 }
 
@@ -100,17 +121,17 @@ impl Types<'_> {
         })
     }
 
-    /// `ty` without its arrays, and how many array levels were stripped.
+    /// `ty` without its arrays, and how many array levels were stripped
+    /// (more than [`MAX_NESTING`] is noted as too deep).
     fn strip_arrays(&self, mut ty: TypeId) -> (TypeId, u32) {
         let mut levels = 0;
-        for _ in 0..MAX_NESTING {
-            match self.ty(ty) {
-                Some(Type::Array { element, .. }) => {
-                    ty = *element;
-                    levels += 1;
-                }
-                _ => break,
+        while let Some(Type::Array { element, .. }) = self.ty(ty) {
+            if levels == MAX_NESTING {
+                self.too_deep.set(true);
+                break;
             }
+            ty = *element;
+            levels += 1;
         }
         (ty, levels)
     }
@@ -411,10 +432,13 @@ fn type_desc(
     }
     // Arrays multiply out into Elements, until what is left is the vector
     // or matrix itself.
-    for _ in 0..MAX_NESTING {
-        let Some(Type::Array { len, element }) = types.ty(ty) else {
+    let mut levels = 0;
+    while let Some(Type::Array { len, element }) = types.ty(ty) {
+        if levels == MAX_NESTING {
+            types.too_deep.set(true);
             break;
-        };
+        }
+        levels += 1;
         if desc.class != VariableClass::Scalar {
             let max_depth = if desc.class == VariableClass::Vector || cb_rows == 1 {
                 1
@@ -526,7 +550,11 @@ fn struct_members(
     let annotation = types
         .annotations
         .struct_annotation(ty)
-        .filter(|a| !a.fields.is_empty() && depth < MAX_NESTING);
+        .filter(|a| !a.fields.is_empty());
+    if annotation.is_some() && depth >= MAX_NESTING {
+        types.too_deep.set(true);
+        return 0;
+    }
     let elements = match annotation {
         Some(_) => types.struct_elements(ty),
         None => &[],

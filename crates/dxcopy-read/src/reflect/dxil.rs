@@ -4,6 +4,7 @@
 //! SFI0 — mapped as dxc's `DxilContainerReflection.cpp` maps the module's
 //! resources (docs/reflection.md § DXIL).
 
+use super::cbuffers::CbufferTypesError;
 use super::counters::Counters;
 use super::module::ModuleMetadata;
 use super::*;
@@ -306,13 +307,22 @@ pub(super) fn reflect(container: &Container<'_>, r: &mut Reflection) -> Result<(
     // validator-1.4 modules from their bodies.
     let buffers = match &module {
         Some(m) => Some(
-            module_buffers(m, kind == ShaderKind::Library, &mut r.notes).map_err(|e| {
-                super::module::over_budget(
+            module_buffers(m, kind == ShaderKind::Library, &mut r.notes).map_err(|e| match e {
+                CbufferTypesError::OverBudget(e) => super::module::over_budget(
                     &dxil,
                     program.bitcode_file_offset,
                     crate::error::Budgeted::ConstantBufferTypes,
                     e.limit,
-                )
+                ),
+                CbufferTypesError::TooDeep => crate::ReadError::new(
+                    program.bitcode_file_offset,
+                    crate::error::ReadErrorKind::LimitExceeded {
+                        part: Some(dxil.part_ref()),
+                        what: crate::error::Limit::ConstantBufferTypeDepth,
+                        value: u64::from(super::cbuffers::MAX_NESTING) + 1,
+                        limit: u64::from(super::cbuffers::MAX_NESTING),
+                    },
+                ),
             })?,
         ),
         None => None,
@@ -706,7 +716,7 @@ fn module_buffers(
     m: &ModuleMetadata,
     library: bool,
     notes: &mut Vec<String>,
-) -> Result<Vec<BufferDesc>, crate::budget::OverBudget> {
+) -> Result<Vec<BufferDesc>, CbufferTypesError> {
     let mut buffers = super::cbuffers::constant_buffers(m)?;
     if super::cbuffers::usage_in_metadata(m) {
         return Ok(buffers);

@@ -1,5 +1,6 @@
 //! The archives a scan walks into: zip files (stored and deflated members)
-//! and gzip streams, read with a bound on every inflated size.
+//! and gzip streams (a whole file, or a stream at any offset inside other
+//! bytes), read with a bound on every inflated size.
 //!
 //! Zip (docs/format/archives.md): the end-of-central-directory record is
 //! found in the last 64 KiB + 22 bytes; each central-directory entry gives a
@@ -38,11 +39,12 @@ pub enum ArchiveError {
         offset: u64,
     },
     /// A member's inflated size passes the limit.
-    #[error("inflates past the limit of {limit} bytes (declared size {declared})")]
+    #[error("inflates past the limit of {limit} bytes{}", declared_note(*declared))]
     OverLimit {
         /// The limit.
         limit: u64,
-        /// The size the archive declares (0 for gzip, which keeps it modulo 2^32 at its end).
+        /// The size the archive declares (0 for gzip, which keeps only the
+        /// size modulo 2^32, at the end of the stream).
         declared: u64,
     },
     /// A member stored with a method other than stored (0) or deflate (8).
@@ -62,6 +64,15 @@ pub enum ArchiveError {
         /// Uncompressed size.
         size: u64,
     },
+}
+
+/// ` (declared size N)` when the archive declares one.
+fn declared_note(declared: u64) -> String {
+    if declared == 0 {
+        String::new()
+    } else {
+        format!(" (declared size {declared})")
+    }
 }
 
 /// How a zip member is stored.
@@ -152,27 +163,77 @@ pub fn inflate_bounded(
     Ok(out)
 }
 
-/// Whether `bytes` start a gzip stream.
+/// Whether `bytes` start like a gzip member: the magic (ID1, ID2, CM =
+/// deflate) and header flags whose reserved bits 5–7 are clear (RFC 1952
+/// §2.3.1 has a reader refuse a member with them set).
 pub fn is_gzip(bytes: &[u8]) -> bool {
-    bytes.starts_with(&GZIP_MAGIC)
+    bytes.starts_with(&GZIP_MAGIC) && bytes.get(3).is_some_and(|flags| flags & 0xe0 == 0)
 }
 
-/// A gzip stream inflated (all its members, as `gzip -d` does), refused
-/// past `limit` bytes; with the name its header records, if any.
-pub fn gunzip(bytes: &[u8], limit: u64) -> Result<(Option<String>, Vec<u8>), ArchiveError> {
-    let decoder = flate2::read::MultiGzDecoder::new(bytes);
-    let name = decoder
-        .header()
-        .and_then(|h| h.filename())
-        .map(|n| String::from_utf8_lossy(n).into_owned());
-    // The trailer's ISIZE is the size modulo 2^32: a hint, never trusted.
-    let declared = bytes
-        .len()
-        .checked_sub(4)
-        .and_then(|at| Cursor::new(bytes, 0).u32(at as u64, "ISIZE").ok())
-        .map_or(0, u64::from);
-    let inflated = inflate_bounded(decoder, limit, declared)?;
-    Ok((name, inflated))
+/// The offset of every gzip member header ([`is_gzip`]) in `bytes`, at any
+/// offset, in order.
+pub fn gzip_headers(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    memchr::memmem::find_iter(bytes, &GZIP_MAGIC)
+        .filter(move |&at| bytes.get(at..).is_some_and(is_gzip))
+}
+
+/// A gzip stream inflated by [`gunzip_at`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Gunzipped {
+    /// The original file name its first header records, if any.
+    pub name: Option<String>,
+    /// The inflated bytes of all its members.
+    pub data: Vec<u8>,
+    /// How many bytes of the input the stream takes (headers, deflate data
+    /// and trailers of all its members).
+    pub stored_len: u64,
+}
+
+/// The gzip stream whose first member starts at `at` in `bytes`: that member
+/// and the members that follow it directly, inflated and concatenated as
+/// `gzip -d` does, refused past `limit` bytes in all. The bytes after the
+/// stream are not its own (an archive or cache holds other data there).
+/// `Err` when the first member does not inflate (a header that only looks
+/// like one, or a cut stream) or passes the limit; a later "member" that
+/// does not inflate is taken for other data and ends the stream.
+pub fn gunzip_at(bytes: &[u8], at: usize, limit: u64) -> Result<Gunzipped, ArchiveError> {
+    let start = bytes.get(at..).unwrap_or_default();
+    let mut rest = start;
+    let mut data = Vec::new();
+    let mut name = None;
+    loop {
+        let first = rest.len() == start.len();
+        let mut member = Vec::new();
+        let mut decoder = flate2::bufread::GzDecoder::new(rest);
+        let budget = limit.saturating_sub(data.len() as u64);
+        let read = (&mut decoder)
+            .take(budget.saturating_add(1))
+            .read_to_end(&mut member);
+        match read {
+            Ok(n) if n as u64 > budget => {
+                return Err(ArchiveError::OverLimit { limit, declared: 0 })
+            }
+            Ok(_) => {}
+            Err(e) if first => return Err(ArchiveError::Inflate(e.to_string())),
+            Err(_) => break,
+        }
+        if first {
+            name = decoder
+                .header()
+                .and_then(|h| h.filename())
+                .map(|n| String::from_utf8_lossy(n).into_owned());
+        }
+        data.extend_from_slice(&member);
+        rest = decoder.into_inner();
+        if !is_gzip(rest) {
+            break;
+        }
+    }
+    Ok(Gunzipped {
+        name,
+        data,
+        stored_len: (start.len() - rest.len()) as u64,
+    })
 }
 
 /// The members of the zip archive ending `bytes`, or `None` when `bytes`

@@ -12,7 +12,8 @@
 //! saying why. The search resumes after a verified container, so the parts
 //! of a container are never reported as containers of their own.
 //!
-//! [`source`] walks into zip members and gzip streams; [`rows`] (with the
+//! [`source`] walks into zip members and gzip streams (found at any offset
+//! too); [`rows`] (with the
 //! `serde` feature) is the survey view, one flat row per container.
 
 pub mod archive;
@@ -149,7 +150,8 @@ impl ProgramFacts {
     }
 }
 
-/// Why a `DXBC` found in the bytes is not a container.
+/// Why a candidate found in the bytes is not reported: a `DXBC` that is no
+/// container, or a gzip header whose stream does not inflate.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Rejection {
     /// Fewer bytes left than a header needs.
@@ -196,6 +198,10 @@ pub enum Rejection {
     /// inside the header, overlapping another).
     #[error("{0}")]
     PartTable(ReadError),
+    /// A gzip member header (magic and sane flags) whose stream does not
+    /// inflate: a cut stream, or bytes that only look like a header.
+    #[error("gzip header, but {0}")]
+    Gzip(archive::ArchiveError),
     /// FileSize larger than the parts: the bytes past the last part are
     /// not the container's.
     #[error("the parts end at {parts_end} but FileSize is {file_size}")]

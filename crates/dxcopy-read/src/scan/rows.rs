@@ -1,32 +1,37 @@
 //! Survey rows: one flat row per container, with stable column names
 //! (docs/rows.md), for pandas, DuckDB and spreadsheets.
 //!
-//! A row is read from the container's `dxinfo --json` document
-//! ([`crate::info::json::document`]): every cell is a fact a decoder
-//! already returned, so a row and the JSON of the same container always
-//! agree. The columns are one table, [`COLUMNS`], followed by one column
-//! per STAT counter ([`STAT_COUNTERS`], `stat_<Counter>`); [`column_names`]
-//! lists them all in order.
+//! A row reads the same decoded values `dxinfo --json` prints (the
+//! container's [`Inspection`] and its [`Verification`]): every cell is a
+//! field a decoder, the module facts or the verifier already returned, taken
+//! directly, without building the JSON document, so a row and the JSON of
+//! the same container agree by construction. The columns are one table,
+//! [`COLUMNS`], followed by one column per STAT counter ([`STAT_COUNTERS`],
+//! `stat_<Counter>`); [`column_names`] lists them all in order.
 
-use crate::info::json::document;
-use crate::info::Inspection;
+use crate::dxbc::{ProgramSummary, ShaderBytecode};
+use crate::dxil::facts::ModuleFacts;
+use crate::info::verify::{verify, Verification};
+use crate::info::{Inspected, Inspection};
 use crate::stat::STAT_COUNTERS;
-use crate::{PartName, StripClass};
+use crate::{Decoded, PartName, Program, StripClass};
 use serde_json::Value;
 use std::io::{self, Write};
 
 /// One cell: a JSON scalar (`null` for "the container does not record it").
 pub type Cell = Value;
 
-/// What a column reads: the document of one container and where it was
-/// found.
+/// What a column reads: one container's decoded parts and verification,
+/// and where it was found.
 pub struct Source<'a> {
     /// Where it was found: a file, or `archive.zip!member`.
     pub path: &'a str,
     /// Its offset there.
     pub offset: u64,
-    /// Its `dxinfo --json` document.
-    pub doc: &'a Value,
+    /// The container with every part decoded.
+    pub inspection: &'a Inspection<'a>,
+    /// What `dxinfo --verify` finds in it.
+    pub verification: &'a Verification,
 }
 
 /// The type of a column's cells (besides null), for typed tables (Arrow,
@@ -69,24 +74,24 @@ pub struct Column {
 pub const COLUMNS: &[Column] = &[
     Column { name: "path", ty: ColumnType::Text, doc: "the file, or archive!member, holding the container", read: |s| s.path.into() },
     Column { name: "offset", ty: ColumnType::Integer, doc: "byte offset of the container in that file or member", read: |s| s.offset.into() },
-    Column { name: "size", ty: ColumnType::Integer, doc: "the container's FileSize", read: |s| s.doc["header"]["file_size"].clone() },
+    Column { name: "size", ty: ColumnType::Integer, doc: "the container's FileSize", read: |s| s.inspection.container.header().file_size.into() },
     Column { name: "kind", ty: ColumnType::Text, doc: "DXIL when it has a DXIL part, else DXBC", read: kind },
     Column { name: "stage", ty: ColumnType::Text, doc: "the program's stage (DXIL part, else SHEX/SHDR): Pixel, Vertex, Compute, …", read: stage },
     Column { name: "shader_model", ty: ColumnType::Text, doc: "the program's shader model, major.minor", read: shader_model },
-    Column { name: "digest_kind", ty: ColumnType::Text, doc: "retail, debug, zero, bypass, preview or invalid", read: |s| s.doc["header"]["digest_kind"].clone() },
-    Column { name: "digest", ty: ColumnType::Text, doc: "the stored container digest, hex", read: |s| s.doc["header"]["digest"].clone() },
-    Column { name: "hash", ty: ColumnType::Text, doc: "the HASH part's digest (the shader hash), hex", read: |s| decoded(s, "HASH")["digest"].clone() },
-    Column { name: "hash_status", ty: ColumnType::Text, doc: "HASH against its bitcode: valid, mismatch, unverifiable or absent", read: |s| s.doc["verify"]["hash"].clone() },
+    Column { name: "digest_kind", ty: ColumnType::Text, doc: "retail, debug, zero, bypass, preview or invalid", read: |s| s.verification.digest.as_str().into() },
+    Column { name: "digest", ty: ColumnType::Text, doc: "the stored container digest, hex", read: |s| crate::fields::hex(&s.inspection.container.header().digest).into() },
+    Column { name: "hash", ty: ColumnType::Text, doc: "the HASH part's digest (the shader hash), hex", read: hash },
+    Column { name: "hash_status", ty: ColumnType::Text, doc: "HASH against its bitcode: valid, mismatch, unverifiable or absent", read: |s| s.verification.hash.as_str().into() },
     Column { name: "compiler", ty: ColumnType::Text, doc: "RDEF's creator string, else the DXIL module's llvm.ident", read: compiler },
-    Column { name: "compiler_release", ty: ColumnType::Text, doc: "the dxc release in VERS (1.8.2403.1)", read: |s| decoded(s, "VERS")["version_string"].clone() },
-    Column { name: "validator_version", ty: ColumnType::Text, doc: "the DXIL module's dx.valver, major.minor", read: |s| version_of(&module(s)["validator_version"]) },
-    Column { name: "dxil_version", ty: ColumnType::Text, doc: "the DXIL module's dx.version, major.minor", read: |s| version_of(&module(s)["dxil_version"]) },
-    Column { name: "entry_points", ty: ColumnType::Text, doc: "the DXIL module's entry points, `;`-separated", read: entry_points },
-    Column { name: "part_count", ty: ColumnType::Integer, doc: "number of parts", read: |s| s.doc["header"]["part_count"].clone() },
+    Column { name: "compiler_release", ty: ColumnType::Text, doc: "the dxc release in VERS (1.8.2403.1)", read: compiler_release },
+    Column { name: "validator_version", ty: ColumnType::Text, doc: "the DXIL module's dx.valver, major.minor", read: |s| module(s).and_then(|m| m.validator_version).map_or(Value::Null, |v| format!("{}.{}", v.major, v.minor).into()) },
+    Column { name: "dxil_version", ty: ColumnType::Text, doc: "the DXIL module's dx.version, major.minor", read: |s| module(s).and_then(|m| m.dxil_version).map_or(Value::Null, |v| format!("{}.{}", v.major, v.minor).into()) },
+    Column { name: "entry_points", ty: ColumnType::Text, doc: "the DXIL module's entry points, `;`-separated", read: |s| module(s).map_or(Value::Null, |m| m.entry_points.join(";").into()) },
+    Column { name: "part_count", ty: ColumnType::Integer, doc: "number of parts", read: |s| s.inspection.container.header().part_count.into() },
     Column { name: "parts", ty: ColumnType::Text, doc: "every part as NAME:size, space-separated, in table order", read: parts },
     Column { name: "debug_bytes", ty: ColumnType::Integer, doc: "bytes of the parts dxstrip --strip-debug removes (data and part headers)", read: debug_bytes },
-    Column { name: "instruction_count", ty: ColumnType::Integer, doc: "SHEX/SHDR instructions (DXBC; empty for DXIL)", read: |s| program_summary(s)["instruction_count"].clone() },
-    Column { name: "declaration_count", ty: ColumnType::Integer, doc: "SHEX/SHDR declarations (DXBC; empty for DXIL)", read: |s| program_summary(s)["declaration_count"].clone() },
+    Column { name: "instruction_count", ty: ColumnType::Integer, doc: "DXIL: the instructions of the DXIL module's function bodies; DXBC: SHEX/SHDR's instructions", read: instruction_count },
+    Column { name: "declaration_count", ty: ColumnType::Integer, doc: "SHEX/SHDR declarations (DXBC; empty for DXIL)", read: |s| program_summary(s).map_or(Value::Null, |p| p.declaration_count.into()) },
     Column { name: "res_cbv", ty: ColumnType::Integer, doc: "constant buffers bound (PSV0, else RDEF, else the module's counts)", read: |s| resources(s, ResourceClass::Cbv) },
     Column { name: "res_srv", ty: ColumnType::Integer, doc: "shader resource views bound", read: |s| resources(s, ResourceClass::Srv) },
     Column { name: "res_uav", ty: ColumnType::Integer, doc: "unordered access views bound", read: |s| resources(s, ResourceClass::Uav) },
@@ -94,11 +99,11 @@ pub const COLUMNS: &[Column] = &[
     Column { name: "threads_x", ty: ColumnType::Integer, doc: "thread-group size X (PSV0 v2+, else dcl_thread_group)", read: |s| threads(s, 0) },
     Column { name: "threads_y", ty: ColumnType::Integer, doc: "thread-group size Y", read: |s| threads(s, 1) },
     Column { name: "threads_z", ty: ColumnType::Integer, doc: "thread-group size Z", read: |s| threads(s, 2) },
-    Column { name: "feature_flags", ty: ColumnType::Integer, doc: "SFI0's flag bits", read: |s| decoded(s, "SFI0")["flags"]["value"].clone() },
-    Column { name: "feature_flag_names", ty: ColumnType::Text, doc: "SFI0's flag names, `|`-separated", read: |s| joined(&decoded(s, "SFI0")["flags"]["names"], "|") },
-    Column { name: "compile_flags", ty: ColumnType::Text, doc: "RDEF's compile flags (D3DCOMPILE_*) names, `|`-separated", read: |s| joined(&decoded(s, "RDEF")["compile_flags"]["names"], "|") },
-    Column { name: "decode_errors", ty: ColumnType::Integer, doc: "parts whose decoder failed", read: |s| s.doc["verify"]["decode_errors"].clone() },
-    Column { name: "clean", ty: ColumnType::Bool, doc: "whether dxinfo --verify finds no warning or error", read: |s| s.doc["verify"]["clean"].clone() },
+    Column { name: "feature_flags", ty: ColumnType::Integer, doc: "SFI0's flag bits", read: |s| feature_flags(s).map_or(Value::Null, |f| f.bits().into()) },
+    Column { name: "feature_flag_names", ty: ColumnType::Text, doc: "SFI0's flag names, `|`-separated", read: |s| feature_flags(s).map_or(Value::Null, |f| flag_names(&f.names(), f.unknown_bits()).into()) },
+    Column { name: "compile_flags", ty: ColumnType::Text, doc: "RDEF's compile flags (D3DCOMPILE_*) names, `|`-separated", read: compile_flags },
+    Column { name: "decode_errors", ty: ColumnType::Integer, doc: "parts whose decoder failed", read: |s| s.verification.decode_errors.into() },
+    Column { name: "clean", ty: ColumnType::Bool, doc: "whether dxinfo --verify finds no warning or error", read: |s| s.verification.is_clean().into() },
 ];
 
 /// The prefix of the STAT counter columns.
@@ -125,21 +130,30 @@ pub fn column_types() -> Vec<(String, ColumnType)> {
 
 /// The row of one container, in [`column_names`] order.
 pub fn row(source: &Source<'_>) -> Vec<Cell> {
-    let counters = &decoded(source, "STAT")["counters"];
+    let counters = match decoded(source, PartName::STAT) {
+        Some(Decoded::Stat(stat)) => Some(&stat.counters),
+        _ => None,
+    };
+    let stat = STAT_COUNTERS.iter().map(|name| {
+        counters
+            .and_then(|list| list.iter().find(|(n, _)| n == name))
+            .map_or(Value::Null, |(_, value)| (*value).into())
+    });
     COLUMNS
         .iter()
         .map(|c| (c.read)(source))
-        .chain(STAT_COUNTERS.iter().map(|c| counters[*c].clone()))
+        .chain(stat)
         .collect()
 }
 
-/// The `dxinfo --json` document of `insp` as a value, and its row.
+/// The row of `insp` (verified here), found at `path` and `offset`.
 pub fn row_of(path: &str, offset: u64, insp: &Inspection<'_>) -> Vec<Cell> {
-    let doc = serde_json::to_value(document(path, insp)).unwrap_or(Value::Null);
+    let verification = verify(insp);
     row(&Source {
         path,
         offset,
-        doc: &doc,
+        inspection: insp,
+        verification: &verification,
     })
 }
 
@@ -227,40 +241,54 @@ pub fn csv_field(text: &str) -> String {
     }
 }
 
-/// The `decoded` object of the first part named `name` (null when absent).
-fn decoded<'a>(s: &Source<'a>, name: &str) -> &'a Value {
-    s.doc["parts"]
-        .as_array()
-        .and_then(|parts| parts.iter().find(|p| p["name"] == name))
-        .map(|p| &p["decoded"])
-        .unwrap_or(&Value::Null)
+/// The first part named `name`.
+fn first<'a>(s: &Source<'a>, name: PartName) -> Option<&'a Inspected<'a>> {
+    s.inspection.parts.iter().find(|p| p.part.name == name)
 }
 
-/// The program part: DXIL, else SHEX, else SHDR.
-fn program<'a>(s: &Source<'a>) -> &'a Value {
-    ["DXIL", "SHEX", "SHDR"]
-        .iter()
-        .map(|name| decoded(s, name))
-        .find(|d| !d.is_null())
-        .unwrap_or(&Value::Null)
+/// The decoded value of the first part named `name` (`None` when absent or
+/// when its decoder failed).
+fn decoded<'a>(s: &Source<'a>, name: PartName) -> Option<&'a Decoded<'a>> {
+    first(s, name)?.decoded.as_ref().ok()
 }
 
-fn module<'a>(s: &Source<'a>) -> &'a Value {
-    &decoded(s, "DXIL")["module"]
+/// The program part: DXIL, else SHEX, else SHDR (the first that decodes).
+enum ProgramPart<'a> {
+    Dxil(&'a Program<'a>),
+    Dxbc(&'a ShaderBytecode),
 }
 
-fn program_summary<'a>(s: &Source<'a>) -> &'a Value {
-    match decoded(s, "SHEX") {
-        Value::Null => &decoded(s, "SHDR")["program"],
-        shex => &shex["program"],
+fn program<'a>(s: &Source<'a>) -> Option<ProgramPart<'a>> {
+    [PartName::DXIL, PartName::SHEX, PartName::SHDR]
+        .into_iter()
+        .find_map(|name| match decoded(s, name)? {
+            Decoded::Program(p) => Some(ProgramPart::Dxil(p)),
+            Decoded::Shader(b) => Some(ProgramPart::Dxbc(b)),
+            _ => None,
+        })
+}
+
+/// The module facts of the first DXIL part.
+fn module<'a>(s: &Source<'a>) -> Option<&'a ModuleFacts> {
+    let part = first(s, PartName::DXIL)?;
+    part.decoded.as_ref().ok()?;
+    part.module.as_deref()?.as_ref().ok()
+}
+
+/// SHEX's program summary, else SHDR's.
+fn program_summary<'a>(s: &Source<'a>) -> Option<&'a ProgramSummary> {
+    let shader = match decoded(s, PartName::SHEX) {
+        Some(shex) => Some(shex),
+        None => decoded(s, PartName::SHDR),
+    };
+    match shader? {
+        Decoded::Shader(b) => b.program.as_ref(),
+        _ => None,
     }
 }
 
 fn has_part(s: &Source<'_>, name: PartName) -> bool {
-    let name = name.to_string();
-    s.doc["parts"]
-        .as_array()
-        .is_some_and(|parts| parts.iter().any(|p| p["name"] == name.as_str()))
+    first(s, name).is_some()
 }
 
 fn kind(s: &Source<'_>) -> Cell {
@@ -273,84 +301,113 @@ fn kind(s: &Source<'_>) -> Cell {
 }
 
 fn stage(s: &Source<'_>) -> Cell {
-    let p = program(s);
-    match &p["shader_kind"] {
-        Value::Null => p["program_type"].clone(),
-        kind => kind.clone(),
-    }
-}
-
-fn shader_model(s: &Source<'_>) -> Cell {
-    let p = program(s);
-    let (major, minor) = match p["kind"].as_str() {
-        Some("program") => (&p["model_major"], &p["model_minor"]),
-        Some("shader") => (&p["major"], &p["minor"]),
-        _ => return Value::Null,
-    };
-    format!("{major}.{minor}").into()
-}
-
-fn version_of(v: &Value) -> Cell {
-    match (&v["major"], &v["minor"]) {
-        (Value::Number(major), Value::Number(minor)) => format!("{major}.{minor}").into(),
-        _ => Value::Null,
-    }
-}
-
-fn compiler(s: &Source<'_>) -> Cell {
-    match &decoded(s, "RDEF")["creator"] {
-        Value::String(creator) => creator.as_str().into(),
-        _ => module(s)["ident"]
-            .as_array()
-            .and_then(|idents| idents.first())
-            .cloned()
-            .unwrap_or(Value::Null),
-    }
-}
-
-fn joined(list: &Value, separator: &str) -> Cell {
-    match list.as_array() {
-        Some(items) => {
-            let texts: Vec<&str> = items.iter().filter_map(Value::as_str).collect();
-            texts.join(separator).into()
-        }
+    match program(s) {
+        Some(ProgramPart::Dxil(p)) => p.shader_kind.to_string().into(),
+        Some(ProgramPart::Dxbc(b)) => b.program_type.to_string().into(),
         None => Value::Null,
     }
 }
 
-fn entry_points(s: &Source<'_>) -> Cell {
-    joined(&module(s)["entry_points"], ";")
+fn shader_model(s: &Source<'_>) -> Cell {
+    match program(s) {
+        Some(ProgramPart::Dxil(p)) => format!("{}.{}", p.model_major, p.model_minor).into(),
+        Some(ProgramPart::Dxbc(b)) => format!("{}.{}", b.major, b.minor).into(),
+        None => Value::Null,
+    }
+}
+
+fn hash(s: &Source<'_>) -> Cell {
+    match decoded(s, PartName::HASH) {
+        Some(Decoded::Hash(h)) => crate::fields::hex(&h.digest).into(),
+        _ => Value::Null,
+    }
+}
+
+fn rdef<'a>(s: &Source<'a>) -> Option<&'a crate::rdef::ResourceDefinitions<'a>> {
+    match decoded(s, PartName::RDEF)? {
+        Decoded::Rdef(r) => Some(r),
+        _ => None,
+    }
+}
+
+fn compiler(s: &Source<'_>) -> Cell {
+    if let Some(r) = rdef(s) {
+        return crate::fields::lossy(r.creator).into_owned().into();
+    }
+    module(s)
+        .and_then(|m| m.ident.first())
+        .map_or(Value::Null, |ident| ident.as_str().into())
+}
+
+fn compiler_release(s: &Source<'_>) -> Cell {
+    match decoded(s, PartName::VERS) {
+        Some(Decoded::Version(v)) => crate::fields::lossy(v.version_string).into_owned().into(),
+        _ => Value::Null,
+    }
 }
 
 fn parts(s: &Source<'_>) -> Cell {
-    let Some(parts) = s.doc["parts"].as_array() else {
-        return Value::Null;
-    };
-    let list: Vec<String> = parts
-        .iter()
-        .map(|p| {
-            let name = p["name"].as_str().unwrap_or_default();
-            format!("{name}:{}", p["size"])
-        })
-        .collect();
-    list.join(" ").into()
+    let mut out = String::new();
+    for (i, p) in s.inspection.parts.iter().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        out.push_str(&format!("{}:{}", p.part.name, p.part.size()));
+    }
+    out.into()
 }
 
 fn debug_bytes(s: &Source<'_>) -> Cell {
-    let Some(parts) = s.doc["parts"].as_array() else {
-        return Value::Null;
-    };
-    let total: u64 = parts
+    let total: u64 = s
+        .inspection
+        .parts
         .iter()
-        .filter(|p| {
-            p["name"]
-                .as_str()
-                .and_then(PartName::from_str_exact)
-                .is_some_and(|name| StripClass::Debug.covers(&name))
-        })
-        .map(|p| p["size"].as_u64().unwrap_or(0) + crate::container::PART_HEADER_SIZE)
+        .filter(|p| StripClass::Debug.covers(&p.part.name))
+        .map(|p| u64::from(p.part.size()) + crate::container::PART_HEADER_SIZE)
         .sum();
     total.into()
+}
+
+/// A DXIL container's count is its DXIL module's (the module facts count
+/// the instructions of the function bodies); a DXBC container's is SHEX's,
+/// else SHDR's.
+fn instruction_count(s: &Source<'_>) -> Cell {
+    if has_part(s, PartName::DXIL) {
+        return module(s)
+            .and_then(|m| m.instruction_count)
+            .map_or(Value::Null, Value::from);
+    }
+    program_summary(s).map_or(Value::Null, |p| p.instruction_count.into())
+}
+
+fn feature_flags(s: &Source<'_>) -> Option<crate::sfi0::FeatureFlags> {
+    match decoded(s, PartName::SFI0)? {
+        Decoded::FeatureFlags(f) => Some(f.flags),
+        _ => None,
+    }
+}
+
+fn compile_flags(s: &Source<'_>) -> Cell {
+    rdef(s).map_or(Value::Null, |r| {
+        flag_names(
+            &r.compile_flags.names(),
+            u64::from(r.compile_flags.unknown_bits()),
+        )
+        .into()
+    })
+}
+
+/// A flag word's names joined with `|`, the bits no name covers last in
+/// hex: the names `dxinfo --json` lists.
+fn flag_names(names: &[&str], unknown: u64) -> String {
+    let mut out = names.join("|");
+    if unknown != 0 {
+        if !out.is_empty() {
+            out.push('|');
+        }
+        out.push_str(&format!("{unknown:#x}"));
+    }
+    out
 }
 
 /// The four binding classes the resource columns count.
@@ -362,7 +419,8 @@ enum ResourceClass {
     Sampler,
 }
 
-/// The class of a PSV0 resource type or an RDEF input type.
+/// The class of a PSV0 resource type or an RDEF input type, by the name
+/// `dxinfo --json` gives it.
 fn resource_class(type_name: &str) -> Option<ResourceClass> {
     Some(match type_name {
         "CBV" | "cbuffer" => ResourceClass::Cbv,
@@ -381,37 +439,43 @@ fn resource_class(type_name: &str) -> Option<ResourceClass> {
 }
 
 fn resources(s: &Source<'_>, class: ResourceClass) -> Cell {
-    let count = |list: &Value, key: &str| {
-        list.as_array().map(|items| {
-            items
-                .iter()
-                .filter(|r| r[key].as_str().and_then(resource_class) == Some(class))
-                .count()
+    let of_class = |name: String| resource_class(&name) == Some(class);
+    if let Some(Decoded::Psv0(psv)) = decoded(s, PartName::PSV0) {
+        let n = psv
+            .resources
+            .iter()
+            .filter(|r| of_class(r.resource_type.to_string()));
+        return n.count().into();
+    }
+    if let Some(r) = rdef(s) {
+        let n = r
+            .resources
+            .iter()
+            .filter(|r| of_class(r.input_type.to_string()));
+        return n.count().into();
+    }
+    module(s)
+        .and_then(|m| m.resources)
+        .map_or(Value::Null, |counts| {
+            match class {
+                ResourceClass::Cbv => counts.cbuffers,
+                ResourceClass::Srv => counts.srvs,
+                ResourceClass::Uav => counts.uavs,
+                ResourceClass::Sampler => counts.samplers,
+            }
+            .into()
         })
-    };
-    if let Some(n) = count(&decoded(s, "PSV0")["resources"], "resource_type") {
-        return n.into();
-    }
-    if let Some(n) = count(&decoded(s, "RDEF")["resources"], "input_type") {
-        return n.into();
-    }
-    let key = match class {
-        ResourceClass::Cbv => "cbuffers",
-        ResourceClass::Srv => "srvs",
-        ResourceClass::Uav => "uavs",
-        ResourceClass::Sampler => "samplers",
-    };
-    module(s)["resources"][key].clone()
 }
 
 fn threads(s: &Source<'_>, axis: usize) -> Cell {
-    if let Some(n) = decoded(s, "PSV0")["runtime_info"]["num_threads"].get(axis) {
-        return n.clone();
+    if let Some(Decoded::Psv0(psv)) = decoded(s, PartName::PSV0) {
+        if let Some(sizes) = psv.runtime_info.num_threads {
+            return sizes[axis].into();
+        }
     }
-    let declarations = program_summary(s)["declarations"].as_array();
+    let declarations = program_summary(s).map(|p| p.declarations.as_slice());
     let group = declarations.into_iter().flatten().find_map(|d| {
-        d["text"]
-            .as_str()?
+        d.text
             .strip_prefix("dcl_thread_group ")
             .map(|sizes| sizes.split(',').map(str::trim).collect::<Vec<_>>())
     });

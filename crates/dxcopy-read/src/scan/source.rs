@@ -1,6 +1,7 @@
 //! Scanning one input's bytes: the containers in them, and those inside the
 //! zip members and gzip streams they hold, each named by where it was
-//! found (`archive.zip!dir/a.bin`, `shaders.bin.gz!shaders.bin`).
+//! found (`archive.zip!dir/a.bin`, `shaders.bin.gz!shaders.bin`,
+//! `cache.pak!gz@0x1f40` for a gzip stream at offset 0x1f40 of other bytes).
 //!
 //! Inflated bytes live only while their containers are visited, and no
 //! member is inflated past [`ScanOptions::member_limit`], so a zip or gzip
@@ -43,7 +44,8 @@ pub enum Event<'a> {
         /// The container and its facts.
         verified: &'a Verified<'a>,
     },
-    /// The magic at `offset` that is no container.
+    /// The container magic at `offset` that is no container, or a gzip
+    /// header there whose stream does not inflate.
     Rejected {
         /// Where.
         path: &'a str,
@@ -78,50 +80,14 @@ fn scan_at_depth(
     depth: u32,
     visit: &mut dyn FnMut(Event<'_>),
 ) {
-    let deeper = depth < options.max_depth;
-    if deeper && archive::is_gzip(bytes) {
-        match archive::gunzip(bytes, options.member_limit) {
-            Ok((name, inflated)) => {
-                let inner = format!("{path}!{}", name.unwrap_or_else(|| gunzipped_name(path)));
-                scan_at_depth(&inner, &inflated, options, depth + 1, visit);
-            }
-            Err(error) => visit(Event::Failed {
-                path,
-                error: &error,
-            }),
-        }
-        return;
-    }
-    // The data of the members read: their containers are reported under
-    // the member's name, not again at the archive's offsets (a stored
-    // member holds them as they are, and so may a deflated one, whose
-    // incompressible stretches deflate keeps in stored blocks).
-    let mut read = Vec::new();
-    if deeper {
-        match archive::zip_members(bytes) {
-            Some(Ok(members)) => {
-                for member in members.iter().filter(|m| !m.name.ends_with('/')) {
-                    let inner = format!("{path}!{}", member.name);
-                    match member.read(bytes, options.member_limit) {
-                        Ok(data) => {
-                            read.push(
-                                member.data_offset..member.data_offset + member.compressed_size,
-                            );
-                            scan_at_depth(&inner, &data, options, depth + 1, visit);
-                        }
-                        Err(error) => visit(Event::Failed {
-                            path: &inner,
-                            error: &error,
-                        }),
-                    }
-                }
-            }
-            Some(Err(error)) => visit(Event::Failed {
-                path,
-                error: &error,
-            }),
-            None => {}
-        }
+    // The stored bytes of the members and streams read: their containers
+    // are reported under the member's name, not again at the archive's
+    // offsets (a stored member holds them as they are, and so may deflate
+    // data, whose incompressible stretches deflate keeps in stored blocks).
+    let mut read: Vec<std::ops::Range<u64>> = Vec::new();
+    if depth < options.max_depth {
+        scan_zip(path, bytes, options, depth, &mut read, visit);
+        scan_gzip(path, bytes, options, depth, &mut read, visit);
     }
     for candidate in candidates(bytes) {
         if read.iter().any(|r| r.contains(&candidate.offset)) {
@@ -137,6 +103,92 @@ fn scan_at_depth(
                 path,
                 offset: candidate.offset,
                 reason,
+            }),
+        }
+    }
+}
+
+/// The members of the zip archive `bytes` ends with, if any: each scanned
+/// as `path!member`, its stored bytes added to `read`.
+fn scan_zip(
+    path: &str,
+    bytes: &[u8],
+    options: &ScanOptions,
+    depth: u32,
+    read: &mut Vec<std::ops::Range<u64>>,
+    visit: &mut dyn FnMut(Event<'_>),
+) {
+    match archive::zip_members(bytes) {
+        Some(Ok(members)) => {
+            for member in members.iter().filter(|m| !m.name.ends_with('/')) {
+                let inner = format!("{path}!{}", member.name);
+                match member.read(bytes, options.member_limit) {
+                    Ok(data) => {
+                        read.push(member.data_offset..member.data_offset + member.compressed_size);
+                        scan_at_depth(&inner, &data, options, depth + 1, visit);
+                    }
+                    Err(error) => visit(Event::Failed {
+                        path: &inner,
+                        error: &error,
+                    }),
+                }
+            }
+        }
+        Some(Err(error)) => visit(Event::Failed {
+            path,
+            error: &error,
+        }),
+        None => {}
+    }
+}
+
+/// The gzip streams in `bytes` outside the zip members already read, at
+/// any offset: each inflated and scanned as `path!NAME` when it starts the
+/// bytes (NAME: the name its header records, else the file name without
+/// `.gz`), else as `path!gz@0xOFFSET` (`…:NAME` when its header records a
+/// name). A gzip header whose stream does not inflate is a rejected
+/// candidate, not a failure: such headers also occur by chance in other
+/// data. A stream that passes the limit is a failure.
+fn scan_gzip(
+    path: &str,
+    bytes: &[u8],
+    options: &ScanOptions,
+    depth: u32,
+    read: &mut Vec<std::ops::Range<u64>>,
+    visit: &mut dyn FnMut(Event<'_>),
+) {
+    let mut resume = 0u64;
+    for at in archive::gzip_headers(bytes) {
+        let offset = at as u64;
+        if offset < resume || read.iter().any(|r| r.contains(&offset)) {
+            continue;
+        }
+        match archive::gunzip_at(bytes, at, options.member_limit) {
+            Ok(stream) => {
+                let inner = match (offset, stream.name) {
+                    (0, name) => format!("{path}!{}", name.unwrap_or_else(|| gunzipped_name(path))),
+                    (_, Some(name)) => format!("{path}!gz@{offset:#x}:{name}"),
+                    (_, None) => format!("{path}!gz@{offset:#x}"),
+                };
+                resume = offset + stream.stored_len;
+                read.push(offset..resume);
+                scan_at_depth(&inner, &stream.data, options, depth + 1, visit);
+            }
+            Err(error @ ArchiveError::OverLimit { .. }) => {
+                let inner = if offset == 0 {
+                    path.to_owned()
+                } else {
+                    format!("{path}!gz@{offset:#x}")
+                };
+                visit(Event::Failed {
+                    path: &inner,
+                    error: &error,
+                });
+            }
+            Err(error) => visit(Event::Rejected {
+                path,
+                offset,
+                reason: &Rejection::Gzip(error),
             }),
         }
     }

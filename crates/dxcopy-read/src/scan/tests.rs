@@ -306,6 +306,139 @@ fn containers_in_zip_members_and_gzip_streams_are_named_by_member() {
     assert_eq!(got[1], ("in!in.gunzipped".to_owned(), a_at[1], dxil_len));
 }
 
+/// Every event of a scan: containers as (path, offset, size), rejected
+/// candidates as (path, offset, reason), failures.
+type Events = (
+    Vec<Found>,
+    Vec<(String, u64, Rejection)>,
+    Vec<(String, ArchiveError)>,
+);
+
+fn events(bytes: &[u8], options: &ScanOptions) -> Events {
+    let (mut containers, mut rejected, mut failures) = (Vec::new(), Vec::new(), Vec::new());
+    scan_bytes("in", bytes, options, &mut |event| match event {
+        Event::Container {
+            path,
+            offset,
+            verified,
+        } => containers.push((path.to_owned(), offset, verified.facts.size)),
+        Event::Rejected {
+            path,
+            offset,
+            reason,
+        } => rejected.push((path.to_owned(), offset, reason.clone())),
+        Event::Failed { path, error } => failures.push((path.to_owned(), error.clone())),
+    });
+    (containers, rejected, failures)
+}
+
+/// `data` gzipped and placed among other bytes: random bytes, a cut gzip
+/// stream and a header whose data is noise before it, random bytes after.
+/// Returns the bytes, the offset of the stream and the decoys' offsets.
+fn gzip_among_other_bytes(
+    rng: &mut Rng,
+    data: &[u8],
+    name: Option<&str>,
+) -> (Vec<u8>, u64, [u64; 2]) {
+    let mut noise = |most: usize| {
+        let len = rng.below(most) + 1;
+        rng.bytes(len)
+    };
+    let mut bytes = noise(5000);
+    let cut_at = bytes.len() as u64;
+    let cut = gzip(&noise(3000), None);
+    bytes.extend_from_slice(&cut[..cut.len() / 2]);
+    bytes.extend(noise(300));
+    let noise_at = bytes.len() as u64;
+    bytes.extend_from_slice(&[0x1f, 0x8b, 0x08, 0x00, 0, 0, 0, 0, 0, 3]);
+    bytes.extend(noise(200));
+    let at = bytes.len() as u64;
+    bytes.extend(gzip(data, name));
+    bytes.extend(noise(5000));
+    (bytes, at, [cut_at, noise_at])
+}
+
+#[test]
+fn gzip_streams_inside_other_bytes_are_found_at_any_offset() {
+    for seed in [3u64, 17, 2026] {
+        let mut rng = Rng::new(seed);
+        let list = [dxbc_container(), dxil_container(), dxbc_container()];
+        let (inner, inner_at) = plant(&mut rng, &list);
+        for name in [None, Some("shaders.bin")] {
+            let (bytes, at, decoys) = gzip_among_other_bytes(&mut rng, &inner, name);
+            let (got, rejected, failures) = events(&bytes, &ScanOptions::default());
+            let path = match name {
+                Some(name) => format!("in!gz@{at:#x}:{name}"),
+                None => format!("in!gz@{at:#x}"),
+            };
+            let want: Vec<Found> = inner_at
+                .iter()
+                .zip(&list)
+                .map(|(o, c)| (path.clone(), *o, c.len() as u64))
+                .collect();
+            assert_eq!(got, want, "seed {seed}");
+            assert!(failures.is_empty(), "seed {seed}: {failures:?}");
+            // The cut stream and the header followed by noise are rejected
+            // candidates, not failures; the scan goes on past them.
+            let gzip_rejections: Vec<u64> = rejected
+                .iter()
+                .filter(|(p, _, r)| p == "in" && matches!(r, Rejection::Gzip(_)))
+                .map(|(_, o, _)| *o)
+                .collect();
+            assert_eq!(gzip_rejections, decoys, "seed {seed}");
+        }
+    }
+    // A stream that starts the bytes keeps its name, and the bytes after
+    // it are scanned too.
+    let mut rng = Rng::new(8);
+    let mut bytes = gzip(&dxil_container(), Some("a.dxil"));
+    let after = bytes.len() as u64 + 7;
+    bytes.extend(rng.bytes(7));
+    bytes.extend(dxbc_container());
+    let (got, _, failures) = events(&bytes, &ScanOptions::default());
+    assert_eq!(
+        got,
+        vec![
+            ("in!a.dxil".to_owned(), 0, dxil_container().len() as u64),
+            ("in".to_owned(), after, dxbc_container().len() as u64),
+        ]
+    );
+    assert!(failures.is_empty());
+    // Two members one after the other are one stream, as gzip -d reads them.
+    let container = dxbc_container();
+    let (head, tail) = container.split_at(40);
+    let mut bytes = rng.bytes(11);
+    bytes.extend(gzip(head, None));
+    bytes.extend(gzip(tail, None));
+    let (got, _, _) = events(&bytes, &ScanOptions::default());
+    assert_eq!(
+        got,
+        vec![("in!gz@0xb".to_owned(), 0, container.len() as u64)]
+    );
+}
+
+#[test]
+fn an_embedded_gzip_bomb_is_reported_and_the_rest_scanned() {
+    let options = ScanOptions {
+        member_limit: 1 << 20,
+        ..ScanOptions::default()
+    };
+    let mut rng = Rng::new(12);
+    let mut bytes = rng.bytes(100);
+    bytes.extend(gzip(&vec![0u8; 4 << 20], None));
+    let after = bytes.len() as u64;
+    bytes.extend(dxbc_container());
+    let (got, _, failures) = events(&bytes, &options);
+    assert_eq!(
+        got,
+        vec![("in".to_owned(), after, dxbc_container().len() as u64)]
+    );
+    assert!(
+        matches!(&failures[..], [(p, ArchiveError::OverLimit { limit: 1048576, declared: 0 })] if p == "in!gz@0x64"),
+        "{failures:?}"
+    );
+}
+
 #[test]
 fn a_fake_executable_with_an_appended_zip() {
     let mut rng = Rng::new(5);
@@ -387,6 +520,10 @@ fn a_container_planted_in_a_container_part_is_not_reported_twice() {
     assert_eq!(got, vec![("in".to_owned(), 0, outer.len() as u64)]);
 }
 
+#[cfg_attr(
+    not(dxcopy_corpus),
+    ignore = "needs the shared corpus (../shared or $DXCOPY_SHARED)"
+)]
 #[test]
 fn corpus_containers_planted_in_random_bytes_are_all_found() {
     use dxcopy_harness::corpus::manifest_or_skip;
@@ -414,6 +551,56 @@ fn corpus_containers_planted_in_random_bytes_are_all_found() {
         .map(|(o, c)| ("in".to_owned(), *o, c.len() as u64))
         .collect();
     assert!(failures.is_empty());
+    assert_eq!(got.len(), want.len());
+    assert_eq!(got, want);
+    // The same, every third of them, in a gzip stream among other bytes.
+    let some: Vec<Vec<u8>> = containers.iter().step_by(3).cloned().collect();
+    let (inner, inner_at) = plant(&mut rng, &some);
+    let (bytes, at, _) = gzip_among_other_bytes(&mut rng, &inner, None);
+    let (got, _, failures) = events(&bytes, &ScanOptions::default());
+    let path = format!("in!gz@{at:#x}");
+    let want: Vec<Found> = inner_at
+        .iter()
+        .zip(&some)
+        .map(|(o, c)| (path.clone(), *o, c.len() as u64))
+        .collect();
+    assert!(failures.is_empty(), "{failures:?}");
+    assert_eq!(got.len(), want.len());
+    assert_eq!(got, want);
+    // Others in a zip, one member stored and one deflated, appended to a
+    // fake executable that holds more of them among its own bytes.
+    let stored: Vec<Vec<u8>> = containers.iter().skip(1).step_by(7).cloned().collect();
+    let deflated: Vec<Vec<u8>> = containers.iter().skip(2).step_by(7).cloned().collect();
+    let loose: Vec<Vec<u8>> = containers.iter().skip(3).step_by(7).cloned().collect();
+    let (stored_bytes, stored_at) = plant(&mut rng, &stored);
+    let (deflated_bytes, deflated_at) = plant(&mut rng, &deflated);
+    let (loose_bytes, loose_at) = plant(&mut rng, &loose);
+    let mut exe = b"MZ\x90\0".to_vec();
+    exe.extend(rng.bytes(400));
+    exe.extend_from_slice(b"PE\0\0");
+    let base = exe.len() as u64;
+    exe.extend(&loose_bytes);
+    exe.extend(zip(&[
+        ("shaders/stored.bin", &stored_bytes, false),
+        ("shaders/deflated.bin", &deflated_bytes, true),
+    ]));
+    let (got, failures) = found(&exe, &ScanOptions::default());
+    let placed = |path: &str, offsets: &[u64], list: &[Vec<u8>], base: u64| -> Vec<Found> {
+        offsets
+            .iter()
+            .zip(list)
+            .map(|(o, c)| (path.to_owned(), base + o, c.len() as u64))
+            .collect()
+    };
+    let mut want = placed("in!shaders/stored.bin", &stored_at, &stored, 0);
+    want.extend(placed(
+        "in!shaders/deflated.bin",
+        &deflated_at,
+        &deflated,
+        0,
+    ));
+    want.extend(placed("in", &loose_at, &loose, base));
+    assert!(failures.is_empty(), "{failures:?}");
     assert_eq!(got.len(), want.len());
     assert_eq!(got, want);
 }

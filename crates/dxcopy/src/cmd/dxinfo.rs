@@ -87,6 +87,9 @@ pub struct Opts {
     /// With --verify: print only warnings, errors and the summary line
     #[arg(short, long)]
     pub quiet: bool,
+    /// With --verify: notes fail too (an unknown part, an unsigned or unaligned container): exit 1 unless nothing at all is found
+    #[arg(long)]
+    pub strict: bool,
     /// Hex dump of the parts named NAME (four bytes; `\xNN` stands for any byte)
     #[arg(long, value_name = "NAME")]
     pub hex: Option<String>,
@@ -144,7 +147,7 @@ pub struct Opts {
     /// With --scan: write each distinct container once to DIR as HASH.dxil / HASH.dxbc (HASH: its shader hash), with manifest.tsv and manifest.json (docs/scan.md)
     #[arg(long, value_name = "DIR")]
     pub scan_extract: Option<PathBuf>,
-    /// With --scan: the largest inflated size of a zip member or gzip stream that is scanned, in bytes (default 256 MiB); a larger one is reported
+    /// With --scan (and --rows): the largest inflated size of a zip member or gzip stream that is scanned, in bytes (default 256 MiB); a larger one is reported
     #[arg(long, value_name = "BYTES")]
     pub scan_limit: Option<u64>,
     /// One flat row per container (docs/rows.md): `csv` or `jsonl`; with --scan, over the containers found
@@ -195,6 +198,7 @@ const MODIFIERS: &[(&str, &[&str])] = &[
     ("no_module_facts", &[TEXT, "json", "verify"]),
     ("upstream_keys", &["yaml"]),
     ("quiet", &["verify"]),
+    ("strict", &["verify"]),
     ("root_signature", &["verify"]),
     ("disasm_rounding", &["disasm"]),
     ("disasm_format", &["disasm"]),
@@ -213,6 +217,11 @@ const MODIFIERS: &[(&str, &[&str])] = &[
 /// (`--exact`) go with `--json` there.
 const JSON_FORMS: &[&str] = &["diff", "stats", "scan"];
 
+/// Modifiers that, beside their view's flag, also go with a view flag
+/// combined with it: `--scan --rows --scan-limit` surveys what a scan with
+/// that limit finds (the modifier still needs `--scan`).
+const ALSO_WITH: &[(&str, &str)] = &[("scan_limit", "rows")];
+
 /// The clap rules of the view and modifier flags, from [`VIEW_FLAGS`] and
 /// [`MODIFIERS`] (applied to every argument of [`Opts`]).
 fn view_rules(arg: clap::Arg) -> clap::Arg {
@@ -224,7 +233,8 @@ fn view_rules(arg: clap::Arg) -> clap::Arg {
     }
     if let Some((_, views)) = MODIFIERS.iter().find(|(flag, _)| *flag == id) {
         let json_form = views.iter().any(|v| JSON_FORMS.contains(v));
-        let allowed = |f: &str| views.contains(&f) || (json_form && f == "json");
+        let also = |f: &str| ALSO_WITH.contains(&(id.as_str(), f));
+        let allowed = |f: &str| views.contains(&f) || (json_form && f == "json") || also(f);
         let arg = arg.conflicts_with_all(flags().filter(|f| !allowed(f)));
         return match views {
             [view] if *view != TEXT => arg.requires(*view),
@@ -300,6 +310,8 @@ pub enum View {
     Verify {
         /// `--quiet`.
         quiet: bool,
+        /// `--strict`: notes fail too.
+        strict: bool,
         /// `--root-signature=FILE`.
         root_signature: Option<PathBuf>,
         /// Not `--no-module-facts`.
@@ -359,6 +371,7 @@ impl View {
         } else if opts.verify {
             View::Verify {
                 quiet: opts.quiet,
+                strict: opts.strict,
                 root_signature: opts.root_signature.clone(),
                 module_facts,
             }
@@ -633,13 +646,18 @@ pub fn run(opts: &Opts, io: &mut Io<'_>) -> i32 {
                 View::Diff { .. } | View::Stats { .. } | View::Scan => Ok(true),
                 View::Verify {
                     quiet,
+                    strict,
                     module_facts,
                     ..
                 } => {
                     let external = root_signature
                         .as_ref()
                         .map(|(path, rs)| (path.as_path(), rs));
-                    show_verify(io, &shown, &inspect(*module_facts), *quiet, external)
+                    let how = VerifyOutput {
+                        quiet: *quiet,
+                        strict: *strict,
+                    };
+                    show_verify(io, &shown, &inspect(*module_facts), how, external)
                 }
             };
             match result {
@@ -767,8 +785,10 @@ fn show_disasm(
     }
 }
 
-/// dxc's listing of a DXIL container. A module that cannot be read gets
-/// the header's part sections, then the error (exit 1).
+/// dxc's listing of a DXIL container, written only once it is whole: a
+/// listing that fails (a module that does not read, a header or module
+/// text past its work budget, types nested too deep) prints nothing on
+/// standard output, only the error (exit 1).
 fn show_dxil_listing(
     io: &mut Io<'_>,
     shown: &str,
@@ -777,12 +797,15 @@ fn show_dxil_listing(
     release: Option<DxcRelease>,
     many: bool,
 ) -> Shown {
-    if many {
-        writeln!(io.out, "{shown}:")?;
-    }
-    // Streamed: the listing is never held whole.
-    match write_container_listing_to(c, &DxilListingOptions { part, release }, &mut io.out)? {
-        Ok(()) => Ok(true),
+    let mut listing = Vec::new();
+    match write_container_listing_to(c, &DxilListingOptions { part, release }, &mut listing)? {
+        Ok(()) => {
+            if many {
+                writeln!(io.out, "{shown}:")?;
+            }
+            io.out.write_all(&listing)?;
+            Ok(true)
+        }
         Err(e) => {
             io.error(&format!("'{shown}': {e}"));
             Ok(false)
@@ -900,13 +923,21 @@ fn show_reflect(
     Ok(true)
 }
 
+/// How `--verify` reports: `--quiet`, `--strict`.
+#[derive(Debug, Clone, Copy)]
+struct VerifyOutput {
+    quiet: bool,
+    strict: bool,
+}
+
 fn show_verify(
     io: &mut Io<'_>,
     shown: &str,
     insp: &Inspection<'_>,
-    quiet: bool,
+    how: VerifyOutput,
     root_signature: Option<(&Path, &RootSignature)>,
 ) -> Shown {
+    let VerifyOutput { quiet, strict } = how;
     let mut v = verify(insp);
     if let Some((path, rs)) = root_signature {
         let what = format!("root signature '{}'", path.display());
@@ -917,13 +948,19 @@ fn show_verify(
         ));
     }
     for check in &v.checks {
-        if quiet && check.severity() == Severity::Note {
-            continue;
+        match check.severity() {
+            // Under --strict a note fails the container: said as an error.
+            Severity::Note if strict => writeln!(io.out, "{shown}: error: {check} [--strict]")?,
+            Severity::Note if quiet => {}
+            severity => writeln!(io.out, "{shown}: {severity}: {check}")?,
         }
-        writeln!(io.out, "{shown}: {}: {check}", check.severity())?;
     }
-    writeln!(io.out, "{shown}: {}", v.summary(insp.parts.len()))?;
-    Ok(v.is_clean())
+    writeln!(
+        io.out,
+        "{shown}: {}",
+        v.summary_with(insp.parts.len(), strict)
+    )?;
+    Ok(v.passes(strict))
 }
 
 fn show_hex(io: &mut Io<'_>, shown: &str, c: &Container<'_>, name: PartName, many: bool) -> Shown {
@@ -1084,6 +1121,7 @@ mod tests {
             ("no_module_facts", "--no-module-facts"),
             ("upstream_keys", "--upstream-keys"),
             ("quiet", "--quiet"),
+            ("strict", "--strict"),
             ("root_signature", "--root-signature=rs"),
             ("disasm_rounding", "--disasm-rounding=legacy"),
             ("disasm_format", "--disasm-format=6.3"),
@@ -1110,6 +1148,21 @@ mod tests {
                 }
             }
         }
+        // `--scan-limit` also goes with `--rows` over a scan, never with
+        // `--rows` alone.
+        assert!(parse(args(&["--scan", "--rows=csv", "--scan-limit=9", "a"])).is_ok());
+        assert_eq!(
+            parse(args(&["--rows=csv", "--scan-limit=9", "a"]))
+                .err()
+                .map(|e| e.1),
+            Some(1)
+        );
+        assert_eq!(
+            parse(args(&["--scan", "--rows=csv", "--scan-all", "a"]))
+                .err()
+                .map(|e| e.1),
+            Some(1)
+        );
         for other in ["--disasm", "--parts"] {
             let (text, code) = parse(args(&["--sources", other, "x.dxil"])).unwrap_err();
             assert_eq!(code, 1);
@@ -1243,10 +1296,23 @@ mod tests {
             view(&["--verify", "-q", "--root-signature=rs", "a"]),
             Ok(View::Verify {
                 quiet: true,
+                strict: false,
                 root_signature: Some(PathBuf::from("rs")),
                 module_facts: true
             })
         );
+        assert_eq!(
+            view(&["--verify", "--strict", "a"]),
+            Ok(View::Verify {
+                quiet: false,
+                strict: true,
+                root_signature: None,
+                module_facts: true
+            })
+        );
+        // --strict modifies --verify alone.
+        assert!(parse(args(&["--strict", "a"])).is_err());
+        assert!(parse(args(&["--verify", "--json", "--strict", "a"])).is_err());
     }
 
     fn le(words: &[u32]) -> Vec<u8> {
@@ -1412,8 +1478,8 @@ mod tests {
         assert!(plain.contains("\n  ret void\n}\n"), "{plain}");
         assert!(!plain.contains("!dbg"), "{plain}");
         // A module the reader cannot read (the second half of its bitcode
-        // overwritten): the part sections, then the error with its bit
-        // offset, exit 1.
+        // overwritten): the error with its bit offset alone, exit 1 —
+        // nothing of a listing that is not whole.
         let mut bytes = std::fs::read(dxc_built).unwrap();
         let (start, end) = {
             let c = Container::parse(&bytes).unwrap();
@@ -1428,8 +1494,7 @@ mod tests {
         std::fs::write(&broken, &bytes).unwrap();
         let (status, out, err) = dxinfo(&["--disasm=DXIL", broken.to_str().unwrap()]);
         assert_eq!(status, 1);
-        assert!(out.ends_with("; EntryFunctionName: main\n;\n"), "{out}");
-        assert!(!out.contains("target datalayout"), "{out}");
+        assert_eq!(out, "");
         assert!(err.contains("DXIL module: bitcode at bit "), "{err}");
     }
 

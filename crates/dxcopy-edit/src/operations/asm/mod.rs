@@ -35,6 +35,7 @@ pub use parse::MAX_RELATIVE_DEPTH;
 pub use signature::{SignatureRow, SignatureTable, TableRole};
 pub use stat::{count_statistics, recompute_statistics};
 
+use dxcopy_read::budget::Budget;
 use dxcopy_read::sm4::Program;
 use dxcopy_read::{PartName, ShaderKind};
 use std::fmt;
@@ -117,6 +118,21 @@ pub enum AsmErrorKind {
         /// The deepest nesting taken.
         limit: u32,
     },
+    /// A mnemonic with an empty suffix: a doubled `_` (`mov__sat`) or a
+    /// trailing one (`mov_`); the mnemonic is cut to its first 40
+    /// characters.
+    EmptySuffix(String),
+    /// Reading the listing took more than its work budget
+    /// ([`dxcopy_read::budget`]; linear in the text, so only a budget set
+    /// smaller than the text's can be spent).
+    OverBudget {
+        /// The budget's limit.
+        limit: u64,
+    },
+    /// A line starting with `#` that is not a `#line N ["file"]` directive
+    /// (the only one fxc's listings hold); the line is cut to its first 40
+    /// characters.
+    UnknownDirective(String),
 }
 
 impl fmt::Display for AsmErrorKind {
@@ -127,15 +143,19 @@ impl fmt::Display for AsmErrorKind {
             UnexpectedCharacter(c) => write!(f, "unexpected character '{c}'"),
             UnclosedComment => f.write_str("unterminated /* comment"),
             Expected { expected, found } => write!(f, "expected {expected}, found {found}"),
-            UnknownInstruction(name) => write!(f, "unknown instruction '{name}'"),
+            // Text quoted from the listing is cut to 40 characters: a
+            // megabyte of digits or `_` is not repeated in the message.
+            UnknownInstruction(name) => write!(f, "unknown instruction '{}'", lex::cut(name)),
             UnknownSuffix {
                 suffix,
                 instruction,
             } => write!(f, "unknown suffix '_{suffix}' in '{instruction}'"),
-            UnknownRegister(name) => write!(f, "unknown register type '{name}'"),
-            UnknownName { what, name } => write!(f, "unknown {what} '{name}'"),
-            BadComponents(letters) => write!(f, "invalid component letters '{letters}'"),
-            BadNumber(text) => write!(f, "invalid number '{text}'"),
+            UnknownRegister(name) => write!(f, "unknown register type '{}'", lex::cut(name)),
+            UnknownName { what, name } => write!(f, "unknown {what} '{}'", lex::cut(name)),
+            BadComponents(letters) => {
+                write!(f, "invalid component letters '{}'", lex::cut(letters))
+            }
+            BadNumber(text) => write!(f, "invalid number '{}'", lex::cut(text)),
             OutOfRange { what, value } => write!(f, "{what} {value} is out of range"),
             ImmediateCount(n) => write!(f, "an immediate has 1 or 4 values, not {n}"),
             MissingTest(name) => write!(f, "'{name}' needs a test: '{name}_z' or '{name}_nz'"),
@@ -144,6 +164,18 @@ impl fmt::Display for AsmErrorKind {
             NestedTooDeep { limit } => {
                 write!(f, "relative indices nested deeper than {limit} levels")
             }
+            OverBudget { limit } => write!(
+                f,
+                "reading the listing takes more than its work budget of {limit} units"
+            ),
+            EmptySuffix(name) => write!(
+                f,
+                "empty suffix in '{name}' (a doubled or trailing '_'): suffixes are '_sat', '_z', …"
+            ),
+            UnknownDirective(line) => write!(
+                f,
+                "'{line}' is not a directive a listing holds (only '#line N [\"file\"]')"
+            ),
         }
     }
 }
@@ -225,7 +257,18 @@ fn find_profile(text: &str) -> Result<(usize, ShaderKind, (u8, u8)), AsmError> {
             }
             return Ok((number, found.0, found.1));
         }
-        if !level9 && !line.starts_with('#') {
+        if line.starts_with('#') {
+            // The same rule as between instructions (the lexer's).
+            if !lex::is_line_directive(line) {
+                return Err(AsmError::new(
+                    number as u32 + 1,
+                    raw[..indent].chars().count() as u32 + 1,
+                    AsmErrorKind::UnknownDirective(lex::cut(line)),
+                ));
+            }
+            continue;
+        }
+        if !level9 {
             return Err(AsmError::new(
                 number as u32 + 1,
                 raw[..indent].chars().count() as u32 + 1,
@@ -360,6 +403,21 @@ pub fn assemble_with(
     hints: &mut FloatHints,
     options: &AsmOptions,
 ) -> Result<Assembly, AsmError> {
+    assemble_with_budget(text, hints, options, &Budget::for_input(text.len()))
+}
+
+/// [`assemble_with`], spending the work of reading the text from `budget`
+/// (an error past it): one unit per byte the lexer looks at and per
+/// character a column is counted over, and one per token the parser takes
+/// and per mnemonic byte and table lookup. `budget.used()` afterwards,
+/// whether it assembled or not, is the work done: the tests assert it
+/// grows with the text and no faster.
+pub fn assemble_with_budget(
+    text: &str,
+    hints: &mut FloatHints,
+    options: &AsmOptions,
+    budget: &Budget,
+) -> Result<Assembly, AsmError> {
     let text = &*line_feeds(text);
     let text = &*blank_block_comments(text)?;
     let (profile_line, stage, model) = find_profile(text)?;
@@ -369,10 +427,22 @@ pub fn assemble_with(
     for line in text.split_inclusive('\n').take(profile_line + 1) {
         offset += line.len();
     }
-    let tokens = lex::tokenize(&text[offset..], profile_line as u32 + 2)?;
+    let tokens = lex::tokenize(&text[offset..], profile_line as u32 + 2, budget)?;
     let mut parser = parse::Parser::new(&tokens, model >= (5, 1), hints);
     parser.compact_immediates = options.immediates == ImmediateEncoding::Compact;
-    parser.run()?;
+    let parsed = parser.run();
+    let spent = budget.spend(parser.work);
+    parsed?;
+    if spent.is_err() {
+        let last = tokens.last().map_or((1, 1), |t| (t.line, t.column));
+        return Err(AsmError::new(
+            last.0,
+            last.1,
+            AsmErrorKind::OverBudget {
+                limit: budget.limit(),
+            },
+        ));
+    }
     let mut words = Vec::with_capacity(parser.words.len() + 2);
     words.push((u32::from(stage.raw()) << 16) | (u32::from(model.0) << 4) | u32::from(model.1));
     words.push(parser.words.len() as u32 + 2);

@@ -96,6 +96,9 @@ pub(crate) struct Parser<'t, 'h> {
     pub compact_immediates: bool,
     /// Relative indices open around the operand being parsed.
     relative_depth: u32,
+    /// Work done: tokens taken, and mnemonic bytes scanned and table
+    /// lookups made (what the tests assert as the parser's work).
+    pub work: u64,
 }
 
 type PResult<T> = Result<T, AsmError>;
@@ -119,6 +122,7 @@ impl<'t, 'h> Parser<'t, 'h> {
             inexact: Vec::new(),
             compact_immediates: false,
             relative_depth: 0,
+            work: 0,
         }
     }
 
@@ -245,7 +249,10 @@ impl<'t, 'h> Parser<'t, 'h> {
             if self.pos >= self.toks.len() {
                 return Ok(());
             }
-            self.statement()?;
+            let before = self.pos;
+            let done = self.statement();
+            self.work += (self.pos.saturating_sub(before) + 1) as u64;
+            done?;
         }
     }
 
@@ -263,8 +270,9 @@ impl<'t, 'h> Parser<'t, 'h> {
             .map(|(i, _)| i)
             .chain([name.len()])
             .filter(|&end| end <= LONGEST_MNEMONIC);
+        let ends: Vec<usize> = ends.collect();
+        self.work += (name.len() + ends.len()) as u64;
         let matched = ends
-            .collect::<Vec<_>>()
             .into_iter()
             .rev()
             .find_map(|end| opcode::by_name(&name[..end]).map(|code| (code, end)));
@@ -275,16 +283,7 @@ impl<'t, 'h> Parser<'t, 'h> {
                 AsmErrorKind::UnknownInstruction(name.to_string()),
             ));
         };
-        let rest: Vec<String> = match name[end..].strip_prefix('_') {
-            // Empty suffixes (`mov__sat`) say nothing: not kept, so a run
-            // of `_` costs no memory.
-            Some(suffixes) => suffixes
-                .split('_')
-                .filter(|p| !p.is_empty())
-                .map(str::to_string)
-                .collect(),
-            None => Vec::new(),
-        };
+        let rest = suffixes(&name[end..], (line, column + end as u32), name)?;
         let info = opcode::info(code).ok_or_else(|| {
             AsmError::new(
                 line,
@@ -421,10 +420,8 @@ impl<'t, 'h> Parser<'t, 'h> {
             }
             match self.peek() {
                 Tok::Ident(s) if self.adjacent() && s.starts_with('_') => {
+                    rest = suffixes(s, self.here(), name)?;
                     self.pos += 1;
-                    rest = (s[1..].split('_').filter(|p| !p.is_empty()))
-                        .map(str::to_string)
-                        .collect();
                 }
                 _ => break,
             }
@@ -1407,6 +1404,32 @@ pub(crate) fn encode_operand(operand: &Operand, out: &mut Vec<u32>) {
             encode_operand(relative, out);
         }
     }
+}
+
+/// The suffixes of a mnemonic: `text` is what follows the table name
+/// (`_sat`, `_z`, empty) and starts at `at`. Every suffix holds a letter or
+/// digit: an empty one (`mov__sat`, `mov_`) is an error at its `_`, not a
+/// suffix dropped unread.
+fn suffixes(text: &str, at: (u32, u32), name: &str) -> PResult<Vec<String>> {
+    let Some(list) = text.strip_prefix('_') else {
+        return Ok(Vec::new());
+    };
+    let mut out = Vec::new();
+    // The byte offset of the `_` before each suffix (a mnemonic is ASCII,
+    // so bytes are columns).
+    let mut underscore = 0usize;
+    for part in list.split('_') {
+        if part.is_empty() {
+            return Err(AsmError::new(
+                at.0,
+                at.1.saturating_add(underscore as u32),
+                AsmErrorKind::EmptySuffix(super::lex::cut(name)),
+            ));
+        }
+        out.push(part.to_string());
+        underscore += part.len() + 1;
+    }
+    Ok(out)
 }
 
 /// The operand type a register name stands for, and the index joined to

@@ -545,10 +545,11 @@ fn long_lines_and_mnemonics_are_errors_with_their_columns() {
     assert_eq!((e.line, e.column), (2, 100_001));
     let text = format!("ps_5_0\n// é\n{}movv r0.x\n", "\t".repeat(1000));
     assert_eq!((error(&text).line, error(&text).column), (3, 1001));
-    // A mnemonic of many `_`: its first unknown suffix, found in one pass.
+    // A mnemonic of many `_`: an empty suffix at the first, found in one pass.
     let text = format!("ps_5_0\nmov{}x r0.x, r1.x\n", "_".repeat(200_000));
     let e = error(&text);
-    assert!(matches!(e.kind, AsmErrorKind::UnknownSuffix { ref suffix, .. } if suffix == "x"));
+    assert!(matches!(e.kind, AsmErrorKind::EmptySuffix(_)), "{e}");
+    assert_eq!((e.line, e.column), (2, 4));
     let text = format!("ps_5_0\n{} r0.x, r1.x\n", "_".repeat(200_000));
     assert!(matches!(
         error(&text).kind,
@@ -561,4 +562,83 @@ fn no_mnemonic_is_longer_than_the_lookup_bound() {
     for (_, name) in dxcopy_read::sm4::opcode::NAMES {
         assert!(name.len() <= super::parse::LONGEST_MNEMONIC, "{name}");
     }
+}
+
+#[test]
+fn an_empty_suffix_is_an_error_at_its_underscore() {
+    // `mov__sat`: not `mov_sat` with an empty suffix dropped.
+    let e = error("ps_5_0\n  mov__sat r0.x, r1.x\nret\n");
+    assert_eq!((e.line, e.column), (2, 6));
+    assert_eq!(e.kind, AsmErrorKind::EmptySuffix("mov__sat".into()));
+    assert_eq!(
+        e.to_string(),
+        "2:6: error: empty suffix in 'mov__sat' (a doubled or trailing '_'): suffixes are '_sat', '_z', …"
+    );
+    // A trailing `_`, and a doubled one between two real suffixes.
+    let e = error("ps_5_0\nmov_ r0.x, r1.x\n");
+    assert_eq!((e.line, e.column), (2, 4));
+    let e = error("ps_5_0\nif_nz__sat r0.x\n");
+    assert_eq!((e.line, e.column), (2, 6));
+    assert!(matches!(e.kind, AsmErrorKind::EmptySuffix(_)), "{e}");
+    // After a parenthesised suffix (`sample_indexable(…)(…)__sat`).
+    let e = error(
+        "ps_5_0\ndcl_temps 1\nsample_indexable(texture2d)(float,float,float,float)__sat r0.xyzw, r0.xyxx, t0.xyzw, s0\n",
+    );
+    assert!(matches!(e.kind, AsmErrorKind::EmptySuffix(_)), "{e}");
+    assert_eq!(e.line, 3);
+    assert_eq!(e.column, 53);
+    // The real suffixes still assemble.
+    assert_eq!(words("mov_sat r0.x, r1.x"), words("mov_sat  r0.x, r1.x"));
+}
+
+#[test]
+fn hash_lines_are_line_directives_or_errors() {
+    // fxc's debug listings hold `#line N ["file"]` between instructions:
+    // read and dropped, before the profile line as after it.
+    let plain = words("mov r0.x, r1.x\nret");
+    let with_lines = words_of(
+        "ps_5_0",
+        "#line 46 \"c:\\src\\a.hlsl\"\nmov r0.x, r1.x\n  #line 50\nret",
+    );
+    assert_eq!(plain, with_lines);
+    let before = assemble(
+        "#line 1 \"a.hlsl\"\nps_5_0\nmov r0.x, r1.x\nret\n",
+        &mut FloatHints::none(),
+    )
+    .unwrap();
+    let bare = assemble("ps_5_0\nmov r0.x, r1.x\nret\n", &mut FloatHints::none()).unwrap();
+    assert_eq!(before.program, bare.program);
+    // Any other `#` line is an error at its `#`, wherever it is.
+    for (text, at) in [
+        ("# comment\nps_5_0\nret\n", (1, 1)),
+        ("  #define X 1\nps_5_0\nret\n", (1, 3)),
+        ("ps_5_0\n#pragma x\nret\n", (2, 1)),
+        ("ps_5_0\n  #line\nret\n", (2, 3)),
+        ("ps_5_0\n#line x\nret\n", (2, 1)),
+        ("ps_5_0\n#line 4 a.hlsl\nret\n", (2, 1)),
+        ("ps_5_0\n#line 4 \"a\" mov\nret\n", (2, 1)),
+        ("ps_5_0\n#linex 4\nret\n", (2, 1)),
+    ] {
+        let e = error(text);
+        assert_eq!((e.line, e.column), at, "{text:?}: {e}");
+        assert!(
+            matches!(e.kind, AsmErrorKind::UnknownDirective(_)),
+            "{text:?}: {e}"
+        );
+    }
+}
+
+#[test]
+fn text_quoted_in_an_error_is_cut_short() {
+    // A megabyte of digits: the message quotes 40 of them.
+    let text = format!("ps_5_0\ndcl_temps {}\nret\n", "9".repeat(1 << 20));
+    let e = error(&text);
+    assert!(matches!(e.kind, AsmErrorKind::BadNumber(_)), "{e}");
+    let message = e.to_string();
+    assert_eq!(
+        message,
+        format!("2:11: error: invalid number '{}…'", "9".repeat(40))
+    );
+    let e = error(&format!("ps_5_0\n{} r0.x\n", "q".repeat(100_000)));
+    assert!(e.to_string().len() < 100, "{e}");
 }

@@ -65,6 +65,23 @@ pub fn check_parts(
         };
         out.push(PartMismatch { part: name, detail });
     }
+    // A library's RDAT, where it is derived from the module (see derive_rdat).
+    if kind == ShaderKind::Library {
+        let theirs = container.find(PartName::RDAT);
+        if let Ok(ours) = super::derive_rdat(module, &metadata, theirs.map(|p| p.data)) {
+            let detail = match theirs {
+                None => Some("missing, the module needs one".to_string()),
+                Some(part) if part.data == ours.data.as_slice() => None,
+                Some(part) => Some(first_byte_difference(part.data, &ours.data)),
+            };
+            if let Some(detail) = detail {
+                out.push(PartMismatch {
+                    part: PartName::RDAT,
+                    detail,
+                });
+            }
+        }
+    }
     Ok(out)
 }
 

@@ -10,12 +10,14 @@
 //! names the first field that differs, the checks dxc's validator makes on
 //! a container.
 //!
-//! A library's RDAT is not derived here; HASH depends on the program
+//! [`derive_rdat`] gives a library's RDAT where every field it holds is
+//! made from the module (see its limits); HASH depends on the program
 //! part's bitcode and is made by the edit pipeline.
 
 pub mod check;
 pub mod feature_info;
 pub mod psv;
+mod rdat;
 pub mod signature;
 #[cfg(test)]
 mod tests;
@@ -48,6 +50,13 @@ pub enum DeriveError {
         /// The count.
         count: usize,
     },
+    /// The module is not a library: only libraries carry RDAT.
+    #[error("RDAT: the module is not a library")]
+    NotALibrary,
+    /// The library uses something whose RDAT fields this derivation does
+    /// not compute (the part is then kept as it is).
+    #[error("RDAT: not derived for a library with {0}")]
+    RdatUnsupported(&'static str),
     /// The serialized ViewID state is shorter than its own counts say.
     #[error("dx.viewIdState: {found} words, the counts need more")]
     ViewIdStateShort {
@@ -160,4 +169,34 @@ pub fn derive_parts_with(
         data: psv::write_psv(&facts)?,
     });
     Ok(parts)
+}
+
+/// A library's RDAT part, as dxc writes it for the module's validator
+/// version: string buffer, resource and function tables, index arrays.
+///
+/// Errors: [`DeriveError::NotALibrary`]; [`DeriveError::RdatUnsupported`]
+/// for a library whose RDAT needs what is not derived here: feature flags
+/// from instructions that can set one, work-graph nodes, wave sizes,
+/// subobjects, group shared memory, a validator below 1.5.
+///
+/// `existing` is the container's RDAT, if any: dxc takes the library's
+/// subobjects out of the module when it puts them into RDAT, so an RDAT
+/// holding subobjects (or any table not made here) is not derived.
+pub fn derive_rdat(
+    module: &Module,
+    metadata: &DxilMetadata,
+    existing: Option<&[u8]>,
+) -> Result<DerivedPart, DeriveError> {
+    let facts = Facts::new(module, metadata)?;
+    if facts.kind != ShaderKind::Library {
+        return Err(DeriveError::NotALibrary);
+    }
+    let data = rdat::write_library_rdat(&facts)?;
+    if let Some(existing) = existing {
+        rdat::only_derived_tables(existing)?;
+    }
+    Ok(DerivedPart {
+        name: PartName::RDAT,
+        data,
+    })
 }

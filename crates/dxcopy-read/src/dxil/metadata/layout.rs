@@ -9,7 +9,9 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 /// Deepest type nesting followed (a hostile type table can nest types, or
-/// make a struct contain itself); deeper types have no layout.
+/// make a struct contain itself); deeper types have no layout, and the
+/// layout remembers meeting one ([`DataLayout::too_deep`]) so that a
+/// printer can say so rather than print a layout that is cut short.
 pub const MAX_DEPTH: u32 = 64;
 
 /// The data layout's alignment rules (ABI alignments in bytes).
@@ -28,6 +30,8 @@ pub struct DataLayout {
     /// ([`DataLayout::of`]) but nothing stops a caller using it with
     /// another.
     structs: RefCell<HashMap<(usize, TypeId), (u64, u64)>>,
+    /// Whether a type nested deeper than [`MAX_DEPTH`] was met.
+    too_deep: std::cell::Cell<bool>,
 }
 
 impl PartialEq for DataLayout {
@@ -46,6 +50,7 @@ impl Default for DataLayout {
             floats: vec![(16, 2), (32, 4), (64, 8), (128, 16)],
             pointer: (8, 8),
             structs: RefCell::default(),
+            too_deep: std::cell::Cell::new(false),
         }
     }
 }
@@ -108,13 +113,29 @@ impl DataLayout {
             .unwrap_or_else(|| u64::from(bits).div_ceil(8).next_power_of_two())
     }
 
+    /// Whether some question asked of this layout met a type nested
+    /// deeper than [`MAX_DEPTH`] (its answer was `None` for that reason,
+    /// not because the type has no size).
+    pub fn too_deep(&self) -> bool {
+        self.too_deep.get()
+    }
+
+    /// `true` (and remembered) when `depth` is past [`MAX_DEPTH`].
+    fn past_limit(&self, depth: u32) -> bool {
+        if depth > MAX_DEPTH {
+            self.too_deep.set(true);
+            return true;
+        }
+        false
+    }
+
     /// The size in bits (`getTypeSizeInBits`); `None` for types without one.
     pub fn size_in_bits(&self, module: &Module, ty: TypeId) -> Option<u64> {
         self.size_bits_at(module, ty, 0)
     }
 
     fn size_bits_at(&self, module: &Module, ty: TypeId, depth: u32) -> Option<u64> {
-        if depth > MAX_DEPTH {
+        if self.past_limit(depth) {
             return None;
         }
         Some(match module.ty(ty)? {
@@ -162,7 +183,7 @@ impl DataLayout {
     }
 
     fn align_at(&self, module: &Module, ty: TypeId, depth: u32) -> Option<u64> {
-        if depth > MAX_DEPTH {
+        if self.past_limit(depth) {
             return None;
         }
         Some(match module.ty(ty)? {
@@ -201,7 +222,7 @@ impl DataLayout {
     }
 
     fn struct_layout_at(&self, module: &Module, ty: TypeId, depth: u32) -> Option<StructLayout> {
-        if depth > MAX_DEPTH {
+        if self.past_limit(depth) {
             return None;
         }
         let Type::Struct(st) = module.ty(ty)? else {

@@ -93,19 +93,40 @@ impl Verification {
             .count()
     }
 
+    /// Whether the container passes: nothing worse than a note, or with
+    /// `strict` (`dxinfo --verify --strict`) nothing at all, notes (an
+    /// unknown part, an unsigned container, …) being failures too.
+    pub fn passes(&self, strict: bool) -> bool {
+        if strict {
+            self.checks.is_empty()
+        } else {
+            self.is_clean()
+        }
+    }
+
     /// One-line summary: `OK (digest retail, HASH valid, 7 parts decoded)` or
     /// `FAILED (2 problems; digest invalid, …)`.
     pub fn summary(&self, part_count: usize) -> String {
+        self.summary_with(part_count, false)
+    }
+
+    /// [`Verification::summary`], where with `strict` every finding, notes
+    /// included, is a problem ([`Verification::passes`]).
+    pub fn summary_with(&self, part_count: usize, strict: bool) -> String {
         let detail = format!(
             "digest {}, HASH {}, {} of {part_count} parts decoded",
             self.digest,
             self.hash.as_str(),
             part_count - self.decode_errors
         );
-        if self.is_clean() {
+        if self.passes(strict) {
             format!("OK ({detail})")
         } else {
-            let n = self.problems();
+            let n = if strict {
+                self.checks.len()
+            } else {
+                self.problems()
+            };
             format!(
                 "FAILED ({n} problem{}; {detail})",
                 if n == 1 { "" } else { "s" }

@@ -22,7 +22,7 @@ use crate::dxil::model::{Metadata, Module};
 use crate::dxil::OutlinedModule;
 use crate::error::ReadError;
 use crate::listing::dxil::header::HeaderError;
-use crate::listing::dxil::ir::{write_outlined_text, write_outlined_to, AsmError, AsmOptions};
+use crate::listing::dxil::ir::{write_outlined_text, AsmError, AsmOptions};
 use crate::listing::dxil::release::DxcRelease;
 use crate::name::PartName;
 use crate::program::Program;
@@ -57,14 +57,59 @@ pub enum ListingError {
         /// Where and why decoding stopped.
         source: BitcodeError,
     },
-    /// The header's tables could not be printed.
-    #[error(transparent)]
-    Header(#[from] HeaderError),
+    /// The header's tables could not be printed: named with the module
+    /// part they were printed from (a STAT part's module for the buffer,
+    /// binding and ViewID tables when the container has one) and the file
+    /// offset of its bitcode.
+    #[error("{part} module (bitcode at offset {offset:#x}): {source}")]
+    Header {
+        /// The module's part.
+        part: PartName,
+        /// File offset of the part's bitcode.
+        offset: u64,
+        /// What stopped the tables.
+        source: HeaderError,
+    },
     /// The module text could not be printed: it would be larger than any
-    /// real module's ([`AsmError::TooLarge`]), or a function body read
-    /// again for printing did not decode ([`AsmError::Read`]).
-    #[error(transparent)]
-    TooLarge(#[from] AsmError),
+    /// real module's ([`AsmError::TooLarge`]), its types or constants nest
+    /// too deep ([`AsmError::TooDeep`]), or a function body read again for
+    /// printing did not decode ([`AsmError::Read`]). Named with the module
+    /// part and the file offset of its bitcode.
+    #[error("{part} module (bitcode at offset {offset:#x}): {source}")]
+    TooLarge {
+        /// The module's part.
+        part: PartName,
+        /// File offset of the part's bitcode.
+        offset: u64,
+        /// What stopped the text.
+        source: AsmError,
+    },
+}
+
+/// A module read for a listing: the model, its part and the file offset
+/// of its bitcode (what the listing's errors name).
+struct ProgramModule<'data> {
+    module: OutlinedModule<'data>,
+    part: PartName,
+    offset: u64,
+}
+
+impl ProgramModule<'_> {
+    fn header_error(&self, source: impl Into<HeaderError>) -> ListingError {
+        ListingError::Header {
+            part: self.part,
+            offset: self.offset,
+            source: source.into(),
+        }
+    }
+
+    fn text_error(&self, source: AsmError) -> ListingError {
+        ListingError::TooLarge {
+            part: self.part,
+            offset: self.offset,
+            source,
+        }
+    }
 }
 
 /// The program part a listing prints: the one asked for, else ILDB when
@@ -92,10 +137,16 @@ fn program_part(
 fn read_program<'data>(
     container: &Container<'data>,
     part: PartName,
-) -> Result<OutlinedModule<'data>, ListingError> {
+) -> Result<ProgramModule<'data>, ListingError> {
     let data = container.require(part)?;
     let program = Program::parse(&data)?;
-    OutlinedModule::parse(program.bitcode).map_err(|source| ListingError::Module { part, source })
+    let module = OutlinedModule::parse(program.bitcode)
+        .map_err(|source| ListingError::Module { part, source })?;
+    Ok(ProgramModule {
+        module,
+        part,
+        offset: program.bitcode_file_offset,
+    })
 }
 
 /// Appends dxc's listing of `container` to `out`.
@@ -110,31 +161,29 @@ pub fn write_container_listing(
     out: &mut String,
 ) -> Result<(), ListingError> {
     let (module, release) = write_header_part(container, options, out)?;
-    write_outlined_text(&module, &AsmOptions::from(&release), out)?;
+    write_outlined_text(&module.module, &AsmOptions::from(&release), out)
+        .map_err(|e| module.text_error(e))?;
     Ok(())
 }
 
-/// [`write_container_listing`] written to `out` as it is made: the header,
-/// then the module text a few KiB at a time, so that the listing is never
-/// held in memory whole (`dxinfo --disasm` over many files). The outer
-/// `Err` is a write error. On a listing error, what
-/// [`write_container_listing`] would have left in its string has been
-/// written (the header's sections; for a module past the printer's node
-/// budget, also the module text printed before the budget ran out).
+/// [`write_container_listing`] written to `out` only once it is whole
+/// (`dxinfo --disasm`): the listing is made in memory (its size is bounded
+/// by the work budget of the passes that make it) and written in one go,
+/// so that a listing that fails — a module that does not read, a header
+/// or module text past its budget, types nested too deep — writes
+/// nothing at all, never the part of a listing made before the error.
+/// The outer `Err` is a write error.
 pub fn write_container_listing_to(
     container: &Container<'_>,
     options: &ListingOptions,
     out: &mut dyn std::io::Write,
 ) -> std::io::Result<Result<(), ListingError>> {
-    let mut header = String::new();
-    let prepared = write_header_part(container, options, &mut header);
-    out.write_all(header.as_bytes())?;
-    drop(header);
-    let (module, release) = match prepared {
-        Ok(prepared) => prepared,
-        Err(e) => return Ok(Err(e)),
-    };
-    Ok(write_outlined_to(&module, &AsmOptions::from(&release), out)?.map_err(ListingError::from))
+    let mut text = String::new();
+    if let Err(e) = write_container_listing(container, options, &mut text) {
+        return Ok(Err(e));
+    }
+    out.write_all(text.as_bytes())?;
+    Ok(Ok(()))
 }
 
 /// Reads the module a listing prints and appends dxc's comment header to
@@ -146,7 +195,7 @@ fn write_header_part<'data>(
     container: &Container<'data>,
     options: &ListingOptions,
     out: &mut String,
-) -> Result<(OutlinedModule<'data>, DxcRelease), ListingError> {
+) -> Result<(ProgramModule<'data>, DxcRelease), ListingError> {
     let part = program_part(container, options.part)?;
     let module = match read_program(container, part) {
         Ok(module) => module,
@@ -160,7 +209,7 @@ fn write_header_part<'data>(
     };
     let release = options
         .release
-        .unwrap_or_else(|| DxcRelease::of_module(container, Some(module.module())));
+        .unwrap_or_else(|| DxcRelease::of_module(container, Some(module.module.module())));
     // dxc takes the buffer, binding and ViewID tables from STAT's module
     // when the container has one (the DXIL part's reflection may be
     // stripped).
@@ -170,11 +219,24 @@ fn write_header_part<'data>(
     };
     header::write_header_with(
         container,
-        Some(module.module()),
-        reflection.as_ref().map(OutlinedModule::module),
+        Some(module.module.module()),
+        reflection.as_ref().map(|r| r.module.module()),
         &release,
         out,
-    )?;
+    )
+    .map_err(|source| {
+        // The tables come from STAT's module when it has `dx.*` metadata;
+        // the signatures from the listed module, read first.
+        let from_stat = reflection.as_ref().is_some_and(|r| {
+            let stat = r.module.module();
+            stat.named_metadata(b"dx.version").is_some()
+                && DxilMetadata::read(module.module.module()).is_ok()
+        });
+        match (&reflection, from_stat) {
+            (Some(stat), true) => stat.header_error(source),
+            _ => module.header_error(source),
+        }
+    })?;
     Ok((module, release))
 }
 
@@ -237,17 +299,25 @@ pub fn module_listing(part: &[u8], release: Option<DxcRelease>) -> Result<String
         part: PartName::DXIL,
         source,
     })?;
-    let module = outlined.module();
+    // The offset of the bitcode in what was given.
+    let source = ProgramModule {
+        offset: (bitcode.as_ptr() as usize - part.as_ptr() as usize) as u64,
+        module: outlined,
+        part: PartName::DXIL,
+    };
+    let module = source.module.module();
     let release = release.unwrap_or_else(|| module_release(module));
     let mut out = String::new();
     if module.named_metadata(b"dx.version").is_some() {
-        let metadata = DxilMetadata::read(module).map_err(HeaderError::from)?;
+        let metadata = DxilMetadata::read(module).map_err(|e| source.header_error(e))?;
         header::module::write_signatures(&metadata, &release, &mut out);
         header::module::write_buffer_definitions(module, &metadata, &release, &mut out)
-            .map_err(HeaderError::from)?;
+            .map_err(|e| source.header_error(e))?;
         header::module::write_resource_bindings(&metadata, &release, &mut out);
-        header::module::write_view_id_state(&metadata, &mut out).map_err(HeaderError::from)?;
+        header::module::write_view_id_state(&metadata, &mut out)
+            .map_err(|e| source.header_error(e))?;
     }
-    write_outlined_text(&outlined, &AsmOptions::from(&release), &mut out)?;
+    write_outlined_text(&source.module, &AsmOptions::from(&release), &mut out)
+        .map_err(|e| source.text_error(e))?;
     Ok(out)
 }

@@ -97,9 +97,10 @@ pub enum HeaderError {
     #[error(transparent)]
     ViewIdState(#[from] module::ViewIdStateError),
     /// The buffer definitions expand past their work budget (struct types
-    /// sharing a member type at every level).
+    /// sharing a member type at every level), or their types nest deeper
+    /// than the tables print.
     #[error("buffer definitions: {0}")]
-    OverBudget(#[from] crate::budget::OverBudget),
+    BufferTables(#[from] module::BufferTablesError),
     /// The STAT part's module (the reflection dxc prints the tables from)
     /// does not read.
     #[error("STAT module: {0}")]

@@ -24,8 +24,27 @@ use crate::ShaderKind;
 const OFFSET_INDENT: usize = 50;
 
 /// Deepest struct nesting printed (a hostile type table can make a struct
-/// contain itself).
-const MAX_NESTING: u32 = 32;
+/// contain itself): deeper is an error ([`BufferTablesError::TooDeep`]),
+/// never a table cut short.
+pub const MAX_NESTING: u32 = 32;
+
+/// Why the buffer definitions were not printed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum BufferTablesError {
+    /// The tables expand past their work budget (struct types sharing a
+    /// member type at every level).
+    #[error(transparent)]
+    OverBudget(#[from] OverBudget),
+    /// Struct or array types nest deeper than `limit` levels
+    /// ([`MAX_NESTING`], or the data layout's
+    /// [`crate::dxil::metadata::layout::MAX_DEPTH`]).
+    #[error("the struct and array types nest deeper than {limit} levels")]
+    TooDeep {
+        /// The limit.
+        limit: u32,
+    },
+}
 
 /// The signature tables of the module's entry point (none for a library).
 pub fn write_signatures(metadata: &DxilMetadata, release: &DxcRelease, out: &mut String) {
@@ -97,6 +116,9 @@ struct Types<'a> {
     budget: Budget,
     /// How much of the text has been paid for.
     paid: std::cell::Cell<usize>,
+    /// Whether a struct or array nested deeper than [`MAX_NESTING`] (what
+    /// is below it is not printed, and the tables are an error).
+    too_deep: std::cell::Cell<bool>,
 }
 
 impl Types<'_> {
@@ -136,7 +158,7 @@ pub fn write_buffer_definitions(
     metadata: &DxilMetadata,
     release: &DxcRelease,
     out: &mut String,
-) -> Result<(), OverBudget> {
+) -> Result<(), BufferTablesError> {
     out.push_str(";\n; Buffer Definitions:\n;\n");
     let types = Types {
         module,
@@ -146,6 +168,7 @@ pub fn write_buffer_definitions(
         semicolon: release.has(ListingRule::StructNameSemicolon),
         budget: Budget::for_stored(stored_types(module, metadata)),
         paid: std::cell::Cell::new(out.len()),
+        too_deep: std::cell::Cell::new(false),
     };
     let resources = metadata.module_resources();
     for buffer in &resources.cbuffers {
@@ -164,7 +187,16 @@ pub fn write_buffer_definitions(
             write_structured_buffer(&types, uav, data_layout, out);
         }
     }
-    types.pay(out)
+    types.pay(out)?;
+    if types.too_deep.get() {
+        return Err(BufferTablesError::TooDeep { limit: MAX_NESTING });
+    }
+    if types.layout.too_deep() {
+        return Err(BufferTablesError::TooDeep {
+            limit: crate::dxil::metadata::layout::MAX_DEPTH,
+        });
+    }
+    Ok(())
 }
 
 impl Types<'_> {
@@ -180,13 +212,17 @@ impl Types<'_> {
         }
     }
 
-    /// `ty` with every array level removed.
+    /// `ty` with every array level removed (more than [`MAX_NESTING`] is
+    /// noted as too deep).
     fn strip_arrays(&self, mut ty: TypeId) -> TypeId {
-        for _ in 0..MAX_NESTING {
-            match self.ty(ty) {
-                Some(Type::Array { element, .. }) => ty = *element,
-                _ => break,
+        let mut levels = 0;
+        while let Some(Type::Array { element, .. }) = self.ty(ty) {
+            if levels == MAX_NESTING {
+                self.too_deep.set(true);
+                break;
             }
+            ty = *element;
+            levels += 1;
         }
         ty
     }
@@ -383,6 +419,7 @@ fn write_struct(
                     None => offset + u64::from(field.cbuffer_offset),
                 };
                 if depth >= MAX_NESTING {
+                    types.too_deep.set(true);
                     break;
                 }
                 write_field(
@@ -460,7 +497,11 @@ fn write_field(
             element: inner,
         }) = types.ty(element)
         {
-            if types.is_matrix(element) || array_level >= MAX_NESTING {
+            if types.is_matrix(element) {
+                break;
+            }
+            if array_level >= MAX_NESTING {
+                types.too_deep.set(true);
                 break;
             }
             array_size = array_size.saturating_mul(*len);

@@ -609,8 +609,9 @@ fn runtime_information_block_from_1_8_2502() {
 
 #[test]
 fn hostile_types_do_not_recurse_forever() {
-    // The structured buffer's element struct made to contain itself:
-    // printing stops at the nesting bound, the layout has no size.
+    // The structured buffer's element struct made to contain itself: the
+    // layout has no size (and says the type nests too deep), and the
+    // tables are an error at the nesting bound, not a shorter table.
     let mut b = pixel_module();
     let particle = b
         .module
@@ -626,11 +627,22 @@ fn hostile_types_do_not_recurse_forever() {
     }
     let md = DxilMetadata::read(&b.module).unwrap();
     let layout = crate::dxil::metadata::layout::DataLayout::of(&b.module);
+    assert!(!layout.too_deep());
     assert_eq!(layout.alloc_size(&b.module, id), None);
+    assert!(layout.too_deep());
+    let mut out = String::new();
+    let e = write_buffer_definitions(&b.module, &md, &latest(), &mut out).unwrap_err();
+    assert!(
+        matches!(e, super::module::BufferTablesError::TooDeep { .. }),
+        "{e}"
+    );
+    assert!(out.len() < 1_000_000, "{} bytes", out.len());
+    // The module as it was prints whole.
+    let b = pixel_module();
+    let md = DxilMetadata::read(&b.module).unwrap();
     let mut out = String::new();
     write_buffer_definitions(&b.module, &md, &latest(), &mut out).unwrap();
     assert!(out.contains("struct struct.Particle"));
-    assert!(out.len() < 1_000_000, "{} bytes", out.len());
 }
 
 #[test]

@@ -159,6 +159,7 @@ pub(crate) fn write_outlined_text(
 
 /// [`write_module_to`] for a module read outlined (see
 /// [`write_outlined_text`]).
+#[cfg(test)]
 pub(crate) fn write_outlined_to(
     source: &OutlinedModule<'_>,
     options: &AsmOptions,

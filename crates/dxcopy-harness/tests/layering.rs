@@ -243,6 +243,10 @@ const NOT_YET: &[(&str, &str)] = &[
         "imports `error`, and",
     ),
     ("crates/dxcopy-read/src/container.rs", "imports `name`, and"),
+    (
+        "crates/dxcopy-read/src/container.rs",
+        "imports `record`, and",
+    ),
     ("crates/dxcopy-read/src/cursor.rs", "imports `error`, and"),
     (
         "crates/dxcopy-read/src/dxil/metadata/enums.rs",

@@ -1,4 +1,4 @@
-//! Shaders as projects ship them (issue 27): C headers read and written,
+//! Shaders as projects ship them: C headers read and written,
 //! two containers or folders compared, byte totals over trees, and the
 //! embedded source files written out — the functions behind `dxinfo
 //! shaders.h`, `dxcopy --output-format=header`, `dxinfo --diff`, `dxinfo

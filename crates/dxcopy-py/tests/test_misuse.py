@@ -1,4 +1,4 @@
-"""Misuse that must fail cleanly (issue 28): an opened, memory-mapped file
+"""Misuse that must fail cleanly: an opened, memory-mapped file
 shrunk or rewritten in place under a Container, and objects that are not
 bytes-like where data is expected."""
 

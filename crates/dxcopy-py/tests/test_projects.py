@@ -1,4 +1,4 @@
-"""Shaders as projects ship them (issue 27): read_header(), write_header(),
+"""Shaders as projects ship them: read_header(), write_header(),
 diff(), stats() and extract_sources() against dxinfo and dxcopy."""
 
 import json

@@ -107,7 +107,7 @@ def test_corpus_strip_equals_dxstrip(tmp_path):
 
 
 def test_a_file_under_several_names_is_stripped_once(tmp_path):
-    """Issue 28: links, hard links and other spellings of one file are one
+    """Links, hard links and other spellings of one file are one
     file: stripped once, later results point at the first path."""
     (a,) = copies(tmp_path, [SAMPLE], "one")
     (b,) = copies(tmp_path, [SAMPLE], "two")

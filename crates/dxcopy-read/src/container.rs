@@ -20,20 +20,37 @@ pub const DIGEST_FIELD: u64 = 4;
 /// Offset of the header's FileSize field.
 pub const FILE_SIZE_FIELD: u64 = 24;
 
-/// The fixed 32-byte container header.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Header {
-    /// The 16-byte digest at bytes 4..20.
-    pub digest: [u8; 16],
-    /// Container format major version (1 in practice).
-    pub major: u16,
-    /// Container format minor version (0 in practice).
-    pub minor: u16,
-    /// FileSize as stored (may differ from the real length; see [`FindingKind::FileSizeMismatch`]).
-    pub file_size: u32,
-    /// Number of parts.
-    pub part_count: u32,
+crate::record::record! {
+    /// The fixed 32-byte container header.
+    pub struct Header: "container header" {
+        /// `DXBC`.
+        0 magic: [u8; 4] => "magic";
+        /// The 16-byte digest at bytes 4..20.
+        4 digest: [u8; 16] => "digest";
+        /// Container format major version (1 in practice).
+        20 major: u16 => "version";
+        /// Container format minor version (0 in practice).
+        22 minor: u16 => "version";
+        /// FileSize as stored (may differ from the real length; see [`FindingKind::FileSizeMismatch`]).
+        24 file_size: u32 => "FileSize";
+        /// Number of parts.
+        28 part_count: u32 => "PartCount";
+    }
 }
+
+impl Eq for Header {}
+
+crate::record::record! {
+    /// The 8-byte header in front of each part's data.
+    pub struct PartHeader: "part header" {
+        /// Four-byte name.
+        0 name: [u8; 4] => "part name";
+        /// Size of the data that follows.
+        4 size: u32 => "part size";
+    }
+}
+
+const _: () = assert!(Header::SIZE == HEADER_SIZE && PartHeader::SIZE == PART_HEADER_SIZE);
 
 impl Header {
     /// End of header + offset table.
@@ -123,13 +140,7 @@ impl<'data> Container<'data> {
         if file_len < HEADER_SIZE {
             return Err(ReadError::new(0, ReadErrorKind::FileTooShort { file_len }));
         }
-        let header = Header {
-            digest: c.array(4, "digest")?,
-            major: c.u16(20, "version")?,
-            minor: c.u16(22, "version")?,
-            file_size: c.u32(24, "FileSize")?,
-            part_count: c.u32(28, "PartCount")?,
-        };
+        let header = Header::read(&c, 0)?;
         let table_end = header.table_end();
         if table_end > file_len {
             return Err(ReadError::new(
@@ -182,8 +193,8 @@ impl<'data> Container<'data> {
                 ReadErrorKind::PartHeaderPastEnd { index, file_len },
             ));
         }
-        let name = PartName(c.array(offset, "part name")?);
-        let size = c.u32(offset + 4, "part size")?;
+        let PartHeader { name, size } = PartHeader::read(&c, offset)?;
+        let name = PartName(name);
         let data_offset = offset + PART_HEADER_SIZE;
         let part_ref = PartRef {
             index,

@@ -105,7 +105,7 @@ pub use parts::{
     signature, source_info, spdb, stat, version,
 };
 
-pub use container::{Container, Header, Part};
+pub use container::{Container, Header, Part, PartHeader};
 pub use debug_name::DebugName;
 pub use decode::{decode_all, decode_part, Decoded};
 pub use digest::DigestKind;

@@ -1,5 +1,7 @@
 //! Test helpers: raw container bytes without going through the edit crate.
 
+use crate::container::{Header, PartHeader};
+
 /// A contiguous container with a zero digest, version 1.0 and a true FileSize.
 pub fn build(parts: &[(&[u8; 4], &[u8])]) -> Vec<u8> {
     let table_end = 32 + 4 * parts.len();
@@ -7,8 +9,8 @@ pub fn build(parts: &[(&[u8; 4], &[u8])]) -> Vec<u8> {
     let mut body = Vec::new();
     for (name, data) in parts {
         offsets.push((table_end + body.len()) as u32);
-        body.extend_from_slice(*name);
-        body.extend_from_slice(&(data.len() as u32).to_le_bytes());
+        let size = data.len() as u32;
+        PartHeader { name: **name, size }.write_to(&mut body);
         body.extend_from_slice(data);
     }
     let mut out = raw_container(parts.len() as u32, &offsets, &body);
@@ -19,12 +21,15 @@ pub fn build(parts: &[(&[u8; 4], &[u8])]) -> Vec<u8> {
 
 /// Header with `part_count`, then `offsets` as the table, then `body`; FileSize = total length.
 pub fn raw_container(part_count: u32, offsets: &[u32], body: &[u8]) -> Vec<u8> {
-    let mut out = b"DXBC".to_vec();
-    out.extend_from_slice(&[0; 16]);
-    out.extend_from_slice(&1u16.to_le_bytes());
-    out.extend_from_slice(&0u16.to_le_bytes());
-    out.extend_from_slice(&0u32.to_le_bytes());
-    out.extend_from_slice(&part_count.to_le_bytes());
+    let mut out = Header {
+        magic: *b"DXBC",
+        digest: [0; 16],
+        major: 1,
+        minor: 0,
+        file_size: 0,
+        part_count,
+    }
+    .to_bytes();
     for o in offsets {
         out.extend_from_slice(&o.to_le_bytes());
     }

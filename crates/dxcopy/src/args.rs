@@ -340,7 +340,7 @@ mod tests {
         );
     }
 
-    /// Issue 28: `@.`, `@/dev/zero` and `@fifo` were taken for missing
+    /// `@.`, `@/dev/zero` and `@fifo` were taken for missing
     /// files; they are read (a FIFO, a device) or refused saying what they are.
     #[cfg(unix)]
     #[test]

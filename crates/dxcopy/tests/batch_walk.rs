@@ -1,4 +1,4 @@
-//! dxstrip batches (issue 28): `-r` stays inside its tree unless `-L`, each
+//! dxstrip batches: `-r` stays inside its tree unless `-L`, each
 //! file is edited and counted once whatever the number of names reaching
 //! it, a directory that cannot be read is one failure and the rest is still
 //! stripped, and the default class is debug whatever else is asked.

@@ -696,7 +696,7 @@ fn dump_all_never_writes_outside_its_directory() {
     assert_eq!(std::fs::read(d.join("b.dxil")).unwrap(), container());
 }
 
-/// Issue 28: `dxinfo --dump-all=D` that fails to write (a full disk; here a
+/// `dxinfo --dump-all=D` that fails to write (a full disk; here a
 /// file-size limit of 0, SIGXFSZ ignored so the write fails with EFBIG)
 /// removes the directories it created; a directory that was there stays.
 #[test]

@@ -1,6 +1,6 @@
 //! `dxinfo --disasm` of DXIL runs llvm-dis; one that fails or hangs is
-//! reported with its exit status and stderr, or stopped at the time limit
-//! (issue 28). The tool is a fake: a shell script in a temp dir, named by
+//! reported with its exit status and stderr, or stopped at the time limit.
+//! The tool is a fake: a shell script in a temp dir, named by
 //! `$LLVM_DIS`.
 #![cfg(unix)]
 

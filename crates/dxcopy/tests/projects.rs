@@ -1,4 +1,4 @@
-//! Shaders as projects ship them, through the binaries (issue 27): C
+//! Shaders as projects ship them, through the binaries: C
 //! headers in and out of every tool, `dxinfo --diff` over pairs and trees,
 //! `dxinfo --stats`, and `dxcopy --extract-sources` with hostile names.
 

@@ -1,4 +1,4 @@
-//! Write errors on stdout and stderr (issue 28, item 5): a full device exits
+//! Write errors on stdout and stderr: a full device exits
 //! 1 with a message when one can still be written, a closed pipe ends the
 //! run quietly, and nothing panics (exit 101).
 #![cfg(target_os = "linux")]

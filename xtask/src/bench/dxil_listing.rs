@@ -2,7 +2,7 @@
 //! without LLVM) over every corpus container with DXIL bitcode in one
 //! process, next to what the listing replaces: a shell loop of `dxcopy
 //! --dump-bitcode` (the bitcode with its data layout made LLVM-readable) and
-//! `llvm-dis-22` per file. Targets (issue 23): at least 50× faster than the
+//! `llvm-dis-22` per file. Targets: at least 50× faster than the
 //! loop, heap peak at most 10× the largest bitcode. The heap peak is the
 //! process's largest `RssAnon`, which includes what any dxinfo run over the
 //! same files holds (the runtime, the argument list, the file read); the

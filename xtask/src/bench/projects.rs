@@ -1,4 +1,4 @@
-//! The workloads of issue 27: `dxinfo --stats` over the whole corpus next
+//! The workloads of projects' shaders: `dxinfo --stats` over the whole corpus next
 //! to `du -s` of it (`stats`), and `dxinfo --parts` over C headers next to
 //! the same containers as files (`headers`).
 

@@ -1,6 +1,6 @@
 //! The reflect workload: `dxinfo --reflect` over every container in the
 //! corpus, in one process, next to `dxinfo --json` over the same files
-//! (issue 24's goal: at most 1.2× the JSON view, which decodes every part).
+//! (the goal: at most 1.2× the JSON view, which decodes every part).
 
 use super::{collect_containers, measure, ratio, Cmd, Contender, Options, Report};
 use anyhow::Result;

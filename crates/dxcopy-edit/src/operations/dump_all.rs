@@ -309,7 +309,7 @@ mod tests {
         assert_eq!(dump_all(&dir, &c, None).unwrap().len(), 3);
     }
 
-    /// Issue 28: the directories a failed dump created are removed again,
+    /// The directories a failed dump created are removed again,
     /// deepest first, and only when empty; those that existed stay.
     #[test]
     fn directories_a_failed_dump_created_are_removed() {

@@ -16,6 +16,7 @@
 
 use crate::error::{EditError, Result};
 use crate::parts::PlanPart;
+use dxcopy_read::{Header, PartHeader};
 
 /// Bytes 20.. of the header: what the digest covers from the header on.
 pub(crate) const SIGNED_FROM: usize = 20;
@@ -71,8 +72,11 @@ impl<'data> Layout<'data> {
             offsets.push(next as u32);
             let size = p.size() as u64;
             let mut head = [0u8; 8];
-            head[..4].copy_from_slice(&p.name.0);
-            head[4..].copy_from_slice(&(size as u32).to_le_bytes());
+            let header = PartHeader {
+                name: p.name.0,
+                size: size as u32,
+            };
+            head.copy_from_slice(&header.to_bytes());
             part_headers.push(head);
             next += 8 + size;
         }
@@ -80,12 +84,15 @@ impl<'data> Layout<'data> {
             return Err(EditError::TooLarge(next));
         }
         let mut prefix = Vec::with_capacity(table_end as usize);
-        prefix.extend_from_slice(b"DXBC");
-        prefix.extend_from_slice(&[0; 16]);
-        prefix.extend_from_slice(&version.0.to_le_bytes());
-        prefix.extend_from_slice(&version.1.to_le_bytes());
-        prefix.extend_from_slice(&(next as u32).to_le_bytes());
-        prefix.extend_from_slice(&(parts.len() as u32).to_le_bytes());
+        Header {
+            magic: *b"DXBC",
+            digest: [0; 16],
+            major: version.0,
+            minor: version.1,
+            file_size: next as u32,
+            part_count: parts.len() as u32,
+        }
+        .write_to(&mut prefix);
         for o in &offsets {
             prefix.extend_from_slice(&o.to_le_bytes());
         }

@@ -690,7 +690,7 @@ mod tests {
             .collect()
     }
 
-    /// Issue 28: links below the walked tree are left alone unless asked;
+    /// Links below the walked tree are left alone unless asked;
     /// followed, a directory is walked once and a link cycle ends.
     #[cfg(unix)]
     #[test]
@@ -724,7 +724,7 @@ mod tests {
         assert_eq!(found.files, [dir.path().join("named/x/a.dxil")]);
     }
 
-    /// Issue 28: a directory past PATH_MAX cannot be read (as root too):
+    /// A directory past PATH_MAX cannot be read (as root too):
     /// one error naming it, and the rest of the tree is still walked.
     #[cfg(target_os = "linux")]
     #[test]
@@ -803,7 +803,7 @@ mod tests {
         );
     }
 
-    /// Issue 28: every name of one file is found to be that file.
+    /// Every name of one file is found to be that file.
     #[cfg(unix)]
     #[test]
     fn same_files_finds_every_name_of_a_file() {
@@ -860,7 +860,7 @@ mod tests {
         assert_eq!(batch.walked, [false; 6]);
     }
 
-    /// Issue 28: a file named and reached by the walk (and by a link the
+    /// A file named and reached by the walk (and by a link the
     /// walk follows) is in the batch once.
     #[cfg(unix)]
     #[test]

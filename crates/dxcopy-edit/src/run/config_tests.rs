@@ -51,7 +51,7 @@ fn dumps_only_do_not_rewrite_input() {
     assert_eq!(fs::metadata(&input).unwrap().modified().unwrap(), before);
 }
 
-/// Issue 26: "does this run edit" is derived from [`Edits`], never listed:
+/// "does this run edit" is derived from [`Edits`], never listed:
 /// each part-changing option, given alone beside a dump, makes the run
 /// write a container, and the modifiers alone do not.
 #[test]
@@ -284,7 +284,7 @@ fn add_update_set_private_and_extract() {
     );
 }
 
-/// Issue 28: dxstrip's default class is debug whenever no strip class and
+/// dxstrip's default class is debug whenever no strip class and
 /// no `-R` is given, whatever other options say (`--strip-bitcode-names`
 /// used to turn it off).
 #[test]

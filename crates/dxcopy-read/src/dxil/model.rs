@@ -648,68 +648,6 @@ pub enum ConstantKind {
     },
 }
 
-impl InstructionKind {
-    /// The values (and metadata) the instruction uses, in LLVM's operand
-    /// order (a call's callee last).
-    pub fn operands(&self) -> Vec<Operand> {
-        use InstructionKind::*;
-        match self {
-            BinOp { lhs, rhs, .. } | Compare { lhs, rhs, .. } => vec![*lhs, *rhs],
-            Cast { value, .. } => vec![*value],
-            Select {
-                condition,
-                if_true,
-                if_false,
-            } => vec![*condition, *if_true, *if_false],
-            ExtractElement { vector, index } => vec![*vector, *index],
-            InsertElement {
-                vector,
-                element,
-                index,
-            } => vec![*vector, *element, *index],
-            ShuffleVector {
-                first,
-                second,
-                mask,
-            } => vec![*first, *second, *mask],
-            ExtractValue { aggregate, .. } => vec![*aggregate],
-            InsertValue {
-                aggregate, value, ..
-            } => vec![*aggregate, *value],
-            GetElementPtr { operands, .. } => operands.clone(),
-            Phi { incoming } => incoming.iter().map(|i| i.value).collect(),
-            Ret { value } => value.iter().copied().collect(),
-            Br { .. } | Unreachable => Vec::new(),
-            CondBr { condition, .. } => vec![*condition],
-            Switch {
-                condition, cases, ..
-            } => {
-                let mut v = vec![*condition];
-                v.extend(cases.iter().map(|c| Operand::Value(c.value)));
-                v
-            }
-            IndirectBr { address, .. } => vec![*address],
-            Alloca { size, .. } => vec![*size],
-            Load { pointer, .. } => vec![*pointer],
-            Store { pointer, value, .. } => vec![*value, *pointer],
-            CmpXchg {
-                pointer,
-                compare,
-                new_value,
-                ..
-            } => vec![*pointer, *compare, *new_value],
-            AtomicRmw { pointer, value, .. } => vec![*pointer, *value],
-            Fence { .. } => Vec::new(),
-            Call { callee, args, .. } => {
-                let mut v = args.clone();
-                v.push(*callee);
-                v
-            }
-            VaArg { list, .. } => vec![*list],
-        }
-    }
-}
-
 impl ConstantKind {
     /// The values the constant refers to, in LLVM's operand order (none for
     /// the plain forms: null, undef, numbers, data).

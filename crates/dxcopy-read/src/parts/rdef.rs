@@ -20,7 +20,7 @@
 
 use crate::container::Part;
 use crate::cursor::Cursor;
-use crate::enums::{flag_set, open_enum};
+
 use crate::error::{Limit, Rd11Record, ReadErrorKind, Record, Result};
 use crate::finding::{Finding, FindingKind};
 
@@ -35,207 +35,54 @@ pub const MAX_TYPE_DEPTH: usize = 64;
 
 pub use crate::stage::TargetType;
 
-open_enum! {
+crate::enums::variable_class! { part,
     /// `D3D_SHADER_VARIABLE_CLASS`.
-    pub enum VariableClass: u16 {
-        Scalar = 0 => "Scalar",
-        Vector = 1 => "Vector",
-        MatrixRows = 2 => "MatrixRows",
-        MatrixColumns = 3 => "MatrixColumns",
-        Object = 4 => "Object",
-        Struct = 5 => "Struct",
-        InterfaceClass = 6 => "InterfaceClass",
-        InterfacePointer = 7 => "InterfacePointer",
-    }
+    pub enum VariableClass: u16
 }
 
-open_enum! {
+crate::enums::variable_type! { part,
     /// `D3D_SHADER_VARIABLE_TYPE`.
-    pub enum VariableType: u16 {
-        Void = 0 => "void",
-        Bool = 1 => "bool",
-        Int = 2 => "int",
-        Float = 3 => "float",
-        String = 4 => "string",
-        Texture = 5 => "texture",
-        Texture1D = 6 => "Texture1D",
-        Texture2D = 7 => "Texture2D",
-        Texture3D = 8 => "Texture3D",
-        TextureCube = 9 => "TextureCube",
-        Sampler = 10 => "sampler",
-        Sampler1D = 11 => "sampler1D",
-        Sampler2D = 12 => "sampler2D",
-        Sampler3D = 13 => "sampler3D",
-        SamplerCUBE = 14 => "samplerCUBE",
-        PixelShader = 15 => "PixelShader",
-        VertexShader = 16 => "VertexShader",
-        PixelFragment = 17 => "PixelFragment",
-        VertexFragment = 18 => "VertexFragment",
-        Uint = 19 => "uint",
-        Uint8 = 20 => "uint8",
-        GeometryShader = 21 => "GeometryShader",
-        RasterizerState = 22 => "RasterizerState",
-        DepthStencilState = 23 => "DepthStencilState",
-        BlendState = 24 => "BlendState",
-        Buffer = 25 => "Buffer",
-        Cbuffer = 26 => "cbuffer",
-        Tbuffer = 27 => "tbuffer",
-        Texture1DArray = 28 => "Texture1DArray",
-        Texture2DArray = 29 => "Texture2DArray",
-        RenderTargetView = 30 => "RenderTargetView",
-        DepthStencilView = 31 => "DepthStencilView",
-        Texture2DMS = 32 => "Texture2DMS",
-        Texture2DMSArray = 33 => "Texture2DMSArray",
-        TextureCubeArray = 34 => "TextureCubeArray",
-        HullShader = 35 => "HullShader",
-        DomainShader = 36 => "DomainShader",
-        InterfacePointer = 37 => "InterfacePointer",
-        ComputeShader = 38 => "ComputeShader",
-        Double = 39 => "double",
-        RWTexture1D = 40 => "RWTexture1D",
-        RWTexture1DArray = 41 => "RWTexture1DArray",
-        RWTexture2D = 42 => "RWTexture2D",
-        RWTexture2DArray = 43 => "RWTexture2DArray",
-        RWTexture3D = 44 => "RWTexture3D",
-        RWBuffer = 45 => "RWBuffer",
-        ByteAddressBuffer = 46 => "ByteAddressBuffer",
-        RWByteAddressBuffer = 47 => "RWByteAddressBuffer",
-        StructuredBuffer = 48 => "StructuredBuffer",
-        RWStructuredBuffer = 49 => "RWStructuredBuffer",
-        AppendStructuredBuffer = 50 => "AppendStructuredBuffer",
-        ConsumeStructuredBuffer = 51 => "ConsumeStructuredBuffer",
-        Min8Float = 52 => "min8float",
-        Min10Float = 53 => "min10float",
-        Min16Float = 54 => "min16float",
-        Min12Int = 55 => "min12int",
-        Min16Int = 56 => "min16int",
-        Min16Uint = 57 => "min16uint",
-        Int16 = 58 => "int16_t",
-        Uint16 = 59 => "uint16_t",
-        Float16 = 60 => "float16_t",
-        Int64 = 61 => "int64_t",
-        Uint64 = 62 => "uint64_t",
-    }
+    pub enum VariableType: u16
 }
 
-open_enum! {
+crate::enums::shader_input_type! { part,
     /// `D3D_SHADER_INPUT_TYPE` of a bound resource.
-    pub enum InputType: u32 {
-        Cbuffer = 0 => "cbuffer",
-        Tbuffer = 1 => "tbuffer",
-        Texture = 2 => "texture",
-        Sampler = 3 => "sampler",
-        UAVTyped = 4 => "UAVTyped",
-        Structured = 5 => "structured",
-        UAVStructured = 6 => "UAVStructured",
-        ByteAddress = 7 => "byteaddress",
-        UAVByteAddress = 8 => "UAVByteAddress",
-        UAVAppendStructured = 9 => "UAVAppendStructured",
-        UAVConsumeStructured = 10 => "UAVConsumeStructured",
-        UAVStructuredWithCounter = 11 => "UAVStructuredWithCounter",
-        RTAccelerationStructure = 12 => "RTAccelerationStructure",
-        UAVFeedbackTexture = 13 => "UAVFeedbackTexture",
-    }
+    pub enum InputType: u32
 }
 
-open_enum! {
+crate::enums::resource_return_type! { part,
     /// `D3D_RESOURCE_RETURN_TYPE` (0 for resources without one).
-    pub enum ReturnType: u32 {
-        NotApplicable = 0 => "NA",
-        Unorm = 1 => "unorm",
-        Snorm = 2 => "snorm",
-        Sint = 3 => "sint",
-        Uint = 4 => "uint",
-        Float = 5 => "float",
-        Mixed = 6 => "mixed",
-        Double = 7 => "double",
-        Continued = 8 => "continued",
-    }
+    pub enum ReturnType: u32
 }
 
-open_enum! {
+crate::enums::srv_dimension! { part,
     /// `D3D_SRV_DIMENSION` of a bound resource.
-    pub enum Dimension: u32 {
-        NotApplicable = 0 => "NA",
-        Buffer = 1 => "buf",
-        Texture1D = 2 => "1d",
-        Texture1DArray = 3 => "1darray",
-        Texture2D = 4 => "2d",
-        Texture2DArray = 5 => "2darray",
-        Texture2DMS = 6 => "2dMS",
-        Texture2DMSArray = 7 => "2dMSarray",
-        Texture3D = 8 => "3d",
-        TextureCube = 9 => "cube",
-        TextureCubeArray = 10 => "cubearray",
-        BufferEx = 11 => "bufex",
-    }
+    pub enum Dimension: u32
 }
 
-open_enum! {
+crate::enums::cbuffer_type! { part,
     /// `D3D_CBUFFER_TYPE`.
-    pub enum CBufferType: u32 {
-        Cbuffer = 0 => "cbuffer",
-        Tbuffer = 1 => "tbuffer",
-        InterfacePointers = 2 => "InterfacePointers",
-        ResourceBindInfo = 3 => "ResourceBindInfo",
-    }
+    pub enum CBufferType: u32
 }
 
-flag_set! {
+crate::enums::shader_input_flags! { part,
     /// `D3D_SHADER_INPUT_FLAGS`.
-    pub struct InputFlags: u32 {
-        USER_PACKED = 0x1 => "UserPacked",
-        COMPARISON_SAMPLER = 0x2 => "ComparisonSampler",
-        TEXTURE_COMPONENT0 = 0x4 => "TextureComponent0",
-        TEXTURE_COMPONENT1 = 0x8 => "TextureComponent1",
-        UNUSED = 0x10 => "Unused",
-    }
+    pub struct InputFlags: u32
 }
 
-flag_set! {
+crate::enums::variable_flags! { part,
     /// `D3D_SHADER_VARIABLE_FLAGS`.
-    pub struct VariableFlags: u32 {
-        USER_PACKED = 0x1 => "UserPacked",
-        USED = 0x2 => "Used",
-        INTERFACE_POINTER = 0x4 => "InterfacePointer",
-        INTERFACE_PARAMETER = 0x8 => "InterfaceParameter",
-    }
+    pub struct VariableFlags: u32
 }
 
-flag_set! {
+crate::enums::cbuffer_flags! { part,
     /// `D3D_SHADER_CBUFFER_FLAGS`.
-    pub struct CBufferFlags: u32 {
-        USER_PACKED = 0x1 => "UserPacked",
-    }
+    pub struct CBufferFlags: u32
 }
 
-flag_set! {
+crate::enums::compile_flags! { part,
     /// `D3DCOMPILE_*` flags recorded in the header (optimization level 2 is both level bits).
-    pub struct CompileFlags: u32 {
-        DEBUG = 0x1 => "Debug",
-        SKIP_VALIDATION = 0x2 => "SkipValidation",
-        SKIP_OPTIMIZATION = 0x4 => "SkipOptimization",
-        PACK_MATRIX_ROW_MAJOR = 0x8 => "PackMatrixRowMajor",
-        PACK_MATRIX_COLUMN_MAJOR = 0x10 => "PackMatrixColumnMajor",
-        PARTIAL_PRECISION = 0x20 => "PartialPrecision",
-        FORCE_VS_SOFTWARE_NO_OPT = 0x40 => "ForceVSSoftwareNoOpt",
-        FORCE_PS_SOFTWARE_NO_OPT = 0x80 => "ForcePSSoftwareNoOpt",
-        NO_PRESHADER = 0x100 => "NoPreshader",
-        AVOID_FLOW_CONTROL = 0x200 => "AvoidFlowControl",
-        PREFER_FLOW_CONTROL = 0x400 => "PreferFlowControl",
-        ENABLE_STRICTNESS = 0x800 => "EnableStrictness",
-        ENABLE_BACKWARDS_COMPATIBILITY = 0x1000 => "EnableBackwardsCompatibility",
-        IEEE_STRICTNESS = 0x2000 => "IEEEStrictness",
-        OPTIMIZATION_LEVEL2 = 0xc000 => "OptimizationLevel2",
-        OPTIMIZATION_LEVEL0 = 0x4000 => "OptimizationLevel0",
-        OPTIMIZATION_LEVEL3 = 0x8000 => "OptimizationLevel3",
-        WARNINGS_ARE_ERRORS = 0x40000 => "WarningsAreErrors",
-        RESOURCES_MAY_ALIAS = 0x80000 => "ResourcesMayAlias",
-        ENABLE_UNBOUNDED_DESCRIPTOR_TABLES = 0x100000 => "EnableUnboundedDescriptorTables",
-        ALL_RESOURCES_BOUND = 0x200000 => "AllResourcesBound",
-        DEBUG_NAME_FOR_SOURCE = 0x400000 => "DebugNameForSource",
-        DEBUG_NAME_FOR_BINARY = 0x800000 => "DebugNameForBinary",
-    }
+    pub struct CompileFlags: u32
 }
 
 crate::record::record! {

@@ -15,7 +15,7 @@
 
 use crate::container::Part;
 use crate::cursor::Cursor;
-use crate::enums::open_enum;
+
 use crate::error::{Extent, ReadErrorKind, Result};
 use crate::name::PartName;
 use crate::record::Reserved;
@@ -67,68 +67,20 @@ impl SignatureFormat {
     }
 }
 
-open_enum! {
+crate::enums::system_value! { part,
     /// `D3D_NAME` / `D3DSystemValue`: the system value of a signature element (docs/format/enums.md §5).
-    pub enum SystemValue: u32 {
-        Undefined = 0 => "Undefined",
-        Position = 1 => "Position",
-        ClipDistance = 2 => "ClipDistance",
-        CullDistance = 3 => "CullDistance",
-        RenderTargetArrayIndex = 4 => "RenderTargetArrayIndex",
-        ViewPortArrayIndex = 5 => "ViewPortArrayIndex",
-        VertexId = 6 => "VertexID",
-        PrimitiveId = 7 => "PrimitiveID",
-        InstanceId = 8 => "InstanceID",
-        IsFrontFace = 9 => "IsFrontFace",
-        SampleIndex = 10 => "SampleIndex",
-        FinalQuadEdgeTessfactor = 11 => "FinalQuadEdgeTessfactor",
-        FinalQuadInsideTessfactor = 12 => "FinalQuadInsideTessfactor",
-        FinalTriEdgeTessfactor = 13 => "FinalTriEdgeTessfactor",
-        FinalTriInsideTessfactor = 14 => "FinalTriInsideTessfactor",
-        FinalLineDetailTessfactor = 15 => "FinalLineDetailTessfactor",
-        FinalLineDensityTessfactor = 16 => "FinalLineDensityTessfactor",
-        Barycentrics = 23 => "Barycentrics",
-        ShadingRate = 24 => "ShadingRate",
-        CullPrimitive = 25 => "CullPrimitive",
-        Target = 64 => "Target",
-        Depth = 65 => "Depth",
-        Coverage = 66 => "Coverage",
-        DepthGreaterEqual = 67 => "DepthGE",
-        DepthLessEqual = 68 => "DepthLE",
-        StencilRef = 69 => "StencilRef",
-        InnerCoverage = 70 => "InnerCoverage",
-    }
+    pub enum SystemValue: u32
 }
 
-open_enum! {
+crate::enums::register_component_type! { part,
     /// Register component type (`D3D_REGISTER_COMPONENT_TYPE` / LLVM `SigComponentType`,
     /// also the PSV element `ComponentType`; docs/format/enums.md §4).
-    pub enum ComponentType: u32 {
-        Unspecified = 0 => "Unknown",
-        UInt32 = 1 => "UInt32",
-        SInt32 = 2 => "SInt32",
-        Float32 = 3 => "Float32",
-        UInt16 = 4 => "UInt16",
-        SInt16 = 5 => "SInt16",
-        Float16 = 6 => "Float16",
-        UInt64 = 7 => "UInt64",
-        SInt64 = 8 => "SInt64",
-        Float64 = 9 => "Float64",
-    }
+    pub enum ComponentType: u32
 }
 
-open_enum! {
+crate::enums::min_precision! { part,
     /// Minimum precision of a signature element (`D3D_MIN_PRECISION`; docs/format/enums.md §6).
-    pub enum MinPrecision: u32 {
-        Default = 0 => "Default",
-        Float16 = 1 => "Float16",
-        Float2_8 = 2 => "Float2_8",
-        Reserved = 3 => "Reserved",
-        SInt16 = 4 => "SInt16",
-        UInt16 = 5 => "UInt16",
-        Any16 = 0xf0 => "Any16",
-        Any10 = 0xf1 => "Any10",
-    }
+    pub enum MinPrecision: u32
 }
 
 crate::record::record! {

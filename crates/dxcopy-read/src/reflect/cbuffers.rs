@@ -345,23 +345,23 @@ fn object_type(name: &[u8]) -> Option<VariableType> {
         return Some(T::ByteAddressBuffer);
     }
     if name == b"RWByteAddressBuffer" {
-        return Some(T::RwByteAddressBuffer);
+        return Some(T::RWByteAddressBuffer);
     }
     for (prefix, ty) in [
         (&b"Buffer"[..], T::Buffer),
-        (b"RWBuffer", T::RwBuffer),
+        (b"RWBuffer", T::RWBuffer),
         (b"StructuredBuffer", T::StructuredBuffer),
-        (b"RWStructuredBuffer", T::RwStructuredBuffer),
+        (b"RWStructuredBuffer", T::RWStructuredBuffer),
         (b"Texture1D", T::Texture1D),
-        (b"RWTexture1D", T::RwTexture1D),
+        (b"RWTexture1D", T::RWTexture1D),
         (b"Texture1DArray", T::Texture1DArray),
-        (b"RWTexture1DArray", T::RwTexture1DArray),
+        (b"RWTexture1DArray", T::RWTexture1DArray),
         (b"Texture2D", T::Texture2D),
-        (b"RWTexture2D", T::RwTexture2D),
+        (b"RWTexture2D", T::RWTexture2D),
         (b"Texture2DArray", T::Texture2DArray),
-        (b"RWTexture2DArray", T::RwTexture2DArray),
+        (b"RWTexture2DArray", T::RWTexture2DArray),
         (b"Texture3D", T::Texture3D),
-        (b"RWTexture3D", T::RwTexture3D),
+        (b"RWTexture3D", T::RWTexture3D),
         (b"TextureCube", T::TextureCube),
         (b"TextureCubeArray", T::TextureCubeArray),
         (b"Texture2DMS", T::Texture2DMS),

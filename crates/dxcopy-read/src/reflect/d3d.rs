@@ -53,213 +53,49 @@ impl ShaderVersionType {
     }
 }
 
-open_enum! {
+crate::enums::shader_input_type! { d3d,
     /// `D3D_SHADER_INPUT_TYPE` of a bound resource.
-    pub enum ShaderInputType: u32 {
-        Cbuffer = 0 => "D3D_SIT_CBUFFER",
-        Tbuffer = 1 => "D3D_SIT_TBUFFER",
-        Texture = 2 => "D3D_SIT_TEXTURE",
-        Sampler = 3 => "D3D_SIT_SAMPLER",
-        UavRwTyped = 4 => "D3D_SIT_UAV_RWTYPED",
-        Structured = 5 => "D3D_SIT_STRUCTURED",
-        UavRwStructured = 6 => "D3D_SIT_UAV_RWSTRUCTURED",
-        ByteAddress = 7 => "D3D_SIT_BYTEADDRESS",
-        UavRwByteAddress = 8 => "D3D_SIT_UAV_RWBYTEADDRESS",
-        UavAppendStructured = 9 => "D3D_SIT_UAV_APPEND_STRUCTURED",
-        UavConsumeStructured = 10 => "D3D_SIT_UAV_CONSUME_STRUCTURED",
-        UavRwStructuredWithCounter = 11 => "D3D_SIT_UAV_RWSTRUCTURED_WITH_COUNTER",
-        RtAccelerationStructure = 12 => "D3D_SIT_RTACCELERATIONSTRUCTURE",
-        UavFeedbackTexture = 13 => "D3D_SIT_UAV_FEEDBACKTEXTURE",
-    }
+    pub enum ShaderInputType: u32
 }
 
-open_enum! {
+crate::enums::resource_return_type! { d3d,
     /// `D3D_RESOURCE_RETURN_TYPE` (0, written for resources without one, has no name).
-    pub enum ResourceReturnType: u32 {
-        Unorm = 1 => "D3D_RETURN_TYPE_UNORM",
-        Snorm = 2 => "D3D_RETURN_TYPE_SNORM",
-        Sint = 3 => "D3D_RETURN_TYPE_SINT",
-        Uint = 4 => "D3D_RETURN_TYPE_UINT",
-        Float = 5 => "D3D_RETURN_TYPE_FLOAT",
-        Mixed = 6 => "D3D_RETURN_TYPE_MIXED",
-        Double = 7 => "D3D_RETURN_TYPE_DOUBLE",
-        Continued = 8 => "D3D_RETURN_TYPE_CONTINUED",
-    }
+    pub enum ResourceReturnType: u32
 }
 
-open_enum! {
+crate::enums::srv_dimension! { d3d,
     /// `D3D_SRV_DIMENSION` of a bound resource.
-    pub enum SrvDimension: u32 {
-        Unknown0 = 0 => "D3D_SRV_DIMENSION_UNKNOWN",
-        Buffer = 1 => "D3D_SRV_DIMENSION_BUFFER",
-        Texture1D = 2 => "D3D_SRV_DIMENSION_TEXTURE1D",
-        Texture1DArray = 3 => "D3D_SRV_DIMENSION_TEXTURE1DARRAY",
-        Texture2D = 4 => "D3D_SRV_DIMENSION_TEXTURE2D",
-        Texture2DArray = 5 => "D3D_SRV_DIMENSION_TEXTURE2DARRAY",
-        Texture2DMS = 6 => "D3D_SRV_DIMENSION_TEXTURE2DMS",
-        Texture2DMSArray = 7 => "D3D_SRV_DIMENSION_TEXTURE2DMSARRAY",
-        Texture3D = 8 => "D3D_SRV_DIMENSION_TEXTURE3D",
-        TextureCube = 9 => "D3D_SRV_DIMENSION_TEXTURECUBE",
-        TextureCubeArray = 10 => "D3D_SRV_DIMENSION_TEXTURECUBEARRAY",
-        BufferEx = 11 => "D3D_SRV_DIMENSION_BUFFEREX",
-    }
+    pub enum SrvDimension: u32
 }
 
-open_enum! {
+crate::enums::cbuffer_type! { d3d,
     /// `D3D_CBUFFER_TYPE`.
-    pub enum CbufferType: u32 {
-        Cbuffer = 0 => "D3D_CT_CBUFFER",
-        Tbuffer = 1 => "D3D_CT_TBUFFER",
-        InterfacePointers = 2 => "D3D_CT_INTERFACE_POINTERS",
-        ResourceBindInfo = 3 => "D3D_CT_RESOURCE_BIND_INFO",
-    }
+    pub enum CbufferType: u32
 }
 
-open_enum! {
+crate::enums::variable_class! { d3d,
     /// `D3D_SHADER_VARIABLE_CLASS`.
-    pub enum VariableClass: u32 {
-        Scalar = 0 => "D3D_SVC_SCALAR",
-        Vector = 1 => "D3D_SVC_VECTOR",
-        MatrixRows = 2 => "D3D_SVC_MATRIX_ROWS",
-        MatrixColumns = 3 => "D3D_SVC_MATRIX_COLUMNS",
-        Object = 4 => "D3D_SVC_OBJECT",
-        Struct = 5 => "D3D_SVC_STRUCT",
-        InterfaceClass = 6 => "D3D_SVC_INTERFACE_CLASS",
-        InterfacePointer = 7 => "D3D_SVC_INTERFACE_POINTER",
-        BitField = 8 => "D3D_SVC_BIT_FIELD",
-    }
+    pub enum VariableClass: u32
 }
 
-open_enum! {
+crate::enums::variable_type! { d3d,
     /// `D3D_SHADER_VARIABLE_TYPE`.
-    pub enum VariableType: u32 {
-        Void = 0 => "D3D_SVT_VOID",
-        Bool = 1 => "D3D_SVT_BOOL",
-        Int = 2 => "D3D_SVT_INT",
-        Float = 3 => "D3D_SVT_FLOAT",
-        String = 4 => "D3D_SVT_STRING",
-        Texture = 5 => "D3D_SVT_TEXTURE",
-        Texture1D = 6 => "D3D_SVT_TEXTURE1D",
-        Texture2D = 7 => "D3D_SVT_TEXTURE2D",
-        Texture3D = 8 => "D3D_SVT_TEXTURE3D",
-        TextureCube = 9 => "D3D_SVT_TEXTURECUBE",
-        Sampler = 10 => "D3D_SVT_SAMPLER",
-        Sampler1D = 11 => "D3D_SVT_SAMPLER1D",
-        Sampler2D = 12 => "D3D_SVT_SAMPLER2D",
-        Sampler3D = 13 => "D3D_SVT_SAMPLER3D",
-        SamplerCube = 14 => "D3D_SVT_SAMPLERCUBE",
-        PixelShader = 15 => "D3D_SVT_PIXELSHADER",
-        VertexShader = 16 => "D3D_SVT_VERTEXSHADER",
-        PixelFragment = 17 => "D3D_SVT_PIXELFRAGMENT",
-        VertexFragment = 18 => "D3D_SVT_VERTEXFRAGMENT",
-        Uint = 19 => "D3D_SVT_UINT",
-        Uint8 = 20 => "D3D_SVT_UINT8",
-        GeometryShader = 21 => "D3D_SVT_GEOMETRYSHADER",
-        Rasterizer = 22 => "D3D_SVT_RASTERIZER",
-        DepthStencil = 23 => "D3D_SVT_DEPTHSTENCIL",
-        Blend = 24 => "D3D_SVT_BLEND",
-        Buffer = 25 => "D3D_SVT_BUFFER",
-        Cbuffer = 26 => "D3D_SVT_CBUFFER",
-        Tbuffer = 27 => "D3D_SVT_TBUFFER",
-        Texture1DArray = 28 => "D3D_SVT_TEXTURE1DARRAY",
-        Texture2DArray = 29 => "D3D_SVT_TEXTURE2DARRAY",
-        RenderTargetView = 30 => "D3D_SVT_RENDERTARGETVIEW",
-        DepthStencilView = 31 => "D3D_SVT_DEPTHSTENCILVIEW",
-        Texture2DMS = 32 => "D3D_SVT_TEXTURE2DMS",
-        Texture2DMSArray = 33 => "D3D_SVT_TEXTURE2DMSARRAY",
-        TextureCubeArray = 34 => "D3D_SVT_TEXTURECUBEARRAY",
-        HullShader = 35 => "D3D_SVT_HULLSHADER",
-        DomainShader = 36 => "D3D_SVT_DOMAINSHADER",
-        InterfacePointer = 37 => "D3D_SVT_INTERFACE_POINTER",
-        ComputeShader = 38 => "D3D_SVT_COMPUTESHADER",
-        Double = 39 => "D3D_SVT_DOUBLE",
-        RwTexture1D = 40 => "D3D_SVT_RWTEXTURE1D",
-        RwTexture1DArray = 41 => "D3D_SVT_RWTEXTURE1DARRAY",
-        RwTexture2D = 42 => "D3D_SVT_RWTEXTURE2D",
-        RwTexture2DArray = 43 => "D3D_SVT_RWTEXTURE2DARRAY",
-        RwTexture3D = 44 => "D3D_SVT_RWTEXTURE3D",
-        RwBuffer = 45 => "D3D_SVT_RWBUFFER",
-        ByteAddressBuffer = 46 => "D3D_SVT_BYTEADDRESS_BUFFER",
-        RwByteAddressBuffer = 47 => "D3D_SVT_RWBYTEADDRESS_BUFFER",
-        StructuredBuffer = 48 => "D3D_SVT_STRUCTURED_BUFFER",
-        RwStructuredBuffer = 49 => "D3D_SVT_RWSTRUCTURED_BUFFER",
-        AppendStructuredBuffer = 50 => "D3D_SVT_APPEND_STRUCTURED_BUFFER",
-        ConsumeStructuredBuffer = 51 => "D3D_SVT_CONSUME_STRUCTURED_BUFFER",
-        Min8Float = 52 => "D3D_SVT_MIN8FLOAT",
-        Min10Float = 53 => "D3D_SVT_MIN10FLOAT",
-        Min16Float = 54 => "D3D_SVT_MIN16FLOAT",
-        Min12Int = 55 => "D3D_SVT_MIN12INT",
-        Min16Int = 56 => "D3D_SVT_MIN16INT",
-        Min16Uint = 57 => "D3D_SVT_MIN16UINT",
-        Int16 = 58 => "D3D_SVT_INT16",
-        Uint16 = 59 => "D3D_SVT_UINT16",
-        Float16 = 60 => "D3D_SVT_FLOAT16",
-        Int64 = 61 => "D3D_SVT_INT64",
-        Uint64 = 62 => "D3D_SVT_UINT64",
-    }
+    pub enum VariableType: u32
 }
 
-open_enum! {
+crate::enums::system_value! { d3d,
     /// `D3D_NAME`: the system value of a signature parameter.
-    pub enum Name: u32 {
-        Undefined = 0 => "D3D_NAME_UNDEFINED",
-        Position = 1 => "D3D_NAME_POSITION",
-        ClipDistance = 2 => "D3D_NAME_CLIP_DISTANCE",
-        CullDistance = 3 => "D3D_NAME_CULL_DISTANCE",
-        RenderTargetArrayIndex = 4 => "D3D_NAME_RENDER_TARGET_ARRAY_INDEX",
-        ViewportArrayIndex = 5 => "D3D_NAME_VIEWPORT_ARRAY_INDEX",
-        VertexId = 6 => "D3D_NAME_VERTEX_ID",
-        PrimitiveId = 7 => "D3D_NAME_PRIMITIVE_ID",
-        InstanceId = 8 => "D3D_NAME_INSTANCE_ID",
-        IsFrontFace = 9 => "D3D_NAME_IS_FRONT_FACE",
-        SampleIndex = 10 => "D3D_NAME_SAMPLE_INDEX",
-        FinalQuadEdgeTessfactor = 11 => "D3D_NAME_FINAL_QUAD_EDGE_TESSFACTOR",
-        FinalQuadInsideTessfactor = 12 => "D3D_NAME_FINAL_QUAD_INSIDE_TESSFACTOR",
-        FinalTriEdgeTessfactor = 13 => "D3D_NAME_FINAL_TRI_EDGE_TESSFACTOR",
-        FinalTriInsideTessfactor = 14 => "D3D_NAME_FINAL_TRI_INSIDE_TESSFACTOR",
-        FinalLineDetailTessfactor = 15 => "D3D_NAME_FINAL_LINE_DETAIL_TESSFACTOR",
-        FinalLineDensityTessfactor = 16 => "D3D_NAME_FINAL_LINE_DENSITY_TESSFACTOR",
-        Barycentrics = 23 => "D3D_NAME_BARYCENTRICS",
-        ShadingRate = 24 => "D3D_NAME_SHADINGRATE",
-        CullPrimitive = 25 => "D3D_NAME_CULLPRIMITIVE",
-        Target = 64 => "D3D_NAME_TARGET",
-        Depth = 65 => "D3D_NAME_DEPTH",
-        Coverage = 66 => "D3D_NAME_COVERAGE",
-        DepthGreaterEqual = 67 => "D3D_NAME_DEPTH_GREATER_EQUAL",
-        DepthLessEqual = 68 => "D3D_NAME_DEPTH_LESS_EQUAL",
-        StencilRef = 69 => "D3D_NAME_STENCIL_REF",
-        InnerCoverage = 70 => "D3D_NAME_INNER_COVERAGE",
-    }
+    pub enum Name: u32
 }
 
-open_enum! {
+crate::enums::register_component_type! { d3d,
     /// `D3D_REGISTER_COMPONENT_TYPE`.
-    pub enum RegisterComponentType: u32 {
-        Unknown0 = 0 => "D3D_REGISTER_COMPONENT_UNKNOWN",
-        Uint32 = 1 => "D3D_REGISTER_COMPONENT_UINT32",
-        Sint32 = 2 => "D3D_REGISTER_COMPONENT_SINT32",
-        Float32 = 3 => "D3D_REGISTER_COMPONENT_FLOAT32",
-        Uint16 = 4 => "D3D_REGISTER_COMPONENT_UINT16",
-        Sint16 = 5 => "D3D_REGISTER_COMPONENT_SINT16",
-        Float16 = 6 => "D3D_REGISTER_COMPONENT_FLOAT16",
-        Uint64 = 7 => "D3D_REGISTER_COMPONENT_UINT64",
-        Sint64 = 8 => "D3D_REGISTER_COMPONENT_SINT64",
-        Float64 = 9 => "D3D_REGISTER_COMPONENT_FLOAT64",
-    }
+    pub enum RegisterComponentType: u32
 }
 
-open_enum! {
+crate::enums::min_precision! { d3d,
     /// `D3D_MIN_PRECISION`.
-    pub enum MinPrecision: u32 {
-        Default = 0 => "D3D_MIN_PRECISION_DEFAULT",
-        Float16 = 1 => "D3D_MIN_PRECISION_FLOAT_16",
-        Float2_8 = 2 => "D3D_MIN_PRECISION_FLOAT_2_8",
-        Reserved = 3 => "D3D_MIN_PRECISION_RESERVED",
-        Sint16 = 4 => "D3D_MIN_PRECISION_SINT_16",
-        Uint16 = 5 => "D3D_MIN_PRECISION_UINT_16",
-        Any16 = 0xf0 => "D3D_MIN_PRECISION_ANY_16",
-        Any10 = 0xf1 => "D3D_MIN_PRECISION_ANY_10",
-    }
+    pub enum MinPrecision: u32
 }
 
 open_enum! {
@@ -403,61 +239,24 @@ open_enum! {
     }
 }
 
-flag_set! {
+crate::enums::variable_flags! { d3d,
     /// `D3D_SHADER_VARIABLE_FLAGS`.
-    pub struct VariableFlags: u32 {
-        USERPACKED = 0x1 => "D3D_SVF_USERPACKED",
-        USED = 0x2 => "D3D_SVF_USED",
-        INTERFACE_POINTER = 0x4 => "D3D_SVF_INTERFACE_POINTER",
-        INTERFACE_PARAMETER = 0x8 => "D3D_SVF_INTERFACE_PARAMETER",
-    }
+    pub struct VariableFlags: u32
 }
 
-flag_set! {
+crate::enums::shader_input_flags! { d3d,
     /// `D3D_SHADER_INPUT_FLAGS` (`D3D_SIF_TEXTURE_COMPONENTS` is both component bits).
-    pub struct InputFlags: u32 {
-        USERPACKED = 0x1 => "D3D_SIF_USERPACKED",
-        COMPARISON_SAMPLER = 0x2 => "D3D_SIF_COMPARISON_SAMPLER",
-        TEXTURE_COMPONENT_0 = 0x4 => "D3D_SIF_TEXTURE_COMPONENT_0",
-        TEXTURE_COMPONENT_1 = 0x8 => "D3D_SIF_TEXTURE_COMPONENT_1",
-        UNUSED = 0x10 => "D3D_SIF_UNUSED",
-    }
+    pub struct InputFlags: u32
 }
 
-flag_set! {
+crate::enums::cbuffer_flags! { d3d,
     /// `D3D_SHADER_CBUFFER_FLAGS`.
-    pub struct CbufferFlags: u32 {
-        USERPACKED = 0x1 => "D3D_CBF_USERPACKED",
-    }
+    pub struct CbufferFlags: u32
 }
 
-flag_set! {
+crate::enums::compile_flags! { d3d,
     /// `D3DCOMPILE_*` flags: `D3D12_SHADER_DESC.Flags` (optimization level 2 is both level bits).
-    pub struct CompileFlags: u32 {
-        DEBUG = 0x1 => "D3DCOMPILE_DEBUG",
-        SKIP_VALIDATION = 0x2 => "D3DCOMPILE_SKIP_VALIDATION",
-        SKIP_OPTIMIZATION = 0x4 => "D3DCOMPILE_SKIP_OPTIMIZATION",
-        PACK_MATRIX_ROW_MAJOR = 0x8 => "D3DCOMPILE_PACK_MATRIX_ROW_MAJOR",
-        PACK_MATRIX_COLUMN_MAJOR = 0x10 => "D3DCOMPILE_PACK_MATRIX_COLUMN_MAJOR",
-        PARTIAL_PRECISION = 0x20 => "D3DCOMPILE_PARTIAL_PRECISION",
-        FORCE_VS_SOFTWARE_NO_OPT = 0x40 => "D3DCOMPILE_FORCE_VS_SOFTWARE_NO_OPT",
-        FORCE_PS_SOFTWARE_NO_OPT = 0x80 => "D3DCOMPILE_FORCE_PS_SOFTWARE_NO_OPT",
-        NO_PRESHADER = 0x100 => "D3DCOMPILE_NO_PRESHADER",
-        AVOID_FLOW_CONTROL = 0x200 => "D3DCOMPILE_AVOID_FLOW_CONTROL",
-        PREFER_FLOW_CONTROL = 0x400 => "D3DCOMPILE_PREFER_FLOW_CONTROL",
-        ENABLE_STRICTNESS = 0x800 => "D3DCOMPILE_ENABLE_STRICTNESS",
-        ENABLE_BACKWARDS_COMPATIBILITY = 0x1000 => "D3DCOMPILE_ENABLE_BACKWARDS_COMPATIBILITY",
-        IEEE_STRICTNESS = 0x2000 => "D3DCOMPILE_IEEE_STRICTNESS",
-        OPTIMIZATION_LEVEL2 = 0xc000 => "D3DCOMPILE_OPTIMIZATION_LEVEL2",
-        OPTIMIZATION_LEVEL0 = 0x4000 => "D3DCOMPILE_OPTIMIZATION_LEVEL0",
-        OPTIMIZATION_LEVEL3 = 0x8000 => "D3DCOMPILE_OPTIMIZATION_LEVEL3",
-        WARNINGS_ARE_ERRORS = 0x40000 => "D3DCOMPILE_WARNINGS_ARE_ERRORS",
-        RESOURCES_MAY_ALIAS = 0x80000 => "D3DCOMPILE_RESOURCES_MAY_ALIAS",
-        ENABLE_UNBOUNDED_DESCRIPTOR_TABLES = 0x100000 => "D3DCOMPILE_ENABLE_UNBOUNDED_DESCRIPTOR_TABLES",
-        ALL_RESOURCES_BOUND = 0x200000 => "D3DCOMPILE_ALL_RESOURCES_BOUND",
-        DEBUG_NAME_FOR_SOURCE = 0x400000 => "D3DCOMPILE_DEBUG_NAME_FOR_SOURCE",
-        DEBUG_NAME_FOR_BINARY = 0x800000 => "D3DCOMPILE_DEBUG_NAME_FOR_BINARY",
-    }
+    pub struct CompileFlags: u32
 }
 
 flag_set! {

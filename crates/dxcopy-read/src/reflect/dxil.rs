@@ -71,7 +71,7 @@ fn bind_desc(res: &Resource<'_>) -> BindDesc {
             Some(SrvDimension::Unknown0),
             zero,
             Some(0),
-            Some(InputFlags(InputFlags::USERPACKED)),
+            Some(InputFlags(InputFlags::USER_PACKED)),
         ),
         ResourceClass::Sampler => (
             ShaderInputType::Sampler,
@@ -108,7 +108,7 @@ fn bind_desc(res: &Resource<'_>) -> BindDesc {
                 Some(SrvDimension::Unknown0),
                 zero,
                 Some(0),
-                Some(InputFlags(InputFlags::USERPACKED)),
+                Some(InputFlags(InputFlags::USER_PACKED)),
             ),
             Some(K::RTAccelerationStructure) => (
                 ShaderInputType::RtAccelerationStructure,

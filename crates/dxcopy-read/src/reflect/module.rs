@@ -314,7 +314,7 @@ fn bind(module: &Module, layout: &DataLayout, resource: &Resource) -> BindDesc {
             | K::TypedBuffer
     );
     let flags = match (&resource.detail, class) {
-        (_, ResourceClass::CBuffer) => InputFlags::USERPACKED,
+        (_, ResourceClass::CBuffer) => InputFlags::USER_PACKED,
         (ResourceDetail::Sampler { sampler_kind }, _)
             if *sampler_kind == SamplerKind::Comparison =>
         {
@@ -322,12 +322,12 @@ fn bind(module: &Module, layout: &DataLayout, resource: &Resource) -> BindDesc {
         }
         (ResourceDetail::Sampler { .. }, _) => 0,
         _ if texture_like => match return_components(module, resource) {
-            Some(4) => InputFlags::TEXTURE_COMPONENT_0 | InputFlags::TEXTURE_COMPONENT_1,
-            Some(3) => InputFlags::TEXTURE_COMPONENT_1,
-            Some(2) => InputFlags::TEXTURE_COMPONENT_0,
+            Some(4) => InputFlags::TEXTURE_COMPONENT0 | InputFlags::TEXTURE_COMPONENT1,
+            Some(3) => InputFlags::TEXTURE_COMPONENT1,
+            Some(2) => InputFlags::TEXTURE_COMPONENT0,
             _ => 0,
         },
-        _ if kind == K::TBuffer => InputFlags::USERPACKED,
+        _ if kind == K::TBuffer => InputFlags::USER_PACKED,
         _ => 0,
     };
     // dxc: an unbounded range says UINT_MAX for cbuffers, 0 for the others.

@@ -395,7 +395,7 @@ fn dxil_bindings_from_psv0() {
     assert_eq!(r.bound_resources[1].flags, None);
     assert_eq!(
         r.bound_resources[0].flags,
-        Some(InputFlags(InputFlags::USERPACKED))
+        Some(InputFlags(InputFlags::USER_PACKED))
     );
     for needle in [
         "resource names",
@@ -439,4 +439,27 @@ fn json_document_keys() {
     assert_eq!(member["type"]["type"], "D3D_SVT_FLOAT");
     assert_eq!(v["shader"]["thread_group_size"], serde_json::Value::Null);
     assert!(out.ends_with(b"}\n") && !out[..out.len() - 1].contains(&b'\n'));
+}
+
+/// The D3D enumerations are declared once with two name columns: the part
+/// views and reflection agree on every value, and differ only in the names
+/// they print (and where one column has none).
+#[test]
+fn part_and_reflection_enumerations_come_from_one_table() {
+    use crate::rdef::{InputType, ReturnType, VariableClass as PartClass};
+    // `D3D_SVC_BIT_FIELD` was missing from the part view.
+    assert_eq!(PartClass::from_raw(8).to_string(), "BitField");
+    assert_eq!(VariableClass::from_raw(8).to_string(), "D3D_SVC_BIT_FIELD");
+    // 0 is "NA" in the part view; D3D names no return type 0.
+    assert_eq!(ReturnType::from_raw(0).to_string(), "NA");
+    assert_eq!(ResourceReturnType::from_raw(0).known_name(), None);
+    for raw in 0..16 {
+        let (part, d3d) = (InputType::from_raw(raw), ShaderInputType::from_raw(raw));
+        assert_eq!(part.known_name().is_some(), d3d.known_name().is_some());
+    }
+    assert_eq!(InputType::UavRwTyped.to_string(), "UAVTyped");
+    assert_eq!(
+        ShaderInputType::UavRwTyped.to_string(),
+        "D3D_SIT_UAV_RWTYPED"
+    );
 }

@@ -1092,6 +1092,60 @@ mod tests {
         ("rows", &["--rows=csv"]),
     ];
 
+    /// Every option of [`Opts`] is in exactly one of the two tables, so a
+    /// view or modifier added without its row cannot be silently accepted
+    /// beside another view; every view flag has its command line in
+    /// [`VIEWS`], and each resolves to a view of its own.
+    #[test]
+    fn every_option_is_a_row_of_one_table() {
+        use clap::CommandFactory;
+        let command = Opts::command();
+        let outside = ["files", "help", "version"];
+        for arg in command.get_arguments() {
+            let id = arg.get_id().as_str();
+            if outside.contains(&id) {
+                continue;
+            }
+            let as_view = VIEW_FLAGS.iter().filter(|(f, _)| *f == id).count();
+            let as_modifier = MODIFIERS.iter().filter(|(f, _)| *f == id).count();
+            assert_eq!(
+                as_view + as_modifier,
+                1,
+                "--{id} must be a row of VIEW_FLAGS or of MODIFIERS, once"
+            );
+        }
+        for (flag, with) in VIEW_FLAGS.iter().chain(MODIFIERS) {
+            assert!(
+                command.get_arguments().any(|a| a.get_id() == *flag),
+                "table row {flag} names no option"
+            );
+            for other in *with {
+                assert!(
+                    *other == TEXT || VIEW_FLAGS.iter().any(|(f, _)| f == other),
+                    "{flag} names {other}, which is no view"
+                );
+            }
+        }
+        let mut seen = Vec::new();
+        for (flag, _) in VIEW_FLAGS {
+            let (_, line) = VIEWS
+                .iter()
+                .find(|(v, _)| v == flag)
+                .unwrap_or_else(|| panic!("view flag {flag} has no command line in VIEWS"));
+            let list: Vec<&str> = line.iter().copied().chain(["a"]).collect();
+            let view = View::of(&parse(args(&list)).unwrap()).unwrap();
+            let kind = std::mem::discriminant(&view);
+            // `--rows` and `--scan` are one view (the survey reads the scan).
+            if *flag != "rows" {
+                assert!(
+                    !seen.contains(&kind),
+                    "{flag} resolves to a view already taken"
+                );
+            }
+            seen.push(kind);
+        }
+    }
+
     /// `--disasm-format` takes fxc and dxc releases alike.
     #[test]
     fn disasm_format_takes_fxc_and_dxc_releases() {
@@ -1110,7 +1164,7 @@ mod tests {
             .contains("nor a dxc release"));
     }
 
-    /// Issue 26: `--sources --disasm` exited 0 and ignored `--sources`
+    /// `--sources --disasm` exited 0 and ignored `--sources`
     /// while `--sources --parts` was refused. Every modifier is now
     /// accepted in exactly the views [`MODIFIERS`] gives it, and refused
     /// (exit 1) beside any other.

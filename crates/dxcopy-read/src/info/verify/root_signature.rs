@@ -399,14 +399,14 @@ pub fn rdef_binding(resource: &crate::rdef::ResourceBinding<'_>) -> ResourceBind
         InputType::Cbuffer => ResourceType::Cbv,
         InputType::Tbuffer | InputType::Texture => ResourceType::SrvTyped,
         InputType::Sampler => ResourceType::Sampler,
-        InputType::UAVTyped | InputType::UAVFeedbackTexture => ResourceType::UavTyped,
+        InputType::UavRwTyped | InputType::UavFeedbackTexture => ResourceType::UavTyped,
         InputType::Structured => ResourceType::SrvStructured,
-        InputType::UAVStructured => ResourceType::UavStructured,
-        InputType::ByteAddress | InputType::RTAccelerationStructure => ResourceType::SrvRaw,
-        InputType::UAVByteAddress => ResourceType::UavRaw,
-        InputType::UAVAppendStructured
-        | InputType::UAVConsumeStructured
-        | InputType::UAVStructuredWithCounter => ResourceType::UavStructuredWithCounter,
+        InputType::UavRwStructured => ResourceType::UavStructured,
+        InputType::ByteAddress | InputType::RtAccelerationStructure => ResourceType::SrvRaw,
+        InputType::UavRwByteAddress => ResourceType::UavRaw,
+        InputType::UavAppendStructured
+        | InputType::UavConsumeStructured
+        | InputType::UavRwStructuredWithCounter => ResourceType::UavStructuredWithCounter,
         _ => ResourceType::Invalid,
     };
     let upper_bound = match resource.bind_count {
@@ -580,7 +580,7 @@ mod tests {
     }
 
     /// Two RTS0 parts in a root-signature file: which is meant is not
-    /// guessed (issue 28).
+    /// guessed.
     #[test]
     fn a_file_with_two_root_signatures_is_refused_naming_both() {
         let raw = rts0_v11(&[Param::Constants(0, 0, 0)], &[]);

@@ -276,24 +276,7 @@ mod tests {
 
     /// A contiguous container with a zero digest.
     fn container(parts: &[(&[u8; 4], &[u8])]) -> Vec<u8> {
-        let table_end = 32 + 4 * parts.len();
-        let mut offsets = Vec::new();
-        let mut body = Vec::new();
-        for (name, data) in parts {
-            offsets.extend(((table_end + body.len()) as u32).to_le_bytes());
-            body.extend_from_slice(*name);
-            body.extend((data.len() as u32).to_le_bytes());
-            body.extend_from_slice(data);
-        }
-        let total = (table_end + body.len()) as u32;
-        let mut out = b"DXBC".to_vec();
-        out.extend([0; 16]);
-        out.extend([1, 0, 0, 0]);
-        out.extend(total.to_le_bytes());
-        out.extend((parts.len() as u32).to_le_bytes());
-        out.extend(offsets);
-        out.extend(body);
-        out
+        crate::testutil::build(parts)
     }
 
     fn words(values: &[u32]) -> Vec<u8> {

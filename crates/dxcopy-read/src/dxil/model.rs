@@ -1406,6 +1406,16 @@ pub enum InstructionKind {
 }
 
 impl InstructionKind {
+    /// The instruction's value operands in LLVM's operand order (a call's
+    /// arguments before its callee, a store's value before its pointer, a
+    /// switch's condition then its case values); block operands are left
+    /// out. This is the order LLVM's value enumerator meets constants in.
+    pub fn operands(&self) -> Vec<Operand> {
+        let mut out = Vec::new();
+        self.clone().for_each_operand_mut(&mut |o| out.push(*o));
+        out
+    }
+
     /// Calls `f` with each operand, mutably, in [`InstructionKind::operands`]
     /// order (a renumbering rewrites them). A switch case's value is passed
     /// as an [`Operand::Value`] and written back only if it stays one.

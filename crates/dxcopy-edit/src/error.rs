@@ -172,6 +172,12 @@ pub enum EditError {
         /// Why.
         reason: RebuildFailure,
     },
+    /// The validator version cannot be set.
+    #[error("cannot set the validator version: {reason}")]
+    SetValidatorVersion {
+        /// Why.
+        reason: ValidatorFailure,
+    },
     /// A bitcode dump of a part that holds no LLVM bitcode ([`Remedy::BitcodePart`]).
     #[error("part '{0}' holds no LLVM bitcode")]
     NotBitcode(PartName),
@@ -485,6 +491,85 @@ pub enum RebuildFailure {
     /// The module's metadata does not give the parts.
     #[error("{0}")]
     Derive(dxcopy_read::dxil::derived::DeriveError),
+}
+
+/// Why the validator version cannot be set.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ValidatorFailure {
+    /// The container has no DXIL part.
+    #[error("the container has no DXIL part")]
+    NoProgram,
+    /// A program part is not a program.
+    #[error("part '{name}' is not a DXIL program ({source})")]
+    NotAProgram {
+        /// DXIL, ILDB or STAT.
+        name: PartName,
+        /// Why.
+        source: ReadError,
+    },
+    /// A program part's module does not read.
+    #[error("part '{name}': the module does not read ({source})")]
+    Module {
+        /// DXIL, ILDB or STAT.
+        name: PartName,
+        /// Why.
+        source: dxcopy_read::bitcode::BitcodeError,
+    },
+    /// The DXIL module has no `dx.valver` node of two integers.
+    #[error("the DXIL module has no dx.valver of two integers to change")]
+    NoValidatorVersion,
+    /// Not a validator version dxc has (1.x).
+    #[error("{major}.{minor} is not a validator version (dxc's validators are 1.0, 1.1, …)")]
+    NotAValidator {
+        /// The version asked for.
+        major: u32,
+        /// The version asked for.
+        minor: u32,
+    },
+    /// The module's DXIL version is newer than the validator.
+    #[error(
+        "the module is DXIL {dxil_major}.{dxil_minor} (shader model 6.{dxil_minor}); validator {major}.{minor} cannot validate it (at least {dxil_major}.{dxil_minor} is needed)"
+    )]
+    TooOld {
+        /// The version asked for.
+        major: u32,
+        /// The version asked for.
+        minor: u32,
+        /// The module's `dx.version`.
+        dxil_major: u32,
+        /// The module's `dx.version`.
+        dxil_minor: u32,
+    },
+    /// VERS below validator 1.8.
+    #[error(
+        "dxc writes VERS only from validator 1.8, and it cannot be made again once removed: remove it first (-R VERS) to set {major}.{minor}"
+    )]
+    VersBelow18 {
+        /// The version asked for.
+        major: u32,
+        /// The version asked for.
+        minor: u32,
+    },
+    /// A library's RDAT, which follows the validator version.
+    #[error("a library's RDAT part follows the validator version and is not made again: the version of a library is not changed")]
+    LibraryRdat,
+    /// The edited module cannot be numbered again.
+    #[error("part '{name}': {source}")]
+    Renumber {
+        /// DXIL, ILDB or STAT.
+        name: PartName,
+        /// Why.
+        source: crate::bitcode::RenumberError,
+    },
+    /// The edited module cannot be written.
+    #[error("part '{name}': {source}")]
+    Write {
+        /// DXIL, ILDB or STAT.
+        name: PartName,
+        /// Why.
+        source: crate::bitcode::ModuleWriteError,
+    },
 }
 
 /// An operation or setting of a run that a message names: an output it

@@ -53,6 +53,14 @@ pub struct StripArgs {
     /// Make the parts derived from the DXIL module again as dxc writes them (SFI0, ISG1, OSG1, PSG1, PSV0, HASH), adding missing ones and replacing stale ones; other parts stay
     #[arg(long = "rebuild-parts")]
     pub rebuild_parts: bool,
+    /// Set the validator version (dx.valver) of the DXIL, ILDB and STAT modules and make PSV0 and HASH again for it; refused when the module needs a newer validator
+    #[arg(long = "set-validator-version", value_name = "MAJOR.MINOR", value_parser = parse_validator_version)]
+    pub set_validator_version: Option<(u32, u32)>,
+}
+
+fn parse_validator_version(text: &str) -> Result<(u32, u32), String> {
+    dxcopy_edit::validator::parse_version(text)
+        .ok_or_else(|| format!("'{text}' is not MAJOR.MINOR (e.g. 1.7)"))
 }
 
 /// The help text of a strip-class option, its part list read from the part
@@ -205,6 +213,7 @@ impl StripArgs {
         config.preserve_dates = self.preserve_dates;
         config.edits.strip_bitcode_names = self.strip_bitcode_names;
         config.edits.rebuild_parts = self.rebuild_parts;
+        config.edits.set_validator_version = self.set_validator_version;
     }
 }
 

@@ -22,3 +22,4 @@ pub mod rebuild;
 pub(crate) mod root_signature;
 pub mod sources;
 pub(crate) mod strip;
+pub mod validator;

@@ -99,6 +99,9 @@ pub struct Edits {
     /// `--rebuild-parts`: make the parts derived from the DXIL module
     /// (SFI0, signatures, PSV0, HASH) again, as dxc writes them.
     pub rebuild_parts: bool,
+    /// `--set-validator-version=MAJOR.MINOR`: set the modules' `dx.valver`
+    /// and make the parts that follow it again.
+    pub set_validator_version: Option<(u32, u32)>,
 }
 
 impl Edits {
@@ -702,8 +705,13 @@ impl Config {
                 warnings.push(EditWarning::StatKeepsBitcodeNames);
             }
         }
+        let mut rebuilt = false;
+        if let Some(version) = self.edits.set_validator_version {
+            rebuilt = crate::validator::set_validator_version(&mut plan, version)?.is_some();
+        }
         if self.edits.rebuild_parts {
             rebuild::rebuild_parts(&mut plan)?;
+        } else if rebuilt {
         } else if let Some(stale) = stale_derived_parts(container, &plan) {
             notes.push(EditNote::DerivedPartsStale { parts: stale });
         }

@@ -1411,9 +1411,8 @@ impl InstructionKind {
     /// switch's condition then its case values); block operands are left
     /// out. This is the order LLVM's value enumerator meets constants in.
     pub fn operands(&self) -> Vec<Operand> {
-        let mut this = self.clone();
         let mut out = Vec::new();
-        this.for_each_operand_mut(&mut |o| out.push(*o));
+        self.clone().for_each_operand_mut(&mut |o| out.push(*o));
         out
     }
 

@@ -49,6 +49,39 @@ fn module(constants: Vec<Constant>, metadata: Vec<Metadata>, named_ops: &[u32]) 
     }
 }
 
+/// A definition `f` with value ID `value` and `body`.
+fn function(
+    value: u32,
+    function_type: u32,
+    pointer_type: Option<u32>,
+    body: FunctionBody,
+) -> Function {
+    Function {
+        common: GlobalCommon {
+            name: b"f".to_vec(),
+            value: ValueId(value),
+            raw_linkage: 0,
+            linkage: Linkage::External,
+            visibility: Visibility::Default,
+            dll_storage: Default::default(),
+            unnamed_addr: false,
+            comdat: 0,
+        },
+        function_type: TypeId(function_type),
+        pointer_type: pointer_type.map(TypeId),
+        calling_conv: 0,
+        is_declaration: false,
+        attributes: 0,
+        alignment: 0,
+        section: None,
+        gc: None,
+        prologue_data: None,
+        prefix_data: None,
+        personality: None,
+        body: Some(body),
+    }
+}
+
 /// Written and read back, the model is the same: the writer takes it.
 fn writes_back(m: &Module) {
     let bytes = write_module(m).expect("writes");
@@ -193,29 +226,11 @@ fn a_constant_only_a_function_uses_becomes_local() {
     });
     // Value 0 the constant, 1 the function (as an edit may leave them).
     m.values = vec![ModuleValue::Constant(0), ModuleValue::Function(0)];
-    m.functions.push(Function {
-        common: GlobalCommon {
-            name: b"f".to_vec(),
-            value: ValueId(1),
-            raw_linkage: 0,
-            linkage: Linkage::External,
-            visibility: Visibility::Default,
-            dll_storage: Default::default(),
-            unnamed_addr: false,
-            comdat: 0,
-        },
-        function_type: TypeId(4),
-        pointer_type: Some(TypeId(5)),
-        calling_conv: 0,
-        is_declaration: false,
-        attributes: 0,
-        alignment: 0,
-        section: None,
-        gc: None,
-        prologue_data: None,
-        prefix_data: None,
-        personality: None,
-        body: Some(FunctionBody {
+    m.functions.push(function(
+        1,
+        4,
+        Some(5),
+        FunctionBody {
             first_value: 2,
             values: vec![
                 LocalValue::Argument(0),
@@ -258,8 +273,8 @@ fn a_constant_only_a_function_uses_becomes_local() {
                 ],
             }],
             ..FunctionBody::default()
-        }),
-    });
+        },
+    ));
     renumber(&mut m).unwrap();
     assert_eq!(m.values, vec![ModuleValue::Function(0)]);
     assert!(m.constants.is_empty());
@@ -371,29 +386,11 @@ fn equal_plain_nodes_become_one() {
 fn added_constants_move_function_values_up() {
     let mut m = module(vec![int(1, 1)], Vec::new(), &[]);
     m.named_metadata.clear();
-    m.functions.push(Function {
-        common: GlobalCommon {
-            name: b"f".to_vec(),
-            value: ValueId(1),
-            raw_linkage: 0,
-            linkage: Linkage::External,
-            visibility: Visibility::Default,
-            dll_storage: Default::default(),
-            unnamed_addr: false,
-            comdat: 0,
-        },
-        function_type: TypeId(0),
-        pointer_type: None,
-        calling_conv: 0,
-        is_declaration: false,
-        attributes: 0,
-        alignment: 0,
-        section: None,
-        gc: None,
-        prologue_data: None,
-        prefix_data: None,
-        personality: None,
-        body: Some(FunctionBody {
+    m.functions.push(function(
+        1,
+        0,
+        None,
+        FunctionBody {
             first_value: 1,
             values: vec![LocalValue::Argument(0)],
             args: vec![Argument {
@@ -415,8 +412,8 @@ fn added_constants_move_function_values_up() {
                 }],
             }],
             ..FunctionBody::default()
-        }),
-    });
+        },
+    ));
     assert_eq!(add_constant(&mut m, int(1, 2)), ValueId(1));
     let body = m.functions[0].body.as_ref().unwrap();
     assert_eq!(body.first_value, 2);

@@ -5,14 +5,13 @@
 //! modules known to differ are listed with the reason, and exactly those
 //! must differ.
 
+use common::ProgramModule;
 use dxcopy_edit::bitcode::{write_module, write_program};
-use dxcopy_edit::dump::dumps_as_bitcode;
-use dxcopy_harness::corpus::files_under;
 use dxcopy_harness::first_bitstream_difference;
 use dxcopy_read::dxil::Module;
-use dxcopy_read::listing::dxil::release::DxcRelease;
-use dxcopy_read::{container_input, Container, Program};
 use std::collections::BTreeMap;
+
+mod common;
 
 /// (file name, part) of the modules the writer does not reproduce, and why.
 const KNOWN_DIFFERENT: &[(&str, &str, &str)] = &[];
@@ -28,51 +27,38 @@ fn corpus_modules_write_back_byte_for_byte() {
     else {
         return;
     };
-    let mut paths = files_under(&corpus.join("bin"));
-    paths.extend(files_under(&corpus.join("pdb")));
-    paths.extend(files_under(&corpus.join("dxc-listings/bin")));
-    paths.extend(files_under(&corpus.join("dxc-listings/console")));
     let mut per_part: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let mut per_release: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let mut different: Vec<(String, String, String)> = Vec::new();
     // Modules that need the symbol table order read (older dxc releases
     // wrote a hash table's order, not the sorted one).
     let mut kept_order = 0;
-    for path in paths {
-        let data = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let Ok(input) = container_input(&data) else {
-            continue;
-        };
-        let Ok(container) = Container::parse(&input.bytes) else {
-            continue;
-        };
-        let file = path.file_name().unwrap().to_string_lossy().to_string();
-        for part in container.parts().filter(dumps_as_bitcode) {
-            let Ok(program) = Program::parse(&part) else {
-                continue;
-            };
-            if !program.has_bitcode_magic() {
-                continue;
-            }
-            let name = part.name.to_string();
-            let module = Module::parse(program.bitcode)
-                .unwrap_or_else(|e| panic!("{file} {name}: does not read: {e}"));
-            let release = DxcRelease::of_module(&container, Some(&module)).to_string();
+    common::for_each_program_module(&corpus, |m| {
+        let ProgramModule {
+            file,
+            name,
+            part,
+            bitcode,
+            module,
+            release,
+        } = m;
+        let file = file.to_string();
+        {
             let outcome = match write_module(&module) {
-                Ok(bytes) if bytes == program.bitcode => {
-                    let part_bytes = write_program(part.data, &module)
+                Ok(bytes) if bytes == bitcode => {
+                    let part_bytes = write_program(part, &module)
                         .unwrap_or_else(|e| panic!("{file} {name}: {e}"));
-                    (part_bytes != part.data).then(|| {
-                        let at = part_bytes.iter().zip(part.data).position(|(a, b)| a != b);
+                    (part_bytes != part).then(|| {
+                        let at = part_bytes.iter().zip(part).position(|(a, b)| a != b);
                         format!(
                             "the part differs from byte {at:?} (sizes {} and {})",
                             part_bytes.len(),
-                            part.data.len()
+                            part.len()
                         )
                     })
                 }
                 Ok(bytes) => Some(
-                    first_bitstream_difference(&bytes, program.bitcode)
+                    first_bitstream_difference(&bytes, bitcode)
                         .unwrap_or_else(|| "different bytes".into()),
                 ),
                 Err(e) => Some(format!("write error: {e}")),
@@ -82,7 +68,7 @@ fn corpus_modules_write_back_byte_for_byte() {
                 && write_module(&sorted_symbols(module.clone()))
                     .ok()
                     .as_deref()
-                    != Some(program.bitcode)
+                    != Some(bitcode)
             {
                 kept_order += 1;
             }
@@ -97,7 +83,7 @@ fn corpus_modules_write_back_byte_for_byte() {
                 different.push((file.clone(), name, outcome.unwrap_or_default()));
             }
         }
-    }
+    });
     for (part, (all, same)) in &per_part {
         println!("{part}: {same} of {all} identical");
     }

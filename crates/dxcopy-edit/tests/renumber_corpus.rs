@@ -5,13 +5,12 @@
 //! printed; the modules known to differ are listed with the reason, and
 //! exactly those must differ.
 
+use common::ProgramModule;
 use dxcopy_edit::bitcode::{renumber, write_module};
-use dxcopy_edit::dump::dumps_as_bitcode;
-use dxcopy_harness::corpus::files_under;
 use dxcopy_read::dxil::Module;
-use dxcopy_read::listing::dxil::release::DxcRelease;
-use dxcopy_read::{container_input, Container, Program};
 use std::collections::BTreeMap;
+
+mod common;
 
 /// (file name, part, why) of the modules whose numbering cannot be derived.
 const KNOWN_DIFFERENT: &[(&str, &str, &str)] = &[];
@@ -27,35 +26,22 @@ fn corpus_modules_keep_their_numbering() {
     else {
         return;
     };
-    let mut paths = files_under(&corpus.join("bin"));
-    paths.extend(files_under(&corpus.join("pdb")));
-    paths.extend(files_under(&corpus.join("dxc-listings/bin")));
-    paths.extend(files_under(&corpus.join("dxc-listings/console")));
     let mut per_part: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let mut per_release: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let mut different: Vec<(String, String, String)> = Vec::new();
     // Modules whose constants are in first-use order (use-list order kept).
     let mut first_use: BTreeMap<String, usize> = BTreeMap::new();
-    for path in paths {
-        let data = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let Ok(input) = container_input(&data) else {
-            continue;
-        };
-        let Ok(container) = Container::parse(&input.bytes) else {
-            continue;
-        };
-        let file = path.file_name().unwrap().to_string_lossy().to_string();
-        for part in container.parts().filter(dumps_as_bitcode) {
-            let Ok(program) = Program::parse(&part) else {
-                continue;
-            };
-            if !program.has_bitcode_magic() {
-                continue;
-            }
-            let name = part.name.to_string();
-            let module = Module::parse(program.bitcode)
-                .unwrap_or_else(|e| panic!("{file} {name}: does not read: {e}"));
-            let release = DxcRelease::of_module(&container, Some(&module)).to_string();
+    common::for_each_program_module(&corpus, |m| {
+        let ProgramModule {
+            file,
+            name,
+            part: _,
+            bitcode,
+            module,
+            release,
+        } = m;
+        let file = file.to_string();
+        {
             if dxcopy_edit::bitcode::keeps_first_use_order(&module) == Ok(true) {
                 *first_use.entry(format!("{release} {name}")).or_default() += 1;
             }
@@ -69,7 +55,7 @@ fn corpus_modules_keep_their_numbering() {
                         let mut p = module.clone();
                         dxcopy_edit::bitcode::renumber_with(&mut p, true).is_ok() && p == module
                     },
-                    if write_module(&again).ok().as_deref() == Some(program.bitcode) {
+                    if write_module(&again).ok().as_deref() == Some(bitcode) {
                         "the same bytes"
                     } else {
                         "other bytes"
@@ -89,7 +75,7 @@ fn corpus_modules_keep_their_numbering() {
                 different.push((file.clone(), name, outcome.unwrap_or_default()));
             }
         }
-    }
+    });
     for (part, (all, same)) in &per_part {
         println!("{part}: {same} of {all} numbered as read");
     }

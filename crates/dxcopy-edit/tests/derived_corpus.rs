@@ -218,15 +218,19 @@ fn corpus_module_moved_into_another_container_gets_its_own_parts() {
         let module = Module::parse(bitcode).unwrap();
         let mismatches = dxcopy_read::dxil::derived::check_parts(&mixed, &module).unwrap();
         let same = |name| donor.find(name).map(|p| p.data) == host.find(name).map(|p| p.data);
-        // A library's RDAT is checked where the module gives it.
+        // A library's RDAT is checked against the one derived from the
+        // module and the subobjects the host's RDAT keeps.
         let metadata = dxcopy_read::dxil::metadata::DxilMetadata::read(&module).unwrap();
         let host_rdat = mixed.find(PartName::RDAT).map(|p| p.data);
-        let rdat_checked =
-            dxcopy_read::dxil::derived::derive_rdat(&module, &metadata, host_rdat).is_ok();
+        let rdat_same = match dxcopy_read::dxil::derived::derive_rdat(&module, &metadata, host_rdat)
+        {
+            Ok(derived) => Some(derived.data.as_slice()) == host_rdat,
+            Err(_) => true,
+        };
         let same_parts = dxcopy_read::dxil::derived::DERIVED_NAMES
             .iter()
             .all(|&name| same(name))
-            && (!rdat_checked || same(PartName::RDAT));
+            && rdat_same;
         assert_eq!(mismatches.is_empty(), same_parts, "{mismatches:?}");
         if !same_parts {
             mixed_failing += 1;
@@ -261,15 +265,20 @@ fn corpus_module_moved_into_another_container_gets_its_own_parts() {
 
 /// Libraries whose RDAT is derived identical, and why the others are not
 /// derived (each reason with its count); none may be derived different.
-const RDAT_IDENTICAL: usize = 9;
-const RDAT_NOT_DERIVED: &[(&str, usize)] = &[
-    ("RDAT: not derived for a library with a barrier", 1),
-    ("RDAT: not derived for a library with a work-graph node", 25),
-    (
-        "RDAT: not derived for a library with subobjects (dxc keeps them only in RDAT)",
-        5,
-    ),
-];
+const RDAT_IDENTICAL: usize = 40;
+const RDAT_NOT_DERIVED: &[(&str, usize)] = &[];
+
+/// The parts of RDAT data: (part type, body), in order.
+fn rdat_tables(rdat: &[u8]) -> Vec<(u32, &[u8])> {
+    let word = |at: usize| u32::from_le_bytes(rdat[at..at + 4].try_into().unwrap()) as usize;
+    (0..word(4))
+        .map(|i| {
+            let at = word(8 + 4 * i);
+            let size = word(at + 4);
+            (word(at) as u32, &rdat[at + 8..at + 8 + size])
+        })
+        .collect()
+}
 
 #[cfg_attr(
     not(dxcopy_corpus),
@@ -283,6 +292,8 @@ fn corpus_rdat_of_libraries_is_dxc_s() {
     };
     let mut total = 0;
     let mut identical = 0;
+    let mut with_subobjects = 0;
+    let mut tables: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let mut not_derived: Vec<(String, String)> = Vec::new();
     for path in dxil_containers(&corpus) {
         let data = std::fs::read(&path).unwrap();
@@ -296,20 +307,48 @@ fn corpus_rdat_of_libraries_is_dxc_s() {
         let program = Program::parse(&container.find(PartName::DXIL).unwrap()).unwrap();
         let module = Module::parse(program.bitcode).unwrap();
         let metadata = dxcopy_read::dxil::metadata::DxilMetadata::read(&module).unwrap();
-        match dxcopy_read::dxil::derived::derive_rdat(&module, &metadata, Some(rdat.data)) {
+        let derived = dxcopy_read::dxil::derived::derive_rdat(&module, &metadata, Some(rdat.data));
+        if let Ok(part) = &derived {
+            let ours = rdat_tables(&part.data);
+            for (kind, body) in rdat_tables(rdat.data) {
+                let name = dxcopy_read::rdat::RdatPartType::from_raw(kind).to_string();
+                let entry = tables.entry(name).or_default();
+                if ours.iter().any(|(k, b)| *k == kind && *b == body) {
+                    entry.0 += 1;
+                } else {
+                    entry.1 += 1;
+                }
+            }
+        }
+        match derived {
             Ok(part) if part.data == rdat.data => {
                 identical += 1;
-                // Stripped with the other derived parts, --rebuild-parts
-                // gives the container back.
+                // dxc keeps a library's subobjects only in RDAT (it takes
+                // them out of the module), so their RDAT stays for the
+                // rebuild to carry them over; every other RDAT is stripped
+                // with the other derived parts.
+                let subobjects = rdat_tables(rdat.data)
+                    .iter()
+                    .any(|(k, _)| *k == dxcopy_read::rdat::RdatPartType::SubobjectTable.raw());
+                with_subobjects += usize::from(subobjects);
                 let mut plan = EditPlan::from_container(&container);
-                for name in REBUILT.into_iter().chain([PartName::RDAT]) {
+                let rdat_stripped = if subobjects {
+                    None
+                } else {
+                    Some(PartName::RDAT)
+                };
+                for name in REBUILT.into_iter().chain(rdat_stripped) {
                     plan.remove(&NameMatcher::exact(name));
                 }
                 let stripped = plan.finish().unwrap().to_vec();
                 let stripped = Container::parse(&stripped).unwrap();
                 let mut plan = EditPlan::from_container(&stripped);
                 let rebuilt = rebuild_parts(&mut plan).unwrap();
-                assert!(rebuilt.added.contains(&PartName::RDAT), "{file}");
+                assert_eq!(
+                    rebuilt.added.contains(&PartName::RDAT),
+                    !subobjects,
+                    "{file}"
+                );
                 let back = plan.finish().unwrap().to_vec();
                 assert_eq!(back, input.bytes.as_ref(), "{file}: rebuilt container");
             }
@@ -317,7 +356,12 @@ fn corpus_rdat_of_libraries_is_dxc_s() {
             Err(e) => not_derived.push((file, e.to_string())),
         }
     }
-    println!("RDAT: {identical} of {total} derived identical");
+    println!(
+        "RDAT: {identical} of {total} derived identical ({with_subobjects} with subobjects carried over)"
+    );
+    for (table, (same, different)) in &tables {
+        println!("RDAT {table}: {same} identical, {different} different");
+    }
     let mut reasons: BTreeMap<&str, usize> = BTreeMap::new();
     for (file, why) in &not_derived {
         println!("RDAT NOT DERIVED {file}: {why}");
@@ -329,6 +373,7 @@ fn corpus_rdat_of_libraries_is_dxc_s() {
     let found: Vec<(&str, usize)> = reasons.into_iter().collect();
     assert_eq!(found, RDAT_NOT_DERIVED, "the RDATs not derived changed");
     assert_eq!(identical, RDAT_IDENTICAL, "RDATs derived identical");
+    assert!(tables.values().all(|(_, different)| *different == 0));
 }
 
 /// Where two RDAT parts first differ, as the RDAT decoder names it.

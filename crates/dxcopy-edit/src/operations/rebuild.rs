@@ -4,9 +4,9 @@
 //! ones, adding missing ones and removing those dxc would not write (a
 //! HASH below validator 1.5, a PSG1 without patch constants, a library's
 //! signatures); parts that cannot be derived (RTS0, ILDB, ILDN, SRCI, STAT,
-//! VERS, PRIV, …) stay as they are, and so does a library's RDAT that holds
-//! what the module does not (subobjects, work-graph nodes) or needs feature
-//! flags not derived here ([`derive_rdat`]).
+//! VERS, PRIV, …) stay as they are, and so does a library's RDAT that needs
+//! feature flags not derived here ([`derive_rdat`]); its subobjects, which
+//! dxc keeps only in RDAT, are carried over into the rebuilt one.
 //!
 //! The parts follow the module's validator version as dxc's container
 //! writer does: below 1.7 dxc leaves parts unaligned, so the plan places
@@ -82,8 +82,8 @@ pub fn rebuild_parts(plan: &mut EditPlan<'_>) -> Result<Rebuilt> {
 
     let mut rebuilt = Rebuilt::default();
     let mut new_parts = derived;
-    // A library's RDAT where the module gives all of it; otherwise (work-graph
-    // nodes, subobjects, flags not derived) the part stays as it is.
+    // A library's RDAT (its subobjects carried over); where the module
+    // cannot give it (flags not derived) the part stays as it is.
     let existing = plan.find(PartName::RDAT).map(|p| p.bytes().to_vec());
     if let Ok(rdat) = derive_rdat(&module, &metadata, existing.as_deref()) {
         new_parts.push(rdat);

@@ -21,6 +21,7 @@ mod rdat;
 pub mod signature;
 #[cfg(test)]
 mod tests;
+mod usage;
 
 pub use check::{check_parts, PartMismatch};
 
@@ -172,16 +173,19 @@ pub fn derive_parts_with(
 }
 
 /// A library's RDAT part, as dxc writes it for the module's validator
-/// version: string buffer, resource and function tables, index arrays.
-///
-/// Errors: [`DeriveError::NotALibrary`]; [`DeriveError::RdatUnsupported`]
-/// for a library whose RDAT needs what is not derived here: feature flags
-/// from instructions that can set one, work-graph nodes, wave sizes,
-/// subobjects, group shared memory, a validator below 1.5.
+/// version: string buffer, resource and function tables, index arrays, raw
+/// bytes and subobjects, work-graph tables.
 ///
 /// `existing` is the container's RDAT, if any: dxc takes the library's
-/// subobjects out of the module when it puts them into RDAT, so an RDAT
-/// holding subobjects (or any table not made here) is not derived.
+/// subobjects out of the module when it puts them into RDAT, so they are
+/// carried over from it (without it the part has none).
+///
+/// Errors: [`DeriveError::NotALibrary`]; [`DeriveError::RdatUnsupported`]
+/// for a library whose RDAT needs what is not derived here: flags that
+/// depend on the resource behind a handle (typed UAV loads, 64-bit atomics
+/// on resources, writable MSAA textures from 1.8), `dx.subobjects` still in
+/// the module, an existing RDAT with tables past the released ones, a
+/// validator below 1.5.
 pub fn derive_rdat(
     module: &Module,
     metadata: &DxilMetadata,
@@ -191,10 +195,10 @@ pub fn derive_rdat(
     if facts.kind != ShaderKind::Library {
         return Err(DeriveError::NotALibrary);
     }
-    let data = rdat::write_library_rdat(&facts)?;
     if let Some(existing) = existing {
         rdat::only_derived_tables(existing)?;
     }
+    let data = rdat::write_library_rdat(&facts, existing)?;
     Ok(DerivedPart {
         name: PartName::RDAT,
         data,

@@ -4,35 +4,34 @@
 //! SRVs, UAVs), the function table (every defined function in module order:
 //! names, the resources and unresolved functions its instructions reach,
 //! shader kind, payload and attribute sizes, feature flags, the stages it
-//! may run in and its minimum shader model), the index arrays
-//! (deduplicated) and, from validator 1.8, the function table's second
-//! record form; empty parts are left out and the rest padded to 4 bytes.
+//! may run in and its minimum shader model; from validator 1.8 wave sizes,
+//! shader flags and a node's NodeShaderInfo), the index arrays
+//! (deduplicated), the raw bytes and subobject table, and the work-graph
+//! tables; empty parts are left out and the rest padded to 4 bytes.
 //!
 //! The per-function stage mask and minimum shader model come from the DXIL
 //! operations each function calls (dxc's per-operation table,
-//! `OP::GetMinShaderModelAndMask`, with the validator-version rules of the
-//! call) and, from validator 1.8, are merged from callees into callers. The
-//! feature flags are collected per function from its instructions as dxc's
-//! `ShaderFlags::CollectShaderFlags` does for doubles (and their
-//! extensions), 64-bit integers, wave and quad operations, MSAD,
-//! CheckAccessFullyMapped, ViewID, barycentrics and ray queries. A module
-//! using what sets the other flags or needs resource tracking (16-bit
-//! values, typed and texture loads, 64-bit atomics, sampling with offsets
-//! that are not constants, derivatives and sampling from validator 1.8,
-//! barriers, heap indexing, sampler feedback, writable MSAA textures, the
-//! 6.7+ texture operations, group shared memory), work-graph nodes, wave
-//! sizes, signatures or subobjects is [`DeriveError::RdatUnsupported`],
+//! `OP::GetMinShaderModelAndMask`, with the validator-version and barrier
+//! rules of the call) and, from validator 1.8, are merged from callees into
+//! callers and raised by the entry's kind, wave size and features. The
+//! feature flags are collected per function ([`usage`]). Subobjects, which
+//! dxc keeps only in RDAT, are carried over from the container's RDAT. What
+//! needs the resource behind a handle is [`DeriveError::RdatUnsupported`],
 //! never a guess.
 
+use super::usage::{self, feature, ModuleFacts};
 use super::{DeriveError, Facts};
-use crate::dxil::metadata::{EntryPoint, Resource, ResourceClass, ResourceDetail};
+use crate::dxil::metadata::layout::DataLayout;
+use crate::dxil::metadata::{
+    node_properties, EntryPoint, EntryProperties, NodeId, NodeIo, NodeProperties, Resource,
+    ResourceClass, ResourceDetail,
+};
 use crate::dxil::model::{
-    ConstantKind, FunctionBody, InstructionKind, Linkage, Module, ModuleValue, Operand, Type,
-    TypeId, ValueId,
+    FunctionBody, InstructionKind, Linkage, Module, ModuleValue, Operand, ValueId,
 };
 use crate::rdat::{
-    write_rdat, FunctionKind, FunctionRecord, RdatPartType, ResourceFlags, ResourceRecord,
-    TableHeader, NULL_REF,
+    write_rdat, FunctionKind, FunctionRecord, RdatPartType, RdatSubobject, ResourceFlags,
+    ResourceRecord, RuntimeData, SubobjectDetail, TableHeader, NULL_REF, SUBOBJECT_RECORD_SIZE,
 };
 use crate::ShaderKind;
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -247,15 +246,23 @@ impl Table {
         }
     }
 
-    fn insert(&mut self, mut record: Vec<u8>) {
+    /// Adds `record` (zero-padded to the stride) and gives its index.
+    fn insert(&mut self, mut record: Vec<u8>) -> u32 {
         record.resize(self.stride, 0);
-        if self.dedup && self.at.contains_key(&record) {
-            return;
+        if self.dedup {
+            if let Some(&at) = self.at.get(&record) {
+                return at;
+            }
         }
-        self.at
-            .entry(record.clone())
-            .or_insert(self.rows.len() as u32);
+        let at = self.rows.len() as u32;
+        self.at.entry(record.clone()).or_insert(at);
         self.rows.push(record);
+        at
+    }
+
+    /// Adds a record of little-endian words.
+    fn insert_words(&mut self, words: &[u32]) -> u32 {
+        self.insert(words.iter().flat_map(|w| w.to_le_bytes()).collect())
     }
 
     fn body(&self) -> Vec<u8> {
@@ -279,8 +286,8 @@ impl Table {
 struct Reach {
     /// Module values used, directly or inside constants.
     values: HashSet<u32>,
-    /// DXIL operations called: (opcode, the callee's name).
-    ops: Vec<(u32, Vec<u8>)>,
+    /// The stages and minimum shader model of each DXIL operation called.
+    ops: Vec<Compat>,
     /// The feature bits of the function's own instructions.
     flags: u64,
     /// Defined functions called.
@@ -290,10 +297,11 @@ struct Reach {
 fn reach(
     module: &Module,
     body: &FunctionBody,
-    validator: (u32, u32),
+    facts: &ModuleFacts,
+    entry: Option<&EntryPoint>,
 ) -> Result<Reach, DeriveError> {
     let mut r = Reach {
-        flags: type_flags(module, body)?,
+        flags: usage::function_flags(module, body, facts, entry)?,
         ..Reach::default()
     };
     let module_values = module.values.len() as u32;
@@ -337,22 +345,16 @@ fn reach(
                 };
                 let name = &function.common.name;
                 if name.starts_with(b"dx.op.") {
-                    let op = args
-                        .first()
-                        .and_then(|a| match a {
-                            Operand::Value(v) => module.constant(*v).or(body.constant(*v)),
-                            Operand::Metadata(_) => None,
-                        })
-                        .and_then(|c| match c.kind {
-                            ConstantKind::Integer(v) => u32::try_from(v).ok(),
-                            ConstantKind::Null => Some(0),
-                            _ => None,
-                        })
-                        .ok_or(unsupported(
-                            "a DXIL operation call without a constant opcode",
-                        ))?;
-                    r.ops.push((op, name.clone()));
-                    r.flags |= op_flags(module, body, op, name, args, validator)?;
+                    let op = usage::dxil_opcode(module, body, &instruction.kind).ok_or(
+                        unsupported("a DXIL operation call without a constant opcode"),
+                    )?;
+                    let barrier = if matches!(op, 80 | 244..=246) {
+                        Some(usage::barrier(module, body, op, args))
+                    } else {
+                        None
+                    };
+                    r.ops
+                        .push(op_compat(op, name, facts.validator, barrier.as_ref()));
                 } else if function.body.is_some() {
                     r.callees.insert(f as usize);
                 }
@@ -362,9 +364,15 @@ fn reach(
     Ok(r)
 }
 
-/// The stages and minimum shader model of one DXIL operation call, with
-/// the validator-version rules dxc applies to the call.
-fn op_compat(op: u32, callee: &[u8], validator: (u32, u32)) -> Compat {
+/// The stages and minimum shader model of one DXIL operation call in a
+/// library, with the validator-version rules dxc applies to the call
+/// (`OP::GetMinShaderModelAndMask`).
+fn op_compat(
+    op: u32,
+    callee: &[u8],
+    validator: (u32, u32),
+    barrier: Option<&usage::Barrier>,
+) -> Compat {
     let row = OP_COMPAT
         .iter()
         .find(|(first, last, ..)| (*first..=*last).contains(&op));
@@ -373,10 +381,36 @@ fn op_compat(op: u32, callee: &[u8], validator: (u32, u32)) -> Compat {
         Some((_, _, (major, minor), _, mask)) => (*major, *minor, *mask),
         None => (6, 0, ALL),
     };
+    let compat = |major, minor, mask| Compat {
+        major,
+        minor,
+        mask,
+        flags: 0,
+    };
     if validator < (1, 8) && takes_derivatives(op) {
         mask &= !(stage(ShaderKind::Compute)
             | stage(ShaderKind::Amplification)
             | stage(ShaderKind::Mesh));
+        return compat(major, minor, mask);
+    }
+    if validator < (1, 5) {
+        return compat(major, minor, mask);
+    }
+    if let Some(b) = barrier {
+        use ShaderKind::*;
+        if op == 244 && b.untranslatable {
+            (major, minor) = (6, 8);
+        }
+        if b.reorder {
+            mask &= stage(Library) | stage(RayGeneration);
+            return compat(6, 9, mask);
+        }
+        if b.node {
+            mask &= stage(Library) | stage(Node);
+        } else if b.group {
+            mask &=
+                stage(Library) | stage(Compute) | stage(Amplification) | stage(Mesh) | stage(Node);
+        }
     } else if (matches!(op, 78 | 79) && callee.ends_with(b".i64"))
         || (validator == (1, 6) && matches!(op, 216 | 217))
     {
@@ -384,12 +418,7 @@ fn op_compat(op: u32, callee: &[u8], validator: (u32, u32)) -> Compat {
         // 6.6 even in libraries.
         (major, minor) = (6, 6);
     }
-    Compat {
-        major,
-        minor,
-        mask,
-        flags: 0,
-    }
+    compat(major, minor, mask)
 }
 
 fn entry_of<'a>(facts: &'a Facts<'_>, id: ValueId) -> Option<&'a EntryPoint> {
@@ -450,16 +479,276 @@ fn demangle(name: &[u8]) -> &[u8] {
     }
 }
 
+/// The raw-bytes part: each byte string once, in insertion order.
+#[derive(Default)]
+struct RawBytes {
+    bytes: Vec<u8>,
+    at: HashMap<Vec<u8>, u32>,
+}
+
+impl RawBytes {
+    fn insert(&mut self, data: &[u8]) -> u32 {
+        if let Some(&at) = self.at.get(data) {
+            return at;
+        }
+        let at = self.bytes.len() as u32;
+        self.bytes.extend_from_slice(data);
+        self.at.insert(data.to_vec(), at);
+        at
+    }
+}
+
+/// The subobjects of an existing RDAT and its raw-bytes part. dxc takes a
+/// library's subobjects out of the module's metadata when it writes them
+/// into RDAT, so RDAT is where they are kept; a rebuilt RDAT carries them
+/// over as dxc would have written them.
+fn existing_subobjects(data: &[u8]) -> Result<(Vec<RdatSubobject<'_>>, &[u8]), DeriveError> {
+    let rdat = RuntimeData::parse_data(data, 0)
+        .map_err(|_| unsupported("an existing RDAT that does not decode"))?;
+    let raw = rdat_part(data, RdatPartType::RawBytes).unwrap_or(&[]);
+    Ok((rdat.subobjects, raw))
+}
+
+/// The body of the first part of type `kind` in RDAT data `rdat`.
+fn rdat_part(rdat: &[u8], kind: RdatPartType) -> Option<&[u8]> {
+    let word = |at: usize| -> Option<u32> {
+        let bytes = rdat.get(at..at.checked_add(4)?)?;
+        Some(u32::from_le_bytes(bytes.try_into().ok()?))
+    };
+    let count = word(4)? as usize;
+    for i in 0..count.min(rdat.len() / 4) {
+        let offset = word(8 + 4 * i)? as usize;
+        if word(offset).map(RdatPartType::from_raw) == Some(kind) {
+            let size = word(offset + 4)? as usize;
+            return rdat.get(offset + 8..(offset + 8).checked_add(size)?);
+        }
+    }
+    None
+}
+
+/// The work-graph tables (dxc's `AddShaderNodeInfo` and `AddIONodes`).
+struct NodeTables {
+    ids: Table,
+    function_attributes: Table,
+    io_attributes: Table,
+    io: Table,
+    shaders: Table,
+}
+
+impl NodeTables {
+    fn new(dedup: bool) -> NodeTables {
+        NodeTables {
+            ids: Table::new(8, dedup),
+            function_attributes: Table::new(8, dedup),
+            io_attributes: Table::new(8, dedup),
+            io: Table::new(8, dedup),
+            shaders: Table::new(20, dedup),
+        }
+    }
+
+    fn id(&mut self, strings: &mut Strings, id: &NodeId) -> u32 {
+        let name = strings.insert(&id.name);
+        self.ids.insert_words(&[name, id.index])
+    }
+
+    /// The NodeShaderInfo record of one node shader.
+    fn add_shader(
+        &mut self,
+        strings: &mut Strings,
+        arrays: &mut IndexArrays,
+        node: &NodeProperties,
+        num_threads: Option<[u32; 3]>,
+        group_shared_bytes: u32,
+    ) -> u32 {
+        let mut attributes = Vec::new();
+        if !node.id.name.is_empty() {
+            let id = self.id(strings, &node.id);
+            attributes.push(self.function_attributes.insert_words(&[1, id]));
+        }
+        if let Some(threads) = num_threads.filter(|t| t.iter().any(|&n| n != 0)) {
+            let at = arrays.insert(&threads);
+            attributes.push(self.function_attributes.insert_words(&[2, at]));
+        }
+        if node.local_root_arguments_table_index >= 0 {
+            let index = node.local_root_arguments_table_index as u32;
+            attributes.push(self.function_attributes.insert_words(&[6, index]));
+        }
+        if !node.share_input_of.name.is_empty() {
+            let id = self.id(strings, &node.share_input_of);
+            attributes.push(self.function_attributes.insert_words(&[3, id]));
+        }
+        if node.dispatch_grid.iter().any(|&n| n != 0) {
+            let at = arrays.insert(&node.dispatch_grid);
+            attributes.push(self.function_attributes.insert_words(&[4, at]));
+        }
+        if node.max_recursion_depth != 0 {
+            let depth = node.max_recursion_depth;
+            attributes.push(self.function_attributes.insert_words(&[5, depth]));
+        }
+        if node.max_dispatch_grid.iter().any(|&n| n != 0) {
+            let at = arrays.insert(&node.max_dispatch_grid);
+            attributes.push(self.function_attributes.insert_words(&[7, at]));
+        }
+        let attributes = arrays.insert(&attributes);
+        let inputs = self.add_io(strings, arrays, &node.inputs);
+        let outputs = self.add_io(strings, arrays, &node.outputs);
+        self.shaders.insert_words(&[
+            node.launch_type,
+            group_shared_bytes,
+            attributes,
+            outputs,
+            inputs,
+        ])
+    }
+
+    fn add_io(&mut self, strings: &mut Strings, arrays: &mut IndexArrays, list: &[NodeIo]) -> u32 {
+        let mut records = Vec::with_capacity(list.len());
+        for io in list {
+            let mut attributes = Vec::new();
+            let mut attribute = |kind: u32, value: u32, tables: &mut NodeTables| {
+                attributes.push(tables.io_attributes.insert_words(&[kind, value]));
+            };
+            if io.is_output_node() {
+                let id = self.id(strings, &io.output_id);
+                attribute(1, id, self);
+                attribute(6, io.output_array_size, self);
+                if io.max_records != 0 {
+                    attribute(2, io.max_records, self);
+                } else if io.max_records_shared_with >= 0 {
+                    attribute(3, io.max_records_shared_with as u32, self);
+                }
+                if io.allow_sparse_nodes {
+                    attribute(7, 1, self);
+                }
+            } else if io.is_input_record() && io.max_records != 0 {
+                attribute(2, io.max_records, self);
+            }
+            let record = &io.record;
+            if record.size != 0 {
+                attribute(4, record.size, self);
+                let (offset, component_type, count) = record.dispatch_grid;
+                if component_type != 0 {
+                    let packed = (count & 3) | (component_type << 2);
+                    attribute(5, (offset & 0xffff) | ((packed & 0xffff) << 16), self);
+                }
+                if record.alignment != 0 {
+                    attribute(8, record.alignment, self);
+                }
+            }
+            let attributes = arrays.insert(&attributes);
+            records.push(self.io.insert_words(&[io.flags, attributes]));
+        }
+        arrays.insert(&records)
+    }
+}
+
+/// The group shared memory each function may use (dxc's `TGSMInFunc`):
+/// the allocation size of every group shared global a function uses
+/// directly or through the functions it calls.
+fn group_shared_bytes(
+    module: &Module,
+    reaches: &HashMap<usize, Reach>,
+) -> Result<HashMap<usize, u32>, DeriveError> {
+    let layout = DataLayout::of(module);
+    let mut bytes: HashMap<usize, u32> = HashMap::new();
+    for global in module.globals.iter().filter(|g| g.address_space == 3) {
+        let size = layout
+            .alloc_size(module, global.value_type)
+            .and_then(|s| u32::try_from(s).ok())
+            .ok_or(unsupported("a group shared variable of no size"))?;
+        let mut users: BTreeSet<usize> = reaches
+            .iter()
+            .filter(|(_, r)| r.values.contains(&global.common.value.0))
+            .map(|(f, _)| *f)
+            .collect();
+        let mut work: Vec<usize> = users.iter().copied().collect();
+        while let Some(callee) = work.pop() {
+            for (caller, r) in reaches {
+                if r.callees.contains(&callee) && users.insert(*caller) {
+                    work.push(*caller);
+                }
+            }
+        }
+        for f in users {
+            let total = bytes.entry(f).or_default();
+            *total = total.wrapping_add(size);
+        }
+    }
+    Ok(bytes)
+}
+
+/// dxc's `AdjustMinimumShaderModelAndFlags` (validator 1.8 and later):
+/// the entry's kind and wave size, then the features, raise the minimum
+/// shader model.
+fn adjust_minimum(c: &mut Compat, props: Option<&EntryProperties>, kind: ShaderKind) {
+    use feature::*;
+    use ShaderKind::*;
+    if let Some(props) = props {
+        if c.flags & USES_DERIVATIVES != 0 {
+            if kind == Compute {
+                c.at_least(6, 6);
+            } else if matches!(kind, Mesh | Amplification) {
+                c.flags |= DERIVATIVES_IN_MESH_AND_AMP;
+                c.at_least(6, 6);
+            }
+        }
+        if let Some(w) = props.wave_size.filter(|w| w.min != 0) {
+            if w.max.is_some_and(|m| m != 0) {
+                c.at_least(6, 8);
+            } else {
+                c.at_least(6, 6);
+            }
+        }
+        match kind {
+            Mesh | Amplification => c.at_least(6, 5),
+            RayGeneration | Intersection | AnyHit | ClosestHit | Miss | Callable => {
+                c.at_least(6, 3)
+            }
+            Node => c.at_least(6, 8),
+            _ => false,
+        };
+    }
+    let f = c.flags;
+    let any = |bits: u64| f & bits != 0;
+    if any(SAMPLE_CMP_GRADIENT_OR_BIAS | EXTENDED_COMMAND_INFO) {
+        c.at_least(6, 8);
+    } else if any(ADVANCED_TEXTURE_OPS | WRITEABLE_MSAA_TEXTURES) {
+        c.at_least(6, 7);
+    } else if any(ATOMIC_INT64_ON_TYPED_RESOURCE
+        | ATOMIC_INT64_ON_GROUP_SHARED
+        | ATOMIC_INT64_ON_HEAP_RESOURCE
+        | RESOURCE_DESCRIPTOR_HEAP_INDEXING
+        | SAMPLER_DESCRIPTOR_HEAP_INDEXING)
+    {
+        c.at_least(6, 6);
+    } else if any(RAYTRACING_TIER_1_1 | SAMPLER_FEEDBACK) {
+        c.at_least(6, 5);
+    } else if any(SHADING_RATE) {
+        c.at_least(6, 4);
+    } else if any(NATIVE_LOW_PRECISION) {
+        c.at_least(6, 2);
+    } else if any(VIEW_ID | BARYCENTRICS) {
+        c.at_least(6, 1);
+    }
+}
+
 /// The RDAT part of library `facts`.
-pub(crate) fn write_library_rdat(facts: &Facts<'_>) -> Result<Vec<u8>, DeriveError> {
+pub(crate) fn write_library_rdat(
+    facts: &Facts<'_>,
+    existing: Option<&[u8]>,
+) -> Result<Vec<u8>, DeriveError> {
     let module = facts.module;
     let validator = facts.validator;
     if validator < (1, 5) {
         return Err(unsupported("a validator version below 1.5"));
     }
     if module.named_metadata(b"dx.subobjects").is_some() {
-        return Err(unsupported("subobjects"));
+        return Err(unsupported("subobjects in the module's metadata"));
     }
+    let (subobjects, raw_part) = match existing {
+        Some(data) => existing_subobjects(data)?,
+        None => (Vec::new(), &[][..]),
+    };
     let dedup = validator >= (1, 7);
     let mut strings = Strings::new();
     let mut resources = Table::new(ResourceRecord::SIZE as usize, dedup);
@@ -470,35 +759,29 @@ pub(crate) fn write_library_rdat(facts: &Facts<'_>) -> Result<Vec<u8>, DeriveErr
     };
     let mut functions = Table::new(function_stride, dedup);
     let mut arrays = IndexArrays::default();
+    let mut nodes = NodeTables::new(dedup);
 
+    let usage_facts = ModuleFacts::new(facts.metadata, validator);
+    // Before validator 1.8 dxc gave every function the DXR 1.1 flag when a
+    // subobject needs DXR 1.1.
+    let dxr_1_1 = validator < (1, 8)
+        && subobjects.iter().any(|o| match o.detail {
+            SubobjectDetail::RaytracingPipelineConfig1 { .. } => true,
+            SubobjectDetail::StateObjectConfig { flags } => flags & 4 != 0,
+            _ => false,
+        });
     let mut reaches: HashMap<usize, Reach> = HashMap::new();
     for (i, f) in module.functions.iter().enumerate() {
         if let Some(body) = &f.body {
-            reaches.insert(i, reach(module, body, validator)?);
+            let entry = entry_of(facts, f.common.value);
+            let mut r = reach(module, body, &usage_facts, entry)?;
+            if dxr_1_1 {
+                r.flags |= feature::RAYTRACING_TIER_1_1;
+            }
+            reaches.insert(i, r);
         }
     }
-    let groupshared: Vec<u32> = module
-        .globals
-        .iter()
-        .filter(|g| g.address_space == 3)
-        .map(|g| g.common.value.0)
-        .collect();
-    if reaches
-        .values()
-        .any(|r| groupshared.iter().any(|g| r.values.contains(g)))
-    {
-        return Err(unsupported("group shared memory"));
-    }
-
-    let msaa = facts.metadata.resources.uavs.iter().any(|u| {
-        matches!(
-            u.kind,
-            crate::psv0::ResourceKind::Texture2DMS | crate::psv0::ResourceKind::Texture2DMSArray
-        )
-    });
-    if msaa {
-        return Err(unsupported("a writable multisampled texture"));
-    }
+    let group_shared = group_shared_bytes(module, &reaches)?;
 
     // Resources, by class in dxc's order; each function's list in table order.
     let res = &facts.metadata.resources;
@@ -571,8 +854,7 @@ pub(crate) fn write_library_rdat(facts: &Facts<'_>) -> Result<Vec<u8>, DeriveErr
     for (f, r) in &reaches {
         let mut c = Compat::new();
         c.flags = r.flags;
-        for (op, callee) in &r.ops {
-            let o = op_compat(*op, callee, validator);
+        for o in &r.ops {
             c.at_least(o.major, o.minor);
             c.mask &= o.mask;
         }
@@ -622,12 +904,6 @@ pub(crate) fn write_library_rdat(facts: &Facts<'_>) -> Result<Vec<u8>, DeriveErr
         let kind = props
             .and_then(|p| p.shader_kind)
             .unwrap_or(ShaderKind::Library);
-        if kind == ShaderKind::Node {
-            return Err(unsupported("a work-graph node"));
-        }
-        if props.is_some_and(|p| p.wave_size.is_some()) {
-            return Err(unsupported("a wave size"));
-        }
         let payload = props.and_then(|p| p.ray_payload_size).unwrap_or(0);
         let attributes = props.and_then(|p| p.ray_attribute_size).unwrap_or(0);
         let (payload, attributes) = match kind {
@@ -642,32 +918,11 @@ pub(crate) fn write_library_rdat(facts: &Facts<'_>) -> Result<Vec<u8>, DeriveErr
             stage(kind)
         };
         if validator >= (1, 8) {
-            use ShaderKind::*;
-            if entry.is_some() {
-                match kind {
-                    Mesh | Amplification => c.at_least(6, 5),
-                    RayGeneration | Intersection | AnyHit | ClosestHit | Miss | Callable => {
-                        c.at_least(6, 3)
-                    }
-                    _ => false,
-                };
-            }
-            if c.flags & feature::RAYTRACING_TIER_1_1 != 0 {
-                c.at_least(6, 5);
-            } else if c.flags & (feature::VIEW_ID | feature::BARYCENTRICS) != 0 {
-                c.at_least(6, 1);
-            }
+            adjust_minimum(&mut c, props.filter(|_| kind != ShaderKind::Library), kind);
+        } else if c.flags & feature::NATIVE_LOW_PRECISION != 0 {
+            c.at_least(6, 2);
         } else if c.flags & (feature::VIEW_ID | feature::BARYCENTRICS) != 0 {
             c.at_least(6, 1);
-        }
-        let signed = entry.is_some_and(|e| {
-            let s = &e.signatures;
-            !(s.inputs.is_empty()
-                && s.outputs.is_empty()
-                && s.patch_constant_or_primitive.is_empty())
-        });
-        if signed {
-            return Err(unsupported("an entry with signatures"));
         }
         let mut record = FunctionRecord {
             name: mangled,
@@ -684,11 +939,86 @@ pub(crate) fn write_library_rdat(facts: &Facts<'_>) -> Result<Vec<u8>, DeriveErr
         }
         .to_bytes();
         if function_stride > FunctionRecord::SIZE as usize {
-            // Wave lane counts and shader flags 0, no shader info record.
-            record.extend_from_slice(&[0; 4]);
-            record.extend_from_slice(&NULL_REF.to_le_bytes());
+            // Wave lane counts, shader flags and the node record (dxc makes
+            // no other shader info record in a released validator's RDAT).
+            let (mut min_wave, mut max_wave, mut shader_flags) = (0u8, 0u8, 0u16);
+            let mut shader_info = NULL_REF;
+            if let Some(entry) = entry.filter(|_| kind != ShaderKind::Library) {
+                if let Some(w) = entry.properties.wave_size.filter(|w| w.min != 0) {
+                    min_wave = w.min as u8;
+                    max_wave = match w.max {
+                        Some(max) if max != 0 => max as u8,
+                        _ => w.min as u8,
+                    };
+                }
+                if kind == ShaderKind::Node {
+                    let node = node_properties(module, &entry.properties)?
+                        .ok_or(unsupported("a node shader without node properties"))?;
+                    if node.is_program_entry {
+                        shader_flags |= 1;
+                    }
+                    let bytes = group_shared.get(&i).copied().unwrap_or(0);
+                    let threads = entry.properties.num_threads;
+                    shader_info =
+                        nodes.add_shader(&mut strings, &mut arrays, &node, threads, bytes);
+                }
+            }
+            record.extend_from_slice(&[min_wave, max_wave]);
+            record.extend_from_slice(&shader_flags.to_le_bytes());
+            record.extend_from_slice(&shader_info.to_le_bytes());
         }
         functions.insert(record);
+    }
+
+    // The subobjects, after the functions as dxc adds them.
+    let mut raw_bytes = RawBytes::default();
+    let mut subobject_table = Table::new(SUBOBJECT_RECORD_SIZE as usize, dedup);
+    for o in &subobjects {
+        let name = strings.insert(o.name);
+        let words = match &o.detail {
+            SubobjectDetail::StateObjectConfig { flags } => [*flags, 0, 0, 0],
+            SubobjectDetail::RootSignature { offset, size } => {
+                let bytes = (*offset as usize)
+                    .checked_add(*size as usize)
+                    .and_then(|end| raw_part.get(*offset as usize..end))
+                    .ok_or(unsupported(
+                        "a root signature subobject outside the raw bytes",
+                    ))?;
+                [raw_bytes.insert(bytes), *size, 0, 0]
+            }
+            SubobjectDetail::SubobjectToExportsAssociation { subobject, exports } => {
+                let subobject = strings.insert(subobject);
+                let exports: Vec<u32> = exports.iter().map(|e| strings.insert(e)).collect();
+                [subobject, arrays.insert(&exports), 0, 0]
+            }
+            SubobjectDetail::RaytracingShaderConfig {
+                max_payload_size,
+                max_attribute_size,
+            } => [*max_payload_size, *max_attribute_size, 0, 0],
+            SubobjectDetail::RaytracingPipelineConfig {
+                max_trace_recursion_depth,
+            } => [*max_trace_recursion_depth, 0, 0, 0],
+            SubobjectDetail::HitGroup {
+                hit_group_type,
+                any_hit,
+                closest_hit,
+                intersection,
+            } => [
+                *hit_group_type,
+                strings.insert(any_hit),
+                strings.insert(closest_hit),
+                strings.insert(intersection),
+            ],
+            SubobjectDetail::RaytracingPipelineConfig1 {
+                max_trace_recursion_depth,
+                flags,
+            } => [*max_trace_recursion_depth, *flags, 0, 0],
+            SubobjectDetail::Unknown => {
+                return Err(unsupported("a subobject of a kind DXIL does not define"))
+            }
+        };
+        let [a, b, c, d] = words;
+        subobject_table.insert_words(&[o.kind.raw(), name, a, b, c, d]);
     }
 
     let pad = |mut body: Vec<u8>| {
@@ -701,6 +1031,19 @@ pub(crate) fn write_library_rdat(facts: &Facts<'_>) -> Result<Vec<u8>, DeriveErr
         (RdatPartType::ResourceTable, resources.body()),
         (RdatPartType::FunctionTable, functions.body()),
         (RdatPartType::IndexArrays, index_bytes),
+        (RdatPartType::RawBytes, pad(raw_bytes.bytes)),
+        (RdatPartType::SubobjectTable, subobject_table.body()),
+        (RdatPartType::NodeIDTable, nodes.ids.body()),
+        (
+            RdatPartType::NodeShaderFuncAttribTable,
+            nodes.function_attributes.body(),
+        ),
+        (
+            RdatPartType::NodeShaderIOAttribTable,
+            nodes.io_attributes.body(),
+        ),
+        (RdatPartType::IONodeTable, nodes.io.body()),
+        (RdatPartType::NodeShaderInfoTable, nodes.shaders.body()),
     ];
     let parts: Vec<(RdatPartType, &[u8])> = candidates
         .iter()
@@ -708,166 +1051,6 @@ pub(crate) fn write_library_rdat(facts: &Facts<'_>) -> Result<Vec<u8>, DeriveErr
         .map(|(t, body)| (*t, body.as_slice()))
         .collect();
     Ok(write_rdat(&parts))
-}
-
-/// The SFI0 feature bits collected here (one to one with dxc's raw flags).
-mod feature {
-    pub const DOUBLES: u64 = 0x1;
-    pub const DOUBLE_EXTENSIONS: u64 = 0x20;
-    pub const MSAD: u64 = 0x40;
-    pub const TILED_RESOURCES: u64 = 0x100;
-    pub const WAVE_OPS: u64 = 0x4000;
-    pub const INT64_OPS: u64 = 0x8000;
-    pub const VIEW_ID: u64 = 0x1_0000;
-    pub const BARYCENTRICS: u64 = 0x2_0000;
-    pub const RAYTRACING_TIER_1_1: u64 = 0x10_0000;
-}
-
-/// The flags the types of a function's instructions set: a scalar double
-/// among an instruction's result and operands (an extension for fdiv and
-/// the int/float conversions), a scalar i64; calls of functions other than
-/// DXIL operations and extractelement/insertelement do not count.
-fn type_flags(module: &Module, body: &FunctionBody) -> Result<u64, DeriveError> {
-    let mut flags = 0;
-    let is = |ty: Option<TypeId>, want: fn(&Type) -> bool| {
-        ty.and_then(|t| module.ty(t)).is_some_and(want)
-    };
-    for block in &body.blocks {
-        for instruction in &block.instructions {
-            let kind = &instruction.kind;
-            if let InstructionKind::Call {
-                callee: Operand::Value(callee),
-                ..
-            } = kind
-            {
-                let name = module.global_name(*callee).unwrap_or_default();
-                if !name.starts_with(b"dx.op.") {
-                    continue;
-                }
-            }
-            if matches!(
-                kind,
-                InstructionKind::ExtractElement { .. } | InstructionKind::InsertElement { .. }
-            ) {
-                continue;
-            }
-            let mut types = vec![instruction.ty];
-            for operand in kind.operands() {
-                if let Operand::Value(id) = operand {
-                    types.push(module.value_type_in(Some(body), id));
-                }
-            }
-            let double = types.iter().any(|t| is(*t, |t| matches!(t, Type::Double)));
-            let int64 = types
-                .iter()
-                .any(|t| is(*t, |t| matches!(t, Type::Integer { bits: 64 })));
-            let sixteen = types
-                .iter()
-                .any(|t| is(*t, |t| matches!(t, Type::Half | Type::Integer { bits: 16 })));
-            if sixteen {
-                return Err(unsupported("a 16-bit value"));
-            }
-            if double {
-                flags |= feature::DOUBLES;
-                let extension = match kind {
-                    InstructionKind::BinOp { op, .. } => *op == crate::dxil::model::BinOp::FDiv,
-                    InstructionKind::Cast { op, .. } => {
-                        use crate::dxil::model::CastOp::*;
-                        matches!(op, UiToFp | SiToFp | FpToUi | FpToSi)
-                    }
-                    _ => false,
-                };
-                if extension {
-                    flags |= feature::DOUBLE_EXTENSIONS;
-                }
-            }
-            if int64 {
-                if matches!(
-                    kind,
-                    InstructionKind::CmpXchg { .. } | InstructionKind::AtomicRmw { .. }
-                ) {
-                    return Err(unsupported("a 64-bit atomic on group shared memory"));
-                }
-                flags |= feature::INT64_OPS;
-            }
-            // Fma on doubles is an extension too.
-            if double && call_opcode(module, body, kind) == Some(47) {
-                flags |= feature::DOUBLE_EXTENSIONS;
-            }
-        }
-    }
-    Ok(flags)
-}
-
-/// The opcode of a DXIL operation call.
-fn call_opcode(module: &Module, body: &FunctionBody, kind: &InstructionKind) -> Option<u32> {
-    let InstructionKind::Call {
-        callee: Operand::Value(callee),
-        args,
-        ..
-    } = kind
-    else {
-        return None;
-    };
-    if !module.global_name(*callee)?.starts_with(b"dx.op.") {
-        return None;
-    }
-    let Operand::Value(first) = args.first()? else {
-        return None;
-    };
-    match module.constant(*first).or(body.constant(*first))?.kind {
-        ConstantKind::Integer(v) => u32::try_from(v).ok(),
-        ConstantKind::Null => Some(0),
-        _ => None,
-    }
-}
-
-/// Whether call argument `index` is a constant (undef included).
-fn constant_arg(module: &Module, body: &FunctionBody, args: &[Operand], index: usize) -> bool {
-    match args.get(index) {
-        Some(Operand::Value(v)) => module.constant(*v).or(body.constant(*v)).is_some(),
-        _ => false,
-    }
-}
-
-/// The flags one DXIL operation call sets, or why they are not derived.
-fn op_flags(
-    module: &Module,
-    body: &FunctionBody,
-    op: u32,
-    callee: &[u8],
-    args: &[Operand],
-    validator: (u32, u32),
-) -> Result<u64, DeriveError> {
-    let constant_offsets = (7..=9).all(|i| constant_arg(module, body, args, i));
-    Ok(match op {
-        110..=123 | 135 | 136 | 165..=167 | 222 => feature::WAVE_OPS,
-        50 => feature::MSAD,
-        71 => feature::TILED_RESOURCES,
-        138 => feature::VIEW_ID,
-        137 if validator >= (1, 6) => feature::BARYCENTRICS,
-        137 => 0,
-        178 | 213 | 258 => feature::RAYTRACING_TIER_1_1,
-        // Sample, SampleBias, SampleLevel, SampleGrad, SampleCmp,
-        // SampleCmpLevelZero: flags only from offsets that are not
-        // constants and, from 1.8, from derivatives and clamps.
-        62 | 65 if constant_offsets => 0,
-        60 | 61 | 63 | 64 if constant_offsets && validator < (1, 8) => 0,
-        60..=65 => return Err(unsupported("sampling whose flags are not derived")),
-        81 | 83..=86 if validator < (1, 8) => 0,
-        81 | 83..=86 => return Err(unsupported("a derivative from validator 1.8")),
-        66 | 68 => return Err(unsupported("a typed or texture load")),
-        // AtomicBinOp, AtomicCompareExchange: flags only on 64-bit values.
-        78 | 79 if !callee.ends_with(b".i64") => 0,
-        78 | 79 => return Err(unsupported("a 64-bit atomic operation")),
-        80 | 244..=246 => return Err(unsupported("a barrier")),
-        91 => return Err(unsupported("inner coverage")),
-        174..=177 => return Err(unsupported("sampler feedback")),
-        218 => return Err(unsupported("descriptor heap indexing")),
-        223..=225 | 254..=257 => return Err(unsupported("a 6.7+ texture or command operation")),
-        op if op >= 1 << 31 => return Err(unsupported("an experimental operation")),
-        _ => 0,
-    })
 }
 
 /// Checks that RDAT part data `rdat` holds only the parts made here (string
@@ -890,12 +1073,16 @@ pub(crate) fn only_derived_tables(rdat: &[u8]) -> Result<(), DeriveError> {
             RdatPartType::ResourceTable,
             RdatPartType::FunctionTable,
             RdatPartType::IndexArrays,
+            RdatPartType::RawBytes,
+            RdatPartType::SubobjectTable,
+            RdatPartType::NodeIDTable,
+            RdatPartType::NodeShaderFuncAttribTable,
+            RdatPartType::NodeShaderIOAttribTable,
+            RdatPartType::IONodeTable,
+            RdatPartType::NodeShaderInfoTable,
         ];
         match kind {
             Some(kind) if made.contains(&kind) => {}
-            Some(RdatPartType::RawBytes | RdatPartType::SubobjectTable) => {
-                return Err(unsupported("subobjects (dxc keeps them only in RDAT)"))
-            }
             _ => return Err(unsupported("an RDAT table not made from the module")),
         }
     }
@@ -905,6 +1092,7 @@ pub(crate) fn only_derived_tables(rdat: &[u8]) -> Result<(), DeriveError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::dxil::metadata::NodeRecordType;
 
     #[test]
     fn strings_start_empty_and_are_kept_once() {
@@ -947,34 +1135,135 @@ mod tests {
     fn operation_rules_follow_the_validator_version() {
         let any_hit = stage(ShaderKind::AnyHit);
         // IgnoreHit: any-hit shaders from 6.3.
-        let c = op_compat(155, b"dx.op.ignoreHit", (1, 7));
+        let c = op_compat(155, b"dx.op.ignoreHit", (1, 7), None);
         assert_eq!((c.major, c.minor, c.mask), (6, 3, any_hit));
         // Sample excludes compute, mesh and amplification before 1.8.
-        let before = op_compat(60, b"dx.op.sample.f32", (1, 7)).mask;
-        let after = op_compat(60, b"dx.op.sample.f32", (1, 8)).mask;
+        let before = op_compat(60, b"dx.op.sample.f32", (1, 7), None).mask;
+        let after = op_compat(60, b"dx.op.sample.f32", (1, 8), None).mask;
         assert_eq!(before & stage(ShaderKind::Compute), 0);
         assert_ne!(after & stage(ShaderKind::Compute), 0);
         // 64-bit atomics need 6.6.
-        let c = op_compat(78, b"dx.op.atomicBinOp.i64", (1, 7));
+        let c = op_compat(78, b"dx.op.atomicBinOp.i64", (1, 7), None);
         assert_eq!((c.major, c.minor), (6, 6));
         // An operation of no row: every stage from 6.0.
-        let c = op_compat(1, b"dx.op.tempRegLoad.i32", (1, 7));
+        let c = op_compat(1, b"dx.op.tempRegLoad.i32", (1, 7), None);
         assert_eq!((c.major, c.minor, c.mask), (6, 0, ALL));
     }
 
     #[test]
-    fn an_rdat_with_subobjects_is_not_derived() {
+    fn barriers_limit_the_stages_as_dxc_does() {
+        let node = usage::Barrier {
+            node: true,
+            ..usage::Barrier::default()
+        };
+        let c = op_compat(244, b"dx.op.barrierByMemoryType", (1, 8), Some(&node));
+        assert_eq!(c.mask, stage(ShaderKind::Library) | stage(ShaderKind::Node));
+        let group = usage::Barrier {
+            group: true,
+            untranslatable: true,
+            ..usage::Barrier::default()
+        };
+        let c = op_compat(244, b"dx.op.barrierByMemoryType", (1, 8), Some(&group));
+        assert_eq!((c.major, c.minor), (6, 8));
+        assert_eq!(c.mask & stage(ShaderKind::Pixel), 0);
+        assert_ne!(c.mask & stage(ShaderKind::Compute), 0);
+        let reorder = usage::Barrier {
+            reorder: true,
+            ..usage::Barrier::default()
+        };
+        let c = op_compat(245, b"dx.op.barrierByMemoryHandle", (1, 9), Some(&reorder));
+        assert_eq!((c.major, c.minor), (6, 9));
+        // Before validator 1.5 barriers had no stage rule.
+        let c = op_compat(80, b"dx.op.barrier", (1, 4), Some(&group));
+        assert_eq!(c.mask, ALL);
+    }
+
+    #[test]
+    fn node_tables_follow_dxc_s_insertion_order() {
+        let mut strings = Strings::new();
+        let mut arrays = IndexArrays::default();
+        let mut tables = NodeTables::new(true);
+        let output = NodeIo {
+            flags: 0x6,
+            record: NodeRecordType {
+                size: 16,
+                dispatch_grid: (4, 5, 3),
+                alignment: 0,
+            },
+            output_id: NodeId {
+                name: b"Next".to_vec(),
+                index: 0,
+            },
+            max_records: 2,
+            max_records_shared_with: -1,
+            output_array_size: 0,
+            allow_sparse_nodes: false,
+        };
+        let node = NodeProperties {
+            launch_type: 1,
+            is_program_entry: true,
+            id: NodeId {
+                name: b"First".to_vec(),
+                index: 0,
+            },
+            local_root_arguments_table_index: -1,
+            share_input_of: NodeId::default(),
+            dispatch_grid: [2, 1, 1],
+            max_recursion_depth: 0,
+            max_dispatch_grid: [0; 3],
+            inputs: Vec::new(),
+            outputs: vec![output],
+        };
+        let at = tables.add_shader(&mut strings, &mut arrays, &node, Some([8, 1, 1]), 64);
+        assert_eq!(at, 0);
+        assert_eq!(strings.bytes, b"\0First\0Next\0");
+        // ID, NumThreads, DispatchGrid.
+        assert_eq!(tables.function_attributes.rows.len(), 3);
+        // The function attributes, [8 1 1] and [2 1 1] first; the empty
+        // input list; the output's attributes (OutputID, OutputArraySize,
+        // MaxRecords, RecordSizeInBytes, RecordDispatchGrid); the output list.
+        assert_eq!(
+            arrays.words,
+            [3, 8, 1, 1, 3, 2, 1, 1, 3, 0, 1, 2, 0, 5, 0, 1, 2, 3, 4, 1, 0]
+        );
+        let dispatch_grid = &tables.io_attributes.rows[4];
+        assert_eq!(dispatch_grid[..4], 5u32.to_le_bytes());
+        // Offset 4, 3 components of type 5 (U32): (3 | 5 << 2) << 16 | 4.
+        assert_eq!(dispatch_grid[4..], ((23u32 << 16) | 4).to_le_bytes());
+        let info = &tables.shaders.rows[0];
+        let words: Vec<u32> = info
+            .chunks(4)
+            .map(|w| u32::from_le_bytes(w.try_into().unwrap()))
+            .collect();
+        // Launch type, group shared bytes, attributes, outputs, inputs.
+        assert_eq!(words, [1, 64, 8, 19, 12]);
+    }
+
+    #[test]
+    fn raw_bytes_are_kept_once() {
+        let mut raw = RawBytes::default();
+        assert_eq!(raw.insert(b"abc"), 0);
+        assert_eq!(raw.insert(b"de"), 3);
+        assert_eq!(raw.insert(b"abc"), 0);
+        assert_eq!(raw.bytes, b"abcde");
+    }
+
+    #[test]
+    fn an_rdat_with_an_unknown_table_is_not_derived() {
         let strings = [0u8; 4];
         let subobjects = crate::rdat::write_table::<crate::rdat::SubobjectRecord>(&[], 24);
-        let only = write_rdat(&[(RdatPartType::StringBuffer, &strings)]);
-        assert!(only_derived_tables(&only).is_ok());
         let with = write_rdat(&[
             (RdatPartType::StringBuffer, &strings),
             (RdatPartType::SubobjectTable, &subobjects),
         ]);
+        assert!(only_derived_tables(&with).is_ok());
+        let signatures = write_rdat(&[
+            (RdatPartType::StringBuffer, &strings),
+            (RdatPartType::SignatureElementTable, &subobjects),
+        ]);
         assert_eq!(
-            only_derived_tables(&with).unwrap_err().to_string(),
-            "RDAT: not derived for a library with subobjects (dxc keeps them only in RDAT)"
+            only_derived_tables(&signatures).unwrap_err().to_string(),
+            "RDAT: not derived for a library with an RDAT table not made from the module"
         );
     }
 }

@@ -19,12 +19,15 @@
 
 mod enums;
 pub mod layout;
+mod node;
 mod read;
 
 pub use enums::{
     interpolation_name, CompType, MatrixOrientation, ParamInputQualifier, SamplerFeedbackType,
     SamplerKind,
 };
+
+pub use node::{node_properties, NodeId, NodeIo, NodeProperties, NodeRecordType};
 
 use crate::budget::Budget;
 use crate::dxil::model::{MetadataId, Module, TypeId, ValueId};

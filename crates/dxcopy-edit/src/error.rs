@@ -551,9 +551,13 @@ pub enum ValidatorFailure {
         /// The version asked for.
         minor: u32,
     },
-    /// A library's RDAT, which follows the validator version.
-    #[error("a library's RDAT part follows the validator version and is not made again: the version of a library is not changed")]
-    LibraryRdat,
+    /// A library's RDAT, which follows the validator version, is not
+    /// derived from its module.
+    #[error("a library's RDAT part follows the validator version and cannot be made again from the module ({source})")]
+    LibraryRdat {
+        /// Why the RDAT is not derived.
+        source: dxcopy_read::dxil::derived::DeriveError,
+    },
     /// The edited module cannot be numbered again.
     #[error("part '{name}': {source}")]
     Renumber {

@@ -15,9 +15,12 @@
 //! version older than the module's DXIL version (a validator 1.x validates
 //! DXIL up to 1.x, shader model 6.x: dxc refuses such a pair); below 1.8 a
 //! container with VERS (dxc writes it from 1.8; it holds the compiler's
-//! version, which the module cannot give back); a library with RDAT (its
-//! layout follows the validator version and it is not made again here).
-//! Setting the version the module already has changes nothing.
+//! version, which the module cannot give back); a library whose RDAT is not
+//! derived from its module (`derive_rdat`: flags that need the resource
+//! behind a handle). A library's RDAT is made again for the new version
+//! (record deduplication from 1.7, the 1.8 function records), its
+//! subobjects carried over. Setting the version the module already has
+//! changes nothing.
 
 use crate::bitcode::{
     add_constant, add_metadata, keeps_first_use_order, renumber_with, write_program,
@@ -26,6 +29,7 @@ pub use crate::error::ValidatorFailure;
 use crate::error::{EditError, Result};
 use crate::plan::EditPlan;
 use crate::rebuild::{rebuild_parts, Rebuilt};
+use dxcopy_read::dxil::derived::derive_rdat;
 use dxcopy_read::dxil::metadata::DxilMetadata;
 use dxcopy_read::dxil::{Constant, ConstantKind, Metadata, Module};
 use dxcopy_read::ShaderKind;
@@ -95,9 +99,10 @@ pub fn set_validator_version(
         .shader_model
         .as_ref()
         .is_some_and(|sm| sm.kind == Some(ShaderKind::Library));
-    if library && plan.find(PartName::RDAT).is_some() {
-        return Err(failure(ValidatorFailure::LibraryRdat));
-    }
+    let library_rdat = match plan.find(PartName::RDAT) {
+        Some(rdat) if library => Some(rdat.bytes().to_vec()),
+        _ => None,
+    };
     let mut rewritten: Vec<(PartName, Vec<u8>)> = Vec::new();
     for name in [PartName::DXIL, PartName::ILDB, PartName::STAT] {
         let module = if name == PartName::DXIL {
@@ -128,6 +133,15 @@ pub fn set_validator_version(
         }
         renumber_with(&mut module, preserve)
             .map_err(|source| failure(ValidatorFailure::Renumber { name, source }))?;
+        if name == PartName::DXIL {
+            if let Some(rdat) = &library_rdat {
+                // The RDAT follows the version: it must come from the module.
+                let edited = DxilMetadata::read(&module)
+                    .map_err(|_| failure(ValidatorFailure::NoValidatorVersion))?;
+                derive_rdat(&module, &edited, Some(rdat))
+                    .map_err(|source| failure(ValidatorFailure::LibraryRdat { source }))?;
+            }
+        }
         let template = plan.find(name).map(|p| p.bytes()).unwrap_or_default();
         let bytes = write_program(template, &module)
             .map_err(|source| failure(ValidatorFailure::Write { name, source }))?;

@@ -519,8 +519,8 @@ pub enum ValidatorFailure {
     /// The DXIL module has no `dx.valver` node of two integers.
     #[error("the DXIL module has no dx.valver of two integers to change")]
     NoValidatorVersion,
-    /// Not a validator version dxc has (1.x).
-    #[error("{major}.{minor} is not a validator version (dxc's validators are 1.0, 1.1, …)")]
+    /// Not a validator version dxc takes (1.x, or 0.0: not to be validated).
+    #[error("{major}.{minor} is not a validator version (dxc's validators are 1.0, 1.1, …; 0.0 marks a module not meant to be validated)")]
     NotAValidator {
         /// The version asked for.
         major: u32,

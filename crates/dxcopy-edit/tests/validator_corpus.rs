@@ -40,6 +40,8 @@ fn corpus_containers_come_back_after_a_validator_version_and_back() {
     let mut refused: BTreeMap<String, usize> = BTreeMap::new();
     let mut different: Vec<(String, String)> = Vec::new();
     let mut too_old_refused = 0;
+    let mut unbound_back = 0;
+    let mut unbound_refused: BTreeMap<String, usize> = BTreeMap::new();
     for path in &paths {
         let data = std::fs::read(path).unwrap();
         let Ok(input) = container_input(&data) else {
@@ -85,6 +87,12 @@ fn corpus_containers_come_back_after_a_validator_version_and_back() {
                 )),
             }
         }
+        // 0.0 (not meant to be validated: the newest parts) and back.
+        match set(&input.bytes, (0, 0)).and_then(|there| set(&there, original)) {
+            Ok(b) if b == input.bytes.as_ref() => unbound_back += 1,
+            Ok(_) => different.push((file.clone(), "0.0 and back differs".into())),
+            Err(e) => *unbound_refused.entry(e).or_default() += 1,
+        }
         let key = format!("validator {}.{}", original.0, original.1);
         if other < dxil {
             *refused
@@ -119,6 +127,11 @@ fn corpus_containers_come_back_after_a_validator_version_and_back() {
         println!("{what}: {same} of {all} containers identical after there and back");
     }
     println!("refused as older than the module's DXIL version: {too_old_refused}");
+    println!("validator 0.0 and back: {unbound_back} containers identical");
+    for (why, n) in &unbound_refused {
+        println!("0.0 refused: {n}: {why}");
+    }
+    assert!(unbound_back > 0, "no container set to 0.0 and back");
     assert!(
         too_old_refused > 0,
         "no module to refuse an older validator for"

@@ -11,8 +11,14 @@
 //! and stays as it is. The program header holds the shader
 //! model and DXIL version only: nothing in it follows the validator.
 //!
-//! Refused (nothing changes): a version that is not a 1.x validator; a
-//! version older than the module's DXIL version (a validator 1.x validates
+//! 0.0 is what dxc writes into a module "not meant to ever be validated"
+//! (`-validator-version 0.0`, offline library targets): dxc's version
+//! comparison puts major 0 after every 1.x, so the parts are made as for
+//! the newest validator, the DXIL version is not checked against it, and
+//! dxc's validator refuses such a module. STAT always keeps dxc's 0.0.
+//!
+//! Refused (nothing changes): a version that is neither 1.x nor 0.0 (dxc
+//! refuses 0.x with x > 0); a version older than the module's DXIL version (a validator 1.x validates
 //! DXIL up to 1.x, shader model 6.x: dxc refuses such a pair); below 1.8 a
 //! container with VERS (dxc writes it from 1.8; it holds the compiler's
 //! version, which the module cannot give back); a library whose RDAT is not
@@ -29,7 +35,7 @@ pub use crate::error::ValidatorFailure;
 use crate::error::{EditError, Result};
 use crate::plan::EditPlan;
 use crate::rebuild::{rebuild_parts, Rebuilt};
-use dxcopy_read::dxil::derived::derive_rdat;
+use dxcopy_read::dxil::derived::{derive_rdat, UNBOUND_VALIDATOR};
 use dxcopy_read::dxil::metadata::DxilMetadata;
 use dxcopy_read::dxil::{Constant, ConstantKind, Metadata, Module};
 use dxcopy_read::ShaderKind;
@@ -72,9 +78,14 @@ pub fn set_validator_version(
     version: (u32, u32),
 ) -> Result<Option<ValidatorChange>> {
     let (major, minor) = version;
-    if major != 1 {
+    // dxc takes 1.x, and 0.0 for a module not meant to be validated; its
+    // option parser refuses 0.x with x > 0.
+    if major > 1 || (major == 0 && minor != 0) {
         return Err(failure(ValidatorFailure::NotAValidator { major, minor }));
     }
+    let unbound = version == (0, 0);
+    // The version the parts are shaped by (0.0 after every 1.x).
+    let shaped = if unbound { UNBOUND_VALIDATOR } else { version };
     let dxil = read_module(plan, PartName::DXIL)?.ok_or(failure(ValidatorFailure::NoProgram))?;
     let metadata =
         DxilMetadata::read(&dxil).map_err(|_| failure(ValidatorFailure::NoValidatorVersion))?;
@@ -82,7 +93,9 @@ pub fn set_validator_version(
     if from == version {
         return Ok(None);
     }
-    if let Some((dxil_major, dxil_minor)) = metadata.dxil_version {
+    // dxc checks the DXIL version against a validator it will run, not
+    // against 0.0.
+    if let Some((dxil_major, dxil_minor)) = metadata.dxil_version.filter(|_| !unbound) {
         if (dxil_major, dxil_minor) > version {
             return Err(failure(ValidatorFailure::TooOld {
                 major,
@@ -92,7 +105,7 @@ pub fn set_validator_version(
             }));
         }
     }
-    if version < (1, 8) && plan.find(PartName::VERS).is_some() {
+    if shaped < (1, 8) && plan.find(PartName::VERS).is_some() {
         return Err(failure(ValidatorFailure::VersBelow18 { major, minor }));
     }
     let library = metadata
@@ -111,13 +124,15 @@ pub fn set_validator_version(
             read_module(plan, name)?
         };
         let Some(mut module) = module else { continue };
-        // dxc writes the reflection module (STAT) with validator 0.0, which
-        // stays: only a module of the program's version follows it.
-        if name != PartName::DXIL
-            && DxilMetadata::read(&module)
-                .ok()
-                .and_then(|m| m.validator_version)
-                != metadata.validator_version
+        // dxc writes the reflection module (STAT) with validator 0.0 whatever
+        // the program's version, so it stays; the debug module follows the
+        // program where it has the program's version.
+        if name == PartName::STAT
+            || (name != PartName::DXIL
+                && DxilMetadata::read(&module)
+                    .ok()
+                    .and_then(|m| m.validator_version)
+                    != metadata.validator_version)
         {
             continue;
         }

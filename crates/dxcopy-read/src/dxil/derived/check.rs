@@ -199,12 +199,12 @@ fn describe_psv(
         }
     }
     if a.version != b.version || a.runtime_info_size != b.runtime_info_size {
-        let (major, minor) = validator_version(metadata);
+        let (major, minor) = metadata.validator_version.unwrap_or((1, 0));
         return Some(format!(
             "version {} ({}-byte runtime information), the module's validator version {major}.{minor} gives version {} ({} bytes)",
             a.version,
             a.runtime_info_size,
-            psv_version((major, minor)),
+            psv_version(validator_version(metadata)),
             b.runtime_info_size
         ));
     }

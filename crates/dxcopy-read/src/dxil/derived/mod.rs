@@ -86,9 +86,23 @@ pub const DERIVED_NAMES: [PartName; 5] = [
 
 /// The validator version dxc shapes the parts by: `dx.valver`, or 1.0
 /// when the module has none (dxc's `DxilModule` default).
+///
+/// Major version 0 (dxc writes 0.0 into a module "not meant to ever be
+/// validated": offline `lib_6_x` targets, `-validator-version 0.0`, the
+/// STAT reflection module) is returned as [`UNBOUND_VALIDATOR`]: dxc's
+/// `DXIL::CompareVersions` orders major 0 after every 1.x, so such a
+/// module's parts take every validator-dependent feature (the newest PSV0,
+/// HASH, aligned parts, deduplicated records).
 pub fn validator_version(metadata: &DxilMetadata) -> (u32, u32) {
-    metadata.validator_version.unwrap_or((1, 0))
+    match metadata.validator_version.unwrap_or((1, 0)) {
+        (0, _) => UNBOUND_VALIDATOR,
+        version => version,
+    }
 }
+
+/// The version [`validator_version`] gives for `dx.valver` 0.x: later than
+/// every released validator in every comparison.
+pub const UNBOUND_VALIDATOR: (u32, u32) = (u32::MAX, u32::MAX);
 
 /// Whether validator version `have` is older than `major.minor`.
 pub(crate) fn older_than(have: (u32, u32), major: u32, minor: u32) -> bool {

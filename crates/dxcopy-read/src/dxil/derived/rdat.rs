@@ -742,6 +742,13 @@ pub(crate) fn write_library_rdat(
     if validator < (1, 5) {
         return Err(unsupported("a validator version below 1.5"));
     }
+    if validator == super::UNBOUND_VALIDATOR {
+        // dxc then adds the experimental RDAT tables (signature elements,
+        // per-stage shader information), which are not made here.
+        return Err(unsupported(
+            "validator 0.0 (dxc adds its experimental tables)",
+        ));
+    }
     if module.named_metadata(b"dx.subobjects").is_some() {
         return Err(unsupported("subobjects in the module's metadata"));
     }

@@ -139,6 +139,31 @@ fn psv0_version_follows_the_validator_version() {
 }
 
 #[test]
+fn validator_0_0_shapes_the_parts_as_the_newest_validator() {
+    // dx.valver 0.0: not meant to be validated; dxc orders major 0 after
+    // every 1.x, so PSV0 is the newest version, as for 1.10.
+    let mut module = vertex_module(10);
+    let newest = part(&module, PartName::PSV0).unwrap();
+    let named = module
+        .named_metadata
+        .iter()
+        .position(|n| n.name == b"dx.valver")
+        .unwrap();
+    let mut b = Builder { module };
+    let zero = b.ints(&[0, 0]);
+    b.module.named_metadata[named].operands = vec![zero];
+    module = b.module;
+    let metadata = DxilMetadata::read(&module).unwrap();
+    assert_eq!(metadata.validator_version, Some((0, 0)));
+    assert_eq!(
+        super::validator_version(&metadata),
+        super::UNBOUND_VALIDATOR
+    );
+    assert_eq!(psv::psv_version(super::UNBOUND_VALIDATOR), 4);
+    assert_eq!(part(&module, PartName::PSV0).unwrap(), newest);
+}
+
+#[test]
 fn psv0_version_3_has_every_table_of_a_vertex_shader() {
     let mut expected = Vec::new();
     words(&mut expected, &[52]);

@@ -16,10 +16,10 @@ retail digest, written to OUT, read back and checked: `dxinfo --verify`'s
 checks pass and the module read back has the new value.
 
 Every use of the constant in its scope (its function, or the whole module)
-sees the new value, as LLVM constants are shared. The library refuses a
-constant that metadata names (the entry point or resource records would
-change too) and a new value that another constant of the type already has
-(the module's values would need renumbering).
+sees the new value, as LLVM constants are shared. A new value that another
+constant of the type already has makes the two one constant, and the module's
+values are numbered again as dxc numbers them. The library refuses a constant
+that metadata names (the entry point or resource records would change too).
 """
 
 import argparse
@@ -53,13 +53,21 @@ def patch(container: dxcopy.Container, type_name: str, old, new) -> bytes:
         if name not in container:
             continue
         module = container.module(name)
-        found = [k for k in module.constants() if k.type == type_name and k.value == old]
-        if not found:
+
+        def matching():
+            return [k for k in module.constants() if k.type == type_name and k.value == old]
+
+        count = len(matching())
+        if not count:
             raise SystemExit(f"{name}: no constant {type_name} {old}")
         # LLVM keeps one constant per type and value in a scope: one per
-        # function that uses it, or one for the whole module.
-        for k in found:
-            module.set_constant(k.id, new, function=k.function)
+        # function that uses it, or one for the whole module. A change that
+        # merges two constants numbers the values again, so list them anew.
+        for _ in range(count):
+            found = matching()
+            if not found:
+                break
+            module.set_constant(found[0].id, new, function=found[0].function)
         edit.update(name, module.to_program())
     return edit.rebuild_parts().finish(digest="retail")
 

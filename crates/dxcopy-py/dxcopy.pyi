@@ -290,18 +290,19 @@ class Module:
         """The names of the functions with a body, in module order."""
     def constants(self) -> List[Constant]:
         """Every constant: the module's, then each function's, in ID order."""
-    def set_constant(self, id: int, value: Union[int, float], function: Optional[str] = None) -> None:
+    def set_constant(self, id: int, value: Union[int, float], function: Optional[str] = None) -> bool:
         """Gives scalar constant `id` (of `function`; None: a module constant)
-        the value `value` in place: an int (or bool) for an integer type,
-        signed or unsigned within its width; an int or float for half, float
-        and double, rounded to the type. Every use of the constant in its
-        scope sees the new value; no ID changes.
+        the value `value`: an int (or bool) for an integer type, signed or
+        unsigned within its width; an int or float for half, float and
+        double, rounded to the type. Every use of the constant in its scope
+        sees the new value. Returns False when the constant kept its ID, True
+        when another constant of the type already had the value: the two are
+        one LLVM constant now and the module's values were numbered again as
+        dxc numbers them (IDs may have changed: list constants() again).
 
         Raises KeyError for an unknown function, TypeError for a value that is
         not a number, dxcopy.Error when the constant is not a scalar, the value
-        does not fit, metadata names the constant, or another constant of the
-        type already has that value (they would be one LLVM constant, which
-        needs the values renumbered). Nothing changes on error.
+        does not fit or metadata names the constant. Nothing changes on error.
         """
     def to_bitcode(self) -> bytes:
         """The module as LLVM 3.7 bitcode written as dxc writes it (an unchanged

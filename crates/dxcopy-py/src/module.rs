@@ -194,20 +194,23 @@ impl Module {
     /// constant) the value `value`: an int (or bool) for an integer type,
     /// signed or unsigned within its width; an int or float for `half`,
     /// `float` and `double`, rounded to the type. Every use of the constant
-    /// in its scope sees the new value; IDs do not change.
+    /// in its scope sees the new value. Returns False when the constant
+    /// kept its ID; True when another constant of the type already had the
+    /// value: the two are one constant now (as LLVM makes them) and the
+    /// module's values were numbered again as dxc numbers them, so IDs may
+    /// have changed (list `constants()` again).
     ///
     /// Raises KeyError for an unknown function, TypeError for a value that
     /// is not a number, dxcopy.Error when the constant is not a scalar, the
-    /// value does not fit, metadata names the constant, or another constant
-    /// of that type already has the value (for LLVM they would be one
-    /// constant: that needs the values renumbered). Nothing changes on error.
+    /// value does not fit, or metadata names the constant. Nothing changes
+    /// on error.
     #[pyo3(signature = (id, value, function = None))]
     fn set_constant(
         &mut self,
         id: u32,
         value: &Bound<'_, PyAny>,
         function: Option<&str>,
-    ) -> PyResult<()> {
+    ) -> PyResult<bool> {
         let scope = self.scope(function)?;
         let new = if value.is_instance_of::<PyBool>() || value.is_instance_of::<PyInt>() {
             NewValue::Int(value.extract::<i128>()?)
@@ -218,7 +221,9 @@ impl Module {
                 "a constant's value is an int or a float",
             ));
         };
-        constants::set_scalar(&mut self.model, scope, ValueId(id), new).map_err(error)
+        let done =
+            constants::set_scalar(&mut self.model, scope, ValueId(id), new).map_err(error)?;
+        Ok(matches!(done, constants::Edited::Merged { .. }))
     }
 
     /// The module as LLVM 3.7 bitcode, written as dxc writes it.

@@ -117,11 +117,23 @@ def test_set_constant_changes_the_written_module(frag):
     assert m.to_bitcode() == before
 
 
+def test_set_constant_to_another_constant_s_value_merges_them(frag):
+    m = frag.module()
+    main = [k for k in m.constants() if k.function == "main" and k.type == "i8"]
+    assert [k.value for k in main if k.id in (18, 19)] == [1, 3]
+    assert m.set_constant(19, 1, function="main") is True
+    after = [k for k in m.constants() if k.function == "main" and k.type == "i8"]
+    # One constant fewer: %19's uses are %18's now, and nothing is 3.
+    assert len(after) == len(main) - 1
+    assert 3 not in [k.value for k in after]
+    back = dxcopy.read_module(m.to_bitcode())
+    assert back.to_bitcode() == m.to_bitcode()
+    assert m.set_constant(after[0].id, after[0].value, function="main") is False
+
+
 def test_set_constant_refusals_change_nothing(frag):
     m = frag.module()
     before = m.to_bitcode()
-    with pytest.raises(dxcopy.Error, match="constant %18 of function @main is already i8 1"):
-        m.set_constant(19, 1, function="main")
     with pytest.raises(dxcopy.Error, match="named by metadata"):
         m.set_constant(3, 99)
     with pytest.raises(dxcopy.Error, match="256 does not fit constant %19's type i8"):

@@ -6,10 +6,12 @@
 //! orders them by type plane and use count, never by value; so giving a
 //! scalar integer or floating-point constant another value keeps every ID,
 //! and the module written back ([`crate::bitcode::write_module`]) is what
-//! dxc would write for the edited module, as long as no other constant of
-//! the same type already has the new value in that scope (two would be one
-//! constant for LLVM: the uses would need renumbering, refused here) and no
-//! metadata names the constant (the edit would change the metadata too: a
+//! dxc would write for the edited module. When another constant of the
+//! same type already has the new value, the two are one constant for LLVM:
+//! the module is numbered again ([`crate::bitcode::renumber_with`]), which
+//! points every use at the one constant and orders the values as dxc's
+//! enumerator would ([`Edited::Merged`]: IDs may change). A constant that
+//! metadata names is refused (the edit would change the metadata too: a
 //! shader's entry, resource or signature records).
 //!
 //! ```
@@ -133,20 +135,16 @@ pub enum ConstantEditError {
         /// The type.
         type_name: String,
     },
-    /// Another constant of the same type already has the new value there.
-    #[error(
-        "constant %{other} of {other_scope} is already {type_name} {value}: for LLVM the two would be one \
-         constant, so the edit needs the module's values renumbered, which a value change in place does not do"
-    )]
-    WouldDuplicate {
-        /// The constant that already has the value.
+    /// The module could not be numbered again after two constants became
+    /// one.
+    #[error("constant %{id} now equals constant %{other}: numbering the module again: {source}")]
+    Renumber {
+        /// The constant changed.
+        id: u32,
+        /// The constant that already had the value.
         other: u32,
-        /// Its scope, as words.
-        other_scope: String,
-        /// The type.
-        type_name: String,
-        /// The value as LLVM prints it.
-        value: String,
+        /// Why.
+        source: crate::bitcode::RenumberError,
     },
     /// Metadata names the constant.
     #[error(
@@ -181,15 +179,36 @@ pub fn constants(module: &Module) -> Vec<ConstantEntry> {
     out
 }
 
-/// Gives the scalar constant `id` of `scope` the value `value`, in place
-/// (same ID, same type; zero becomes LLVM's `null` form, as LLVM writes a
-/// zero). Nothing changes on error.
+/// What [`set_scalar`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Edited {
+    /// The value was already the constant's.
+    Unchanged,
+    /// The constant has the new value under the same ID.
+    InPlace,
+    /// Another constant of the type already had the value: the two are one
+    /// constant now and the module's values were numbered again as dxc's
+    /// enumerator numbers them (IDs may have changed; list the constants
+    /// again).
+    Merged {
+        /// The constant that already had the value (its ID before the
+        /// numbering).
+        other: ValueId,
+        /// Its scope.
+        other_scope: Scope,
+    },
+}
+
+/// Gives the scalar constant `id` of `scope` the value `value` (same type;
+/// zero becomes LLVM's `null` form, as LLVM writes a zero): in place, or,
+/// when another constant of the type has the value already, merged with it
+/// ([`Edited::Merged`]). Nothing changes on error.
 pub fn set_scalar(
     module: &mut Module,
     scope: Scope,
     id: ValueId,
     value: NewValue,
-) -> Result<(), ConstantEditError> {
+) -> Result<Edited, ConstantEditError> {
     let current = find(module, scope, id)?.clone();
     let type_name = type_text(module, current.ty);
     let entry = entry(module, scope, id, &current);
@@ -206,7 +225,7 @@ pub fn set_scalar(
         kind,
     };
     if new == current {
-        return Ok(());
+        return Ok(Edited::Unchanged);
     }
     if let Some(metadata) = metadata_naming(module, scope, id) {
         return Err(ConstantEditError::InMetadata {
@@ -217,16 +236,23 @@ pub fn set_scalar(
         });
     }
     if let Some((other_scope, other)) = same_constant(module, scope, &new) {
-        return Err(ConstantEditError::WouldDuplicate {
+        // Whether dxc sorted the constants is read before the edit, which
+        // changes the use counts the reading compares with.
+        let renumber_error = |source| ConstantEditError::Renumber {
+            id: id.0,
             other: other.0,
-            other_scope: scope_text(module, other_scope),
-            type_name,
-            value: scalar_text(scalar_of(module, &new).unwrap_or(old)),
-        });
+            source,
+        };
+        let preserve = crate::bitcode::keeps_first_use_order(module).map_err(renumber_error)?;
+        let mut edited = module.clone();
+        *find_mut(&mut edited, scope, id)? = new;
+        crate::bitcode::renumber_with(&mut edited, preserve).map_err(renumber_error)?;
+        *module = edited;
+        return Ok(Edited::Merged { other, other_scope });
     }
     let slot = find_mut(module, scope, id)?;
     *slot = new;
-    Ok(())
+    Ok(Edited::InPlace)
 }
 
 /// The type as LLVM prints it, for the types constants have (a struct by

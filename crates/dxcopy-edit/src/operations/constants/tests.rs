@@ -130,21 +130,12 @@ fn half_rounding_ties_to_even() {
 }
 
 #[test]
-fn a_value_another_constant_has_is_refused() {
+fn the_same_value_again_changes_nothing() {
     let mut m = module();
-    let err = set_scalar(&mut m, Scope::Module, ValueId(0), NewValue::Int(9)).unwrap_err();
-    assert_eq!(
-        err,
-        ConstantEditError::WouldDuplicate {
-            other: 2,
-            other_scope: "the module".into(),
-            type_name: "i32".into(),
-            value: "9".into(),
-        }
-    );
-    assert_eq!(m.constants[0].kind, ConstantKind::Integer(7));
-    // The same value again changes nothing and is no error.
-    set_scalar(&mut m, Scope::Module, ValueId(0), NewValue::Int(7)).unwrap();
+    let before = m.clone();
+    let done = set_scalar(&mut m, Scope::Module, ValueId(0), NewValue::Int(7)).unwrap();
+    assert_eq!(done, Edited::Unchanged);
+    assert_eq!(m, before);
 }
 
 #[test]
@@ -202,9 +193,8 @@ fn a_dxc_module_edited_and_written_back() {
         .find(|e| e.type_name == "i8" && e.value == Some(Scalar::Int(3)))
         .unwrap();
     assert_eq!(three.scope, Scope::Function(main));
-    let err = set_scalar(&mut m, three.scope, three.id, NewValue::Int(2)).unwrap_err();
-    assert!(matches!(err, ConstantEditError::WouldDuplicate { .. }));
-    set_scalar(&mut m, three.scope, three.id, NewValue::Int(-3)).unwrap();
+    let done = set_scalar(&mut m, three.scope, three.id, NewValue::Int(-3)).unwrap();
+    assert_eq!(done, Edited::InPlace);
     let bitcode = write_module(&m).unwrap();
     assert_ne!(bitcode, program.bitcode);
     let read = Module::parse(&bitcode).unwrap();
@@ -214,4 +204,87 @@ fn a_dxc_module_edited_and_written_back() {
         .find(|e| e.scope == three.scope && e.id == three.id)
         .unwrap();
     assert_eq!(changed.value, Some(Scalar::Int(-3)));
+}
+
+/// Uses of each function constant of `scope` with an `i8` value, by value.
+fn i8_uses(m: &Module, scope: Scope) -> std::collections::BTreeMap<i64, usize> {
+    let Scope::Function(index) = scope else {
+        unreachable!()
+    };
+    let body = m.functions[index].body.as_ref().unwrap();
+    let mut uses = std::collections::BTreeMap::new();
+    let seen = |e: &&ConstantEntry| e.scope == scope || e.scope == Scope::Module;
+    for e in constants(m)
+        .iter()
+        .filter(seen)
+        .filter(|e| e.type_name == "i8")
+    {
+        let Some(Scalar::Int(v)) = e.value else {
+            continue;
+        };
+        let n: usize = body
+            .blocks
+            .iter()
+            .flat_map(|b| &b.instructions)
+            .map(|i| {
+                i.kind
+                    .operands()
+                    .into_iter()
+                    .filter(|o| *o == dxcopy_read::dxil::Operand::Value(e.id))
+                    .count()
+            })
+            .sum();
+        *uses.entry(v).or_default() += n;
+    }
+    uses
+}
+
+/// A function constant given the value another constant of its type has:
+/// the two become one, every use points at it, and the module is numbered
+/// as dxc numbers it (numbering again changes nothing; it writes and reads
+/// back).
+#[test]
+fn a_value_another_constant_has_merges_the_two() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/learn-sdl-gpu/shader.frag.dxil"
+    );
+    let file = std::fs::read(path).unwrap();
+    let container = dxcopy_read::Container::parse(&file).unwrap();
+    let part = container.find(dxcopy_read::PartName::DXIL).unwrap();
+    let program = Program::parse_data(part.data, 0).unwrap();
+    let mut m = Module::parse(program.bitcode).unwrap();
+    let listed = constants(&m);
+    let main = m.functions.iter().position(|f| f.body.is_some()).unwrap();
+    let scope = Scope::Function(main);
+    let find = |v: i64| {
+        let e = listed
+            .iter()
+            .find(|e| e.type_name == "i8" && e.value == Some(Scalar::Int(v)))
+            .unwrap();
+        (e.scope, e.id)
+    };
+    let ((two_scope, two), (three_scope, three)) = (find(2), find(3));
+    assert_eq!(three_scope, scope);
+    let before = i8_uses(&m, scope);
+    assert!(before[&2] > 0 && before[&3] > 0, "{before:?}");
+    let constants_before = constants(&m).len();
+
+    let done = set_scalar(&mut m, scope, three, NewValue::Int(2)).unwrap();
+    assert_eq!(
+        done,
+        Edited::Merged {
+            other: two,
+            other_scope: two_scope
+        }
+    );
+    let after = i8_uses(&m, scope);
+    assert_eq!(after.get(&3), None);
+    assert_eq!(after[&2], before[&2] + before[&3]);
+    assert_eq!(constants(&m).len(), constants_before - 1);
+    let mut again = m.clone();
+    crate::bitcode::renumber(&mut again).unwrap();
+    assert_eq!(again, m, "numbered as dxc numbers it");
+    let bitcode = write_module(&m).unwrap();
+    assert_eq!(Module::parse(&bitcode).unwrap(), m);
 }

@@ -386,3 +386,54 @@ fn every_attack_runs_through_the_harness_without_a_violation() {
             .unwrap_or_else(|v| panic!("{}: {v}", a.name));
     }
 }
+
+/// The write side on every hostile module the reader takes: the module
+/// writer, the renumbering and the derived parts work on the model the
+/// reader built within its budget, each node written once however often it
+/// is shared, so their heap stays within the same bound of the input and
+/// all they allocate within a few times it. A module the reader refuses
+/// (a bomb past the budget) never reaches them.
+#[test]
+fn the_writer_and_the_derived_parts_stay_within_the_input_s_bound() {
+    let mut written = 0;
+    for a in ATTACKS {
+        for scale in a.scales {
+            let bitcode = (a.build)(scale);
+            let len = attacks::container(&bitcode).len();
+            let Ok(module) = Module::parse(&bitcode) else {
+                continue;
+            };
+            let mut outcome = String::new();
+            let used = ThreadCounts::measure(&mut || {
+                match dxcopy_edit::bitcode::write_module(&module) {
+                    Ok(bytes) => outcome.push_str(&format!("written {} bytes; ", bytes.len())),
+                    Err(e) => outcome.push_str(&format!("not written: {e}; ")),
+                }
+                let mut again = module.clone();
+                if let Err(e) = dxcopy_edit::bitcode::renumber(&mut again) {
+                    outcome.push_str(&format!("not renumbered: {e}; "));
+                }
+                if let Err(e) = dxcopy_read::dxil::derived::derive_parts(&module) {
+                    outcome.push_str(&format!("not derived: {e}"));
+                }
+            });
+            if std::env::var_os("HOSTILE_DEBUG").is_some() {
+                eprintln!("{} at {scale} ({len} bytes): {used:?} {outcome}", a.name);
+            }
+            assert!(
+                used.peak <= heap_bound(len),
+                "{} at {scale} ({len} bytes): peak heap {} ({outcome})",
+                a.name,
+                used.peak
+            );
+            assert!(
+                used.total <= 4 * heap_bound(len),
+                "{} at {scale} ({len} bytes): allocated {} ({outcome})",
+                a.name,
+                used.total
+            );
+            written += 1;
+        }
+    }
+    assert!(written > 0, "no hostile module reached the writer");
+}

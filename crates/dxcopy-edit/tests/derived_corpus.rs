@@ -389,3 +389,55 @@ fn first_difference(derived: &[u8], dxc: &[u8]) -> String {
         dxc.len()
     )
 }
+
+/// (file name, why) of the modules whose usage is not derived or differs
+/// from the flags they record.
+const KNOWN_USAGE_DIFFERENT: &[(&str, &str)] = &[];
+
+/// Every corpus module's recorded feature flags are the flags its usage
+/// needs, as dxc's validator recomputes them ("Flags must match usage"):
+/// counts per validator version printed.
+#[cfg_attr(
+    not(dxcopy_corpus),
+    ignore = "needs the shared corpus (../shared or $DXCOPY_SHARED)"
+)]
+#[test]
+fn corpus_feature_flags_are_the_module_s_usage() {
+    let test = "corpus_feature_flags_are_the_module_s_usage";
+    let Some(corpus) = dxcopy_harness::corpus::corpus_or_skip(test) else {
+        return;
+    };
+    let mut same: BTreeMap<String, usize> = BTreeMap::new();
+    let mut different: Vec<(String, String)> = Vec::new();
+    for path in dxil_containers(&corpus) {
+        let data = std::fs::read(&path).unwrap();
+        let input = container_input(&data).unwrap();
+        let container = Container::parse(&input.bytes).unwrap();
+        let program = Program::parse(&container.find(PartName::DXIL).unwrap()).unwrap();
+        let module = Module::parse(program.bitcode).unwrap();
+        let metadata = dxcopy_read::dxil::metadata::DxilMetadata::read(&module).unwrap();
+        let file = path.file_name().unwrap().to_string_lossy().into_owned();
+        let (major, minor) = metadata.validator_version.unwrap_or((1, 0));
+        match dxcopy_read::dxil::derived::feature_info::feature_usage(&module, &metadata) {
+            Ok(u) if u.recorded == u.needed => {
+                *same
+                    .entry(format!("validator {major}.{minor}"))
+                    .or_default() += 1
+            }
+            Ok(u) => different.push((
+                file,
+                format!("recorded {:#x}, needed {:#x}", u.recorded, u.needed),
+            )),
+            Err(e) => different.push((file, e.to_string())),
+        }
+    }
+    for (version, n) in &same {
+        println!("{version}: {n} modules' flags are their usage");
+    }
+    for (file, why) in &different {
+        println!("USAGE DIFFERENT {file}: {why}");
+    }
+    let found: Vec<&str> = different.iter().map(|(f, _)| f.as_str()).collect();
+    let known: Vec<&str> = KNOWN_USAGE_DIFFERENT.iter().map(|(f, _)| *f).collect();
+    assert_eq!(found, known, "the known-different list changed");
+}

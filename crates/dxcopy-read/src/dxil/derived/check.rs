@@ -65,6 +65,16 @@ pub fn check_parts(
         };
         out.push(PartMismatch { part: name, detail });
     }
+    // The flags the module records against those its usage needs, as dxc's
+    // validator compares them; a usage not derived here is not checked.
+    if let Ok(usage) = super::feature_info::feature_usage(module, &metadata) {
+        if usage.recorded != usage.needed {
+            out.push(PartMismatch {
+                part: PartName::SFI0,
+                detail: usage_detail(usage.recorded, usage.needed),
+            });
+        }
+    }
     // A library's RDAT, where it is derived from the module (see derive_rdat).
     if kind == ShaderKind::Library {
         let theirs = container.find(PartName::RDAT);
@@ -83,6 +93,28 @@ pub fn check_parts(
         }
     }
     Ok(out)
+}
+
+/// The flags recorded but not used, and used but not recorded, named.
+fn usage_detail(recorded: u64, needed: u64) -> String {
+    let names = |bits: u64| crate::sfi0::FeatureFlags(bits).names().join(", ");
+    let mut sides = Vec::new();
+    if recorded & !needed != 0 {
+        sides.push(format!(
+            "recorded but not used: {}",
+            names(recorded & !needed)
+        ));
+    }
+    if needed & !recorded != 0 {
+        sides.push(format!(
+            "used but not recorded: {}",
+            names(needed & !recorded)
+        ));
+    }
+    format!(
+        "the module's shader flags do not match its usage (dxc's validator: \"Flags must match usage\"): {}",
+        sides.join("; ")
+    )
 }
 
 fn kind_name(kind: ShaderKind) -> String {

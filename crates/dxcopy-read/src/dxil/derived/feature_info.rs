@@ -9,8 +9,10 @@
 //! metadata's flags are the usage flags of a valid module. A library's
 //! record carries the flags collected over all its functions.
 
-use super::Facts;
+use super::usage::{function_flags, ModuleFacts};
+use super::{DeriveError, Facts};
 use crate::sfi0::FeatureFlags;
+use crate::ShaderKind;
 
 /// Bits of the raw shader flags (in dxc's bit-field order).
 mod raw {
@@ -114,4 +116,106 @@ pub fn feature_bits(flags: u64) -> u64 {
 /// The module's SFI0 value.
 pub(crate) fn feature_info(facts: &Facts<'_>) -> u64 {
     feature_bits(facts.metadata.shader_flags())
+}
+
+/// The SFI0 bits dxc's validator compares (`GetShaderFlagsRawForCollection`
+/// mapped to feature bits): every bit the collection can set; not ROVs,
+/// level-9 comparison filtering or the reserved bit.
+pub const USAGE_CHECKED: u64 = !(0x80 | 0x1000 | 0x800_0000) & ((1 << 33) - 1) | (0b11 << 40);
+
+/// The feature bits the module's usage needs, as dxc's
+/// `CollectShaderFlagsForModule` collects them: each defined function's
+/// instructions (and the entry's signatures), combined; the local
+/// per-function bits cleared; then the UAV counts.
+pub(crate) fn usage_bits(facts: &Facts<'_>) -> Result<u64, DeriveError> {
+    use super::usage::feature::*;
+    let module = facts.module;
+    let validator = facts.validator;
+    let usage = ModuleFacts::new(facts.metadata, validator);
+    let mut combined = 0;
+    for f in &module.functions {
+        let Some(body) = &f.body else { continue };
+        let entry = facts
+            .metadata
+            .entry_points
+            .iter()
+            .rev()
+            .find(|e| e.function == Some(f.common.value));
+        let kind = entry.map(|e| match e.properties.shader_kind {
+            Some(kind) => kind,
+            None if facts.kind != ShaderKind::Library => facts.kind,
+            None => ShaderKind::Library,
+        });
+        let mut flags = function_flags(module, body, &usage, entry.zip(kind))?;
+        if validator >= (1, 8)
+            && flags & USES_DERIVATIVES != 0
+            && matches!(kind, Some(ShaderKind::Mesh | ShaderKind::Amplification))
+        {
+            flags |= DERIVATIVES_IN_MESH_AND_AMP;
+        }
+        combined |= flags;
+    }
+    if combined & USES_DERIVATIVES != 0
+        && matches!(facts.kind, ShaderKind::Mesh | ShaderKind::Amplification)
+    {
+        combined |= DERIVATIVES_IN_MESH_AND_AMP;
+    }
+    combined &= !(USES_DERIVATIVES | REQUIRES_GROUP);
+    let uavs = &facts.metadata.module_resources().uavs;
+    let count: u32 = uavs.iter().map(|u| u.range_size.min(9)).sum();
+    let many = if validator < (1, 6) {
+        uavs.len() > 8
+    } else {
+        count > 8
+    };
+    if many {
+        combined |= 0x8;
+    }
+    use ShaderKind::*;
+    let every_stage = if validator < (1, 8) {
+        !matches!(facts.kind, Compute | Pixel)
+    } else {
+        matches!(facts.kind, Vertex | Hull | Domain | Geometry)
+    };
+    if count > 0 && every_stage {
+        combined |= 0x4;
+    }
+    // Before 1.8 dxc set the DXR 1.1 flag from subobjects, which are gone
+    // from the module by then; the validator lets it stand.
+    let recorded = feature_bits(facts.metadata.shader_flags());
+    if ((1, 5)..(1, 8)).contains(&validator) && recorded & RAYTRACING_TIER_1_1 != 0 {
+        combined |= RAYTRACING_TIER_1_1;
+    }
+    Ok(combined)
+}
+
+/// A module's feature flags as recorded and as its usage needs them, in
+/// the SFI0 bits dxc's validator compares ([`USAGE_CHECKED`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FeatureUsage {
+    /// From the entry record's shader flags (what SFI0 holds).
+    pub recorded: u64,
+    /// From the instructions, signatures and resources.
+    pub needed: u64,
+}
+
+/// The recorded and needed feature bits of `module`; dxc's validator
+/// refuses a module where they differ ("Flags must match usage").
+///
+/// Errors: the metadata cannot be read, or the usage needs what is not
+/// derived here ([`DeriveError::RdatUnsupported`]: an operation whose
+/// opcode is not a constant, experimental operations).
+pub fn feature_usage(
+    module: &crate::dxil::model::Module,
+    metadata: &crate::dxil::metadata::DxilMetadata,
+) -> Result<FeatureUsage, DeriveError> {
+    let facts = Facts::new(module, metadata)?;
+    usage_of(&facts)
+}
+
+pub(crate) fn usage_of(facts: &Facts<'_>) -> Result<FeatureUsage, DeriveError> {
+    Ok(FeatureUsage {
+        recorded: feature_bits(facts.metadata.shader_flags()) & USAGE_CHECKED,
+        needed: usage_bits(facts)? & USAGE_CHECKED,
+    })
 }

@@ -120,7 +120,7 @@ pub(crate) struct Facts<'a> {
 }
 
 impl<'a> Facts<'a> {
-    fn new(module: &'a Module, metadata: &'a DxilMetadata) -> Result<Self, DeriveError> {
+    pub(crate) fn new(module: &'a Module, metadata: &'a DxilMetadata) -> Result<Self, DeriveError> {
         let kind = metadata.shader_kind().ok_or(DeriveError::NoShaderModel)?;
         let entry = metadata.main_entry();
         if kind != ShaderKind::Library && entry.is_none() {

@@ -297,11 +297,11 @@ struct Reach {
 fn reach(
     module: &Module,
     body: &FunctionBody,
-    facts: &ModuleFacts,
+    facts: &ModuleFacts<'_>,
     entry: Option<&EntryPoint>,
 ) -> Result<Reach, DeriveError> {
     let mut r = Reach {
-        flags: usage::function_flags(module, body, facts, entry)?,
+        flags: usage::function_flags(module, body, facts, entry.map(|e| (e, kind_of(e))))?,
         ..Reach::default()
     };
     let module_values = module.values.len() as u32;
@@ -419,6 +419,11 @@ fn op_compat(
         (major, minor) = (6, 6);
     }
     compat(major, minor, mask)
+}
+
+/// A library entry's kind (its tag 8; a library function without it).
+fn kind_of(entry: &EntryPoint) -> ShaderKind {
+    entry.properties.shader_kind.unwrap_or(ShaderKind::Library)
 }
 
 fn entry_of<'a>(facts: &'a Facts<'_>, id: ValueId) -> Option<&'a EntryPoint> {

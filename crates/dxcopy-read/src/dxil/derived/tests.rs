@@ -2,7 +2,7 @@
 //! part, and how the validator version shapes them.
 
 use super::*;
-use crate::dxil::model::MetadataId;
+use crate::dxil::model::{Metadata, MetadataId};
 use crate::dxil::test_module::Builder;
 use crate::psv0::Psv0;
 
@@ -252,4 +252,60 @@ fn check_names_the_stage_a_moved_module_disagrees_on() {
             "PSV0: shader stage Vertex, the module's entry point is Compute",
         ]
     );
+}
+
+/// The vertex shader of [`vertex_module`] recording the shader flag
+/// `raw_flags` (entry property tag 0) though no instruction uses it.
+fn vertex_module_with_flags(raw_flags: i64) -> Module {
+    let module = vertex_module(8);
+    let entries = module
+        .named_metadata
+        .iter()
+        .position(|n| n.name == b"dx.entryPoints")
+        .unwrap();
+    let entry = module.named_metadata[entries].operands[0];
+    let mut b = Builder { module };
+    let tag = b.i32(0);
+    let value = b.int(64, raw_flags);
+    let properties = b.node(vec![Some(tag), Some(value)]);
+    let Some(Metadata::Node { operands, .. }) = b.module.metadata.get_mut(entry.0 as usize) else {
+        panic!("the entry is a node");
+    };
+    operands[4] = Some(properties);
+    b.module
+}
+
+#[test]
+fn recorded_flags_the_usage_does_not_need_are_a_mismatch() {
+    // Raw bit 2: double precision; SFI0 (made from the recorded flags) says
+    // Doubles, but nothing uses a double.
+    let module = vertex_module_with_flags(1 << 2);
+    let metadata = DxilMetadata::read(&module).unwrap();
+    let usage = feature_info::feature_usage(&module, &metadata).unwrap();
+    assert_eq!((usage.recorded, usage.needed), (0x1, 0x0));
+    let parts = derive_parts(&module).unwrap();
+    let named: Vec<(&[u8; 4], &[u8])> = parts
+        .iter()
+        .map(|p| (p.name.as_bytes(), p.data.as_slice()))
+        .collect();
+    let bytes = crate::testutil::build(&named);
+    let container = crate::Container::parse(&bytes).unwrap();
+    let mismatches = check_parts(&container, &module).unwrap();
+    assert_eq!(mismatches.len(), 1, "{mismatches:?}");
+    assert_eq!(mismatches[0].part, PartName::SFI0);
+    assert_eq!(
+        mismatches[0].detail,
+        "the module's shader flags do not match its usage (dxc's validator: \"Flags must match usage\"): \
+         recorded but not used: Doubles"
+    );
+    // Without the recorded flag the parts match the module.
+    let module = vertex_module_with_flags(0);
+    let parts = derive_parts(&module).unwrap();
+    let named: Vec<(&[u8; 4], &[u8])> = parts
+        .iter()
+        .map(|p| (p.name.as_bytes(), p.data.as_slice()))
+        .collect();
+    let bytes = crate::testutil::build(&named);
+    let container = crate::Container::parse(&bytes).unwrap();
+    assert_eq!(check_parts(&container, &module).unwrap(), []);
 }

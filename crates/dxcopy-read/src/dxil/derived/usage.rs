@@ -10,9 +10,10 @@
 //! the module could set it, never a guess.
 
 use super::DeriveError;
-use crate::dxil::metadata::{DxilMetadata, EntryPoint};
+use crate::dxil::metadata::{DxilMetadata, EntryPoint, Resource, ResourceClass, Resources};
 use crate::dxil::model::{
-    BinOp, CastOp, ConstantKind, FunctionBody, InstructionKind, Module, Operand, Type, TypeId,
+    BinOp, CastOp, ConstantKind, FunctionBody, Instruction, InstructionKind, LocalValue, Module,
+    Operand, Type, TypeId, ValueId,
 };
 use crate::psv0::{ResourceKind, SemanticKind};
 use crate::ShaderKind;
@@ -24,6 +25,7 @@ pub(crate) mod feature {
     pub const DOUBLE_EXTENSIONS: u64 = 0x20;
     pub const MSAD: u64 = 0x40;
     pub const TILED_RESOURCES: u64 = 0x100;
+    pub const UAV_LOAD_ADDITIONAL_FORMATS: u64 = 0x800;
     pub const STENCIL_REF: u64 = 0x200;
     pub const INNER_COVERAGE: u64 = 0x400;
     pub const VIEWPORT_AND_RT_ARRAY_INDEX: u64 = 0x2000;
@@ -54,31 +56,25 @@ fn unsupported(why: &'static str) -> DeriveError {
 }
 
 /// What the flag collection reads from the module as a whole.
-pub(crate) struct ModuleFacts {
+pub(crate) struct ModuleFacts<'a> {
     pub validator: (u32, u32),
+    /// The module's resources (dxc's `DxilModule` lists).
+    pub resources: &'a Resources,
     /// Native 16-bit types rather than minimum precision.
     pub native_low_precision: bool,
-    /// A UAV of a typed kind (textures, typed buffers) exists.
-    pub typed_uav: bool,
     /// A writable multisampled texture exists.
     pub msaa_uav: bool,
     /// The module's shader model is mesh or amplification.
     pub mesh_or_amplification: bool,
 }
 
-impl ModuleFacts {
-    pub fn new(metadata: &DxilMetadata, validator: (u32, u32)) -> ModuleFacts {
+impl<'a> ModuleFacts<'a> {
+    pub fn new(metadata: &'a DxilMetadata, validator: (u32, u32)) -> ModuleFacts<'a> {
         let uavs = &metadata.module_resources().uavs;
-        let typed = |k: ResourceKind| {
-            !matches!(
-                k,
-                ResourceKind::RawBuffer | ResourceKind::StructuredBuffer | ResourceKind::Invalid
-            )
-        };
         ModuleFacts {
             validator,
+            resources: metadata.module_resources(),
             native_low_precision: !metadata.uses_min_precision(),
-            typed_uav: uavs.iter().any(|u| typed(u.kind)),
             msaa_uav: uavs.iter().any(|u| {
                 matches!(
                     u.kind,
@@ -220,7 +216,7 @@ pub(crate) fn function_flags(
     module: &Module,
     body: &FunctionBody,
     facts: &ModuleFacts,
-    entry: Option<&EntryPoint>,
+    entry: Option<(&EntryPoint, ShaderKind)>,
 ) -> Result<u64, DeriveError> {
     use feature::*;
     let validator = facts.validator;
@@ -236,6 +232,7 @@ pub(crate) fn function_flags(
     let mut sample_cmp_gradient_or_bias = false;
     let mut sampler_feedback = false;
     let mut barycentrics = false;
+    let mut msaa = false;
     for block in &body.blocks {
         for instruction in &block.instructions {
             let kind = &instruction.kind;
@@ -324,19 +321,30 @@ pub(crate) fn function_flags(
                     if op == 66 && !constant_offsets(6) {
                         flags |= ADVANCED_TEXTURE_OPS;
                     }
-                    // Typed UAV loads of more than one component need the
-                    // handle's resource; a module without typed UAVs (from
-                    // validator 1.1) cannot set the flag.
-                    if validator == (1, 0) || facts.typed_uav {
-                        return Err(unsupported("a typed or texture load"));
+                    let props = handle_operand(module, body, facts, args.get(1));
+                    if let Some(p) = props.filter(|p| p.is_uav) {
+                        // Validator 1.0 took every UAV load for a
+                        // multi-component one.
+                        if validator == (1, 0) || (p.is_typed() && p.components > 1) {
+                            flags |= UAV_LOAD_ADDITIONAL_FORMATS;
+                        }
                     }
                 }
                 47 if double => flags |= DOUBLE_EXTENSIONS,
-                91 => flags |= INNER_COVERAGE,
+                92 => flags |= INNER_COVERAGE,
                 138 => flags |= VIEW_ID,
                 178 | 213 | 258 => flags |= RAYTRACING_TIER_1_1,
                 137 => barycentrics = true,
-                78 | 79 if int64 => return Err(unsupported("a 64-bit atomic operation")),
+                78 | 79 if int64 => {
+                    let handle = handle_call(module, body, args.get(1));
+                    let props = handle.and_then(|h| handle_props(module, body, facts, h));
+                    if props.is_some_and(|p| p.is_typed()) {
+                        flags |= ATOMIC_INT64_ON_TYPED_RESOURCE;
+                    }
+                    if !handle.is_some_and(|h| bound_resource(module, body, facts, h)) {
+                        flags |= ATOMIC_INT64_ON_HEAP_RESOURCE;
+                    }
+                }
                 62 | 65 if !constant_offsets(7) => flags |= ADVANCED_TEXTURE_OPS,
                 63 | 254 => {
                     if !constant_offsets(7) {
@@ -359,8 +367,11 @@ pub(crate) fn function_flags(
                     Some(_) => flags |= SAMPLER_DESCRIPTOR_HEAP_INDEXING,
                     None => return Err(unsupported("a heap handle of unknown kind")),
                 },
-                57 | 160 | 216 if facts.msaa_uav && validator >= (1, 8) => {
-                    return Err(unsupported("a writable multisampled texture"))
+                57 | 160 | 216 => {
+                    let props = handle_props(module, body, facts, instruction);
+                    if props.is_some_and(|p| p.is_uav && p.is_msaa()) {
+                        msaa = true;
+                    }
                 }
                 225 => flags |= WRITEABLE_MSAA_TEXTURES | ADVANCED_TEXTURE_OPS,
                 223 | 224 => flags |= ADVANCED_TEXTURE_OPS,
@@ -372,9 +383,8 @@ pub(crate) fn function_flags(
         }
     }
 
-    if let Some(entry) = entry {
-        let kind = entry.properties.shader_kind;
-        let is_kind = |k: ShaderKind| kind == Some(k);
+    if let Some((entry, kind)) = entry {
+        let is_kind = |k: ShaderKind| kind == k;
         let mut input_rt = is_kind(ShaderKind::Geometry);
         if validator >= (1, 4) {
             input_rt |= is_kind(ShaderKind::Domain) || is_kind(ShaderKind::Hull);
@@ -441,7 +451,9 @@ pub(crate) fn function_flags(
     if sample_cmp_gradient_or_bias {
         flags |= SAMPLE_CMP_GRADIENT_OR_BIAS;
     }
-    if facts.msaa_uav && validator < (1, 8) {
+    // Before validator 1.8 any writable MSAA texture in the module counted;
+    // from 1.8 one the function makes a handle for.
+    if (validator < (1, 8) && facts.msaa_uav) || (validator >= (1, 8) && msaa) {
         flags |= WRITEABLE_MSAA_TEXTURES;
     }
     if derivatives {
@@ -451,4 +463,325 @@ pub(crate) fn function_flags(
         flags |= REQUIRES_GROUP;
     }
     Ok(flags)
+}
+
+/// What a handle's resource is, as dxc's `DxilResourceProperties` says it.
+#[derive(Clone, Copy)]
+pub(crate) struct HandleProps {
+    pub is_uav: bool,
+    pub kind: ResourceKind,
+    /// Components of a typed resource's element (dxc's `CompCount`).
+    pub components: u32,
+}
+
+impl HandleProps {
+    /// dxc's `DXIL::IsTyped`: the textures and typed buffers.
+    fn is_typed(&self) -> bool {
+        use ResourceKind::*;
+        matches!(
+            self.kind,
+            Texture1D
+                | Texture2D
+                | Texture2DMS
+                | Texture3D
+                | TextureCube
+                | Texture1DArray
+                | Texture2DArray
+                | Texture2DMSArray
+                | TextureCubeArray
+                | TypedBuffer
+        )
+    }
+
+    fn is_msaa(&self) -> bool {
+        matches!(
+            self.kind,
+            ResourceKind::Texture2DMS | ResourceKind::Texture2DMSArray
+        )
+    }
+}
+
+/// The instruction that defines local value `id`.
+fn defining(body: &FunctionBody, id: ValueId) -> Option<&Instruction> {
+    match body.local(id)? {
+        LocalValue::Instruction { block, index } => body.instruction(block, index),
+        _ => None,
+    }
+}
+
+/// dxc's `FindCallToCreateHandle`: from a handle operand through phis
+/// (first incoming value) and selects (the true value) to a call.
+fn handle_call<'b>(
+    module: &Module,
+    body: &'b FunctionBody,
+    operand: Option<&Operand>,
+) -> Option<&'b Instruction> {
+    let _ = module;
+    let mut value = match operand? {
+        Operand::Value(v) => *v,
+        Operand::Metadata(_) => return None,
+    };
+    for _ in 0..body.values.len() + 1 {
+        let instruction = defining(body, value)?;
+        value = match &instruction.kind {
+            InstructionKind::Call { .. } => return Some(instruction),
+            InstructionKind::Phi { incoming } => match incoming.first()?.value {
+                Operand::Value(v) => v,
+                Operand::Metadata(_) => return None,
+            },
+            InstructionKind::Select { if_true, .. } => match if_true {
+                Operand::Value(v) => *v,
+                Operand::Metadata(_) => return None,
+            },
+            _ => return None,
+        };
+    }
+    None
+}
+
+fn handle_operand(
+    module: &Module,
+    body: &FunctionBody,
+    facts: &ModuleFacts<'_>,
+    operand: Option<&Operand>,
+) -> Option<HandleProps> {
+    handle_props(module, body, facts, handle_call(module, body, operand)?)
+}
+
+/// A constant integer, followed through phis and selects as dxc's
+/// `GetArbitraryConstantRangeID` does.
+fn arbitrary_constant(
+    module: &Module,
+    body: &FunctionBody,
+    operand: Option<&Operand>,
+) -> Option<u64> {
+    let mut value = match operand? {
+        Operand::Value(v) => *v,
+        Operand::Metadata(_) => return None,
+    };
+    for _ in 0..body.values.len() + 1 {
+        if let Some(c) = module.constant(value).or(body.constant(value)) {
+            return match c.kind {
+                ConstantKind::Integer(v) => Some(v as u64),
+                ConstantKind::Null => Some(0),
+                _ => None,
+            };
+        }
+        value = match &defining(body, value)?.kind {
+            InstructionKind::Phi { incoming } => match incoming.first()?.value {
+                Operand::Value(v) => v,
+                Operand::Metadata(_) => return None,
+            },
+            InstructionKind::Select { if_true, .. } => match if_true {
+                Operand::Value(v) => *v,
+                Operand::Metadata(_) => return None,
+            },
+            _ => return None,
+        };
+    }
+    None
+}
+
+/// dxc's `GetResourceComponentCount`.
+fn component_count(module: &Module, ty: TypeId, depth: u32) -> u32 {
+    if depth > 16 {
+        return 1;
+    }
+    match module.ty(ty) {
+        Some(Type::Array { len, element }) => {
+            (*len as u32).saturating_mul(component_count(module, *element, depth + 1))
+        }
+        Some(Type::Struct(st)) => st
+            .body
+            .iter()
+            .flatten()
+            .map(|t| component_count(module, *t, depth + 1))
+            .fold(0u32, u32::saturating_add),
+        Some(Type::Vector { len, .. }) => *len as u32,
+        _ => 1,
+    }
+}
+
+/// dxc's `loadPropsFromResourceBase` for an SRV or UAV record.
+fn props_of_resource(module: &Module, r: &Resource) -> HandleProps {
+    let mut components = 0;
+    let typed = HandleProps {
+        is_uav: false,
+        kind: r.kind,
+        components: 0,
+    }
+    .is_typed();
+    if typed {
+        // The element type: the resource struct's first field (arrays of
+        // resources stripped), counted.
+        let mut ty = match r.hlsl_type.and_then(|t| module.ty(t)) {
+            Some(Type::Pointer { pointee, .. }) => Some(*pointee),
+            _ => None,
+        };
+        for _ in 0..16 {
+            match ty.and_then(|t| module.ty(t)) {
+                Some(Type::Array { element, .. }) => ty = Some(*element),
+                _ => break,
+            }
+        }
+        if let Some(Type::Struct(st)) = ty.and_then(|t| module.ty(t)) {
+            if let Some(first) = st.body.as_ref().and_then(|b| b.first()) {
+                components = component_count(module, *first, 0);
+            }
+        }
+    }
+    HandleProps {
+        is_uav: r.class == ResourceClass::Uav,
+        kind: r.kind,
+        components,
+    }
+}
+
+/// The global a `load` instruction reads (createHandleForLib's operand).
+fn loaded_global(body: &FunctionBody, operand: Option<&Operand>) -> Option<ValueId> {
+    let Operand::Value(v) = operand? else {
+        return None;
+    };
+    match &defining(body, *v)?.kind {
+        InstructionKind::Load {
+            pointer: Operand::Value(p),
+            ..
+        } => Some(*p),
+        _ => None,
+    }
+}
+
+/// dxc's `GetResourcePropertyFromHandleCall` for the call `call`.
+pub(crate) fn handle_props(
+    module: &Module,
+    body: &FunctionBody,
+    facts: &ModuleFacts<'_>,
+    call: &Instruction,
+) -> Option<HandleProps> {
+    let InstructionKind::Call { args, .. } = &call.kind else {
+        return None;
+    };
+    match dxil_opcode(module, body, &call.kind)? {
+        // CreateHandle: class and range ID.
+        57 => {
+            let class = const_int(module, body, args, 1)?;
+            let range = arbitrary_constant(module, body, args.get(2))? as usize;
+            let list = match class {
+                0 => &facts.resources.srvs,
+                1 => &facts.resources.uavs,
+                _ => return None,
+            };
+            list.get(range).map(|r| props_of_resource(module, r))
+        }
+        // CreateHandleForLib: the UAV whose symbol the loaded global is.
+        160 => {
+            let global = loaded_global(body, args.get(1))?;
+            let uav = facts
+                .resources
+                .uavs
+                .iter()
+                .rev()
+                .find(|u| u.symbol == Some(global))?;
+            Some(props_of_resource(module, uav))
+        }
+        // AnnotateHandle: the packed properties.
+        216 => {
+            let Some(Operand::Value(props)) = args.get(2) else {
+                return None;
+            };
+            let c = module.constant(*props).or(body.constant(*props))?;
+            let words: Vec<u64> = match &c.kind {
+                ConstantKind::Aggregate(elements) => elements
+                    .iter()
+                    .map(
+                        |e| match module.constant(*e).or(body.constant(*e)).map(|c| &c.kind) {
+                            Some(ConstantKind::Integer(v)) => Some(*v as u64),
+                            Some(ConstantKind::Null | ConstantKind::Undef) => Some(0),
+                            _ => None,
+                        },
+                    )
+                    .collect::<Option<_>>()?,
+                ConstantKind::Null => vec![0, 0],
+                _ => return None,
+            };
+            let (d0, d1) = (*words.first()? as u32, *words.get(1)? as u32);
+            Some(HandleProps {
+                is_uav: d0 & (1 << 12) != 0,
+                kind: ResourceKind::from_raw(d0 & 0xff),
+                components: (d1 >> 8) & 0xff,
+            })
+        }
+        _ => Some(HandleProps {
+            is_uav: false,
+            kind: ResourceKind::Invalid,
+            components: 0,
+        }),
+    }
+}
+
+/// dxc's `GetResourceFromAnnotateHandle`: whether `call` annotates a
+/// handle made from a binding of one of the module's UAVs (or a library
+/// handle of one); a heap handle or any other is not.
+fn bound_resource(
+    module: &Module,
+    body: &FunctionBody,
+    facts: &ModuleFacts<'_>,
+    call: &Instruction,
+) -> bool {
+    let InstructionKind::Call { args, .. } = &call.kind else {
+        return false;
+    };
+    if dxil_opcode(module, body, &call.kind) != Some(216) {
+        return false;
+    }
+    let Some(Operand::Value(inner)) = args.get(1) else {
+        return false;
+    };
+    let Some(create) = defining(body, *inner) else {
+        return false;
+    };
+    let InstructionKind::Call {
+        args: inner_args, ..
+    } = &create.kind
+    else {
+        return false;
+    };
+    match dxil_opcode(module, body, &create.kind) {
+        Some(217) => {
+            let Some(Operand::Value(binding)) = inner_args.get(1) else {
+                return false;
+            };
+            let Some(c) = module.constant(*binding).or(body.constant(*binding)) else {
+                return false;
+            };
+            let fields: Vec<u64> = match &c.kind {
+                ConstantKind::Aggregate(elements) => elements
+                    .iter()
+                    .map(
+                        |e| match module.constant(*e).or(body.constant(*e)).map(|c| &c.kind) {
+                            Some(ConstantKind::Integer(v)) => *v as u64 & 0xffff_ffff,
+                            _ => 0,
+                        },
+                    )
+                    .collect(),
+                _ => vec![0; 4],
+            };
+            let [lower, upper, space, class] =
+                [0, 1, 2, 3].map(|i| fields.get(i).copied().unwrap_or(0));
+            class == 1
+                && facts.resources.uavs.iter().any(|u| {
+                    let u_upper = if u.range_size == u32::MAX {
+                        u64::from(u32::MAX)
+                    } else {
+                        u64::from(u.lower_bound.wrapping_add(u.range_size).wrapping_sub(1))
+                    };
+                    u64::from(u.space) == space
+                        && u64::from(u.lower_bound) == lower
+                        && u_upper == upper
+                })
+        }
+        Some(160) => loaded_global(body, inner_args.get(1))
+            .is_some_and(|g| facts.resources.uavs.iter().any(|u| u.symbol == Some(g))),
+        _ => false,
+    }
 }

@@ -171,10 +171,9 @@ fn wrong_ids_and_scopes() {
     );
 }
 
-/// The dxc-compiled pixel shader in examples/: its function constants
-/// listed, one changed, the module written and read back.
-#[test]
-fn a_dxc_module_edited_and_written_back() {
+/// The module of the dxc-compiled pixel shader in examples/ and its
+/// bitcode.
+fn example_module() -> (Module, Vec<u8>) {
     let path = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../examples/learn-sdl-gpu/shader.frag.dxil"
@@ -183,8 +182,16 @@ fn a_dxc_module_edited_and_written_back() {
     let container = dxcopy_read::Container::parse(&file).unwrap();
     let part = container.find(dxcopy_read::PartName::DXIL).unwrap();
     let program = Program::parse_data(part.data, 0).unwrap();
-    let mut m = Module::parse(program.bitcode).unwrap();
-    assert_eq!(write_module(&m).unwrap(), program.bitcode);
+    let module = Module::parse(program.bitcode).unwrap();
+    (module, program.bitcode.to_vec())
+}
+
+/// The dxc-compiled pixel shader in examples/: its function constants
+/// listed, one changed, the module written and read back.
+#[test]
+fn a_dxc_module_edited_and_written_back() {
+    let (mut m, bitcode) = example_module();
+    assert_eq!(write_module(&m).unwrap(), bitcode);
     let listed = constants(&m);
     let main = m.functions.iter().position(|f| f.body.is_some()).unwrap();
     // `i8 3`, the last component index of loadInput/storeOutput.
@@ -195,9 +202,9 @@ fn a_dxc_module_edited_and_written_back() {
     assert_eq!(three.scope, Scope::Function(main));
     let done = set_scalar(&mut m, three.scope, three.id, NewValue::Int(-3)).unwrap();
     assert_eq!(done, Edited::InPlace);
-    let bitcode = write_module(&m).unwrap();
-    assert_ne!(bitcode, program.bitcode);
-    let read = Module::parse(&bitcode).unwrap();
+    let written = write_module(&m).unwrap();
+    assert_ne!(written, bitcode);
+    let read = Module::parse(&written).unwrap();
     assert_eq!(read, m);
     let changed = constants(&read)
         .into_iter()
@@ -245,15 +252,7 @@ fn i8_uses(m: &Module, scope: Scope) -> std::collections::BTreeMap<i64, usize> {
 /// back).
 #[test]
 fn a_value_another_constant_has_merges_the_two() {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../examples/learn-sdl-gpu/shader.frag.dxil"
-    );
-    let file = std::fs::read(path).unwrap();
-    let container = dxcopy_read::Container::parse(&file).unwrap();
-    let part = container.find(dxcopy_read::PartName::DXIL).unwrap();
-    let program = Program::parse_data(part.data, 0).unwrap();
-    let mut m = Module::parse(program.bitcode).unwrap();
+    let (mut m, _) = example_module();
     let listed = constants(&m);
     let main = m.functions.iter().position(|f| f.body.is_some()).unwrap();
     let scope = Scope::Function(main);

@@ -283,14 +283,7 @@ fn recorded_flags_the_usage_does_not_need_are_a_mismatch() {
     let metadata = DxilMetadata::read(&module).unwrap();
     let usage = feature_info::feature_usage(&module, &metadata).unwrap();
     assert_eq!((usage.recorded, usage.needed), (0x1, 0x0));
-    let parts = derive_parts(&module).unwrap();
-    let named: Vec<(&[u8; 4], &[u8])> = parts
-        .iter()
-        .map(|p| (p.name.as_bytes(), p.data.as_slice()))
-        .collect();
-    let bytes = crate::testutil::build(&named);
-    let container = crate::Container::parse(&bytes).unwrap();
-    let mismatches = check_parts(&container, &module).unwrap();
+    let mismatches = checked_with_its_derived_parts(&module);
     assert_eq!(mismatches.len(), 1, "{mismatches:?}");
     assert_eq!(mismatches[0].part, PartName::SFI0);
     assert_eq!(
@@ -300,12 +293,17 @@ fn recorded_flags_the_usage_does_not_need_are_a_mismatch() {
     );
     // Without the recorded flag the parts match the module.
     let module = vertex_module_with_flags(0);
-    let parts = derive_parts(&module).unwrap();
+    assert_eq!(checked_with_its_derived_parts(&module), []);
+}
+
+/// [`check_parts`] of a container holding just `module`'s derived parts.
+fn checked_with_its_derived_parts(module: &Module) -> Vec<PartMismatch> {
+    let parts = derive_parts(module).unwrap();
     let named: Vec<(&[u8; 4], &[u8])> = parts
         .iter()
         .map(|p| (p.name.as_bytes(), p.data.as_slice()))
         .collect();
     let bytes = crate::testutil::build(&named);
     let container = crate::Container::parse(&bytes).unwrap();
-    assert_eq!(check_parts(&container, &module).unwrap(), []);
+    check_parts(&container, module).unwrap()
 }

@@ -523,20 +523,26 @@ fn handle_call<'b>(
     };
     for _ in 0..body.values.len() + 1 {
         let instruction = defining(body, value)?;
-        value = match &instruction.kind {
-            InstructionKind::Call { .. } => return Some(instruction),
-            InstructionKind::Phi { incoming } => match incoming.first()?.value {
-                Operand::Value(v) => v,
-                Operand::Metadata(_) => return None,
-            },
-            InstructionKind::Select { if_true, .. } => match if_true {
-                Operand::Value(v) => *v,
-                Operand::Metadata(_) => return None,
-            },
-            _ => return None,
-        };
+        if let InstructionKind::Call { .. } = instruction.kind {
+            return Some(instruction);
+        }
+        value = phi_or_select_source(instruction)?;
     }
     None
+}
+
+/// The value dxc follows through a phi (its first incoming value) or a
+/// select (its true value).
+fn phi_or_select_source(instruction: &Instruction) -> Option<ValueId> {
+    let source = match &instruction.kind {
+        InstructionKind::Phi { incoming } => &incoming.first()?.value,
+        InstructionKind::Select { if_true, .. } => if_true,
+        _ => return None,
+    };
+    match source {
+        Operand::Value(v) => Some(*v),
+        Operand::Metadata(_) => None,
+    }
 }
 
 fn handle_operand(
@@ -567,17 +573,7 @@ fn arbitrary_constant(
                 _ => None,
             };
         }
-        value = match &defining(body, value)?.kind {
-            InstructionKind::Phi { incoming } => match incoming.first()?.value {
-                Operand::Value(v) => v,
-                Operand::Metadata(_) => return None,
-            },
-            InstructionKind::Select { if_true, .. } => match if_true {
-                Operand::Value(v) => *v,
-                Operand::Metadata(_) => return None,
-            },
-            _ => return None,
-        };
+        value = phi_or_select_source(defining(body, value)?)?;
     }
     None
 }

@@ -50,7 +50,7 @@ const READ: &[Layer] = &[
 const EDIT: &[Layer] = &[
     Layer {
         name: "base",
-        modules: &["", "error", "operations::bitcode"],
+        modules: &["", "error", "file", "operations::bitcode"],
     },
     Layer {
         name: "pipeline",
@@ -69,7 +69,7 @@ const EDIT: &[Layer] = &[
 const PY: &[Layer] = &[
     Layer {
         name: "base",
-        modules: &["", "error", "buffer"],
+        modules: &["", "error", "buffer", "input"],
     },
     Layer {
         name: "classes",
@@ -80,11 +80,11 @@ const PY: &[Layer] = &[
 const CLI: &[Layer] = &[
     Layer {
         name: "base",
-        modules: &["", "args", "cli", "header_args"],
+        modules: &["", "args", "cli", "header_args", "listing_args"],
     },
     Layer {
         name: "tools",
-        modules: &["cmd", "compare", "scan"],
+        modules: &["cmd"],
     },
     Layer {
         name: "binaries",
@@ -94,68 +94,19 @@ const CLI: &[Layer] = &[
 
 /// Imports that still run against the layering, each as (file, the part of
 /// the message naming the module it imports): the loops left to break. The
-/// reader has none. In dxcopy-edit: the plan and the operations use the
-/// run's name matcher and file writer, and the errors name the sources
-/// writer's. In dxcopy-py and the CLI: a container makes an edit and an edit
-/// reads a container's input; the shared header arguments and dxinfo's diff,
-/// stats and scan read dxinfo's options. The test fails on any violation not
-/// listed here, and on a listed one that no longer occurs, so the list only
-/// shrinks.
+/// reader, the CLI and the Python module have none. In dxcopy-edit the
+/// bitcode writer (a base-layer unit) still sits in the `operations` folder,
+/// so the errors that name its error types make `error` and `operations` a
+/// loop at the folder level. The test fails on any violation not listed
+/// here, and on a listed one that no longer occurs, so the list only shrinks.
 const NOT_YET: &[(&str, &str)] = &[
     (
         "crates/dxcopy-edit/src/error.rs",
         "imports `operations`, and",
     ),
     (
-        "crates/dxcopy-edit/src/error.rs",
-        "imports `operations::sources` (",
-    ),
-    (
-        "crates/dxcopy-edit/src/operations/asm/container.rs",
-        "imports `run::matcher` (",
-    ),
-    (
-        "crates/dxcopy-edit/src/operations/asm/container.rs",
-        "imports `run`, and",
-    ),
-    (
         "crates/dxcopy-edit/src/operations/asm/container.rs",
         "imports `pipeline`, and",
-    ),
-    (
-        "crates/dxcopy-edit/src/operations/dump.rs",
-        "imports `run::matcher` (",
-    ),
-    (
-        "crates/dxcopy-edit/src/operations/dump_all.rs",
-        "imports `run::file` (",
-    ),
-    (
-        "crates/dxcopy-edit/src/operations/sources.rs",
-        "imports `run::file` (",
-    ),
-    (
-        "crates/dxcopy-edit/src/pipeline/plan.rs",
-        "imports `operations::strip` (",
-    ),
-    (
-        "crates/dxcopy-edit/src/pipeline/plan.rs",
-        "imports `run::matcher` (",
-    ),
-    (
-        "crates/dxcopy-edit/src/pipeline/plan.rs",
-        "imports `run`, and",
-    ),
-    ("crates/dxcopy-py/src/container.rs", "imports `edit`, and"),
-    (
-        "crates/dxcopy/src/cmd/dxcopy.rs",
-        "imports `header_args`, and",
-    ),
-    ("crates/dxcopy/src/cmd/dxinfo.rs", "imports `compare`, and"),
-    ("crates/dxcopy/src/cmd/dxinfo.rs", "imports `scan`, and"),
-    (
-        "crates/dxcopy/src/header_args.rs",
-        "imports `cmd::dxinfo` (",
     ),
 ];
 

@@ -52,7 +52,8 @@ use run::parallel;
 
 /// Module paths used by name from other crates.
 pub use operations::{
-    asm, bitcode, c_header, constants, debug, dump, dump_all, pdb, rebuild, sources, validator,
+    asm, bitcode, c_header, constants, debug, dump, dump_all, dxil_asm, pdb, rebuild, sources,
+    validator,
 };
 pub use run::{batch, config, header_run, llvm_dis, tree};
 

@@ -16,6 +16,7 @@ pub(crate) mod debug_search;
 mod debug_tests;
 pub mod dump;
 pub mod dump_all;
+pub mod dxil_asm;
 pub(crate) mod name_strip;
 pub mod pdb;
 pub mod rebuild;

@@ -112,6 +112,8 @@ pub fn source_files(container: &Container<'_>) -> Result<Vec<SourceFile>> {
                 recorded: recorded.chars().take(80).collect(),
                 depth: path.len(),
                 length,
+                max_depth: MAX_SOURCE_DEPTH,
+                max_length: MAX_SOURCE_PATH,
             });
         }
         if let Err((depth, first)) = tree.insert(&path, index) {

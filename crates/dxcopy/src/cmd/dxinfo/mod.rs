@@ -3,6 +3,9 @@
 //! Every view is a library module in [`crate::info`]; this module only maps
 //! options to them, turns errors into one line each, and picks the exit code.
 
+mod compare;
+mod scan;
+
 use crate::cli;
 use crate::info::dump::{dump_all, dump_all_per_file};
 use crate::info::hexdump::write_hex;
@@ -11,6 +14,7 @@ use crate::info::text::{write_parts, write_text, TextOptions};
 use crate::info::verify::{coverage_checks, verify};
 use crate::info::yaml::{to_obj2yaml, YamlOptions};
 use crate::info::{parse_part_name, Inspection};
+use crate::listing_args::{parse_release, Rounding};
 use clap::Parser;
 use dxcopy_edit::config::read_data_file;
 use dxcopy_edit::Operation;
@@ -384,44 +388,11 @@ impl View {
     }
 }
 
-/// `--disasm-rounding` values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Rounding {
-    /// Windows 10 version 2004 and later: ties to even
-    Current,
-    /// Earlier Windows: 17 significant digits, ties away from zero
-    Legacy,
-}
-
-impl Rounding {
-    pub(crate) fn listing_options(self, release: Option<dxbc::FxcRelease>) -> dxbc::ListingOptions {
-        dxbc::ListingOptions {
-            rounding: match self {
-                Rounding::Current => dxbc::FloatRounding::Current,
-                Rounding::Legacy => dxbc::FloatRounding::Legacy,
-            },
-            release,
-        }
-    }
-}
-
 /// `--disasm-with` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum DisasmTool {
     /// An installed llvm-dis 17+: LLVM's current syntax
     LlvmDis,
-}
-
-/// `--disasm-format` values: an fxc release's short name or full version,
-/// or a dxc release.
-pub(crate) fn parse_release(text: &str) -> Result<ListingFormat, String> {
-    ListingFormat::parse(text).ok_or_else(|| {
-        let names: Vec<&str> = dxbc::FxcRelease::ALL.iter().map(|r| r.name()).collect();
-        format!(
-            "'{text}' is not an fxc release this listing knows ({}) nor a dxc release (1.2 … 1.9, optionally with its build: 1.8.2403)",
-            names.join(", ")
-        )
-    })
 }
 
 /// Where output and diagnostics go.
@@ -519,9 +490,9 @@ pub fn run(opts: &Opts, io: &mut Io<'_>) -> i32 {
         }
     };
     match &view {
-        View::Diff { exact, json } => return crate::compare::run_diff(opts, *exact, *json, io),
-        View::Stats { json, jobs } => return crate::compare::run_stats(opts, *json, *jobs, io),
-        View::Scan => return crate::scan::run(opts, io),
+        View::Diff { exact, json } => return compare::run_diff(opts, *exact, *json, io),
+        View::Stats { json, jobs } => return compare::run_stats(opts, *json, *jobs, io),
+        View::Scan => return scan::run(opts, io),
         _ => {}
     }
     let root_signature_path = match &view {

@@ -29,6 +29,7 @@
 // upkeep → digest decision → layout → writers), the operations on it, and
 // running them on files. Modules are private; each public type has one path,
 // at the crate root or under one of the public module paths below.
+pub mod bitcode;
 mod builder;
 mod error;
 pub mod file;
@@ -52,8 +53,7 @@ use run::parallel;
 
 /// Module paths used by name from other crates.
 pub use operations::{
-    asm, bitcode, c_header, constants, debug, dump, dump_all, dxil_asm, pdb, rebuild, sources,
-    validator,
+    asm, c_header, constants, debug, dump, dump_all, dxil_asm, pdb, rebuild, sources, validator,
 };
 pub use run::{batch, config, header_run, llvm_dis, tree};
 

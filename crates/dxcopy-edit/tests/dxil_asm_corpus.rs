@@ -94,3 +94,129 @@ fn corpus_listings_assemble_to_the_same_bitcode() {
     let dxil = per_part.get("DXIL").map_or(0, |c| c.with_template);
     assert!(dxil > 0, "no DXIL module assembles to its bitcode");
 }
+
+/// Every DXIL container of the corpus: its listing (as `dxinfo --disasm`
+/// prints it) assembled into it again (`dxasm --into F -`) gives F byte
+/// for byte, derived parts rebuilt, signed again.
+#[cfg_attr(
+    not(dxcopy_corpus),
+    ignore = "needs the shared corpus (../shared or $DXCOPY_SHARED)"
+)]
+#[test]
+fn corpus_containers_patched_with_their_listing_are_unchanged() {
+    use dxcopy_edit::dxil_asm::{check_dxil_round_trip, DxilRoundTrip};
+    let Some(corpus) = dxcopy_harness::corpus::corpus_or_skip(
+        "corpus_containers_patched_with_their_listing_are_unchanged",
+    ) else {
+        return;
+    };
+    let mut paths = dxcopy_harness::corpus::files_under(&corpus.join("bin"));
+    paths.extend(dxcopy_harness::corpus::files_under(
+        &corpus.join("dxc-listings/bin"),
+    ));
+    let (mut all, mut same) = (0, 0);
+    let mut classes: BTreeMap<String, (usize, String)> = BTreeMap::new();
+    for path in paths {
+        let bytes = std::fs::read(&path).unwrap();
+        let Ok(container) = dxcopy_read::Container::parse(&bytes) else {
+            continue;
+        };
+        if container.find(dxcopy_read::PartName::DXIL).is_none() {
+            continue;
+        }
+        all += 1;
+        let why = match check_dxil_round_trip(&bytes) {
+            Ok(DxilRoundTrip::Identical) => {
+                same += 1;
+                continue;
+            }
+            Ok(DxilRoundTrip::Differs { part, .. }) => format!("differs in {part:?}"),
+            Err(e) => format!("error: {e}"),
+        };
+        let class: String = why
+            .chars()
+            .take(70)
+            .filter(|c| !c.is_ascii_digit())
+            .collect();
+        let e = classes
+            .entry(class)
+            .or_insert_with(|| (0, path.display().to_string()));
+        e.0 += 1;
+    }
+    println!("DXIL containers: {same} of {all} come back byte for byte");
+    for (class, (n, example)) in &classes {
+        println!("{n:5} {class}\n      e.g. {example}");
+    }
+    assert!(same > 0 && all > 0);
+}
+
+/// dxc's own listings (`-Fh` headers' `#if 0` blocks) assembled with the
+/// container as template give its DXIL part byte for byte; assembled
+/// alone, a new container whose DXIL part and derived parts are the
+/// original's.
+#[cfg_attr(
+    not(dxcopy_corpus),
+    ignore = "needs the shared corpus (../shared or $DXCOPY_SHARED)"
+)]
+#[test]
+fn dxc_listings_assemble_to_their_containers() {
+    use dxcopy_edit::dxil_asm::{build_dxil_container, patch_dxil_container};
+    use dxcopy_read::{Container, PartName};
+    let Some(corpus) =
+        dxcopy_harness::corpus::corpus_or_skip("dxc_listings_assemble_to_their_containers")
+    else {
+        return;
+    };
+    let dir = corpus.join("dxc-listings");
+    let (mut all, mut into_same, mut alone_dxil, mut alone_parts) = (0, 0, 0, 0);
+    let mut failures: Vec<String> = Vec::new();
+    for listing in dxcopy_harness::corpus::files_under(&dir.join("listings")) {
+        let name = listing.file_name().unwrap().to_string_lossy().to_string();
+        let Some(stem) = name.strip_suffix(".lst") else {
+            continue;
+        };
+        let Ok(bytes) = std::fs::read(dir.join("bin").join(stem)) else {
+            continue;
+        };
+        let text = String::from_utf8_lossy(&std::fs::read(&listing).unwrap()).into_owned();
+        all += 1;
+        let original = Container::parse(&bytes).unwrap();
+        let dxil = original.find(PartName::DXIL).unwrap().data;
+        match patch_dxil_container(&bytes, &text) {
+            Ok(p) if !p.module_changed => into_same += 1,
+            Ok(_) => failures.push(format!("{name}: --into: the DXIL part differs")),
+            Err(e) => failures.push(format!("{name}: --into: {e}")),
+        }
+        match build_dxil_container(&text) {
+            Ok(built) => {
+                let built = Container::parse(&built).unwrap();
+                if built.find(PartName::DXIL).map(|p| p.data) == Some(dxil) {
+                    alone_dxil += 1;
+                }
+                let derived = [
+                    PartName::SFI0,
+                    PartName::ISG1,
+                    PartName::OSG1,
+                    PartName::PSG1,
+                    PartName::PSV0,
+                    PartName::HASH,
+                ];
+                if derived
+                    .iter()
+                    .all(|n| built.find(*n).map(|p| p.data) == original.find(*n).map(|p| p.data))
+                {
+                    alone_parts += 1;
+                }
+            }
+            Err(e) => failures.push(format!("{name}: alone: {e}")),
+        }
+    }
+    println!(
+        "dxc listings: {into_same} of {all} give the DXIL part with --into; alone: {alone_dxil} \
+         the DXIL part, {alone_parts} the derived parts"
+    );
+    for f in failures.iter().take(20) {
+        println!("{f}");
+    }
+    assert!(all > 0 && into_same > 0);
+}

@@ -2,12 +2,12 @@
 //! it: dumps and extracts ([`dump`], [`dump_all`]),
 //! scalar constants changed in place ([`constants`]),
 //! debug information moved to and from PDBs ([`debug`], [`debug_search`],
-//! [`pdb`]), bitcode rewrites ([`bitcode`], [`name_strip`]), the root
+//! [`pdb`]), bitcode name stripping ([`name_strip`]; the bitcode reader-writer
+//! itself is `crate::bitcode`, below the pipeline), the root
 //! signature ([`root_signature`]), C headers ([`c_header`]) and embedded
 //! source files ([`sources`]).
 
 pub mod asm;
-pub mod bitcode;
 pub mod c_header;
 pub mod constants;
 pub mod debug;

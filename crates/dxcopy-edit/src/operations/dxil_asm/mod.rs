@@ -31,6 +31,7 @@
 //! ```
 
 mod body;
+mod container;
 mod debug;
 mod finish;
 mod lex;
@@ -41,6 +42,10 @@ mod tests;
 
 use dxcopy_read::dxil::Module;
 
+pub use container::{
+    build_dxil_container, check_dxil_round_trip, listing_kind, patch_dxil_container, DxilAsmError,
+    DxilAsmWarning, DxilPatched, DxilRoundTrip, ListingKind,
+};
 pub use parse::MAX_DEPTH;
 
 /// An error in the text: where (1-based line and column) and what.

@@ -340,6 +340,12 @@ pub enum EditError {
     /// The listing a C header output holds could not be made.
     #[error("cannot write the header's listing: {0}")]
     Listing(dxcopy_read::listing::dxbc::DisasmError),
+    /// dxc's listing of a DXIL container, for the `#if 0` block of a C
+    /// header output, could not be made (the module does not read, or its
+    /// listing is past the work budget): as `dxinfo --disasm`, nothing is
+    /// written.
+    #[error("cannot write the header's listing: {0}")]
+    DxilListing(dxcopy_read::listing::dxil::ListingError),
     /// A C header output asked for without an output file: in place, it
     /// would replace the container with text ([`Remedy::GiveOutput`]).
     #[error("a C header output replaces nothing in place")]

@@ -16,6 +16,16 @@ use crate::error::Result;
 use crate::finding::{Finding, FindingKind};
 pub use crate::stage::ProgramType;
 
+crate::record::record! {
+    /// The two tokens every SM4/5 program starts with.
+    pub struct ProgramTokens: "program header" {
+        /// Version token: bits 0–3 minor, 4–7 major, 16–31 program type.
+        0 version_token: u32 => "version token";
+        /// Program length in 32-bit words, both tokens included.
+        4 length_dwords: u32 => "length token";
+    }
+}
+
 /// A decoded SHDR or SHEX part.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -42,8 +52,10 @@ impl ShaderBytecode {
     /// Decodes SHDR/SHEX data located at absolute offset `base`.
     pub fn parse_data(data: &[u8], base: u64) -> Result<ShaderBytecode> {
         let c = Cursor::new(data, base);
-        let version_token = c.u32(0, "version token")?;
-        let length_dwords = c.u32(4, "length token")?;
+        let ProgramTokens {
+            version_token,
+            length_dwords,
+        } = ProgramTokens::read(&c, 0)?;
         let mut issues = Vec::new();
         let bytes = u64::from(length_dwords) * 4;
         if bytes > c.len() {

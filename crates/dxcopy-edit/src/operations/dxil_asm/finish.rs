@@ -248,6 +248,7 @@ pub(super) fn canonical_order(m: &mut Module, template: Option<&Module>) -> Resu
     apply_type_order(m, &order);
     renumber_with(m, preserve).map_err(|e| e.to_string())?;
     if let Some(t) = template {
+        keep_use_lists(m, t);
         m.symbol_order = t.symbol_order.clone();
         for (f, tf) in m.functions.iter_mut().zip(&t.functions) {
             if let (Some(b), Some(tb)) = (&mut f.body, &tf.body) {
@@ -381,6 +382,51 @@ fn fast_math_flags(m: &mut Module, template: Option<&Module>) {
                 if *op == BinOp::FAdd && (is_mad(lhs) || is_mad(rhs)) {
                     flags.fast_math.0 = 29;
                 }
+            }
+        }
+    }
+}
+
+/// The template's use-list records (the order of each value's uses, which
+/// the text does not carry) where the module is the template's: the
+/// module's records when the whole module is, a function's when that
+/// function's body is.
+fn keep_use_lists(m: &mut Module, template: &Module) {
+    let has_any = !template.use_lists.is_empty()
+        || template
+            .functions
+            .iter()
+            .any(|f| f.body.as_ref().is_some_and(|b| !b.use_lists.is_empty()));
+    if !has_any {
+        return;
+    }
+    let mut bare = template.clone();
+    bare.use_lists.clear();
+    for f in &mut bare.functions {
+        if let Some(b) = &mut f.body {
+            b.use_lists.clear();
+        }
+    }
+    // Compared without the symbol orders, which are taken from the template too.
+    let mut ours = m.clone();
+    ours.symbol_order = bare.symbol_order.clone();
+    for (f, t) in ours.functions.iter_mut().zip(&bare.functions) {
+        if let (Some(b), Some(tb)) = (&mut f.body, &t.body) {
+            b.symbol_order = tb.symbol_order.clone();
+        }
+    }
+    if ours == bare {
+        m.use_lists = template.use_lists.clone();
+    }
+    for ((f, ours), (t, bare)) in m
+        .functions
+        .iter_mut()
+        .zip(&ours.functions)
+        .zip(template.functions.iter().zip(&bare.functions))
+    {
+        if let (Some(b), Some(tb)) = (&mut f.body, &t.body) {
+            if ours.body == bare.body {
+                b.use_lists = tb.use_lists.clone();
             }
         }
     }

@@ -1124,7 +1124,13 @@ impl<'t> Parser<'t> {
                         None => break,
                     },
                 },
-                Tok::MetaName(kind) => {
+                // An attachment (`!dbg !12`) of a definition; a declaration
+                // has none, and `!name =` starts named metadata.
+                Tok::MetaName(kind) if is_definition => {
+                    let mut look = self.lex.clone();
+                    if matches!(look.next_token().map(|t| t.tok), Ok(Tok::Punct(b'='))) {
+                        break;
+                    }
                     self.bump()?;
                     let kind = self.metadata_kind(&kind);
                     let node = self.metadata_ref()?;

@@ -115,15 +115,14 @@ pub(crate) fn code_of(source: &str) -> String {
                 continue;
             }
         }
-        if rest.starts_with('\'') {
+        if let Some(quoted) = rest.strip_prefix('\'') {
             // A char literal (`'x'`, `'\''`, `'\u{1F}'`) is blanked; a
             // lifetime (`'a`) is kept.
-            let b = rest.as_bytes();
-            let end = if b.get(1) == Some(&b'\\') {
-                rest[3..].find('\'').map(|e| 3 + e + 1)
+            let end = if quoted.starts_with('\\') {
+                rest.get(3..).and_then(|r| r.find('\'')).map(|e| 3 + e + 1)
             } else {
-                let first = rest[1..].chars().next().map_or(0, char::len_utf8);
-                (rest.as_bytes().get(1 + first) == Some(&b'\'')).then_some(2 + first)
+                let first = quoted.chars().next().map_or(0, char::len_utf8);
+                (quoted.as_bytes().get(first) == Some(&b'\'')).then_some(2 + first)
             };
             if let Some(end) = end {
                 out.push_str("' '");

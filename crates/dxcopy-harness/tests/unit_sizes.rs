@@ -84,6 +84,10 @@ const LONG_FUNCTIONS: &[(&str, &str)] = &[
         "function_body",
     ),
     (
+        "crates/dxcopy-edit/src/operations/dxil_asm/debug.rs",
+        "layout",
+    ),
+    (
         "crates/dxcopy-edit/src/operations/dxil_asm/body.rs",
         "instruction",
     ),

@@ -10,6 +10,11 @@
 //!   for `seconds` each (default 120) and prints each one's executions and
 //!   crashes (libFuzzer's output in fuzz/logs/<target>.log); it fails when
 //!   a target found a crash (kept in fuzz/artifacts/<target>/);
+//! - `--sanitizer=none` (with a target or `all`) builds without
+//!   AddressSanitizer, with debug assertions and overflow checks and 16
+//!   codegen units: a build of minutes rather than the better part of an
+//!   hour on a shared 2-core machine, and faster runs; memory errors are
+//!   then found only by what Rust checks itself;
 //! - `cargo xtask fuzz keep <target> <artifact> <name>` copies a crash input
 //!   into crates/dxcopy-harness/tests/data/fuzz-regressions/<target>/<name>,
 //!   where the regression test replays it for ever.
@@ -253,6 +258,44 @@ fn cargo_fuzz() -> Command {
     cmd
 }
 
+/// How the targets are built: cargo-fuzz's default AddressSanitizer, or
+/// none (`--sanitizer=none`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Sanitizer {
+    Address,
+    None,
+}
+
+impl Sanitizer {
+    /// `--sanitizer=KIND` among `args` (removed from them); address when
+    /// absent.
+    fn take(args: &mut Vec<String>) -> Result<Sanitizer> {
+        let mut sanitizer = Sanitizer::Address;
+        let mut rest = Vec::new();
+        for arg in args.drain(..) {
+            match arg.strip_prefix("--sanitizer=") {
+                Some("none") => sanitizer = Sanitizer::None,
+                Some("address") => sanitizer = Sanitizer::Address,
+                Some(other) => bail!("--sanitizer takes none or address, not '{other}'"),
+                None => rest.push(arg),
+            }
+        }
+        *args = rest;
+        Ok(sanitizer)
+    }
+
+    /// The options `cargo fuzz build` and `cargo fuzz run` take for it (the
+    /// same for both, so that a run reuses the build).
+    fn build_args(self) -> &'static [&'static str] {
+        match self {
+            Sanitizer::Address => &["-O"],
+            // Without ASan, debug assertions and overflow checks are what
+            // catch a silent wrong computation.
+            Sanitizer::None => &["-O", "-a", "-s", "none", "--codegen-units", "16"],
+        }
+    }
+}
+
 /// libFuzzer's options for a run of `seconds`.
 fn libfuzzer_args(seconds: u64) -> Vec<String> {
     vec![
@@ -291,17 +334,24 @@ fn final_stat(log: &str, name: &str) -> Option<u64> {
         .and_then(|v| v.trim().parse().ok())
 }
 
-/// Builds every target, then runs each for `seconds` in turn.
-fn run_all(seconds: u64) -> Result<()> {
+/// Builds every target, then runs each of `only` (every target when
+/// empty) for `seconds` in turn.
+fn run_all(seconds: u64, only: &[String], sanitizer: Sanitizer) -> Result<()> {
     require_cargo_fuzz()?;
+    if let Some(unknown) = only.iter().find(|o| !TARGETS.iter().any(|(t, _)| t == o)) {
+        bail!("unknown fuzz target '{unknown}' (cargo xtask fuzz lists them)");
+    }
     for (t, n) in seed()? {
         println!("fuzz: {n} seeds in fuzz/corpus/{t}");
     }
-    crate::run(cargo_fuzz().args(["build", "-O"]))?;
+    crate::run(cargo_fuzz().arg("build").args(sanitizer.build_args()))?;
     let logs = fuzz_dir().join("logs");
     std::fs::create_dir_all(&logs)?;
     let mut stats = Vec::new();
-    for (target, _) in TARGETS {
+    let chosen = TARGETS
+        .iter()
+        .filter(|(t, _)| only.is_empty() || only.iter().any(|o| o == t));
+    for (target, _) in chosen {
         let corpus = fuzz_dir().join("corpus").join(target);
         std::fs::create_dir_all(&corpus)?;
         let log_path = logs.join(format!("{target}.log"));
@@ -312,7 +362,9 @@ fn run_all(seconds: u64) -> Result<()> {
         );
         let started = std::time::Instant::now();
         let status = cargo_fuzz()
-            .args(["run", "-O", target])
+            .arg("run")
+            .args(sanitizer.build_args())
+            .arg(target)
             .arg(&corpus)
             .arg("--")
             .args(libfuzzer_args(seconds))
@@ -354,8 +406,11 @@ fn run_all(seconds: u64) -> Result<()> {
     Ok(())
 }
 
-/// `cargo xtask fuzz [TARGET [SECONDS] | all [SECONDS] | seed | keep TARGET ARTIFACT NAME]`.
+/// `cargo xtask fuzz [TARGET [SECONDS] | all [SECONDS] [TARGET…] | seed | keep TARGET ARTIFACT NAME]`,
+/// with `--sanitizer=none` anywhere for a build without AddressSanitizer.
 pub fn run(args: &[String]) -> Result<()> {
+    let mut args = args.to_vec();
+    let sanitizer = Sanitizer::take(&mut args)?;
     match args.first().map(String::as_str) {
         None | Some("list") => {
             println!("fuzz targets (fuzz/fuzz_targets/*.rs):");
@@ -364,7 +419,8 @@ pub fn run(args: &[String]) -> Result<()> {
             }
             println!(
                 "\nrun one:   cargo xtask fuzz <target> [seconds]   (default 600; needs `cargo install cargo-fuzz`)\n\
-                 run all:   cargo xtask fuzz all [seconds]        (each target in turn, default 120 s each)\n\
+                 run all:   cargo xtask fuzz all [seconds] [target…]   (each target, or those named, in turn; default 120 s each)\n\
+                 no ASan:   add --sanitizer=none (debug assertions, 16 codegen units: a build of minutes)\n\
                  directly:  RUSTC_BOOTSTRAP=1 cargo fuzz run <target> fuzz/corpus/<target> -- -jobs=1 -max_total_time=<s>\n\
                  seed only: cargo xtask fuzz seed\n\
                  a crash:   fix it in the library with a unit test, then\n           \
@@ -383,9 +439,9 @@ pub fn run(args: &[String]) -> Result<()> {
                 Some(s) => s.parse().context("seconds")?,
                 None => 120,
             };
-            run_all(seconds)
+            run_all(seconds, args.get(2..).unwrap_or_default(), sanitizer)
         }
-        Some("keep") => match args {
+        Some("keep") => match args.as_slice() {
             [_, target, artifact, name] => keep(target, Path::new(artifact), name),
             _ => bail!("usage: cargo xtask fuzz keep <target> <artifact> <name>"),
         },
@@ -405,7 +461,9 @@ pub fn run(args: &[String]) -> Result<()> {
             std::fs::create_dir_all(&corpus)?;
             crate::run(
                 cargo_fuzz()
-                    .args(["run", "-O", target])
+                    .arg("run")
+                    .args(sanitizer.build_args())
+                    .arg(target)
                     .arg(&corpus)
                     .arg("--")
                     .args(libfuzzer_args(seconds)),

@@ -340,6 +340,12 @@ pub enum EditError {
     /// The listing a C header output holds could not be made.
     #[error("cannot write the header's listing: {0}")]
     Listing(dxcopy_read::listing::dxbc::DisasmError),
+    /// dxc's listing of a DXIL container, for the `#if 0` block of a C
+    /// header output, could not be made (the module does not read, or its
+    /// listing is past the work budget): as `dxinfo --disasm`, nothing is
+    /// written.
+    #[error("cannot write the header's listing: {0}")]
+    DxilListing(dxcopy_read::listing::dxil::ListingError),
     /// A C header output asked for without an output file: in place, it
     /// would replace the container with text ([`Remedy::GiveOutput`]).
     #[error("a C header output replaces nothing in place")]
@@ -359,12 +365,10 @@ pub enum EditError {
         second: String,
     },
     /// A recorded source name deeper or longer than an extraction takes
-    /// ([`MAX_SOURCE_DEPTH`](crate::sources::MAX_SOURCE_DEPTH) folders,
-    /// [`MAX_SOURCE_PATH`](crate::sources::MAX_SOURCE_PATH) bytes).
+    /// (the limits are the extraction's, `sources::MAX_SOURCE_DEPTH` folders
+    /// and `sources::MAX_SOURCE_PATH` bytes).
     #[error(
-        "SRCI: source file {index} ('{recorded}') has a path of {depth} components and {length} bytes below the extraction folder; at most {} and {} are extracted; nothing was written",
-        crate::sources::MAX_SOURCE_DEPTH,
-        crate::sources::MAX_SOURCE_PATH
+        "SRCI: source file {index} ('{recorded}') has a path of {depth} components and {length} bytes below the extraction folder; at most {max_depth} and {max_length} are extracted; nothing was written"
     )]
     SourcePathTooLong {
         /// The file's 0-based index in SRCI's names.
@@ -375,6 +379,10 @@ pub enum EditError {
         depth: usize,
         /// Its length in bytes below the folder (`/` between components).
         length: usize,
+        /// The most components extracted.
+        max_depth: usize,
+        /// The most bytes extracted.
+        max_length: usize,
     },
     /// An I/O error on a named file.
     #[error("'{}': {source}", path.display())]

@@ -29,8 +29,10 @@
 // upkeep → digest decision → layout → writers), the operations on it, and
 // running them on files. Modules are private; each public type has one path,
 // at the crate root or under one of the public module paths below.
+pub mod bitcode;
 mod builder;
 mod error;
+pub mod file;
 mod operations;
 mod pipeline;
 mod run;
@@ -42,17 +44,18 @@ mod workflow_tests;
 
 // Crate-internal short paths (`crate::plan`, `crate::config`, …), so that
 // each file names the step it uses.
-use operations::{debug_search, name_strip, root_signature, strip};
+use operations::{debug_search, name_strip, root_signature};
 use pipeline::{
-    copy, digest_decision, hash_upkeep, layout, output, parts, plan, policy, unchanged,
+    copy, digest_decision, hash_upkeep, layout, matcher, output, parts, plan, policy, strip,
+    unchanged,
 };
-use run::{matcher, parallel};
+use run::parallel;
 
 /// Module paths used by name from other crates.
 pub use operations::{
-    asm, bitcode, c_header, constants, debug, dump, dump_all, pdb, rebuild, sources, validator,
+    asm, c_header, constants, debug, dump, dump_all, dxil_asm, pdb, rebuild, sources, validator,
 };
-pub use run::{batch, config, file, header_run, llvm_dis, tree};
+pub use run::{batch, config, header_run, llvm_dis, tree};
 
 pub use builder::ContainerBuilder;
 pub use config::{Config, DumpSpec, EditNote, Edits, OptionWarning, Report};

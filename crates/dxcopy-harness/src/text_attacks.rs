@@ -15,7 +15,9 @@
 //! - [`c_header_many_arrays`]: every array read, no reserve per array;
 //! - [`header_injection`]: a written header whose only directives are its
 //!   own `#if 0` and `#endif`;
-//! - [`sources_deep_path`]: `SourcePathTooLong` before anything is written.
+//! - [`sources_deep_path`]: `SourcePathTooLong` before anything is written;
+//! - [`sources_many_deep_paths`]: every file written, work and heap linear
+//!   in the recorded paths.
 
 use dxcopy_edit::ContainerBuilder;
 
@@ -143,6 +145,21 @@ pub fn sources_deep_path(depth: usize) -> Vec<u8> {
         .unwrap_or_default()
 }
 
+/// A container whose SRCI records `files` files, each `depth` folders deep
+/// within the limits (`d0/a/…/x.h`, `d1/a/…/x.h`, …): every folder of every
+/// path is made, so extraction's work is all in the paths.
+pub fn sources_many_deep_paths(files: usize, depth: usize) -> Vec<u8> {
+    let names: Vec<String> = (0..files)
+        .map(|i| format!("d{i}/") + &"a/".repeat(depth.saturating_sub(2)) + "x.h")
+        .collect();
+    let entries: Vec<(&[u8], &[u8])> = names.iter().map(|n| (n.as_bytes(), &b"x"[..])).collect();
+    let srci = dxcopy_read::fixtures::build_source_info(&entries, &[], false);
+    ContainerBuilder::new()
+        .part(b"SRCI", &srci)
+        .build()
+        .unwrap_or_default()
+}
+
 /// Small instances of every generator, for the sweep and to seed the fuzz
 /// targets: (fuzz target, name, bytes).
 pub fn seeds() -> Vec<(&'static str, String, Vec<u8>)> {
@@ -169,6 +186,11 @@ pub fn seeds() -> Vec<(&'static str, String, Vec<u8>)> {
         ),
         ("c_header", "header-injection".into(), header_injection(4)),
         ("sources", "deep-path".into(), sources_deep_path(256)),
+        (
+            "sources",
+            "many-deep-paths".into(),
+            sources_many_deep_paths(8, 64),
+        ),
     ];
     for (i, (_, text, _)) in asm_unread_tails().into_iter().enumerate() {
         out.push(("asm", format!("unread-tail-{i}"), text.into_bytes()));

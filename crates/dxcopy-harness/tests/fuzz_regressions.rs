@@ -243,3 +243,42 @@ fn pdb_regressions() {
         expect_error(&what, Pdb::parse(&bytes).map(|_| ()), kind, offset);
     }
 }
+
+/// An expected assembler error: a test of its kind, its line and column.
+type AsmErrorAt = (fn(&dxcopy_edit::asm::AsmErrorKind) -> bool, u32, u32);
+
+/// The asm target's inputs: listings. Each is an error of the kind its
+/// row names, at its line and column.
+const ASM: &[(&str, AsmErrorAt)] = &[(
+    "five-indices-on-a-relative-register",
+    (
+        |k| {
+            matches!(
+                k,
+                dxcopy_edit::asm::AsmErrorKind::TooManyIndices { limit: 3 }
+            )
+        },
+        3,
+        56,
+    ),
+)];
+
+#[test]
+fn asm_regressions() {
+    let all = inputs("asm");
+    same_names("asm", &all, ASM);
+    for (name, bytes) in all {
+        let what = format!("asm/{name}");
+        assert_eq!(
+            dxcopy_harness::text_attacks::asm_input(&bytes),
+            0,
+            "{what}: assembled"
+        );
+        let (_, (kind, line, column)) = *ASM.iter().find(|(n, _)| *n == name).unwrap();
+        let text = String::from_utf8_lossy(&bytes);
+        let e = dxcopy_edit::asm::assemble(&text, &mut dxcopy_edit::asm::FloatHints::none())
+            .unwrap_err();
+        assert!(kind(&e.kind), "{what}: {e}");
+        assert_eq!((e.line, e.column), (line, column), "{what}: {e}");
+    }
+}

@@ -45,6 +45,8 @@ struct Outcome {
     walk_limit: u64,
     /// The most any pass used.
     used: Used,
+    /// The module.
+    bitcode: Vec<u8>,
 }
 
 fn max(a: Used, b: Used) -> Used {
@@ -108,6 +110,7 @@ fn run(bitcode: &[u8]) -> Outcome {
         walk_units,
         walk_limit,
         used,
+        bitcode: bitcode.to_vec(),
     }
 }
 
@@ -116,13 +119,34 @@ fn run(bitcode: &[u8]) -> Outcome {
 /// program header (24).
 const DXIL_BITCODE_OFFSET: u64 = 32 + 4 + 8 + 24;
 
+/// The bit offsets of the module-level METADATA records that define an
+/// ID (string, value, node, distinct node: what the generators write), in
+/// ID order, found by walking the bitstream.
+fn metadata_definitions(bitcode: &[u8]) -> Vec<u64> {
+    use dxcopy_read::bitcode::Entry;
+    const METADATA_BLOCK: u32 = 15;
+    let mut reader = Bitcode::parse(bitcode).unwrap().reader();
+    let mut at = Vec::new();
+    while let Ok(Some(entry)) = reader.next_entry() {
+        if let Entry::Record(r) = entry {
+            if r.block_id == METADATA_BLOCK && matches!(r.code, 1 | 2 | 3 | 5) {
+                at.push(r.bit_offset);
+            }
+        }
+    }
+    at
+}
+
 /// The listing stopped at the `dx.*` metadata budget, with the node, the
-/// module's part and the file offset of its bitcode in the error.
-fn assert_header_over_budget_in_dxil(listing: &Result<usize, ListingError>) {
+/// module's part, the file offset of its bitcode and the bit offset of
+/// the node's record in the error.
+fn assert_header_over_budget_in_dxil(o: &Outcome) {
+    let listing = &o.listing;
     let Err(
         e @ ListingError::Header {
             part,
             offset,
+            record,
             source: HeaderError::Metadata(MetadataError::OverBudget { id, .. }),
         },
     ) = listing
@@ -130,10 +154,13 @@ fn assert_header_over_budget_in_dxil(listing: &Result<usize, ListingError>) {
         panic!("{listing:?}")
     };
     assert_eq!((*part, *offset), (PartName::DXIL, DXIL_BITCODE_OFFSET));
+    let bit = metadata_definitions(&o.bitcode)[id.0 as usize];
+    assert_eq!(*record, Some(bit));
     let text = e.to_string();
     assert!(
         text.starts_with(&format!(
-            "DXIL module (bitcode at offset 0x44): module metadata: metadata !{}: ",
+            "DXIL module (bitcode at offset 0x44), metadata record at bit {bit}: \
+             module metadata: metadata !{}: ",
             id.0
         )),
         "{text}"
@@ -233,7 +260,7 @@ fn entry_points_sharing_signatures_stop_at_the_metadata_budget() {
         let Some(Err(MetadataError::OverBudget { .. })) = &o.metadata else {
             panic!("{:?}", o.metadata)
         };
-        assert_header_over_budget_in_dxil(&o.listing);
+        assert_header_over_budget_in_dxil(o);
         assert!(is_work_limit(o.reflection.as_ref().unwrap_err()));
     });
 }
@@ -247,7 +274,7 @@ fn a_fan_of_entry_references_stops_at_the_metadata_budget() {
             "{:?}",
             o.metadata
         );
-        assert_header_over_budget_in_dxil(&o.listing);
+        assert_header_over_budget_in_dxil(o);
         assert!(is_work_limit(o.reflection.as_ref().unwrap_err()));
     });
 }
@@ -275,6 +302,7 @@ fn struct_nesting_past_the_tables_limit_is_an_error_not_a_shorter_table() {
             e @ ListingError::Header {
                 part,
                 offset,
+                record: None,
                 source: HeaderError::BufferTables(BufferTablesError::TooDeep { limit }),
             },
         ) = &o.listing

@@ -27,6 +27,13 @@ const HEADER_HEAP_PER_BYTE: usize = 16;
 /// Per byte of a container with SRCI: the decoded names and their paths
 /// (a 24-byte component per two bytes of `a/a/a/…`).
 const SOURCES_HEAP_PER_BYTE: usize = 32;
+/// Bytes allocated per byte of a container whose sources are extracted:
+/// each folder opened is named by its whole path (checked, created, opened
+/// and held: a few allocations of it), and a recorded path is at most
+/// [`dxcopy_edit::sources::MAX_SOURCE_DEPTH`] folders and
+/// `MAX_SOURCE_PATH` bytes, so a byte of a path 100 folders deep costs
+/// about a thousand bytes allocated, and none are kept past the run.
+const SOURCES_EXTRACTED_PER_BYTE: usize = 2048;
 /// Heap every measured call may use whatever its input (small tables).
 const BASE: usize = 64 << 10;
 
@@ -274,6 +281,48 @@ fn deep_source_paths_are_refused_with_nothing_left_behind() {
         );
         assert!(!out.exists(), "a refused extraction leaves no folder");
     }
+    let _ = std::fs::remove_dir_all(&tmp);
+}
+
+/// Extraction within the limits: many files, each 100 folders deep, at
+/// two sizes. Its work, counted as the bytes allocated (paths checked,
+/// folders opened and held, files staged), and its peak heap stay within
+/// a fixed multiple of the input, which the per-path depth and length
+/// limits set, and grow with the number of recorded paths and no faster.
+#[test]
+fn extraction_work_is_linear_in_the_recorded_paths() {
+    let tmp = tempfile_dir();
+    let work = [30, 120].map(|files| {
+        let bytes = sources_many_deep_paths(files, 100);
+        let c = dxcopy_read::Container::parse(&bytes).unwrap();
+        let out = tmp.join(format!("many{files}"));
+        let used = ThreadCounts::measure(|| {
+            let done = dxcopy_edit::sources::extract_sources(&out, &c, None).unwrap();
+            assert_eq!(done.files.len(), files);
+        });
+        assert!(
+            used.peak <= BASE + SOURCES_EXTRACTED_PER_BYTE * bytes.len(),
+            "{files} files ({} bytes): peak heap {}",
+            bytes.len(),
+            used.peak
+        );
+        assert!(
+            used.total <= SOURCES_EXTRACTED_PER_BYTE * bytes.len(),
+            "{files} files ({} bytes): {} bytes allocated",
+            bytes.len(),
+            used.total
+        );
+        let deepest = (0..98).fold(out.join(format!("d{}", files - 1)), |p, _| p.join("a"));
+        assert_eq!(std::fs::read(deepest.join("x.h")).unwrap(), b"x");
+        (bytes.len(), used.total)
+    });
+    let [(small, small_work), (large, large_work)] = work;
+    let ratio = large as f64 / small as f64;
+    let grew = large_work as f64 / small_work as f64;
+    assert!(
+        grew <= ratio * 1.25,
+        "{small} → {large} bytes ({ratio:.1}×): {small_work} → {large_work} bytes allocated ({grew:.1}×)"
+    );
     let _ = std::fs::remove_dir_all(&tmp);
 }
 

@@ -2,8 +2,8 @@
 //! and applied by the library in the command's fixed order.
 
 use crate::buffer::buffer_bytes;
-use crate::container::Input;
 use crate::error::warning_text;
+use crate::input::Input;
 use dxcopy_edit::config::part_name;
 use dxcopy_edit::{Config, DigestPolicy, EditError, HashPolicy, NameMatcher, StripClass};
 use pyo3::prelude::*;

@@ -9,6 +9,7 @@ mod buffer;
 mod container;
 mod edit;
 mod error;
+mod input;
 mod module;
 mod projects;
 mod strip;

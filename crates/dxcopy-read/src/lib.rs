@@ -81,7 +81,6 @@ mod enums;
 pub mod error;
 mod fault_guard;
 pub mod fields;
-pub mod finding;
 #[cfg(any(test, feature = "testutil"))]
 pub mod fixtures;
 pub mod info;
@@ -101,8 +100,8 @@ pub(crate) mod testutil;
 
 // The decoder modules keep their paths at the crate root (`dxcopy_read::psv0`).
 pub use parts::{
-    aon9, debug_name, decode, dxbc, hash, private, program, psv0, rdat, rdef, rts0, sfi0,
-    signature, source_info, spdb, stat, version,
+    aon9, debug_name, decode, dxbc, finding, hash, private, program, psv0, rdat, rdef, rts0,
+    rts0_coverage, sfi0, signature, source_info, spdb, stat, version,
 };
 
 pub use container::{Container, Header, Part, PartHeader};

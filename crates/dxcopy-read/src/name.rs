@@ -1,4 +1,6 @@
-//! Four-character part names.
+//! Four-character part names. The constants of the known names
+//! (`PartName::DXIL`, …) and [`PartName::is_known`] come from the part table
+//! (`part_table`), which sits beside this module and reads it.
 
 use std::fmt;
 
@@ -6,32 +8,6 @@ use std::fmt;
 /// `Display` escapes non-printable bytes as `\xNN`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct PartName(pub [u8; 4]);
-
-/// Generates a `PartName` constant for each row of the part table
-/// ([`crate::part_table::rows`]).
-macro_rules! define_part_names {
-    (
-        families { $($families:tt)* }
-        parts { $( $name:ident : $family:tt, $strip:tt, $llvm:ident, $doc:literal; )* }
-    ) => {
-        #[allow(non_upper_case_globals)] // `Aon9`
-        impl PartName {
-            $(
-                #[doc = concat!("`", stringify!($name), "`: ", $doc, ".")]
-                pub const $name: PartName = PartName(fourcc(stringify!($name)));
-            )*
-        }
-    };
-}
-
-crate::part_table::rows::for_each_part!(define_part_names);
-
-/// The four bytes of a part name written as an identifier.
-const fn fourcc(name: &str) -> [u8; 4] {
-    let b = name.as_bytes();
-    assert!(b.len() == 4, "a part name has four bytes");
-    [b[0], b[1], b[2], b[3]]
-}
 
 impl PartName {
     /// Builds a name from a string of exactly four bytes.
@@ -47,12 +23,6 @@ impl PartName {
     /// The name as a string when it is valid UTF-8 (lossy otherwise) — used for matching.
     pub fn to_lossy_string(&self) -> String {
         String::from_utf8_lossy(&self.0).into_owned()
-    }
-
-    /// Whether this is a part name documented by DXC, FXC or LLVM: a row of
-    /// [`PART_TABLE`](crate::part_table::PART_TABLE).
-    pub fn is_known(&self) -> bool {
-        crate::part_table::part_info(*self).is_some()
     }
 }
 

@@ -70,33 +70,43 @@ pub fn is_msf(data: &[u8]) -> bool {
     data.starts_with(MSF_MAGIC)
 }
 
-/// The superblock fields after the magic, as stored.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SuperBlock {
-    /// Block size in bytes (512 for dxc).
-    pub block_size: u32,
-    /// Block of the active free-block map (1 or 2).
-    pub free_block_map_block: u32,
-    /// NumBlocks as stored. dxc writes one less than the real count; see
-    /// [`Pdb::file_blocks`] for the number that is used.
-    pub num_blocks: u32,
-    /// Size of the stream directory in bytes.
-    pub num_directory_bytes: u32,
-    /// Block holding the list of the directory's blocks.
-    pub block_map_addr: u32,
+crate::record::record! {
+    /// The superblock fields after the 32-byte magic, as stored (read at
+    /// [`SUPERBLOCK_FIELDS`]).
+    #[derive(Eq)]
+    pub struct SuperBlock: "MSF superblock" {
+        /// Block size in bytes (512 for dxc).
+        0 block_size: u32 => "MSF BlockSize";
+        /// Block of the active free-block map (1 or 2).
+        4 free_block_map_block: u32 => "MSF FreeBlockMapBlock";
+        /// NumBlocks as stored. dxc writes one less than the real count; see
+        /// [`Pdb::file_blocks`] for the number that is used.
+        8 num_blocks: u32 => "MSF NumBlocks";
+        /// Size of the stream directory in bytes.
+        12 num_directory_bytes: u32 => "MSF NumDirectoryBytes";
+        /// Not read.
+        16 reserved: crate::record::Reserved<4>;
+        /// Block holding the list of the directory's blocks.
+        20 block_map_addr: u32 => "MSF BlockMapAddr";
+    }
 }
 
-/// The fixed head of the PDB info stream (stream 1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct PdbInfo {
-    /// Format version (20000404 = VC70 for dxc).
-    pub version: u32,
-    /// Signature (a time stamp for MSVC; 0 for dxc).
-    pub signature: u32,
-    /// Age (1 for dxc).
-    pub age: u32,
-    /// The 16-byte GUID as stored. For a dxc PDB it is the HASH part's digest.
-    pub guid: [u8; 16],
+/// Where the [`SuperBlock`] fields start: after the magic.
+pub const SUPERBLOCK_FIELDS: u64 = MSF_MAGIC.len() as u64;
+
+crate::record::record! {
+    /// The fixed head of the PDB info stream (stream 1).
+    #[derive(Eq)]
+    pub struct PdbInfo: "PDB info" {
+        /// Format version (20000404 = VC70 for dxc).
+        0 version: u32 => "PDB info version";
+        /// Signature (a time stamp for MSVC; 0 for dxc).
+        4 signature: u32 => "PDB info signature";
+        /// Age (1 for dxc).
+        8 age: u32 => "PDB info age";
+        /// The 16-byte GUID as stored. For a dxc PDB it is the HASH part's digest.
+        12 guid: [u8; 16] => "PDB info GUID";
+    }
 }
 
 impl PdbInfo {
@@ -159,13 +169,7 @@ impl<'data> Pdb<'data> {
                 },
             ));
         }
-        let superblock = SuperBlock {
-            block_size: c.u32(32, "MSF BlockSize")?,
-            free_block_map_block: c.u32(36, "MSF FreeBlockMapBlock")?,
-            num_blocks: c.u32(40, "MSF NumBlocks")?,
-            num_directory_bytes: c.u32(44, "MSF NumDirectoryBytes")?,
-            block_map_addr: c.u32(52, "MSF BlockMapAddr")?,
-        };
+        let superblock = SuperBlock::read(&c, SUPERBLOCK_FIELDS)?;
         if !BLOCK_SIZES.contains(&superblock.block_size) {
             return Err(c.error(
                 32,
@@ -290,12 +294,7 @@ impl<'data> Pdb<'data> {
             ));
         };
         let c = Cursor::new(&stream, self.stream_offset(INFO_STREAM).unwrap_or(0));
-        Ok(PdbInfo {
-            version: c.u32(0, "PDB info version")?,
-            signature: c.u32(4, "PDB info signature")?,
-            age: c.u32(8, "PDB info age")?,
-            guid: c.array(12, "PDB info GUID")?,
-        })
+        PdbInfo::read(&c, 0)
     }
 
     /// The input bytes.

@@ -117,8 +117,12 @@ fn part_summary_matches_every_reference() {
         let bytes = std::fs::read(corpus.join(path)).unwrap();
         let container = Container::parse(&bytes).unwrap();
         let part = dxbc::shader_part(&container).expect("SHDR or SHEX");
-        let shader = dxcopy_read::dxbc::ShaderBytecode::parse(&part).unwrap();
-        let summary = shader.program.expect("decodable program");
+        dxcopy_read::dxbc::ShaderBytecode::parse(&part).unwrap();
+        let summary = dxcopy_read::listing::dxbc::summary::ProgramSummary::decode(
+            part.data,
+            part.data_offset(),
+        )
+        .expect("decodable program");
         assert_eq!(summary.error, None, "{path}");
         let ours: Vec<&str> = summary
             .declarations

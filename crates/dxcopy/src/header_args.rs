@@ -1,7 +1,7 @@
 //! The C-header options of dxcopy and dxstrip (`--array`, `--output-format`,
 //! `--listing`, …), mapped to [`dxcopy_edit::header_run::HeaderRun`].
 
-use crate::cmd::dxinfo::{parse_release, Rounding};
+use crate::listing_args::{parse_release, Rounding};
 use clap::Args;
 use dxcopy_edit::c_header::{CompilerHeader, HeaderStyle, LineEnds};
 use dxcopy_edit::header_run::HeaderRun;

@@ -7,9 +7,8 @@
 pub mod args;
 pub mod cli;
 pub mod cmd;
-pub mod compare;
 pub mod header_args;
-pub mod scan;
+pub mod listing_args;
 
 /// The dxinfo views, which live in the libraries; re-exported here so
 /// `dxcopy::info::…` paths keep working.

@@ -83,3 +83,51 @@ fn an_unknown_release_is_a_usage_error() {
     let out = common::run_in("dxinfo", &["--disasm-format=6.3", "cb.dxbc"], dir.path());
     assert_eq!(out.status.code(), Some(1));
 }
+
+/// `--disasm` without a part lists ILDB when the container has one, as dxc
+/// does, whichever disassembler prints it: the built-in listing and
+/// `--disasm-with=llvm-dis` (a stand-in tool that prints a digest of the
+/// bitcode it is given) show the same module as `--disasm=ILDB`, not DXIL's.
+#[cfg(unix)]
+#[test]
+fn one_default_module_for_both_disassemblers() {
+    use std::os::unix::fs::PermissionsExt;
+    let dxil = dxcopy_harness::attacks::wide_metadata(1);
+    let ildb = dxcopy_harness::attacks::wide_metadata(3);
+    let bytes = dxcopy_edit::ContainerBuilder::new()
+        .pixel_program(b"DXIL", &dxil)
+        .pixel_program(b"ILDB", &ildb)
+        .build()
+        .unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("both.dxil"), bytes).unwrap();
+    let tool = dir.path().join("fake-llvm-dis");
+    std::fs::write(&tool, "#!/bin/sh\nmd5sum\n").unwrap();
+    std::fs::set_permissions(&tool, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(common::bin("dxinfo"))
+            .args(args)
+            .arg("both.dxil")
+            .env("LLVM_DIS", &tool)
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    for with in [&[][..], &["--disasm-with=llvm-dis"]] {
+        let listing = |part: &str| {
+            let mut args = vec![part];
+            args.extend_from_slice(with);
+            run(&args)
+        };
+        let default = listing("--disasm");
+        assert_eq!(default, listing("--disasm=ILDB"), "{with:?}");
+        assert_ne!(default, listing("--disasm=DXIL"), "{with:?}");
+    }
+}

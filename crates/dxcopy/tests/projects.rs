@@ -401,4 +401,25 @@ fn sources_are_extracted_inside_the_folder() {
         "{err}"
     );
     assert!(!work.join("none").exists());
+    // A link planted where a folder goes: refused by its own option's name
+    // (not --dump-all's), nothing written.
+    #[cfg(unix)]
+    {
+        fs::create_dir_all(work.join("linked")).unwrap();
+        fs::create_dir(dir.join("elsewhere")).unwrap();
+        std::os::unix::fs::symlink(dir.join("elsewhere"), work.join("linked/src")).unwrap();
+        fs::write(work.join("src.dxil"), &bytes).unwrap();
+        let (code, _, err) = text(&run_in(
+            "dxcopy",
+            &["--extract-sources=linked", "src.dxil"],
+            &work,
+        ));
+        assert_eq!(code, 1, "{err}");
+        assert_eq!(
+            err,
+            "dxcopy: error: 'linked/src' is a symbolic link: --extract-sources writes only regular files and directories of its own inside its directory; nothing was written\n"
+        );
+        assert_eq!(tree(&dir.join("elsewhere")), Vec::<String>::new());
+        assert_eq!(fs::read_dir(work.join("linked")).unwrap().count(), 1);
+    }
 }

@@ -352,8 +352,10 @@ fn apply_edits(text: &[u8], mut edits: Vec<(Range<usize>, Vec<u8>)>) -> Vec<u8> 
 /// layout of the fxc release `options` settle on (RDEF's creator unless one
 /// is chosen); for DXIL dxc's listing (`dxcopy_read::listing::dxil`, as the
 /// release that wrote the file prints it); `None` for a container without
-/// one: no shader bytecode (root signatures), or a DXIL module that does not
-/// read.
+/// one (no shader bytecode: root signatures). A listing that cannot be made
+/// (a DXIL module that does not read or lists past the work budget, a DXBC
+/// program that does not decode) is an error, as it is to `dxinfo
+/// --disasm`: a header never looks complete without it.
 pub fn compiler_listing(
     container: &Container<'_>,
     generator: &str,
@@ -372,15 +374,12 @@ pub fn compiler_listing(
             None => Ok(Some(safe_in_if_zero(&listing.text).into_owned())),
         },
         // A DXIL container: dxc's listing (`-Fh` writes what `-dumpbin`
-        // prints). A module that does not read gets no `#if 0` block at all
-        // rather than a listing that looks complete and is not; `dxinfo
-        // --disasm` names where its decoding stops.
-        Err(DisasmError::DxilOnly) => Ok(dxcopy_read::listing::dxil::container_listing(
-            container,
-            &Default::default(),
-        )
-        .ok()
-        .map(|text| safe_in_if_zero(&text).into_owned())),
+        // prints).
+        Err(DisasmError::DxilOnly) => {
+            dxcopy_read::listing::dxil::container_listing(container, &Default::default())
+                .map(|text| Some(safe_in_if_zero(&text).into_owned()))
+                .map_err(EditError::DxilListing)
+        }
         Err(DisasmError::NoShaderPart) => Ok(None),
         Err(e) => Err(EditError::Listing(e)),
     }
@@ -590,15 +589,27 @@ mod tests {
             )
             .unwrap()
         );
-        // DXIL: dxc's layout and no listing.
+        // DXIL whose module does not read: no listing, so no header (as
+        // `dxinfo --disasm` prints nothing), the bitcode's error kept.
         let dxil = crate::ContainerBuilder::new()
             .pixel_program(b"DXIL", b"BC\xc0\xde\x01\x02")
             .build()
             .unwrap();
-        let header = compiler_header(&dxil, &spec).unwrap();
+        let e = compiler_header(&dxil, &spec).unwrap_err();
         assert!(
-            header.starts_with("const unsigned char g_main[] = {\n  0x44,"),
-            "{header}"
+            matches!(
+                &e,
+                EditError::DxilListing(dxcopy_read::listing::dxil::ListingError::Module {
+                    part: PartName::DXIL,
+                    source,
+                }) if source.bit_offset == 48
+            ),
+            "{e:?}"
+        );
+        assert!(
+            e.to_string()
+                .starts_with("cannot write the header's listing: DXIL module: bitcode at bit 48"),
+            "{e}"
         );
         // Not a container: the reader's error.
         assert!(matches!(

@@ -95,7 +95,7 @@ pub fn dump_all_per_file(
     match dir.entry(&name).map_err(io_err)? {
         DirEntryKind::Directory => {}
         DirEntryKind::Missing => match dir.create_dir(&name) {
-            Ok(()) => created.0.insert(0, sub.clone()),
+            Ok(()) => created.push(sub.clone()),
             // Made meanwhile by someone else: checked when opened.
             Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
             Err(e) => return Err(io_err(e)),
@@ -119,8 +119,9 @@ pub fn dump_all_per_file(
     Ok(written)
 }
 
-/// Directories a dump created, deepest first: removed again when dropped
-/// (the dump failed) unless [`keep`](Self::keep) was called. Only empty
+/// Directories a dump created, in the order they were made (a parent
+/// before what is in it): removed again, deepest first, when dropped (the
+/// dump failed) unless [`keep`](Self::keep) was called. Only empty
 /// directories are removed, so nothing anyone put there is lost.
 #[derive(Debug, Default)]
 pub(crate) struct CreatedDirs(pub(crate) Vec<PathBuf>);
@@ -137,9 +138,15 @@ impl CreatedDirs {
             missing.push(p.to_path_buf());
             at = p.parent();
         }
+        missing.reverse();
         let created = CreatedDirs(missing);
         std::fs::create_dir_all(dir)?;
         Ok(created)
+    }
+
+    /// `dir` was made (after its parent, which is removed after it).
+    pub(crate) fn push(&mut self, dir: PathBuf) {
+        self.0.push(dir);
     }
 
     /// The dump succeeded: what it created stays.
@@ -150,7 +157,7 @@ impl CreatedDirs {
 
 impl Drop for CreatedDirs {
     fn drop(&mut self) {
-        for dir in &self.0 {
+        for dir in self.0.iter().rev() {
             // Fails, and keeps the directory, when it is not empty.
             let _ = std::fs::remove_dir(dir);
         }
@@ -321,9 +328,9 @@ mod tests {
         assert_eq!(
             created.0,
             [
-                target.clone(),
+                d.join("existing/new"),
                 d.join("existing/new/deeper"),
-                d.join("existing/new")
+                target.clone(),
             ]
         );
         assert!(target.is_dir());

@@ -1,13 +1,13 @@
 //! What an edit does to a container, each on the pipeline's plan or beside
-//! it: strip classes ([`strip`]), dumps and extracts ([`dump`], [`dump_all`]),
+//! it: dumps and extracts ([`dump`], [`dump_all`]),
 //! scalar constants changed in place ([`constants`]),
 //! debug information moved to and from PDBs ([`debug`], [`debug_search`],
-//! [`pdb`]), bitcode rewrites ([`bitcode`], [`name_strip`]), the root
+//! [`pdb`]), bitcode name stripping ([`name_strip`]; the bitcode reader-writer
+//! itself is `crate::bitcode`, below the pipeline), the root
 //! signature ([`root_signature`]), C headers ([`c_header`]) and embedded
 //! source files ([`sources`]).
 
 pub mod asm;
-pub mod bitcode;
 pub mod c_header;
 pub mod constants;
 pub mod debug;
@@ -16,10 +16,10 @@ pub(crate) mod debug_search;
 mod debug_tests;
 pub mod dump;
 pub mod dump_all;
+pub mod dxil_asm;
 pub(crate) mod name_strip;
 pub mod pdb;
 pub mod rebuild;
 pub(crate) mod root_signature;
 pub mod sources;
-pub(crate) mod strip;
 pub mod validator;

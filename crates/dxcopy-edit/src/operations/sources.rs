@@ -112,6 +112,8 @@ pub fn source_files(container: &Container<'_>) -> Result<Vec<SourceFile>> {
                 recorded: recorded.chars().take(80).collect(),
                 depth: path.len(),
                 length,
+                max_depth: MAX_SOURCE_DEPTH,
+                max_length: MAX_SOURCE_PATH,
             });
         }
         if let Err((depth, first)) = tree.insert(&path, index) {
@@ -156,9 +158,11 @@ pub fn write_sources(
         .and_then(|p| std::fs::metadata(p).ok())
         .map(|m| FileId::of(&m));
     let mut result = ExtractedSources::default();
-    // Folders opened so far, by their components below `dir`.
-    let mut folders: BTreeMap<Vec<String>, DirHandle> = BTreeMap::new();
-    folders.insert(Vec::new(), root);
+    // Folders opened so far: the root first.
+    let mut folders = vec![Folder {
+        handle: root,
+        children: BTreeMap::new(),
+    }];
     let mut staged: Vec<(DirHandle, String, &[u8])> = Vec::new();
     for file in files {
         if !file.has_content {
@@ -201,26 +205,36 @@ pub fn write_sources(
     Ok(result)
 }
 
-/// The held folder `components` below the root, each level opened without
-/// following a link and created when missing.
+/// A folder below the extraction folder opened by [`open_folders`]: its
+/// held handle and the folders opened below it, by name (index into the
+/// list of folders).
+struct Folder {
+    handle: DirHandle,
+    children: BTreeMap<String, usize>,
+}
+
+/// The held folder `components` below the root (`folders[0]`), each level
+/// opened without following a link and created when missing. Each
+/// component is looked up once by name below its parent: the work is
+/// linear in the path.
 fn open_folders(
-    folders: &mut BTreeMap<Vec<String>, DirHandle>,
+    folders: &mut Vec<Folder>,
     components: &[String],
     created: &mut CreatedDirs,
 ) -> Result<DirHandle> {
-    for depth in 1..=components.len() {
-        let key = components[..depth].to_vec();
-        if folders.contains_key(&key) {
+    let mut at = 0;
+    for name in components {
+        if let Some(&next) = folders[at].children.get(name) {
+            at = next;
             continue;
         }
-        let parent = folders[&components[..depth - 1]].clone();
-        let name = &components[depth - 1];
+        let parent = folders[at].handle.clone();
         let path = parent.path().join(name);
         let io_err = |e: io::Error| EditError::io(&path, e);
         match parent.entry(name).map_err(io_err)? {
             DirEntryKind::Directory => {}
             DirEntryKind::Missing => match parent.create_dir(name) {
-                Ok(()) => created.0.insert(0, path.clone()),
+                Ok(()) => created.push(path.clone()),
                 Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
                 Err(e) => return Err(io_err(e)),
             },
@@ -233,9 +247,15 @@ fn open_folders(
                 Ok(DirEntryKind::Other(kind)) => refused(&path, kind),
                 _ => io_err(e),
             })?;
-        folders.insert(key, handle);
+        folders.push(Folder {
+            handle,
+            children: BTreeMap::new(),
+        });
+        let next = folders.len() - 1;
+        folders[at].children.insert(name.clone(), next);
+        at = next;
     }
-    Ok(folders[components].clone())
+    Ok(folders[at].handle.clone())
 }
 
 fn refused(path: &Path, kind: FileKind) -> EditError {

@@ -587,7 +587,7 @@ pub fn disasm_alternative(container: &dxcopy_read::Container<'_>) -> Option<dxco
 }
 
 /// Picks what `--disasm[=PART]` disassembles: the requested part (DXIL,
-/// ILDB, SHDR or SHEX), else DXIL, else SHEX or SHDR.
+/// ILDB, SHDR or SHEX), else ILDB, else DXIL, else SHEX or SHDR.
 pub fn disasm_target<'a>(
     container: &dxcopy_read::Container<'a>,
     requested: Option<dxcopy_read::PartName>,

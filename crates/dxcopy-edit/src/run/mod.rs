@@ -1,6 +1,5 @@
-//! Running edits on files: the options of a run ([`config`]) and their
-//! part-name patterns ([`matcher`]), batches ([`batch`], [`parallel`]),
-//! file safety (temp files, renames, in-place edits: [`file`]), C headers
+//! Running edits on files: the options of a run ([`config`]), batches
+//! ([`batch`], [`parallel`]), C headers
 //! as inputs and outputs ([`header_run`]), containers on disk compared and
 //! totalled ([`tree`]) and the
 //! llvm-dis runner of `dxinfo --disasm` ([`llvm_dis`]).
@@ -9,9 +8,7 @@ pub mod batch;
 pub mod config;
 #[cfg(test)]
 mod config_tests;
-pub mod file;
 pub mod header_run;
 pub mod llvm_dis;
-pub(crate) mod matcher;
 pub(crate) mod parallel;
 pub mod tree;

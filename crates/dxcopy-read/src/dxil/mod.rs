@@ -21,7 +21,7 @@ pub(crate) mod test_module;
 #[cfg(test)]
 mod tests;
 
-pub use reader::ReadOptions;
+pub use reader::{metadata_record_offsets, ReadOptions};
 pub(crate) use reader::{Bodies, Outline, OutlinedModule};
 
 pub use model::*;

@@ -17,6 +17,7 @@
 use super::verify::{verify, Verification};
 use super::{alignment_note, Inspected, Inspection};
 use crate::dxil::facts::ModuleFacts;
+use crate::listing::dxbc::summary::ProgramSummary;
 use crate::{Decoded, PartName, ReadError};
 use serde::Serialize;
 use std::io::{self, Write};
@@ -82,6 +83,10 @@ pub struct DecodedDoc<'a> {
     /// Why the module facts could not be read (part, bit offset, file offset).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub module_error: Option<String>,
+    /// The program of an SHDR/SHEX part, summarised (when its header tokens
+    /// are usable).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub program: Option<&'a ProgramSummary>,
 }
 
 /// Verification results plus the overall verdict.
@@ -135,6 +140,7 @@ pub fn decoded_doc<'a>(p: &'a Inspected<'a>) -> Result<DecodedDoc<'a>, &'a ReadE
         decoded,
         module: p.module.as_deref().and_then(|m| m.as_ref().ok()),
         module_error: p.module_error_message(),
+        program: p.program.as_deref(),
     })
 }
 

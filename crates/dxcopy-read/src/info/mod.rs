@@ -23,6 +23,7 @@ pub mod yaml;
 
 use crate::bitcode::BitcodeError;
 use crate::dxil::facts::ModuleFacts;
+use crate::listing::dxbc::summary::ProgramSummary;
 use crate::pdb::PdbInfo;
 use crate::{decode_part, Container, Decoded, Part, PartName, ReadError};
 
@@ -38,6 +39,9 @@ pub struct Inspected<'data> {
     /// error that stopped the reader. `None` for every other part. (Boxed:
     /// most parts are not programs, and a container may have many parts.)
     pub module: Option<Box<Result<ModuleFacts, BitcodeError>>>,
+    /// For an SHDR/SHEX part whose header tokens are usable: the summary of
+    /// its program (instruction count, declarations). `None` otherwise.
+    pub program: Option<Box<ProgramSummary>>,
 }
 
 impl<'data> Inspected<'data> {
@@ -45,7 +49,14 @@ impl<'data> Inspected<'data> {
     /// `module_facts` is true and it is a program part holding bitcode.
     pub fn new(container: &Container<'data>, part: Part<'data>, module_facts: bool) -> Self {
         let decoded = decode_part(container, &part);
+        let program = match &decoded {
+            Ok(Decoded::Shader(_)) => {
+                ProgramSummary::decode(part.data, part.data_offset()).map(Box::new)
+            }
+            _ => None,
+        };
         Inspected {
+            program,
             module: if module_facts {
                 program_module_facts(part.name, &decoded)
             } else {

@@ -25,7 +25,7 @@ use crate::name::PartName;
 macro_rules! define_families {
     (
         families {
-            $( $(#[doc = $doc:literal])* $family:ident : $variant:ident ($payload:ty) = $kind:literal, $how:ident $(($with:ident))?; )*
+            $( $(#[doc = $doc:literal])* $family:ident = $kind:literal; )*
         }
         parts { $($parts:tt)* }
     ) => {
@@ -53,6 +53,39 @@ macro_rules! define_families {
 }
 
 rows::for_each_part!(define_families);
+
+/// Generates a `PartName` constant for each row of the `parts` list.
+macro_rules! define_part_names {
+    (
+        families { $($families:tt)* }
+        parts { $( $name:ident : $family:tt, $strip:tt, $llvm:ident, $doc:literal; )* }
+    ) => {
+        #[allow(non_upper_case_globals)] // `Aon9`
+        impl PartName {
+            $(
+                #[doc = concat!("`", stringify!($name), "`: ", $doc, ".")]
+                pub const $name: PartName = PartName(fourcc(stringify!($name)));
+            )*
+        }
+    };
+}
+
+rows::for_each_part!(define_part_names);
+
+/// The four bytes of a part name written as an identifier.
+const fn fourcc(name: &str) -> [u8; 4] {
+    let b = name.as_bytes();
+    assert!(b.len() == 4, "a part name has four bytes");
+    [b[0], b[1], b[2], b[3]]
+}
+
+impl PartName {
+    /// Whether this is a part name documented by DXC, FXC or LLVM: a row of
+    /// [`PART_TABLE`].
+    pub fn is_known(&self) -> bool {
+        part_info(*self).is_some()
+    }
+}
 
 /// A named group of parts with D3DStripShader / dxc `-Qstrip_*` semantics.
 /// Which parts each class removes is the strip column of [`PART_TABLE`]

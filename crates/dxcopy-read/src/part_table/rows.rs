@@ -1,33 +1,36 @@
 //! The one table of parts, as a macro: `for_each_part!` hands its two lists
 //! (in the spirit of wasmparser's `for_each_operator!` and LLVM's
-//! `CONTAINER_PART` `.def`) to a macro that turns them into code. Everything
-//! the crate knows about part names is generated from it:
+//! `CONTAINER_PART` `.def`) to a macro that turns them into code. What the
+//! crate knows about part *names* is generated from it:
 //!
-//! - [`PartName`](crate::PartName)'s constants (`PartName::DXIL`, …) —
-//!   `name.rs`;
+//! - [`PartName`](crate::PartName)'s constants (`PartName::DXIL`, …) and
+//!   [`PartName::is_known`](crate::PartName::is_known);
 //! - [`Family`](crate::part_table::Family) and [`PART_TABLE`](crate::part_table::PART_TABLE) (name, family, strip
-//!   class, LLVM support of every part) — `parts/mod.rs`;
-//! - [`Decoded`](crate::decode::Decoded) (one variant per family), its
-//!   [`kind`](crate::decode::Decoded::kind) and the dispatch of
-//!   [`decode_part`](crate::decode::decode_part) — `parts/decode.rs`.
+//!   class, LLVM support of every part).
+//!
+//! The table sits below the decoders: it names each family, it does not
+//! name the decoders' types. The decoder layer maps every family to its
+//! decoder and payload type once, in `parts/decode.rs`
+//! ([`Decoded`](crate::decode::Decoded) and the dispatch of
+//! [`decode_part`](crate::decode::decode_part)); that mapping is an
+//! exhaustive `match` over [`Family`](crate::part_table::Family), so a family
+//! without a decoder does not compile.
 //!
 //! The strip classes ([`StripClass::parts`](crate::part_table::StripClass::parts)), the
 //! obj2yaml view's choice of decoded parts (the LLVM column) and the lists in
 //! help texts, Python docstrings, README and xtask read the generated table.
 //!
 //! **Adding a decoder**: write its module under `parts/` (a type with
-//! `parse(&Part) -> Result<Self, ReadError>`), add a `families` row naming it
-//! and a `parts` row per part name it reads. The compiler then lists the
-//! views that lack it: the exhaustive `match`es over [`Family`](crate::part_table::Family) and
-//! `Decoded` in `Decoded::issues`, `info/text/` and `info/yaml/`.
+//! `parse(&Part) -> Result<Self, ReadError>`), add a `families` row here, a
+//! `parts` row per part name it reads, and its row in `parts/decode.rs`.
+//! The compiler then lists the views that lack it: the exhaustive `match`es
+//! over [`Family`](crate::part_table::Family) and `Decoded` in
+//! `Decoded::issues`, `info/text/` and `info/yaml/`.
 //!
 //! # The lists
 //!
-//! `families`: one row per decoder, `Family: Variant(payload type) = "kind", how;`
-//! where `Variant` is the [`Decoded`](crate::decode::Decoded) variant, `"kind"` its
-//! JSON `kind`, and `how` is `parse` (`Variant(Type::parse(part)?)`) or
-//! `with(function)` (a function of the container and the part returning the
-//! `Decoded` value, for decoders that need context or choose by content).
+//! `families`: one row per decoder, `Family = "kind";` where `"kind"` is the
+//! JSON `kind` of its [`Decoded`](crate::decode::Decoded) variant.
 //!
 //! `parts`: one row per part name, `NAME: family, strip, llvm, "doc";` where
 //! `family` is a `families` row or `-` (shown by name and size only), `strip`
@@ -47,45 +50,45 @@ macro_rules! for_each_part {
             families {
                 /// DXIL, ILDB, or dxc's STAT (reflection bitcode): program
                 /// header + bitcode ([`program::Program`](crate::program::Program)).
-                Program: Program(crate::program::Program<'data>) = "program", parse;
+                Program = "program";
                 /// STAT: dxc's reflection program part (decoded as
                 /// `Decoded::Program`) or fxc's statistics counters
                 /// ([`stat::Statistics`](crate::stat::Statistics)), told apart by content.
-                Statistics: Stat(crate::stat::Statistics) = "stat", with(decode_statistics);
+                Statistics = "stat";
                 /// HASH: flags and MD5 of the bitcode ([`hash::ShaderHash`](crate::hash::ShaderHash)).
-                Hash: Hash(crate::hash::ShaderHash) = "hash", parse;
+                Hash = "hash";
                 /// ISG1 / OSG1 / PSG1 (dxc) and ISGN / OSGN / OSG5 / PCSG (fxc):
                 /// signature elements ([`signature::Signature`](crate::signature::Signature)).
-                Signature: Signature(crate::signature::Signature<'data>) = "signature", with(decode_signature);
+                Signature = "signature";
                 /// PSV0: pipeline state validation, decoded with the program's
                 /// shader kind ([`psv0::Psv0`](crate::psv0::Psv0)).
-                Psv0: Psv0(Box<crate::psv0::Psv0<'data>>) = "psv0", with(decode_psv0);
+                Psv0 = "psv0";
                 /// RTS0: root signature ([`rts0::RootSignature`](crate::rts0::RootSignature)).
-                RootSignature: RootSignature(crate::rts0::RootSignature) = "root_signature", parse;
+                RootSignature = "root_signature";
                 /// SFI0: shader feature flags ([`sfi0::Sfi0`](crate::sfi0::Sfi0)).
-                FeatureFlags: FeatureFlags(crate::sfi0::Sfi0) = "feature_flags", parse;
+                FeatureFlags = "feature_flags";
                 /// ILDN: the debug (PDB) name ([`debug_name::DebugName`](crate::debug_name::DebugName)).
-                DebugName: DebugName(crate::debug_name::DebugName<'data>) = "debug_name", parse;
+                DebugName = "debug_name";
                 /// VERS: the compiler version ([`version::CompilerVersion`](crate::version::CompilerVersion)).
-                Version: Version(crate::version::CompilerVersion<'data>) = "version", parse;
+                Version = "version";
                 /// SRCI: source names, contents and arguments
                 /// ([`source_info::SourceInfo`](crate::source_info::SourceInfo)).
-                SourceInfo: SourceInfo(crate::source_info::SourceInfo<'data>) = "source_info", parse;
+                SourceInfo = "source_info";
                 /// PRIV: private data ([`private::PrivateData`](crate::private::PrivateData)).
-                Private: Private(crate::private::PrivateData<'data>) = "private", parse;
+                Private = "private";
                 /// SHDR / SHEX: SM4/5 bytecode header ([`dxbc::ShaderBytecode`](crate::dxbc::ShaderBytecode)).
-                Shader: Shader(crate::dxbc::ShaderBytecode) = "shader", parse;
+                Shader = "shader";
                 /// RDEF: fxc resource definitions
                 /// ([`rdef::ResourceDefinitions`](crate::rdef::ResourceDefinitions)).
-                Rdef: Rdef(crate::rdef::ResourceDefinitions<'data>) = "rdef", parse;
+                Rdef = "rdef";
                 /// Aon9 / XNAS / XNAP: the embedded SM2 program
                 /// ([`aon9::Level9Shader`](crate::aon9::Level9Shader)).
-                Aon9: Aon9(crate::aon9::Level9Shader) = "aon9", parse;
+                Aon9 = "aon9";
                 /// RDAT: runtime data of libraries ([`rdat::RuntimeData`](crate::rdat::RuntimeData)).
-                Rdat: Rdat(crate::rdat::RuntimeData<'data>) = "rdat", parse;
+                Rdat = "rdat";
                 /// SPDB (embedded MSF PDB) / SDBG (legacy debug info)
                 /// ([`spdb::DebugBlob`](crate::spdb::DebugBlob)).
-                DebugBlob: DebugBlob(crate::spdb::DebugBlob) = "debug_blob", parse;
+                DebugBlob = "debug_blob";
             }
             parts {
                 DXIL: Program, -, Release22, "the DXIL program";

@@ -21,8 +21,42 @@ use crate::error::Result;
 use crate::finding::{Finding, FindingKind};
 use crate::name::PartName;
 
+crate::record::record! {
+    /// One mapping table's place in the header: its entry count and offset.
+    pub struct MappingEntry: "Aon9 mapping table" {
+        /// Number of entries.
+        0 count: u16;
+        /// Offset in the part data.
+        2 offset: u16;
+    }
+}
+
+crate::record::record! {
+    /// The fixed Aon9 header.
+    pub struct Aon9Header: "Aon9 header" {
+        /// Size of the part.
+        0 size: u32;
+        /// SM2 version token.
+        4 version_token: u32;
+        /// Size of the SM2 program.
+        8 program_size: u32;
+        /// Offset of the SM2 program in the part.
+        12 program_offset: u32;
+        /// The five mapping tables, in [`MAPPING_TABLES`] order.
+        16 constant_buffers: MappingEntry;
+        /// Loop registers.
+        20 loop_registers: MappingEntry;
+        /// Not known.
+        24 unknown: MappingEntry;
+        /// Samplers.
+        28 samplers: MappingEntry;
+        /// Runtime constants.
+        32 runtime_constants: MappingEntry;
+    }
+}
+
 /// Size of the fixed Aon9 header.
-pub const AON9_HEADER_SIZE: u64 = 36;
+pub const AON9_HEADER_SIZE: u64 = Aon9Header::SIZE;
 
 /// Names of the five mapping tables, in header order.
 pub const MAPPING_TABLES: [&str; 5] = [
@@ -82,19 +116,29 @@ impl Level9Shader {
     /// Decodes Aon9-layout data located at absolute offset `base`.
     pub fn parse_data(part: PartName, data: &[u8], base: u64) -> Result<Level9Shader> {
         let c = Cursor::new(data, base);
-        let size = c.u32(0, "Aon9 header")?;
-        let version_token = c.u32(4, "Aon9 header")?;
-        let program_size = c.u32(8, "Aon9 header")?;
-        let program_offset = c.u32(12, "Aon9 header")?;
-        let mut mappings = Vec::with_capacity(MAPPING_TABLES.len());
-        for (i, name) in MAPPING_TABLES.iter().enumerate() {
-            let at = 16 + 4 * i as u64;
-            mappings.push(MappingTable {
-                name,
-                count: c.u16(at, "Aon9 mapping table")?,
-                offset: c.u16(at + 2, "Aon9 mapping table")?,
-            });
-        }
+        let header = Aon9Header::read(&c, 0)?;
+        let Aon9Header {
+            size,
+            version_token,
+            program_size,
+            program_offset,
+            ..
+        } = header;
+        let mappings: Vec<MappingTable> = [
+            header.constant_buffers,
+            header.loop_registers,
+            header.unknown,
+            header.samplers,
+            header.runtime_constants,
+        ]
+        .into_iter()
+        .zip(MAPPING_TABLES)
+        .map(|(entry, name)| MappingTable {
+            name,
+            count: entry.count,
+            offset: entry.offset,
+        })
+        .collect();
         let mut issues = Vec::new();
         if u64::from(size) != c.len() {
             issues.push(Finding::at(

@@ -7,7 +7,7 @@ use crate::container::{Container, Part};
 use crate::error::ReadError;
 use crate::finding::Finding;
 use crate::name::PartName;
-use crate::part_table::{part_info, rows, Family};
+use crate::part_table::{part_info, Family};
 use crate::private::PrivateContent;
 use crate::program::{is_program_data, Program, ShaderKind};
 use crate::psv0::Psv0;
@@ -17,15 +17,17 @@ use crate::stage::ProgramType;
 use crate::stat::Statistics;
 
 /// Generates [`Decoded`], [`Decoded::kind`], [`Decoded::family`] and the
-/// per-family dispatch of [`decode_part`] from the table's `families` list.
+/// per-family dispatch of [`decode_part`] from the decoder list below: one
+/// row per [`Family`], `Family: Variant(payload type), how;` where `how` is
+/// `parse` (`Variant(Type::parse(part)?)`) or `with(function)` (a function of
+/// the container and the part returning the `Decoded` value, for decoders
+/// that need context or choose by content). The JSON `kind` is the family's
+/// ([`Family::kind`]); the dispatch is an exhaustive `match` over `Family`.
 macro_rules! define_decoded {
     (
-        families {
-            $( $(#[doc = $doc:literal])* $family:ident : $variant:ident ($payload:ty) = $kind:tt, $how:ident $(($with:ident))?; )*
-        }
-        parts { $($parts:tt)* }
+        $( $family:ident : $variant:ident ($payload:ty), $how:ident $(($with:ident))?; )*
     ) => {
-        /// A decoded part, one variant per part family (`for_each_part!` (part_table/rows.rs)).
+        /// A decoded part, one variant per part family ([`Family`]).
         #[derive(Debug, Clone, PartialEq)]
         #[cfg_attr(
             feature = "serde",
@@ -34,8 +36,7 @@ macro_rules! define_decoded {
         )]
         pub enum Decoded<'data> {
             $(
-                $(#[doc = $doc])*
-                #[cfg_attr(feature = "serde", serde(rename = $kind))]
+                #[doc = concat!("A part of family [`Family::", stringify!($family), "`], decoded.")]
                 $variant($payload),
             )*
             /// A part with no decoder: name and size only.
@@ -45,10 +46,7 @@ macro_rules! define_decoded {
         impl<'data> Decoded<'data> {
             /// Short name of the variant, as used in the JSON `kind` field.
             pub fn kind(&self) -> &'static str {
-                match self {
-                    $( Decoded::$variant(_) => $kind, )*
-                    Decoded::Unknown => "unknown",
-                }
+                self.family().map_or("unknown", Family::kind)
             }
 
             /// The family whose variant this is (`None` for `Unknown`; dxc's
@@ -60,6 +58,12 @@ macro_rules! define_decoded {
                 }
             }
         }
+
+        /// Every family with the name of its `Decoded` variant: serde names
+        /// the JSON `kind` from the variant (snake case), and a test checks
+        /// that it is the family's [`Family::kind`].
+        #[cfg(test)]
+        const VARIANTS: &[(Family, &str)] = &[$( (Family::$family, stringify!($variant)), )*];
 
         /// Runs the decoder of `family` on `part`.
         fn decode_family<'data>(
@@ -80,7 +84,24 @@ macro_rules! define_decoded {
     };
 }
 
-rows::for_each_part!(define_decoded);
+define_decoded! {
+    Program: Program(crate::program::Program<'data>), parse;
+    Statistics: Stat(crate::stat::Statistics), with(decode_statistics);
+    Hash: Hash(crate::hash::ShaderHash), parse;
+    Signature: Signature(crate::signature::Signature<'data>), with(decode_signature);
+    Psv0: Psv0(Box<crate::psv0::Psv0<'data>>), with(decode_psv0);
+    RootSignature: RootSignature(crate::rts0::RootSignature), parse;
+    FeatureFlags: FeatureFlags(crate::sfi0::Sfi0), parse;
+    DebugName: DebugName(crate::debug_name::DebugName<'data>), parse;
+    Version: Version(crate::version::CompilerVersion<'data>), parse;
+    SourceInfo: SourceInfo(crate::source_info::SourceInfo<'data>), parse;
+    Private: Private(crate::private::PrivateData<'data>), parse;
+    Shader: Shader(crate::dxbc::ShaderBytecode), parse;
+    Rdef: Rdef(crate::rdef::ResourceDefinitions<'data>), parse;
+    Aon9: Aon9(crate::aon9::Level9Shader), parse;
+    Rdat: Rdat(crate::rdat::RuntimeData<'data>), parse;
+    DebugBlob: DebugBlob(crate::spdb::DebugBlob), parse;
+}
 
 /// STAT: dxc writes a program part (reflection bitcode), fxc counters.
 fn decode_statistics<'data>(
@@ -219,6 +240,27 @@ mod tests {
     use crate::private::build_debug_path;
     use crate::program::{build_program_data, ShaderKind};
     use crate::testutil::build;
+
+    /// The JSON `kind` serde writes for a variant (snake case of its name)
+    /// is the family's kind, and every family has exactly one variant.
+    #[test]
+    fn json_kind_of_every_variant_is_its_familys() {
+        let snake = |name: &str| {
+            let mut out = String::new();
+            for (i, c) in name.chars().enumerate() {
+                if c.is_ascii_uppercase() && i > 0 {
+                    out.push('_');
+                }
+                out.push(c.to_ascii_lowercase());
+            }
+            out
+        };
+        for (family, variant) in VARIANTS {
+            assert_eq!(snake(variant), family.kind(), "{family:?}");
+        }
+        let families: Vec<Family> = VARIANTS.iter().map(|(f, _)| *f).collect();
+        assert_eq!(families, Family::ALL);
+    }
 
     #[test]
     fn dispatch_by_name_and_isolated_errors() {

@@ -161,6 +161,88 @@ crate::record::record! {
     }
 }
 
+crate::record::record! {
+    /// A type record: 16 bytes in SM4; SM5 (RD11 type size 36, version 1
+    /// here) adds four reserved words and the type's name.
+    pub struct TypeRecord: "RDEF type" {
+        /// Class (scalar, vector, matrix, struct, object, …).
+        0 class: VariableClass;
+        /// Base type.
+        2 base_type: VariableType;
+        /// Rows.
+        4 rows: u16;
+        /// Columns.
+        6 columns: u16;
+        /// Array elements (0 when not an array).
+        8 elements: u16;
+        /// Struct members.
+        10 member_count: u16;
+        /// Offset of the member records.
+        12 members_offset: u32;
+        /// Not read.
+        16 reserved: crate::record::Reserved<16>, since 1;
+        /// The type's name (offset in the part; 0 for none).
+        32 name: u32 => "RDEF type name", since 1;
+    }
+}
+
+crate::record::record! {
+    /// A struct member record (RD11 member size 12).
+    pub struct MemberRecord: "RDEF member" {
+        /// Name (offset in the part).
+        0 name: u32;
+        /// Its type record (offset in the part).
+        4 member_type: u32;
+        /// Byte offset inside the struct.
+        8 offset: u32;
+    }
+}
+
+crate::record::record! {
+    /// A variable record: 24 bytes in SM4; SM5 (RD11 variable size 40,
+    /// version 1 here) adds the texture and sampler ranges.
+    pub struct VariableRecord: "RDEF variable" {
+        /// Name (offset in the part).
+        0 name: u32;
+        /// Byte offset in the constant buffer.
+        4 start_offset: u32;
+        /// Size in bytes.
+        8 size: u32;
+        /// Flags.
+        12 flags: VariableFlags;
+        /// Its type record (offset in the part).
+        16 type_offset: u32;
+        /// Its default value (offset in the part; 0 for none).
+        20 default_offset: u32;
+        /// First texture slot.
+        24 start_texture: u32, since 1;
+        /// Texture slots.
+        28 texture_size: u32, since 1;
+        /// First sampler slot.
+        32 start_sampler: u32, since 1;
+        /// Sampler slots.
+        36 sampler_size: u32, since 1;
+    }
+}
+
+crate::record::record! {
+    /// A constant buffer record (RD11 constant buffer size 24).
+    pub struct CBufferRecord: "RDEF constant buffer" {
+        /// Name (offset in the part).
+        0 name: u32;
+        /// Number of variables.
+        4 var_count: u32;
+        /// Offset of the variable records.
+        8 var_offset: u32;
+        /// Size in bytes.
+        12 size: u32;
+        /// Flags.
+        16 flags: CBufferFlags;
+        /// Buffer type.
+        20 kind: CBufferType;
+    }
+}
+
 /// A variable's or member's type.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -355,36 +437,33 @@ impl<'data> Reader<'data> {
         let rec = self
             .c
             .sub(u64::from(offset), self.sizes.type_record, "RDEF type")?;
-        let member_count = rec.u16(10, "RDEF type")?;
-        let members_offset = rec.u32(12, "RDEF type")?;
-        let name = if self.sizes.type_record >= 36 {
-            match rec.u32(32, "RDEF type name")? {
-                0 => None,
-                n => Some(self.string(n, "RDEF type name")?),
-            }
-        } else {
-            None
+        let version = u8::from(self.sizes.type_record >= TypeRecord::SIZE);
+        let record = TypeRecord::read_version(&rec, 0, version)?;
+        let name = match record.name {
+            None | Some(0) => None,
+            Some(n) => Some(self.string(n, "RDEF type name")?),
         };
         let mut members = Vec::new();
-        for i in 0..u64::from(member_count) {
-            let at = u64::from(members_offset) + i * self.sizes.member;
+        for i in 0..u64::from(record.member_count) {
+            let at = u64::from(record.members_offset) + i * self.sizes.member;
             let m = self.c.sub(at, self.sizes.member, "RDEF struct member")?;
-            let member_name = self.string(m.u32(0, "RDEF member")?, "RDEF member name")?;
-            let member_type = self.shader_type(m.u32(4, "RDEF member")?, depth + 1)?;
+            let member = MemberRecord::read(&m, 0)?;
+            let member_name = self.string(member.name, "RDEF member name")?;
+            let member_type = self.shader_type(member.member_type, depth + 1)?;
             members.push(TypeMember {
                 name: member_name,
-                offset: m.u32(8, "RDEF member")?,
+                offset: member.offset,
                 member_type,
             });
         }
         Ok(ShaderType {
             offset,
-            class: VariableClass::from_raw(rec.u16(0, "RDEF type")?),
-            base_type: VariableType::from_raw(rec.u16(2, "RDEF type")?),
-            rows: rec.u16(4, "RDEF type")?,
-            columns: rec.u16(6, "RDEF type")?,
-            elements: rec.u16(8, "RDEF type")?,
-            member_count,
+            class: record.class,
+            base_type: record.base_type,
+            rows: record.rows,
+            columns: record.columns,
+            elements: record.elements,
+            member_count: record.member_count,
             name,
             members,
         })
@@ -392,13 +471,11 @@ impl<'data> Reader<'data> {
 
     fn variable(&mut self, at: u64) -> Result<Variable<'data>> {
         let v = self.c.sub(at, self.sizes.variable, "RDEF variable")?;
-        let name = self.string(v.u32(0, "RDEF variable")?, "RDEF variable name")?;
-        let start_offset = v.u32(4, "RDEF variable")?;
-        let size = v.u32(8, "RDEF variable")?;
-        let flags = VariableFlags(v.u32(12, "RDEF variable")?);
-        let type_offset = v.u32(16, "RDEF variable")?;
-        let default_offset = v.u32(20, "RDEF variable")?;
-        let default_value = match default_offset {
+        let version = u8::from(self.sizes.variable >= VariableRecord::SIZE);
+        let record = VariableRecord::read_version(&v, 0, version)?;
+        let name = self.string(record.name, "RDEF variable name")?;
+        let size = record.size;
+        let default_value = match record.default_offset {
             0 => None,
             off => match self
                 .c
@@ -406,8 +483,10 @@ impl<'data> Reader<'data> {
             {
                 Ok(b) => Some(b),
                 Err(_) => {
+                    // The finding points at the record's default-value offset.
+                    let field = VariableRecord::size_for(0) - 4;
                     self.issues.push(Finding::at(
-                        v.abs(20),
+                        v.abs(field),
                         FindingKind::DefaultValuePastPart {
                             name: String::from_utf8_lossy(name).into_owned(),
                             size,
@@ -418,47 +497,34 @@ impl<'data> Reader<'data> {
                 }
             },
         };
-        let sm5 = |i: u64| -> Result<Option<u32>> {
-            if self.sizes.variable >= 40 {
-                Ok(Some(v.u32(i, "RDEF variable")?))
-            } else {
-                Ok(None)
-            }
-        };
-        let (start_texture, texture_size, start_sampler, sampler_size) =
-            (sm5(24)?, sm5(28)?, sm5(32)?, sm5(36)?);
-        let var_type = self.shader_type(type_offset, 0)?;
+        let var_type = self.shader_type(record.type_offset, 0)?;
         Ok(Variable {
             name,
-            start_offset,
+            start_offset: record.start_offset,
             size,
-            flags,
+            flags: record.flags,
             var_type,
             default_value,
-            start_texture,
-            texture_size,
-            start_sampler,
-            sampler_size,
+            start_texture: record.start_texture,
+            texture_size: record.texture_size,
+            start_sampler: record.start_sampler,
+            sampler_size: record.sampler_size,
         })
     }
 
     fn constant_buffer(&mut self, at: u64) -> Result<ConstantBuffer<'data>> {
         let b = self.c.sub(at, self.sizes.cbuffer, "RDEF constant buffer")?;
-        let name = self.string(
-            b.u32(0, "RDEF constant buffer")?,
-            "RDEF constant buffer name",
-        )?;
-        let var_count = b.u32(4, "RDEF constant buffer")?;
-        let var_offset = b.u32(8, "RDEF constant buffer")?;
+        let record = CBufferRecord::read(&b, 0)?;
+        let name = self.string(record.name, "RDEF constant buffer name")?;
         let mut variables = Vec::new();
-        for i in 0..u64::from(var_count) {
-            variables.push(self.variable(u64::from(var_offset) + i * self.sizes.variable)?);
+        for i in 0..u64::from(record.var_count) {
+            variables.push(self.variable(u64::from(record.var_offset) + i * self.sizes.variable)?);
         }
         Ok(ConstantBuffer {
             name,
-            kind: CBufferType::from_raw(b.u32(20, "RDEF constant buffer")?),
-            size: b.u32(12, "RDEF constant buffer")?,
-            flags: CBufferFlags(b.u32(16, "RDEF constant buffer")?),
+            kind: record.kind,
+            size: record.size,
+            flags: record.flags,
             variables,
         })
     }
@@ -604,6 +670,8 @@ impl<'data> ResourceDefinitions<'data> {
 /// Test helpers: a tiny RDEF writer.
 #[cfg(test)]
 pub(crate) mod build {
+    use super::*;
+
     /// Appends u32s.
     pub fn words(out: &mut Vec<u8>, values: &[u32]) {
         for v in values {
@@ -652,32 +720,71 @@ pub(crate) mod build {
             out.extend_from_slice(b"RD11");
             words(&mut out, &[60, 24, binding_size, 40, 36, 12, 0]);
         }
-        words(&mut out, &[cb_name, 2, vars_at, 32, 0, 0]);
+        let version = u8::from(sm5);
+        CBufferRecord {
+            name: cb_name,
+            var_count: 2,
+            var_offset: vars_at,
+            size: 32,
+            flags: CBufferFlags(0),
+            kind: CBufferType::from_raw(0),
+        }
+        .write_to(&mut out);
         let var = |out: &mut Vec<u8>, name: u32, off: u32, size: u32, ty: u32, default: u32| {
-            words(out, &[name, off, size, 2, ty, default]);
-            if sm5 {
-                words(out, &[u32::MAX, 0, u32::MAX, 0]);
+            let sm5_field = |v: u32| sm5.then_some(v);
+            VariableRecord {
+                name,
+                start_offset: off,
+                size,
+                flags: VariableFlags(2),
+                type_offset: ty,
+                default_offset: default,
+                start_texture: sm5_field(u32::MAX),
+                texture_size: sm5_field(0),
+                start_sampler: sm5_field(u32::MAX),
+                sampler_size: sm5_field(0),
             }
+            .write_to(out);
         };
         var(&mut out, color, 0, 16, float4_at, default_at);
         var(&mut out, sv, 16, 4, struct_at, 0);
         let ty = |out: &mut Vec<u8>, class: u16, base: u16, cols: u16, members: u16, name: u32| {
-            for v in [class, base, 1, cols, 0, members] {
-                out.extend_from_slice(&v.to_le_bytes());
+            TypeRecord {
+                class: VariableClass::from_raw(class),
+                base_type: VariableType::from_raw(base),
+                rows: 1,
+                columns: cols,
+                elements: 0,
+                member_count: members,
+                members_offset: if members > 0 { member_at } else { 0 },
+                reserved: (version > 0).then_some(crate::record::Reserved),
+                name: (version > 0).then_some(name),
             }
-            words(out, &[if members > 0 { member_at } else { 0 }]);
-            if sm5 {
-                words(out, &[0, 0, 0, 0, name]);
-            }
+            .write_to(out);
         };
         ty(&mut out, 1, 3, 4, 0, float4_name);
         ty(&mut out, 5, 0, 1, 1, 0);
         ty(&mut out, 0, 3, 1, 0, 0);
-        words(&mut out, &[a, float_at, 0]);
-        words(&mut out, &[tex, 2, 5, 4, u32::MAX, 3, 1, 0xc]);
-        if binding_size >= 40 {
-            words(&mut out, &[2, 7]);
+        MemberRecord {
+            name: a,
+            member_type: float_at,
+            offset: 0,
         }
+        .write_to(&mut out);
+        let extended = binding_size >= 40;
+        BoundResourceRecord {
+            name: tex,
+            input_type: InputType::from_raw(2),
+            return_type: ReturnType::from_raw(5),
+            dimension: Dimension::from_raw(4),
+            sample_count: u32::MAX,
+            bind_point: 3,
+            bind_count: 1,
+            flags: InputFlags(0xc),
+            space: extended.then_some(2),
+            id: extended.then_some(7),
+        }
+        .write_to(&mut out);
         out.extend_from_slice(&strings);
         out
     }

@@ -13,7 +13,7 @@ use crate::cursor::Cursor;
 use crate::error::{Magic, ReadErrorKind, Result};
 use crate::finding::{Finding, FindingKind};
 use crate::name::PartName;
-use crate::pdb::{is_msf, Pdb, BLOCK_SIZES, CONTAINER_STREAM};
+use crate::pdb::{is_msf, Pdb, SuperBlock, BLOCK_SIZES, CONTAINER_STREAM, SUPERBLOCK_FIELDS};
 
 /// The superblock of an embedded MSF 7.00 file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -61,11 +61,14 @@ impl MsfSuperblock {
                 },
             ));
         }
-        let block_size = c.u32(32, "MSF superblock")?;
-        let free_block_map_block = c.u32(36, "MSF superblock")?;
-        let num_blocks = c.u32(40, "MSF superblock")?;
-        let num_directory_bytes = c.u32(44, "MSF superblock")?;
-        let block_map_addr = c.u32(52, "MSF superblock")?;
+        let SuperBlock {
+            block_size,
+            free_block_map_block,
+            num_blocks,
+            num_directory_bytes,
+            block_map_addr,
+            ..
+        } = SuperBlock::read(&c, SUPERBLOCK_FIELDS)?;
         let mut issues = Vec::new();
         let mut dxc_block_count_quirk = false;
         if !BLOCK_SIZES.contains(&block_size) {

@@ -9,10 +9,11 @@
 //! [`COLUMNS`], followed by one column per STAT counter ([`STAT_COUNTERS`],
 //! `stat_<Counter>`); [`column_names`] lists them all in order.
 
-use crate::dxbc::{ProgramSummary, ShaderBytecode};
+use crate::dxbc::ShaderBytecode;
 use crate::dxil::facts::ModuleFacts;
 use crate::info::verify::{verify, Verification};
 use crate::info::{Inspected, Inspection};
+use crate::listing::dxbc::summary::ProgramSummary;
 use crate::stat::STAT_COUNTERS;
 use crate::{Decoded, PartName, Program, StripClass};
 use serde_json::Value;
@@ -277,14 +278,11 @@ fn module<'a>(s: &Source<'a>) -> Option<&'a ModuleFacts> {
 
 /// SHEX's program summary, else SHDR's.
 fn program_summary<'a>(s: &Source<'a>) -> Option<&'a ProgramSummary> {
-    let shader = match decoded(s, PartName::SHEX) {
-        Some(shex) => Some(shex),
-        None => decoded(s, PartName::SHDR),
-    };
-    match shader? {
-        Decoded::Shader(b) => b.program.as_ref(),
-        _ => None,
-    }
+    let shader = [PartName::SHEX, PartName::SHDR]
+        .into_iter()
+        .filter_map(|name| first(s, name))
+        .find(|p| matches!(p.decoded, Ok(Decoded::Shader(_))))?;
+    shader.program.as_deref()
 }
 
 fn has_part(s: &Source<'_>, name: PartName) -> bool {

@@ -1,10 +1,12 @@
-//! The `dxasm` command: assemble DXBC (Shader Model 4.0–5.1) listings into
-//! shader bytecode, patch compiled shaders, check round trips.
+//! The `dxasm` command: assemble DXBC (Shader Model 4.0–5.1) and DXIL
+//! (Shader Model 6) listings into containers, patch compiled shaders,
+//! check round trips.
 
 use crate::cli;
 use clap::Parser;
 use dxcopy_edit::asm::{self, DxasmError, RoundTrip};
 use dxcopy_edit::config::read_data_file;
+use dxcopy_edit::dxil_asm::{self, DxilAsmError, DxilRoundTrip, ListingKind};
 use dxcopy_edit::{EditError, FileOptions, Operation};
 use dxcopy_read::listing::dxbc::{FloatRounding, ListingOptions};
 use dxcopy_read::Container;
@@ -18,13 +20,20 @@ Examples:
   dxasm --into shader.cso shader.asm -o patched.cso   replace the program, keep every other part
   dxasm --into shader.cso shader.asm          the same, in place
   dxinfo --disasm shader.cso | dxasm - -o new.cso    a listing from standard input
-  dxasm --check shaders/*.cso                 disassemble and reassemble, byte for byte";
+  dxasm --check shaders/*.cso                 disassemble and reassemble, byte for byte
+  dxinfo --disasm=DXIL shader.dxil > shader.ll   Shader Model 6: the same workflow
+  dxasm --into shader.dxil shader.ll -o patched.dxil  replace the DXIL module, rebuild derived parts
+  dxasm shader.ll -o shader.dxil              a new container from a DXIL listing";
 
-/// Assemble DXBC shader listings (Shader Model 4.0-5.1) into shader bytecode.
+/// Assemble shader listings into containers: DXBC (Shader Model 4.0-5.1)
+/// and DXIL (Shader Model 6).
 ///
-/// A listing as dxinfo --disasm or Microsoft's disassembler prints it (any
-/// fxc release's layout), or written by hand in the same syntax: blank lines,
-/// `//` and `;` comments, free spacing and case. Float immediates printed
+/// A DXBC listing as dxinfo --disasm or Microsoft's disassembler prints it
+/// (any fxc release's layout), or written by hand in the same syntax: blank
+/// lines, `//` and `;` comments, free spacing and case. A DXIL listing as
+/// dxinfo --disasm or dxc (-Fc, -dumpbin) prints it: LLVM 3.7 assembly; the
+/// `;` header comments are derived data and ignored, the parts they
+/// describe are rebuilt from the module. The kind is told from the text. Float immediates printed
 /// with six decimals take their exact bits from the original program with
 /// --into and --check; otherwise each is the nearest float to its text.
 /// Errors name the line and column (`shader.asm:12:5: error: ...`); on an
@@ -43,7 +52,9 @@ pub struct Opts {
     pub output: Option<PathBuf>,
     /// Replace the program (and the signatures the listing changes) of this
     /// container, keep every other part byte for byte, recompute or drop
-    /// STAT, re-sign; in place unless -o is given
+    /// STAT, re-sign; in place unless -o is given. DXIL: replace the
+    /// module, rebuild the parts it derives (SFI0, signatures, PSV0, RDAT,
+    /// HASH), keep the others, drop ILDB when the module changed
     #[arg(long, value_name = "CONTAINER", conflicts_with = "check")]
     pub into: Option<PathBuf>,
     /// For each container: disassemble, assemble and compare the program
@@ -145,6 +156,23 @@ fn check_one(file: &Path, options: &ListingOptions) -> Result<(), String> {
     let bytes = read(file).map_err(error)?;
     let container =
         Container::parse(&bytes).map_err(|e| error(format!("'{}': {e}", file.display())))?;
+    if dxcopy_read::listing::dxbc::shader_part(&container).is_none()
+        && container.find(dxcopy_read::PartName::DXIL).is_some()
+    {
+        return match dxil_asm::check_dxil_round_trip(&bytes) {
+            Ok(DxilRoundTrip::Identical) => Ok(()),
+            Ok(DxilRoundTrip::Differs { offset, part }) => Err(error(format!(
+                "'{}': the container differs from byte {offset:#x}{}",
+                file.display(),
+                part.map(|p| format!(" (part {p})")).unwrap_or_default()
+            ))),
+            Err(DxilAsmError::Parse(e)) => Err(error(format!(
+                "'{}': its listing does not assemble: {e}",
+                file.display()
+            ))),
+            Err(e) => Err(error(format!("'{}': {e}", file.display()))),
+        };
+    }
     match asm::check_round_trip(&container, options) {
         Ok(RoundTrip::Identical { .. }) => Ok(()),
         Ok(RoundTrip::Differs {
@@ -165,6 +193,46 @@ fn check_one(file: &Path, options: &ListingOptions) -> Result<(), String> {
         Err(DxasmError::Asm(e)) => Err(format!("{}:{e}", file.display())),
         Err(other) => Err(error(format!("'{}': {other}", file.display()))),
     }
+}
+
+/// `file:line:column: error: message` for a DXIL listing error, other
+/// errors as `dxasm: error: 'file': message`.
+fn report_dxil(file: &Path, error: &DxilAsmError) -> ! {
+    match error {
+        DxilAsmError::Parse(e) => {
+            cli::emit_line(&format!("{}:{e}", file.display()));
+            cli::exit(1)
+        }
+        other => fail(&format!("'{}': {other}", file.display())),
+    }
+}
+
+/// A DXIL listing: a new container, or the module of `--into` replaced.
+fn assemble_dxil(opts: &Opts, listing: &Path, out: &Path, text: &str) -> ! {
+    if opts.compact_immediates || opts.force {
+        fail("--compact-immediates and --force apply to DXBC listings; this is a DXIL listing");
+    }
+    if let Some(original) = &opts.into {
+        let bytes = read(original).unwrap_or_else(|m| fail(&m));
+        let patched = dxil_asm::patch_dxil_container(&bytes, text).unwrap_or_else(|e| match e {
+            DxilAsmError::Parse(_) => report_dxil(listing, &e),
+            other => report_dxil(original, &other),
+        });
+        if !opts.quiet {
+            for w in &patched.warnings {
+                cli::emit(
+                    "dxasm",
+                    cli::Severity::Warning,
+                    &format!("'{}': {w}", original.display()),
+                );
+            }
+        }
+        write_output(out, &patched.bytes, Some(original));
+        cli::exit(0);
+    }
+    let bytes = dxil_asm::build_dxil_container(text).unwrap_or_else(|e| report_dxil(listing, &e));
+    write_output(out, &bytes, None);
+    cli::exit(0)
 }
 
 /// Refuses an output that is the listing under any name (`./x`, a
@@ -224,6 +292,9 @@ pub fn main() {
             e.utf8_error().valid_up_to()
         ))
     });
+    if dxil_asm::listing_kind(&text) == ListingKind::Dxil {
+        assemble_dxil(&opts, listing, out, &text);
+    }
     let options = asm::AsmOptions {
         immediates: if opts.compact_immediates {
             asm::ImmediateEncoding::Compact

@@ -31,7 +31,7 @@ pub use container::{
     DxasmError, Patched, RoundTrip,
 };
 pub use hints::FloatHints;
-pub use parse::MAX_RELATIVE_DEPTH;
+pub use parse::{MAX_INDICES, MAX_RELATIVE_DEPTH};
 pub use signature::{SignatureRow, SignatureTable, TableRole};
 pub use stat::{count_statistics, recompute_statistics};
 
@@ -118,6 +118,12 @@ pub enum AsmErrorKind {
         /// The deepest nesting taken.
         limit: u32,
     },
+    /// An operand with more indices than its token can count
+    /// ([`MAX_INDICES`]), at the `[` of the one too many.
+    TooManyIndices {
+        /// The most an operand takes.
+        limit: u32,
+    },
     /// A mnemonic with an empty suffix: a doubled `_` (`mov__sat`) or a
     /// trailing one (`mov_`); the mnemonic is cut to its first 40
     /// characters.
@@ -163,6 +169,9 @@ impl fmt::Display for AsmErrorKind {
             BadSignatureRow(row) => write!(f, "unreadable signature row '{row}'"),
             NestedTooDeep { limit } => {
                 write!(f, "relative indices nested deeper than {limit} levels")
+            }
+            TooManyIndices { limit } => {
+                write!(f, "an operand takes at most {limit} indices")
             }
             OverBudget { limit } => write!(
                 f,

@@ -24,6 +24,10 @@ pub(crate) const LONGEST_MNEMONIC: usize = 40;
 /// as the text asks.
 pub const MAX_RELATIVE_DEPTH: u32 = 8;
 
+/// The most indices an operand takes (`CB0[0:1][4]`, the register's number
+/// included): the operand token counts them in two bits.
+pub const MAX_INDICES: usize = 3;
+
 /// Where an operand stands, which decides how its component letters are
 /// encoded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -791,9 +795,26 @@ impl<'t, 'h> Parser<'t, 'h> {
                 relative: None,
             });
         }
+        // The operand token counts its indices in two bits; an SM5.1
+        // constant buffer's declaration writes its size as one more.
+        let most = if role == Role::Declared && kind == ot::CONSTANT_BUFFER && self.sm51 {
+            MAX_INDICES + 1
+        } else {
+            MAX_INDICES
+        };
         while self.peek() == Tok::Punct('[') {
+            let (line, column) = self.here();
             self.pos += 1;
             self.index(&mut operand)?;
+            if operand.indices.len() > most {
+                return Err(AsmError::new(
+                    line,
+                    column,
+                    AsmErrorKind::TooManyIndices {
+                        limit: MAX_INDICES as u32,
+                    },
+                ));
+            }
         }
         let declared_resource = role == Role::Declared
             && matches!(

@@ -537,6 +537,38 @@ fn relative_indices_nest_to_a_limit() {
     assert_eq!(error(&nested(5000)).kind, e.kind);
 }
 
+/// The operand token counts its indices in two bits: a fourth index is an
+/// error at its `[` (it shifted a representation past the token's 32 bits,
+/// found by the asm fuzz target).
+#[test]
+fn an_operand_takes_at_most_three_indices() {
+    let three = "ps_5_1\ndcl_constantbuffer CB0[0:1][4], immediateIndexed, space=0\nret\n";
+    if let Err(e) = assemble(three, &mut FloatHints::none()) {
+        panic!("{e}");
+    }
+    let e = error("ps_5_0\ndcl_temps 1\nmov r0.x, cb0[1][2][3].x\nret\n");
+    assert_eq!(
+        e.kind,
+        AsmErrorKind::TooManyIndices {
+            limit: MAX_INDICES as u32
+        }
+    );
+    assert_eq!((e.line, e.column), (3, 20));
+    assert_eq!(
+        e.to_string(),
+        "3:20: error: an operand takes at most 3 indices"
+    );
+    // The fuzzer's input: five indices on a relative operand's register.
+    let e = error("ps_5_0\ndcl_indexableTemp x0[0], 4\nmov r1.x, x0[x0[x0[x0].x+  1].x + 1][x0[x.x+  1].x + 1][x000][x]t\n");
+    assert!(
+        matches!(
+            e.kind,
+            AsmErrorKind::TooManyIndices { .. } | AsmErrorKind::UnknownRegister(_)
+        ),
+        "{e}"
+    );
+}
+
 #[test]
 fn long_lines_and_mnemonics_are_errors_with_their_columns() {
     // Columns count characters, carried along a long line.

@@ -128,6 +128,22 @@ pub enum MetadataError {
     },
 }
 
+impl MetadataError {
+    /// The metadata the error is about, when it names one.
+    pub fn id(&self) -> Option<MetadataId> {
+        match self {
+            MetadataError::NotANode { id, .. }
+            | MetadataError::OverBudget { id, .. }
+            | MetadataError::OperandCount { id, .. }
+            | MetadataError::NotAnInteger { id, .. }
+            | MetadataError::NotAString { id, .. }
+            | MetadataError::OddTagList { id, .. }
+            | MetadataError::NotAType { id, .. } => Some(*id),
+            MetadataError::MissingOperand { .. } | MetadataError::NamedCount { .. } => None,
+        }
+    }
+}
+
 /// `dx.shaderModel`: `!{!"ps", i32 6, i32 0}`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ShaderModel {

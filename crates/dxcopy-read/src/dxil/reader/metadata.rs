@@ -228,7 +228,21 @@ impl Reader {
         };
         let mut pending_name: Option<(Vec<u8>, u64)> = None;
         let mut kinds = std::mem::take(&mut self.module.metadata_kinds);
+        // The defining record of each module-level ID, when asked for: the
+        // IDs a record added are given its offset when the next one starts.
+        let mut offsets = match self.md_offsets.take() {
+            Some(offsets) if target.base == 0 => Some(offsets),
+            other => {
+                self.md_offsets = other;
+                None
+            }
+        };
+        let mut last_offset = 0;
         let result = super::flat_block_with(stream, &mut fields, wanted, |r, f| {
+            if let Some(offsets) = offsets.as_mut() {
+                offsets.resize(target.list.len(), last_offset);
+                last_offset = r.bit_offset;
+            }
             if let Some((name, _)) = pending_name.take() {
                 if r.code != code::NAMED_NODE {
                     return Err(invalid(r, "METADATA_NAME not followed by NAMED_NODE"));
@@ -332,6 +346,10 @@ impl Reader {
             Ok(())
         });
         self.module.metadata_kinds = kinds;
+        if let Some(mut offsets) = offsets {
+            offsets.resize(target.list.len(), last_offset);
+            self.md_offsets = Some(offsets);
+        }
         result?;
         if let Some((_, at)) = pending_name {
             return Err(BitcodeError {

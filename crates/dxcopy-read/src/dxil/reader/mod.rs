@@ -216,6 +216,9 @@ pub(crate) struct Reader {
     /// Metadata IDs referred to before being defined (module level), with the
     /// bit offset of the first reference.
     pub(crate) md_forward: ForwardMax,
+    /// With [`metadata_record_offsets`]: the bit offset of the record that
+    /// defined each module-level metadata ID, in ID order.
+    pub(crate) md_offsets: Option<Vec<u64>>,
     /// How function bodies' instructions are kept.
     keep: function::Keep,
     /// With [`function::Keep::Outline`], each body read: its function, its
@@ -244,6 +247,21 @@ impl Module {
         read_module(bitcode, &mut reader, &mut Vec::new())?;
         reader.finish()
     }
+}
+
+/// The bit offset (from the start of `bitcode`) of the record that defines
+/// each module-level metadata ID, indexed by [`MetadataId`]: what an error
+/// about a node of the `dx.*` metadata names, found by reading the module
+/// again (only when such an error is reported). The IDs are numbered as
+/// [`Module::parse`] numbers them; a STRINGS record defines many.
+pub fn metadata_record_offsets(bitcode: &[u8]) -> Result<Vec<u64>> {
+    let mut reader = Reader::new(ReadOptions {
+        function_bodies: false,
+        ..ReadOptions::default()
+    });
+    reader.md_offsets = Some(Vec::new());
+    read_module(bitcode, &mut reader, &mut Vec::new())?;
+    Ok(reader.md_offsets.unwrap_or_default())
 }
 
 /// Reads the module into `reader`; with [`function::Keep::Outline`], the
@@ -538,6 +556,7 @@ impl Reader {
             seen_types: false,
             module_offset: 0,
             md_forward: ForwardMax::default(),
+            md_offsets: None,
             keep: function::Keep::All,
             outlines: Vec::new(),
         }

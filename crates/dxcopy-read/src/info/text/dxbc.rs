@@ -2,11 +2,15 @@
 
 use super::*;
 
-pub(super) fn write(out: &mut Out<'_>, s: &crate::dxbc::ShaderBytecode) -> io::Result<()> {
+pub(super) fn write(
+    out: &mut Out<'_>,
+    s: &crate::dxbc::ShaderBytecode,
+    program: Option<&crate::listing::dxbc::summary::ProgramSummary>,
+) -> io::Result<()> {
     out.field("Profile", s.profile())?;
     out.field("ProgramType", s.program_type)?;
     out.field("LengthInWords", s.length_dwords)?;
-    if let Some(p) = &s.program {
+    if let Some(p) = program {
         out.field("Instructions", p.instruction_count)?;
         out.field("Declarations", p.declaration_count)?;
         if let Some(e) = &p.error {

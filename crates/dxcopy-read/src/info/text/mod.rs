@@ -180,7 +180,7 @@ pub fn write_text(
     for p in &insp.parts {
         out.open(format_args!("Part {} {} {{", p.part.index, p.part.name))?;
         match &p.decoded {
-            Ok(d) => write_decoded(&mut out, insp, d, options)?,
+            Ok(d) => write_decoded(&mut out, insp, p, d, options)?,
             Err(e) => out.line(format_args!("error: {e}"))?,
         }
         match p.module.as_deref() {
@@ -216,6 +216,7 @@ pub fn write_text(
 fn write_decoded(
     out: &mut Out<'_>,
     insp: &Inspection<'_>,
+    part: &super::Inspected<'_>,
     decoded: &Decoded<'_>,
     options: TextOptions,
 ) -> io::Result<()> {
@@ -230,7 +231,7 @@ fn write_decoded(
         Decoded::Version(v) => version::write(out, v)?,
         Decoded::SourceInfo(s) => source_info::write(out, options, s)?,
         Decoded::Private(p) => private::write(out, p)?,
-        Decoded::Shader(s) => dxbc::write(out, s)?,
+        Decoded::Shader(s) => dxbc::write(out, s, part.program.as_deref())?,
         Decoded::Rdef(r) => rdef::write(out, r)?,
         Decoded::Stat(s) => stat::write(out, s)?,
         Decoded::Aon9(a) => aon9::write(out, a)?,

@@ -10,12 +10,14 @@
 //! program part (DXIL, ILDB, dxc STAT) as the module-facts reader read it
 //! ([`Inspected::module`](super::Inspected::module)).
 
-pub mod root_signature;
+/// The root-signature coverage check, at its old path (it is a check of
+/// parts against each other, so it sits with the decoders).
+pub use crate::parts::rts0_coverage as root_signature;
 
 use super::Inspection;
 use crate::container::{DIGEST_FIELD, FILE_SIZE_FIELD};
 use crate::digest::{self, DigestKind};
-use crate::info::verify::root_signature::{
+use crate::rts0_coverage::{
     check_container, BindingSource, CheckAgainst, ContainerCoverage, NotChecked,
 };
 use crate::{Container, Decoded, Finding, FindingKind, HashStatus, Severity};

@@ -12,6 +12,7 @@ pub mod number;
 mod release;
 pub mod sm2;
 pub mod sm4;
+pub mod summary;
 
 pub use number::FloatRounding;
 

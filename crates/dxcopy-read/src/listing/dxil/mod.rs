@@ -59,14 +59,18 @@ pub enum ListingError {
     },
     /// The header's tables could not be printed: named with the module
     /// part they were printed from (a STAT part's module for the buffer,
-    /// binding and ViewID tables when the container has one) and the file
-    /// offset of its bitcode.
-    #[error("{part} module (bitcode at offset {offset:#x}): {source}")]
+    /// binding and ViewID tables when the container has one), the file
+    /// offset of its bitcode and, for a metadata node that does not read,
+    /// the bit offset of the record that defines it.
+    #[error("{part} module (bitcode at offset {offset:#x}){}: {source}", record_at(*record))]
     Header {
         /// The module's part.
         part: PartName,
         /// File offset of the part's bitcode.
         offset: u64,
+        /// The bit offset, from the start of the bitcode, of the record of
+        /// the metadata node the error names.
+        record: Option<u64>,
         /// What stopped the tables.
         source: HeaderError,
     },
@@ -86,20 +90,39 @@ pub enum ListingError {
     },
 }
 
-/// A module read for a listing: the model, its part and the file offset
-/// of its bitcode (what the listing's errors name).
+/// `, metadata record at bit N` for [`ListingError::Header`].
+fn record_at(record: Option<u64>) -> String {
+    record.map_or_else(String::new, |bit| format!(", metadata record at bit {bit}"))
+}
+
+/// A module read for a listing: the model, its bitcode, its part and the
+/// file offset of its bitcode (what the listing's errors name).
 struct ProgramModule<'data> {
     module: OutlinedModule<'data>,
+    bitcode: &'data [u8],
     part: PartName,
     offset: u64,
 }
 
 impl ProgramModule<'_> {
     fn header_error(&self, source: impl Into<HeaderError>) -> ListingError {
+        let source = source.into();
+        // The record of the node named: the module is read again to find
+        // it, only now that there is an error to report.
+        let record = match &source {
+            HeaderError::Metadata(e) => e.id().and_then(|id| {
+                crate::dxil::metadata_record_offsets(self.bitcode)
+                    .ok()?
+                    .get(id.0 as usize)
+                    .copied()
+            }),
+            _ => None,
+        };
         ListingError::Header {
             part: self.part,
             offset: self.offset,
-            source: source.into(),
+            record,
+            source,
         }
     }
 
@@ -144,6 +167,7 @@ fn read_program<'data>(
         .map_err(|source| ListingError::Module { part, source })?;
     Ok(ProgramModule {
         module,
+        bitcode: program.bitcode,
         part,
         offset: program.bitcode_file_offset,
     })
@@ -303,6 +327,7 @@ pub fn module_listing(part: &[u8], release: Option<DxcRelease>) -> Result<String
     let source = ProgramModule {
         offset: (bitcode.as_ptr() as usize - part.as_ptr() as usize) as u64,
         module: outlined,
+        bitcode,
         part: PartName::DXIL,
     };
     let module = source.module.module();

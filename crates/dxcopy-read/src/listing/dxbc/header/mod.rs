@@ -143,9 +143,8 @@ fn program_has_abort(container: &Container<'_>) -> bool {
         return false;
     };
     let c = part.cursor();
-    let tokens = c
-        .u32(4, "program length")
-        .map_or(0, |n| u64::from(n).min(c.len() / 4));
+    let tokens = crate::dxbc::ProgramTokens::read(&c, 0)
+        .map_or(0, |t| u64::from(t.length_dwords).min(c.len() / 4));
     let Ok(program) = c.sub(0, tokens * 4, "program") else {
         return false;
     };

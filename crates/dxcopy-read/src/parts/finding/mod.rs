@@ -9,12 +9,14 @@
 //! from the kind. Its `Display` is the sentence `dxinfo --verify` prints;
 //! the kind's `Display` is the same sentence without the part and offset.
 
+mod container;
+
 use crate::bitcode::BitcodeError;
 use crate::error::{PartRef, ReadError};
 use crate::fields::hex;
-use crate::info::verify::root_signature::{NotChecked, UncoveredBinding};
 use crate::name::PartName;
 use crate::rdat::RdatPartType;
+use crate::rts0_coverage::{NotChecked, UncoveredBinding};
 use crate::source_info::SectionType;
 use std::fmt;
 
@@ -649,6 +651,9 @@ impl FindingKind {
 }
 
 impl fmt::Display for FindingKind {
+    /// The sentence `dxinfo --verify` prints for the kind.
+    ///
+    /// Long: one sentence per finding kind, each beside its numbers.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use FindingKind::*;
         match self {
@@ -943,9 +948,9 @@ mod tests {
     use super::*;
     use crate::bitcode::BitcodeErrorKind;
     use crate::error::ReadErrorKind;
-    use crate::info::verify::root_signature::Uncovered;
     use crate::psv0::{ResourceBinding, ResourceType};
     use crate::rts0::RangeType;
+    use crate::rts0_coverage::Uncovered;
     use FindingKind::*;
 
     const D1: [u8; 16] = [0x11; 16];
@@ -957,7 +962,7 @@ mod tests {
 
     fn binding() -> UncoveredBinding {
         UncoveredBinding {
-            source: crate::info::verify::root_signature::BindingSource::Psv0,
+            source: crate::rts0_coverage::BindingSource::Psv0,
             binding: ResourceBinding {
                 resource_type: ResourceType::from_raw(2),
                 space: 0,

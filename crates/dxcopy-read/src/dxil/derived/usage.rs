@@ -210,8 +210,51 @@ pub(crate) fn barrier(module: &Module, body: &FunctionBody, op: u32, args: &[Ope
     b
 }
 
+/// The flags an entry's signatures set, and whether an input is
+/// barycentric (its flag follows the validator version).
+fn signature_flags(entry: &EntryPoint, kind: ShaderKind, validator: (u32, u32)) -> (u64, bool) {
+    use feature::*;
+    use ShaderKind::*;
+    let mut flags = 0;
+    let mut barycentrics = false;
+    // Validator 1.3 and older checked the inputs of geometry shaders only.
+    let mut input_rt = kind == Geometry;
+    if validator >= (1, 4) {
+        input_rt |= matches!(kind, Domain | Hull);
+    }
+    let output_rt = matches!(kind, Vertex | Domain | Hull);
+    for e in &entry.signatures.inputs {
+        match e.kind {
+            SemanticKind::ViewPortArrayIndex | SemanticKind::RenderTargetArrayIndex if input_rt => {
+                flags |= VIEWPORT_AND_RT_ARRAY_INDEX
+            }
+            SemanticKind::ShadingRate => flags |= SHADING_RATE,
+            SemanticKind::Barycentrics => barycentrics = true,
+            _ => {}
+        }
+    }
+    for e in &entry.signatures.outputs {
+        match e.kind {
+            SemanticKind::ViewPortArrayIndex | SemanticKind::RenderTargetArrayIndex
+                if output_rt =>
+            {
+                flags |= VIEWPORT_AND_RT_ARRAY_INDEX
+            }
+            SemanticKind::StencilRef if kind == Pixel => flags |= STENCIL_REF,
+            SemanticKind::InnerCoverage if kind == Pixel => flags |= INNER_COVERAGE,
+            SemanticKind::ShadingRate => flags |= SHADING_RATE,
+            _ => {}
+        }
+    }
+    (flags, barycentrics)
+}
+
 /// The feature bits of one function's own instructions, and of its
 /// signatures when it is the entry `entry` (dxc's `CollectShaderFlags`).
+///
+/// Long: one pass over the instructions with one arm per DXIL operation
+/// that sets a flag, side by side as in dxc's function, then the
+/// validator-version rules that clear or set flags at the end.
 pub(crate) fn function_flags(
     module: &Module,
     body: &FunctionBody,
@@ -384,41 +427,10 @@ pub(crate) fn function_flags(
     }
 
     if let Some((entry, kind)) = entry {
-        let is_kind = |k: ShaderKind| kind == k;
-        let mut input_rt = is_kind(ShaderKind::Geometry);
-        if validator >= (1, 4) {
-            input_rt |= is_kind(ShaderKind::Domain) || is_kind(ShaderKind::Hull);
-        }
-        let output_rt =
-            is_kind(ShaderKind::Vertex) || is_kind(ShaderKind::Domain) || is_kind(ShaderKind::Hull);
-        for e in &entry.signatures.inputs {
-            match e.kind {
-                SemanticKind::ViewPortArrayIndex | SemanticKind::RenderTargetArrayIndex
-                    if input_rt =>
-                {
-                    flags |= VIEWPORT_AND_RT_ARRAY_INDEX
-                }
-                SemanticKind::ShadingRate => flags |= SHADING_RATE,
-                SemanticKind::Barycentrics => barycentrics = true,
-                _ => {}
-            }
-        }
-        for e in &entry.signatures.outputs {
-            match e.kind {
-                SemanticKind::ViewPortArrayIndex | SemanticKind::RenderTargetArrayIndex
-                    if output_rt =>
-                {
-                    flags |= VIEWPORT_AND_RT_ARRAY_INDEX
-                }
-                SemanticKind::StencilRef if is_kind(ShaderKind::Pixel) => flags |= STENCIL_REF,
-                SemanticKind::InnerCoverage if is_kind(ShaderKind::Pixel) => {
-                    flags |= INNER_COVERAGE
-                }
-                SemanticKind::ShadingRate => flags |= SHADING_RATE,
-                _ => {}
-            }
-        }
-        if derivatives && (is_kind(ShaderKind::Mesh) || is_kind(ShaderKind::Amplification)) {
+        let (signature, barycentric_input) = signature_flags(entry, kind, validator);
+        flags |= signature;
+        barycentrics |= barycentric_input;
+        if derivatives && matches!(kind, ShaderKind::Mesh | ShaderKind::Amplification) {
             flags |= DERIVATIVES_IN_MESH_AND_AMP;
         }
     }

@@ -755,6 +755,10 @@ impl Reader {
     }
 
     /// Decodes one instruction record: what it is and its result type.
+    ///
+    /// Long: one arm per FUNCTION_BLOCK record code, in LLVM 3.7's numbering,
+    /// each reading its operands from the same record; the table reads best
+    /// whole, beside the codes it follows.
     fn decode_instruction(
         &self,
         b: &mut Body,

@@ -54,7 +54,53 @@ impl Parser<'_> {
         self.resolve_debug_locations()?;
         self.resolve_attributes()?;
         self.move_local_ids();
-        Ok(())
+        self.check_dxil_metadata()
+    }
+
+    /// DXIL's named metadata (`dx.shaderModel`, `dx.entryPoints`,
+    /// `dx.resources`, …) read as dxc reads it: an error names the node
+    /// (its number in the text) and where it is defined.
+    fn check_dxil_metadata(&self) -> Result<(), ParseError> {
+        let Some((_, line, col)) = self.named_at.iter().find(|(n, _, _)| n.starts_with(b"dx."))
+        else {
+            return Ok(());
+        };
+        let Err(e) = dxcopy_read::dxil::metadata::DxilMetadata::read(&self.m) else {
+            return Ok(());
+        };
+        let message = e.to_string();
+        // "metadata !N" names a model ID: the text's number and place instead.
+        if let Some(at) = message.find("metadata !") {
+            let digits: String = message[at + 10..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            if let Some((slot, l, c)) = digits
+                .parse::<u32>()
+                .ok()
+                .and_then(|id| self.md_defs.get(&id))
+            {
+                let message = format!(
+                    "{}metadata !{slot}{}",
+                    &message[..at],
+                    &message[at + 10 + digits.len()..]
+                );
+                return self.err_at(*l, *c, format!("DXIL metadata: {message}"));
+            }
+        }
+        // "dx.shaderModel: …": the node the named metadata holds.
+        let named = self
+            .m
+            .named_metadata
+            .iter()
+            .find(|n| message.starts_with(&format!("{}:", String::from_utf8_lossy(&n.name))));
+        if let Some((slot, l, c)) = named
+            .and_then(|n| n.operands.first())
+            .and_then(|id| self.md_defs.get(&id.0))
+        {
+            return self.err_at(*l, *c, format!("DXIL metadata: {message} (!{slot})"));
+        }
+        self.err_at(*line, *col, format!("DXIL metadata: {message}"))
     }
 
     fn resolve_debug_locations(&mut self) -> Result<(), ParseError> {

@@ -138,11 +138,15 @@ fn numbering_must_follow_llvm_rules() {
 
 #[test]
 fn calls_check_their_callee_type() {
-    let e = error(&SHADER.replace(
-        "float @dx.op.loadInput.f32(i32 4, i32 0, i32 0, i8 0, i32 undef)",
-        "float @dx.op.loadInput.f32(i32 4, i32 0, i32 0, i8 0)",
+    let text = SHADER.replace("@dx.op.loadInput.f32", "@load");
+    let e = error(&text.replace(
+        "float @load(i32 4, i32 0, i32 0, i8 0, i32 undef)",
+        "float @load(i32 4, i32 0, i32 0, i8 0)",
     ));
-    assert_eq!(e.message, "'@dx.op.loadInput.f32' is float (i32, i32, i32, i8, i32)*, expected float (i32, i32, i32, i8)*");
+    assert_eq!(
+        e.message,
+        "'@load' is float (i32, i32, i32, i8, i32)*, expected float (i32, i32, i32, i8)*"
+    );
 }
 
 #[test]
@@ -366,4 +370,48 @@ fn a_debug_module_listing_replaces_ildb() {
         container.find(PartName::ILDB).unwrap().data
     );
     assert!(verify(&Inspection::new(after)).passes(false));
+}
+
+#[test]
+fn dx_op_calls_are_checked_against_the_operation_table() {
+    // LoadInput takes four arguments after its opcode.
+    let e = error(&SHADER.replace(
+        "float @dx.op.loadInput.f32(i32 4, i32 0, i32 0, i8 0, i32 undef)",
+        "float @dx.op.loadInput.f32(i32 6, i32 0, i32 0, i8 0, i32 undef)",
+    ));
+    assert_eq!(
+        e.message,
+        "'@dx.op.loadInput.f32': opcode 6 (FAbs) takes 1 arguments after the opcode, found 4"
+    );
+    assert_eq!((e.line, e.column), (5, 13));
+    let e = error(&SHADER.replace(
+        "(i32 4, i32 0, i32 0, i8 0, i32 undef)",
+        "(i32 100000, i32 0, i32 0, i8 0, i32 undef)",
+    ));
+    assert_eq!(
+        e.message,
+        "'@dx.op.loadInput.f32': opcode 100000 is not a dx.op operation"
+    );
+    assert_eq!((e.line, e.column), (5, 40));
+    // An overload the function's type does not have.
+    let e = error(&SHADER.replace("dx.op.storeOutput.f32", "dx.op.storeOutput.i16"));
+    assert_eq!(
+        e.message,
+        "'@dx.op.storeOutput.i16': the overload '.i16' is neither the function's return type nor one of its argument types"
+    );
+}
+
+#[test]
+fn dxil_metadata_of_the_wrong_shape_is_an_error() {
+    let text = dxil_listing(FRAG);
+    let (n, line) = text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.contains("= !{!\"ps\", i32 6, i32 0}"))
+        .unwrap();
+    let slot = line.split(' ').next().unwrap();
+    let e = error(&text.replace(line, &format!("{slot} = !{{!\"ps\", i32 6}}")));
+    assert_eq!(e.line as usize, n + 1, "{}", e.message);
+    assert!(e.message.starts_with("DXIL metadata: "), "{}", e.message);
+    assert!(e.message.contains(slot), "{}", e.message);
 }

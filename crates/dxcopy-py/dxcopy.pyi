@@ -341,6 +341,17 @@ def read_module(data: Buffer) -> Module:
     data (DXIL, ILDB, STAT) or raw LLVM bitcode. Raises dxcopy.Error when
     there is none or it does not read."""
 
+def assemble(text: str, into: Optional[Buffer] = None) -> bytes:
+    """Assembles a listing into a container, as dxasm does.
+
+    `text` is a DXBC listing (Shader Model 4.0-5.1) or a DXIL listing (dxc's,
+    LLVM 3.7 assembly); which is told from the text. Without `into`, a new
+    signed container; with `into` (the bytes of a container), that container
+    with its program replaced (DXIL: the module replaced, the parts it
+    derives rebuilt, ILDB dropped when the module changed). Raises
+    dxcopy.Error when the listing does not assemble (the message starts with
+    `line:column: error:`) or the container cannot take it."""
+
 def strip_files(
     paths: Sequence[StrPath],
     classes: Sequence[str] = ("debug",),

@@ -7,6 +7,8 @@
 //! - `conformance`: the obj2yaml conformance test, with its counts
 //! - `disasm-conformance`: `dxinfo --disasm` against the reference listings, with its counts
 //! - `dxil-disasm-conformance`: `dxinfo --disasm` against dxc's listings of DXIL containers
+//! - `dxil-asm-conformance`: the DXIL assembler over the corpus (modules, containers, dxc's
+//!   listings), with its counts
 //! - `sweep`: the mutation sweep over the corpus (`--quick` for CI's bounded sample)
 //! - `fuzz`: list, seed and run the cargo-fuzz targets in fuzz/
 //! - `kill-test`: SIGKILL dxcopy/dxstrip during in-place edits of 64 MiB files, and truncate
@@ -119,6 +121,15 @@ fn main() -> Result<()> {
         ])),
         "disasm-conformance" => disasm::run(rest),
         "dxil-disasm-conformance" => dxil_disasm::run(rest),
+        "dxil-asm-conformance" => run(cargo().args([
+            "test",
+            "-p",
+            "dxcopy-edit",
+            "--test",
+            "dxil_asm_corpus",
+            "--",
+            "--nocapture",
+        ])),
         "pytest" => python::test(rest),
         "gen-example" => example::generate(),
         "sweep" => sweep::run(rest),
@@ -157,6 +168,8 @@ fn main() -> Result<()> {
                  \x20               compare dxinfo --disasm with the reference listings in ../shared/corpus/listings\n  \
                  dxil-disasm-conformance [--all]\n\
                  \x20               compare dxinfo --disasm with dxc's listings in ../shared/corpus/dxc-listings\n  \
+                 dxil-asm-conformance\n\
+                 \x20               DXIL listings assembled over ../shared/corpus: modules, containers, dxc's listings\n  \
                  sweep [--quick] [--seed N] [--only SUBSTRING] [--no-bins | --bins-only] [--bin-stride N]\n\
                  \x20               mutation sweep over ../shared/corpus, in process and through the\n\
                  \x20               binaries (--quick: CI's bounded sample; docs/hardening.md)\n  \

@@ -56,7 +56,7 @@ pub fn module_of(file: &str) -> Vec<String> {
 }
 
 /// Whether a file holds only test code.
-fn is_test_file(file: &str) -> bool {
+pub(crate) fn is_test_file(file: &str) -> bool {
     let name = file.rsplit('/').next().unwrap_or(file);
     name == "tests.rs"
         || name.ends_with("_tests.rs")
@@ -67,7 +67,7 @@ fn is_test_file(file: &str) -> bool {
 /// The source with comments, string and char literals blanked (newlines
 /// kept, so line numbers stay), cut at the first inline `#[cfg(test)]`
 /// module.
-fn code_of(source: &str) -> String {
+pub(crate) fn code_of(source: &str) -> String {
     let bytes = source.as_bytes();
     let mut out = String::with_capacity(source.len());
     let mut i = 0;
@@ -95,6 +95,40 @@ fn code_of(source: &str) -> String {
             out.extend(rest[..end].chars().filter(|c| *c == '\n'));
             i += end;
             continue;
+        }
+        let after_ident = i > 0 && {
+            let p = bytes[i - 1];
+            p.is_ascii_alphanumeric() || p == b'_'
+        };
+        if !after_ident && (rest.starts_with("r\"") || rest.starts_with("r#")) {
+            // A raw string: `r"…"`, `r#"…"#`, with as many `#` to close.
+            let hashes = rest[1..].bytes().take_while(|&b| b == b'#').count();
+            if rest.as_bytes().get(1 + hashes) == Some(&b'"') {
+                let close = format!("\"{}", "#".repeat(hashes));
+                let body = 2 + hashes;
+                let end = rest[body..]
+                    .find(&close)
+                    .map_or(rest.len(), |e| body + e + close.len());
+                out.push_str("\"\"");
+                out.extend(rest[..end].chars().filter(|c| *c == '\n'));
+                i += end;
+                continue;
+            }
+        }
+        if let Some(quoted) = rest.strip_prefix('\'') {
+            // A char literal (`'x'`, `'\''`, `'\u{1F}'`) is blanked; a
+            // lifetime (`'a`) is kept.
+            let end = if quoted.starts_with('\\') {
+                rest.get(3..).and_then(|r| r.find('\'')).map(|e| 3 + e + 1)
+            } else {
+                let first = quoted.chars().next().map_or(0, char::len_utf8);
+                (quoted.as_bytes().get(first) == Some(&b'\'')).then_some(2 + first)
+            };
+            if let Some(end) = end {
+                out.push_str("' '");
+                i += end;
+                continue;
+            }
         }
         if rest.starts_with('"') {
             let mut j = 1;

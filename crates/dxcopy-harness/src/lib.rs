@@ -43,6 +43,7 @@ pub mod layers;
 pub mod llvm;
 mod script;
 pub mod shapes;
+pub mod sizes;
 pub mod text_attacks;
 mod verify;
 

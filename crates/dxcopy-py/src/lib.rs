@@ -5,6 +5,7 @@
 //! command-line tools do (the same bytes, the same error messages). The
 //! Python-facing documentation is in the docstrings and in `dxcopy.pyi`.
 
+mod assemble;
 mod buffer;
 mod container;
 mod edit;
@@ -41,6 +42,7 @@ fn dxcopy_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<module::Module>()?;
     m.add_class::<module::Constant>()?;
     m.add_function(wrap_pyfunction!(module::read_module, m)?)?;
+    m.add_function(wrap_pyfunction!(assemble::assemble, m)?)?;
     m.add_class::<strip::StripResult>()?;
     m.add_function(wrap_pyfunction!(strip::strip_files, m)?)?;
     m.add_function(wrap_pyfunction!(projects::read_header, m)?)?;

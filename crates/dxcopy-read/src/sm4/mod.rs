@@ -720,6 +720,11 @@ fn decode_instruction(tokens: &[u32], pos: usize, sm51: bool) -> Result<Instruct
     Ok(instruction)
 }
 
+/// Decodes the operands of a declaration opcode.
+///
+/// Long: one arm per declaration opcode and its operand layout (the
+/// `D3D10_SB_OPCODE_DCL_*` / `D3D11_SB_OPCODE_DCL_*` table of the token
+/// format).
 fn decode_declaration(
     r: &mut Reader<'_>,
     ins: &mut Instruction,

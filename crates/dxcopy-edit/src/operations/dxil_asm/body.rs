@@ -1048,6 +1048,7 @@ impl Parser<'_> {
                         _ => return self.expected("a callee"),
                     }
                     self.expect_punct(b'(')?;
+                    let first_arg_at = (self.tok.line, self.tok.col);
                     let mut args = Vec::new();
                     let mut arg_types = Vec::new();
                     if !self.eat_punct(b')')? {
@@ -1115,6 +1116,9 @@ impl Parser<'_> {
                     }
                     if !pending.is_empty() {
                         pending_attributes = Some(pending);
+                    }
+                    if let Operand::Value(c) = callee {
+                        self.check_dx_op(c, &ft, &args, (tl, tc), first_arg_at)?;
                     }
                     let ty = if matches!(self.ty(ft.ret), Type::Void) {
                         None
@@ -1259,6 +1263,110 @@ impl Parser<'_> {
             },
             terminator,
         ))
+    }
+
+    /// A `dx.op` call: its first argument a constant opcode that dxc's
+    /// operation table knows, its argument count the operation's, and the
+    /// function's overload suffix (`.f32`) a type the function returns or
+    /// takes.
+    fn check_dx_op(
+        &self,
+        callee: ValueId,
+        ft: &FunctionType,
+        args: &[Operand],
+        at: (u32, u32),
+        first_arg_at: (u32, u32),
+    ) -> Result<(), ParseError> {
+        let name = self
+            .global_names
+            .iter()
+            .find(|(_, v)| **v == callee)
+            .map(|(n, _)| String::from_utf8_lossy(n).into_owned());
+        let Some(name) = name.filter(|n| n.starts_with("dx.op.")) else {
+            return Ok(());
+        };
+        let opcode = match args.first() {
+            Some(Operand::Value(v)) if self.integer_bits(ft.params[0]) == Some(32) => {
+                self.constant_int(*v)
+            }
+            _ => None,
+        };
+        let Some(opcode) = opcode else {
+            return self.err_at(
+                first_arg_at.0,
+                first_arg_at.1,
+                format!("'@{name}': the first argument must be the opcode, a constant i32"),
+            );
+        };
+        let opcode = opcode as u32;
+        let rows: Vec<_> = dxcopy_read::dxil::ops::rows()
+            .iter()
+            .filter(|r| r.opcode == opcode)
+            .collect();
+        let Some(newest) = rows.last() else {
+            return self.err_at(
+                first_arg_at.0,
+                first_arg_at.1,
+                format!("'@{name}': opcode {opcode} is not a dx.op operation"),
+            );
+        };
+        let count = |args: &str| {
+            if args.is_empty() {
+                0
+            } else {
+                args.split(',').count()
+            }
+        };
+        if !rows.iter().any(|r| count(r.args) + 1 == args.len()) {
+            return self.err_at(
+                at.0,
+                at.1,
+                format!(
+                    "'@{name}': opcode {opcode} ({}) takes {} arguments after the opcode, found {}",
+                    newest.name,
+                    count(newest.args),
+                    args.len().saturating_sub(1)
+                ),
+            );
+        }
+        let suffix = name.rsplit('.').next().unwrap_or_default();
+        let overload = match suffix {
+            "f16" => Some(Type::Half),
+            "f32" => Some(Type::Float),
+            "f64" => Some(Type::Double),
+            "i1" => Some(Type::Integer { bits: 1 }),
+            "i8" => Some(Type::Integer { bits: 8 }),
+            "i16" => Some(Type::Integer { bits: 16 }),
+            "i32" => Some(Type::Integer { bits: 32 }),
+            "i64" => Some(Type::Integer { bits: 64 }),
+            _ => None,
+        };
+        if let Some(overload) = overload {
+            let mentions = |t: TypeId| -> bool {
+                let t = self.scalar(t);
+                match self.ty(t) {
+                    Type::Struct(st) => {
+                        st.name
+                            .as_deref()
+                            .is_some_and(|n| n.ends_with(format!(".{suffix}").as_bytes()))
+                            || st
+                                .body
+                                .as_deref()
+                                .unwrap_or_default()
+                                .iter()
+                                .any(|e| *self.ty(self.scalar(*e)) == overload)
+                    }
+                    other => *other == overload,
+                }
+            };
+            // The opcode's own i32 does not count for an i32 overload.
+            if !mentions(ft.ret) && !ft.params.iter().skip(1).any(|p| mentions(*p)) {
+                return self.err_at(at.0, at.1, format!(
+                    "'@{name}': the overload '.{suffix}' is neither the function's return type nor one of its argument types"
+                ));
+            }
+        }
+        Ok(())
     }
 
     fn value_after_type(&mut self, scope: &mut Scope, want: TypeId) -> Result<Operand, ParseError> {

@@ -91,6 +91,9 @@ pub enum DxilAsmWarning {
     /// The module changed: STAT, the reflection module dxc keeps beside it,
     /// still describes the original module.
     StatStale,
+    /// The listing is of the debug module (ILDB): ILDB was replaced, the
+    /// DXIL module is the original's.
+    IldbReplaced,
 }
 
 impl std::fmt::Display for DxilAsmWarning {
@@ -101,6 +104,10 @@ impl std::fmt::Display for DxilAsmWarning {
             ),
             DxilAsmWarning::StatStale => f.write_str(
                 "the module changed: STAT (the reflection module) still describes the original",
+            ),
+            DxilAsmWarning::IldbReplaced => f.write_str(
+                "the listing is of the debug module: ILDB replaced, the DXIL module left as it was \
+                 (list DXIL with dxinfo --disasm=DXIL to patch the shader itself)",
             ),
         }
     }
@@ -155,18 +162,26 @@ pub fn build_dxil_container(text: &str) -> Result<Vec<u8>, DxilAsmError> {
     Ok(plan.finish()?.to_vec())
 }
 
-/// The DXIL part of `container` and its module.
+/// The program part `name` of `container` and its module.
 fn original_module<'c>(
     container: &Container<'c>,
+    name: PartName,
 ) -> Result<(dxcopy_read::Part<'c>, Module), DxilAsmError> {
     let part = container
-        .find(PartName::DXIL)
-        .ok_or_else(|| DxilAsmError::Original("the container has no DXIL part".into()))?;
+        .find(name)
+        .ok_or_else(|| DxilAsmError::Original(format!("the container has no {name} part")))?;
     let program = Program::parse(&part)
-        .map_err(|e| DxilAsmError::Original(format!("the DXIL part is not a program: {e}")))?;
+        .map_err(|e| DxilAsmError::Original(format!("the {name} part is not a program: {e}")))?;
     let module = Module::parse(program.bitcode)
-        .map_err(|e| DxilAsmError::Original(format!("the DXIL module does not read: {e}")))?;
+        .map_err(|e| DxilAsmError::Original(format!("the {name} module does not read: {e}")))?;
     Ok((part, module))
+}
+
+/// Whether the text is the listing of a debug module (it names the
+/// compile units: what `dxinfo --disasm` and `dxc -dumpbin` print for a
+/// container with ILDB).
+fn lists_debug_module(text: &str) -> bool {
+    text.lines().any(|l| l.starts_with("!llvm.dbg.cu = "))
 }
 
 /// Replaces the DXIL module of `original` with the listing's, rebuilds
@@ -175,29 +190,41 @@ fn original_module<'c>(
 /// When the module changed, ILDB (the debug module, which no longer
 /// matches) is removed. The original module gives what the text does not
 /// carry ([`assemble_module`]'s template).
+///
+/// A listing of the debug module (the one `dxinfo --disasm` prints for a
+/// container with ILDB) replaces ILDB instead, and the DXIL module stays.
 pub fn patch_dxil_container(original: &[u8], text: &str) -> Result<DxilPatched, DxilAsmError> {
     let container = Container::parse(original).map_err(EditError::from)?;
-    let (part, template) = original_module(&container)?;
+    let target = if container.find(PartName::ILDB).is_some() && lists_debug_module(text) {
+        PartName::ILDB
+    } else {
+        PartName::DXIL
+    };
+    let (part, template) = original_module(&container, target)?;
     let module = assemble_module(text, Some(&template))?;
     let data = write_program(part.data, &module)?;
-    let module_changed = data != part.data;
+    let changed = data != part.data;
     let mut plan = EditPlan::from_container(&container);
     let mut warnings = Vec::new();
-    if module_changed {
-        plan.update(PartName::DXIL, data)?;
-        if container.find(PartName::ILDB).is_some() {
-            plan.remove(&NameMatcher::exact(PartName::ILDB));
-            warnings.push(DxilAsmWarning::IldbDropped);
-        }
-        if container.find(PartName::STAT).is_some() {
-            warnings.push(DxilAsmWarning::StatStale);
+    if changed {
+        plan.update(target, data)?;
+        if target == PartName::ILDB {
+            warnings.push(DxilAsmWarning::IldbReplaced);
+        } else {
+            if container.find(PartName::ILDB).is_some() {
+                plan.remove(&NameMatcher::exact(PartName::ILDB));
+                warnings.push(DxilAsmWarning::IldbDropped);
+            }
+            if container.find(PartName::STAT).is_some() {
+                warnings.push(DxilAsmWarning::StatStale);
+            }
         }
     }
     rebuild_parts(&mut plan)?;
     let bytes = plan.finish()?.to_vec();
     Ok(DxilPatched {
         bytes,
-        module_changed,
+        module_changed: changed && target == PartName::DXIL,
         warnings,
     })
 }

@@ -54,7 +54,53 @@ impl Parser<'_> {
         self.resolve_debug_locations()?;
         self.resolve_attributes()?;
         self.move_local_ids();
-        Ok(())
+        self.check_dxil_metadata()
+    }
+
+    /// DXIL's named metadata (`dx.shaderModel`, `dx.entryPoints`,
+    /// `dx.resources`, …) read as dxc reads it: an error names the node
+    /// (its number in the text) and where it is defined.
+    fn check_dxil_metadata(&self) -> Result<(), ParseError> {
+        let Some((_, line, col)) = self.named_at.iter().find(|(n, _, _)| n.starts_with(b"dx."))
+        else {
+            return Ok(());
+        };
+        let Err(e) = dxcopy_read::dxil::metadata::DxilMetadata::read(&self.m) else {
+            return Ok(());
+        };
+        let message = e.to_string();
+        // "metadata !N" names a model ID: the text's number and place instead.
+        if let Some(at) = message.find("metadata !") {
+            let digits: String = message[at + 10..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .collect();
+            if let Some((slot, l, c)) = digits
+                .parse::<u32>()
+                .ok()
+                .and_then(|id| self.md_defs.get(&id))
+            {
+                let message = format!(
+                    "{}metadata !{slot}{}",
+                    &message[..at],
+                    &message[at + 10 + digits.len()..]
+                );
+                return self.err_at(*l, *c, format!("DXIL metadata: {message}"));
+            }
+        }
+        // "dx.shaderModel: …": the node the named metadata holds.
+        let named = self
+            .m
+            .named_metadata
+            .iter()
+            .find(|n| message.starts_with(&format!("{}:", String::from_utf8_lossy(&n.name))));
+        if let Some((slot, l, c)) = named
+            .and_then(|n| n.operands.first())
+            .and_then(|id| self.md_defs.get(&id.0))
+        {
+            return self.err_at(*l, *c, format!("DXIL metadata: {message} (!{slot})"));
+        }
+        self.err_at(*line, *col, format!("DXIL metadata: {message}"))
     }
 
     fn resolve_debug_locations(&mut self) -> Result<(), ParseError> {
@@ -248,6 +294,7 @@ pub(super) fn canonical_order(m: &mut Module, template: Option<&Module>) -> Resu
     apply_type_order(m, &order);
     renumber_with(m, preserve).map_err(|e| e.to_string())?;
     if let Some(t) = template {
+        keep_use_lists(m, t);
         m.symbol_order = t.symbol_order.clone();
         for (f, tf) in m.functions.iter_mut().zip(&t.functions) {
             if let (Some(b), Some(tb)) = (&mut f.body, &tf.body) {
@@ -381,6 +428,51 @@ fn fast_math_flags(m: &mut Module, template: Option<&Module>) {
                 if *op == BinOp::FAdd && (is_mad(lhs) || is_mad(rhs)) {
                     flags.fast_math.0 = 29;
                 }
+            }
+        }
+    }
+}
+
+/// The template's use-list records (the order of each value's uses, which
+/// the text does not carry) where the module is the template's: the
+/// module's records when the whole module is, a function's when that
+/// function's body is.
+fn keep_use_lists(m: &mut Module, template: &Module) {
+    let has_any = !template.use_lists.is_empty()
+        || template
+            .functions
+            .iter()
+            .any(|f| f.body.as_ref().is_some_and(|b| !b.use_lists.is_empty()));
+    if !has_any {
+        return;
+    }
+    let mut bare = template.clone();
+    bare.use_lists.clear();
+    for f in &mut bare.functions {
+        if let Some(b) = &mut f.body {
+            b.use_lists.clear();
+        }
+    }
+    // Compared without the symbol orders, which are taken from the template too.
+    let mut ours = m.clone();
+    ours.symbol_order = bare.symbol_order.clone();
+    for (f, t) in ours.functions.iter_mut().zip(&bare.functions) {
+        if let (Some(b), Some(tb)) = (&mut f.body, &t.body) {
+            b.symbol_order = tb.symbol_order.clone();
+        }
+    }
+    if ours == bare {
+        m.use_lists = template.use_lists.clone();
+    }
+    for ((f, ours), (t, bare)) in m
+        .functions
+        .iter_mut()
+        .zip(&ours.functions)
+        .zip(template.functions.iter().zip(&bare.functions))
+    {
+        if let (Some(b), Some(tb)) = (&mut f.body, &t.body) {
+            if ours.body == bare.body {
+                b.use_lists = tb.use_lists.clone();
             }
         }
     }

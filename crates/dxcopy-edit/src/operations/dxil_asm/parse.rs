@@ -101,6 +101,10 @@ pub(super) struct Parser<'t> {
     pub debug_uses: Vec<(u32, u32, u32, u32, u32, u32)>,
     comdat_names: HashMap<Vec<u8>, u64>,
     pub depth: usize,
+    /// Where each numbered node is defined: model ID → (slot, line, column).
+    pub md_defs: HashMap<u32, (u32, u32, u32)>,
+    /// Where each named metadata is: (name, line, column).
+    pub named_at: Vec<(Vec<u8>, u32, u32)>,
 }
 
 fn lex_error(e: LexError) -> ParseError {
@@ -145,6 +149,8 @@ impl<'t> Parser<'t> {
             debug_uses: Vec::new(),
             comdat_names: HashMap::new(),
             depth: 0,
+            md_defs: HashMap::new(),
+            named_at: Vec::new(),
         };
         for (id, name) in FIXED_KINDS.iter().chain(DXC_KINDS).enumerate() {
             p.m.metadata_kinds.push(MetadataKind {
@@ -1124,7 +1130,13 @@ impl<'t> Parser<'t> {
                         None => break,
                     },
                 },
-                Tok::MetaName(kind) => {
+                // An attachment (`!dbg !12`) of a definition; a declaration
+                // has none, and `!name =` starts named metadata.
+                Tok::MetaName(kind) if is_definition => {
+                    let mut look = self.lex.clone();
+                    if matches!(look.next_token().map(|t| t.tok), Ok(Tok::Punct(b'='))) {
+                        break;
+                    }
                     self.bump()?;
                     let kind = self.metadata_kind(&kind);
                     let node = self.metadata_ref()?;
@@ -2114,6 +2126,8 @@ impl<'t> Parser<'t> {
     }
 
     fn named_metadata(&mut self, name: Vec<u8>) -> Result<(), ParseError> {
+        self.named_at
+            .push((name.clone(), self.tok.line, self.tok.col));
         self.bump()?;
         self.expect_punct(b'=')?;
         if self.tok.tok != Tok::Bang {
@@ -2146,6 +2160,7 @@ impl<'t> Parser<'t> {
         self.bump()?;
         self.expect_punct(b'=')?;
         let id = self.md_slot(n);
+        self.md_defs.insert(id.0, (n, line, col));
         let entry = self.md_slots.get_mut(&n).expect("allocated above");
         if entry.1 {
             return self.err_at(line, col, format!("redefinition of '!{n}'"));

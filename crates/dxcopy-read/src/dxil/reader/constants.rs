@@ -123,6 +123,11 @@ impl Reader {
         Ok(out)
     }
 
+    /// Decodes one CONSTANTS_BLOCK record into the constant it defines.
+    ///
+    /// Long: one arm per constants record code (integers, floats, aggregates,
+    /// data arrays, strings, each constant-expression form), in LLVM 3.7's
+    /// numbering.
     fn constant(
         &self,
         r: &Record<'_>,

@@ -94,6 +94,9 @@ pub(super) fn signature(out: &mut Emitter, sig: &Signature<'_>) {
     }
 }
 
+/// PSV0 as obj2yaml prints it.
+///
+/// Long: every field of every PSV0 version in obj2yaml's order, one line each.
 pub(super) fn psv0(
     out: &mut Emitter,
     part: &Part<'_>,

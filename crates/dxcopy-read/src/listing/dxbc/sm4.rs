@@ -244,6 +244,10 @@ struct Ctx {
     options: ListingOptions,
 }
 
+/// One declaration as fxc's listing prints it.
+///
+/// Long: one arm per declaration opcode, each with its own layout; the table
+/// reads best whole, like fxc's own.
 fn write_declaration(ctx: &Ctx, ins: &Instruction, decl: &Declaration, out: &mut String) {
     let name = ins.info().name;
     let operand = ins.operands.first();

@@ -651,6 +651,9 @@ impl FindingKind {
 }
 
 impl fmt::Display for FindingKind {
+    /// The sentence `dxinfo --verify` prints for the kind.
+    ///
+    /// Long: one sentence per finding kind, each beside its numbers.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         use FindingKind::*;
         match self {

@@ -19,18 +19,133 @@ use std::collections::BTreeMap;
 const PART: PartName = PartName(*b"SDBG");
 /// The header: 21 little-endian 32-bit words.
 pub const HEADER_SIZE: u64 = 84;
-/// One source-file record.
-pub const FILE_SIZE: u64 = 16;
-/// One instruction record.
-pub const INSTRUCTION_SIZE: u64 = 396;
-/// One variable record.
-pub const VARIABLE_SIZE: u64 = 24;
-/// One symbol record.
-pub const SYMBOL_SIZE: u64 = 20;
-/// One scope record.
-pub const SCOPE_SIZE: u64 = 20;
-/// One type record.
-pub const TYPE_SIZE: u64 = 44;
+crate::record::record! {
+    /// A source-file record.
+    pub struct FileRecord: "SDBG source file" {
+        /// The name in the text.
+        0 name_offset: u32 => "file name offset";
+        /// Its length.
+        4 name_len: u32 => "file name length";
+        /// Not read.
+        8 reserved: crate::record::Reserved<8>;
+    }
+}
+
+crate::record::record! {
+    /// What an instruction record keeps for one component of its destination.
+    pub struct ComponentRecord: "SDBG instruction component" {
+        /// The variable the component writes (-1 for none).
+        0 variable: i32 => "component variable";
+        /// Not read.
+        4 reserved: crate::record::Reserved<32>;
+    }
+}
+
+crate::record::record! {
+    /// An instruction record.
+    pub struct InstructionRecord: "SDBG instruction" {
+        /// The instruction's number in the program.
+        0 number: u32 => "instruction number";
+        /// Not read.
+        4 reserved: crate::record::Reserved<12>;
+        /// Its destination register (-1 for none).
+        16 destination: i32 => "instruction destination";
+        /// Not read.
+        20 reserved2: crate::record::Reserved<4>;
+        /// The component written to x (equal to 0 when x is written).
+        24 mask_x: i32 => "destination mask";
+        /// y (1 when written).
+        28 mask_y: i32 => "destination mask";
+        /// z (2 when written).
+        32 mask_z: i32 => "destination mask";
+        /// w (3 when written).
+        36 mask_w: i32 => "destination mask";
+        /// x's variable.
+        40 x: ComponentRecord;
+        /// y's variable.
+        76 y: ComponentRecord;
+        /// z's variable.
+        112 z: ComponentRecord;
+        /// w's variable.
+        148 w: ComponentRecord;
+        /// Not read.
+        184 reserved3: crate::record::Reserved<188>;
+        /// Its symbol (file and line; -1 for none).
+        372 symbol: i32 => "instruction symbol";
+        /// Not read.
+        376 reserved4: crate::record::Reserved<20>;
+    }
+}
+
+crate::record::record! {
+    /// A variable record: one component of a variable.
+    pub struct VariableRecord: "SDBG variable" {
+        /// Its symbol.
+        0 symbol: i32 => "variable symbol";
+        /// Not read.
+        4 reserved: crate::record::Reserved<12>;
+        /// Its type.
+        16 ty: i32 => "variable type";
+        /// The component, counted in floats from the variable's first.
+        20 component: u32 => "variable component";
+    }
+}
+
+crate::record::record! {
+    /// A symbol record.
+    pub struct SymbolRecord: "SDBG symbol" {
+        /// Source file index.
+        0 file: u32 => "symbol file";
+        /// Line.
+        4 line: u32 => "symbol line";
+        /// Not read (the column).
+        8 reserved: crate::record::Reserved<4>;
+        /// Length of its name.
+        12 name_len: u32 => "symbol name length";
+        /// Its name in the text.
+        16 name_offset: u32 => "symbol name offset";
+    }
+}
+
+crate::record::record! {
+    /// A scope record.
+    pub struct ScopeRecord: "SDBG scope" {
+        /// Not read.
+        0 reserved: crate::record::Reserved<12>;
+        /// Number of members.
+        12 member_count: u32 => "scope member count";
+        /// Offset of the members' type indices in the integer table.
+        16 members: u32 => "scope members offset";
+    }
+}
+
+crate::record::record! {
+    /// A type record.
+    pub struct TypeRecord: "SDBG type" {
+        /// Its symbol (a member's name).
+        0 symbol: i32 => "type symbol";
+        /// Whether the type is a function's.
+        4 is_function: u32 => "type is function";
+        /// Class.
+        8 class: u32 => "type class";
+        /// Rows.
+        12 rows: u32 => "type rows";
+        /// Columns.
+        16 cols: u32 => "type columns";
+        /// Its scope (the members of a struct; -1 for none).
+        20 scope: i32 => "type scope";
+        /// Array dimensions.
+        24 dimensions: u32 => "type array dimensions";
+        /// Not read.
+        28 reserved: crate::record::Reserved<4>;
+        /// Offset of the strides of its dimensions in the integer table.
+        32 strides: u32 => "type strides offset";
+        /// Its size in floats.
+        36 floats: u32 => "type float count";
+        /// Not read.
+        40 reserved2: crate::record::Reserved<4>;
+    }
+}
 
 /// A table's place: (count, byte offset after the header).
 #[derive(Debug, Clone, Copy)]
@@ -121,39 +236,40 @@ pub fn decode(data: &[u8], base: u64) -> Result<DebugNotes, DebugInfoError> {
             .ok_or(DebugInfoError::NamesTooLarge { part: PART, limit })?;
         Ok(())
     };
-    for (_, file) in sdbg.table(sdbg.files, FILE_SIZE, "SDBG source files")? {
-        let name_at = file.u32(0, "file name offset").map_err(read)?;
-        let name_len = file.u32(4, "file name length").map_err(read)?;
-        let name = sdbg.string(name_at, name_len)?;
+    for (_, file) in sdbg.table(sdbg.files, FileRecord::SIZE, "SDBG source files")? {
+        let file = FileRecord::read(&file, 0).map_err(read)?;
+        let name = sdbg.string(file.name_offset, file.name_len)?;
         spend(name.len() as u64)?;
         notes.files.push(name);
     }
-    for (_, instruction) in sdbg.table(sdbg.instructions, INSTRUCTION_SIZE, "SDBG instructions")? {
-        let number = instruction.u32(0, "instruction number").map_err(read)?;
-        let destination = instruction
-            .i32(16, "instruction destination")
-            .map_err(read)?;
-        let symbol = instruction.i32(372, "instruction symbol").map_err(read)?;
-        if let Some(symbol) = sdbg.record(sdbg.symbols, SYMBOL_SIZE, symbol)? {
-            let file = symbol.u32(0, "symbol file").map_err(read)?;
-            let line = symbol.u32(4, "symbol line").map_err(read)?;
+    for (_, instruction) in sdbg.table(
+        sdbg.instructions,
+        InstructionRecord::SIZE,
+        "SDBG instructions",
+    )? {
+        let instruction = InstructionRecord::read(&instruction, 0).map_err(read)?;
+        let number = instruction.number;
+        if let Some(symbol) = sdbg.record(sdbg.symbols, SymbolRecord::SIZE, instruction.symbol)? {
+            let symbol = SymbolRecord::read(&symbol, 0).map_err(read)?;
+            let (file, line) = (symbol.file, symbol.line);
             if (file as usize) < notes.files.len() {
                 notes.lines.insert(number, LineNote { file, line });
             }
         }
-        let Ok(index) = u32::try_from(destination) else {
+        let Ok(index) = u32::try_from(instruction.destination) else {
             continue;
         };
-        for component in 0..4u8 {
-            let mask = instruction
-                .i32(24 + 4 * u64::from(component), "destination mask")
-                .map_err(read)?;
+        let components = [
+            (instruction.mask_x, instruction.x),
+            (instruction.mask_y, instruction.y),
+            (instruction.mask_z, instruction.z),
+            (instruction.mask_w, instruction.w),
+        ];
+        for (component, (mask, written)) in (0..4u8).zip(components) {
             if mask != i32::from(component) {
                 continue;
             }
-            let variable = instruction
-                .i32(40 + 36 * u64::from(component), "component variable")
-                .map_err(read)?;
+            let variable = written.variable;
             let Some(name) = sdbg.variable_name(variable)? else {
                 continue;
             };
@@ -217,12 +333,11 @@ impl<'data> Sdbg<'data> {
 
     /// The name of symbol `index`, without its `Scope::` prefix.
     fn symbol_name(&self, index: i32) -> Result<String, DebugInfoError> {
-        let Some(symbol) = self.record(self.symbols, SYMBOL_SIZE, index)? else {
+        let Some(symbol) = self.record(self.symbols, SymbolRecord::SIZE, index)? else {
             return Ok(String::new());
         };
-        let len = symbol.u32(12, "symbol name length").map_err(read)?;
-        let at = symbol.u32(16, "symbol name offset").map_err(read)?;
-        let name = self.string(at, len)?;
+        let symbol = SymbolRecord::read(&symbol, 0).map_err(read)?;
+        let name = self.string(symbol.name_offset, symbol.name_len)?;
         Ok(match name.rfind("::") {
             Some(cut) => name[cut + 2..].to_string(),
             None => name,
@@ -237,16 +352,19 @@ impl<'data> Sdbg<'data> {
     /// `variable`'s path (`res.e[2]`, `<main return value>.color.w`), `None`
     /// for no variable (-1).
     fn variable_name(&self, variable: i32) -> Result<Option<String>, DebugInfoError> {
-        let Some(record) = self.record(self.variables, VARIABLE_SIZE, variable)? else {
+        let Some(record) = self.record(self.variables, VariableRecord::SIZE, variable)? else {
             return Ok(None);
         };
-        let symbol = record.i32(0, "variable symbol").map_err(read)?;
-        let ty = record.i32(16, "variable type").map_err(read)?;
-        let component = record.u32(20, "variable component").map_err(read)?;
-        let Some(type_record) = self.record(self.types, TYPE_SIZE, ty)? else {
+        let VariableRecord {
+            symbol,
+            ty,
+            component,
+            ..
+        } = VariableRecord::read(&record, 0).map_err(read)?;
+        let Some(type_record) = self.record(self.types, TypeRecord::SIZE, ty)? else {
             return Ok(None);
         };
-        let is_function = type_record.u32(4, "type is function").map_err(read)? != 0;
+        let is_function = TypeRecord::read(&type_record, 0).map_err(read)?.is_function != 0;
         let name = self.symbol_name(symbol)?;
         let mut out = if is_function {
             format!("<{name} return value>")
@@ -264,15 +382,18 @@ impl<'data> Sdbg<'data> {
     fn path(&self, ty: i32, offset: u64, out: &mut String) -> Result<(), DebugInfoError> {
         let (mut ty, mut offset) = (ty, offset);
         for _ in 0..MAX_TYPE_DEPTH {
-            let Some(t) = self.record(self.types, TYPE_SIZE, ty)? else {
+            let Some(t) = self.record(self.types, TypeRecord::SIZE, ty)? else {
                 return Ok(());
             };
-            let class = t.u32(8, "type class").map_err(read)?;
-            let rows = t.u32(12, "type rows").map_err(read)?;
-            let cols = t.u32(16, "type columns").map_err(read)?;
-            let scope = t.i32(20, "type scope").map_err(read)?;
-            let dimensions = t.u32(24, "type array dimensions").map_err(read)?;
-            let strides = t.u32(32, "type strides offset").map_err(read)?;
+            let TypeRecord {
+                class,
+                rows,
+                cols,
+                scope,
+                dimensions,
+                strides,
+                ..
+            } = TypeRecord::read(&t, 0).map_err(read)?;
             let mut offset_in_element = offset;
             for dimension in 0..u64::from(dimensions).min(u64::from(MAX_TYPE_DEPTH)) {
                 let stride = u64::from(self.integer(strides, dimension)?);
@@ -287,11 +408,14 @@ impl<'data> Sdbg<'data> {
             }
             offset = offset_in_element;
             if scope >= 0 {
-                let Some(s) = self.record(self.scopes, SCOPE_SIZE, scope)? else {
+                let Some(s) = self.record(self.scopes, ScopeRecord::SIZE, scope)? else {
                     return Ok(());
                 };
-                let count = s.u32(12, "scope member count").map_err(read)?;
-                let members = s.u32(16, "scope members offset").map_err(read)?;
+                let ScopeRecord {
+                    member_count: count,
+                    members,
+                    ..
+                } = ScopeRecord::read(&s, 0).map_err(read)?;
                 let mut start = 0u64;
                 let mut next = None;
                 for m in 0..u64::from(count) {
@@ -308,12 +432,13 @@ impl<'data> Sdbg<'data> {
                     let Ok(member) = i32::try_from(member) else {
                         return Ok(());
                     };
-                    let Some(mt) = self.record(self.types, TYPE_SIZE, member)? else {
+                    let Some(mt) = self.record(self.types, TypeRecord::SIZE, member)? else {
                         return Ok(());
                     };
-                    let floats = u64::from(mt.u32(36, "type float count").map_err(read)?);
+                    let mt = TypeRecord::read(&mt, 0).map_err(read)?;
+                    let floats = u64::from(mt.floats);
                     if offset < start + floats {
-                        let symbol = mt.i32(0, "type symbol").map_err(read)?;
+                        let symbol = mt.symbol;
                         out.push('.');
                         out.push_str(&self.symbol_name(symbol)?);
                         next = Some((member, offset - start));

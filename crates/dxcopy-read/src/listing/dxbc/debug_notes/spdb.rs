@@ -202,6 +202,119 @@ impl<'data> Msf<'data> {
     }
 }
 
+crate::record::record! {
+    /// The head of the `/names` string table: magic 0xEFFEEFFE, version,
+    /// then the size of the strings that follow.
+    struct NamesHeader: "string table" {
+        /// Not read (magic and version).
+        0 reserved: crate::record::Reserved<8>;
+        /// Size of the strings.
+        8 size: u32 => "string table size";
+    }
+}
+
+crate::record::record! {
+    /// The DBI stream header (64 bytes).
+    struct DbiHeader: "DBI header" {
+        /// Not read.
+        0 reserved: crate::record::Reserved<24>;
+        /// Size of the module-info records after the header.
+        24 module_info_size: u32 => "DBI module-info size";
+        /// Not read.
+        28 reserved2: crate::record::Reserved<36>;
+    }
+}
+
+crate::record::record! {
+    /// The fixed part of a DBI module-info record (two names follow).
+    struct ModuleInfoRecord: "module-info record" {
+        /// Not read.
+        0 reserved: crate::record::Reserved<34>;
+        /// The module's symbol stream.
+        34 stream: u16 => "module stream";
+        /// Bytes of symbols.
+        36 symbols: u32 => "module symbol bytes";
+        /// Bytes of C11 line information.
+        40 c11_lines: u32 => "module C11 line bytes";
+        /// Bytes of C13 line information.
+        44 c13_lines: u32 => "module C13 line bytes";
+        /// Not read.
+        48 reserved2: crate::record::Reserved<16>;
+    }
+}
+
+crate::record::record! {
+    /// The TPI stream header.
+    struct TpiHeader: "TPI header" {
+        /// Not read (version).
+        0 reserved: crate::record::Reserved<4>;
+        /// Size of this header.
+        4 header_size: u32 => "TPI header size";
+        /// The first type index.
+        8 first: u32 => "TPI first type index";
+        /// Not read (end type index).
+        12 reserved2: crate::record::Reserved<4>;
+        /// Bytes of type records.
+        16 data_size: u32 => "TPI data size";
+    }
+}
+
+crate::record::record! {
+    /// `S_DEFRANGE_HLSL`'s fixed fields (gaps and register offsets follow).
+    struct DefRangeHlsl: "defrange" {
+        /// The register's operand type.
+        0 register_type: u16 => "defrange register type";
+        /// Flags: bits 0–1 the number of register-offset dimensions.
+        2 flags: u16 => "defrange flags";
+        /// Offset of the range in its variable.
+        4 offset_in_parent: u16 => "defrange offset in parent";
+        /// Size of the range in its variable.
+        6 size_in_parent: u16 => "defrange size in parent";
+        /// First code offset.
+        8 start: u32 => "defrange start";
+        /// Not read (section).
+        12 reserved: crate::record::Reserved<2>;
+        /// Code bytes covered.
+        14 length: u16 => "defrange length";
+    }
+}
+
+crate::record::record! {
+    /// A `DEBUG_S_LINES` subsection's header.
+    struct LinesHeader: "lines" {
+        /// Code offset the lines count from.
+        0 code_start: u32 => "lines code offset";
+        /// Not read (segment).
+        4 reserved: crate::record::Reserved<2>;
+        /// Flags: bit 0, columns follow the lines.
+        6 flags: u16 => "lines flags";
+        /// Not read (code size).
+        8 reserved2: crate::record::Reserved<4>;
+    }
+}
+
+crate::record::record! {
+    /// A block of lines of one file.
+    struct LineBlock: "line block" {
+        /// The file (its checksum entry).
+        0 file: u32 => "line block file";
+        /// Number of lines.
+        4 count: u32 => "line block count";
+        /// Size of the block, this header included.
+        8 size: u32 => "line block size";
+    }
+}
+
+crate::record::record! {
+    /// One line of a block.
+    struct LineEntry: "line entry" {
+        /// Code offset from the subsection's start.
+        0 offset: u32 => "line offset";
+        /// Line number in bits 0–23, flags above.
+        4 line: u32 => "line number";
+    }
+}
+
 /// A name from the `/names` string table at `offset`.
 fn string_at(names: Option<&Cursor<'_>>, offset: u32) -> String {
     // docs/format/dxbc-debug-notes.md §SPDB: /names is magic 0xEFFEEFFE,
@@ -209,10 +322,10 @@ fn string_at(names: Option<&Cursor<'_>>, offset: u32) -> String {
     let Some(c) = names else {
         return String::new();
     };
-    let Ok(size) = c.u32(8, "string table size") else {
+    let Ok(header) = NamesHeader::read(c, 0) else {
         return String::new();
     };
-    let Ok(strings) = c.sub(12, u64::from(size), "string table") else {
+    let Ok(strings) = c.sub(NamesHeader::SIZE, u64::from(header.size), "string table") else {
         return String::new();
     };
     strings
@@ -234,19 +347,24 @@ struct Module {
 fn modules(dbi: &Stream<'_>) -> Result<Vec<Module>, DebugInfoError> {
     let c = dbi.cursor();
     let err = dbi.read_error();
-    let size = c.u32(24, "DBI module-info size").map_err(&err)?;
+    let size = DbiHeader::read(&c, 0).map_err(&err)?.module_info_size;
     let info = c
-        .sub(64, u64::from(size), "DBI module info")
+        .sub(DbiHeader::SIZE, u64::from(size), "DBI module info")
         .map_err(&err)?;
     let mut out = Vec::new();
     let mut pos = 0u64;
     while pos < info.len() {
-        let record = info.sub(pos, 64, "module-info record").map_err(&err)?;
-        let stream = record.u16(34, "module stream").map_err(&err)?;
-        let symbols = record.u32(36, "module symbol bytes").map_err(&err)?;
-        let c11_lines = record.u32(40, "module C11 line bytes").map_err(&err)?;
-        let c13_lines = record.u32(44, "module C13 line bytes").map_err(&err)?;
-        pos += 64;
+        let record = info
+            .sub(pos, ModuleInfoRecord::SIZE, "module-info record")
+            .map_err(&err)?;
+        let ModuleInfoRecord {
+            stream,
+            symbols,
+            c11_lines,
+            c13_lines,
+            ..
+        } = ModuleInfoRecord::read(&record, 0).map_err(&err)?;
+        pos += ModuleInfoRecord::SIZE;
         for what in ["module name", "object name"] {
             let name = info.cstr(pos, info.len(), what).map_err(&err)?;
             pos += name.len() as u64 + 1;
@@ -342,9 +460,12 @@ impl Types {
     fn parse(stream: &Stream<'_>) -> Result<Types, DebugInfoError> {
         let c = stream.cursor();
         let err = stream.read_error();
-        let header_size = c.u32(4, "TPI header size").map_err(&err)?;
-        let first = c.u32(8, "TPI first type index").map_err(&err)?;
-        let data_size = c.u32(16, "TPI data size").map_err(&err)?;
+        let TpiHeader {
+            header_size,
+            first,
+            data_size,
+            ..
+        } = TpiHeader::read(&c, 0).map_err(&err)?;
         let data = c
             .sub(u64::from(header_size), u64::from(data_size), "TPI records")
             .map_err(&err)?;
@@ -681,12 +802,16 @@ impl Decoder<'_> {
         ty: u32,
     ) -> Result<(), DebugInfoError> {
         let err = stream.read_error();
-        let register_type = body.u16(0, "defrange register type").map_err(&err)?;
-        let flags = body.u16(2, "defrange flags").map_err(&err)?;
-        let offset_in_parent = u64::from(body.u16(4, "defrange offset in parent").map_err(&err)?);
-        let size_in_parent = u64::from(body.u16(6, "defrange size in parent").map_err(&err)?);
-        let start = body.u32(8, "defrange start").map_err(&err)?;
-        let length = u32::from(body.u16(14, "defrange length").map_err(&err)?);
+        let range = DefRangeHlsl::read(body, 0).map_err(&err)?;
+        let DefRangeHlsl {
+            register_type,
+            flags,
+            start,
+            ..
+        } = range;
+        let offset_in_parent = u64::from(range.offset_in_parent);
+        let size_in_parent = u64::from(range.size_in_parent);
+        let length = u32::from(range.length);
         // The register offsets (one per dimension) end the record, after
         // the gaps.
         let dimensions = u64::from(flags & 3);
@@ -772,27 +897,31 @@ impl Decoder<'_> {
                     }
                 }
                 DEBUG_S_LINES => {
-                    let code_start = body.u32(0, "lines code offset").map_err(&err)?;
-                    let flags = body.u16(6, "lines flags").map_err(&err)?;
-                    let mut at = 12u64;
+                    let LinesHeader {
+                        code_start, flags, ..
+                    } = LinesHeader::read(&body, 0).map_err(&err)?;
+                    let mut at = LinesHeader::SIZE;
                     while at < body.len() {
-                        let file = body.u32(at, "line block file").map_err(&err)?;
-                        let count = body.u32(at + 4, "line block count").map_err(&err)?;
-                        let size = body.u32(at + 8, "line block size").map_err(&err)?;
+                        let LineBlock { file, count, size } =
+                            LineBlock::read(&body, at).map_err(&err)?;
                         let per_line = if flags & 1 != 0 { 12 } else { 8 };
-                        let needed = 12 + u64::from(count) * per_line;
+                        let needed = LineBlock::SIZE + u64::from(count) * per_line;
                         if u64::from(size) < needed {
                             return Err(
                                 stream.invalid(body.abs(at), "line block smaller than its lines")
                             );
                         }
                         let lines = body
-                            .sub(at + 12, u64::from(count) * 8, "line entries")
+                            .sub(
+                                at + LineBlock::SIZE,
+                                u64::from(count) * LineEntry::SIZE,
+                                "line entries",
+                            )
                             .map_err(&err)?;
                         for i in 0..u64::from(count) {
-                            let offset = lines.u32(8 * i, "line offset").map_err(&err)?;
-                            let line =
-                                lines.u32(8 * i + 4, "line number").map_err(&err)? & 0xff_ffff;
+                            let entry =
+                                LineEntry::read(&lines, LineEntry::SIZE * i).map_err(&err)?;
+                            let (offset, line) = (entry.offset, entry.line & 0xff_ffff);
                             blocks.push((code_start.saturating_add(offset), file, line));
                         }
                         at += u64::from(size);

@@ -18,6 +18,76 @@ use crate::cursor::Cursor;
 use crate::error::Result;
 use std::fmt::Write;
 
+crate::record::record! {
+    /// The IFCE header.
+    pub struct IfceHeader: "IFCE header" {
+        /// Number of class instances.
+        0 instance_count: u32;
+        /// Number of class types.
+        4 type_count: u32;
+        /// Number of interface slot records.
+        8 record_count: u32;
+        /// Total interface slots.
+        12 slot_count: u32;
+        /// Not read.
+        16 reserved: crate::record::Reserved<4>;
+        /// Offset of the class types (the instances follow them).
+        20 class_offset: u32;
+        /// Offset of the interface slot records.
+        24 slot_offset: u32;
+    }
+}
+
+crate::record::record! {
+    /// A class type record.
+    pub struct ClassTypeRecord: "IFCE class type" {
+        /// Name (offset in the part).
+        0 name: u32;
+        /// Type ID.
+        4 id: u16;
+        /// Constant buffer stride.
+        6 constant_buffer_stride: u16;
+        /// Texture slot.
+        8 texture: u16;
+        /// Sampler slot.
+        10 sampler: u16;
+    }
+}
+
+crate::record::record! {
+    /// A class instance record (`0xFFFF` = none).
+    pub struct ClassInstanceRecord: "IFCE class instance" {
+        /// Name (offset in the part).
+        0 name: u32;
+        /// Index of its class type.
+        4 class_type: u16;
+        /// Array elements.
+        6 element_count: u16;
+        /// Constant buffer.
+        8 constant_buffer: u16;
+        /// Offset in the constant buffer (in registers).
+        10 constant_buffer_offset: u16;
+        /// Texture slot.
+        12 texture: u16;
+        /// Sampler slot.
+        14 sampler: u16;
+    }
+}
+
+crate::record::record! {
+    /// An interface slot record.
+    pub struct InterfaceSlotRecord: "IFCE interface slot" {
+        /// Number of slots the record covers.
+        0 slot_span: u32;
+        /// Number of type IDs and of table IDs.
+        4 count: u32;
+        /// Offset of `count` u16 class type IDs.
+        8 type_ids: u32;
+        /// Offset of `count` u32 function table IDs.
+        12 table_ids: u32;
+    }
+}
+
 /// A class type available to the shader.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ClassType<'data> {
@@ -87,70 +157,75 @@ impl<'data> Interfaces<'data> {
     /// Decodes IFCE data located at absolute offset `base`.
     pub fn parse_data(data: &'data [u8], base: u64) -> Result<Interfaces<'data>> {
         let c = Cursor::new(data, base);
-        let what = "IFCE header";
-        let instance_count = u64::from(c.u32(0, what)?);
-        let type_count = u64::from(c.u32(4, what)?);
-        let record_count = u64::from(c.u32(8, what)?);
-        let slot_count = c.u32(12, what)?;
-        let class_offset = u64::from(c.u32(20, what)?);
-        let slot_offset = u64::from(c.u32(24, what)?);
+        let header = IfceHeader::read(&c, 0)?;
+        let (instance_count, type_count, record_count) = (
+            u64::from(header.instance_count),
+            u64::from(header.type_count),
+            u64::from(header.record_count),
+        );
+        let slot_count = header.slot_count;
+        let class_offset = u64::from(header.class_offset);
         let string = |offset: u32| c.cstr(u64::from(offset), c.len(), "IFCE name");
-        let types = c.records(class_offset, type_count, 12, "IFCE class types")?;
+        let types = c.records(
+            class_offset,
+            type_count,
+            ClassTypeRecord::SIZE,
+            "IFCE class types",
+        )?;
         let instances = c.records(
-            class_offset + type_count * 12,
+            class_offset + type_count * ClassTypeRecord::SIZE,
             instance_count,
-            16,
+            ClassInstanceRecord::SIZE,
             "IFCE class instances",
         )?;
-        let slot_records = c.records(slot_offset, record_count, 16, "IFCE interface slots")?;
+        let slot_records = c.records(
+            u64::from(header.slot_offset),
+            record_count,
+            InterfaceSlotRecord::SIZE,
+            "IFCE interface slots",
+        )?;
         let mut class_types = Vec::new();
         for (_, r) in types {
+            let t = ClassTypeRecord::read(&r, 0)?;
             class_types.push(ClassType {
-                name: string(r.u32(0, "IFCE class type")?)?,
-                id: r.u16(4, "IFCE class type")?,
-                constant_buffer_stride: r.u16(6, "IFCE class type")?,
-                texture: r.u16(8, "IFCE class type")?,
-                sampler: r.u16(10, "IFCE class type")?,
+                name: string(t.name)?,
+                id: t.id,
+                constant_buffer_stride: t.constant_buffer_stride,
+                texture: t.texture,
+                sampler: t.sampler,
             });
         }
         let mut class_instances = Vec::new();
         for (_, r) in instances {
+            let i = ClassInstanceRecord::read(&r, 0)?;
             class_instances.push(ClassInstance {
-                name: string(r.u32(0, "IFCE class instance")?)?,
-                class_type: r.u16(4, "IFCE class instance")?,
-                element_count: r.u16(6, "IFCE class instance")?,
-                constant_buffer: r.u16(8, "IFCE class instance")?,
-                constant_buffer_offset: r.u16(10, "IFCE class instance")?,
-                texture: r.u16(12, "IFCE class instance")?,
-                sampler: r.u16(14, "IFCE class instance")?,
+                name: string(i.name)?,
+                class_type: i.class_type,
+                element_count: i.element_count,
+                constant_buffer: i.constant_buffer,
+                constant_buffer_offset: i.constant_buffer_offset,
+                texture: i.texture,
+                sampler: i.sampler,
             });
         }
         let mut slots = Vec::new();
         let mut start_slot = 0u32;
         for (_, r) in slot_records {
-            let slot_span = r.u32(0, "IFCE interface slot")?;
-            let count = u64::from(r.u32(4, "IFCE interface slot")?);
+            let record = InterfaceSlotRecord::read(&r, 0)?;
+            let count = u64::from(record.count);
             let type_ids = c
-                .u16s(
-                    u64::from(r.u32(8, "IFCE interface slot")?),
-                    count,
-                    "IFCE type IDs",
-                )?
+                .u16s(u64::from(record.type_ids), count, "IFCE type IDs")?
                 .collect();
             let table_ids = c
-                .u32s(
-                    u64::from(r.u32(12, "IFCE interface slot")?),
-                    count,
-                    "IFCE table IDs",
-                )?
+                .u32s(u64::from(record.table_ids), count, "IFCE table IDs")?
                 .collect();
             slots.push(InterfaceSlot {
                 start_slot,
-                slot_span,
+                slot_span: record.slot_span,
                 type_ids,
                 table_ids,
             });
-            start_slot = start_slot.wrapping_add(slot_span);
+            start_slot = start_slot.wrapping_add(record.slot_span);
         }
         Ok(Interfaces {
             slot_count,

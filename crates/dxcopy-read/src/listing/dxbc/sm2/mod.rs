@@ -285,60 +285,134 @@ impl<'data> Sm2Program<'data> {
     }
 }
 
+crate::record::record! {
+    /// The header of a `DBUG` comment (offsets count from its start).
+    struct DbugHeader: "DBUG header" {
+        /// Not read (size).
+        0 reserved: crate::record::Reserved<4>;
+        /// The creator string.
+        4 creator: u32;
+        /// Not read.
+        8 reserved2: crate::record::Reserved<4>;
+        /// Number of source files.
+        12 file_count: u32;
+        /// Their name offsets.
+        16 file_table: u32;
+        /// Number of instruction records.
+        20 instruction_count: u32;
+        /// Where they are.
+        24 instruction_table: u32;
+        /// Number of variable records.
+        28 variable_count: u32;
+        /// Where they are.
+        32 variable_table: u32;
+        /// The entry point's name.
+        36 entry_point: u32;
+    }
+}
+
+crate::record::record! {
+    /// Where an instruction came from.
+    struct DbugInstruction: "DBUG instruction" {
+        /// Source line.
+        0 line: u16;
+        /// Source file index.
+        2 file: u16;
+        /// Byte offset of the instruction.
+        4 offset: u32;
+    }
+}
+
+crate::record::record! {
+    /// A variable and where its writes are listed.
+    struct DbugVariable: "DBUG variable" {
+        /// Its scope's name.
+        0 scope: u32;
+        /// Its name.
+        4 name: u32;
+        /// Not read.
+        8 reserved: crate::record::Reserved<4>;
+        /// Number of write records.
+        12 write_count: u32;
+        /// Where they are.
+        16 write_table: u32;
+    }
+}
+
+crate::record::record! {
+    /// One write of a variable: the instruction and the component of the
+    /// variable each destination component holds.
+    struct DbugWrite: "DBUG write" {
+        /// The instruction.
+        0 instruction: u32;
+        /// x's component.
+        4 x: u16;
+        /// y's.
+        6 y: u16;
+        /// z's.
+        8 z: u16;
+        /// w's.
+        10 w: u16;
+    }
+}
+
 impl<'data> DebugInfo<'data> {
     /// Decodes the data of a `DBUG` comment (after the tag) at absolute offset `base`.
     pub fn parse(data: &'data [u8], base: u64) -> Result<DebugInfo<'data>> {
         let c = Cursor::new(data, base);
-        let what = "DBUG header";
         let string = |offset: u32, what: &'static str| -> Result<&'data [u8]> {
             if offset == 0 {
                 return Ok(&[]);
             }
             c.cstr(u64::from(offset), c.len(), what)
         };
-        let creator = string(c.u32(4, what)?, "DBUG creator")?;
-        let file_count = u64::from(c.u32(12, what)?);
-        let file_table = u64::from(c.u32(16, what)?);
-        let instruction_count = u64::from(c.u32(20, what)?);
-        let instruction_table = u64::from(c.u32(24, what)?);
-        let variable_count = u64::from(c.u32(28, what)?);
-        let variable_table = u64::from(c.u32(32, what)?);
-        let entry_point = string(c.u32(36, what)?, "DBUG entry point")?;
+        let header = DbugHeader::read(&c, 0)?;
+        let creator = string(header.creator, "DBUG creator")?;
+        let entry_point = string(header.entry_point, "DBUG entry point")?;
         // Every table must lie inside the comment before anything is allocated.
-        let file_table = c.u32s(file_table, file_count, "DBUG file table")?;
+        let file_table = c.u32s(
+            u64::from(header.file_table),
+            u64::from(header.file_count),
+            "DBUG file table",
+        )?;
         let instruction_table = c.records(
-            instruction_table,
-            instruction_count,
-            8,
+            u64::from(header.instruction_table),
+            u64::from(header.instruction_count),
+            DbugInstruction::SIZE,
             "DBUG instruction table",
         )?;
-        let variable_table =
-            c.records(variable_table, variable_count, 20, "DBUG variable table")?;
+        let variable_table = c.records(
+            u64::from(header.variable_table),
+            u64::from(header.variable_count),
+            DbugVariable::SIZE,
+            "DBUG variable table",
+        )?;
         let files = file_table
             .map(|name| string(name, "DBUG file name"))
             .collect::<Result<Vec<_>>>()?;
         let mut instructions = Vec::new();
         for (_, r) in instruction_table {
-            let mut p = 0;
+            let r = DbugInstruction::read(&r, 0)?;
             instructions.push(InstructionSource {
-                line: r.take_u16(&mut p, "DBUG instruction")?,
-                file: r.take_u16(&mut p, "DBUG instruction")?,
-                offset: r.take_u32(&mut p, "DBUG instruction")?,
+                line: r.line,
+                file: r.file,
+                offset: r.offset,
             });
         }
         let mut writes = Vec::new();
         for (_, v) in variable_table {
-            let scope = string(v.u32(0, "DBUG variable")?, "DBUG variable scope")?;
-            let name = string(v.u32(4, "DBUG variable")?, "DBUG variable name")?;
-            let write_count = u64::from(v.u32(12, "DBUG variable")?);
-            let write_table = u64::from(v.u32(16, "DBUG variable")?);
-            for (_, w) in c.records(write_table, write_count, 12, "DBUG variable writes")? {
-                let mut p = 0;
-                let instruction = w.take_u32(&mut p, "DBUG write")?;
-                let mut components = [0u16; 4];
-                for comp in &mut components {
-                    *comp = w.take_u16(&mut p, "DBUG write")?;
-                }
+            let v = DbugVariable::read(&v, 0)?;
+            let scope = string(v.scope, "DBUG variable scope")?;
+            let name = string(v.name, "DBUG variable name")?;
+            for (_, w) in c.records(
+                u64::from(v.write_table),
+                u64::from(v.write_count),
+                DbugWrite::SIZE,
+                "DBUG variable writes",
+            )? {
+                let w = DbugWrite::read(&w, 0)?;
+                let instruction = w.instruction;
+                let components = [w.x, w.y, w.z, w.w];
                 writes.push(VariableWrite {
                     scope,
                     name,

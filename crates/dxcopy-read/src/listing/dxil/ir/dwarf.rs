@@ -3,7 +3,7 @@
 //! info").
 
 /// `DW_TAG_*` by value.
-pub(super) fn tag(value: u64) -> Option<&'static str> {
+pub fn tag(value: u64) -> Option<&'static str> {
     Some(match value {
         0x01 => "DW_TAG_array_type",
         0x02 => "DW_TAG_class_type",
@@ -80,15 +80,15 @@ pub(super) fn tag(value: u64) -> Option<&'static str> {
     })
 }
 
-/// `DW_TAG_base_type`: [`super::metadata`] leaves it out of `DIBasicType`.
-pub(super) const TAG_BASE_TYPE: u64 = 0x24;
+/// `DW_TAG_base_type`: the printer leaves it out of `DIBasicType`.
+pub const TAG_BASE_TYPE: u64 = 0x24;
 /// `DW_TAG_template_value_parameter`: left out of `DITemplateValueParameter`.
-pub(super) const TAG_TEMPLATE_VALUE_PARAMETER: u64 = 0x30;
+pub const TAG_TEMPLATE_VALUE_PARAMETER: u64 = 0x30;
 /// `DW_TAG_auto_variable`: its `arg: 0` is left out.
-pub(super) const TAG_AUTO_VARIABLE: u64 = 0x100;
+pub const TAG_AUTO_VARIABLE: u64 = 0x100;
 
 /// `DW_ATE_*` by value.
-pub(super) fn attribute_encoding(value: u64) -> Option<&'static str> {
+pub fn attribute_encoding(value: u64) -> Option<&'static str> {
     Some(match value {
         0x01 => "DW_ATE_address",
         0x02 => "DW_ATE_boolean",
@@ -113,7 +113,7 @@ pub(super) fn attribute_encoding(value: u64) -> Option<&'static str> {
 }
 
 /// `DW_LANG_*` by value.
-pub(super) fn language(value: u64) -> Option<&'static str> {
+pub fn language(value: u64) -> Option<&'static str> {
     Some(match value {
         0x0001 => "DW_LANG_C89",
         0x0002 => "DW_LANG_C",
@@ -158,7 +158,7 @@ pub(super) fn language(value: u64) -> Option<&'static str> {
 }
 
 /// `DW_VIRTUALITY_*` by value.
-pub(super) fn virtuality(value: u64) -> Option<&'static str> {
+pub fn virtuality(value: u64) -> Option<&'static str> {
     Some(match value {
         0 => "DW_VIRTUALITY_none",
         1 => "DW_VIRTUALITY_virtual",
@@ -168,7 +168,7 @@ pub(super) fn virtuality(value: u64) -> Option<&'static str> {
 }
 
 /// The `DIExpression` operations LLVM 3.7 accepts: `(name, argument count)`.
-pub(super) fn expression_op(value: u64) -> Option<(&'static str, usize)> {
+pub fn expression_op(value: u64) -> Option<(&'static str, usize)> {
     Some(match value {
         0x06 => ("DW_OP_deref", 0),
         0x22 => ("DW_OP_plus", 1),
@@ -179,7 +179,7 @@ pub(super) fn expression_op(value: u64) -> Option<(&'static str, usize)> {
 
 /// `DIFlag*` bits in LLVM 3.7's order (`DebugInfoFlags.def`), after the
 /// accessibility pair (bits 0–1: private 1, protected 2, public 3).
-pub(super) const FLAGS: &[(u64, &str)] = &[
+pub const FLAGS: &[(u64, &str)] = &[
     (1 << 2, "DIFlagFwdDecl"),
     (1 << 3, "DIFlagAppleBlock"),
     (1 << 4, "DIFlagBlockByrefStruct"),

@@ -242,6 +242,9 @@ impl<'m> Printer<'m> {
     }
 
     /// `WriteMDNodeBodyInternal` for a specialized node.
+    ///
+    /// Long: one arm per debug-info node kind with its fields in LLVM's
+    /// printing order (`writeDILocation` … `writeDIImportedEntity`).
     pub(super) fn debug_node(&self, out: &mut String, local: Option<&Local<'m>>, node: &DebugNode) {
         use DebugNodeKind::*;
         if node.distinct {

@@ -13,7 +13,7 @@
 //! one at a time: the listing of a large module never holds all of its
 //! instructions (docs/format/dxil-listing.md, "Memory").
 
-mod dwarf;
+pub mod dwarf;
 mod metadata;
 pub mod number;
 mod slots;

@@ -1030,6 +1030,9 @@ impl<'m> Printer<'m> {
     }
 
     /// `WriteConstantInternal`.
+    ///
+    /// Long: one arm per constant form, as LLVM's function of that name has,
+    /// so the two can be read side by side.
     fn constant_at(&self, out: &mut String, local: Option<&Local<'m>>, c: &Constant, depth: usize) {
         if self.spend() {
             return;
@@ -1899,6 +1902,9 @@ impl<'m> Printer<'m> {
     }
 
     /// `AssemblyWriter::printInstruction` and dxc's `printInfoComment`.
+    ///
+    /// Long: one arm per instruction form, in the order of LLVM's
+    /// `printInstruction`, so the two can be read side by side.
     fn instruction(&self, out: &mut String, local: &Local<'m>, instruction: &Instruction) {
         use InstructionKind as K;
         out.push_str("  ");

@@ -73,7 +73,15 @@ const PY: &[Layer] = &[
     },
     Layer {
         name: "classes",
-        modules: &["container", "edit", "module", "strip", "projects", "survey"],
+        modules: &[
+            "container",
+            "edit",
+            "module",
+            "strip",
+            "projects",
+            "survey",
+            "assemble",
+        ],
     },
 ];
 

@@ -286,7 +286,10 @@ fn asm_regressions() {
 /// The c_header target's inputs: text read as a C header. Each row: the
 /// number of arrays the header holds; the harness writes each back and
 /// reads it again.
-const C_HEADER: &[(&str, usize)] = &[("listing-that-reopens-the-block", 1)];
+const C_HEADER: &[(&str, usize)] = &[
+    ("hash-hash-if-line", 2),
+    ("listing-that-reopens-the-block", 1),
+];
 
 #[test]
 fn c_header_regressions() {

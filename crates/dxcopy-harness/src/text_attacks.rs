@@ -232,12 +232,21 @@ pub fn c_header_input(input: &[u8]) -> usize {
             .lines()
             .filter(|l| {
                 // Only a conditional directive can end or reopen the `#if 0`
-                // block; a `#line` of the listing's debug notes inside it is text.
-                let d = l.trim_start().trim_start_matches('#').trim_start();
-                l.trim_start().starts_with('#')
+                // block; a `#line` of the listing's debug notes inside it is
+                // text, and so is a line that starts with the `##` token.
+                let l = l.trim_start();
+                let Some(rest) = l.strip_prefix('#').or_else(|| l.strip_prefix("%:")) else {
+                    return false;
+                };
+                let name = rest
+                    .trim_start()
+                    .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .next();
+                !rest.starts_with('#')
+                    && !rest.starts_with("%:")
                     && ["if", "ifdef", "ifndef", "elif", "else", "endif"]
                         .iter()
-                        .any(|k| d.split(|c: char| !c.is_ascii_alphanumeric()).next() == Some(*k))
+                        .any(|k| name == Some(*k))
             })
             .count();
         assert!(directives <= 2, "a listing escaped its #if 0 block");

@@ -282,3 +282,25 @@ fn asm_regressions() {
         assert_eq!((e.line, e.column), (line, column), "{what}: {e}");
     }
 }
+
+/// The c_header target's inputs: text read as a C header. Each row: the
+/// number of arrays the header holds; the harness writes each back and
+/// reads it again.
+const C_HEADER: &[(&str, usize)] = &[
+    ("hash-hash-if-line", 2),
+    ("listing-that-reopens-the-block", 1),
+];
+
+#[test]
+fn c_header_regressions() {
+    let all = inputs("c_header");
+    same_names("c_header", &all, C_HEADER);
+    for (name, bytes) in all {
+        let (_, count) = *C_HEADER.iter().find(|(n, _)| *n == name).unwrap();
+        assert_eq!(
+            dxcopy_harness::text_attacks::c_header_input(&bytes),
+            count,
+            "c_header/{name}"
+        );
+    }
+}

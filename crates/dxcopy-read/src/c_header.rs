@@ -220,11 +220,17 @@ impl<'a> Scanner<'a> {
             let line_start = self.pos;
             let directive = self.line_text().trim_ascii_start();
             if let Some(rest) = directive.strip_prefix(b"#") {
-                let word = rest.trim_ascii_start();
-                if word.starts_with(b"if") {
-                    depth += 1;
-                } else if word.starts_with(b"endif") {
-                    depth -= 1;
+                // The directive's whole name, as the preprocessor reads it:
+                // `#endif13` or `#iffy` is no directive of a skipped block.
+                let rest = rest.trim_ascii_start();
+                let name_len = rest
+                    .iter()
+                    .position(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
+                    .unwrap_or(rest.len());
+                match &rest[..name_len] {
+                    b"if" | b"ifdef" | b"ifndef" => depth += 1,
+                    b"endif" => depth -= 1,
+                    _ => {}
                 }
             }
             self.skip_line();
@@ -642,6 +648,12 @@ mod tests {
             ("c", &[3u8][..])
         );
         assert!(arrays(b"").unwrap().is_empty());
+        // A directive is its whole name: `#endif13` and `#iffy` neither end
+        // nor open a block (the c_header fuzz target's find: a listing
+        // line the writer rightly left alone ended the block early).
+        let text = b"#if 0\n#endif13\n#iffy\nx[] = {\n#endif\nconst BYTE d[] = { 4 };\n";
+        let got = arrays(text).unwrap();
+        assert_eq!((got.len(), got[0].bytes.as_slice()), (1, &[4u8][..]));
         assert!(!looks_like_header(b"DXBC{["));
         assert!(looks_like_header(b"const BYTE a[] = {1};"));
         assert!(looks_like_header(

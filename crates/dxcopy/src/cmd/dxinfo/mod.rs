@@ -307,8 +307,7 @@ pub enum View {
         /// `-j N`.
         jobs: Option<usize>,
     },
-    /// `--scan` and `--rows`: carving and the survey
-    /// ([`crate::scan`]).
+    /// `--scan` and `--rows`: carving and the survey (`cmd/dxinfo/scan.rs`).
     Scan,
     /// `--verify`.
     Verify {

@@ -2,7 +2,9 @@
 //! every DXIL container of the corpus (one process), next to the same run
 //! without it (a no-op copy: `--keep-section='*'` keeps dxstrip's default
 //! strip from removing anything). The ratio is what rebuilding SFI0, the
-//! signatures, PSV0 and HASH from each module costs.
+//! signatures, PSV0 and HASH from each module costs. Containers whose module
+//! the library cannot rebuild from (LLVM test inputs whose bitcode does not
+//! read) are left out, and their number is said.
 
 use super::{manifest, measure, ratio, set_writable, Bins, Cmd, Contender, Options, Report};
 use anyhow::{bail, Result};
@@ -23,9 +25,12 @@ pub(super) fn workload(
         .filter(|(_, _, kind, parts)| kind == "dxil" && parts.split(',').any(|p| p == "DXIL"))
         .map(|(path, ..)| path)
         .collect();
+    let all = sources.len();
+    let sources: Vec<PathBuf> = sources.into_iter().filter(|p| rebuilds(p)).collect();
     if sources.is_empty() {
-        bail!("rebuild-parts: no DXIL containers in the corpus");
+        bail!("rebuild-parts: no DXIL container in the corpus rebuilds");
     }
+    let left_out = all - sources.len();
     let pristine = dir.join("rebuild-pristine");
     let work = dir.join("rebuild");
     fs::create_dir_all(&pristine)?;
@@ -65,7 +70,7 @@ pub(super) fn workload(
     }
     report.workload(
         &format!(
-            "rebuild-parts: `dxstrip --rebuild-parts` over every DXIL container in the corpus ({} files, one process), next to a no-op run",
+            "rebuild-parts: `dxstrip --rebuild-parts` over every DXIL container in the corpus that rebuilds ({} files, one process; {left_out} whose module does not read left out), next to a no-op run",
             files.len()
         ),
         &m,
@@ -79,4 +84,16 @@ pub(super) fn workload(
         None,
     );
     Ok(())
+}
+
+/// Whether the library rebuilds the derived parts of the container in `path`.
+fn rebuilds(path: &Path) -> bool {
+    let Ok(bytes) = fs::read(path) else {
+        return false;
+    };
+    let Ok(container) = dxcopy_read::Container::parse(&bytes) else {
+        return false;
+    };
+    let mut plan = dxcopy_edit::EditPlan::from_container(&container);
+    dxcopy_edit::rebuild::rebuild_parts(&mut plan).is_ok()
 }

@@ -1548,38 +1548,14 @@ impl<'t> Parser<'t> {
                 let Type::Vector { len, element } = self.ty(ty).clone() else {
                     return self.mismatch(line, col, "a vector", ty);
                 };
-                let elements = self.element_list(element, b'>')?;
-                if elements.len() as u64 != len {
-                    return self.err_at(
-                        line,
-                        col,
-                        format!(
-                            "{} elements, type {} has {len}",
-                            elements.len(),
-                            self.type_name(ty)
-                        ),
-                    );
-                }
-                Ok(self.aggregate(ty, elements))
+                self.sized_aggregate(ty, element, len, b'>', line, col)
             }
             Tok::Punct(b'[') => {
                 self.bump()?;
                 let Type::Array { len, element } = self.ty(ty).clone() else {
                     return self.mismatch(line, col, "an array", ty);
                 };
-                let elements = self.element_list(element, b']')?;
-                if elements.len() as u64 != len {
-                    return self.err_at(
-                        line,
-                        col,
-                        format!(
-                            "{} elements, type {} has {len}",
-                            elements.len(),
-                            self.type_name(ty)
-                        ),
-                    );
-                }
-                Ok(self.aggregate(ty, elements))
+                self.sized_aggregate(ty, element, len, b']', line, col)
             }
             Tok::Word(w) if w == "asm" => self.inline_asm(ty),
             Tok::Word(w) if w == "blockaddress" => {
@@ -1646,6 +1622,32 @@ impl<'t> Parser<'t> {
                 constraints,
             },
         ))
+    }
+
+    /// The elements of a vector or array constant up to `close`, which must
+    /// be as many as its type `ty` has (`len`).
+    fn sized_aggregate(
+        &mut self,
+        ty: TypeId,
+        element: TypeId,
+        len: u64,
+        close: u8,
+        line: u32,
+        col: u32,
+    ) -> Result<ValueId, ParseError> {
+        let elements = self.element_list(element, close)?;
+        if elements.len() as u64 != len {
+            return self.err_at(
+                line,
+                col,
+                format!(
+                    "{} elements, type {} has {len}",
+                    elements.len(),
+                    self.type_name(ty)
+                ),
+            );
+        }
+        Ok(self.aggregate(ty, elements))
     }
 
     fn element_list(&mut self, element: TypeId, close: u8) -> Result<Vec<ValueId>, ParseError> {

@@ -620,7 +620,10 @@ fn runtime_information_block_from_1_8_2502() {
          ; OutputPositionPresent=1\n;\n"
     );
     assert_eq!(before, print(&DxcRelease::public(1, 8, 2403)));
-    assert_eq!(print(&dev("dxc(private) 1.8.0.14712 (main, 8a677d22c)")), out);
+    assert_eq!(
+        print(&dev("dxc(private) 1.8.0.14712 (main, 8a677d22c)")),
+        out
+    );
 }
 
 #[test]

@@ -20,6 +20,7 @@ fn program_text(container: &Container<'_>, rounding: FloatRounding, path: &str) 
         &ListingOptions {
             rounding,
             release: None,
+            ..ListingOptions::default()
         },
         &mut ours,
     )

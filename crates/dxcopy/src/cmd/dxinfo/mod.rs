@@ -14,7 +14,7 @@ use crate::info::text::{write_parts, write_text, TextOptions};
 use crate::info::verify::{coverage_checks, verify};
 use crate::info::yaml::{to_obj2yaml, YamlOptions};
 use crate::info::{parse_part_name, Inspection};
-use crate::listing_args::{parse_release, Rounding};
+use crate::listing_args::{parse_release, DisasmFlagArgs, Rounding};
 use clap::Parser;
 use dxcopy_edit::config::read_data_file;
 use dxcopy_edit::Operation;
@@ -24,6 +24,7 @@ use dxcopy_read::listing::dxil::release::{DxcRelease, ListingFormat};
 use dxcopy_read::listing::dxil::{
     write_container_listing_to, ListingOptions as DxilListingOptions,
 };
+use dxcopy_read::listing::DisasmFlags;
 use dxcopy_read::pdb::{container_input, ContainerSource};
 use dxcopy_read::reflect::{self, Reflection};
 use dxcopy_read::rts0::RootSignature;
@@ -115,6 +116,9 @@ pub struct Opts {
     /// Print the layout of release RELEASE instead of the one the file names: for DXBC an fxc release (9.29, 9.30, 6.3, 10.0.10011 or 10.1; RDEF's creator, else 10.1), for DXIL a dxc release (1.N, 1.N.yymm or 1.N.yymm.patch; VERS, llvm.ident and dx.valver, else the newest)
     #[arg(long, value_name = "RELEASE", value_parser = parse_release)]
     pub disasm_format: Option<ListingFormat>,
+    #[allow(missing_docs)] // flattened: its fields carry the help text
+    #[command(flatten)]
+    pub disasm_flags: DisasmFlagArgs,
     /// Shader reflection (docs/reflection.md): what ID3D12ShaderReflection / ID3D12LibraryReflection report, as JSON (D3D12 field names in snake_case, D3D constant names), from RDEF, STAT, the signatures and SHEX (DXBC) or PSV0, RDAT and the signatures (DXIL); its `notes` name what the container does not record
     #[arg(long)]
     pub reflect: bool,
@@ -206,6 +210,12 @@ const MODIFIERS: &[(&str, &[&str])] = &[
     ("root_signature", &["verify"]),
     ("disasm_rounding", &["disasm"]),
     ("disasm_format", &["disasm"]),
+    ("disasm_numbers", &["disasm"]),
+    ("disasm_offsets", &["disasm"]),
+    ("disasm_hex", &["disasm"]),
+    ("disasm_no_debug_info", &["disasm"]),
+    ("disasm_instruction_only", &["disasm"]),
+    ("disasm_instruction_cycle", &["disasm"]),
     ("text", &["reflect"]),
     ("disasm_with", &["disasm"]),
     ("exact", &["diff"]),
@@ -285,6 +295,8 @@ pub enum View {
         rounding: Rounding,
         /// `--disasm-format`.
         release: Option<ListingFormat>,
+        /// `--disasm-numbers`, `--disasm-offsets`, `--disasm-hex`, …
+        flags: DisasmFlags,
         /// `--disasm-with`.
         tool: Option<DisasmTool>,
     },
@@ -354,6 +366,7 @@ impl View {
                 },
                 rounding: opts.disasm_rounding,
                 release: opts.disasm_format,
+                flags: opts.disasm_flags.flags(),
                 tool: opts.disasm_with,
             }
         } else if opts.parts {
@@ -606,9 +619,11 @@ pub fn run(opts: &Opts, io: &mut Io<'_>) -> i32 {
                     part,
                     rounding,
                     release,
+                    flags,
                     tool,
                 } => {
-                    let options = rounding.listing_options(release.and_then(ListingFormat::fxc));
+                    let options =
+                        rounding.listing_options(release.and_then(ListingFormat::fxc), *flags);
                     let dxc = release.and_then(ListingFormat::dxc);
                     show_disasm(io, &shown, &container, *part, &options, dxc, *tool, many)
                 }
@@ -710,7 +725,7 @@ fn show_disasm(
         None => c.find(PartName::DXIL).is_some() || c.find(PartName::ILDB).is_some(),
     };
     if wants_bitcode && tool.is_none() {
-        return show_dxil_listing(io, shown, c, requested, dxc, many);
+        return show_dxil_listing(io, shown, c, requested, dxc, options.flags, many);
     }
     if !wants_bitcode {
         if let Some(name) = requested {
@@ -765,10 +780,16 @@ fn show_dxil_listing(
     c: &Container<'_>,
     part: Option<PartName>,
     release: Option<DxcRelease>,
+    flags: DisasmFlags,
     many: bool,
 ) -> Shown {
     let mut listing = Vec::new();
-    match write_container_listing_to(c, &DxilListingOptions { part, release }, &mut listing)? {
+    let options = DxilListingOptions {
+        part,
+        release,
+        flags,
+    };
+    match write_container_listing_to(c, &options, &mut listing)? {
         Ok(()) => {
             if many {
                 writeln!(io.out, "{shown}:")?;

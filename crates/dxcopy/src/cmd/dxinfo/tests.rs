@@ -167,6 +167,12 @@ fn modifiers_are_refused_outside_their_views() {
         ("root_signature", "--root-signature=rs"),
         ("disasm_rounding", "--disasm-rounding=legacy"),
         ("disasm_format", "--disasm-format=6.3"),
+        ("disasm_numbers", "--disasm-numbers"),
+        ("disasm_offsets", "--disasm-offsets"),
+        ("disasm_hex", "--disasm-hex"),
+        ("disasm_no_debug_info", "--disasm-no-debug-info"),
+        ("disasm_instruction_only", "--disasm-instruction-only"),
+        ("disasm_instruction_cycle", "--disasm-instruction-cycle"),
         ("text", "--text"),
         ("disasm_with", "--disasm-with=llvm-dis"),
         ("exact", "--exact"),
@@ -295,6 +301,7 @@ fn flags_resolve_to_one_view() {
             part: Some(PartName::ILDB),
             rounding: Rounding::Legacy,
             release: None,
+            flags: DisasmFlags::default(),
             tool: None,
         })
     );
@@ -304,6 +311,7 @@ fn flags_resolve_to_one_view() {
             part: None,
             rounding: Rounding::Current,
             release: None,
+            flags: DisasmFlags::default(),
             tool: None,
         })
     );
@@ -318,7 +326,22 @@ fn flags_resolve_to_one_view() {
             part: None,
             rounding: Rounding::Current,
             release: Some(ListingFormat::Dxc(DxcRelease::public(1, 8, 2403))),
+            flags: DisasmFlags::default(),
             tool: Some(DisasmTool::LlvmDis),
+        })
+    );
+    assert_eq!(
+        view(&["--disasm", "--disasm-numbers", "--disasm-hex", "a"]),
+        Ok(View::Disasm {
+            part: None,
+            rounding: Rounding::Current,
+            release: None,
+            flags: DisasmFlags {
+                numbers: true,
+                hex: true,
+                ..DisasmFlags::default()
+            },
+            tool: None,
         })
     );
     assert_eq!(
@@ -327,6 +350,7 @@ fn flags_resolve_to_one_view() {
             part: None,
             rounding: Rounding::Current,
             release: Some(ListingFormat::Fxc(dxbc::FxcRelease::V6_3)),
+            flags: DisasmFlags::default(),
             tool: None,
         })
     );

@@ -28,6 +28,8 @@ pub const RESOURCE_RECORD_SIZE: u32 = ResourceRecord::SIZE as u32;
 pub const FUNCTION_RECORD_SIZE: u32 = FunctionRecord::SIZE as u32;
 /// Subobject record size (kind, name, then a 16-byte union).
 pub const SUBOBJECT_RECORD_SIZE: u32 = SubobjectRecord::SIZE as u32;
+/// Minimum signature element record size.
+pub const SIGNATURE_ELEMENT_RECORD_SIZE: u32 = SignatureElementRecord::SIZE as u32;
 
 crate::record::record! {
     /// The RDAT header; `part_count` part offsets follow.
@@ -79,6 +81,30 @@ crate::record::record! {
         24 name: u32;
         /// Flags.
         28 flags: ResourceFlags;
+    }
+}
+
+crate::record::record! {
+    /// A stored signature element (`RDAT::SignatureElement` of dxc's
+    /// `RDAT_LibraryTypes.inl`, the SignatureElementTable's records).
+    pub struct SignatureElementRecord: "RDAT signature element" {
+        /// Semantic name (string buffer offset).
+        0 semantic_name: u32;
+        /// Semantic indices (index-array row; one per row).
+        4 semantic_indices: u32;
+        /// `DXIL::SemanticKind`.
+        8 semantic_kind: u8;
+        /// `DXIL::ComponentType` (23 BFloat16, 21/22 the 8-bit floats
+        /// F8_E4M3FN / F8_E5M2, 19/20 I8 / U8 from shader model 6.9).
+        9 component_type: u8;
+        /// `DXIL::InterpolationMode`.
+        10 interpolation_mode: u8;
+        /// Start row of the packed location, 0xFF when not allocated.
+        11 start_row: u8;
+        /// Bits 0–1 columns − 1, 2–3 start column, 4–5 output stream.
+        12 cols_and_stream: u8;
+        /// Bits 0–3 usage mask, 4–7 dynamic index mask.
+        13 usage_and_dynamic_masks: u8;
     }
 }
 
@@ -309,6 +335,36 @@ pub struct RdatFunction<'data> {
     pub min_shader_target: u32,
 }
 
+/// A signature element record (the SignatureElementTable).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize))]
+pub struct RdatSignatureElement<'data> {
+    /// Semantic name.
+    #[cfg_attr(feature = "serde", serde(serialize_with = "crate::fields::ser::text"))]
+    pub semantic_name: &'data [u8],
+    /// Semantic indices, one per row.
+    pub semantic_indices: Vec<u32>,
+    /// `DXIL::SemanticKind`.
+    pub semantic_kind: u8,
+    /// `DXIL::ComponentType` as stored (named by the views:
+    /// `dxil::metadata::CompType`).
+    pub component_type: u8,
+    /// `DXIL::InterpolationMode`.
+    pub interpolation_mode: u8,
+    /// Start row, 0xFF when not allocated.
+    pub start_row: u8,
+    /// Columns (1–4).
+    pub cols: u8,
+    /// Start column.
+    pub start_col: u8,
+    /// Output stream.
+    pub output_stream: u8,
+    /// Components used.
+    pub usage_mask: u8,
+    /// Components indexed dynamically.
+    pub dynamic_index_mask: u8,
+}
+
 /// A decoded RDAT part.
 #[derive(Debug, Clone, PartialEq, Eq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
@@ -335,6 +391,8 @@ pub struct RuntimeData<'data> {
     /// record order.
     #[cfg_attr(feature = "serde", serde(skip))]
     pub subobjects: Vec<RdatSubobject<'data>>,
+    /// The signature element table's records, in record order.
+    pub signature_elements: Vec<RdatSignatureElement<'data>>,
     /// Broken references, short strides, duplicate parts.
     #[cfg_attr(
         feature = "serde",
@@ -369,6 +427,7 @@ impl<'data> RuntimeData<'data> {
             resources: Vec::new(),
             functions: Vec::new(),
             subobjects: Vec::new(),
+            signature_elements: Vec::new(),
             issues: Vec::new(),
         };
         let mut string_buffer: Option<Cursor<'data>> = None;
@@ -376,6 +435,7 @@ impl<'data> RuntimeData<'data> {
         let mut resource_table = None;
         let mut function_table = None;
         let mut subobject_table = None;
+        let mut signature_table = None;
         // Each offset is read when its part is decoded, so a short table
         // reports its first missing entry after the parts before it.
         for at in c.u32_each(8, u64::from(part_count), "RDAT part offset") {
@@ -437,7 +497,8 @@ impl<'data> RuntimeData<'data> {
                         3 if resource_table.is_none() => resource_table = Some(table),
                         4 if function_table.is_none() => function_table = Some(table),
                         6 if subobject_table.is_none() => subobject_table = Some(table),
-                        3 | 4 | 6 => duplicate(&mut out.issues),
+                        13 if signature_table.is_none() => signature_table = Some(table),
+                        3 | 4 | 6 | 13 => duplicate(&mut out.issues),
                         _ => {}
                     }
                 }
@@ -472,6 +533,9 @@ impl<'data> RuntimeData<'data> {
         }
         if let Some(t) = subobject_table {
             out.subobjects = read_subobjects(&t, &refs, &mut out.issues)?;
+        }
+        if let Some(t) = signature_table {
+            out.signature_elements = read_signature_elements(&t, &refs, &mut out.issues)?;
         }
         Ok(out)
     }
@@ -572,6 +636,39 @@ fn read_resources<'data>(
             upper_bound: record.upper_bound,
             name: refs.string(record.name, r.abs(24), issues),
             flags: record.flags,
+        });
+    }
+    Ok(out)
+}
+
+fn read_signature_elements<'data>(
+    t: &Table<'data>,
+    refs: &Refs<'data>,
+    issues: &mut Vec<Finding>,
+) -> Result<Vec<RdatSignatureElement<'data>>> {
+    let mut out = Vec::new();
+    let records = t.records_of_at_least(
+        SIGNATURE_ELEMENT_RECORD_SIZE,
+        "signature element",
+        "RDAT signature element",
+        issues,
+    )?;
+    for (_, e) in records {
+        let record = SignatureElementRecord::read(&e, 0)?;
+        let cols = record.cols_and_stream;
+        let masks = record.usage_and_dynamic_masks;
+        out.push(RdatSignatureElement {
+            semantic_name: refs.string(record.semantic_name, e.abs(0), issues),
+            semantic_indices: refs.row(record.semantic_indices, e.abs(4), issues),
+            semantic_kind: record.semantic_kind,
+            component_type: record.component_type,
+            interpolation_mode: record.interpolation_mode,
+            start_row: record.start_row,
+            cols: (cols & 3) + 1,
+            start_col: (cols >> 2) & 3,
+            output_stream: (cols >> 4) & 3,
+            usage_mask: masks & 0xf,
+            dynamic_index_mask: masks >> 4,
         });
     }
     Ok(out)
@@ -844,6 +941,66 @@ mod tests {
     use super::*;
     use crate::error::ReadErrorKind;
     use crate::fixtures::build_rdat;
+
+    #[test]
+    fn signature_elements_with_the_shader_model_6_9_and_6_10_types() {
+        // Strings: "", "TEXCOORD" at 1, "WEIGHTS" at 10. Index rows: [0]
+        // at 0, [3, 4] at 2. Records of 16 bytes (14 used): a BFloat16
+        // (23) float4 at row 1, linear; an F8_E4M3FN (21) pair, unallocated,
+        // start column 2, stream 1, constant, y dynamically indexed.
+        let strings = b"\0TEXCOORD\0WEIGHTS\0\0\0".to_vec();
+        let words = |w: &[u32]| w.iter().flat_map(|v| v.to_le_bytes()).collect::<Vec<u8>>();
+        let index = words(&[1, 0, 2, 3, 4]);
+        let mut table = words(&[2, 16]);
+        for (name, row, ty, interpolation, start_row, cols, masks) in [
+            (1u32, 0u32, 23u8, 2u8, 1u8, 0x03u8, 0x0fu8),
+            (10, 2, 21, 1, 0xff, 1 | 2 << 2 | 1 << 4, 0x3 | 0x2 << 4),
+        ] {
+            table.extend_from_slice(&words(&[name, row]));
+            table.extend_from_slice(&[0, ty, interpolation, start_row, cols, masks, 0, 0]);
+        }
+        let data = build_rdat(&[(1, strings), (2, index), (13, table)]);
+        let r = RuntimeData::parse_data(&data, 0).unwrap();
+        assert_eq!(r.issues, vec![]);
+        assert_eq!(
+            r.signature_elements,
+            vec![
+                RdatSignatureElement {
+                    semantic_name: b"TEXCOORD",
+                    semantic_indices: vec![0],
+                    semantic_kind: 0,
+                    component_type: 23,
+                    interpolation_mode: 2,
+                    start_row: 1,
+                    cols: 4,
+                    start_col: 0,
+                    output_stream: 0,
+                    usage_mask: 0xf,
+                    dynamic_index_mask: 0,
+                },
+                RdatSignatureElement {
+                    semantic_name: b"WEIGHTS",
+                    semantic_indices: vec![3, 4],
+                    semantic_kind: 0,
+                    component_type: 21,
+                    interpolation_mode: 1,
+                    start_row: 0xff,
+                    cols: 2,
+                    start_col: 2,
+                    output_stream: 1,
+                    usage_mask: 0x3,
+                    dynamic_index_mask: 0x2,
+                },
+            ]
+        );
+        // A stride below the record: none, and a finding.
+        let mut short = words(&[1, 12]);
+        short.extend_from_slice(&[0; 12]);
+        let data = build_rdat(&[(13, short)]);
+        let r = RuntimeData::parse_data(&data, 0).unwrap();
+        assert!(r.signature_elements.is_empty());
+        assert_eq!(r.issues.len(), 1);
+    }
 
     #[test]
     fn each_rule_has_its_sentence() {

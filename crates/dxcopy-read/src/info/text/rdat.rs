@@ -54,5 +54,33 @@ pub(super) fn write(out: &mut Out<'_>, r: &crate::rdat::RuntimeData<'_>) -> io::
         ))?;
     }
     out.close("]")?;
+    if !r.signature_elements.is_empty() {
+        out.open(format_args!(
+            "SignatureElements ({}) [",
+            r.signature_elements.len()
+        ))?;
+        for e in &r.signature_elements {
+            let component = crate::dxil::metadata::CompType::from_raw(u32::from(e.component_type));
+            let row = if e.start_row == 0xff {
+                "unallocated".to_string()
+            } else {
+                format!("row {} col {}", e.start_row, e.start_col)
+            };
+            // DXIL::SemanticKind and InterpolationMode number as PSV0's.
+            out.line(format_args!(
+                "{}{:?}: {}, {}, {}, {} cols, {row}, stream {}, usage {:#x}, dynamic {:#x}",
+                lossy(e.semantic_name),
+                e.semantic_indices,
+                crate::psv0::SemanticKind::from_raw(e.semantic_kind),
+                component,
+                crate::psv0::InterpolationMode::from_raw(e.interpolation_mode),
+                e.cols,
+                e.output_stream,
+                e.usage_mask,
+                e.dynamic_index_mask
+            ))?;
+        }
+        out.close("]")?;
+    }
     Ok(())
 }

@@ -668,53 +668,7 @@ fn decode(c: Cursor<'_>, mode: Mode) -> Result<RootSignature> {
         };
         let sampler = StaticSampler::read_version(&s, 0, sampler_version)?;
         if !strict {
-            // LLVM 22's obj2yaml rejects sampler fields without a name.
-            let checks = [
-                (
-                    SamplerField::Filter,
-                    sampler.filter.known_name(),
-                    sampler.filter.raw(),
-                ),
-                (
-                    SamplerField::AddressU,
-                    sampler.address_u.known_name(),
-                    sampler.address_u.raw(),
-                ),
-                (
-                    SamplerField::AddressV,
-                    sampler.address_v.known_name(),
-                    sampler.address_v.raw(),
-                ),
-                (
-                    SamplerField::AddressW,
-                    sampler.address_w.known_name(),
-                    sampler.address_w.raw(),
-                ),
-                (
-                    SamplerField::ComparisonFunc,
-                    sampler.comparison_func.known_name(),
-                    sampler.comparison_func.raw(),
-                ),
-                (
-                    SamplerField::BorderColor,
-                    sampler.border_color.known_name(),
-                    sampler.border_color.raw(),
-                ),
-                (
-                    SamplerField::ShaderVisibility,
-                    sampler.visibility.known_name(),
-                    sampler.visibility.raw(),
-                ),
-            ];
-            if let Some((field, _, raw)) = checks.iter().find(|(_, name, _)| name.is_none()) {
-                return Err(s.unknown_value(
-                    0,
-                    Rts0Error::StaticSampler {
-                        field: *field,
-                        value: *raw,
-                    },
-                ));
-            }
+            llvm_named_sampler_fields(&s, &sampler)?;
         }
         static_samplers.push(sampler);
     }
@@ -729,6 +683,59 @@ fn decode(c: Cursor<'_>, mode: Mode) -> Result<RootSignature> {
         parameters,
         static_samplers,
     })
+}
+
+/// LLVM 22's obj2yaml rejects a static sampler field whose value has no
+/// name in its enumeration: the LLVM view's error for the first such field.
+fn llvm_named_sampler_fields(s: &Cursor<'_>, sampler: &StaticSampler) -> Result<()> {
+    // LLVM 22's obj2yaml rejects sampler fields without a name.
+    let checks = [
+        (
+            SamplerField::Filter,
+            sampler.filter.known_name(),
+            sampler.filter.raw(),
+        ),
+        (
+            SamplerField::AddressU,
+            sampler.address_u.known_name(),
+            sampler.address_u.raw(),
+        ),
+        (
+            SamplerField::AddressV,
+            sampler.address_v.known_name(),
+            sampler.address_v.raw(),
+        ),
+        (
+            SamplerField::AddressW,
+            sampler.address_w.known_name(),
+            sampler.address_w.raw(),
+        ),
+        (
+            SamplerField::ComparisonFunc,
+            sampler.comparison_func.known_name(),
+            sampler.comparison_func.raw(),
+        ),
+        (
+            SamplerField::BorderColor,
+            sampler.border_color.known_name(),
+            sampler.border_color.raw(),
+        ),
+        (
+            SamplerField::ShaderVisibility,
+            sampler.visibility.known_name(),
+            sampler.visibility.raw(),
+        ),
+    ];
+    if let Some((field, _, raw)) = checks.iter().find(|(_, name, _)| name.is_none()) {
+        return Err(s.unknown_value(
+            0,
+            Rts0Error::StaticSampler {
+                field: *field,
+                value: *raw,
+            },
+        ));
+    }
+    Ok(())
 }
 
 fn decode_payload(

@@ -1,0 +1,207 @@
+//! The two writers over [`super::spans`]: ANSI escapes and an HTML page.
+
+use super::{spans, Class, Dialect, Style};
+use std::io::{self, Write};
+
+/// The escape that starts a class's colour on a terminal (`Plain` has
+/// none): instructions bold blue, registers magenta, literals cyan,
+/// comments green.
+fn ansi_start(class: Class) -> Option<&'static [u8]> {
+    match class {
+        Class::Plain => None,
+        Class::Instruction => Some(b"\x1b[1;34m"),
+        Class::Register => Some(b"\x1b[35m"),
+        Class::Literal => Some(b"\x1b[36m"),
+        Class::Comment => Some(b"\x1b[32m"),
+    }
+}
+
+const ANSI_RESET: &[u8] = b"\x1b[0m";
+
+/// The `class` attribute of a class's `<span>` (`Plain` has none).
+fn html_class(class: Class) -> Option<&'static [u8]> {
+    match class {
+        Class::Plain => None,
+        Class::Instruction => Some(b"i"),
+        Class::Register => Some(b"r"),
+        Class::Literal => Some(b"l"),
+        Class::Comment => Some(b"c"),
+    }
+}
+
+/// The page around the listing; the `<pre>`'s first line end is dropped by
+/// every HTML parser, so the listing's text starts right after it.
+const HTML_HEAD: &str = "<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n<title>";
+const HTML_STYLE: &str = "</title>\n<style>\n\
+body { background: #ffffff; color: #000000; }\n\
+pre { font-family: Consolas, 'DejaVu Sans Mono', monospace; }\n\
+.i { color: #0000ff; font-weight: bold; }\n\
+.r { color: #8b008b; }\n\
+.l { color: #098658; }\n\
+.c { color: #008000; }\n\
+</style>\n</head>\n<body>\n<pre>\n";
+const HTML_TAIL: &str = "</pre>\n</body>\n</html>\n";
+
+/// Writes `bytes` with `&`, `<`, `>`, `"` and `'` as HTML character
+/// references, everything else as it is.
+fn write_escaped(out: &mut impl Write, bytes: &[u8]) -> io::Result<()> {
+    let mut from = 0;
+    for (at, b) in bytes.iter().enumerate() {
+        let entity: &[u8] = match b {
+            b'&' => b"&amp;",
+            b'<' => b"&lt;",
+            b'>' => b"&gt;",
+            b'"' => b"&quot;",
+            b'\'' => b"&#39;",
+            _ => continue,
+        };
+        out.write_all(&bytes[from..at])?;
+        out.write_all(entity)?;
+        from = at + 1;
+    }
+    out.write_all(&bytes[from..])
+}
+
+/// A listing writer that adds colour: what is written to it is the plain
+/// listing; what reaches `out` is that listing with ANSI escapes or as an
+/// HTML page. Text is held until its line ends; [`MarkupWriter::finish`]
+/// writes the last partial line and closes the page. Nothing reaches `out`
+/// until the listing writes something, so a listing that fails first
+/// leaves no empty page.
+pub struct MarkupWriter<W: Write> {
+    out: W,
+    style: Style,
+    dialect: Dialect,
+    line: Vec<u8>,
+    started: bool,
+}
+
+impl<W: Write> MarkupWriter<W> {
+    /// A writer of `dialect` listings to `out` in `style`.
+    pub fn new(out: W, style: Style, dialect: Dialect) -> Self {
+        MarkupWriter {
+            out,
+            style,
+            dialect,
+            line: Vec::new(),
+            started: false,
+        }
+    }
+
+    /// Writes what is held and the end of the page; returns `out`.
+    pub fn finish(mut self) -> io::Result<W> {
+        if !self.line.is_empty() {
+            let line = std::mem::take(&mut self.line);
+            self.write_line(&line, false)?;
+        }
+        if self.started {
+            if let Style::Html { .. } = self.style {
+                self.out.write_all(HTML_TAIL.as_bytes())?;
+            }
+        }
+        self.out.flush()?;
+        Ok(self.out)
+    }
+
+    fn start(&mut self) -> io::Result<()> {
+        if !self.started {
+            self.started = true;
+            if let Style::Html { title } = &self.style {
+                self.out.write_all(HTML_HEAD.as_bytes())?;
+                write_escaped(&mut self.out, title.as_bytes())?;
+                self.out.write_all(HTML_STYLE.as_bytes())?;
+            }
+        }
+        Ok(())
+    }
+
+    /// One line, its spans merged by class, then its line end.
+    fn write_line(&mut self, line: &[u8], line_end: bool) -> io::Result<()> {
+        self.start()?;
+        let mut pending: Option<(Class, usize, usize)> = None;
+        let mut result = Ok(());
+        let mut at = 0;
+        spans(line, self.dialect, |class, text| {
+            let start = at;
+            at += text.len();
+            match &mut pending {
+                Some((held, _, end)) if *held == class => *end = at,
+                _ => {
+                    if let Some(span) = pending.replace((class, start, at)) {
+                        if result.is_ok() {
+                            result = self.write_span(span, line);
+                        }
+                    }
+                }
+            }
+        });
+        result?;
+        if let Some(span) = pending {
+            self.write_span(span, line)?;
+        }
+        if line_end {
+            self.out.write_all(b"\n")?;
+        }
+        Ok(())
+    }
+
+    fn write_span(
+        &mut self,
+        (class, start, end): (Class, usize, usize),
+        line: &[u8],
+    ) -> io::Result<()> {
+        let text = &line[start..end];
+        match &self.style {
+            Style::Ansi => match ansi_start(class) {
+                Some(escape) => {
+                    self.out.write_all(escape)?;
+                    self.out.write_all(text)?;
+                    self.out.write_all(ANSI_RESET)
+                }
+                None => self.out.write_all(text),
+            },
+            Style::Html { .. } => match html_class(class) {
+                Some(name) => {
+                    self.out.write_all(b"<span class=\"")?;
+                    self.out.write_all(name)?;
+                    self.out.write_all(b"\">")?;
+                    write_escaped(&mut self.out, text)?;
+                    self.out.write_all(b"</span>")
+                }
+                None => write_escaped(&mut self.out, text),
+            },
+        }
+    }
+}
+
+impl<W: Write> Write for MarkupWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let mut rest = buf;
+        while let Some(end) = rest.iter().position(|b| *b == b'\n') {
+            if self.line.is_empty() {
+                self.write_line(&rest[..end], true)?;
+            } else {
+                let mut line = std::mem::take(&mut self.line);
+                line.extend_from_slice(&rest[..end]);
+                self.write_line(&line, true)?;
+                line.clear();
+                self.line = line;
+            }
+            rest = &rest[end + 1..];
+        }
+        self.line.extend_from_slice(rest);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// `listing` (a whole plain listing) marked up in `style`.
+pub fn markup(listing: &[u8], style: Style, dialect: Dialect) -> Vec<u8> {
+    let mut writer = MarkupWriter::new(Vec::with_capacity(listing.len() * 2), style, dialect);
+    // Writing to a Vec cannot fail.
+    let _ = writer.write_all(listing);
+    writer.finish().unwrap_or_default()
+}

@@ -135,13 +135,16 @@ class Container:
         the container does not record). Raises Error when a part reflection
         reads does not decode.
         """
-    def disassemble(self, part: Optional[str] = None, release: Optional[str] = None) -> str:
+    def disassemble(
+        self, part: Optional[str] = None, release: Optional[str] = None, html: bool = False
+    ) -> str:
         """dxc's listing of this DXIL container, as ``dxinfo --disasm`` prints it.
 
         The comment header, then the module as LLVM 3.7 prints it, as the dxc
         release that wrote the file printed it (``dxc -dumpbin``). `part` is
         "DXIL" or "ILDB" (default: ILDB when present, as dxc); `release` a dxc
-        release such as "1.7" or "1.8.2403" to print as instead.
+        release such as "1.7" or "1.8.2403" to print as instead. With
+        `html=True` a colour-coded HTML page, as ``dxinfo --disasm-html``.
 
         Raises Error when the module or a part the header reads does not
         decode (the message names the bit offset where decoding stopped),

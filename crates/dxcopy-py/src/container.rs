@@ -251,18 +251,23 @@ impl Container {
     /// "ILDB" (default: ILDB when present, as dxc); `release` a dxc release
     /// such as "1.7" or "1.8.2403" to print as instead.
     ///
+    /// With `html=True` the listing is a colour-coded HTML page, as
+    /// ``dxinfo --disasm-html`` writes it (titled with the file's path).
+    ///
     /// Raises dxcopy.Error when the module or a part the header reads does
     /// not decode (the message names the bit offset where decoding
     /// stopped), ValueError for a bad `part` or `release`.
-    #[pyo3(signature = (part = None, release = None))]
+    #[pyo3(signature = (part = None, release = None, html = false))]
     fn disassemble(
         &self,
         py: Python<'_>,
         part: Option<&str>,
         release: Option<&str>,
+        html: bool,
     ) -> PyResult<String> {
         use dxcopy_read::listing::dxil::release::DxcRelease;
         use dxcopy_read::listing::dxil::{container_listing, ListingOptions};
+        use dxcopy_read::listing::markup::{markup, Dialect, Style};
         let part = match part {
             None => None,
             Some(text) => Some(dxcopy_read::PartName::from_str_exact(text).ok_or_else(|| {
@@ -278,7 +283,15 @@ impl Container {
         let container = self.input.parsed(py)?;
         let listing = container_listing(&container, &ListingOptions { part, release });
         self.input.checked_py(py, Ok(()))?;
-        listing.map_err(|e| crate::error::listing_to_py(py, e, self.input.path.as_deref()))
+        let listing =
+            listing.map_err(|e| crate::error::listing_to_py(py, e, self.input.path.as_deref()))?;
+        if !html {
+            return Ok(listing);
+        }
+        let title = self.path().unwrap_or_else(|| "listing".into());
+        let page = markup(listing.as_bytes(), Style::Html { title }, Dialect::Dxil);
+        // The page adds ASCII markup to UTF-8 text.
+        Ok(String::from_utf8_lossy(&page).into_owned())
     }
 
     /// The module of program part `name` ("DXIL", "ILDB" or "STAT" from

@@ -116,7 +116,11 @@ fn token(rest: &[u8], dialect: Dialect, statement_start: bool) -> (Class, usize)
         // A swizzle or mask stays with its register (`r0.xyzw`).
         let len = run(rest, |b| is_word_byte(*b) || *b == b'.');
         let word = &rest[..len];
-        let class = if statement_start {
+        let label = dialect == Dialect::Dxil && rest.get(len) == Some(&b':');
+        let class = if statement_start && label {
+            // A block's label (`entry:`), which `br label %entry` names.
+            Class::Register
+        } else if statement_start {
             Class::Instruction
         } else {
             word_class(word, rest.get(len).copied(), dialect)

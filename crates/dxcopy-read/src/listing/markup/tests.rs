@@ -146,6 +146,7 @@ fn dxil_lines_split_into_their_classes() {
         ),
         ("%\"class.T<x>\" = type { i32 }", &["p:%\"class.T<x>\"", "p: = ", "i:type", "p: { ", "p:i32", "p: }"]),
         ("; Input signature:", &["c:; Input signature:"]),
+        ("entry:", &["r:entry", "p::"]),
         ("  br i1 true, label %6, label %7", &[
             "i:br", "p:i1", "l:true", "p:, ", "p:label", "r:%6", "p:, ", "p:label", "r:%7",
         ]),

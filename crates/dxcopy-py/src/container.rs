@@ -267,7 +267,7 @@ impl Container {
     ) -> PyResult<String> {
         use dxcopy_read::listing::dxil::release::DxcRelease;
         use dxcopy_read::listing::dxil::{container_listing, ListingOptions};
-        use dxcopy_read::listing::markup::{markup, Dialect, Style};
+        use dxcopy_read::listing::markup::{page, Dialect};
         let part = match part {
             None => None,
             Some(text) => Some(dxcopy_read::PartName::from_str_exact(text).ok_or_else(|| {
@@ -289,7 +289,7 @@ impl Container {
             return Ok(listing);
         }
         let title = self.path().unwrap_or_else(|| "listing".into());
-        let page = markup(listing.as_bytes(), Style::Html { title }, Dialect::Dxil);
+        let page = page(listing.as_bytes(), &title, Dialect::Dxil);
         // The page adds ASCII markup to UTF-8 text.
         Ok(String::from_utf8_lossy(&page).into_owned())
     }

@@ -5,7 +5,7 @@
 //! Ignored without the corpus.
 
 use dxcopy_harness::corpus::manifest_or_skip;
-use dxcopy_read::listing::markup::{markup, Dialect, Style};
+use dxcopy_read::listing::markup::{markup, page, Dialect, Style};
 use dxcopy_read::listing::{dxbc, dxil};
 use dxcopy_read::Container;
 
@@ -118,8 +118,7 @@ fn coloured_listings_strip_to_the_plain_listing() {
             "{}: the ANSI listing's text differs",
             row.rel
         );
-        let title = row.short().to_string();
-        let page = markup(&plain, Style::Html { title }, dialect);
+        let page = page(&plain, row.short(), dialect);
         assert!(
             html_text(&page) == plain,
             "{}: the HTML page's text differs",

@@ -95,9 +95,11 @@ impl HeaderArgs {
     /// identifier.
     pub fn header_run(&self) -> Result<HeaderRun, String> {
         if self.disasm_html {
-            return Err("--disasm-html: a C header's `#if 0` listing is plain text (dxc -Fh \
+            return Err(
+                "--disasm-html: a C header's `#if 0` listing is plain text (dxc -Fh \
                  writes it plain even with -Cc); write the HTML listing with dxinfo --disasm-html"
-                .into());
+                    .into(),
+            );
         }
         let mut run = self.listing.header_run(false);
         run.array = self.array.clone();

@@ -80,14 +80,12 @@ impl Default for ListingMarkup {
 }
 
 impl ListingMarkup {
-    /// The markup style of a listing of the file shown as `title`, given
-    /// whether standard output wants colour by itself; `None`: plain text.
-    pub fn style(self, stdout_wants_color: bool, title: &str) -> Option<Style> {
+    /// The markup style of a listing, given whether standard output wants
+    /// colour by itself; `None`: plain text.
+    pub fn style(self, stdout_wants_color: bool) -> Option<Style> {
         match self {
             ListingMarkup::Color(when) => when.colors(stdout_wants_color).then_some(Style::Ansi),
-            ListingMarkup::Html => Some(Style::Html {
-                title: title.to_string(),
-            }),
+            ListingMarkup::Html => Some(Style::Html),
         }
     }
 }

@@ -1,7 +1,8 @@
 //! `dxinfo --disasm-html` in a real browser: headless Chromium renders the
 //! page, and the text it renders (`document.body.innerText`) is the plain
 //! `dxinfo --disasm` listing, byte for byte; for a DXBC container whose
-//! semantic names hold `<`, `&` and `"` and for a dxc-built DXIL container.
+//! semantic names hold `<`, `&` and `"`, for a dxc-built DXIL container,
+//! and for both in one page.
 //! Ignored without Chromium (`$DXCOPY_CHROMIUM`, else `/usr/bin/chromium`).
 
 use dxcopy_edit::{ContainerBuilder, DigestPolicy};
@@ -123,7 +124,11 @@ fn chromium_renders_the_plain_listing() {
         assert!(page.starts_with(b"<!DOCTYPE html>\n"), "{file}");
         assert_eq!(rendered_text(&page, tmp.path()), plain, "{file}");
     }
-    let plain = String::from_utf8(dxinfo(&["--disasm", dxbc.to_str().unwrap()])).unwrap();
+    // Several files: one page, its text what --disasm prints for them.
+    let both = [dxbc.to_str().unwrap(), dxil.to_str().unwrap()];
+    let plain = String::from_utf8(dxinfo(&["--disasm", both[0], both[1]])).unwrap();
+    let page = dxinfo(&["--disasm-html", both[0], both[1]]);
+    assert_eq!(rendered_text(&page, tmp.path()), plain);
     assert!(
         plain.contains("// a<b&\"c ") && plain.contains("// </pre> "),
         "{plain}"

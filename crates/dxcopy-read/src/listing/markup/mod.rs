@@ -8,11 +8,12 @@
 //!
 //! The classifier works on bytes (every token boundary is ASCII), so names
 //! from the file that are not UTF-8 pass through unchanged; the work is one
-//! pass over each line.
+//! pass over each line. [`PageWriter`] puts the HTML of one or more
+//! listings into one page.
 
 mod write;
 
-pub use write::{markup, MarkupWriter};
+pub use write::{markup, page, MarkupWriter, PageWriter};
 
 /// Which listing a text is: the comment syntax and the shape of a statement
 /// differ.
@@ -42,16 +43,14 @@ pub enum Class {
     Comment,
 }
 
-/// How the writers mark up a listing.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// How [`MarkupWriter`] marks up a listing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Style {
     /// ANSI colour escapes for a terminal.
     Ansi,
-    /// An HTML page: the listing in a `<pre>`, each class a `<span>`.
-    Html {
-        /// The page's `<title>` (escaped when written).
-        title: String,
-    },
+    /// HTML for the `<pre>` of a [`PageWriter`] page: each class a
+    /// `<span>`, the text escaped.
+    Html,
 }
 
 /// Calls `emit` with each span of `line` (one line of a listing, without

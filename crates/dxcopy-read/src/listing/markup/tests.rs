@@ -197,10 +197,7 @@ fn ansi_colours_each_class_and_resets() {
 
 #[test]
 fn html_is_a_page_with_escaped_text() {
-    let style = Style::Html {
-        title: "a<b>.cso".into(),
-    };
-    let out = String::from_utf8(markup(LISTING.as_bytes(), style, Dialect::Dxbc)).unwrap();
+    let out = String::from_utf8(page(LISTING.as_bytes(), "a<b>.cso", Dialect::Dxbc)).unwrap();
     let body = out
         .split_once("<pre>\n")
         .and_then(|(head, rest)| {
@@ -238,8 +235,21 @@ fn writer_joins_pieces_and_keeps_a_last_partial_line() {
     assert!(whole.ends_with(b"\x1b[1;34mret\x1b[0m"));
 }
 
+/// A line that is no part of a listing is escaped, never coloured.
+#[test]
+fn plain_lines_are_escaped_not_coloured() {
+    for (style, want) in [
+        (Style::Ansi, "mov<&>.dxbc:\n"),
+        (Style::Html, "mov&lt;&amp;&gt;.dxbc:\n"),
+    ] {
+        let mut writer = MarkupWriter::new(Vec::new(), style, Dialect::Dxbc);
+        writer.write_plain_line(b"mov<&>.dxbc:").unwrap();
+        assert_eq!(String::from_utf8(writer.finish().unwrap()).unwrap(), want);
+    }
+}
+
 #[test]
 fn nothing_written_makes_no_page() {
-    let style = Style::Html { title: "t".into() };
-    assert!(markup(b"", style, Dialect::Dxil).is_empty());
+    assert!(page(b"", "t", Dialect::Dxil).is_empty());
+    assert!(markup(b"", Style::Html, Dialect::Dxil).is_empty());
 }

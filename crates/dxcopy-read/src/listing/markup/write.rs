@@ -63,17 +63,14 @@ fn write_escaped(out: &mut impl Write, bytes: &[u8]) -> io::Result<()> {
 }
 
 /// A listing writer that adds colour: what is written to it is the plain
-/// listing; what reaches `out` is that listing with ANSI escapes or as an
-/// HTML page. Text is held until its line ends; [`MarkupWriter::finish`]
-/// writes the last partial line and closes the page. Nothing reaches `out`
-/// until the listing writes something, so a listing that fails first
-/// leaves no empty page.
+/// listing; what reaches `out` is that listing with ANSI escapes, or as the
+/// HTML of a [`PageWriter`]'s `<pre>`. Text is held until its line ends;
+/// [`MarkupWriter::finish`] writes the last partial line.
 pub struct MarkupWriter<W: Write> {
     out: W,
     style: Style,
     dialect: Dialect,
     line: Vec<u8>,
-    started: bool,
 }
 
 impl<W: Write> MarkupWriter<W> {
@@ -84,40 +81,28 @@ impl<W: Write> MarkupWriter<W> {
             style,
             dialect,
             line: Vec::new(),
-            started: false,
         }
     }
 
-    /// Writes what is held and the end of the page; returns `out`.
+    /// Writes a line that is no part of the listing (the `FILE:` line
+    /// before each of several listings) without colour, and its line end.
+    pub fn write_plain_line(&mut self, text: &[u8]) -> io::Result<()> {
+        self.write_span((Class::Plain, 0, text.len()), text)?;
+        self.out.write_all(b"\n")
+    }
+
+    /// Writes what is held; returns `out`.
     pub fn finish(mut self) -> io::Result<W> {
         if !self.line.is_empty() {
             let line = std::mem::take(&mut self.line);
             self.write_line(&line, false)?;
         }
-        if self.started {
-            if let Style::Html { .. } = self.style {
-                self.out.write_all(HTML_TAIL.as_bytes())?;
-            }
-        }
         self.out.flush()?;
         Ok(self.out)
     }
 
-    fn start(&mut self) -> io::Result<()> {
-        if !self.started {
-            self.started = true;
-            if let Style::Html { title } = &self.style {
-                self.out.write_all(HTML_HEAD.as_bytes())?;
-                write_escaped(&mut self.out, title.as_bytes())?;
-                self.out.write_all(HTML_STYLE.as_bytes())?;
-            }
-        }
-        Ok(())
-    }
-
     /// One line, its spans merged by class, then its line end.
     fn write_line(&mut self, line: &[u8], line_end: bool) -> io::Result<()> {
-        self.start()?;
         let mut pending: Option<(Class, usize, usize)> = None;
         let mut result = Ok(());
         let mut at = 0;
@@ -160,7 +145,7 @@ impl<W: Write> MarkupWriter<W> {
                 }
                 None => self.out.write_all(text),
             },
-            Style::Html { .. } => match html_class(class) {
+            Style::Html => match html_class(class) {
                 Some(name) => {
                     self.out.write_all(b"<span class=\"")?;
                     self.out.write_all(name)?;
@@ -198,10 +183,67 @@ impl<W: Write> Write for MarkupWriter<W> {
     }
 }
 
-/// `listing` (a whole plain listing) marked up in `style`.
+/// An HTML page around what is written to it (the `<pre>` text of
+/// [`MarkupWriter`]s in [`Style::Html`]): the head is written before the
+/// first byte, [`PageWriter::finish`] writes the end. Nothing reaches
+/// `out` until something is written, so a listing that fails first leaves
+/// no empty page.
+pub struct PageWriter<W: Write> {
+    out: W,
+    title: String,
+    started: bool,
+}
+
+impl<W: Write> PageWriter<W> {
+    /// A page titled `title` (escaped when written) on `out`.
+    pub fn new(out: W, title: &str) -> Self {
+        PageWriter {
+            out,
+            title: title.to_string(),
+            started: false,
+        }
+    }
+
+    /// Writes the end of the page, when it was begun; returns `out`.
+    pub fn finish(mut self) -> io::Result<W> {
+        if self.started {
+            self.out.write_all(HTML_TAIL.as_bytes())?;
+        }
+        self.out.flush()?;
+        Ok(self.out)
+    }
+}
+
+impl<W: Write> Write for PageWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if !self.started && !buf.is_empty() {
+            self.started = true;
+            self.out.write_all(HTML_HEAD.as_bytes())?;
+            write_escaped(&mut self.out, self.title.as_bytes())?;
+            self.out.write_all(HTML_STYLE.as_bytes())?;
+        }
+        self.out.write_all(buf)?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// `listing` (a whole plain listing) with ANSI escapes, or the `<pre>`
+/// text of its HTML page.
 pub fn markup(listing: &[u8], style: Style, dialect: Dialect) -> Vec<u8> {
     let mut writer = MarkupWriter::new(Vec::with_capacity(listing.len() * 2), style, dialect);
     // Writing to a Vec cannot fail.
     let _ = writer.write_all(listing);
     writer.finish().unwrap_or_default()
+}
+
+/// `listing` as an HTML page titled `title` (nothing for an empty listing).
+pub fn page(listing: &[u8], title: &str, dialect: Dialect) -> Vec<u8> {
+    let mut page = PageWriter::new(Vec::with_capacity(listing.len() * 3), title);
+    // Writing to a Vec cannot fail.
+    let _ = page.write_all(&markup(listing, Style::Html, dialect));
+    page.finish().unwrap_or_default()
 }

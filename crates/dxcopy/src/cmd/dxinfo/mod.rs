@@ -24,7 +24,7 @@ use dxcopy_read::listing::dxil::release::{DxcRelease, ListingFormat};
 use dxcopy_read::listing::dxil::{
     write_container_listing_to, ListingOptions as DxilListingOptions,
 };
-use dxcopy_read::listing::markup::{markup, Dialect, MarkupWriter, Style};
+use dxcopy_read::listing::markup::{Dialect, MarkupWriter, PageWriter, Style};
 use dxcopy_read::pdb::{container_input, ContainerSource};
 use dxcopy_read::reflect::{self, Reflection};
 use dxcopy_read::rts0::RootSignature;
@@ -122,7 +122,7 @@ pub struct Opts {
     /// Listings: colour instructions, registers, literals and comments with ANSI escapes: `auto` (default: when standard output is a terminal and NO_COLOR is unset or empty), `always` or `never`
     #[arg(long, value_name = "WHEN", value_enum, conflicts_with = "disasm_html")]
     pub color: Option<ColorWhen>,
-    /// Disassemble (as --disasm) into a colour-coded HTML page, as fxc's /Cc (D3D_DISASM_ENABLE_COLOR_CODE) asks for; DXIL in the same style (dxc writes no HTML for DXIL). One FILE
+    /// Disassemble (as --disasm) into a colour-coded HTML page, as fxc's /Cc (D3D_DISASM_ENABLE_COLOR_CODE) asks for; DXIL in the same style (dxc writes no HTML for DXIL); several FILEs make one page
     #[arg(long)]
     pub disasm_html: bool,
     /// Shader reflection (docs/reflection.md): what ID3D12ShaderReflection / ID3D12LibraryReflection report, as JSON (D3D12 field names in snake_case, D3D constant names), from RDEF, STAT, the signatures and SHEX (DXBC) or PSV0, RDAT and the signatures (DXIL); its `notes` name what the container does not record
@@ -362,9 +362,6 @@ impl View {
         } else if let Some(text) = &opts.hex {
             View::Hex(part("--hex", text, " (use \\xNN for other bytes)")?)
         } else if opts.disasm.is_some() || opts.disasm_html {
-            if opts.disasm_html && opts.files.len() > 1 {
-                return Err("--disasm-html writes one HTML page: give it one FILE".into());
-            }
             View::Disasm {
                 part: match opts.disasm.as_deref().unwrap_or_default() {
                     "" => None,
@@ -515,6 +512,38 @@ pub fn run(opts: &Opts, io: &mut Io<'_>) -> i32 {
             return 1;
         }
     };
+    let View::Disasm {
+        markup: ListingMarkup::Html,
+        ..
+    } = view
+    else {
+        return run_view(opts, view, io);
+    };
+    // One page for every listing: each file's `<pre>` text goes into it.
+    let title = match opts.files.as_slice() {
+        [one] => one.display().to_string(),
+        files => format!("{} files", files.len()),
+    };
+    let mut page = PageWriter::new(&mut *io.out, &title);
+    let mut inner = Io {
+        out: &mut page,
+        err: &mut *io.err,
+        color: io.color,
+        stdout_color: io.stdout_color,
+    };
+    let status = run_view(opts, view, &mut inner);
+    match page.finish() {
+        Ok(_) => status,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => status,
+        Err(e) => {
+            io.error(&format!("writing output: {e}"));
+            1
+        }
+    }
+}
+
+/// Runs `view` over every file; returns the exit status.
+fn run_view(opts: &Opts, view: View, io: &mut Io<'_>) -> i32 {
     match &view {
         View::Diff { exact, json } => return compare::run_diff(opts, *exact, *json, io),
         View::Stats { json, jobs } => return compare::run_stats(opts, *json, *jobs, io),
@@ -638,7 +667,7 @@ pub fn run(opts: &Opts, io: &mut Io<'_>) -> i32 {
                 } => {
                     let options = rounding.listing_options(release.and_then(ListingFormat::fxc));
                     let dxc = release.and_then(ListingFormat::dxc);
-                    let style = markup.style(io.stdout_color, &shown);
+                    let style = markup.style(io.stdout_color);
                     let (part, tool) = (*part, *tool);
                     show_disasm(
                         io, &shown, &container, part, &options, dxc, tool, many, style,
@@ -774,14 +803,19 @@ fn show_disasm(
             return Ok(false);
         }
     };
-    if many {
-        writeln!(io.out, "{shown}:")?;
-    }
     // Streamed: a failure after some output still says so, and exits 1.
     let streamed = match style {
-        None => disassemble_to(&tool, &bitcode, timeout, &mut io.out),
+        None => {
+            if many {
+                writeln!(io.out, "{shown}:")?;
+            }
+            disassemble_to(&tool, &bitcode, timeout, &mut io.out)
+        }
         Some(style) => {
             let mut marked = MarkupWriter::new(&mut io.out, style, Dialect::Dxil);
+            if many {
+                marked.write_plain_line(format!("{shown}:").as_bytes())?;
+            }
             let streamed = disassemble_to(&tool, &bitcode, timeout, &mut marked);
             marked.finish()?;
             streamed
@@ -813,12 +847,21 @@ fn show_dxil_listing(
     let mut listing = Vec::new();
     match write_container_listing_to(c, &DxilListingOptions { part, release }, &mut listing)? {
         Ok(()) => {
-            if many {
-                writeln!(io.out, "{shown}:")?;
-            }
             match style {
-                None => io.out.write_all(&listing)?,
-                Some(style) => io.out.write_all(&markup(&listing, style, Dialect::Dxil))?,
+                None => {
+                    if many {
+                        writeln!(io.out, "{shown}:")?;
+                    }
+                    io.out.write_all(&listing)?;
+                }
+                Some(style) => {
+                    let mut marked = MarkupWriter::new(&mut io.out, style, Dialect::Dxil);
+                    if many {
+                        marked.write_plain_line(format!("{shown}:").as_bytes())?;
+                    }
+                    marked.write_all(&listing)?;
+                    marked.finish()?;
+                }
             }
             Ok(true)
         }
@@ -840,13 +883,19 @@ fn show_listing(
     style: Option<Style>,
 ) -> Shown {
     let generator = format!("dxinfo {}", crate::VERSION);
-    if dxbc::shader_part(c).is_some() && many {
-        writeln!(io.out, "{shown}:")?;
-    }
+    let file_line = dxbc::shader_part(c).is_some() && many;
     let written = match style {
-        None => dxbc::write_listing(c, &generator, options, &mut io.out)?,
+        None => {
+            if file_line {
+                writeln!(io.out, "{shown}:")?;
+            }
+            dxbc::write_listing(c, &generator, options, &mut io.out)?
+        }
         Some(style) => {
             let mut marked = MarkupWriter::new(&mut io.out, style, Dialect::Dxbc);
+            if file_line {
+                marked.write_plain_line(format!("{shown}:").as_bytes())?;
+            }
             let written = dxbc::write_listing(c, &generator, options, &mut marked)?;
             marked.finish()?;
             written

@@ -94,10 +94,33 @@ pub type Row<D, S> = (&'static str, D, Outcome<S>, Outcome<S>);
 /// The expected [`Outcome`] of a success that reports `findings`, each a
 /// kind at an absolute offset.
 pub fn found(findings: &[(u64, crate::FindingKind)]) -> Outcome<Vec<crate::Finding>> {
+    rules(findings)
+}
+
+/// Success with these findings of one decoder's own rules (or of any one
+/// type a finding's kind is made from), at these absolute offsets.
+pub fn rules<K: Clone + Into<crate::FindingKind>>(
+    findings: &[(u64, K)],
+) -> Outcome<Vec<crate::Finding>> {
     Outcome::Ok(
         findings
             .iter()
             .map(|(at, kind)| crate::Finding::at(*at, kind.clone()))
             .collect(),
     )
+}
+
+/// Each decoder rule says its sentence, as a finding of its kind too (a
+/// warning, with the rule's name and type kept).
+pub fn rules_say<T: crate::finding::Rule + Clone + PartialEq>(rows: Vec<(T, &str)>) {
+    assert!(!rows.is_empty());
+    for (rule, sentence) in rows {
+        assert_eq!(rule.to_string(), sentence);
+        let kind = crate::FindingKind::from(rule.clone());
+        assert_eq!(kind.to_string(), sentence);
+        assert_eq!(kind.severity(), crate::Severity::Warning);
+        assert_eq!(kind.rule::<T>(), Some(&rule));
+        let name = kind.name();
+        assert!(!name.is_empty() && format!("{rule:?}").starts_with(&name));
+    }
 }

@@ -18,8 +18,9 @@
 use crate::container::Part;
 use crate::cursor::Cursor;
 use crate::error::Result;
-use crate::finding::{Finding, FindingKind};
+use crate::finding::{Finding, Rule};
 use crate::name::PartName;
+use std::fmt;
 
 crate::record::record! {
     /// One mapping table's place in the header: its entry count and offset.
@@ -143,7 +144,7 @@ impl Level9Shader {
         if u64::from(size) != c.len() {
             issues.push(Finding::at(
                 c.abs(0),
-                FindingKind::SizeFieldMismatch {
+                Aon9Rule::SizeFieldMismatch {
                     size,
                     part_size: c.len(),
                 },
@@ -155,7 +156,7 @@ impl Level9Shader {
             _ => {
                 issues.push(Finding::at(
                     c.abs(4),
-                    FindingKind::VersionTokenNotShader {
+                    Aon9Rule::VersionTokenNotShader {
                         token: version_token,
                     },
                 ));
@@ -173,7 +174,7 @@ impl Level9Shader {
             Err(_) => {
                 issues.push(Finding::at(
                     c.abs(8),
-                    FindingKind::ProgramPastPart {
+                    Aon9Rule::ProgramPastPart {
                         size: program_size,
                         offset: program_offset,
                     },
@@ -185,7 +186,7 @@ impl Level9Shader {
             if m.count != 0 && u64::from(m.offset) >= c.len() {
                 issues.push(Finding::at(
                     c.abs(16),
-                    FindingKind::MappingTablePastPart {
+                    Aon9Rule::MappingTablePastPart {
                         table: m.name,
                         offset: m.offset,
                     },
@@ -219,9 +220,99 @@ impl Level9Shader {
     }
 }
 
+/// The rules the Aon9 decoder checks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Aon9Rule {
+    /// The size field differs from the part size.
+    SizeFieldMismatch {
+        /// The size field.
+        size: u32,
+        /// The part size.
+        part_size: u64,
+    },
+    /// The version token is not a vs/ps token.
+    VersionTokenNotShader {
+        /// The token.
+        token: u32,
+    },
+    /// The SM2 program runs past the part.
+    ProgramPastPart {
+        /// Program size.
+        size: u32,
+        /// Program offset in the part.
+        offset: u32,
+    },
+    /// A mapping table's offset is past the part.
+    MappingTablePastPart {
+        /// The table.
+        table: &'static str,
+        /// Its offset in the part.
+        offset: u16,
+    },
+}
+
+impl fmt::Display for Aon9Rule {
+    /// The sentence `dxinfo --verify` prints for the rule.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use Aon9Rule::*;
+        match self {
+            SizeFieldMismatch { size, part_size } => {
+                write!(
+                    f,
+                    "size field {size} differs from the part size {part_size}"
+                )
+            }
+            VersionTokenNotShader { token } => {
+                write!(f, "version token {token:#010x} is not a vs/ps token")
+            }
+            ProgramPastPart { size, offset } => write!(
+                f,
+                "program of {size} bytes at offset {offset} runs past the part"
+            ),
+            MappingTablePastPart { table, offset } => {
+                write!(f, "{table} mapping table offset {offset} is past the part")
+            }
+        }
+    }
+}
+
+impl Rule for Aon9Rule {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_rule_has_its_sentence() {
+        use Aon9Rule::*;
+        crate::testutil::rules_say(vec![
+            (
+                SizeFieldMismatch {
+                    size: 9,
+                    part_size: 8,
+                },
+                "size field 9 differs from the part size 8",
+            ),
+            (
+                VersionTokenNotShader { token: 0x1234 },
+                "version token 0x00001234 is not a vs/ps token",
+            ),
+            (
+                ProgramPastPart {
+                    size: 64,
+                    offset: 40,
+                },
+                "program of 64 bytes at offset 40 runs past the part",
+            ),
+            (
+                MappingTablePastPart {
+                    table: "sampler",
+                    offset: 90,
+                },
+                "sampler mapping table offset 90 is past the part",
+            ),
+        ]);
+    }
 
     /// Aon9 with one sampler mapping, one constant-buffer mapping and a
     /// 3-word SM2 program, laid out as fxc does.
@@ -268,15 +359,15 @@ mod tests {
             [
                 Finding::at(
                     0,
-                    FindingKind::SizeFieldMismatch {
+                    Aon9Rule::SizeFieldMismatch {
                         size: 99,
                         part_size: 64
                     }
                 ),
-                Finding::at(4, FindingKind::VersionTokenNotShader { token: 0xff12_0200 }),
+                Finding::at(4, Aon9Rule::VersionTokenNotShader { token: 0xff12_0200 }),
                 Finding::at(
                     16,
-                    FindingKind::MappingTablePastPart {
+                    Aon9Rule::MappingTablePastPart {
                         table: "ConstantBuffers",
                         offset: 200
                     }
@@ -288,7 +379,7 @@ mod tests {
         assert!(s.program_version_token.is_none());
         assert!(s.issues.contains(&Finding::at(
             8,
-            FindingKind::ProgramPastPart {
+            Aon9Rule::ProgramPastPart {
                 size: 200,
                 offset: 52
             }

@@ -12,7 +12,8 @@ use super::Mode;
 use crate::container::Part;
 use crate::cursor::Cursor;
 use crate::error::{Mismatch, ReadErrorKind, Result};
-use crate::finding::{Finding, FindingKind};
+use crate::finding::{Finding, Rule};
+use std::fmt;
 
 /// Size of the ILDN header.
 pub const DEBUG_NAME_HEADER_SIZE: u64 = DebugNameHeader::SIZE;
@@ -97,7 +98,7 @@ fn decode(c: Cursor<'_>, mode: Mode) -> Result<DebugName<'_>> {
     if strict && flags != 0 {
         issues.push(Finding::at(
             c.abs(0),
-            FindingKind::ReservedFlags {
+            DebugNameRule::ReservedFlags {
                 flags: u32::from(flags),
             },
         ));
@@ -120,7 +121,7 @@ fn decode(c: Cursor<'_>, mode: Mode) -> Result<DebugName<'_>> {
             }
             issues.push(Finding::at(
                 c.abs(DEBUG_NAME_HEADER_SIZE + nul as u64),
-                FindingKind::NameLengthMismatch {
+                DebugNameRule::NameLengthMismatch {
                     stated: name_length,
                     actual: nul,
                 },
@@ -142,7 +143,7 @@ fn decode(c: Cursor<'_>, mode: Mode) -> Result<DebugName<'_>> {
             let name = c.bytes(DEBUG_NAME_HEADER_SIZE, u64::from(name_length), "ILDN name")?;
             issues.push(Finding::at(
                 c.abs(DEBUG_NAME_HEADER_SIZE + u64::from(name_length)),
-                FindingKind::NameUnterminated,
+                DebugNameRule::NameUnterminated,
             ));
             name
         }
@@ -175,10 +176,62 @@ pub fn encode(name: &[u8]) -> Option<Vec<u8>> {
     Some(out)
 }
 
+/// The rules the ILDN decoder checks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DebugNameRule {
+    /// The reserved flags are not 0.
+    ReservedFlags {
+        /// Their value.
+        flags: u32,
+    },
+    /// The name ends (at a NUL) before NameLength bytes.
+    NameLengthMismatch {
+        /// NameLength.
+        stated: u16,
+        /// Where the name ends.
+        actual: usize,
+    },
+    /// The name has no NUL after NameLength bytes.
+    NameUnterminated,
+}
+
+impl fmt::Display for DebugNameRule {
+    /// The sentence `dxinfo --verify` prints for the rule.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use DebugNameRule::*;
+        match self {
+            ReservedFlags { flags } => write!(f, "reserved flags are {flags:#x}, not 0"),
+            NameLengthMismatch { stated, actual } => write!(
+                f,
+                "name length is {stated} but the name ends after {actual} bytes"
+            ),
+            NameUnterminated => f.write_str("name is not NUL-terminated"),
+        }
+    }
+}
+
+impl Rule for DebugNameRule {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::error::ReadErrorKind;
+
+    #[test]
+    fn each_rule_has_its_sentence() {
+        use DebugNameRule::*;
+        crate::testutil::rules_say(vec![
+            (ReservedFlags { flags: 7 }, "reserved flags are 0x7, not 0"),
+            (
+                NameLengthMismatch {
+                    stated: 5,
+                    actual: 3,
+                },
+                "name length is 5 but the name ends after 3 bytes",
+            ),
+            (NameUnterminated, "name is not NUL-terminated"),
+        ]);
+    }
 
     #[test]
     fn encode_matches_dxc_padding() {
@@ -203,10 +256,10 @@ mod tests {
 
     #[test]
     fn lenient_decoding_reports_issues() {
-        use FindingKind::*;
+        use DebugNameRule::*;
         let short = |stated, actual| NameLengthMismatch { stated, actual };
         /// Data, expected name, the findings (offset and kind).
-        type Row<'a> = (&'a [u8], &'a [u8], &'a [(u64, FindingKind)]);
+        type Row<'a> = (&'a [u8], &'a [u8], &'a [(u64, DebugNameRule)]);
         let rows: &[Row<'_>] = &[
             (
                 b"\x01\0\x03\0abc\0",
@@ -261,8 +314,8 @@ mod tests {
     /// the dxc view's findings or error, and the LLVM view's error or success.
     #[test]
     fn hostile_inputs_in_both_views() {
-        use crate::testutil::{err, found, outcome, Row};
-        use FindingKind::*;
+        use crate::testutil::{err, found, outcome, rules, Row};
+        use DebugNameRule::*;
         let rows: Vec<Row<&[u8], Vec<Finding>>> = vec![
             ("empty", b"", err("Truncated", 0x48), err("Truncated", 0x48)),
             (
@@ -276,13 +329,13 @@ mod tests {
             (
                 "flags set",
                 b"\x01\0\x03\0abc\0",
-                found(&[(0x48, ReservedFlags { flags: 1 })]),
+                rules(&[(0x48, ReservedFlags { flags: 1 })]),
                 found(&[]),
             ),
             (
                 "NUL before NameLength",
                 b"\0\0\x05\0abc\0\0\0\0\0",
-                found(&[(
+                rules(&[(
                     0x4f,
                     NameLengthMismatch {
                         stated: 5,
@@ -294,19 +347,19 @@ mod tests {
             (
                 "no NUL after the name",
                 b"\0\0\x03\0abcd",
-                found(&[(0x4f, NameUnterminated)]),
+                rules(&[(0x4f, NameUnterminated)]),
                 err("NotNulTerminated", 0x4c),
             ),
             (
                 "name ends the part",
                 b"\0\0\x03\0abc",
-                found(&[(0x4f, NameUnterminated)]),
+                rules(&[(0x4f, NameUnterminated)]),
                 err("NotNulTerminated", 0x4c),
             ),
             (
                 "NUL past NameLength",
                 b"\0\0\x02\0abc\0",
-                found(&[(0x4e, NameUnterminated)]),
+                rules(&[(0x4e, NameUnterminated)]),
                 err("NotNulTerminated", 0x4c),
             ),
             (
@@ -318,7 +371,7 @@ mod tests {
             (
                 "flags set and NUL before NameLength",
                 b"\x07\0\x02\0a\0\0\0",
-                found(&[
+                rules(&[
                     (0x48, ReservedFlags { flags: 7 }),
                     (
                         0x4d,

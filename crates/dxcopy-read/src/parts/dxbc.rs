@@ -13,8 +13,9 @@
 use crate::container::Part;
 use crate::cursor::Cursor;
 use crate::error::Result;
-use crate::finding::{Finding, FindingKind};
+use crate::finding::{Finding, Rule};
 pub use crate::stage::ProgramType;
+use std::fmt;
 
 crate::record::record! {
     /// The two tokens every SM4/5 program starts with.
@@ -61,7 +62,7 @@ impl ShaderBytecode {
         if bytes > c.len() {
             issues.push(Finding::at(
                 c.abs(4),
-                FindingKind::ProgramLengthPastPart {
+                ProgramLengthRule::ProgramLengthPastPart {
                     words: length_dwords,
                     part_size: c.len(),
                 },
@@ -69,14 +70,14 @@ impl ShaderBytecode {
         } else if bytes < 8 {
             issues.push(Finding::at(
                 c.abs(4),
-                FindingKind::ProgramLengthShort {
+                ProgramLengthRule::ProgramLengthShort {
                     words: length_dwords,
                 },
             ));
         } else if bytes != c.len() {
             issues.push(Finding::at(
                 c.abs(4),
-                FindingKind::ProgramLengthMismatch {
+                ProgramLengthRule::ProgramLengthMismatch {
                     bytes,
                     part_size: c.len(),
                 },
@@ -109,9 +110,82 @@ impl ShaderBytecode {
     }
 }
 
+/// The rules the SHDR/SHEX decoder checks (its length token).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ProgramLengthRule {
+    /// The program length runs past the part.
+    ProgramLengthPastPart {
+        /// Length token, in words.
+        words: u32,
+        /// Part size.
+        part_size: u64,
+    },
+    /// The program length is shorter than its two header tokens.
+    ProgramLengthShort {
+        /// Length token, in words.
+        words: u32,
+    },
+    /// The program length differs from the part size.
+    ProgramLengthMismatch {
+        /// Length in bytes.
+        bytes: u64,
+        /// Part size.
+        part_size: u64,
+    },
+}
+
+impl fmt::Display for ProgramLengthRule {
+    /// The sentence `dxinfo --verify` prints for the rule.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use ProgramLengthRule::*;
+        match self {
+            ProgramLengthPastPart { words, part_size } => write!(
+                f,
+                "program length {words} words ({} bytes) runs past the part ({part_size} bytes)",
+                u64::from(*words) * 4
+            ),
+            ProgramLengthShort { words } => write!(
+                f,
+                "program length {words} words is shorter than its two header tokens"
+            ),
+            ProgramLengthMismatch { bytes, part_size } => write!(
+                f,
+                "program length {bytes} bytes differs from the part size {part_size}"
+            ),
+        }
+    }
+}
+
+impl Rule for ProgramLengthRule {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_rule_has_its_sentence() {
+        use ProgramLengthRule::*;
+        crate::testutil::rules_say(vec![
+            (
+                ProgramLengthPastPart {
+                    words: 9,
+                    part_size: 16,
+                },
+                "program length 9 words (36 bytes) runs past the part (16 bytes)",
+            ),
+            (
+                ProgramLengthShort { words: 1 },
+                "program length 1 words is shorter than its two header tokens",
+            ),
+            (
+                ProgramLengthMismatch {
+                    bytes: 12,
+                    part_size: 16,
+                },
+                "program length 12 bytes differs from the part size 16",
+            ),
+        ]);
+    }
 
     fn tokens(version: u32, len: u32, total_words: usize) -> Vec<u8> {
         let mut v = version.to_le_bytes().to_vec();
@@ -140,12 +214,12 @@ mod tests {
             assert_eq!(s.profile(), profile);
             // The length token (at 4) against the 16-byte part.
             let kind = match issue {
-                "past" => FindingKind::ProgramLengthPastPart {
+                "past" => ProgramLengthRule::ProgramLengthPastPart {
                     words: len,
                     part_size: 16,
                 },
-                "short" => FindingKind::ProgramLengthShort { words: len },
-                "differs" => FindingKind::ProgramLengthMismatch {
+                "short" => ProgramLengthRule::ProgramLengthShort { words: len },
+                "differs" => ProgramLengthRule::ProgramLengthMismatch {
                     bytes: 12,
                     part_size: 16,
                 },

@@ -9,9 +9,10 @@
 
 use crate::container::Part;
 use crate::error::Result;
-use crate::finding::{Finding, FindingKind};
+use crate::finding::{Finding, Rule};
 use crate::pdb::is_msf;
 use crate::spdb::MsfSuperblock;
+use std::fmt;
 
 /// RenderDoc's shader-debug magic GUID as bytes (x86 memory order).
 pub const RENDERDOC_DEBUG_GUID: [u8; 16] = [
@@ -70,12 +71,12 @@ impl<'data> PrivateData<'data> {
             let path = match rest.iter().position(|&b| b == 0) {
                 Some(nul) => &rest[..nul],
                 None => {
-                    issues.push(Finding::at(path_offset, FindingKind::DebugPathUnterminated));
+                    issues.push(Finding::at(path_offset, PrivateRule::DebugPathUnterminated));
                     rest
                 }
             };
             if path.is_empty() {
-                issues.push(Finding::at(path_offset, FindingKind::DebugPathEmpty));
+                issues.push(Finding::at(path_offset, PrivateRule::DebugPathEmpty));
             }
             match path.strip_prefix(LZ4_PREFIX) {
                 Some(p) => PrivateContent::DebugPath { path: p, lz4: true },
@@ -106,10 +107,41 @@ pub fn build_debug_path(path: &[u8]) -> Vec<u8> {
     out
 }
 
+/// The rules the PRIV decoder checks (its debug path).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PrivateRule {
+    /// The debug path has no NUL.
+    DebugPathUnterminated,
+    /// The debug path is empty.
+    DebugPathEmpty,
+}
+
+impl fmt::Display for PrivateRule {
+    /// The sentence `dxinfo --verify` prints for the rule.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use PrivateRule::*;
+        match self {
+            DebugPathUnterminated => f.write_str("debug path is not NUL-terminated"),
+            DebugPathEmpty => f.write_str("debug path is empty"),
+        }
+    }
+}
+
+impl Rule for PrivateRule {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::fixtures::build_msf;
+
+    #[test]
+    fn each_rule_has_its_sentence() {
+        use PrivateRule::*;
+        crate::testutil::rules_say(vec![
+            (DebugPathUnterminated, "debug path is not NUL-terminated"),
+            (DebugPathEmpty, "debug path is empty"),
+        ]);
+    }
 
     #[test]
     fn recognises_contents() {
@@ -144,13 +176,13 @@ mod tests {
         let p = PrivateData::parse_data(&data, 0x100).unwrap();
         assert_eq!(
             p.issues,
-            [Finding::at(0x110, FindingKind::DebugPathUnterminated)]
+            [Finding::at(0x110, PrivateRule::DebugPathUnterminated)]
         );
         let p = PrivateData::parse_data(&RENDERDOC_DEBUG_GUID, 0).unwrap();
         assert!(p
             .issues
             .iter()
-            .any(|i| i.kind == FindingKind::DebugPathEmpty));
+            .any(|i| i.kind == PrivateRule::DebugPathEmpty.into()));
 
         let msf = build_msf(512, 6, 5);
         let p = PrivateData::parse_data(&msf, 0).unwrap();

@@ -17,7 +17,8 @@ use crate::container::Part;
 use crate::cursor::{Cursor, Records};
 use crate::enums::{flag_set, open_enum};
 use crate::error::{Result, ValueField};
-use crate::finding::{Finding, FindingKind};
+use crate::finding::{Finding, Rule};
+use std::fmt;
 
 /// The only RDAT version dxc writes.
 pub const RDAT_VERSION_10: u32 = 0x10;
@@ -384,7 +385,7 @@ impl<'data> RuntimeData<'data> {
             if at % 4 != 0 || size % 4 != 0 {
                 out.issues.push(Finding::at(
                     c.abs(at),
-                    FindingKind::RdatPartUnaligned {
+                    RdatRule::RdatPartUnaligned {
                         part_type,
                         at,
                         size,
@@ -401,7 +402,7 @@ impl<'data> RuntimeData<'data> {
             let duplicate = |issues: &mut Vec<Finding>| {
                 issues.push(Finding::at(
                     c.abs(at),
-                    FindingKind::RdatDuplicatePart { part_type },
+                    RdatRule::RdatDuplicatePart { part_type },
                 ));
             };
             match part_type.raw() {
@@ -411,7 +412,7 @@ impl<'data> RuntimeData<'data> {
                 1 | 2 | 5 => duplicate(&mut out.issues),
                 0 => out
                     .issues
-                    .push(Finding::at(c.abs(at), FindingKind::RdatInvalidPart)),
+                    .push(Finding::at(c.abs(at), RdatRule::RdatInvalidPart)),
                 _ => {
                     let TableHeader {
                         record_count: count,
@@ -422,7 +423,7 @@ impl<'data> RuntimeData<'data> {
                     if stride % 4 != 0 {
                         out.issues.push(Finding::at(
                             body.abs(4),
-                            FindingKind::RdatStrideUnaligned { part_type, stride },
+                            RdatRule::RdatStrideUnaligned { part_type, stride },
                         ));
                     }
                     part.record_count = Some(count);
@@ -448,7 +449,7 @@ impl<'data> RuntimeData<'data> {
             if !bytes.is_empty() && bytes.last() != Some(&0) {
                 out.issues.push(Finding::at(
                     s.abs(s.len() - 1),
-                    FindingKind::StringBufferUnterminated,
+                    RdatRule::StringBufferUnterminated,
                 ));
             }
             out.strings = bytes
@@ -497,7 +498,7 @@ impl<'data> Table<'data> {
             if self.count > 0 {
                 issues.push(Finding::at(
                     self.records.abs(0),
-                    FindingKind::RecordStrideTooSmall {
+                    RdatRule::RecordStrideTooSmall {
                         record,
                         stride: self.stride,
                         minimum,
@@ -527,7 +528,7 @@ impl<'data> Refs<'data> {
         {
             Some(s) => s,
             None => {
-                issues.push(Finding::at(at, FindingKind::StringOffsetOutside { offset }));
+                issues.push(Finding::at(at, RdatRule::StringOffsetOutside { offset }));
                 &[]
             }
         }
@@ -546,7 +547,7 @@ impl<'data> Refs<'data> {
             Some(values.collect())
         };
         read().unwrap_or_else(|| {
-            issues.push(Finding::at(at, FindingKind::IndexRowOutside { row }));
+            issues.push(Finding::at(at, RdatRule::IndexRowOutside { row }));
             Vec::new()
         })
     }
@@ -755,11 +756,143 @@ fn read_subobjects<'data>(
     Ok(out)
 }
 
+/// The rules the RDAT decoder checks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RdatRule {
+    /// A part whose offset or size is not a multiple of 4.
+    RdatPartUnaligned {
+        /// The part type.
+        part_type: RdatPartType,
+        /// Its offset in RDAT.
+        at: u64,
+        /// Its size.
+        size: u32,
+    },
+    /// A second part of a type that may appear once (ignored).
+    RdatDuplicatePart {
+        /// The part type.
+        part_type: RdatPartType,
+    },
+    /// A part of type Invalid (0).
+    RdatInvalidPart,
+    /// A table stride that is not a multiple of 4.
+    RdatStrideUnaligned {
+        /// The table's part type.
+        part_type: RdatPartType,
+        /// The stride.
+        stride: u32,
+    },
+    /// A record stride below the record size this reader knows.
+    RecordStrideTooSmall {
+        /// The record ("resource", "function").
+        record: &'static str,
+        /// The stride.
+        stride: u32,
+        /// The record size.
+        minimum: u32,
+    },
+    /// The string buffer does not end with a NUL.
+    StringBufferUnterminated,
+    /// A string offset outside the string buffer.
+    StringOffsetOutside {
+        /// The offset.
+        offset: u32,
+    },
+    /// An index row outside the index arrays.
+    IndexRowOutside {
+        /// The row.
+        row: u32,
+    },
+}
+
+impl fmt::Display for RdatRule {
+    /// The sentence `dxinfo --verify` prints for the rule.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use RdatRule::*;
+        match self {
+            RdatPartUnaligned {
+                part_type,
+                at,
+                size,
+            } => write!(
+                f,
+                "{part_type} part at {at:#x} with size {size} is not 4-byte aligned"
+            ),
+            RdatDuplicatePart { part_type } => write!(f, "second {part_type} part ignored"),
+            RdatInvalidPart => f.write_str("part of type Invalid (0)"),
+            RdatStrideUnaligned { part_type, stride } => {
+                write!(f, "{part_type} stride {stride} is not a multiple of 4")
+            }
+            RecordStrideTooSmall {
+                record,
+                stride,
+                minimum,
+            } => write!(f, "{record} stride {stride} is below {minimum}"),
+            StringBufferUnterminated => f.write_str("string buffer does not end with a NUL"),
+            StringOffsetOutside { offset } => {
+                write!(f, "string offset {offset:#x} is outside the string buffer")
+            }
+            IndexRowOutside { row } => write!(f, "index row {row} is outside the index arrays"),
+        }
+    }
+}
+
+impl Rule for RdatRule {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::error::ReadErrorKind;
     use crate::fixtures::build_rdat;
+
+    #[test]
+    fn each_rule_has_its_sentence() {
+        use RdatRule::*;
+        crate::testutil::rules_say(vec![
+            (
+                RdatPartUnaligned {
+                    part_type: RdatPartType::StringBuffer,
+                    at: 0x1e,
+                    size: 6,
+                },
+                "StringBuffer part at 0x1e with size 6 is not 4-byte aligned",
+            ),
+            (
+                RdatDuplicatePart {
+                    part_type: RdatPartType::IndexArrays,
+                },
+                "second IndexArrays part ignored",
+            ),
+            (RdatInvalidPart, "part of type Invalid (0)"),
+            (
+                RdatStrideUnaligned {
+                    part_type: RdatPartType::ResourceTable,
+                    stride: 6,
+                },
+                "ResourceTable stride 6 is not a multiple of 4",
+            ),
+            (
+                RecordStrideTooSmall {
+                    record: "function",
+                    stride: 8,
+                    minimum: 40,
+                },
+                "function stride 8 is below 40",
+            ),
+            (
+                StringBufferUnterminated,
+                "string buffer does not end with a NUL",
+            ),
+            (
+                StringOffsetOutside { offset: 0x40 },
+                "string offset 0x40 is outside the string buffer",
+            ),
+            (
+                IndexRowOutside { row: 7 },
+                "index row 7 is outside the index arrays",
+            ),
+        ]);
+    }
 
     fn words(values: &[u32]) -> Vec<u8> {
         values.iter().flat_map(|v| v.to_le_bytes()).collect()
@@ -864,8 +997,8 @@ mod tests {
         assert_eq!(
             r.issues,
             [
-                Finding::at(at, FindingKind::StringOffsetOutside { offset: 500 }),
-                Finding::at(at + 8, FindingKind::IndexRowOutside { row: 77 }),
+                Finding::at(at, RdatRule::StringOffsetOutside { offset: 500 }),
+                Finding::at(at + 8, RdatRule::IndexRowOutside { row: 77 }),
             ]
         );
         // Null reference is not an issue.
@@ -875,7 +1008,7 @@ mod tests {
             r.issues,
             [Finding::at(
                 at,
-                FindingKind::StringOffsetOutside { offset: 500 }
+                RdatRule::StringOffsetOutside { offset: 500 }
             )]
         );
         // Short stride, duplicate part, invalid part, unaligned size.
@@ -887,7 +1020,7 @@ mod tests {
         ]);
         let r = RuntimeData::parse_data(&data, 0).unwrap();
         let strings = RdatPartType::StringBuffer;
-        let unaligned = |at| FindingKind::RdatPartUnaligned {
+        let unaligned = |at| RdatRule::RdatPartUnaligned {
             part_type: strings,
             at,
             size: 2,
@@ -898,11 +1031,11 @@ mod tests {
             [
                 Finding::at(48, unaligned(48)),
                 Finding::at(58, unaligned(58)),
-                Finding::at(58, FindingKind::RdatDuplicatePart { part_type: strings }),
-                Finding::at(68, FindingKind::RdatInvalidPart),
+                Finding::at(58, RdatRule::RdatDuplicatePart { part_type: strings }),
+                Finding::at(68, RdatRule::RdatInvalidPart),
                 Finding::at(
                     40,
-                    FindingKind::RecordStrideTooSmall {
+                    RdatRule::RecordStrideTooSmall {
                         record: "resource",
                         stride: 8,
                         minimum: RESOURCE_RECORD_SIZE

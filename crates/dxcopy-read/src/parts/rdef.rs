@@ -22,7 +22,8 @@ use crate::container::Part;
 use crate::cursor::Cursor;
 
 use crate::error::{Limit, Rd11Record, ReadErrorKind, Record, Result};
-use crate::finding::{Finding, FindingKind};
+use crate::finding::{Finding, FindingKind, Rule};
+use std::fmt;
 
 /// Size of the RDEF header before the optional RD11 header.
 pub const RDEF_HEADER_SIZE: u64 = RdefHeader::SIZE;
@@ -487,7 +488,7 @@ impl<'data> Reader<'data> {
                     let field = VariableRecord::size_for(0) - 4;
                     self.issues.push(Finding::at(
                         v.abs(field),
-                        FindingKind::DefaultValuePastPart {
+                        RdefRule::DefaultValuePastPart {
                             name: String::from_utf8_lossy(name).into_owned(),
                             size,
                             offset: off,
@@ -577,7 +578,7 @@ impl<'data> ResourceDefinitions<'data> {
             if &h.magic != b"RD11" && h.magic != [0x13, 0x13, 0x44, 0x25] {
                 issues.push(Finding::at(
                     r.abs(0),
-                    FindingKind::Rd11Magic { magic: h.magic },
+                    RdefRule::Rd11Magic { magic: h.magic },
                 ));
             }
             let checks: [(Rd11Record, u32, u64, u64); 5] = [
@@ -790,11 +791,64 @@ pub(crate) mod build {
     }
 }
 
+/// The rules the RDEF decoder checks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RdefRule {
+    /// A variable's default value runs past the part.
+    DefaultValuePastPart {
+        /// The variable.
+        name: String,
+        /// Size of the value.
+        size: u32,
+        /// Its offset in the part.
+        offset: u32,
+    },
+    /// The RD11 header's magic is not 'RD11'.
+    Rd11Magic {
+        /// The magic.
+        magic: [u8; 4],
+    },
+}
+
+impl fmt::Display for RdefRule {
+    /// The sentence `dxinfo --verify` prints for the rule.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use RdefRule::*;
+        match self {
+            DefaultValuePastPart { name, size, offset } => write!(
+                f,
+                "default value of '{name}' ({size} bytes at {offset:#x}) runs past the part"
+            ),
+            Rd11Magic { magic } => {
+                write!(f, "RD11 magic is '{}'", crate::name::escape_bytes(magic))
+            }
+        }
+    }
+}
+
+impl Rule for RdefRule {}
+
 #[cfg(test)]
 mod tests {
     use super::build::{sample, words};
     use super::*;
     use crate::error::ReadErrorKind;
+
+    #[test]
+    fn each_rule_has_its_sentence() {
+        use RdefRule::*;
+        crate::testutil::rules_say(vec![
+            (
+                DefaultValuePastPart {
+                    name: "g".into(),
+                    size: 16,
+                    offset: 0xfff0,
+                },
+                "default value of 'g' (16 bytes at 0xfff0) runs past the part",
+            ),
+            (Rd11Magic { magic: *b"RD\x001" }, "RD11 magic is 'RD\\x001'"),
+        ]);
+    }
 
     #[test]
     fn decodes_sm4_and_sm5() {
@@ -852,8 +906,8 @@ mod tests {
         let r = ResourceDefinitions::parse_data(&data, 0).unwrap();
         assert!(
             matches!(
-                &r.issues[0].kind,
-                FindingKind::DefaultValuePastPart { offset: 0xfff0, .. }
+                r.issues[0].kind.rule(),
+                Some(RdefRule::DefaultValuePastPart { offset: 0xfff0, .. })
             ),
             "{:?}",
             r.issues

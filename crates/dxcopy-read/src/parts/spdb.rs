@@ -10,10 +10,11 @@
 
 use crate::container::Part;
 use crate::cursor::Cursor;
-use crate::error::{Magic, ReadErrorKind, Result};
-use crate::finding::{Finding, FindingKind};
+use crate::error::{Magic, ReadError, ReadErrorKind, Result};
+use crate::finding::{Finding, Rule};
 use crate::name::PartName;
 use crate::pdb::{is_msf, Pdb, SuperBlock, BLOCK_SIZES, CONTAINER_STREAM, SUPERBLOCK_FIELDS};
+use std::fmt;
 
 /// The superblock of an embedded MSF 7.00 file.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -74,7 +75,7 @@ impl MsfSuperblock {
         if !BLOCK_SIZES.contains(&block_size) {
             issues.push(Finding::at(
                 c.abs(32),
-                FindingKind::BlockSize { size: block_size },
+                MsfRule::BlockSize { size: block_size },
             ));
         } else {
             let size = u64::from(block_size);
@@ -82,7 +83,7 @@ impl MsfSuperblock {
             if !c.len().is_multiple_of(size) {
                 issues.push(Finding::at(
                     c.abs(0),
-                    FindingKind::PartialBlock {
+                    MsfRule::PartialBlock {
                         len: c.len(),
                         block_size,
                     },
@@ -93,7 +94,7 @@ impl MsfSuperblock {
             } else if held != u64::from(num_blocks) {
                 issues.push(Finding::at(
                     c.abs(40),
-                    FindingKind::BlockCountMismatch {
+                    MsfRule::BlockCountMismatch {
                         stated: num_blocks,
                         held,
                     },
@@ -102,7 +103,7 @@ impl MsfSuperblock {
             if u64::from(block_map_addr) >= held.max(u64::from(num_blocks)) {
                 issues.push(Finding::at(
                     c.abs(52),
-                    FindingKind::BlockMapPastEnd {
+                    MsfRule::BlockMapPastEnd {
                         address: block_map_addr,
                     },
                 ));
@@ -117,7 +118,7 @@ impl MsfSuperblock {
             }
             Err(e) => issues.push(Finding::at(
                 base.saturating_add(e.offset),
-                FindingKind::PdbUnreadable { error: e },
+                MsfRule::PdbUnreadable { error: e },
             )),
         }
         Ok(MsfSuperblock {
@@ -169,11 +170,80 @@ impl DebugBlob {
     }
 }
 
+/// The rules the SPDB/SDBG decoder checks in the MSF file it holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MsfRule {
+    /// A block size other than 512, 1024, 2048 or 4096.
+    BlockSize {
+        /// The block size.
+        size: u32,
+    },
+    /// The data is not a whole number of blocks.
+    PartialBlock {
+        /// Data size.
+        len: u64,
+        /// Block size.
+        block_size: u32,
+    },
+    /// NumBlocks differs from the blocks the data holds.
+    BlockCountMismatch {
+        /// NumBlocks.
+        stated: u32,
+        /// Blocks held.
+        held: u64,
+    },
+    /// The block map address is past the last block.
+    BlockMapPastEnd {
+        /// BlockMapAddr.
+        address: u32,
+    },
+    /// The PDB does not read.
+    PdbUnreadable {
+        /// Why (offsets relative to the PDB).
+        error: ReadError,
+    },
+}
+
+impl fmt::Display for MsfRule {
+    /// The sentence `dxinfo --verify` prints for the rule.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use MsfRule::*;
+        match self {
+            BlockSize { size } => write!(f, "block size {size} is not 512, 1024, 2048 or 4096"),
+            PartialBlock { len, block_size } => write!(
+                f,
+                "{len} bytes are not a whole number of {block_size}-byte blocks"
+            ),
+            BlockCountMismatch { stated, held } => {
+                write!(f, "NumBlocks is {stated} but the data holds {held} blocks")
+            }
+            BlockMapPastEnd { address } => {
+                write!(f, "block map address {address} is past the last block")
+            }
+            PdbUnreadable { error } => write!(f, "the PDB does not read: {error}"),
+        }
+    }
+}
+
+impl Rule for MsfRule {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::error::ReadErrorKind;
     use crate::fixtures::build_msf;
+
+    #[test]
+    fn each_rule_has_its_sentence() {
+        use MsfRule::*;
+        crate::testutil::rules_say(vec![
+        (BlockSize { size: 100 }, "block size 100 is not 512, 1024, 2048 or 4096"),
+        (PartialBlock { len: 1000, block_size: 512 }, "1000 bytes are not a whole number of 512-byte blocks"),
+        (BlockCountMismatch { stated: 3, held: 5 }, "NumBlocks is 3 but the data holds 5 blocks"),
+        (BlockMapPastEnd { address: 9 }, "block map address 9 is past the last block"),
+        (PdbUnreadable { error: ReadError::new(0, crate::error::ReadErrorKind::FileTooShort { file_len: 2 }) }, "the PDB does not read: file is 0x2 bytes, shorter than the 32-byte container header"),
+        ]);
+    }
 
     #[test]
     fn superblock_table() {

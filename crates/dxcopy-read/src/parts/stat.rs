@@ -9,7 +9,8 @@
 use crate::container::Part;
 use crate::cursor::Cursor;
 use crate::error::Result;
-use crate::finding::{Finding, FindingKind};
+use crate::finding::{Finding, Rule};
+use std::fmt;
 
 /// Counter names in file order.
 pub const STAT_COUNTERS: [&str; 37] = [
@@ -93,7 +94,7 @@ impl Statistics {
         if !STAT_SIZES.contains(&data.len()) {
             issues.push(Finding::at(
                 c.abs(0),
-                FindingKind::StatSize { size: data.len() },
+                StatRule::StatSize { size: data.len() },
             ));
         }
         let mut counters = Vec::new();
@@ -122,9 +123,43 @@ impl Statistics {
     }
 }
 
+/// The rule the STAT decoder checks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StatRule {
+    /// A size none of fxc's STAT layouts has.
+    StatSize {
+        /// The part size.
+        size: usize,
+    },
+}
+
+impl fmt::Display for StatRule {
+    /// The sentence `dxinfo --verify` prints for the rule.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use StatRule::*;
+        match self {
+            StatSize { size } => write!(
+                f,
+                "size {size} is none of fxc's STAT sizes (112, 116, 148 bytes)"
+            ),
+        }
+    }
+}
+
+impl Rule for StatRule {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_rule_has_its_sentence() {
+        use StatRule::*;
+        crate::testutil::rules_say(vec![(
+            StatSize { size: 100 },
+            "size 100 is none of fxc's STAT sizes (112, 116, 148 bytes)",
+        )]);
+    }
 
     #[test]
     fn sizes() {

@@ -12,7 +12,8 @@ use crate::container::Part;
 use crate::cursor::Cursor;
 use crate::enums::flag_set;
 use crate::error::{Result, ValueField};
-use crate::finding::{Finding, FindingKind};
+use crate::finding::{Finding, Rule};
+use std::fmt;
 
 /// Size of the VERS header.
 pub const VERSION_HEADER_SIZE: u64 = VersionHeader::SIZE;
@@ -117,7 +118,7 @@ fn decode(c: Cursor<'_>, mode: Mode) -> Result<CompilerVersion<'_>> {
         }
         issues.push(Finding::at(
             c.abs(4),
-            FindingKind::InvalidFlags {
+            VersionRule::InvalidFlags {
                 flags: flags.bits(),
             },
         ));
@@ -149,7 +150,7 @@ fn decode(c: Cursor<'_>, mode: Mode) -> Result<CompilerVersion<'_>> {
             if strict && used != content.len() {
                 issues.push(Finding::at(
                     content.abs(used),
-                    FindingKind::ContentSizeMismatch {
+                    VersionRule::ContentSizeMismatch {
                         stated: content_size,
                         used,
                     },
@@ -161,7 +162,7 @@ fn decode(c: Cursor<'_>, mode: Mode) -> Result<CompilerVersion<'_>> {
         Err(_) => {
             issues.push(Finding::at(
                 content.abs(after_sha),
-                FindingKind::VersionStringMissing,
+                VersionRule::VersionStringMissing,
             ));
             &[]
         }
@@ -178,10 +179,68 @@ fn decode(c: Cursor<'_>, mode: Mode) -> Result<CompilerVersion<'_>> {
     })
 }
 
+/// The rules the VERS decoder checks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum VersionRule {
+    /// Flags that are not a valid combination.
+    InvalidFlags {
+        /// The flags.
+        flags: u32,
+    },
+    /// ContentSizeInBytes differs from the bytes the strings use.
+    ContentSizeMismatch {
+        /// ContentSizeInBytes.
+        stated: u32,
+        /// Bytes the two strings use.
+        used: u64,
+    },
+    /// No NUL-terminated version string within ContentSizeInBytes.
+    VersionStringMissing,
+}
+
+impl fmt::Display for VersionRule {
+    /// The sentence `dxinfo --verify` prints for the rule.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use VersionRule::*;
+        match self {
+            InvalidFlags { flags } => write!(f, "flags {flags:#x} are not a valid combination"),
+            ContentSizeMismatch { stated, used } => write!(
+                f,
+                "ContentSizeInBytes is {stated} but the strings use {used} bytes"
+            ),
+            VersionStringMissing => f.write_str(
+                "version string is missing or not NUL-terminated within ContentSizeInBytes",
+            ),
+        }
+    }
+}
+
+impl Rule for VersionRule {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::error::ReadErrorKind;
+    use crate::finding::FindingKind;
+
+    #[test]
+    fn each_rule_has_its_sentence() {
+        use VersionRule::*;
+        crate::testutil::rules_say(vec![
+            (
+                InvalidFlags { flags: 4 },
+                "flags 0x4 are not a valid combination",
+            ),
+            (
+                ContentSizeMismatch { stated: 8, used: 5 },
+                "ContentSizeInBytes is 8 but the strings use 5 bytes",
+            ),
+            (
+                VersionStringMissing,
+                "version string is missing or not NUL-terminated within ContentSizeInBytes",
+            ),
+        ]);
+    }
 
     fn vers(flags: u32, content_size: u32, strings: &[u8]) -> Vec<u8> {
         let mut v = VersionHeader {
@@ -214,8 +273,8 @@ mod tests {
     /// the dxc view's findings or error, and the LLVM view's error or success.
     #[test]
     fn hostile_inputs_in_both_views() {
-        use crate::testutil::{err, found, outcome, Row};
-        use FindingKind::*;
+        use crate::testutil::{err, found, outcome, rules, Row};
+        use VersionRule::*;
         let rows: Vec<Row<Vec<u8>, Vec<Finding>>> = vec![
             (
                 "short header",
@@ -233,7 +292,7 @@ mod tests {
             (
                 "unknown flag bit",
                 vers(4, 4, b"ab\0\0"),
-                found(&[(0x4c, InvalidFlags { flags: 4 })]),
+                rules(&[(0x4c, InvalidFlags { flags: 4 })]),
                 err("UnknownValue", 0x4c),
             ),
             (
@@ -251,19 +310,19 @@ mod tests {
             (
                 "no version string",
                 vers(0, 3, b"ab\0"),
-                found(&[(0x5b, VersionStringMissing)]),
+                rules(&[(0x5b, VersionStringMissing)]),
                 err("NotNulTerminated", 0x5b),
             ),
             (
                 "version string NUL past the content",
                 vers(0, 5, b"ab\0cd\0\0\0"),
-                found(&[(0x5b, VersionStringMissing)]),
+                rules(&[(0x5b, VersionStringMissing)]),
                 err("NotNulTerminated", 0x5b),
             ),
             (
                 "slack after the strings",
                 vers(0, 8, b"ab\0c\0\0\0\0"),
-                found(&[(0x5d, ContentSizeMismatch { stated: 8, used: 5 })]),
+                rules(&[(0x5d, ContentSizeMismatch { stated: 8, used: 5 })]),
                 found(&[]),
             ),
             (
@@ -281,7 +340,7 @@ mod tests {
             (
                 "unknown flag bit and no version string",
                 vers(4, 3, b"ab\0"),
-                found(&[
+                rules(&[
                     (0x4c, InvalidFlags { flags: 4 }),
                     (0x5b, VersionStringMissing),
                 ]),
@@ -323,22 +382,27 @@ mod tests {
     #[test]
     fn issues_and_errors() {
         // (data, the finding or None)
-        let rows: Vec<(Vec<u8>, Option<FindingKind>)> = vec![
+        let rows: Vec<(Vec<u8>, Option<VersionRule>)> = vec![
             (vers(3, 4, b"ab\0\0"), None),
             (
                 vers(4, 4, b"ab\0\0"),
-                Some(FindingKind::InvalidFlags { flags: 4 }),
+                Some(VersionRule::InvalidFlags { flags: 4 }),
             ),
-            (vers(0, 3, b"ab\0"), Some(FindingKind::VersionStringMissing)),
+            (vers(0, 3, b"ab\0"), Some(VersionRule::VersionStringMissing)),
             (
                 vers(0, 8, b"ab\0c\0\0\0\0"),
-                Some(FindingKind::ContentSizeMismatch { stated: 8, used: 5 }),
+                Some(VersionRule::ContentSizeMismatch { stated: 8, used: 5 }),
             ),
         ];
         for (data, kind) in rows {
             let v = CompilerVersion::parse_data(&data, 0).unwrap();
             let kinds: Vec<FindingKind> = v.issues.iter().map(|i| i.kind.clone()).collect();
-            assert_eq!(kinds, Vec::from_iter(kind), "{:?}", v.issues);
+            assert_eq!(
+                kinds,
+                Vec::from_iter(kind.map(FindingKind::from)),
+                "{:?}",
+                v.issues
+            );
         }
         assert_eq!(
             CompilerVersion::parse_data(&vers(3, 4, b"ab\0\0"), 0)

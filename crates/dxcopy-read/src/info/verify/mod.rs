@@ -499,7 +499,7 @@ mod tests {
         assert!(found.contains(&(
             Severity::Warning,
             Some(1),
-            &FindingKind::ReservedFlags { flags: 1 }
+            &crate::debug_name::DebugNameRule::ReservedFlags { flags: 1 }.into()
         )));
         assert!(!v.is_clean());
     }
@@ -551,7 +551,12 @@ mod tests {
         );
         assert_eq!(shex.part.map(|p| p.index), Some(1));
         assert_eq!(shex.offset, Some(error.offset));
-        let flags = find(|k| matches!(k, FindingKind::ReservedFlags { .. }));
+        let flags = find(|k| {
+            matches!(
+                k.rule(),
+                Some(crate::debug_name::DebugNameRule::ReservedFlags { .. })
+            )
+        });
         assert_eq!(flags.part.map(|p| p.index), Some(0));
         // The flags word is the first of ILDN's data.
         assert_eq!(flags.offset, Some(52));

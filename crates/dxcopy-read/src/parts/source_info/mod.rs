@@ -20,8 +20,9 @@ use crate::cursor::Cursor;
 use crate::enums::open_enum;
 use crate::error::{Extent, Limit, Mismatch, ReadErrorKind, Record, Result, ValueField};
 use crate::fields::align4;
-use crate::finding::{Finding, FindingKind};
+use crate::finding::{Finding, FindingKind, Rule};
 use std::borrow::Cow;
+use std::fmt;
 use std::io::Read;
 
 /// Size of the SRCI header and of each section header.
@@ -433,7 +434,7 @@ fn decode(c: Cursor<'_>, mode: Mode) -> Result<SourceInfo<'_>> {
         }
         info.issues.push(Finding::at(
             c.abs(0),
-            FindingKind::AlignedSizePastPart {
+            SourceInfoRule::AlignedSizePastPart {
                 aligned_size,
                 part_size: c.len(),
             },
@@ -522,10 +523,10 @@ fn decode(c: Cursor<'_>, mode: Mode) -> Result<SourceInfo<'_>> {
                 return Err(c.unknown_value(section_at + 6, ValueField::SrciSectionType, raw));
             }
             let kind = match raw {
-                0..=2 => FindingKind::DuplicateSection {
+                0..=2 => SourceInfoRule::DuplicateSection {
                     section: section_type,
                 },
-                _ => FindingKind::UnknownSection { raw },
+                _ => SourceInfoRule::UnknownSection { raw },
             };
             info.issues.push(Finding::at(c.abs(section_at + 6), kind));
             continue;
@@ -562,7 +563,7 @@ fn decode(c: Cursor<'_>, mode: Mode) -> Result<SourceInfo<'_>> {
             }
             info.issues.push(Finding::at(
                 c.abs(section_at),
-                FindingKind::SectionSizeMismatch {
+                SourceInfoRule::SectionSizeMismatch {
                     section: section_type,
                     stated: section_size,
                     needed: align4(needed),
@@ -574,7 +575,7 @@ fn decode(c: Cursor<'_>, mode: Mode) -> Result<SourceInfo<'_>> {
         if names.entries.len() != contents.entries.len() {
             info.issues.push(Finding::at(
                 c.abs(0),
-                FindingKind::SourceCountMismatch {
+                SourceInfoRule::SourceCountMismatch {
                     names: names.entries.len(),
                     contents: contents.entries.len(),
                 },
@@ -584,7 +585,7 @@ fn decode(c: Cursor<'_>, mode: Mode) -> Result<SourceInfo<'_>> {
             if n.content_size != t.content_size {
                 info.issues.push(Finding::at(
                     c.abs(0),
-                    FindingKind::SourceSizeMismatch {
+                    SourceInfoRule::SourceSizeMismatch {
                         index: i,
                         name: String::from_utf8_lossy(n.name).into_owned(),
                         names_say: n.content_size,
@@ -641,7 +642,7 @@ fn decode_names<'data>(
         if strict && name.len() as u64 + 1 != u64::from(entry.string_size) {
             issues.push(Finding::at(
                 entry.cursor.abs(8),
-                FindingKind::NameSizeMismatch {
+                SourceInfoRule::NameSizeMismatch {
                     stated: entry.string_size,
                     name: String::from_utf8_lossy(name).into_owned(),
                     actual: name.len() + 1,
@@ -660,7 +661,7 @@ fn decode_names<'data>(
     if strict && pos != region.len() {
         issues.push(Finding::at(
             region.abs(pos),
-            FindingKind::EntriesSizeMismatch {
+            SourceInfoRule::EntriesSizeMismatch {
                 used: pos,
                 stated: u32::from(entries_size),
             },
@@ -715,7 +716,7 @@ fn decode_contents<'data>(
             if strict && entries_size != uncompressed_size {
                 issues.push(Finding::at(
                     body.abs(12),
-                    FindingKind::UncompressedSizeMismatch {
+                    SourceInfoRule::UncompressedSizeMismatch {
                         declared: uncompressed_size,
                         held: entries_size,
                     },
@@ -739,7 +740,7 @@ fn decode_contents<'data>(
                 }
                 issues.push(Finding::at(
                     body.abs(12),
-                    FindingKind::InflatedSizeMismatch {
+                    SourceInfoRule::InflatedSizeMismatch {
                         declared: uncompressed_size,
                         inflated: inflated.len(),
                     },
@@ -964,7 +965,7 @@ fn decode_content_entries<'a, 'data>(
                 }
                 issues.push(Finding::at(
                     entry.cursor.abs(8),
-                    FindingKind::SourceTextNul {
+                    SourceInfoRule::SourceTextNul {
                         size: entry.string_size,
                     },
                 ));
@@ -1017,6 +1018,154 @@ fn decode_args(body: Cursor<'_>, mode: Mode) -> Result<(SourceArgs<'_>, u64)> {
         ARGS_HEADER_SIZE + u64::from(size),
     ))
 }
+
+/// The rules the SRCI decoder checks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SourceInfoRule {
+    /// AlignedSizeInBytes is more than the part size.
+    AlignedSizePastPart {
+        /// AlignedSizeInBytes.
+        aligned_size: u32,
+        /// The part size.
+        part_size: u64,
+    },
+    /// A second section of one type.
+    DuplicateSection {
+        /// The section type.
+        section: SectionType,
+    },
+    /// A section type this reader does not know.
+    UnknownSection {
+        /// The raw type.
+        raw: u16,
+    },
+    /// A section's AlignedSizeInBytes differs from what its data needs.
+    SectionSizeMismatch {
+        /// The section type.
+        section: SectionType,
+        /// AlignedSizeInBytes.
+        stated: u32,
+        /// What its data needs.
+        needed: u64,
+    },
+    /// The names and contents sections list different numbers of sources.
+    SourceCountMismatch {
+        /// Entries in the names section.
+        names: usize,
+        /// Entries in the contents section.
+        contents: usize,
+    },
+    /// The names and contents sections disagree on a source's size.
+    SourceSizeMismatch {
+        /// The source's index.
+        index: usize,
+        /// Its name.
+        name: String,
+        /// Content size the names section gives.
+        names_say: u32,
+        /// Content size the contents section gives.
+        contents_hold: u32,
+    },
+    /// A name ends (at a NUL) before NameSizeInBytes.
+    NameSizeMismatch {
+        /// NameSizeInBytes.
+        stated: u32,
+        /// The name.
+        name: String,
+        /// Where it ends.
+        actual: usize,
+    },
+    /// The names entries use another size than EntriesSizeInBytes.
+    EntriesSizeMismatch {
+        /// Bytes the entries use.
+        used: u64,
+        /// EntriesSizeInBytes.
+        stated: u32,
+    },
+    /// Uncompressed contents hold another size than they declare.
+    UncompressedSizeMismatch {
+        /// UncompressedEntriesSizeInBytes.
+        declared: u32,
+        /// EntriesSizeInBytes.
+        held: u32,
+    },
+    /// Zlib contents inflate to another size than they declare.
+    InflatedSizeMismatch {
+        /// UncompressedEntriesSizeInBytes.
+        declared: u32,
+        /// Bytes inflated.
+        inflated: usize,
+    },
+    /// A source text that does not end at its first NUL.
+    SourceTextNul {
+        /// The text's ContentSizeInBytes.
+        size: u32,
+    },
+}
+
+impl fmt::Display for SourceInfoRule {
+    /// The sentence `dxinfo --verify` prints for the rule.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use SourceInfoRule::*;
+        match self {
+            AlignedSizePastPart {
+                aligned_size,
+                part_size,
+            } => write!(
+                f,
+                "AlignedSizeInBytes {aligned_size:#x} is more than the part size {part_size:#x}"
+            ),
+            DuplicateSection { section } => write!(f, "second {section} section"),
+            UnknownSection { raw } => write!(f, "unknown section type {raw}"),
+            SectionSizeMismatch {
+                section,
+                stated,
+                needed,
+            } => write!(
+                f,
+                "{section} section AlignedSizeInBytes is {stated} but its data needs {needed}"
+            ),
+            SourceCountMismatch { names, contents } => {
+                write!(f, "{names} source names but {contents} source contents")
+            }
+            SourceSizeMismatch {
+                index,
+                name,
+                names_say,
+                contents_hold,
+            } => write!(
+                f,
+                "source {index} '{name}': names say {names_say} content bytes, contents hold {contents_hold}"
+            ),
+            NameSizeMismatch {
+                stated,
+                name,
+                actual,
+            } => write!(
+                f,
+                "NameSizeInBytes is {stated} but the name '{name}' ends after {actual} bytes"
+            ),
+            EntriesSizeMismatch { used, stated } => write!(
+                f,
+                "source names entries use {used} bytes but EntriesSizeInBytes is {stated}"
+            ),
+            UncompressedSizeMismatch { declared, held } => write!(
+                f,
+                "uncompressed contents declare {declared} bytes but hold {held}"
+            ),
+            InflatedSizeMismatch { declared, inflated } => write!(
+                f,
+                "zlib contents declare {declared} bytes but inflate to {inflated}"
+            ),
+            SourceTextNul { size } => write!(
+                f,
+                "source text of {size} bytes does not end at its first NUL"
+            ),
+        }
+    }
+}
+
+impl Rule for SourceInfoRule {}
 
 #[cfg(test)]
 mod tests;

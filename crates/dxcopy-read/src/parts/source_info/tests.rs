@@ -114,15 +114,16 @@ fn structural_issues() {
     data[args_at + 6] = 1;
     let s = SourceInfo::parse_data(&data, 0).unwrap();
     assert!(s.issues.iter().any(|i| i.kind
-        == FindingKind::DuplicateSection {
+        == SourceInfoRule::DuplicateSection {
             section: SectionType::SourceNames
-        }));
+        }
+        .into()));
     data[args_at + 6] = 9;
     let s = SourceInfo::parse_data(&data, 0).unwrap();
     assert!(s
         .issues
         .iter()
-        .any(|i| i.kind == FindingKind::UnknownSection { raw: 9 }));
+        .any(|i| i.kind == SourceInfoRule::UnknownSection { raw: 9 }.into()));
     // Section size smaller than its header.
     data[args_at..args_at + 4].copy_from_slice(&4u32.to_le_bytes());
     assert_eq!(
@@ -182,9 +183,10 @@ fn mismatched_names_and_contents() {
     bad[second + 12] = bad[second + 12].wrapping_add(1);
     let s = SourceInfo::parse_data(&bad, 0).unwrap();
     assert!(
-        s.issues
-            .iter()
-            .any(|i| matches!(i.kind, FindingKind::SourceSizeMismatch { index: 1, .. })),
+        s.issues.iter().any(|i| matches!(
+            i.kind.rule(),
+            Some(SourceInfoRule::SourceSizeMismatch { index: 1, .. })
+        )),
         "{:?}",
         s.issues
     );
@@ -194,10 +196,11 @@ fn mismatched_names_and_contents() {
     bad[at + 16] = 1;
     let s = SourceInfo::parse_data(&bad, 0).unwrap();
     assert!(s.issues.iter().any(|i| i.kind
-        == FindingKind::SourceCountMismatch {
+        == SourceInfoRule::SourceCountMismatch {
             names: 2,
             contents: 1
-        }));
+        }
+        .into()));
     // Name without NUL inside NameSizeInBytes.
     let mut bad = data;
     bad[26 + 8] = 3;
@@ -281,10 +284,11 @@ fn hostile_inputs_in_both_views() {
             edit(&plain, &|d| put32(d, 0, len as u32 + 4)),
             found(&[(
                 at(0),
-                AlignedSizePastPart {
+                SourceInfoRule::AlignedSizePastPart {
                     aligned_size: len as u32 + 4,
                     part_size: len as u64,
-                },
+                }
+                .into(),
             )]),
             err("OutOfBounds", at(0)),
         ),
@@ -325,16 +329,20 @@ fn hostile_inputs_in_both_views() {
             edit(&plain, &|d| d[args + 6] = 1),
             found(&[(
                 at(args + 6),
-                DuplicateSection {
+                SourceInfoRule::DuplicateSection {
                     section: SectionType::SourceNames,
-                },
+                }
+                .into(),
             )]),
             err("UnknownValue", at(args + 6)),
         ),
         (
             "unknown section type",
             edit(&plain, &|d| d[args + 6] = 9),
-            found(&[(at(args + 6), UnknownSection { raw: 9 })]),
+            found(&[(
+                at(args + 6),
+                SourceInfoRule::UnknownSection { raw: 9 }.into(),
+            )]),
             err("UnknownValue", at(args + 6)),
         ),
         (
@@ -365,11 +373,12 @@ fn hostile_inputs_in_both_views() {
             }),
             found(&[(
                 at(8),
-                SectionSizeMismatch {
+                SourceInfoRule::SectionSizeMismatch {
                     section: SectionType::SourceNames,
                     stated: get32(&plain, 8) + 4,
                     needed: u64::from(get32(&plain, 8)),
-                },
+                }
+                .into(),
             )]),
             err("SizeMismatch", at(8)),
         ),
@@ -397,10 +406,11 @@ fn hostile_inputs_in_both_views() {
             }),
             found(&[(
                 at(contents - 2),
-                EntriesSizeMismatch {
+                SourceInfoRule::EntriesSizeMismatch {
                     used: (contents - 2 - first_name) as u64,
                     stated: (contents - first_name) as u32,
-                },
+                }
+                .into(),
             )]),
             found(&[]),
         ),
@@ -421,11 +431,12 @@ fn hostile_inputs_in_both_views() {
             edit(&plain, &|d| put32(d, first_name + 8, 12)),
             found(&[(
                 at(first_name + 8),
-                NameSizeMismatch {
+                SourceInfoRule::NameSizeMismatch {
                     stated: 12,
                     name: "main.hlsl".into(),
                     actual: 10,
-                },
+                }
+                .into(),
             )]),
             found(&[]),
         ),
@@ -446,12 +457,13 @@ fn hostile_inputs_in_both_views() {
             edit(&plain, &|d| put32(d, second_name + 12, text_size(1) + 1)),
             found(&[(
                 at(0),
-                SourceSizeMismatch {
+                SourceInfoRule::SourceSizeMismatch {
                     index: 1,
                     name: "inc.hlsli".into(),
                     names_say: text_size(1) + 1,
                     contents_hold: text_size(1),
-                },
+                }
+                .into(),
             )]),
             found(&[]),
         ),
@@ -460,10 +472,11 @@ fn hostile_inputs_in_both_views() {
             edit(&plain, &|d| put32(d, contents_body + 16, 1)),
             found(&[(
                 at(0),
-                SourceCountMismatch {
+                SourceInfoRule::SourceCountMismatch {
                     names: 2,
                     contents: 1,
-                },
+                }
+                .into(),
             )]),
             err("SizeMismatch", at(contents)),
         ),
@@ -472,10 +485,11 @@ fn hostile_inputs_in_both_views() {
             edit(&zlib, &|d| put32(d, z_body + 16, 1)),
             found(&[(
                 at(0),
-                SourceCountMismatch {
+                SourceInfoRule::SourceCountMismatch {
                     names: 2,
                     contents: 1,
-                },
+                }
+                .into(),
             )]),
             found(&[]),
         ),
@@ -505,10 +519,11 @@ fn hostile_inputs_in_both_views() {
             }),
             found(&[(
                 at(contents_body + 12),
-                UncompressedSizeMismatch {
+                SourceInfoRule::UncompressedSizeMismatch {
                     declared: get32(&plain, contents_body + 12) + 4,
                     held: get32(&plain, contents_body + 8),
-                },
+                }
+                .into(),
             )]),
             found(&[]),
         ),
@@ -518,18 +533,20 @@ fn hostile_inputs_in_both_views() {
             found(&[
                 (
                     at(first_content + 8),
-                    SourceTextNul {
+                    SourceInfoRule::SourceTextNul {
                         size: text_size(0) - 1,
-                    },
+                    }
+                    .into(),
                 ),
                 (
                     at(0),
-                    SourceSizeMismatch {
+                    SourceInfoRule::SourceSizeMismatch {
                         index: 0,
                         name: "main.hlsl".into(),
                         names_say: text_size(0),
                         contents_hold: text_size(0) - 1,
-                    },
+                    }
+                    .into(),
                 ),
             ]),
             err("NotOneString", at(first_content + 12)),
@@ -537,7 +554,10 @@ fn hostile_inputs_in_both_views() {
         (
             "content with a NUL inside",
             edit(&plain, &|d| d[first_content + 12] = 0),
-            found(&[(at(first_content + 8), SourceTextNul { size: text_size(0) })]),
+            found(&[(
+                at(first_content + 8),
+                SourceInfoRule::SourceTextNul { size: text_size(0) }.into(),
+            )]),
             err("NotOneString", at(first_content + 12)),
         ),
         (
@@ -569,10 +589,11 @@ fn hostile_inputs_in_both_views() {
             edit(&zlib, &|d| put32(d, z_body + 12, z_uncompressed + 4)),
             found(&[(
                 at(z_body + 12),
-                InflatedSizeMismatch {
+                SourceInfoRule::InflatedSizeMismatch {
                     declared: z_uncompressed + 4,
                     inflated: z_uncompressed as usize,
-                },
+                }
+                .into(),
             )]),
             err("SizeMismatch", at(z_blob)),
         ),
@@ -672,4 +693,82 @@ fn extraction_paths_stay_inside() {
             String::from_utf8_lossy(name)
         );
     }
+}
+
+#[test]
+fn each_rule_has_its_sentence() {
+    use SourceInfoRule::*;
+    crate::testutil::rules_say(vec![
+        (
+            AlignedSizePastPart {
+                aligned_size: 0x40,
+                part_size: 0x30,
+            },
+            "AlignedSizeInBytes 0x40 is more than the part size 0x30",
+        ),
+        (
+            DuplicateSection {
+                section: SectionType::Args,
+            },
+            "second Args section",
+        ),
+        (UnknownSection { raw: 9 }, "unknown section type 9"),
+        (
+            SectionSizeMismatch {
+                section: SectionType::SourceNames,
+                stated: 20,
+                needed: 24,
+            },
+            "SourceNames section AlignedSizeInBytes is 20 but its data needs 24",
+        ),
+        (
+            SourceCountMismatch {
+                names: 2,
+                contents: 1,
+            },
+            "2 source names but 1 source contents",
+        ),
+        (
+            SourceSizeMismatch {
+                index: 1,
+                name: "a.hlsl".into(),
+                names_say: 5,
+                contents_hold: 6,
+            },
+            "source 1 'a.hlsl': names say 5 content bytes, contents hold 6",
+        ),
+        (
+            NameSizeMismatch {
+                stated: 9,
+                name: "a.hlsl".into(),
+                actual: 7,
+            },
+            "NameSizeInBytes is 9 but the name 'a.hlsl' ends after 7 bytes",
+        ),
+        (
+            EntriesSizeMismatch {
+                used: 40,
+                stated: 44,
+            },
+            "source names entries use 40 bytes but EntriesSizeInBytes is 44",
+        ),
+        (
+            UncompressedSizeMismatch {
+                declared: 10,
+                held: 12,
+            },
+            "uncompressed contents declare 10 bytes but hold 12",
+        ),
+        (
+            InflatedSizeMismatch {
+                declared: 10,
+                inflated: 11,
+            },
+            "zlib contents declare 10 bytes but inflate to 11",
+        ),
+        (
+            SourceTextNul { size: 12 },
+            "source text of 12 bytes does not end at its first NUL",
+        ),
+    ]);
 }

@@ -42,9 +42,9 @@ pre { font-family: Consolas, 'DejaVu Sans Mono', monospace; }\n\
 </style>\n</head>\n<body>\n<pre>\n";
 const HTML_TAIL: &str = "</pre>\n</body>\n</html>\n";
 
-/// Writes `bytes` with `&`, `<`, `>`, `"` and `'` as HTML character
+/// Appends `bytes` with `&`, `<`, `>`, `"` and `'` as HTML character
 /// references, everything else as it is.
-fn write_escaped(out: &mut impl Write, bytes: &[u8]) -> io::Result<()> {
+fn push_escaped(out: &mut Vec<u8>, bytes: &[u8]) {
     let mut from = 0;
     for (at, b) in bytes.iter().enumerate() {
         let entity: &[u8] = match b {
@@ -55,11 +55,35 @@ fn write_escaped(out: &mut impl Write, bytes: &[u8]) -> io::Result<()> {
             b'\'' => b"&#39;",
             _ => continue,
         };
-        out.write_all(&bytes[from..at])?;
-        out.write_all(entity)?;
+        out.extend_from_slice(&bytes[from..at]);
+        out.extend_from_slice(entity);
         from = at + 1;
     }
-    out.write_all(&bytes[from..])
+    out.extend_from_slice(&bytes[from..]);
+}
+
+/// Appends `text`, a span of `class`, marked up in `style`.
+fn push_span(out: &mut Vec<u8>, style: Style, class: Class, text: &[u8]) {
+    match style {
+        Style::Ansi => match ansi_start(class) {
+            Some(escape) => {
+                out.extend_from_slice(escape);
+                out.extend_from_slice(text);
+                out.extend_from_slice(ANSI_RESET);
+            }
+            None => out.extend_from_slice(text),
+        },
+        Style::Html => match html_class(class) {
+            Some(name) => {
+                out.extend_from_slice(b"<span class=\"");
+                out.extend_from_slice(name);
+                out.extend_from_slice(b"\">");
+                push_escaped(out, text);
+                out.extend_from_slice(b"</span>");
+            }
+            None => push_escaped(out, text),
+        },
+    }
 }
 
 /// A listing writer that adds colour: what is written to it is the plain
@@ -71,6 +95,8 @@ pub struct MarkupWriter<W: Write> {
     style: Style,
     dialect: Dialect,
     line: Vec<u8>,
+    /// A line's marked-up bytes, written to `out` at once.
+    marked: Vec<u8>,
 }
 
 impl<W: Write> MarkupWriter<W> {
@@ -81,14 +107,17 @@ impl<W: Write> MarkupWriter<W> {
             style,
             dialect,
             line: Vec::new(),
+            marked: Vec::new(),
         }
     }
 
     /// Writes a line that is no part of the listing (the `FILE:` line
     /// before each of several listings) without colour, and its line end.
     pub fn write_plain_line(&mut self, text: &[u8]) -> io::Result<()> {
-        self.write_span((Class::Plain, 0, text.len()), text)?;
-        self.out.write_all(b"\n")
+        self.marked.clear();
+        push_span(&mut self.marked, self.style, Class::Plain, text);
+        self.marked.push(b'\n');
+        self.out.write_all(&self.marked)
     }
 
     /// Writes what is held; returns `out`.
@@ -103,8 +132,9 @@ impl<W: Write> MarkupWriter<W> {
 
     /// One line, its spans merged by class, then its line end.
     fn write_line(&mut self, line: &[u8], line_end: bool) -> io::Result<()> {
+        let (style, marked) = (self.style, &mut self.marked);
+        marked.clear();
         let mut pending: Option<(Class, usize, usize)> = None;
-        let mut result = Ok(());
         let mut at = 0;
         spans(line, self.dialect, |class, text| {
             let start = at;
@@ -112,50 +142,19 @@ impl<W: Write> MarkupWriter<W> {
             match &mut pending {
                 Some((held, _, end)) if *held == class => *end = at,
                 _ => {
-                    if let Some(span) = pending.replace((class, start, at)) {
-                        if result.is_ok() {
-                            result = self.write_span(span, line);
-                        }
+                    if let Some((class, start, end)) = pending.replace((class, start, at)) {
+                        push_span(marked, style, class, &line[start..end]);
                     }
                 }
             }
         });
-        result?;
-        if let Some(span) = pending {
-            self.write_span(span, line)?;
+        if let Some((class, start, end)) = pending {
+            push_span(marked, style, class, &line[start..end]);
         }
         if line_end {
-            self.out.write_all(b"\n")?;
+            marked.push(b'\n');
         }
-        Ok(())
-    }
-
-    fn write_span(
-        &mut self,
-        (class, start, end): (Class, usize, usize),
-        line: &[u8],
-    ) -> io::Result<()> {
-        let text = &line[start..end];
-        match &self.style {
-            Style::Ansi => match ansi_start(class) {
-                Some(escape) => {
-                    self.out.write_all(escape)?;
-                    self.out.write_all(text)?;
-                    self.out.write_all(ANSI_RESET)
-                }
-                None => self.out.write_all(text),
-            },
-            Style::Html => match html_class(class) {
-                Some(name) => {
-                    self.out.write_all(b"<span class=\"")?;
-                    self.out.write_all(name)?;
-                    self.out.write_all(b"\">")?;
-                    write_escaped(&mut self.out, text)?;
-                    self.out.write_all(b"</span>")
-                }
-                None => write_escaped(&mut self.out, text),
-            },
-        }
+        self.out.write_all(&self.marked)
     }
 }
 
@@ -218,9 +217,10 @@ impl<W: Write> Write for PageWriter<W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         if !self.started && !buf.is_empty() {
             self.started = true;
-            self.out.write_all(HTML_HEAD.as_bytes())?;
-            write_escaped(&mut self.out, self.title.as_bytes())?;
-            self.out.write_all(HTML_STYLE.as_bytes())?;
+            let mut head = HTML_HEAD.as_bytes().to_vec();
+            push_escaped(&mut head, self.title.as_bytes());
+            head.extend_from_slice(HTML_STYLE.as_bytes());
+            self.out.write_all(&head)?;
         }
         self.out.write_all(buf)?;
         Ok(buf.len())

@@ -77,6 +77,7 @@ pub fn spans(line: &[u8], dialect: Dialect, mut emit: impl FnMut(Class, &[u8])) 
     }
 }
 
+#[inline]
 fn starts_comment(rest: &[u8], dialect: Dialect) -> bool {
     match dialect {
         Dialect::Dxbc => rest.starts_with(b"//"),
@@ -178,20 +179,62 @@ fn is_dxil_type_name(name: &[u8]) -> bool {
         .any(|prefix| name.starts_with(prefix))
 }
 
-fn is_word_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b == b'$'
+/// Byte classes, one table lookup each (the classifier's inner loops).
+const WORD: u8 = 1;
+const DXIL_NAME: u8 = 2;
+const PLAIN_RUN: u8 = 4;
+/// Bytes an HTML writer escapes.
+pub(super) const HTML_SPECIAL: u8 = 8;
+
+const BYTE_CLASSES: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut b = 0;
+    while b < 256 {
+        let byte = b as u8;
+        let word = byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'$';
+        let mut class = 0;
+        if word {
+            class |= WORD;
+        }
+        if word || matches!(byte, b'.' | b'-') {
+            class |= DXIL_NAME;
+        }
+        // Anything that cannot start another token or a comment.
+        if !(word || matches!(byte, b'"' | b'%' | b'@' | b'!' | b'-' | b'+' | b'/' | b';')) {
+            class |= PLAIN_RUN;
+        }
+        if matches!(byte, b'&' | b'<' | b'>' | b'"' | b'\'') {
+            class |= HTML_SPECIAL;
+        }
+        table[b] = class;
+        b += 1;
+    }
+    table
+};
+
+#[inline]
+pub(super) fn has_class(b: u8, class: u8) -> bool {
+    BYTE_CLASSES[b as usize] & class != 0
 }
 
+#[inline]
+fn is_word_byte(b: u8) -> bool {
+    has_class(b, WORD)
+}
+
+#[inline]
 fn is_dxil_name_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'$' | b'-')
+    has_class(b, DXIL_NAME)
 }
 
 /// Bytes that continue a plain run: anything that cannot start another
 /// token or a comment.
+#[inline]
 fn is_plain_run_byte(b: u8) -> bool {
-    !(is_word_byte(b) || matches!(b, b'"' | b'%' | b'@' | b'!' | b'-' | b'+' | b'/' | b';'))
+    has_class(b, PLAIN_RUN)
 }
 
+#[inline]
 fn run(bytes: &[u8], keep: impl Fn(&u8) -> bool) -> usize {
     bytes.iter().position(|b| !keep(b)).unwrap_or(bytes.len())
 }

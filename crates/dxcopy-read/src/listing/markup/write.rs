@@ -1,6 +1,6 @@
 //! The two writers over [`super::spans`]: ANSI escapes and an HTML page.
 
-use super::{spans, Class, Dialect, Style};
+use super::{has_class, spans, Class, Dialect, Style, HTML_SPECIAL};
 use std::io::{self, Write};
 
 /// The escape that starts a class's colour on a terminal (`Plain` has
@@ -47,6 +47,9 @@ const HTML_TAIL: &str = "</pre>\n</body>\n</html>\n";
 fn push_escaped(out: &mut Vec<u8>, bytes: &[u8]) {
     let mut from = 0;
     for (at, b) in bytes.iter().enumerate() {
+        if !has_class(*b, HTML_SPECIAL) {
+            continue;
+        }
         let entity: &[u8] = match b {
             b'&' => b"&amp;",
             b'<' => b"&lt;",

@@ -1,7 +1,7 @@
 //! The C-header options of dxcopy and dxstrip (`--array`, `--output-format`,
 //! `--listing`, …), mapped to [`dxcopy_edit::header_run::HeaderRun`].
 
-use crate::listing_args::{parse_release, Rounding};
+use crate::listing_args::{parse_release, DisasmFlagArgs, Rounding};
 use clap::Args;
 use dxcopy_edit::c_header::{CompilerHeader, HeaderStyle, LineEnds};
 use dxcopy_edit::header_run::HeaderRun;
@@ -19,6 +19,9 @@ pub struct ListingArgs {
     /// Listings written into C headers: how halfway float immediates round (`current` or `legacy`, as dxinfo --disasm-rounding)
     #[arg(long, value_name = "RULE", value_enum, default_value_t = Rounding::Current)]
     pub disasm_rounding: Rounding,
+    #[allow(missing_docs)] // flattened: its fields carry the help text
+    #[command(flatten)]
+    pub disasm_flags: DisasmFlagArgs,
 }
 
 impl ListingArgs {
@@ -27,7 +30,9 @@ impl ListingArgs {
         HeaderRun {
             all_arrays,
             rewrite_listings: self.listing,
-            listing: self.disasm_rounding.listing_options(self.disasm_format),
+            listing: self
+                .disasm_rounding
+                .listing_options(self.disasm_format, self.disasm_flags.flags()),
             ..HeaderRun::default()
         }
     }

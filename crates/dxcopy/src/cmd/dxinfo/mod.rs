@@ -14,7 +14,7 @@ use crate::info::text::{write_parts, write_text, TextOptions};
 use crate::info::verify::{coverage_checks, verify};
 use crate::info::yaml::{to_obj2yaml, YamlOptions};
 use crate::info::{parse_part_name, Inspection};
-use crate::listing_args::{parse_release, ColorWhen, ListingMarkup, Rounding};
+use crate::listing_args::{parse_release, ColorWhen, DisasmFlagArgs, ListingMarkup, Rounding};
 use clap::Parser;
 use dxcopy_edit::config::read_data_file;
 use dxcopy_edit::Operation;
@@ -25,6 +25,7 @@ use dxcopy_read::listing::dxil::{
     write_container_listing_to, ListingOptions as DxilListingOptions,
 };
 use dxcopy_read::listing::markup::{Dialect, MarkupWriter, PageWriter, Style};
+use dxcopy_read::listing::DisasmFlags;
 use dxcopy_read::pdb::{container_input, ContainerSource};
 use dxcopy_read::reflect::{self, Reflection};
 use dxcopy_read::rts0::RootSignature;
@@ -125,6 +126,9 @@ pub struct Opts {
     /// Disassemble (as --disasm) into a colour-coded HTML page, as fxc's /Cc (D3D_DISASM_ENABLE_COLOR_CODE) asks for; DXIL in the same style (dxc writes no HTML for DXIL); several FILEs make one page
     #[arg(long)]
     pub disasm_html: bool,
+    #[allow(missing_docs)] // flattened: its fields carry the help text
+    #[command(flatten)]
+    pub disasm_flags: DisasmFlagArgs,
     /// Shader reflection (docs/reflection.md): what ID3D12ShaderReflection / ID3D12LibraryReflection report, as JSON (D3D12 field names in snake_case, D3D constant names), from RDEF, STAT, the signatures and SHEX (DXBC) or PSV0, RDAT and the signatures (DXIL); its `notes` name what the container does not record
     #[arg(long)]
     pub reflect: bool,
@@ -218,6 +222,12 @@ const MODIFIERS: &[(&str, &[&str])] = &[
     ("disasm_rounding", &["disasm", "disasm_html"]),
     ("disasm_format", &["disasm", "disasm_html"]),
     ("color", &["disasm"]),
+    ("disasm_numbers", &["disasm", "disasm_html"]),
+    ("disasm_offsets", &["disasm", "disasm_html"]),
+    ("disasm_hex", &["disasm", "disasm_html"]),
+    ("disasm_no_debug_info", &["disasm", "disasm_html"]),
+    ("disasm_instruction_only", &["disasm", "disasm_html"]),
+    ("disasm_instruction_cycle", &["disasm", "disasm_html"]),
     ("text", &["reflect"]),
     ("disasm_with", &["disasm"]),
     ("exact", &["diff"]),
@@ -298,6 +308,8 @@ pub enum View {
         rounding: Rounding,
         /// `--disasm-format`.
         release: Option<ListingFormat>,
+        /// `--disasm-numbers`, `--disasm-offsets`, `--disasm-hex`, …
+        flags: DisasmFlags,
         /// `--disasm-with`.
         tool: Option<DisasmTool>,
         /// `--color` or `--disasm-html`.
@@ -369,6 +381,7 @@ impl View {
                 },
                 rounding: opts.disasm_rounding,
                 release: opts.disasm_format,
+                flags: opts.disasm_flags.flags(),
                 tool: opts.disasm_with,
                 markup: match opts.color {
                     _ if opts.disasm_html => ListingMarkup::Html,
@@ -662,10 +675,12 @@ fn run_view(opts: &Opts, view: View, io: &mut Io<'_>) -> i32 {
                     part,
                     rounding,
                     release,
+                    flags,
                     tool,
                     markup,
                 } => {
-                    let options = rounding.listing_options(release.and_then(ListingFormat::fxc));
+                    let options =
+                        rounding.listing_options(release.and_then(ListingFormat::fxc), *flags);
                     let dxc = release.and_then(ListingFormat::dxc);
                     let style = markup.style(io.stdout_color);
                     let (part, tool) = (*part, *tool);
@@ -772,7 +787,7 @@ fn show_disasm(
         None => c.find(PartName::DXIL).is_some() || c.find(PartName::ILDB).is_some(),
     };
     if wants_bitcode && tool.is_none() {
-        return show_dxil_listing(io, shown, c, requested, dxc, many, style);
+        return show_dxil_listing(io, shown, c, requested, dxc, options.flags, many, style);
     }
     if !wants_bitcode {
         if let Some(name) = requested {
@@ -841,11 +856,17 @@ fn show_dxil_listing(
     c: &Container<'_>,
     part: Option<PartName>,
     release: Option<DxcRelease>,
+    flags: DisasmFlags,
     many: bool,
     style: Option<Style>,
 ) -> Shown {
     let mut listing = Vec::new();
-    match write_container_listing_to(c, &DxilListingOptions { part, release }, &mut listing)? {
+    let options = DxilListingOptions {
+        part,
+        release,
+        flags,
+    };
+    match write_container_listing_to(c, &options, &mut listing)? {
         Ok(()) => {
             match style {
                 None => {

@@ -170,6 +170,12 @@ fn modifiers_are_refused_outside_their_views() {
         ("root_signature", "--root-signature=rs"),
         ("disasm_rounding", "--disasm-rounding=legacy"),
         ("disasm_format", "--disasm-format=6.3"),
+        ("disasm_numbers", "--disasm-numbers"),
+        ("disasm_offsets", "--disasm-offsets"),
+        ("disasm_hex", "--disasm-hex"),
+        ("disasm_no_debug_info", "--disasm-no-debug-info"),
+        ("disasm_instruction_only", "--disasm-instruction-only"),
+        ("disasm_instruction_cycle", "--disasm-instruction-cycle"),
         ("text", "--text"),
         ("disasm_with", "--disasm-with=llvm-dis"),
         ("color", "--color=always"),
@@ -302,6 +308,7 @@ fn flags_resolve_to_one_view() {
             part: Some(PartName::ILDB),
             rounding: Rounding::Legacy,
             release: None,
+            flags: DisasmFlags::default(),
             tool: None,
             markup: ListingMarkup::default(),
         })
@@ -312,6 +319,7 @@ fn flags_resolve_to_one_view() {
             part: None,
             rounding: Rounding::Current,
             release: None,
+            flags: DisasmFlags::default(),
             tool: None,
             markup: ListingMarkup::default(),
         })
@@ -327,8 +335,50 @@ fn flags_resolve_to_one_view() {
             part: None,
             rounding: Rounding::Current,
             release: Some(ListingFormat::Dxc(DxcRelease::public(1, 8, 2403))),
+            flags: DisasmFlags::default(),
             tool: Some(DisasmTool::LlvmDis),
             markup: ListingMarkup::default(),
+        })
+    );
+    assert_eq!(
+        view(&["--disasm", "--disasm-numbers", "--disasm-hex", "a"]),
+        Ok(View::Disasm {
+            part: None,
+            rounding: Rounding::Current,
+            release: None,
+            flags: DisasmFlags {
+                numbers: true,
+                hex: true,
+                ..DisasmFlags::default()
+            },
+            tool: None,
+            markup: ListingMarkup::default(),
+        })
+    );
+    // --disasm-html is the listing view as a page, with the listing options.
+    assert_eq!(
+        view(&["--disasm-html", "--disasm-numbers", "a"]),
+        Ok(View::Disasm {
+            part: None,
+            rounding: Rounding::Current,
+            release: None,
+            flags: DisasmFlags {
+                numbers: true,
+                ..DisasmFlags::default()
+            },
+            tool: None,
+            markup: ListingMarkup::Html,
+        })
+    );
+    assert_eq!(
+        view(&["--disasm=DXIL", "--color=never", "a"]),
+        Ok(View::Disasm {
+            part: Some(PartName::DXIL),
+            rounding: Rounding::Current,
+            release: None,
+            flags: DisasmFlags::default(),
+            tool: None,
+            markup: ListingMarkup::Color(ColorWhen::Never),
         })
     );
     assert_eq!(
@@ -337,6 +387,7 @@ fn flags_resolve_to_one_view() {
             part: None,
             rounding: Rounding::Current,
             release: Some(ListingFormat::Fxc(dxbc::FxcRelease::V6_3)),
+            flags: DisasmFlags::default(),
             tool: None,
             markup: ListingMarkup::default(),
         })

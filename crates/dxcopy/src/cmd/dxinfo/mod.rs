@@ -787,7 +787,12 @@ fn show_disasm(
         None => c.find(PartName::DXIL).is_some() || c.find(PartName::ILDB).is_some(),
     };
     if wants_bitcode && tool.is_none() {
-        return show_dxil_listing(io, shown, c, requested, dxc, options.flags, many, style);
+        let dxil = DxilListingOptions {
+            part: requested,
+            release: dxc,
+            flags: options.flags,
+        };
+        return show_dxil_listing(io, shown, c, &dxil, many, style);
     }
     if !wants_bitcode {
         if let Some(name) = requested {
@@ -854,19 +859,12 @@ fn show_dxil_listing(
     io: &mut Io<'_>,
     shown: &str,
     c: &Container<'_>,
-    part: Option<PartName>,
-    release: Option<DxcRelease>,
-    flags: DisasmFlags,
+    options: &DxilListingOptions,
     many: bool,
     style: Option<Style>,
 ) -> Shown {
     let mut listing = Vec::new();
-    let options = DxilListingOptions {
-        part,
-        release,
-        flags,
-    };
-    match write_container_listing_to(c, &options, &mut listing)? {
+    match write_container_listing_to(c, options, &mut listing)? {
         Ok(()) => {
             match style {
                 None => {

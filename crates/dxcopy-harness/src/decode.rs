@@ -4,6 +4,7 @@
 
 use dxcopy_read::decode::{decode_part, has_decoder};
 use dxcopy_read::listing::dxbc::{self, sm4, FloatRounding, ListingOptions};
+use dxcopy_read::listing::DisasmFlags;
 use dxcopy_read::psv0::Psv0;
 use dxcopy_read::rts0::RootSignature;
 use dxcopy_read::{Container, Part, PartName, Program, ShaderHash, ShaderKind};
@@ -87,7 +88,7 @@ pub fn debug_notes_data(name: PartName, data: &[u8], base: u64, sink: &mut crate
     };
     match decoded {
         Ok(notes) => {
-            let _ = write!(sink, "{notes:?} {:?}", notes.initial_locations());
+            let _ = write!(sink, "{notes:?} {:?}", notes.initial_locations(None));
             for key in notes.lines.keys().take(64) {
                 let _ = write!(sink, "{:?}", notes.line_at(*key));
             }
@@ -104,13 +105,19 @@ pub fn disasm_data(data: &[u8], base: u64, sink: &mut crate::Discard) {
     match dxcopy_read::sm4::Program::decode_prefix(data, base) {
         Ok((program, error)) => {
             let mut text = String::new();
-            // Both roundings, and the oldest release's layout with the legacy one.
-            for (rounding, release) in [
-                (FloatRounding::Current, None),
-                (FloatRounding::Legacy, Some(dxbc::FxcRelease::V9_29)),
+            // Both roundings, the oldest release's layout with the legacy
+            // one, and every D3D_DISASM flag (numbers, offsets, hex) on.
+            let all = DisasmFlags::from_bits(0xfc).unwrap_or_default();
+            for (rounding, release, flags) in [
+                (FloatRounding::Current, None, DisasmFlags::default()),
+                (FloatRounding::Legacy, Some(dxbc::FxcRelease::V9_29), all),
             ] {
                 text.clear();
-                let options = ListingOptions { rounding, release };
+                let options = ListingOptions {
+                    rounding,
+                    release,
+                    flags,
+                };
                 let _ =
                     sm4::write_program(&program, error.is_none().then_some(0), &options, &mut text);
             }

@@ -147,6 +147,7 @@ fn exercise_container(bytes: &[u8]) -> Result<Summary, Violation> {
     let legacy = dxcopy_read::listing::dxbc::ListingOptions {
         rounding: dxcopy_read::listing::dxbc::FloatRounding::Legacy,
         release: Some(dxcopy_read::listing::dxbc::FxcRelease::V9_29),
+        ..Default::default()
     };
     if let Err(e) =
         dxcopy_read::listing::dxbc::header::write_header_sections(&container, &legacy, &mut listing)

@@ -6,6 +6,7 @@
 use dxcopy_harness::alloc::{Counting, ThreadCounts};
 use dxcopy_harness::shapes;
 use dxcopy_read::listing::dxbc::{self, DisasmError, FloatRounding, ListingOptions};
+use dxcopy_read::listing::DisasmFlags;
 use dxcopy_read::sm4::{DecodeErrorKind, MAX_BLOCK_DEPTH};
 use dxcopy_read::Container;
 
@@ -21,11 +22,20 @@ fn container(shex: &[u8]) -> Vec<u8> {
 
 /// Streams the listing into a counter: (bytes written, errors, peak heap).
 fn stream(bytes: &[u8]) -> (usize, Vec<DisasmError>, usize) {
+    stream_with(bytes, DisasmFlags::default())
+}
+
+/// [`stream`] with the `D3D_DISASM_*` flags `flags`.
+fn stream_with(bytes: &[u8], flags: DisasmFlags) -> (usize, Vec<DisasmError>, usize) {
     let c = Container::parse(bytes).unwrap();
     let mut sink = dxcopy_harness::CountingSink(0);
     let mut errors = Vec::new();
+    let options = ListingOptions {
+        flags,
+        ..ListingOptions::default()
+    };
     let used = ThreadCounts::measure(|| {
-        errors = dxbc::write_listing(&c, "t", &ListingOptions::default(), &mut sink)
+        errors = dxbc::write_listing(&c, "t", &options, &mut sink)
             .unwrap()
             .unwrap();
     });
@@ -77,6 +87,42 @@ fn a_long_deep_program_streams_in_memory_linear_in_its_input() {
 }
 
 #[test]
+fn numbers_and_offsets_add_a_few_bytes_a_line_to_a_hostile_program() {
+    // The long deep program and the nesting bomb with every flag on:
+    // numbers, offsets and hexadecimal literals add at most a lead of 20
+    // bytes a line (a six-digit number, two spaces, `0x%08X: `), never
+    // work or memory that grows faster than the program.
+    let all = DisasmFlags::from_bits(0xfc).unwrap();
+    for (name, shex, lines) in [
+        (
+            "repeated nesting",
+            shapes::repeated_nesting(MAX_BLOCK_DEPTH, 200),
+            102_402,
+        ),
+        (
+            "nesting bomb",
+            shapes::nested_loops(100_000),
+            1 + MAX_BLOCK_DEPTH,
+        ),
+    ] {
+        let bytes = container(&shex);
+        let (plain, plain_errors, _) = stream(&bytes);
+        let (written, errors, peak) = stream_with(&bytes, all);
+        assert_eq!(errors, plain_errors, "{name}");
+        assert!(written > plain, "{name}");
+        assert!(
+            written - plain <= 20 * lines,
+            "{name}: {written} bytes with the flags, {plain} without, {lines} lines"
+        );
+        assert!(
+            peak < 2 * bytes.len(),
+            "{name}: peak heap {peak} for {} bytes",
+            bytes.len()
+        );
+    }
+}
+
+#[test]
 fn nesting_at_the_limit_lists_whole() {
     let bytes = container(&shapes::nested_loops(MAX_BLOCK_DEPTH));
     let c = Container::parse(&bytes).unwrap();
@@ -100,6 +146,7 @@ fn halfway_immediates_in_both_roundings() {
             &ListingOptions {
                 rounding,
                 release: None,
+                ..ListingOptions::default()
             },
             &mut text,
         )

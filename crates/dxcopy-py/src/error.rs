@@ -210,6 +210,34 @@ pub fn listing_to_py(
         | ListingError::TooLarge { part, .. } => Some(part.to_string()),
         _ => None,
     };
+    error_with(py, &e, file, part)
+}
+
+/// The Python exception for a DXBC listing cut short or not made: a read
+/// error as [`read_to_py`], otherwise the message with `path` and, for a
+/// token stream that does not decode, `part` (SHDR or SHEX).
+pub fn disasm_to_py(
+    py: Python<'_>,
+    e: dxcopy_read::listing::dxbc::DisasmError,
+    file: Option<&Path>,
+) -> PyErr {
+    use dxcopy_read::listing::dxbc::DisasmError;
+    let part = match &e {
+        DisasmError::Read(read) => return read_to_py(py, read.clone(), file),
+        DisasmError::Decode { part, .. } => Some(part.to_string()),
+        _ => None,
+    };
+    error_with(py, &e, file, part)
+}
+
+/// dxcopy.Error with the message of `e` (naming `file`) and its `path`
+/// and `part` attributes.
+fn error_with(
+    py: Python<'_>,
+    e: &dyn std::fmt::Display,
+    file: Option<&Path>,
+    part: Option<String>,
+) -> PyErr {
     let message = match file {
         Some(file) => format!("'{}': {e}", file.display()),
         None => e.to_string(),

@@ -112,7 +112,11 @@ pub fn write_header(
     let spec = CompilerHeader {
         name: name.to_owned(),
         generator: generator.unwrap_or_else(|| format!("dxcopy {}", env!("CARGO_PKG_VERSION"))),
-        listing: ListingOptions { rounding, release },
+        listing: ListingOptions {
+            rounding,
+            release,
+            ..ListingOptions::default()
+        },
         style,
         line_ends: if crlf { LineEnds::Crlf } else { LineEnds::Lf },
     };

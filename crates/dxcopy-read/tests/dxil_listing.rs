@@ -31,6 +31,7 @@ fn the_debug_module_is_listed_by_default_as_dxc_does() {
         &ListingOptions {
             part: Some(PartName::DXIL),
             release: None,
+            ..ListingOptions::default()
         },
     )
     .unwrap();
@@ -68,6 +69,7 @@ fn a_module_that_does_not_read_names_the_bit_offset_after_the_part_sections() {
     let options = ListingOptions {
         part: Some(PartName::DXIL),
         release: None,
+        ..ListingOptions::default()
     };
     let mut out = String::new();
     let err =
@@ -93,6 +95,7 @@ fn a_module_that_does_not_read_names_the_bit_offset_after_the_part_sections() {
         &ListingOptions {
             part: Some(PartName::SFI0),
             release: None,
+            ..ListingOptions::default()
         },
     )
     .unwrap_err();
@@ -117,6 +120,7 @@ fn the_streamed_listing_is_the_string_listing() {
         let options = ListingOptions {
             part,
             release: None,
+            ..ListingOptions::default()
         };
         let mut text = String::new();
         let expected = write_container_listing(&container, &options, &mut text);

@@ -377,7 +377,12 @@ pub fn compiler_listing(
         // A DXIL container: dxc's listing (`-Fh` writes what `-dumpbin`
         // prints).
         Err(DisasmError::DxilOnly) => {
-            dxcopy_read::listing::dxil::container_listing(container, &Default::default())
+            // The D3D_DISASM flags go along, for the DXIL listing to refuse.
+            let dxil = dxcopy_read::listing::dxil::ListingOptions {
+                flags: options.flags,
+                ..Default::default()
+            };
+            dxcopy_read::listing::dxil::container_listing(container, &dxil)
                 .map(|text| Some(safe_in_if_zero(&text).into_owned()))
                 .map_err(EditError::DxilListing)
         }

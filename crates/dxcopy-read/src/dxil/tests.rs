@@ -1512,7 +1512,7 @@ fn an_outlined_body_keeps_no_instructions_and_streams_the_models_own() {
         // block and debug location; name and attachments are the outline's.
         let mut streamed = Vec::new();
         outlined
-            .instructions(0, &mut |(block, i)| streamed.push((block, i)))
+            .instructions(0, &mut |(block, i, _)| streamed.push((block, i)))
             .unwrap_or_else(|e| panic!("{e}"));
         let expected: Vec<(u32, Instruction)> = full
             .blocks
@@ -1611,7 +1611,7 @@ fn bodies_read_again_in_any_order() {
     let read = |function: u32| {
         let mut out = Vec::new();
         outlined
-            .instructions(function, &mut |(_, i)| out.push(i.kind))
+            .instructions(function, &mut |(_, i, _)| out.push(i.kind))
             .unwrap_or_else(|e| panic!("{e}"));
         out
     };

@@ -856,3 +856,111 @@ fn min_precision_conversions_are_named_where_the_operation_converts() {
          itof r7.x {min16f}, r6.x"
     );
 }
+
+/// The whole listing of `instructions` with `flags`.
+fn listing_with(
+    version: u32,
+    instructions: &[Vec<u32>],
+    flags: crate::listing::DisasmFlags,
+) -> String {
+    let p = Program::decode(&program(version, instructions), 0).unwrap();
+    let mut out = String::new();
+    let options = ListingOptions {
+        flags,
+        ..ListingOptions::default()
+    };
+    write_program(&p, None, &options, &mut out).unwrap();
+    out
+}
+
+#[test]
+fn numbers_offsets_and_hex_literals() {
+    use crate::listing::DisasmFlags;
+    let d = |v: f64| [v.to_bits() as u32, (v.to_bits() >> 32) as u32];
+    let imm64 = {
+        let mut w = vec![2 | (5 << 12)];
+        w.extend(d(1.5));
+        w.extend(d(-0.25));
+        w
+    };
+    let icb = vec![
+        u32::from(op::CUSTOMDATA) | (3 << 11),
+        6,
+        f(1.0),
+        0,
+        2,
+        u32::MAX,
+    ];
+    let body = [
+        icb,
+        ins(op::DCL_TEMPS, 0, &[&[2]]),
+        ins(
+            op::DADD,
+            0,
+            &[&mask(R, 0, 3), &swz(R, 1, [0, 1, 0, 1]), &imm64],
+        ),
+        ins(op::MOV, 0, &[&mask(R, 1, 1), &l1(f(0.5))]),
+        ins(op::RET, 0, &[]),
+    ];
+    let all = DisasmFlags {
+        numbers: true,
+        offsets: true,
+        hex: true,
+        ..DisasmFlags::default()
+    };
+    // Offsets count from the version token: the ICB (6 words) at 8, the
+    // temps declaration at 32, dadd (10 words) at 40, mov at 80, ret at 100.
+    assert_eq!(
+        listing_with(CS50, &body, all),
+        "      0x00000000: cs_5_0\n      \
+         0x00000008: dcl_immediateConstantBuffer { { 0x3f800000, 0x00000000, 0x00000002, 0xffffffff} }\n      \
+         0x00000020: dcl_temps 2\n   \
+         0  0x00000028: dadd r0.xy, r1.xyxy, d(0x3ff8000000000000, 0xbfd0000000000000)\n   \
+         1  0x00000050: mov r1.x, l(0x3f000000)\n   \
+         2  0x00000064: ret \n"
+    );
+    let numbers = DisasmFlags {
+        numbers: true,
+        ..DisasmFlags::default()
+    };
+    assert_eq!(
+        listing_with(CS50, &body[1..], numbers),
+        "      cs_5_0\n      dcl_temps 2\n   0: dadd r0.xy, r1.xyxy, d(1.500000l, -0.250000l)\n   \
+         1: mov r1.x, l(0.500000)\n   2: ret \n"
+    );
+    let offsets = DisasmFlags {
+        offsets: true,
+        ..DisasmFlags::default()
+    };
+    assert_eq!(
+        listing_with(CS50, &body[3..], offsets),
+        "0x00000000: cs_5_0\n0x00000008: mov r1.x, l(0.500000)\n0x0000001C: ret \n"
+    );
+    // The flags change nothing else: the default is the plain listing.
+    assert_eq!(
+        listing_with(CS50, &body[3..], DisasmFlags::default()),
+        "cs_5_0\nmov r1.x, l(0.500000)\nret \n"
+    );
+}
+
+#[test]
+fn hull_shader_phase_markers_take_no_number() {
+    let numbers = crate::listing::DisasmFlags {
+        numbers: true,
+        ..Default::default()
+    };
+    let got = listing_with(
+        HS50,
+        &[
+            ins(op::HS_DECLS, 0, &[]),
+            ins(op::HS_FORK_PHASE, 0, &[]),
+            ins(op::MOV, 0, &[&mask(R, 0, 1), &l1(1)]),
+            ins(op::RET, 0, &[]),
+        ],
+        numbers,
+    );
+    assert_eq!(
+        got,
+        "      hs_5_0\n      hs_decls \n      hs_fork_phase \n   0: mov r0.x, l(1)\n   1: ret \n"
+    );
+}

@@ -129,6 +129,7 @@ fn check(opts: &Opts) -> ! {
             FloatRounding::Current
         },
         release: None,
+        ..ListingOptions::default()
     };
     let mut identical = 0;
     for file in &opts.files {

@@ -252,6 +252,7 @@ pub fn check_dxil_round_trip(bytes: &[u8]) -> Result<DxilRoundTrip, DxilAsmError
     let options = ListingOptions {
         part: Some(PartName::DXIL),
         release: None,
+        ..ListingOptions::default()
     };
     let text = container_listing(&container, &options)?;
     let patched = patch_dxil_container(bytes, &text)?;

@@ -188,6 +188,7 @@ fn dxil_listing(bytes: &[u8]) -> String {
     let options = ListingOptions {
         part: Some(PartName::DXIL),
         release: None,
+        ..ListingOptions::default()
     };
     container_listing(&container, &options).unwrap()
 }
@@ -332,6 +333,7 @@ fn debug_info_nodes_read_back() {
     let options = ListingOptions {
         part: Some(PartName::ILDB),
         release: None,
+        ..ListingOptions::default()
     };
     let text = container_listing(&container, &options).unwrap();
     assert!(text.contains("!DICompileUnit("));
@@ -351,6 +353,7 @@ fn a_debug_module_listing_replaces_ildb() {
     let options = ListingOptions {
         part: None,
         release: None,
+        ..ListingOptions::default()
     };
     // `dxinfo --disasm` lists ILDB when there is one, as dxc does.
     let text = container_listing(&container, &options).unwrap();

@@ -22,8 +22,8 @@ pub fn write_program<W: Write>(
     options: &ListingOptions,
     out: &mut W,
 ) -> std::fmt::Result {
-    writeln!(out, "{}", program.profile())?;
     let mut lines = Lines::default();
+    lines.write_profile(program, options, out)?;
     for instruction in &program.instructions {
         lines.write(program, instruction, options, out)?;
     }
@@ -62,11 +62,11 @@ pub fn write_streamed_with_notes<W: Write>(
     notes: Option<&DebugNotes>,
     out: &mut W,
 ) -> Result<Option<DecodeError>, std::fmt::Error> {
-    writeln!(out, "{}", header.profile())?;
     let mut lines = Lines {
         notes: notes.map(NotePrinter::new),
         ..Lines::default()
     };
+    lines.write_profile(header, options, out)?;
     for instruction in instructions {
         match instruction {
             Ok(instruction) => lines.write(header, &instruction, options, out)?,
@@ -77,16 +77,32 @@ pub fn write_streamed_with_notes<W: Write>(
     Ok(None)
 }
 
-/// The listing's lines: the block depth so far, one line's buffer and the
-/// state of the debug notes, if any.
+/// The listing's lines: the block depth so far, one line's buffer, the
+/// number of the next executable instruction (`/Ni`) and the state of the
+/// debug notes, if any.
 #[derive(Default)]
 struct Lines<'notes> {
     depth: usize,
     line: String,
+    number: u32,
     notes: Option<NotePrinter<'notes>>,
 }
 
 impl Lines<'_> {
+    /// The profile line (`ps_5_0`), at offset 0 of the shader part.
+    fn write_profile<W: Write>(
+        &mut self,
+        program: &Program,
+        options: &ListingOptions,
+        out: &mut W,
+    ) -> std::fmt::Result {
+        self.line.clear();
+        write_line_prefix(options, None, 0, &mut self.line);
+        self.line.push_str(&program.profile());
+        self.line.push('\n');
+        out.write_str(&self.line)
+    }
+
     fn write<W: Write>(
         &mut self,
         program: &Program,
@@ -110,6 +126,12 @@ impl Lines<'_> {
             Some(notes) => notes.before(instruction, &mut self.line),
             None => None,
         };
+        let number = is_numbered(instruction).then(|| {
+            self.number = self.number.wrapping_add(1);
+            self.number - 1
+        });
+        let offset = u64::from(instruction.token) * 4;
+        write_line_prefix(options, number, offset, &mut self.line);
         for _ in 0..indent {
             self.line.push_str("  ");
         }
@@ -122,6 +144,43 @@ impl Lines<'_> {
             self.depth += 1;
         }
         out.write_str(&self.line)
+    }
+}
+
+/// Whether `/Ni` numbers the instruction: every one that executes, not
+/// the declarations nor the hull-shader phase markers that open the
+/// declaration and phase sections.
+fn is_numbered(instruction: &Instruction) -> bool {
+    !matches!(instruction.body, Body::Declaration(_))
+        && !matches!(
+            instruction.opcode,
+            op::HS_DECLS | op::HS_CONTROL_POINT_PHASE | op::HS_FORK_PHASE | op::HS_JOIN_PHASE
+        )
+}
+
+/// The lead of a program line under `/Ni` and `/No`
+/// (docs/format/listing-options.md): the instruction number right-aligned
+/// in four columns (four spaces on a line without a number), then with
+/// `/No` two spaces and the byte offset as `0x%08X`, then `: `; with `/Ni`
+/// alone an unnumbered line takes two spaces for the `: `. `/No` alone
+/// leads every line with `0x%08X: `.
+fn write_line_prefix(options: &ListingOptions, number: Option<u32>, offset: u64, out: &mut String) {
+    let flags = &options.flags;
+    if flags.numbers {
+        match number {
+            Some(n) => {
+                let _ = write!(out, "{n:>4}");
+            }
+            None => out.push_str("    "),
+        }
+    }
+    if flags.offsets {
+        if flags.numbers {
+            out.push_str("  ");
+        }
+        let _ = write!(out, "0x{offset:08X}: ");
+    } else if flags.numbers {
+        out.push_str(if number.is_some() { ": " } else { "  " });
     }
 }
 
@@ -436,6 +495,9 @@ fn write_declaration(ctx: &Ctx, ins: &Instruction, decl: &Declaration, out: &mut
             );
             let _ = write!(out, "{name} {text}");
         }
+        Declaration::MaxTessFactor(f) if ctx.options.flags.hex => {
+            let _ = write!(out, "{name} l(0x{:08x})", f.to_bits());
+        }
         Declaration::MaxTessFactor(f) => {
             let _ = write!(out, "{name} l({})", float_text(*f, ctx.options.rounding));
         }
@@ -489,7 +551,11 @@ fn write_declaration(ctx: &Ctx, ins: &Instruction, decl: &Declaration, out: &mut
                     if j > 0 {
                         out.push_str(", ");
                     }
-                    out.push_str(&untyped_text(*w, ctx.options.rounding));
+                    if ctx.options.flags.hex {
+                        let _ = write!(out, "0x{w:08x}");
+                    } else {
+                        out.push_str(&untyped_text(*w, ctx.options.rounding));
+                    }
                 }
                 out.push('}');
             }
@@ -707,8 +773,12 @@ fn write_register(ctx: &Ctx, o: &Operand, style: ImmediateStyle, decl: bool, out
                     out.push_str(", ");
                 }
                 let bits = u64::from(pair[0]) | (u64::from(*pair.get(1).unwrap_or(&0)) << 32);
-                out.push_str(&fixed6(f64::from_bits(bits), ctx.options.rounding));
-                out.push('l');
+                if ctx.options.flags.hex {
+                    let _ = write!(out, "0x{bits:016x}");
+                } else {
+                    out.push_str(&fixed6(f64::from_bits(bits), ctx.options.rounding));
+                    out.push('l');
+                }
             }
             out.push(')');
             return;
@@ -762,6 +832,10 @@ fn write_immediate32(ctx: &Ctx, values: &[u32], style: ImmediateStyle, out: &mut
             } else {
                 ", "
             });
+        }
+        if ctx.options.flags.hex {
+            let _ = write!(out, "0x{v:08x}");
+            continue;
         }
         match style {
             ImmediateStyle::Float | ImmediateStyle::Double => {

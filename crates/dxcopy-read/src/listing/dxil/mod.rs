@@ -24,6 +24,7 @@ use crate::error::ReadError;
 use crate::listing::dxil::header::HeaderError;
 use crate::listing::dxil::ir::{write_outlined_text, AsmError, AsmOptions};
 use crate::listing::dxil::release::DxcRelease;
+use crate::listing::{DisasmFlag, DisasmFlags};
 use crate::name::PartName;
 use crate::program::Program;
 
@@ -35,12 +36,25 @@ pub struct ListingOptions {
     pub part: Option<PartName>,
     /// Print as this dxc release (`None`: the release that wrote the file).
     pub release: Option<DxcRelease>,
+    /// The `D3D_DISASM_*` flags. dxc's DXIL disassembler implements none of
+    /// them: [`DisasmFlags::offsets`] is this listing's own (` ; bit offset
+    /// N` after each instruction: the bit offset of its record from the
+    /// start of the bitcode); any other is refused
+    /// ([`ListingError::Unsupported`]).
+    pub flags: DisasmFlags,
 }
 
 /// Why a listing could not be made.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum ListingError {
+    /// A `D3D_DISASM_*` flag dxc does not implement for DXIL: dxc accepts
+    /// `/Ni`, `/Lx` and the others and prints the same listing, so a
+    /// listing that claimed to honour them would print nothing dxc prints.
+    #[error(
+        "{0}: dxc does not implement this flag for DXIL (its listing is the same without it); only DXBC listings take it"
+    )]
+    Unsupported(DisasmFlag),
     /// A part the listing reads does not decode, or the part asked for is
     /// missing.
     #[error(transparent)]
@@ -185,8 +199,11 @@ pub fn write_container_listing(
     out: &mut String,
 ) -> Result<(), ListingError> {
     let (module, release) = write_header_part(container, options, out)?;
-    write_outlined_text(&module.module, &AsmOptions::from(&release), out)
-        .map_err(|e| module.text_error(e))?;
+    let asm = AsmOptions {
+        record_offsets: options.flags.offsets,
+        ..AsmOptions::from(&release)
+    };
+    write_outlined_text(&module.module, &asm, out).map_err(|e| module.text_error(e))?;
     Ok(())
 }
 
@@ -220,6 +237,7 @@ fn write_header_part<'data>(
     options: &ListingOptions,
     out: &mut String,
 ) -> Result<(ProgramModule<'data>, DxcRelease), ListingError> {
+    check_flags(&options.flags)?;
     let part = program_part(container, options.part)?;
     let module = match read_program(container, part) {
         Ok(module) => module,
@@ -262,6 +280,15 @@ fn write_header_part<'data>(
         }
     })?;
     Ok((module, release))
+}
+
+/// Refuses the flags dxc does not implement for DXIL: all but the offsets,
+/// which are this listing's own.
+pub fn check_flags(flags: &DisasmFlags) -> Result<(), ListingError> {
+    match flags.set().find(|f| *f != DisasmFlag::Offsets) {
+        Some(flag) => Err(ListingError::Unsupported(flag)),
+        None => Ok(()),
+    }
 }
 
 /// dxc's listing of `container` (see [`write_container_listing`]).

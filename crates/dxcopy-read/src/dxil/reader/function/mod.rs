@@ -171,9 +171,9 @@ pub(crate) fn successors_of(kind: &InstructionKind) -> Option<Vec<BlockId>> {
 }
 
 /// A decoded instruction on its way to a [`Keep::Stream`] reader's caller:
-/// its block and the instruction (without name and attachments, which
-/// the [`Outline`] has).
-pub(crate) type Streamed = (u32, Instruction);
+/// its block, the instruction (without name and attachments, which the
+/// [`Outline`] has) and the bit offset of its record in the bitcode.
+pub(crate) type Streamed = (u32, Instruction, u64);
 
 /// A function body being read.
 struct Body<'s> {
@@ -723,7 +723,7 @@ impl Reader {
                         .extend(targets.into_iter().map(|t| (current, t)));
                 }
             }
-            Keep::Stream => done = b.pending.replace((current, instruction)),
+            Keep::Stream => done = b.pending.replace((current, instruction, r.bit_offset)),
         }
         b.seen += 1;
         if b.keep != Keep::Stream {
@@ -982,7 +982,7 @@ impl Reader {
 /// The last instruction read, where the body keeps it.
 fn last_instruction<'b>(b: &'b mut Body<'_>) -> Option<&'b mut Instruction> {
     if b.keep == Keep::Stream {
-        return b.pending.as_mut().map(|(_, i)| i);
+        return b.pending.as_mut().map(|(_, i, _)| i);
     }
     let &(block, index) = b.instruction_list.last()?;
     b.body

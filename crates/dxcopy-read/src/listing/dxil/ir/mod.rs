@@ -39,6 +39,12 @@ pub struct AsmOptions {
     pub debug_comments: bool,
     /// ` func:"name"` at the end of the ` ; var:` comment (dxc 1.6.2112 on).
     pub variable_function: bool,
+    /// ` ; bit offset N` at the end of each instruction: the bit offset of
+    /// its record from the start of the bitcode. Not dxc's: what
+    /// `--disasm-offsets` prints for DXIL, where dxc prints nothing.
+    /// Printed for a module read with its bodies outlined
+    /// ([`write_outlined_text`]), the one whose records are read again.
+    pub record_offsets: bool,
 }
 
 impl AsmOptions {
@@ -49,6 +55,7 @@ impl AsmOptions {
             release,
             debug_comments: since((1, 5, 2010)),
             variable_function: since((1, 6, 2112)),
+            record_offsets: false,
         }
     }
 }
@@ -69,6 +76,7 @@ impl From<&DxcRelease> for AsmOptions {
             release: Some((major, minor, u32::from(month))),
             debug_comments: release.has(ListingRule::DebugLineComments),
             variable_function,
+            record_offsets: false,
         }
     }
 }

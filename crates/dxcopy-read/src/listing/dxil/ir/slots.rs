@@ -430,12 +430,12 @@ pub(super) fn each_instruction(
     source: Option<&dyn Bodies>,
     index: u32,
     body: &FunctionBody,
-    f: &mut dyn FnMut(u32, &Instruction),
+    f: &mut dyn FnMut(u32, &Instruction, Option<u64>),
 ) -> Result<(), BitcodeError> {
     let Some(source) = source else {
         for (block_index, block) in body.blocks.iter().enumerate() {
             for instruction in &block.instructions {
-                f(block_index as u32, instruction);
+                f(block_index as u32, instruction, None);
             }
         }
         return Ok(());
@@ -444,7 +444,7 @@ pub(super) fn each_instruction(
         return Ok(());
     };
     let mut number = 0u32;
-    source.instructions(index, &mut |(block, mut instruction)| {
+    source.instructions(index, &mut |(block, mut instruction, bit)| {
         if let Some(attachments) = outline.attachments.get(&number) {
             instruction.attachments = attachments.clone();
         }
@@ -452,7 +452,7 @@ pub(super) fn each_instruction(
             instruction.name = outline.names.get(&value.0).cloned();
         }
         number += 1;
-        f(block, &instruction);
+        f(block, &instruction, Some(bit));
     })
 }
 
@@ -505,7 +505,7 @@ pub(super) fn struct_types(
         };
         let index = u32::try_from(index).unwrap_or(u32::MAX);
         let scope = Some((index, body));
-        each_instruction(source, index, body, &mut |_, instruction| {
+        each_instruction(source, index, body, &mut |_, instruction, _| {
             if let Some(ty) = instruction.ty {
                 finder.incorporate_type(ty);
             }

@@ -1734,17 +1734,24 @@ impl<'m> Printer<'m> {
                 out.push_str(" {");
                 let blocks = local.block_count();
                 let mut labelled = 0usize;
-                let result =
-                    slots::each_instruction(self.source, index, local.body, &mut |block, ins| {
+                let result = slots::each_instruction(
+                    self.source,
+                    index,
+                    local.body,
+                    &mut |block, ins, bit| {
                         while labelled <= block as usize && labelled < blocks {
                             self.block_label(out, local, labelled);
                             labelled += 1;
                         }
                         self.prepare_instruction(local, ins);
                         self.instruction(out, local, ins);
+                        if let Some(bit) = bit.filter(|_| self.opts.record_offsets) {
+                            let _ = write!(out, " ; bit offset {bit}");
+                        }
                         out.push('\n');
                         self.flush(out, false);
-                    });
+                    },
+                );
                 if let Err(e) = result {
                     self.read_error.borrow_mut().get_or_insert(e);
                 }

@@ -205,7 +205,7 @@ fn main() -> Result<()> {
                  dist [DIR]    man pages and shell completions (default target/dist)\n  \
                  bench [OPTS]  performance targets against cp, md5sum and llvm-objcopy 22; writes docs/bench.md\n                \
                  --reps N (5)  --calls N (small-calls per round, 40)  --files N (strip-many, strip-tree, 2000)  --strip-many-reps N (3)\n                \
-                 --size-mib N (200)  --no-llvm  --no-callgrind  --compare-profiles  --quick  --keep (the inputs)\n                --only dump-priv,copy-large,small-calls,strip-many,strip-tree,python,info-corpus,disasm,bitcode,dxil-listing  --out PATH"
+                 --size-mib N (200)  --no-llvm  --no-callgrind  --compare-profiles  --quick  --keep (the inputs)\n                --only dump-priv,copy-large,small-calls,strip-many,strip-tree,python,info-corpus,disasm,bitcode,dxil-listing,listing-colour  --out PATH"
             );
             if task == "help" {
                 Ok(())

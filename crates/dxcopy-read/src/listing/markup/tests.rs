@@ -157,7 +157,8 @@ fn dxil_lines_split_into_their_classes() {
 }
 
 /// The spans of any bytes join to those bytes: the markup never drops or
-/// adds text, whatever a hostile file puts in a name.
+/// adds text, whatever a hostile file puts in a name; and only plain text,
+/// comments and quoted spans hold bytes HTML escapes.
 #[test]
 fn spans_join_to_the_line_for_any_bytes() {
     let mut seed = 0x1234_5678_u32;
@@ -166,14 +167,23 @@ fn spans_join_to_the_line_for_any_bytes() {
         let line: Vec<u8> = (0..len)
             .map(|_| {
                 seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
-                b"r0.x l(1) \"%@!;/-+e#<&>\xff\x00cb2 vThreadID"[(seed >> 16) as usize % 38]
+                b"r0.x l(1) \"%@!;/-+e#<&>\xff\x00cb2 vThreadID'"[(seed >> 16) as usize % 39]
             })
             .collect();
         for dialect in [Dialect::Dxbc, Dialect::Dxil] {
             let mut joined = Vec::new();
-            spans(&line, dialect, |_, text| {
+            spans(&line, dialect, |class, text| {
                 assert!(!text.is_empty());
                 joined.extend_from_slice(text);
+                // The HTML writer copies these unescaped.
+                let quoted = text.first() == Some(&b'"') || text.get(1) == Some(&b'"');
+                if !matches!(class, Class::Plain | Class::Comment) && !quoted {
+                    assert!(
+                        !text.iter().any(|b| b"&<>\"'".contains(b)),
+                        "{class:?} {:?}",
+                        String::from_utf8_lossy(text)
+                    );
+                }
             });
             assert_eq!(joined, line);
         }

@@ -263,3 +263,22 @@ fn nothing_written_makes_no_page() {
     assert!(page(b"", "t", Dialect::Dxil).is_empty());
     assert!(markup(b"", Style::Html, Dialect::Dxil).is_empty());
 }
+
+/// A hostile listing (a megabyte line of quotes, comment starts and
+/// specials) marks up in one pass to a bounded size: at most six bytes
+/// a byte (`&quot;`) plus the spans' tags, never more work than its length.
+#[test]
+fn hostile_lines_stay_bounded() {
+    let line: Vec<u8> = b"\"<&>'%@!;//-1e+"
+        .iter()
+        .copied()
+        .cycle()
+        .take(1 << 20)
+        .collect();
+    for dialect in [Dialect::Dxbc, Dialect::Dxil] {
+        let html = page(&line, "t", dialect);
+        assert!(html.len() < line.len() * 24, "{}", html.len());
+        let ansi = markup(&line, Style::Ansi, dialect);
+        assert!(ansi.len() < line.len() * 12, "{}", ansi.len());
+    }
+}

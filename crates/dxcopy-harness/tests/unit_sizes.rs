@@ -45,7 +45,6 @@ const LONG_FUNCTIONS: &[(&str, &str)] = &[
         "crates/dxcopy-read/src/dxil/reader/metadata.rs",
         "read_metadata",
     ),
-    ("crates/dxcopy-read/src/info/verify/mod.rs", "verify"),
     (
         "crates/dxcopy-read/src/listing/dxil/ir/write.rs",
         "function",

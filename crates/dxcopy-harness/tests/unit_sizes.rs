@@ -51,7 +51,6 @@ const LONG_FUNCTIONS: &[(&str, &str)] = &[
     ),
     ("crates/dxcopy-read/src/parts/psv0/mod.rs", "decode"),
     ("crates/dxcopy-read/src/parts/source_info/mod.rs", "decode"),
-    ("crates/dxcopy-read/src/reflect/dxbc.rs", "reflect"),
     ("crates/dxcopy-read/src/reflect/dxil.rs", "reflect"),
     (
         "crates/dxcopy-edit/src/bitcode/dxil_writer/function.rs",

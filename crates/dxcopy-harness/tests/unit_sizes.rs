@@ -98,7 +98,6 @@ const LONG_FUNCTIONS: &[(&str, &str)] = &[
         "crates/dxcopy-harness/src/exercise.rs",
         "exercise_container",
     ),
-    ("crates/dxcopy-harness/src/script.rs", "roundtrip"),
     ("xtask/src/bench.rs", "copy_large"),
 ];
 

@@ -63,7 +63,6 @@ const LONG_FUNCTIONS: &[(&str, &str)] = &[
         "crates/dxcopy-edit/src/bitcode/dxil_writer/module.rs",
         "constants_block",
     ),
-    ("crates/dxcopy-edit/src/operations/asm/lex.rs", "tokenize"),
     (
         "crates/dxcopy-edit/src/operations/asm/parse.rs",
         "instruction",

@@ -9,7 +9,9 @@
 //! The corpus is `$DXCOPY_SHARED/corpus` or `../shared/corpus`; without it
 //! the tests are ignored.
 
-use dxcopy_harness::corpus::{listing_program_portion, manifest_or_skip, parse_manifest, Row};
+use dxcopy_harness::corpus::{
+    each_dxbc_program, listing_program_portion, manifest_or_skip, parse_manifest, Row,
+};
 use dxcopy_read::listing::{dxbc, DisasmFlags};
 use dxcopy_read::{Container, PartName};
 
@@ -47,16 +49,9 @@ fn without_debug_info_the_listing_is_that_of_the_container_without_its_debug_par
     };
     let debug = [PartName(*b"SPDB"), PartName(*b"SDBG")];
     let mut compared = 0;
-    for row in rows.iter().filter(|r| r.kind == "dxbc") {
+    each_dxbc_program(&rows, |row, container| {
         if !row.parts.iter().any(|p| p == "SPDB" || p == "SDBG") {
-            continue;
-        }
-        let bytes = std::fs::read(&row.path).unwrap();
-        let Ok(container) = Container::parse(&bytes) else {
-            continue;
-        };
-        if dxbc::shader_part(&container).is_none() {
-            continue;
+            return;
         }
         let mut builder = dxcopy_edit::ContainerBuilder::new();
         for part in container.parts() {
@@ -66,12 +61,12 @@ fn without_debug_info_the_listing_is_that_of_the_container_without_its_debug_par
         }
         let stripped = builder.build().unwrap();
         let stripped = Container::parse(&stripped).unwrap();
-        let ours = listing(&container, no_debug);
+        let ours = listing(container, no_debug);
         let want = listing(&stripped, DisasmFlags::default());
         assert_eq!(ours.text, want.text, "{}", row.rel);
         assert!(!ours.text.contains("\n#line "), "{}", row.rel);
         compared += 1;
-    }
+    });
     println!("{compared} /Zi containers listed without their notes");
     assert!(compared > 0);
 }
@@ -89,17 +84,9 @@ fn instruction_only_is_the_program_part_of_the_plain_listing() {
         instruction_only: true,
         ..DisasmFlags::default()
     };
-    let mut compared = 0;
-    for row in rows.iter().filter(|r| r.kind == "dxbc") {
-        let bytes = std::fs::read(&row.path).unwrap();
-        let Ok(container) = Container::parse(&bytes) else {
-            continue;
-        };
-        if dxbc::shader_part(&container).is_none() {
-            continue;
-        }
-        let plain = listing(&container, DisasmFlags::default());
-        let ours = listing(&container, only);
+    let compared = each_dxbc_program(&rows, |row, container| {
+        let plain = listing(container, DisasmFlags::default());
+        let ours = listing(container, only);
         // A Level9 section's program starts with a `ps_2_x`-style line:
         // the SM4/SM5 program is the plain listing's last part.
         assert!(plain.text.ends_with(&ours.text), "{}", row.rel);
@@ -112,8 +99,7 @@ fn instruction_only_is_the_program_part_of_the_plain_listing() {
                 row.rel
             );
         }
-        compared += 1;
-    }
+    });
     println!("{compared} DXBC listings, instructions only");
     assert!(compared > 0);
 }

@@ -6,19 +6,23 @@
 // - `cfg(dxcopy_corpus)`: `$DXCOPY_SHARED/corpus/MANIFEST.tsv`, else
 //   `../shared/corpus/MANIFEST.tsv` beside the workspace, exists;
 // - `cfg(dxcopy_llvm)`: `$DXCOPY_LLVM_BIN/llvm-objcopy`, else
-//   `/usr/lib/llvm-22/bin/llvm-objcopy`, exists.
+//   `/usr/lib/llvm-22/bin/llvm-objcopy`, exists;
+// - `cfg(dxcopy_chromium)`: `$DXCOPY_CHROMIUM`, else `/usr/bin/chromium`,
+//   exists (the HTML listing's browser test).
 //
-// Under CI (`CI` set and not `false`) both are set whatever is found: CI has
-// the inputs, and a test that finds one missing there fails
+// Under CI (`CI` set and not `false`) the first two are set whatever is
+// found: CI has the inputs, and a test that finds one missing there fails
 // (`dxcopy_harness::corpus::corpus_or_skip` and `llvm::llvm_tool_or_skip`
-// panic under CI) instead of being skipped.
+// panic under CI) instead of being skipped. Chromium may fail to install
+// (.ci/run warns), so its test is skipped without it, under CI too.
 
-/// Prints the `cargo::` lines for the two cfgs (see the file's comment).
+/// Prints the `cargo::` lines for the three cfgs (see the file's comment).
 fn emit_test_inputs() {
     use std::path::{Path, PathBuf};
     println!("cargo::rustc-check-cfg=cfg(dxcopy_corpus)");
     println!("cargo::rustc-check-cfg=cfg(dxcopy_llvm)");
-    for var in ["DXCOPY_SHARED", "DXCOPY_LLVM_BIN", "CI"] {
+    println!("cargo::rustc-check-cfg=cfg(dxcopy_chromium)");
+    for var in ["DXCOPY_SHARED", "DXCOPY_LLVM_BIN", "DXCOPY_CHROMIUM", "CI"] {
         println!("cargo::rerun-if-env-changed={var}");
     }
     let from_env = |var: &str, default: PathBuf| {
@@ -46,5 +50,8 @@ fn emit_test_inputs() {
     }
     if present(&llvm) || ci {
         println!("cargo::rustc-cfg=dxcopy_llvm");
+    }
+    if present(&from_env("DXCOPY_CHROMIUM", PathBuf::from("/usr/bin/chromium"))) {
+        println!("cargo::rustc-cfg=dxcopy_chromium");
     }
 }

@@ -142,6 +142,7 @@ class Container:
         numbers: bool = False,
         offsets: bool = False,
         hex: bool = False,
+        html: bool = False,
     ) -> str:
         """The listing of this container, as ``dxinfo --disasm`` prints it.
 
@@ -155,7 +156,8 @@ class Container:
         instead. `numbers`, `offsets` and `hex` are ``/Ni``, ``/No`` and
         ``/Lx`` (``dxinfo --disasm-numbers``, ``--disasm-offsets``,
         ``--disasm-hex``); DXIL takes only `offsets` (each instruction's
-        record's bit offset as a comment).
+        record's bit offset as a comment). With `html=True` a colour-coded
+        HTML page, as ``dxinfo --disasm-html``.
 
         Raises Error when the module or a part the header reads does not
         decode (the message names the bit offset where decoding stopped),

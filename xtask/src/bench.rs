@@ -16,6 +16,7 @@
 
 mod dxil_listing;
 mod dxil_write;
+mod listing_colour;
 mod projects;
 mod python;
 mod rebuild;
@@ -39,7 +40,8 @@ const MIB: usize = 1 << 20;
 /// real containers in place, dxstrip -r over a tree of them next to cp -r,
 /// the Python package, dxinfo --json, --disasm and --reflect over the corpus, the
 /// bitcode layer, the DXIL listing next to llvm-dis, the DXIL writer next to
-/// reading alone, dxinfo --stats over the
+/// reading alone, the coloured and HTML listings next to the plain one,
+/// dxinfo --stats over the
 /// corpus next to du -s, C headers next to files, dxinfo --scan of 1 GiB next
 /// to cat, dxinfo --rows=csv over the corpus next to --json, `--rebuild-parts`
 /// over the corpus's DXIL containers next to a no-op run.
@@ -58,6 +60,7 @@ const WORKLOADS: &[&str] = &[
     "reflect",
     "dxil-listing",
     "dxil-write",
+    "listing-colour",
     "stats",
     "headers",
     "scan",
@@ -227,6 +230,9 @@ pub fn run(args: &[String]) -> Result<()> {
     }
     if opts.wants("dxil-write") && have_corpus {
         dxil_write::workload(&opts, &corpus, &mut report)?;
+    }
+    if opts.wants("listing-colour") && dxinfo.exists() && have_corpus {
+        listing_colour::workload(&opts, &dxinfo, &corpus, &mut report)?;
     }
     if opts.wants("stats") && dxinfo.exists() && have_corpus {
         projects::stats(&opts, &dxinfo, &corpus, &mut report)?;
@@ -1133,6 +1139,35 @@ fn info_corpus(opts: &Options, dxinfo: &Path, corpus: &Path, report: &mut Report
         Some(secs <= 1.0),
     );
     Ok(())
+}
+
+/// dxinfo with each of `views` (its options) over every container in the
+/// corpus, one process a view (a container a view cannot show makes the
+/// exit status 1, which is expected); the rows in `views`' order, and the
+/// number of files.
+fn corpus_views(
+    opts: &Options,
+    dxinfo: &Path,
+    corpus: &Path,
+    views: &[&[&str]],
+) -> Result<(Vec<Measured>, usize)> {
+    let mut files: Vec<PathBuf> = Vec::new();
+    collect_containers(corpus, &mut files)?;
+    files.sort();
+    let shown = |view: &[&str]| format!("dxinfo {}", view.join(" "));
+    let mut contenders = Vec::new();
+    for view in views {
+        let args = view.iter().map(OsStr::new);
+        let cmd = Cmd::new(std::iter::once(dxinfo.as_os_str()).chain(args)).with_args(&files);
+        let mut c = Contender::new(&shown(view), cmd, || Ok(()));
+        c.allow_fail = true;
+        contenders.push(c);
+    }
+    let mut m = measure(&contenders, opts.reps)?;
+    for (row, view) in m.iter_mut().zip(views) {
+        row.command = format!("{} FILES… ({} containers)", shown(view), files.len());
+    }
+    Ok((m, files.len()))
 }
 
 /// `dxinfo --disasm` over every corpus container with SM4/SM5 bytecode

@@ -8,9 +8,9 @@
 //! listing differs.
 
 use anyhow::{bail, Context, Result};
-use std::collections::BTreeMap;
 use std::process::Command;
 
+use crate::disasm::Counts;
 use dxcopy_harness::dxc_listings::{dxc_listings, dxc_listings_or_skip};
 
 /// How many differing files are shown without `--all`.
@@ -19,8 +19,25 @@ const SHOWN: usize = 12;
 /// Runs the comparison with the debug `dxinfo` (built first).
 pub fn run(args: &[String]) -> Result<()> {
     let show_all = args.iter().any(|a| a == "--all");
-    let Some(dir) = dxc_listings_or_skip("dxil-disasm-conformance") else {
+    let Some(counts) = dxc_counts()? else {
         return Ok(());
+    };
+    let shown = if show_all { usize::MAX } else { SHOWN };
+    counts.print(
+        "dxil-disasm-conformance (dxc listings, per llvm.ident)",
+        shown,
+    );
+    if !counts.differing.is_empty() {
+        bail!("{} dxc listings differ", counts.differing.len());
+    }
+    Ok(())
+}
+
+/// The counts per dxc release (the `llvm.ident` METADATA.tsv records);
+/// `None` (after saying so) without the shared corpus.
+pub fn dxc_counts() -> Result<Option<Counts>> {
+    let Some(dir) = dxc_listings_or_skip("dxil-disasm-conformance") else {
+        return Ok(None);
     };
     crate::run(crate::cargo().args(["build", "-p", "dxcopy", "--bin", "dxinfo"]))?;
     let dxinfo = crate::target_dir().join("debug/dxinfo");
@@ -28,8 +45,7 @@ pub fn run(args: &[String]) -> Result<()> {
     if entries.is_empty() {
         bail!("{}: METADATA.tsv lists no file", dir.display());
     }
-    let mut per_release: BTreeMap<String, (usize, usize)> = BTreeMap::new();
-    let mut differing = Vec::new();
+    let mut counts = Counts::default();
     for entry in &entries {
         let want = entry.reference().map_err(anyhow::Error::msg)?;
         let output = Command::new(&dxinfo)
@@ -39,11 +55,7 @@ pub fn run(args: &[String]) -> Result<()> {
             .with_context(|| format!("running {}", dxinfo.display()))?;
         let ours = String::from_utf8_lossy(&output.stdout).into_owned();
         let same = output.status.success() && entry.same(&ours, &want);
-        let counts = per_release.entry(entry.ident.clone()).or_default();
-        if same {
-            counts.0 += 1;
-        } else {
-            counts.1 += 1;
+        let difference = (!same).then(|| {
             let detail = match entry.difference(&ours, &want) {
                 Some((line, a, b)) => {
                     format!("line {line}:\n      ours: {a}\n      want: {b}")
@@ -56,31 +68,9 @@ pub fn run(args: &[String]) -> Result<()> {
             } else {
                 format!("\n      exit {}: {}", output.status, stderr.trim())
             };
-            differing.push(format!("  {}: {detail}{status}", entry.file));
-        }
+            format!("{detail}{status}")
+        });
+        counts.add("dxc-listings", entry.ident.clone(), &entry.file, difference);
     }
-    let identical: usize = per_release.values().map(|c| c.0).sum();
-    println!(
-        "dxil-disasm-conformance: {identical} of {} listings identical, {} differ",
-        entries.len(),
-        differing.len()
-    );
-    for (release, (same, differ)) in &per_release {
-        println!("  {release}: {same} identical, {differ} differ");
-    }
-    let shown = if show_all { differing.len() } else { SHOWN };
-    for line in differing.iter().take(shown) {
-        println!("{line}");
-    }
-    if differing.len() > shown {
-        println!("  … and {} more (--all)", differing.len() - shown);
-    }
-    if !differing.is_empty() {
-        bail!(
-            "{} of {} dxc listings differ",
-            differing.len(),
-            entries.len()
-        );
-    }
-    Ok(())
+    Ok(Some(counts))
 }

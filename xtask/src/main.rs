@@ -4,7 +4,8 @@
 //!   package's pytest suite, and `sweep --quick`
 //! - `cases`: only the data-driven cases (against the debug binaries)
 //! - `pytest`: the Python package's tests (venv under target/, pip install, pytest)
-//! - `conformance`: the obj2yaml conformance test, with its counts
+//! - `conformance`: the obj2yaml conformance test, then the fxc and dxc listings,
+//!   with identical/total per compiler release
 //! - `disasm-conformance`: `dxinfo --disasm` against the reference listings, with its counts
 //! - `dxil-disasm-conformance`: `dxinfo --disasm` against dxc's listings of DXIL containers
 //! - `dxil-asm-conformance`: the DXIL assembler over the corpus (modules, containers, dxc's
@@ -110,15 +111,31 @@ fn main() -> Result<()> {
                 "--nocapture",
             ])
             .env("DXCOPY_BITCODE_LLVM_ALL", "1")),
-        "conformance" => run(cargo().args([
-            "test",
-            "-p",
-            "dxcopy",
-            "--test",
-            "conformance",
-            "--",
-            "--nocapture",
-        ])),
+        "conformance" => {
+            run(cargo().args([
+                "test",
+                "-p",
+                "dxcopy",
+                "--test",
+                "conformance",
+                "--",
+                "--nocapture",
+            ]))?;
+            // The listings, identical/total per compiler release.
+            let mut differing = 0;
+            if let Some(fxc) = disasm::fxc_counts()? {
+                fxc.print("fxc listings (dxinfo --disasm), per fxc release", 8);
+                differing += fxc.differing.len();
+            }
+            if let Some(dxc) = dxil_disasm::dxc_counts()? {
+                dxc.print("dxc listings (dxinfo --disasm), per dxc release", 8);
+                differing += dxc.differing.len();
+            }
+            if differing > 0 {
+                bail!("{differing} listings differ");
+            }
+            Ok(())
+        }
         "disasm-conformance" => disasm::run(rest),
         "dxil-disasm-conformance" => dxil_disasm::run(rest),
         "dxil-asm-conformance" => run(cargo().args([
@@ -161,11 +178,12 @@ fn main() -> Result<()> {
                  tasks:\n  test          build, run every test (unit, integration, doc, tests/ cases)\n  \
                  cases [NAME]  run the data-driven cases in tests/ (optionally only those containing NAME)\n  \
                  pytest [ARGS]  the Python package: venv in target/pytest, pip install ./crates/dxcopy-py, pytest\n  \
-                 conformance   compare dxinfo --yaml with obj2yaml 22 over samples and corpus\n  \
+                 conformance   compare dxinfo --yaml with obj2yaml 22 over samples and corpus, then\n\
+                 \x20               dxinfo --disasm with fxc's and dxc's listings (identical/total per release)\n  \
                  bitcode-llvm  llvm-dis/opt 22 over every corpus bitcode: --dump-bitcode read, IR = opt --data-layout,\n\
                  \x20               module facts = printed metadata, strip pass and verify after --strip-bitcode-names\n  \
                  disasm-conformance\n\
-                 \x20               compare dxinfo --disasm with the reference listings in ../shared/corpus/listings\n  \
+                 \x20               compare dxinfo --disasm with fxc's listings in ../shared/corpus/listings, fxc-listings-2\n  \
                  dxil-disasm-conformance [--all]\n\
                  \x20               compare dxinfo --disasm with dxc's listings in ../shared/corpus/dxc-listings\n  \
                  dxil-asm-conformance\n\
@@ -187,7 +205,7 @@ fn main() -> Result<()> {
                  dist [DIR]    man pages and shell completions (default target/dist)\n  \
                  bench [OPTS]  performance targets against cp, md5sum and llvm-objcopy 22; writes docs/bench.md\n                \
                  --reps N (5)  --calls N (small-calls per round, 40)  --files N (strip-many, strip-tree, 2000)  --strip-many-reps N (3)\n                \
-                 --size-mib N (200)  --no-llvm  --no-callgrind  --compare-profiles  --quick  --keep (the inputs)\n                --only dump-priv,copy-large,small-calls,strip-many,strip-tree,python,info-corpus,disasm,bitcode,dxil-listing  --out PATH"
+                 --size-mib N (200)  --no-llvm  --no-callgrind  --compare-profiles  --quick  --keep (the inputs)\n                --only dump-priv,copy-large,small-calls,strip-many,strip-tree,python,info-corpus,disasm,bitcode,dxil-listing,listing-colour  --out PATH"
             );
             if task == "help" {
                 Ok(())

@@ -217,12 +217,7 @@ fn old_projects_headers_are_reproduced_per_release() {
         println!("fxc {release}: {same} headers reproduced, {other} differing");
     }
     assert!(counts.len() >= 5, "{counts:?}");
-    differing.sort();
-    assert_eq!(
-        differing,
-        dxcopy_harness::corpus::DEBUG_NOTE_LISTINGS_DIFFERING,
-        "the differing listings are not the known /Zi ones"
-    );
+    assert_eq!(differing, Vec::<String>::new(), "these differ");
 }
 
 /// For DXIL: the `-Fh` header written for each container of

@@ -88,7 +88,7 @@ pub fn debug_notes_data(name: PartName, data: &[u8], base: u64, sink: &mut crate
     };
     match decoded {
         Ok(notes) => {
-            let _ = write!(sink, "{notes:?} {:?}", notes.initial_locations());
+            let _ = write!(sink, "{notes:?} {:?}", notes.initial_locations(None));
             for key in notes.lines.keys().take(64) {
                 let _ = write!(sink, "{:?}", notes.line_at(*key));
             }

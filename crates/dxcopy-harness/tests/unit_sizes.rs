@@ -99,7 +99,7 @@ const LONG_FUNCTIONS: &[(&str, &str)] = &[
         "constant_expression_inner",
     ),
     ("crates/dxcopy-edit/src/run/config/driver.rs", "run_with"),
-    ("crates/dxcopy/src/cmd/dxinfo/mod.rs", "run"),
+    ("crates/dxcopy/src/cmd/dxinfo/mod.rs", "run_view"),
     (
         "crates/dxcopy-harness/src/exercise.rs",
         "exercise_container",

@@ -73,6 +73,84 @@ impl Container {
         self.find(py, name)?
             .ok_or_else(|| PyKeyError::new_err(name.to_string()))
     }
+
+    /// The plain listing `disassemble` returns, and its dialect.
+    fn listing(
+        &self,
+        py: Python<'_>,
+        part: Option<&str>,
+        release: Option<&str>,
+        numbers: bool,
+        offsets: bool,
+        hex: bool,
+    ) -> PyResult<(String, dxcopy_read::listing::markup::Dialect)> {
+        use dxcopy_read::listing::dxil::release::ListingFormat;
+        use dxcopy_read::listing::dxil::{container_listing, ListingOptions};
+        use dxcopy_read::listing::markup::Dialect;
+        use dxcopy_read::listing::{dxbc, DisasmFlags};
+        let part = match part {
+            None => None,
+            Some(text) => Some(dxcopy_read::PartName::from_str_exact(text).ok_or_else(|| {
+                PyValueError::new_err(format!("'{text}' is not a four-byte part name"))
+            })?),
+        };
+        let release = match release {
+            None => None,
+            Some(text) => Some(ListingFormat::parse(text).ok_or_else(|| {
+                PyValueError::new_err(format!(
+                    "'{text}' is not a dxc release (1.N, 1.N.yymm) nor an fxc release (6.3, 10.1)"
+                ))
+            })?),
+        };
+        let flags = DisasmFlags {
+            numbers,
+            offsets,
+            hex,
+            ..DisasmFlags::default()
+        };
+        let container = self.input.parsed(py)?;
+        let file = self.input.path.as_deref();
+        let bitcode = [dxcopy_read::PartName::DXIL, dxcopy_read::PartName::ILDB];
+        let dxbc = part.is_none()
+            && !bitcode.iter().any(|name| container.find(*name).is_some())
+            && dxbc::shader_part(&container).is_some();
+        if dxbc {
+            let fxc = match release {
+                None => None,
+                Some(format) => Some(format.fxc().ok_or_else(|| {
+                    PyValueError::new_err("a DXBC container's listing takes an fxc release")
+                })?),
+            };
+            let options = dxbc::ListingOptions {
+                release: fxc,
+                flags,
+                ..dxbc::ListingOptions::default()
+            };
+            let generator = format!("dxcopy {}", env!("CARGO_PKG_VERSION"));
+            let listing = dxbc::listing(&container, &generator, &options);
+            self.input.checked_py(py, Ok(()))?;
+            let listing = listing.map_err(|e| crate::error::disasm_to_py(py, e, file))?;
+            return match listing.errors.into_iter().next() {
+                Some(e) => Err(crate::error::disasm_to_py(py, e, file)),
+                None => Ok((listing.text, Dialect::Dxbc)),
+            };
+        }
+        let release = match release {
+            None => None,
+            Some(format) => Some(format.dxc().ok_or_else(|| {
+                PyValueError::new_err("a DXIL container's listing takes a dxc release")
+            })?),
+        };
+        let options = ListingOptions {
+            part,
+            release,
+            flags,
+        };
+        let listing = container_listing(&container, &options);
+        self.input.checked_py(py, Ok(()))?;
+        let listing = listing.map_err(|e| crate::error::listing_to_py(py, e, file))?;
+        Ok((listing, Dialect::Dxil))
+    }
 }
 
 #[pymethods]
@@ -258,12 +336,18 @@ impl Container {
     /// ``--disasm-hex``): for DXIL only `offsets` is taken (the bit offset
     /// of each instruction's record, as a comment; dxc prints nothing).
     ///
+    /// With `html=True` the listing is a colour-coded HTML page, as
+    /// ``dxinfo --disasm-html`` writes it (titled with the file's path).
+    ///
     /// Raises dxcopy.Error when the module or a part the header reads does
     /// not decode (the message names the bit offset where decoding
     /// stopped), when a DXBC token stream is malformed (naming its byte
     /// offset), or when a flag dxc does not implement is asked of DXIL;
-    /// ValueError for a bad `part` or `release`.
-    #[pyo3(signature = (part = None, release = None, numbers = false, offsets = false, hex = false))]
+    /// ValueError for a bad `part` or `release`. With `html=True` the
+    /// listing is a colour-coded HTML page, as ``dxinfo --disasm-html``
+    /// writes it (titled with the file's path).
+    #[pyo3(signature = (part = None, release = None, numbers = false, offsets = false, hex = false, html = false))]
+    #[allow(clippy::too_many_arguments)] // the Python keyword arguments
     fn disassemble(
         &self,
         py: Python<'_>,
@@ -272,71 +356,17 @@ impl Container {
         numbers: bool,
         offsets: bool,
         hex: bool,
+        html: bool,
     ) -> PyResult<String> {
-        use dxcopy_read::listing::dxil::release::ListingFormat;
-        use dxcopy_read::listing::dxil::{container_listing, ListingOptions};
-        use dxcopy_read::listing::{dxbc, DisasmFlags};
-        let part = match part {
-            None => None,
-            Some(text) => Some(dxcopy_read::PartName::from_str_exact(text).ok_or_else(|| {
-                PyValueError::new_err(format!("'{text}' is not a four-byte part name"))
-            })?),
-        };
-        let release = match release {
-            None => None,
-            Some(text) => Some(ListingFormat::parse(text).ok_or_else(|| {
-                PyValueError::new_err(format!(
-                    "'{text}' is not a dxc release (1.N, 1.N.yymm) nor an fxc release (6.3, 10.1)"
-                ))
-            })?),
-        };
-        let flags = DisasmFlags {
-            numbers,
-            offsets,
-            hex,
-            ..DisasmFlags::default()
-        };
-        let container = self.input.parsed(py)?;
-        let file = self.input.path.as_deref();
-        let bitcode = [dxcopy_read::PartName::DXIL, dxcopy_read::PartName::ILDB];
-        let dxbc = part.is_none()
-            && !bitcode.iter().any(|name| container.find(*name).is_some())
-            && dxbc::shader_part(&container).is_some();
-        if dxbc {
-            let fxc = match release {
-                None => None,
-                Some(format) => Some(format.fxc().ok_or_else(|| {
-                    PyValueError::new_err("a DXBC container's listing takes an fxc release")
-                })?),
-            };
-            let options = dxbc::ListingOptions {
-                release: fxc,
-                flags,
-                ..dxbc::ListingOptions::default()
-            };
-            let generator = format!("dxcopy {}", env!("CARGO_PKG_VERSION"));
-            let listing = dxbc::listing(&container, &generator, &options);
-            self.input.checked_py(py, Ok(()))?;
-            let listing = listing.map_err(|e| crate::error::disasm_to_py(py, e, file))?;
-            return match listing.errors.into_iter().next() {
-                Some(e) => Err(crate::error::disasm_to_py(py, e, file)),
-                None => Ok(listing.text),
-            };
+        use dxcopy_read::listing::markup::page;
+        let (listing, dialect) = self.listing(py, part, release, numbers, offsets, hex)?;
+        if !html {
+            return Ok(listing);
         }
-        let release = match release {
-            None => None,
-            Some(format) => Some(format.dxc().ok_or_else(|| {
-                PyValueError::new_err("a DXIL container's listing takes a dxc release")
-            })?),
-        };
-        let options = ListingOptions {
-            part,
-            release,
-            flags,
-        };
-        let listing = container_listing(&container, &options);
-        self.input.checked_py(py, Ok(()))?;
-        listing.map_err(|e| crate::error::listing_to_py(py, e, file))
+        let title = self.path().unwrap_or_else(|| "listing".into());
+        let page = page(listing.as_bytes(), &title, dialect);
+        // The page adds ASCII markup to UTF-8 text.
+        Ok(String::from_utf8_lossy(&page).into_owned())
     }
 
     /// The module of program part `name` ("DXIL", "ILDB" or "STAT" from

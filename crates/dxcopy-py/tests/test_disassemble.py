@@ -2,6 +2,8 @@
 the LLVM 22 sample (whose module dxc's reader cannot read: an error naming
 the bit offset), bad arguments, and corpus DXIL containers."""
 
+import re
+
 import pytest
 
 import dxcopy
@@ -16,6 +18,20 @@ def test_listing_is_dxinfos():
     assert text.startswith(";\n; Input signature:\n")
     assert 'target triple = "dxil-ms-dx"' in text
     assert "  ; LoadInput(inputSigId,rowIndex,colIndex,gsVertexAxis)\n" in text
+
+
+def test_html_is_dxinfos_page():
+    container = dxcopy.Container.open(DXC_BUILT)
+    page = container.disassemble(html=True)
+    assert page == run("dxinfo", "--disasm-html", DXC_BUILT).stdout.decode()
+    assert page.startswith("<!DOCTYPE html>\n")
+    assert '<span class="i">define</span> void <span class="r">@main</span>()' in page
+    # The page's text is the plain listing.
+    body = page.split("<pre>\n", 1)[1].split("</pre>\n", 1)[0]
+    text = re.sub(r"<[^>]*>", "", body)
+    for entity, char in (("&lt;", "<"), ("&gt;", ">"), ("&quot;", '"'), ("&#39;", "'"), ("&amp;", "&")):
+        text = text.replace(entity, char)
+    assert text == container.disassemble()
 
 
 def test_release_and_part_arguments():

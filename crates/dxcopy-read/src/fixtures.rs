@@ -241,6 +241,24 @@ pub mod codeview {
         length: u16,
         register_offset: u32,
     ) -> Vec<u8> {
+        defrange_with_gaps(
+            register_type,
+            (offset_in_parent, size_in_parent),
+            (start, length),
+            &[],
+            register_offset,
+        )
+    }
+
+    /// [`defrange`] with gaps: `(start from the range's start, length)`
+    /// pairs where the register does not hold the variable.
+    pub fn defrange_with_gaps(
+        register_type: u16,
+        (offset_in_parent, size_in_parent): (u16, u16),
+        (start, length): (u32, u16),
+        gaps: &[(u16, u16)],
+        register_offset: u32,
+    ) -> Vec<u8> {
         let mut b = register_type.to_le_bytes().to_vec();
         b.extend_from_slice(&1u16.to_le_bytes());
         b.extend_from_slice(&offset_in_parent.to_le_bytes());
@@ -248,8 +266,23 @@ pub mod codeview {
         b.extend_from_slice(&start.to_le_bytes());
         b.extend_from_slice(&0u16.to_le_bytes());
         b.extend_from_slice(&length.to_le_bytes());
+        for (gap_start, gap_length) in gaps {
+            b.extend_from_slice(&gap_start.to_le_bytes());
+            b.extend_from_slice(&gap_length.to_le_bytes());
+        }
         b.extend_from_slice(&register_offset.to_le_bytes());
         record(0x1150, &b)
+    }
+
+    /// `S_GPROC32` of a function at code offset `start`, `length` bytes.
+    pub fn procedure(start: u32, length: u32, name: &str) -> Vec<u8> {
+        let mut b = vec![0u8; 12];
+        b.extend_from_slice(&length.to_le_bytes());
+        b.extend_from_slice(&[0; 12]);
+        b.extend_from_slice(&start.to_le_bytes());
+        b.extend_from_slice(&[0; 3]);
+        cstr(&mut b, name);
+        record(0x1110, &b)
     }
 
     /// `S_INLINESITE` of `inlinee` with binary annotation bytes.
@@ -333,8 +366,11 @@ pub mod codeview {
 pub struct SpdbSpec {
     /// Source file names, one checksum entry each (MD5 length 16).
     pub files: Vec<String>,
-    /// Line entries: (code byte offset, file index, line).
+    /// Line entries: (code byte offset, file index, line), statements.
     pub lines: Vec<(u32, u32, u32)>,
+    /// Expression line entries (fStatement clear), written after the
+    /// statement entry of their offset as fxc writes them.
+    pub expression_lines: Vec<(u32, u32, u32)>,
     /// Type records (kind + body, see [`codeview`]), indices from 0x1000.
     pub types: Vec<Vec<u8>>,
     /// Symbol records (kind + body) of the one module.
@@ -428,16 +464,26 @@ pub fn build_spdb(spec: &SpdbSpec) -> Vec<u8> {
     lines.extend_from_slice(&[0, 0, 0, 0]);
     u32s(&mut lines, &[0]);
     for (file, at) in checksum_at.iter().enumerate() {
-        let entries: Vec<_> = spec.lines.iter().filter(|l| l.1 as usize == file).collect();
+        let mut entries: Vec<(u32, u32, bool)> = spec
+            .lines
+            .iter()
+            .map(|l| (l, true))
+            .chain(spec.expression_lines.iter().map(|l| (l, false)))
+            .filter(|(l, _)| l.1 as usize == file)
+            .map(|(l, statement)| (l.0, l.2, statement))
+            .collect();
         if entries.is_empty() {
             continue;
         }
+        // By offset, the statement first (a stable sort keeps the order).
+        entries.sort_by_key(|e| (e.0, !e.2));
         u32s(
             &mut lines,
             &[*at, entries.len() as u32, 12 + 8 * entries.len() as u32],
         );
-        for (offset, _, line) in entries {
-            u32s(&mut lines, &[*offset, *line | 0x8000_0000]);
+        for (offset, line, statement) in entries {
+            let flag = if statement { 0x8000_0000 } else { 0 };
+            u32s(&mut lines, &[offset, line | flag]);
         }
     }
     sub(0xf2, &lines);

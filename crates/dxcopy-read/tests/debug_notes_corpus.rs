@@ -204,16 +204,21 @@ fn fxc_pdbs_annotate_their_programs() {
         println!("{}:\n{text}", row.rel);
         assert!(text.contains("// Initial variable locations:"), "{text}");
         let lines: Vec<&str> = text.lines().filter(|l| l.starts_with("#line")).collect();
-        if stem == "BasicEffect_VSBasic" {
-            // Microsoft's listing of the same compile's Level9 program (in
-            // the .inc) has `#line 41 "…Common.fxh"`, `#line 12`, `#line
-            // 41`, `#line 41 "…BasicEffect.fx"`, `#line 42 "…Common.fxh"`.
+        if stem.ends_with("BasicEffect_VSBasic") {
+            // The statement lines: the table's (48 at 76, 132 and 292), the
+            // nested site's statement range 100..132 (Common.fxh 11 + 1)
+            // inside its parent's (38 + 6), and the parent's second
+            // statement range 164..292 (38 + 6 - 3). Microsoft's listing
+            // of the same compile's Level9 program (in the .inc) has
+            // `#line 41 "…Common.fxh"`, `#line 12`, `#line 41`, `#line 41
+            // "…BasicEffect.fx"`, `#line 42 "…Common.fxh"`.
             assert_eq!(
                 lines,
                 vec![
                     r#"#line 48 "D:\Microsoft\DirectXTK\Src\Shaders\BasicEffect.fx""#,
                     r#"#line 12 "D:\Microsoft\DirectXTK\Src\Shaders\Common.fxh""#,
-                    "#line 41",
+                    r#"#line 48 "D:\Microsoft\DirectXTK\Src\Shaders\BasicEffect.fx""#,
+                    r#"#line 41 "D:\Microsoft\DirectXTK\Src\Shaders\Common.fxh""#,
                     r#"#line 48 "D:\Microsoft\DirectXTK\Src\Shaders\BasicEffect.fx""#,
                 ]
             );

@@ -201,10 +201,5 @@ fn fxc_listings_of_every_release_match() {
         println!("fxc {release}: {same} identical, {other} differing");
     }
     assert!(counts.len() >= 5, "{counts:?}");
-    differing.sort();
-    assert_eq!(
-        differing,
-        dxcopy_harness::corpus::DEBUG_NOTE_LISTINGS_DIFFERING,
-        "the differing listings are not the known /Zi ones"
-    );
+    assert_eq!(differing, Vec::<String>::new(), "these differ");
 }

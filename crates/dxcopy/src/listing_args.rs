@@ -1,9 +1,11 @@
 //! The listing options that `dxinfo --disasm` and the C-header writer
 //! (`dxcopy --output-format=header`, `dxasm`) share: the float rounding of
-//! fxc's C runtime and the compiler release whose layout a listing takes.
+//! fxc's C runtime and the compiler release whose layout a listing takes;
+//! and dxinfo's colour (`--color`, `--disasm-html`).
 
 use dxcopy_read::listing::dxbc;
 use dxcopy_read::listing::dxil::release::ListingFormat;
+use dxcopy_read::listing::markup::Style;
 use dxcopy_read::listing::DisasmFlags;
 
 /// The `D3D_DISASM_*` flags as options (dxinfo --disasm, and listings
@@ -82,4 +84,79 @@ pub fn parse_release(text: &str) -> Result<ListingFormat, String> {
             names.join(", ")
         )
     })
+}
+
+/// `--color` values: whether a listing on standard output is coloured.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorWhen {
+    /// When standard output is a terminal and `NO_COLOR` is unset or empty
+    Auto,
+    /// Always (ANSI escapes even into a pipe or file)
+    Always,
+    /// Never
+    Never,
+}
+
+impl ColorWhen {
+    /// Whether to colour, given whether standard output wants colour by
+    /// itself (a terminal, and no non-empty `NO_COLOR`).
+    pub fn colors(self, stdout_wants_color: bool) -> bool {
+        match self {
+            ColorWhen::Auto => stdout_wants_color,
+            ColorWhen::Always => true,
+            ColorWhen::Never => false,
+        }
+    }
+}
+
+/// How dxinfo's listing is marked up: `--color` or `--disasm-html`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ListingMarkup {
+    /// `--color=WHEN` (default `auto`).
+    Color(ColorWhen),
+    /// `--disasm-html`: an HTML page.
+    Html,
+}
+
+impl Default for ListingMarkup {
+    fn default() -> Self {
+        ListingMarkup::Color(ColorWhen::Auto)
+    }
+}
+
+impl ListingMarkup {
+    /// The markup style of a listing, given whether standard output wants
+    /// colour by itself; `None`: plain text.
+    pub fn style(self, stdout_wants_color: bool) -> Option<Style> {
+        match self {
+            ListingMarkup::Color(when) => when.colors(stdout_wants_color).then_some(Style::Ansi),
+            ListingMarkup::Html => Some(Style::Html),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `auto` follows standard output (a terminal and no non-empty
+    /// `NO_COLOR`); `always` and `never` do not; `--disasm-html` is a page.
+    #[test]
+    fn color_choice_and_style() {
+        for (when, wants, colors) in [
+            (ColorWhen::Auto, true, true),
+            (ColorWhen::Auto, false, false),
+            (ColorWhen::Always, false, true),
+            (ColorWhen::Never, true, false),
+        ] {
+            assert_eq!(when.colors(wants), colors, "{when:?} {wants}");
+            let style = ListingMarkup::Color(when).style(wants);
+            assert_eq!(style, colors.then_some(Style::Ansi));
+        }
+        assert_eq!(ListingMarkup::Html.style(false), Some(Style::Html));
+        assert_eq!(
+            ListingMarkup::default(),
+            ListingMarkup::Color(ColorWhen::Auto)
+        );
+    }
 }

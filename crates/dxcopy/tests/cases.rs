@@ -74,6 +74,9 @@ struct Run {
     args: Vec<String>,
     /// A file of the case to pipe to the tool's stdin.
     stdin: Option<String>,
+    /// Environment variables set for the run.
+    #[serde(default)]
+    env: BTreeMap<String, String>,
     #[serde(default)]
     exit: i32,
     /// Exact stderr.
@@ -365,7 +368,7 @@ fn run_case(bin: &Path, path: &Path) -> Result<()> {
     }
     for (i, r) in case.run.iter().enumerate() {
         let mut cmd = Command::new(bin.join(&r.tool));
-        cmd.args(&r.args).current_dir(dir.path());
+        cmd.args(&r.args).envs(&r.env).current_dir(dir.path());
         match &r.stdin {
             Some(f) => cmd.stdin(std::fs::File::open(dir.path().join(f))?),
             None => cmd.stdin(std::process::Stdio::null()),

@@ -7,10 +7,12 @@
 //!
 //! [`DisasmFlags`] are the `D3D_DISASM_*` flags of `D3DDisassemble` (fxc's
 //! and dxc's `/Ni`, `/No`, `/Lx`), shared by both listings
-//! (docs/format/listing-options.md).
+//! (docs/format/listing-options.md). [`markup`] colours either listing
+//! for a terminal or as an HTML page.
 
 pub mod dxbc;
 pub mod dxil;
+pub mod markup;
 
 /// The `D3D_DISASM_*` flags a listing honours (d3dcompiler.h; the colour
 /// flag is not among them). The default is the listing fxc writes with

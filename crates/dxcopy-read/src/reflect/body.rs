@@ -163,7 +163,10 @@ pub(super) fn callee<'m>(module: &'m Module, inst: &Instruction) -> Option<&'m F
 }
 
 /// The DXIL operation an instruction calls (a function named `dx.op.*`),
-/// with its opcode (the first argument, a constant) and the arguments.
+/// with its opcode (the first argument, an `i32` constant) and the
+/// arguments. The experimental operations (dxc 1.9.2602 on: opcodes from
+/// `0x8000_0000`, hctdb's `ExperimentalOps` table) are negative as `i32`s
+/// and read as their 32 bits.
 pub(super) fn dx_op<'i>(
     module: &Module,
     body: &FunctionBody,
@@ -180,7 +183,10 @@ pub(super) fn dx_op<'i>(
         return None;
     };
     let opcode = constant_int(module, body, *opcode)?;
-    Some((u32::try_from(opcode).ok()?, args))
+    let opcode = u32::try_from(opcode)
+        .ok()
+        .or_else(|| i32::try_from(opcode).ok().map(|v| v as u32))?;
+    Some((opcode, args))
 }
 
 /// The value of argument `index` of a call.

@@ -499,6 +499,7 @@ fn stage_from_psv(
     has_module: bool,
 ) {
     let info = &psv.runtime_info;
+    shader.group_shared_bytes = info.num_bytes_group_shared_memory;
     match info.stage_info {
         StageInfo::Geometry {
             input_primitive,

@@ -201,6 +201,9 @@ pub struct ShaderDesc {
     pub num_interface_slots: Option<u32>,
     /// `GetThreadGroupSize` (`None` for stages without one, or when unknown).
     pub thread_group_size: Option<[u32; 3]>,
+    /// The bytes of group-shared memory the shader uses: PSV0 version 4's
+    /// `NumBytesGroupSharedMemory` (dxc 1.9.2602 and later; `None` before).
+    pub group_shared_bytes: Option<u32>,
     /// `GetMinFeatureLevel`.
     pub min_feature_level: Option<FeatureLevel>,
     /// `GetRequiresFlags`.
@@ -256,6 +259,7 @@ impl ShaderDesc {
             is_sample_frequency_shader: None,
             num_interface_slots: None,
             thread_group_size: None,
+            group_shared_bytes: None,
             min_feature_level: None,
             requires_flags: None,
         }

@@ -108,8 +108,6 @@ fn validator_1_4_masks_inputs_read_nothing_outputs_write_their_columns() {
 
 #[test]
 fn psv0_version_follows_the_validator_version() {
-    // The decoder names the 56-byte record (PSV version 4) version 3 with
-    // its group-shared field.
     for (minor, version, size) in [
         (0, 0, 24),
         (1, 1, 36),
@@ -118,12 +116,9 @@ fn psv0_version_follows_the_validator_version() {
         (7, 2, 48),
         (8, 3, 52),
         (9, 3, 52),
-        (10, 3, 56),
+        (10, 4, 56),
     ] {
-        assert_eq!(
-            psv::psv_version((1, minor)),
-            version.max((minor >= 10) as u8 * 4)
-        );
+        assert_eq!(psv::psv_version((1, minor)), version);
         let data = part(&vertex_module(i64::from(minor)), PartName::PSV0).unwrap();
         let psv = Psv0::parse_data(&data, 0, Some(ShaderKind::Vertex)).unwrap();
         assert_eq!(

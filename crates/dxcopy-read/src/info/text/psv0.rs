@@ -26,6 +26,9 @@ pub(super) fn write(out: &mut Out<'_>, p: &crate::psv0::Psv0<'_>) -> io::Result<
     if let Some(name) = p.entry_name {
         out.field("EntryName", quoted(name))?;
     }
+    if let Some(bytes) = p.runtime_info.num_bytes_group_shared_memory {
+        out.field("NumBytesGroupSharedMemory", bytes)?;
+    }
     out.open(format_args!("Resources ({}) [", p.resources.len()))?;
     for r in &p.resources {
         let kind = r.kind.map(|k| format!(" {k}")).unwrap_or_default();

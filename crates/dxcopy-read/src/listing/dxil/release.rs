@@ -14,9 +14,12 @@
 //! 4. the PSV0 record size, a floor when nothing else is known.
 //!
 //! A rule in [`LISTING_RULES`] holds from a public release on (compared with
-//! [`DxcRelease::version`]) and, for builds known only by their build month
-//! (Xbox `dxcxbox`, private builds), from the month of the dxc commit that
-//! introduced it.
+//! [`DxcRelease::version`]); for builds known only by their build month
+//! (Xbox `dxcxbox`), from the month of the dxc commit that introduced it;
+//! and for development builds (`dxc(private) 1.8.0.4575 (branch, sha)`,
+//! whose fourth number is `git rev-list --count HEAD`, plus 10000 on
+//! `main`: dxc's `utils/version/gen_version.py`), from that commit's own
+//! count.
 
 use std::fmt;
 
@@ -58,6 +61,10 @@ pub enum ReleaseOrigin {
     /// `dx.valver` 1.6): rules apply as for the line's newest public
     /// release in [`PUBLIC_RELEASES`].
     Line,
+    /// A development build (`dxc(private) 1.8.0.4575`) of the dxc history
+    /// with this many commits (`git rev-list --count`): a rule applies when
+    /// its commit is among them.
+    DevBuild(u32),
 }
 
 /// dxc's public releases (`git tag` of microsoft/DirectXShaderCompiler):
@@ -149,19 +156,23 @@ pub struct RuleRow {
     pub commit_month: u16,
     /// That commit in microsoft/DirectXShaderCompiler.
     pub commit: &'static str,
+    /// `git rev-list --count` of that commit: the commits a development
+    /// build must have to print the rule.
+    pub commit_count: u32,
 }
 
 const fn row(
     rule: ListingRule,
     since: (u16, u16, u16),
     commit_month: u16,
-    commit: &'static str,
+    (commit, commit_count): (&'static str, u32),
 ) -> RuleRow {
     RuleRow {
         rule,
         since,
         commit_month,
         commit,
+        commit_count,
     }
 }
 
@@ -172,104 +183,109 @@ pub const LISTING_RULES: &[RuleRow] = &[
         ListingRule::FeatureNamesDxil15,
         (1, 4, 1907),
         1907,
-        "6bac49fd6",
+        ("6bac49fd6", 2238),
     ),
     row(
         ListingRule::FeatureNamesDxil16,
         (1, 6, 2104),
         2012,
-        "d574d27c1",
+        ("d574d27c1", 2883),
     ),
     row(
         ListingRule::FeatureNamesDxil17,
         (1, 7, 2207),
         2202,
-        "b338314f6",
+        ("b338314f6", 3441),
     ),
     row(
         ListingRule::FeatureWaveMatrixName,
         (1, 8, 2403),
         2306,
-        "7f6d946c4",
+        ("7f6d946c4", 3942),
     ),
     row(
         ListingRule::FeatureNamesDxil18,
         (1, 8, 2403),
         2401,
-        "ae9b762a3",
+        ("ae9b762a3", 4409),
     ),
     row(
         ListingRule::OptionalFeatureNotes,
         (1, 8, 2403),
         2402,
-        "9c518dbd9",
+        ("9c518dbd9", 4458),
     ),
     row(
         ListingRule::ModuleSignatureTitles,
         (1, 4, 1907),
         1907,
-        "968fe4113",
+        ("968fe4113", 2276),
     ),
     row(
         ListingRule::PartPatchConstantTitle,
         (1, 8, 2502),
         2407,
-        "6f1c8e244",
+        ("6f1c8e244", 4670),
     ),
     row(
         ListingRule::StructNameSemicolon,
         (1, 4, 1907),
         1905,
-        "7342a3b9b",
+        ("7342a3b9b", 2167),
     ),
     row(
         ListingRule::StructuredBufferDataLayout,
         (1, 4, 1907),
         1811,
-        "cfdf78c9c",
+        ("cfdf78c9c", 1670),
     ),
     row(
         ListingRule::SampleCountDigits,
         (1, 6, 2104),
         2102,
-        "354329a28",
+        ("354329a28", 2986),
     ),
-    row(ListingRule::PsvWaveSize, (1, 6, 2104), 2012, "d574d27c1"),
+    row(
+        ListingRule::PsvWaveSize,
+        (1, 6, 2104),
+        2012,
+        ("d574d27c1", 2883),
+    ),
     row(
         ListingRule::PsvComputeStages,
         (1, 7, 2207),
         2205,
-        "69627993e",
+        ("69627993e", 3578),
     ),
     row(
         ListingRule::PsvRuntimeInfoBlock,
         (1, 8, 2502),
         2408,
-        "8a677d22c",
+        ("8a677d22c", 4712),
     ),
     row(
         ListingRule::PsvRuntimeInfo4,
         (1, 8, 2502),
         2408,
-        "8a677d22c",
+        ("8a677d22c", 4712),
     ),
     row(
         ListingRule::DebugLineComments,
         (1, 5, 2010),
         2003,
-        "8d79e009a",
+        ("8d79e009a", 2568),
     ),
     row(
         ListingRule::DebugVariableFunction,
         (1, 6, 2112),
         2108,
-        "9f771648e",
+        ("9f771648e", 3215),
     ),
     row(
         ListingRule::OpacityMicromapsFlagName,
         (1, 8, 2505),
         2503,
-        "206b77577",
+        ("206b77577", 4869),
     ),
 ];
 
@@ -350,6 +366,7 @@ impl DxcRelease {
         };
         match (self.origin, self.month) {
             (ReleaseOrigin::BuildMonth, Some(month)) => month >= row.commit_month,
+            (ReleaseOrigin::DevBuild(commits), _) => commits >= row.commit_count,
             _ => self.version() >= row.since,
         }
     }
@@ -392,13 +409,17 @@ impl DxcRelease {
             })
             .filter(|(major, minor)| *major == 1 && *minor >= 2);
         match first {
-            // `dxcoob 1.7.2212.12 (8c9d92be7)`, `dxc 1.2`, `dxcoob 2019.05.00`.
-            "dxcoob" | "dxc" => {
+            // `dxcoob 1.7.2212.12 (8c9d92be7)`, `dxc 1.2`, `dxcoob 2019.05.00`,
+            // `dxc(private) 1.8.0.4575 (branch, 416fab6b5)`.
+            "dxcoob" | "dxc" | "dxc(private)" => {
                 let version = words.next()?;
                 if let Some(release) = DxcRelease::parse(version) {
                     return Some(release);
                 }
-                // A private build (`1.8.0.14620`): its line.
+                if let Some(release) = DxcRelease::dev_build(version) {
+                    return Some(release);
+                }
+                // Another build of a version line (`1.8.0.0`, outside git): its line.
                 let mut fields = version.split('.');
                 if let (Some("1"), Some(minor)) = (fields.next(), fields.next()) {
                     if let Some(minor) = parse_number::<u16>(minor) {
@@ -432,11 +453,44 @@ impl DxcRelease {
         }
     }
 
+    /// A development build's version `1.N.0.C` (dxc's
+    /// `utils/version/gen_version.py`: the third number 0, the fourth `git
+    /// rev-list --count HEAD`, plus 10000 when built on `main`); `None` for
+    /// anything else, and for a count of 0 (a build outside git, which
+    /// tells nothing).
+    pub fn dev_build(version: &str) -> Option<DxcRelease> {
+        let mut fields = version.split('.');
+        let major: u16 = parse_number(fields.next()?)?;
+        let minor: u16 = parse_number(fields.next()?)?;
+        let rev = fields.next()?;
+        let count: u32 = parse_number(fields.next()?)?;
+        if major != 1 || rev != "0" || count == 0 || fields.next().is_some() {
+            return None;
+        }
+        // The history has far fewer than 10000 commits, so a count from
+        // 10000 on is a `main` build's.
+        let commits = if count >= 10_000 {
+            count - 10_000
+        } else {
+            count
+        };
+        Some(DxcRelease {
+            major,
+            minor,
+            month: None,
+            origin: ReleaseOrigin::DevBuild(commits),
+        })
+    }
+
     /// The release a VERS part names: its version string when it reads as
-    /// `1.N.yymm[.patch]`, else its major and minor.
+    /// `1.N.yymm[.patch]` or a development build's `1.N.0.C`, else its
+    /// major and minor.
     pub fn from_vers(vers: &CompilerVersion<'_>) -> Option<DxcRelease> {
         let text = std::str::from_utf8(vers.version_string).ok()?;
         if let Some(release) = DxcRelease::parse(text.trim()) {
+            return Some(release);
+        }
+        if let Some(release) = DxcRelease::dev_build(text.trim()) {
             return Some(release);
         }
         (vers.major == 1 && vers.minor >= 2).then(|| DxcRelease::line(vers.major, vers.minor))
@@ -467,11 +521,14 @@ impl DxcRelease {
         let from_ident = idents
             .iter()
             .find_map(|ident| DxcRelease::from_ident(ident, validator));
-        // A release known to its build month wins over a version line.
+        // A release known to its build month or commit wins over a version
+        // line.
         [from_vers, from_ident]
             .into_iter()
             .flatten()
-            .find(|release| release.month.is_some())
+            .find(|release| {
+                release.month.is_some() || matches!(release.origin, ReleaseOrigin::DevBuild(_))
+            })
             .or(from_vers)
             .or(from_ident)
             .or_else(|| psv_version.map(DxcRelease::from_psv_version))
@@ -545,6 +602,13 @@ impl fmt::Display for DxcRelease {
         match (self.origin, self.month) {
             (ReleaseOrigin::BuildMonth, Some(month)) => {
                 write!(f, "{}.{} (build {month:04})", self.major, self.minor)
+            }
+            (ReleaseOrigin::DevBuild(commits), _) => {
+                write!(
+                    f,
+                    "{}.{} (development build, commit {commits})",
+                    self.major, self.minor
+                )
             }
             (_, Some(month)) => write!(f, "{}.{}.{month:04}", self.major, self.minor),
             (_, None) => write!(f, "{}.{}", self.major, self.minor),
@@ -637,7 +701,21 @@ mod tests {
             ),
             ("clang version 3.7 (tags/RELEASE_370/final)", None, "1.3"),
             ("dxcoob 2019.05.00", Some((1, 7)), "1.7"),
-            ("dxcoob 1.8.0.14620 (main, 1234abcd)", Some((1, 8)), "1.8"),
+            (
+                "dxcoob 1.8.0.14620 (main, 1234abcd)",
+                Some((1, 8)),
+                "1.8 (development build, commit 4620)",
+            ),
+            (
+                "dxc(private) 1.8.0.4575 (416fab6b5)",
+                Some((1, 8)),
+                "1.8 (development build, commit 4575)",
+            ),
+            (
+                "dxc(private) 1.8.0.0 (private, 00000000)",
+                Some((1, 8)),
+                "1.8",
+            ),
             (
                 "dxcxbox 2410.2501.11901.10020",
                 Some((1, 8)),
@@ -667,6 +745,14 @@ mod tests {
             |month| DxcRelease::from_ident(&format!("dxcxbox 2410.{month}.1.1"), Some((1, 8)));
         assert!(xbox(2501).unwrap().has(block));
         assert!(!xbox(2406).unwrap().has(block));
+        // A development build: by its commit count against the rule's
+        // commit (8a677d22c, the 4712th).
+        let dev = |n: u32| DxcRelease::from_ident(&format!("dxc(private) 1.8.0.{n} (x, 0)"), None);
+        assert!(!dev(4575).unwrap().has(block));
+        assert!(!dev(4711).unwrap().has(block));
+        assert!(dev(4712).unwrap().has(block));
+        assert!(dev(14712).unwrap().has(block));
+        assert!(!dev(14711).unwrap().has(block));
         // A line without month: its newest public release (1.6.2112).
         assert!(DxcRelease::line(1, 6).has(ListingRule::PsvWaveSize));
         assert!(!DxcRelease::line(1, 6).has(ListingRule::PsvComputeStages));

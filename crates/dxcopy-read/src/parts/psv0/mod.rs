@@ -1,7 +1,8 @@
 //! PSV0: pipeline state validation (docs/format/psv0.md).
 //!
 //! The part starts with the size of a `RuntimeInfo` record whose version
-//! (0–3) follows from that size alone (24 / 36 / 48 / 52 bytes or more). The
+//! (0–4) follows from that size alone (24 / 36 / 48 / 52 / 56 bytes or
+//! more), as dxc's reader derives it. The
 //! first 16 bytes of the record are a union selected by the shader stage. Then
 //! come the resource bindings and, from version 1 on, a string table, a
 //! semantic index table, the signature elements and the ViewID / input-output
@@ -36,8 +37,7 @@ pub const RUNTIME_INFO_V1_SIZE: u32 = RuntimeInfoRecord::size_for(1) as u32;
 pub const RUNTIME_INFO_V2_SIZE: u32 = RuntimeInfoRecord::size_for(2) as u32;
 /// Size of a version-3 `RuntimeInfo` record.
 pub const RUNTIME_INFO_V3_SIZE: u32 = RuntimeInfoRecord::size_for(3) as u32;
-/// Size of a `PSVRuntimeInfo4` record (adds `NumBytesGroupSharedMemory`;
-/// the record's version otherwise reads as 3).
+/// Size of a version-4 `RuntimeInfo` record (adds `NumBytesGroupSharedMemory`).
 pub const RUNTIME_INFO_V4_SIZE: u32 = RuntimeInfoRecord::size_for(4) as u32;
 /// Size of a version-0/1 resource binding record.
 pub const RESOURCE_V0_SIZE: u32 = ResourceRecord::size_for(0) as u32;
@@ -151,8 +151,7 @@ open_enum! {
 
 crate::record::record! {
     /// The stored `RuntimeInfo` record (docs/format/psv0.md §1–2). It grows
-    /// by version: 24 bytes (v0), 36 (v1), 48 (v2), 52 (v3), 56
-    /// (`PSVRuntimeInfo4`, whose fields otherwise read as version 3); a
+    /// by version: 24 bytes (v0), 36 (v1), 48 (v2), 52 (v3), 56 (v4); a
     /// field added by a version is `None` in the versions before it.
     pub struct RuntimeInfoRecord: "PSV0 RuntimeInfo" {
         /// The stage union (see [`StageInfo`]).
@@ -547,7 +546,8 @@ impl PsvElement<'_> {
 pub struct Psv0<'data> {
     /// The `RuntimeInfo` size prefix.
     pub runtime_info_size: u32,
-    /// Record version 0–3, derived from `runtime_info_size`.
+    /// Record version 0–4, derived from `runtime_info_size` (at most 3 from
+    /// [`Psv0::parse_llvm_compat`]: LLVM 22 knows no version 4).
     pub version: u8,
     /// The stage used to decode the union and the stage-dependent tables: the
     /// program's shader kind when given, else the record's `ShaderStage` (v1+),
@@ -597,7 +597,9 @@ pub struct Psv0<'data> {
 
 /// Record version for a `RuntimeInfo` size (docs/format/psv0.md §2).
 pub fn version_for_size(size: u32) -> u8 {
-    if size >= RUNTIME_INFO_V3_SIZE {
+    if size >= RUNTIME_INFO_V4_SIZE {
+        4
+    } else if size >= RUNTIME_INFO_V3_SIZE {
         3
     } else if size >= RUNTIME_INFO_V2_SIZE {
         2
@@ -780,15 +782,17 @@ fn decode<'data>(c: Cursor<'data>, kind: Option<ShaderKind>, mode: Mode) -> Resu
         RUNTIME_INFO_V1_SIZE,
         RUNTIME_INFO_V2_SIZE,
         RUNTIME_INFO_V3_SIZE,
+        RUNTIME_INFO_V4_SIZE,
     ][version as usize];
     // A record shorter than 24 bytes cannot hold the version-0 fields.
     info.bytes(0, u64::from(min_size), "PSV0 RuntimeInfo")?;
-    let record_version = if size >= RUNTIME_INFO_V4_SIZE {
-        4
-    } else {
-        version
+    let record = RuntimeInfoRecord::read_version(&info, 0, version)?;
+    // LLVM 22's PSVRuntimeInfo reads a version-4 record as version 3 (its
+    // newest): the group-shared field is kept, the version is LLVM's.
+    let version = match mode {
+        Mode::Strict => version,
+        Mode::LlvmCompat => version.min(3),
     };
-    let record = RuntimeInfoRecord::read_version(&info, 0, record_version)?;
     let stage = kind.or_else(|| {
         record
             .shader_stage

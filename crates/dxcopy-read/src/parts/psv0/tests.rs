@@ -167,7 +167,9 @@ fn version_from_size_and_table_sizes() {
         (48, 2),
         (51, 2),
         (52, 3),
-        (200, 3),
+        (55, 3),
+        (56, 4),
+        (200, 4),
     ];
     for (size, version) in rows {
         assert_eq!(version_for_size(size), version, "size {size}");
@@ -580,4 +582,31 @@ fn compat_mode_quirks() {
     assert_eq!(part.data_offset() % 4, 1);
     assert!(Psv0::parse(&part, Some(ShaderKind::Pixel)).is_ok());
     assert!(Psv0::parse_llvm_compat(&part, Some(ShaderKind::Pixel)).is_err());
+}
+
+#[test]
+fn v4_record_is_version_4_strictly_and_3_for_llvm() {
+    // A compute record of 56 bytes: threads 64×1×1 at 36, entry offset 0 at
+    // 48, 4096 bytes of group-shared memory at 52.
+    let mut b = PsvBuilder::new(56, &[])
+        .set(24, &[5])
+        .set(36, &u32s(&[64, 1, 1]))
+        .set(52, &4096u32.to_le_bytes());
+    b.strings = b"main\0\0\0\0".to_vec();
+    let data = b.build();
+    let c = crate::testutil::build(&[(b"PSV0", &data)]);
+    let container = crate::Container::parse(&c).unwrap();
+    let part = container.find(crate::PartName::PSV0).unwrap();
+    let strict = Psv0::parse(&part, Some(ShaderKind::Compute)).unwrap();
+    assert_eq!((strict.version, strict.runtime_info_size), (4, 56));
+    assert_eq!(
+        strict.runtime_info.num_bytes_group_shared_memory,
+        Some(4096)
+    );
+    assert_eq!(strict.runtime_info.num_threads, Some([64, 1, 1]));
+    assert_eq!(strict.entry_name, Some(&b"main"[..]));
+    let llvm = Psv0::parse_llvm_compat(&part, Some(ShaderKind::Compute)).unwrap();
+    assert_eq!(llvm.version, 3);
+    assert_eq!(llvm.runtime_info.num_bytes_group_shared_memory, Some(4096));
+    assert_eq!(strict.to_bytes(), data);
 }

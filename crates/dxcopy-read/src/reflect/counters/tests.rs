@@ -254,3 +254,30 @@ fn dx_counters_metadata_is_read_by_name() {
         })
     );
 }
+
+#[test]
+fn experimental_operations_are_dxil_operations() {
+    // `call void @dx.op.getGroupWaveIndex(i32 -2147483647)`: opcode
+    // 0x80000001 of the experimental table, an i32 whose sign bit is set.
+    let mut b = Builder::new();
+    let i32_ty = b.int_ty(32);
+    let f = b.function("dx.op.getGroupWaveIndex", i32_ty, &[i32_ty], None);
+    let fn_ty = b.ty(Type::Function(crate::dxil::model::FunctionType {
+        vararg: false,
+        ret: i32_ty,
+        params: vec![i32_ty],
+    }));
+    let op = b.constant(
+        i32_ty,
+        ConstantKind::Integer(i64::from(0x8000_0001u32 as i32)),
+    );
+    let mut body = b.body(1);
+    push(&mut body, 0, call(f, fn_ty, &[op]), Some(i32_ty));
+    let inst = &body.blocks[0].instructions[0];
+    let (opcode, args) = crate::reflect::body::dx_op(&b.module, &body, inst).unwrap();
+    assert_eq!((opcode, args.len()), (0x8000_0001, 1));
+    assert_eq!(
+        crate::dxil::ops::lookup(opcode, None).map(|row| row.name),
+        Some("GetGroupWaveIndex")
+    );
+}

@@ -14,7 +14,7 @@ use crate::info::text::{write_parts, write_text, TextOptions};
 use crate::info::verify::{coverage_checks, verify};
 use crate::info::yaml::{to_obj2yaml, YamlOptions};
 use crate::info::{parse_part_name, Inspection};
-use crate::listing_args::{parse_release, DisasmFlagArgs, Rounding};
+use crate::listing_args::{parse_release, ColorWhen, DisasmFlagArgs, ListingMarkup, Rounding};
 use clap::Parser;
 use dxcopy_edit::config::read_data_file;
 use dxcopy_edit::Operation;
@@ -24,6 +24,7 @@ use dxcopy_read::listing::dxil::release::{DxcRelease, ListingFormat};
 use dxcopy_read::listing::dxil::{
     write_container_listing_to, ListingOptions as DxilListingOptions,
 };
+use dxcopy_read::listing::markup::{Dialect, MarkupWriter, PageWriter, Style};
 use dxcopy_read::listing::DisasmFlags;
 use dxcopy_read::pdb::{container_input, ContainerSource};
 use dxcopy_read::reflect::{self, Reflection};
@@ -48,6 +49,8 @@ Examples:
   dxinfo --disasm shader.dxil            the listing dxc prints (-dumpbin): header and module
   dxinfo --disasm=ILDB shader.dxil       the debug module's listing
   dxinfo --disasm --disasm-with=llvm-dis shader.dxil   the IR in LLVM's current syntax (llvm-dis 17+)
+  dxinfo --disasm --color=always shader.cso | less -R   the listing in colour through a pager
+  dxinfo --disasm-html shader.cso > shader.html   the listing as a colour-coded HTML page (fxc /Cc)
   dxinfo --reflect shader.cso            ID3D12ShaderReflection's answers as JSON
   dxinfo --reflect --text shader.dxil    the same in the layout of dxc's reflection dump
   dxinfo shaders.h                       each array of a C header (fxc /Fh, dxc -Fh)
@@ -67,6 +70,7 @@ Examples:
 #[derive(Debug, Parser)]
 #[command(name = "dxinfo", version = crate::VERSION, after_help = EXAMPLES, mut_args(view_rules))]
 #[command(group(clap::ArgGroup::new("carving").args(["scan", "rows"]).multiple(true)))]
+#[command(group(clap::ArgGroup::new("listing").args(["disasm", "disasm_html"]).multiple(true)))]
 pub struct Opts {
     /// Containers to read; `-` reads standard input
     #[arg(required = true, value_name = "FILE")]
@@ -116,6 +120,12 @@ pub struct Opts {
     /// Print the layout of release RELEASE instead of the one the file names: for DXBC an fxc release (9.29, 9.30, 6.3, 10.0.10011 or 10.1; RDEF's creator, else 10.1), for DXIL a dxc release (1.N, 1.N.yymm or 1.N.yymm.patch; VERS, llvm.ident and dx.valver, else the newest)
     #[arg(long, value_name = "RELEASE", value_parser = parse_release)]
     pub disasm_format: Option<ListingFormat>,
+    /// Listings: colour instructions, registers, literals and comments with ANSI escapes: `auto` (default: when standard output is a terminal and NO_COLOR is unset or empty), `always` or `never`
+    #[arg(long, value_name = "WHEN", value_enum, conflicts_with = "disasm_html")]
+    pub color: Option<ColorWhen>,
+    /// Disassemble (as --disasm) into a colour-coded HTML page, as fxc's /Cc (D3D_DISASM_ENABLE_COLOR_CODE) asks for; DXIL in the same style (dxc writes no HTML for DXIL); several FILEs make one page
+    #[arg(long)]
+    pub disasm_html: bool,
     #[allow(missing_docs)] // flattened: its fields carry the help text
     #[command(flatten)]
     pub disasm_flags: DisasmFlagArgs,
@@ -187,7 +197,8 @@ const VIEW_FLAGS: &[(&str, &[&str])] = &[
     ("yaml", &[]),
     ("hex", &[]),
     ("dump_all", &[]),
-    ("disasm", &[]),
+    ("disasm", &["disasm_html"]),
+    ("disasm_html", &["disasm"]),
     ("verify", &["json"]),
     ("reflect", &[]),
     ("diff", &["json"]),
@@ -208,14 +219,15 @@ const MODIFIERS: &[(&str, &[&str])] = &[
     ("quiet", &["verify"]),
     ("strict", &["verify"]),
     ("root_signature", &["verify"]),
-    ("disasm_rounding", &["disasm"]),
-    ("disasm_format", &["disasm"]),
-    ("disasm_numbers", &["disasm"]),
-    ("disasm_offsets", &["disasm"]),
-    ("disasm_hex", &["disasm"]),
-    ("disasm_no_debug_info", &["disasm"]),
-    ("disasm_instruction_only", &["disasm"]),
-    ("disasm_instruction_cycle", &["disasm"]),
+    ("disasm_rounding", &["disasm", "disasm_html"]),
+    ("disasm_format", &["disasm", "disasm_html"]),
+    ("color", &["disasm"]),
+    ("disasm_numbers", &["disasm", "disasm_html"]),
+    ("disasm_offsets", &["disasm", "disasm_html"]),
+    ("disasm_hex", &["disasm", "disasm_html"]),
+    ("disasm_no_debug_info", &["disasm", "disasm_html"]),
+    ("disasm_instruction_only", &["disasm", "disasm_html"]),
+    ("disasm_instruction_cycle", &["disasm", "disasm_html"]),
     ("text", &["reflect"]),
     ("disasm_with", &["disasm"]),
     ("exact", &["diff"]),
@@ -252,6 +264,7 @@ fn view_rules(arg: clap::Arg) -> clap::Arg {
         let arg = arg.conflicts_with_all(flags().filter(|f| !allowed(f)));
         return match views {
             [view] if *view != TEXT => arg.requires(*view),
+            ["disasm", "disasm_html"] => arg.requires("listing"),
             _ => arg,
         };
     }
@@ -299,6 +312,8 @@ pub enum View {
         flags: DisasmFlags,
         /// `--disasm-with`.
         tool: Option<DisasmTool>,
+        /// `--color` or `--disasm-html`.
+        markup: ListingMarkup,
     },
     /// `--reflect`.
     Reflect {
@@ -358,9 +373,9 @@ impl View {
             }
         } else if let Some(text) = &opts.hex {
             View::Hex(part("--hex", text, " (use \\xNN for other bytes)")?)
-        } else if let Some(text) = &opts.disasm {
+        } else if opts.disasm.is_some() || opts.disasm_html {
             View::Disasm {
-                part: match text.as_str() {
+                part: match opts.disasm.as_deref().unwrap_or_default() {
                     "" => None,
                     text => Some(part("--disasm", text, "")?),
                 },
@@ -368,6 +383,11 @@ impl View {
                 release: opts.disasm_format,
                 flags: opts.disasm_flags.flags(),
                 tool: opts.disasm_with,
+                markup: match opts.color {
+                    _ if opts.disasm_html => ListingMarkup::Html,
+                    Some(when) => ListingMarkup::Color(when),
+                    None => ListingMarkup::default(),
+                },
             }
         } else if opts.parts {
             View::Parts
@@ -415,6 +435,9 @@ pub struct Io<'a> {
     pub err: &'a mut dyn Write,
     /// Colour diagnostics.
     pub color: bool,
+    /// Standard output wants colour by itself (a terminal, no non-empty
+    /// `NO_COLOR`): `--color=auto` colours listings.
+    pub stdout_color: bool,
 }
 
 impl Io<'_> {
@@ -475,6 +498,7 @@ pub fn main() {
             out: &mut out,
             err: &mut err,
             color: cli::use_color(),
+            stdout_color: cli::Stream::Stdout.wants_color(),
         },
     );
     let code = match out.flush() {
@@ -501,6 +525,38 @@ pub fn run(opts: &Opts, io: &mut Io<'_>) -> i32 {
             return 1;
         }
     };
+    let View::Disasm {
+        markup: ListingMarkup::Html,
+        ..
+    } = view
+    else {
+        return run_view(opts, view, io);
+    };
+    // One page for every listing: each file's `<pre>` text goes into it.
+    let title = match opts.files.as_slice() {
+        [one] => one.display().to_string(),
+        files => format!("{} files", files.len()),
+    };
+    let mut page = PageWriter::new(&mut *io.out, &title);
+    let mut inner = Io {
+        out: &mut page,
+        err: &mut *io.err,
+        color: io.color,
+        stdout_color: io.stdout_color,
+    };
+    let status = run_view(opts, view, &mut inner);
+    match page.finish() {
+        Ok(_) => status,
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => status,
+        Err(e) => {
+            io.error(&format!("writing output: {e}"));
+            1
+        }
+    }
+}
+
+/// Runs `view` over every file; returns the exit status.
+fn run_view(opts: &Opts, view: View, io: &mut Io<'_>) -> i32 {
     match &view {
         View::Diff { exact, json } => return compare::run_diff(opts, *exact, *json, io),
         View::Stats { json, jobs } => return compare::run_stats(opts, *json, *jobs, io),
@@ -621,11 +677,16 @@ pub fn run(opts: &Opts, io: &mut Io<'_>) -> i32 {
                     release,
                     flags,
                     tool,
+                    markup,
                 } => {
                     let options =
                         rounding.listing_options(release.and_then(ListingFormat::fxc), *flags);
                     let dxc = release.and_then(ListingFormat::dxc);
-                    show_disasm(io, &shown, &container, *part, &options, dxc, *tool, many)
+                    let style = markup.style(io.stdout_color);
+                    let (part, tool) = (*part, *tool);
+                    show_disasm(
+                        io, &shown, &container, part, &options, dxc, tool, many, style,
+                    )
                 }
                 // Run over the whole file list before this loop.
                 View::Diff { .. } | View::Stats { .. } | View::Scan => Ok(true),
@@ -716,6 +777,7 @@ fn show_disasm(
     dxc: Option<DxcRelease>,
     tool: Option<DisasmTool>,
     many: bool,
+    style: Option<Style>,
 ) -> Shown {
     use dxcopy_edit::llvm_dis::{
         disasm_target, disassemble_to, find_llvm_dis, timeout_from, DisasmTarget, TIMEOUT_ENV,
@@ -725,7 +787,12 @@ fn show_disasm(
         None => c.find(PartName::DXIL).is_some() || c.find(PartName::ILDB).is_some(),
     };
     if wants_bitcode && tool.is_none() {
-        return show_dxil_listing(io, shown, c, requested, dxc, options.flags, many);
+        let dxil = DxilListingOptions {
+            part: requested,
+            release: dxc,
+            flags: options.flags,
+        };
+        return show_dxil_listing(io, shown, c, &dxil, many, style);
     }
     if !wants_bitcode {
         if let Some(name) = requested {
@@ -735,11 +802,11 @@ fn show_disasm(
                 return Ok(false);
             }
         }
-        return show_listing(io, shown, c, options, many);
+        return show_listing(io, shown, c, options, many, style);
     }
     let bitcode = match disasm_target(c, requested) {
         Ok(DisasmTarget::Bitcode { bitcode, .. }) => bitcode,
-        Ok(DisasmTarget::Dxbc { .. }) => return show_listing(io, shown, c, options, many),
+        Ok(DisasmTarget::Dxbc { .. }) => return show_listing(io, shown, c, options, many, style),
         Err(e) => {
             io.error(&format!("'{shown}': {}", cli::error_message(&e)));
             return Ok(false);
@@ -764,11 +831,25 @@ fn show_disasm(
             return Ok(false);
         }
     };
-    if many {
-        writeln!(io.out, "{shown}:")?;
-    }
     // Streamed: a failure after some output still says so, and exits 1.
-    match disassemble_to(&tool, &bitcode, timeout, &mut io.out) {
+    let streamed = match style {
+        None => {
+            if many {
+                writeln!(io.out, "{shown}:")?;
+            }
+            disassemble_to(&tool, &bitcode, timeout, &mut io.out)
+        }
+        Some(style) => {
+            let mut marked = MarkupWriter::new(&mut io.out, style, Dialect::Dxil);
+            if many {
+                marked.write_plain_line(format!("{shown}:").as_bytes())?;
+            }
+            let streamed = disassemble_to(&tool, &bitcode, timeout, &mut marked);
+            marked.finish()?;
+            streamed
+        }
+    };
+    match streamed {
         Ok(()) => Ok(true),
         Err(dxcopy_edit::llvm_dis::DisasmError::Output(e)) => Err(e),
         Err(e) => {
@@ -786,23 +867,29 @@ fn show_dxil_listing(
     io: &mut Io<'_>,
     shown: &str,
     c: &Container<'_>,
-    part: Option<PartName>,
-    release: Option<DxcRelease>,
-    flags: DisasmFlags,
+    options: &DxilListingOptions,
     many: bool,
+    style: Option<Style>,
 ) -> Shown {
     let mut listing = Vec::new();
-    let options = DxilListingOptions {
-        part,
-        release,
-        flags,
-    };
-    match write_container_listing_to(c, &options, &mut listing)? {
+    match write_container_listing_to(c, options, &mut listing)? {
         Ok(()) => {
-            if many {
-                writeln!(io.out, "{shown}:")?;
+            match style {
+                None => {
+                    if many {
+                        writeln!(io.out, "{shown}:")?;
+                    }
+                    io.out.write_all(&listing)?;
+                }
+                Some(style) => {
+                    let mut marked = MarkupWriter::new(&mut io.out, style, Dialect::Dxil);
+                    if many {
+                        marked.write_plain_line(format!("{shown}:").as_bytes())?;
+                    }
+                    marked.write_all(&listing)?;
+                    marked.finish()?;
+                }
             }
-            io.out.write_all(&listing)?;
             Ok(true)
         }
         Err(e) => {
@@ -820,12 +907,28 @@ fn show_listing(
     c: &Container<'_>,
     options: &dxbc::ListingOptions,
     many: bool,
+    style: Option<Style>,
 ) -> Shown {
     let generator = format!("dxinfo {}", crate::VERSION);
-    if dxbc::shader_part(c).is_some() && many {
-        writeln!(io.out, "{shown}:")?;
-    }
-    match dxbc::write_listing(c, &generator, options, &mut io.out)? {
+    let file_line = dxbc::shader_part(c).is_some() && many;
+    let written = match style {
+        None => {
+            if file_line {
+                writeln!(io.out, "{shown}:")?;
+            }
+            dxbc::write_listing(c, &generator, options, &mut io.out)?
+        }
+        Some(style) => {
+            let mut marked = MarkupWriter::new(&mut io.out, style, Dialect::Dxbc);
+            if file_line {
+                marked.write_plain_line(format!("{shown}:").as_bytes())?;
+            }
+            let written = dxbc::write_listing(c, &generator, options, &mut marked)?;
+            marked.finish()?;
+            written
+        }
+    };
+    match written {
         Ok(errors) => {
             for e in &errors {
                 io.error(&format!("'{shown}': {e}"));

@@ -35,6 +35,7 @@ fn dxinfo(list: &[&str]) -> (i32, String, String) {
             out: &mut out,
             err: &mut err,
             color: false,
+            stdout_color: false,
         },
     );
     (
@@ -72,6 +73,7 @@ const VIEWS: &[(&str, &[&str])] = &[
     ("hex", &["--hex=DXIL"]),
     ("dump_all", &["--dump-all=d"]),
     ("disasm", &["--disasm"]),
+    ("disasm_html", &["--disasm-html"]),
     ("verify", &["--verify"]),
     ("reflect", &["--reflect"]),
     ("diff", &["--diff"]),
@@ -123,8 +125,9 @@ fn every_option_is_a_row_of_one_table() {
         let list: Vec<&str> = line.iter().copied().chain(["a"]).collect();
         let view = View::of(&parse(args(&list)).unwrap()).unwrap();
         let kind = std::mem::discriminant(&view);
-        // `--rows` and `--scan` are one view (the survey reads the scan).
-        if *flag != "rows" {
+        // `--rows` and `--scan` are one view (the survey reads the scan),
+        // `--disasm-html` is the listing view as a page.
+        if *flag != "rows" && *flag != "disasm_html" {
             assert!(
                 !seen.contains(&kind),
                 "{flag} resolves to a view already taken"
@@ -175,6 +178,7 @@ fn modifiers_are_refused_outside_their_views() {
         ("disasm_instruction_cycle", "--disasm-instruction-cycle"),
         ("text", "--text"),
         ("disasm_with", "--disasm-with=llvm-dis"),
+        ("color", "--color=always"),
         ("exact", "--exact"),
         ("jobs", "--jobs=2"),
         ("scan_all", "--scan-all"),
@@ -220,7 +224,8 @@ fn modifiers_are_refused_outside_their_views() {
 }
 
 /// Two view flags are refused together, but `--json` with `--verify`,
-/// `--diff`, `--stats` or `--scan`, and `--scan` with `--rows`.
+/// `--diff`, `--stats` or `--scan`, `--scan` with `--rows`, and
+/// `--disasm=PART` with `--disasm-html`.
 #[test]
 fn one_view_at_a_time() {
     for (i, (a, a_flags)) in VIEWS.iter().enumerate().skip(1) {
@@ -229,7 +234,9 @@ fn one_view_at_a_time() {
             let list: Vec<&str> = list.into_iter().chain(["a"]).collect();
             let together = matches!(
                 (*a, *b),
-                ("json", "verify" | "diff" | "stats" | "scan") | ("scan", "rows")
+                ("json", "verify" | "diff" | "stats" | "scan")
+                    | ("scan", "rows")
+                    | ("disasm", "disasm_html")
             );
             assert_eq!(parse(args(&list)).is_ok(), together, "{list:?}");
         }
@@ -303,6 +310,7 @@ fn flags_resolve_to_one_view() {
             release: None,
             flags: DisasmFlags::default(),
             tool: None,
+            markup: ListingMarkup::default(),
         })
     );
     assert_eq!(
@@ -313,6 +321,7 @@ fn flags_resolve_to_one_view() {
             release: None,
             flags: DisasmFlags::default(),
             tool: None,
+            markup: ListingMarkup::default(),
         })
     );
     assert_eq!(
@@ -328,6 +337,7 @@ fn flags_resolve_to_one_view() {
             release: Some(ListingFormat::Dxc(DxcRelease::public(1, 8, 2403))),
             flags: DisasmFlags::default(),
             tool: Some(DisasmTool::LlvmDis),
+            markup: ListingMarkup::default(),
         })
     );
     assert_eq!(
@@ -342,6 +352,33 @@ fn flags_resolve_to_one_view() {
                 ..DisasmFlags::default()
             },
             tool: None,
+            markup: ListingMarkup::default(),
+        })
+    );
+    // --disasm-html is the listing view as a page, with the listing options.
+    assert_eq!(
+        view(&["--disasm-html", "--disasm-numbers", "a"]),
+        Ok(View::Disasm {
+            part: None,
+            rounding: Rounding::Current,
+            release: None,
+            flags: DisasmFlags {
+                numbers: true,
+                ..DisasmFlags::default()
+            },
+            tool: None,
+            markup: ListingMarkup::Html,
+        })
+    );
+    assert_eq!(
+        view(&["--disasm=DXIL", "--color=never", "a"]),
+        Ok(View::Disasm {
+            part: Some(PartName::DXIL),
+            rounding: Rounding::Current,
+            release: None,
+            flags: DisasmFlags::default(),
+            tool: None,
+            markup: ListingMarkup::Color(ColorWhen::Never),
         })
     );
     assert_eq!(
@@ -352,6 +389,7 @@ fn flags_resolve_to_one_view() {
             release: Some(ListingFormat::Fxc(dxbc::FxcRelease::V6_3)),
             flags: DisasmFlags::default(),
             tool: None,
+            markup: ListingMarkup::default(),
         })
     );
     assert_eq!(

@@ -173,7 +173,12 @@ impl DebugNotes {
     /// starting with `o`) likewise; within a register by component.
     /// Temporaries and destination-relative locations are not part of it;
     /// the first location of a register component wins.
-    pub fn initial_locations(&self) -> Vec<InitialRegister<'_>> {
+    ///
+    /// With byte-offset positions (SPDB) only the locations that hold at
+    /// `first`, the first executable instruction, are initial: a register
+    /// that takes a variable later gets its note after the instruction
+    /// that writes it ([`NotePrinter::after`]).
+    pub fn initial_locations(&self, first: Option<u32>) -> Vec<InitialRegister<'_>> {
         // (is output, first record naming the register) → the register's
         // components.
         let mut registers: BTreeMap<(bool, usize), RegisterComponents<'_>> = BTreeMap::new();
@@ -184,6 +189,11 @@ impl DebugNotes {
             };
             if kind == TEMP || kind == INDEXABLE_TEMP || location.component > 3 {
                 continue;
+            }
+            if let (CodeKey::ByteOffset, Some(first)) = (self.key, first) {
+                if !(location.start <= first && first < location.end) {
+                    continue;
+                }
             }
             let key = *seen
                 .entry(location.register)
@@ -234,9 +244,10 @@ const COMPONENTS: [char; 4] = ['x', 'y', 'z', 'w'];
 #[derive(Debug)]
 pub struct NotePrinter<'notes> {
     notes: &'notes DebugNotes,
-    /// Temporary-register locations by (start, register index, component),
-    /// the first in record order.
-    by_start: BTreeMap<(u32, u32, u8), &'notes str>,
+    /// Register locations by (start, operand type, register index,
+    /// component), the first in record order; SDBG's destination-relative
+    /// locations under the temporary type.
+    by_start: BTreeMap<(u32, u8, u32, u8), &'notes str>,
     initial_done: bool,
     last_line: Option<LineNote>,
     after_initial_block: bool,
@@ -252,13 +263,19 @@ impl<'notes> NotePrinter<'notes> {
     pub fn new(notes: &'notes DebugNotes) -> Self {
         let mut by_start = BTreeMap::new();
         for l in &notes.locations {
-            let index = match l.register {
-                NoteRegister::Operand { kind: TEMP, index } => index,
-                NoteRegister::Destination { index } => index,
+            let (kind, index) = match l.register {
+                NoteRegister::Operand { kind, .. } if kind == INDEXABLE_TEMP => continue,
+                // SDBG names temporaries only.
+                NoteRegister::Operand { kind, index }
+                    if kind == TEMP || notes.key == CodeKey::ByteOffset =>
+                {
+                    (kind, index)
+                }
+                NoteRegister::Destination { index } => (TEMP, index),
                 NoteRegister::Operand { .. } => continue,
             };
             by_start
-                .entry((l.start, index, l.component))
+                .entry((l.start, kind, index, l.component))
                 .or_insert(l.variable.as_str());
         }
         NotePrinter {
@@ -297,7 +314,7 @@ impl<'notes> NotePrinter<'notes> {
         self.executed = self.executed.saturating_add(1);
         if !self.initial_done {
             self.initial_done = true;
-            self.write_initial_block(out);
+            self.write_initial_block(key, out);
         }
         if let Some(line) = self.notes.line_at(key) {
             if self.last_line != Some(line) {
@@ -321,8 +338,8 @@ impl<'notes> NotePrinter<'notes> {
         Some(key)
     }
 
-    fn write_initial_block(&mut self, out: &mut String) {
-        let registers = self.notes.initial_locations();
+    fn write_initial_block(&mut self, first: u32, out: &mut String) {
+        let registers = self.notes.initial_locations(Some(first));
         if registers.is_empty() {
             return;
         }
@@ -350,14 +367,24 @@ impl<'notes> NotePrinter<'notes> {
     }
 
     /// Writes the `  // r0.x <- var; …` note of the instruction at code
-    /// position `key` (what [`NotePrinter::before`] returned), if any.
+    /// position `key` (what [`NotePrinter::before`] returned), if any: the
+    /// components of its destination register (the first operand, with a
+    /// write mask) whose variable's location starts with the result. With
+    /// SPDB's byte offsets a location's range starts where the register
+    /// holds the variable, which is past the instruction that writes it:
+    /// the instruction's end (`movc r1.xyz, …  // r1.x <- <f return
+    /// value>.x` where the range starts at the next instruction; the same
+    /// for an output whose range resumes after a gap). SDBG records the
+    /// writing instruction itself, and temporaries only.
     pub(crate) fn after(&self, instruction: &crate::sm4::Instruction, key: u32, out: &mut String) {
         let Some(destination) = instruction.operands.first() else {
             return;
         };
-        if destination.kind != TEMP {
-            return;
-        }
+        let start = match self.notes.key {
+            CodeKey::ByteOffset => key.saturating_add(instruction.length.saturating_mul(4)),
+            CodeKey::InstructionNumber if destination.kind == TEMP => key,
+            CodeKey::InstructionNumber => return,
+        };
         let crate::sm4::Components::Mask(mask) = destination.components else {
             return;
         };
@@ -374,12 +401,16 @@ impl<'notes> NotePrinter<'notes> {
             if mask & (1 << component) == 0 {
                 continue;
             }
-            if let Some(variable) = self.by_start.get(&(key, index, component)) {
+            if let Some(variable) = self
+                .by_start
+                .get(&(start, destination.kind, index, component))
+            {
                 out.push_str(if first { "  // " } else { "; " });
                 first = false;
                 let _ = write!(
                     out,
-                    "r{index}.{} <- {variable}",
+                    "{}.{} <- {variable}",
+                    register_name(destination.kind, index),
                     COMPONENTS[usize::from(component)]
                 );
             }

@@ -42,6 +42,12 @@ const LF_MATRIX: u16 = 0x151c;
 const S_LOCAL: u16 = 0x113e;
 const S_DEFRANGE_HLSL: u16 = 0x1150;
 const S_INLINESITE: u16 = 0x114d;
+/// Procedure symbols (`S_LPROC32`, `S_GPROC32`, and their `_ID` forms):
+/// the code offset of the function, from which an inline site's binary
+/// annotations count.
+const PROCEDURES: [u16; 4] = [0x110f, 0x1110, 0x1146, 0x1147];
+/// A line entry's `fStatement` bit.
+const STATEMENT: u32 = 0x8000_0000;
 
 // C13 subsection kinds.
 const DEBUG_S_LINES: u32 = 0xf2;
@@ -515,12 +521,25 @@ impl Types {
     }
 
     /// Appends the path of the 4-byte unit at `offset` inside a value of
-    /// type `index` (`.member`, `[i]`, `.x`, `._m01`). Each struct member
-    /// looked at costs one unit of `work`; `false` when it ran out.
+    /// type `index` (`.member`, `[i]`, `.x`, `._m01`). A unit that is the
+    /// whole of a struct or array ends the path there: it names the value
+    /// itself (`input` for `struct { uint vI; } input`, as fxc's listing
+    /// prints it). Each struct member looked at costs one unit of `work`;
+    /// `false` when it ran out.
     fn path(&self, index: u32, offset: u64, out: &mut String, work: &mut u64) -> bool {
         let (mut index, mut offset) = (index, offset);
         for _ in 0..MAX_TYPE_DEPTH {
-            match self.resolve(index).1 {
+            let record = self.resolve(index).1;
+            if offset == 0
+                && self.size(index) == 4
+                && matches!(
+                    record,
+                    Some(TypeRecord::Struct { .. } | TypeRecord::Array { .. })
+                )
+            {
+                return true;
+            }
+            match record {
                 Some(TypeRecord::Struct { fields, size }) => {
                     let Some(TypeRecord::FieldList(members)) = self.resolve(*fields).1 else {
                         return true;
@@ -710,6 +729,9 @@ struct InlineLocation {
     end: u32,
     line: i64,
     file: Option<u32>,
+    /// The range kind (`ChangeRangeKind`): 1 statement (the kind before
+    /// any change), 0 expression.
+    statement: bool,
 }
 
 /// An `S_INLINESITE` with its decoded binary annotations.
@@ -741,6 +763,8 @@ impl Decoder<'_> {
             .map_err(&err)?;
         let mut inline_sites = Vec::new();
         let mut local: Option<(String, u32)> = None;
+        // The code offset of the procedure the symbols belong to.
+        let mut procedure_start = 0u32;
         // The first word is the CodeView signature (4 = C13).
         let mut pos = 4u64.min(symbols.len());
         while pos < symbols.len() {
@@ -766,7 +790,12 @@ impl Decoder<'_> {
                         self.defrange(stream, &body, name, *ty)?;
                     }
                 }
-                S_INLINESITE => inline_sites.push(inline_site(&body).map_err(&err)?),
+                S_INLINESITE => {
+                    inline_sites.push(inline_site(&body, procedure_start).map_err(&err)?)
+                }
+                kind if PROCEDURES.contains(&kind) => {
+                    procedure_start = body.u32(28, "procedure code offset").map_err(&err)?;
+                }
                 _ => {}
             }
             pos += 2 + len;
@@ -833,6 +862,27 @@ impl Decoder<'_> {
         if SKIPPED_REGISTERS.contains(&register_type) {
             return Ok(());
         }
+        // The gaps (u16 start from the range's start, u16 length) between
+        // the fixed fields and the register offsets: the register holds
+        // the variable over the range less its gaps.
+        let gaps_end = body.len().saturating_sub(4 * dimensions);
+        let mut live: Vec<(u32, u32)> = Vec::new();
+        let mut from = start;
+        let mut at = DefRangeHlsl::SIZE;
+        while at + 4 <= gaps_end {
+            let gap_start =
+                start.saturating_add(u32::from(body.u16(at, "defrange gap start").map_err(&err)?));
+            let gap_length = u32::from(body.u16(at + 2, "defrange gap length").map_err(&err)?);
+            if gap_start > from {
+                live.push((from, gap_start));
+            }
+            from = from.max(gap_start.saturating_add(gap_length));
+            at += 4;
+        }
+        let end = start.saturating_add(length);
+        if from < end || live.is_empty() {
+            live.push((from.min(end), end));
+        }
         let index = register_offset / 16;
         let first = u64::from((register_offset % 16) / 4);
         for unit in 0..(size_in_parent / 4).min(4) {
@@ -852,14 +902,16 @@ impl Decoder<'_> {
                     limit: self.limit,
                 });
             }
-            self.spend(variable.len() as u64)?;
-            self.notes.locations.push(VariableLocation {
-                register: NoteRegister::Operand { kind, index },
-                component: component as u8,
-                start,
-                end: start.saturating_add(length),
-                variable,
-            });
+            for &(start, end) in &live {
+                self.spend(variable.len() as u64)?;
+                self.notes.locations.push(VariableLocation {
+                    register: NoteRegister::Operand { kind, index },
+                    component: component as u8,
+                    start,
+                    end,
+                    variable: variable.clone(),
+                });
+            }
         }
         Ok(())
     }
@@ -873,7 +925,8 @@ impl Decoder<'_> {
     ) -> Result<(), DebugInfoError> {
         let err = stream.read_error();
         let mut checksum_files: HashMap<u32, u32> = HashMap::new();
-        let mut blocks: Vec<(u32, u32, u32)> = Vec::new();
+        // (code offset, file, line, is a statement).
+        let mut blocks: Vec<(u32, u32, u32, bool)> = Vec::new();
         let mut inlinees: HashMap<u32, (u32, u32)> = HashMap::new();
         let mut pos = 0u64;
         while pos + 8 <= c13.len() {
@@ -922,7 +975,12 @@ impl Decoder<'_> {
                             let entry =
                                 LineEntry::read(&lines, LineEntry::SIZE * i).map_err(&err)?;
                             let (offset, line) = (entry.offset, entry.line & 0xff_ffff);
-                            blocks.push((code_start.saturating_add(offset), file, line));
+                            blocks.push((
+                                code_start.saturating_add(offset),
+                                file,
+                                line,
+                                entry.line & STATEMENT != 0,
+                            ));
                         }
                         at += u64::from(size);
                     }
@@ -946,18 +1004,31 @@ impl Decoder<'_> {
             }
             pos = (pos + 8 + u64::from(len)).next_multiple_of(4);
         }
-        for (offset, file, line) in blocks {
+        // fxc writes two entries per instruction: the statement's line
+        // (fStatement set), then the line of the expression inside it.
+        // The listing's `#line`s follow statements: the first statement
+        // entry of an offset; every entry when a table marks none.
+        let any_statement = blocks.iter().any(|b| b.3);
+        for (offset, file, line, statement) in blocks {
+            if any_statement && !statement {
+                continue;
+            }
             if let Some(&file) = checksum_files.get(&file) {
-                self.notes.lines.insert(offset, LineNote { file, line });
+                self.notes
+                    .lines
+                    .entry(offset)
+                    .or_insert(LineNote { file, line });
             }
         }
-        // Inline sites, outer before inner, override the lines of the code
-        // they cover; the work is bounded by the part's size.
+        // Inline sites, outer before inner, give the code of their
+        // statement ranges their line (expression ranges, like expression
+        // line entries, print nothing); the line in force after a range
+        // comes back at its end. The work is bounded by the part's size.
         for site in inline_sites {
             let Some(&(site_file, base_line)) = inlinees.get(&site.inlinee) else {
                 continue;
             };
-            for location in &site.locations {
+            for location in site.locations.iter().filter(|l| l.statement) {
                 let file = location.file.unwrap_or(site_file);
                 let Some(&file) = checksum_files.get(&file) else {
                     continue;
@@ -966,11 +1037,15 @@ impl Decoder<'_> {
                 let Ok(line) = u32::try_from(line) else {
                     continue;
                 };
-                for (_, note) in self
-                    .notes
+                let end = location.end.max(location.start + 1);
+                if let Some(after) = self.notes.line_at(end) {
+                    self.notes.lines.entry(end).or_insert(after);
+                }
+                self.notes
                     .lines
-                    .range_mut(location.start..location.end.max(location.start + 1))
-                {
+                    .entry(location.start)
+                    .or_insert(LineNote { file, line });
+                for (_, note) in self.notes.lines.range_mut(location.start..end) {
                     self.budget =
                         self.budget
                             .checked_sub(1)
@@ -1015,10 +1090,13 @@ fn signed(value: u32) -> i64 {
 }
 
 // docs/format/dxbc-debug-notes.md §SPDB: S_INLINESITE binary annotations.
-fn inline_site(body: &Cursor<'_>) -> Result<InlineSite, ReadError> {
+// Code offsets count from the procedure's start (`procedure_start`) until
+// a `CodeOffset` annotation sets one outright.
+fn inline_site(body: &Cursor<'_>, procedure_start: u32) -> Result<InlineSite, ReadError> {
     let inlinee = body.u32(8, "inline site inlinee")?;
     let mut locations: Vec<InlineLocation> = Vec::new();
-    let (mut base, mut offset, mut line, mut file) = (0u32, 0u32, 0i64, None);
+    let (mut base, mut offset, mut line, mut file) = (0u32, procedure_start, 0i64, None);
+    let mut statement = true;
     let mut pos = 12u64;
     while pos < body.len() {
         let op = body.u8(pos, "annotation opcode")?;
@@ -1038,6 +1116,7 @@ fn inline_site(body: &Cursor<'_>) -> Result<InlineSite, ReadError> {
                     None,
                     line,
                     file,
+                    statement,
                 );
             }
             4 => {
@@ -1049,6 +1128,7 @@ fn inline_site(body: &Cursor<'_>) -> Result<InlineSite, ReadError> {
             }
             5 => file = Some(value),
             6 => line += signed(value),
+            8 => statement = value != 0,
             11 => {
                 offset = offset.saturating_add(value & 0xf);
                 line += signed(value >> 4);
@@ -1058,6 +1138,7 @@ fn inline_site(body: &Cursor<'_>) -> Result<InlineSite, ReadError> {
                     None,
                     line,
                     file,
+                    statement,
                 );
             }
             12 => {
@@ -1069,9 +1150,10 @@ fn inline_site(body: &Cursor<'_>) -> Result<InlineSite, ReadError> {
                     Some(value),
                     line,
                     file,
+                    statement,
                 );
             }
-            7..=10 | 13 => {}
+            7 | 9 | 10 | 13 => {}
             _ => break,
         }
     }
@@ -1091,6 +1173,7 @@ fn emit(
     length: Option<u32>,
     line: i64,
     file: Option<u32>,
+    statement: bool,
 ) {
     if let Some(last) = locations.last_mut().filter(|l| l.end == l.start) {
         last.end = start;
@@ -1101,5 +1184,6 @@ fn emit(
         end,
         line,
         file,
+        statement,
     });
 }

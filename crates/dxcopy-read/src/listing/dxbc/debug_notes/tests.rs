@@ -1,7 +1,8 @@
 use super::*;
 use crate::container::Container;
 use crate::fixtures::codeview::{
-    array, defrange, field_list, inline_site, inline_site_end, local, matrix, structure, vector,
+    array, defrange, defrange_with_gaps, field_list, inline_site, inline_site_end, local, matrix,
+    procedure, structure, vector,
 };
 use crate::fixtures::{build_spdb, SpdbSpec};
 use crate::listing::dxbc::{listing, DisasmError, ListingOptions};
@@ -61,21 +62,28 @@ fn types() -> Vec<Vec<u8>> {
     ]
 }
 
+/// The function `main` from 40 to 112, laid out as fxc lays it out: a
+/// statement and an expression line entry per instruction, the input and
+/// output ranges over the whole function (the colour's with a gap until
+/// the `mov o0` that writes it is done), each temporary's range from the
+/// end of the instruction that writes it.
 fn spec() -> SpdbSpec {
     SpdbSpec {
         files: vec!["C:\\src\\a.hlsl".into(), "inc.hlsli".into()],
         lines: vec![(40, 0, 10), (60, 0, 10), (88, 1, 3), (108, 0, 12)],
+        expression_lines: vec![(40, 0, 11), (60, 0, 9), (88, 1, 4), (108, 0, 12)],
         types: types(),
         symbols: vec![
+            procedure(40, 72, "main"),
             local(0x1002, 1, "input"),
             defrange(1, 0, 16, 40, 72, 0),
             local(0x1004, 0x80, "<main return value>"),
-            defrange(2, 16, 4, 88, 24, 16),
-            defrange(2, 0, 16, 88, 24, 0),
+            defrange(2, 16, 4, 40, 72, 16),
+            defrange_with_gaps(2, (0, 16), (40, 72), &[(0, 68)], 0),
             local(0x1005, 0, "t"),
-            defrange(0, 0, 8, 40, 20, 0),
+            defrange(0, 0, 8, 60, 28, 0),
             local(0x40, 0, "s"),
-            defrange(0, 0, 4, 60, 28, 0),
+            defrange(0, 0, 4, 88, 20, 0),
         ],
         ..SpdbSpec::default()
     }
@@ -114,15 +122,14 @@ dcl_temps 1
 //
 // Initial variable locations:
 //   v0.x <- input.pos.x; v0.y <- input.pos.y; v0.z <- input.pos.z; v0.w <- input.pos.w; 
-//   o1.x <- <main return value>.depth; 
-//   o0.x <- <main return value>.color.x; o0.y <- <main return value>.color.y; o0.z <- <main return value>.color.z; o0.w <- <main return value>.color.w
+//   o1.x <- <main return value>.depth
 //
 #line 10 \"C:\\src\\a.hlsl\"
 mov r0.xy, v0.xyxx  // r0.x <- t.x; r0.y <- t.y
 add r0.x, r0.x, r0.y  // r0.x <- s
 
 #line 3 \"inc.hlsli\"
-mov o0.xyzw, r0.xxxx
+mov o0.xyzw, r0.xxxx  // o0.x <- <main return value>.color.x; o0.y <- <main return value>.color.y; o0.z <- <main return value>.color.z; o0.w <- <main return value>.color.w
 
 #line 12 \"C:\\src\\a.hlsl\"
 ret 
@@ -196,24 +203,103 @@ fn member_paths_of_arrays_and_matrices() {
 
 #[test]
 fn inline_sites_take_the_lines_of_their_code() {
-    let mut spec = spec();
-    // Inlinee 0x1234 based at line 50 of file 1: at offset 60 (+60 from 0),
-    // line +2; then 28 bytes on, line +1 (ChangeCodeOffsetAndLineOffset).
-    spec.symbols
-        .push(inline_site(0x1234, &[6, 4, 3, 60, 11, (2 << 4) | 0x0c]));
-    spec.symbols.push(inline_site_end());
-    spec.inlinees = vec![(0x1234, 1, 50)];
-    let notes = spdb::decode(&build_spdb(&spec), 0).unwrap();
-    let lines: Vec<_> = notes
-        .lines
-        .iter()
-        .map(|(k, l)| (*k, l.file, l.line))
-        .collect();
-    // 60 → 52 (50 + 2); 72 is not a line entry; 88's entry is past the
-    // first location (60..72) and is the second one's (72, open: one byte).
+    // Inlinee 0x1234 based at line 50 of file 1, as fxc encodes a site:
+    // line +2, then a statement range of `length` bytes 20 bytes past the
+    // function's start (40): 60..60+length (ChangeCodeLengthAndCodeOffset);
+    // then expression ranges (ChangeRangeKind 0) from offset 60 set
+    // outright, line +1 each (ChangeCodeOffsetAndLineOffset), which print
+    // nothing.
+    let lines_of = |length: u8| {
+        let mut spec = spec();
+        spec.symbols.push(inline_site(
+            0x1234,
+            &[
+                6,
+                4,
+                12,
+                length,
+                20,
+                8,
+                0,
+                1,
+                60,
+                11,
+                2 << 4,
+                11,
+                (2 << 4) | 0x0c,
+            ],
+        ));
+        spec.symbols.push(inline_site_end());
+        spec.inlinees = vec![(0x1234, 1, 50)];
+        let notes = spdb::decode(&build_spdb(&spec), 0).unwrap();
+        notes
+            .lines
+            .iter()
+            .map(|(k, l)| (*k, l.file, l.line))
+            .collect::<Vec<_>>()
+    };
+    // 60..88: line 52 (50 + 2) up to the table's next entry.
     assert_eq!(
-        lines,
+        lines_of(28),
         vec![(40, 0, 10), (60, 1, 52), (88, 1, 3), (108, 0, 12)]
+    );
+    // 60..72: the line in force before the site comes back at 72.
+    assert_eq!(
+        lines_of(12),
+        vec![
+            (40, 0, 10),
+            (60, 1, 52),
+            (72, 0, 10),
+            (88, 1, 3),
+            (108, 0, 12)
+        ]
+    );
+}
+
+#[test]
+fn statement_lines_win_over_expression_lines() {
+    // A table that marks no statement (an older writer): every entry, the
+    // first of an offset winning.
+    let mut spec = spec();
+    spec.lines.clear();
+    spec.expression_lines = vec![(40, 0, 7), (60, 0, 8)];
+    let notes = spdb::decode(&build_spdb(&spec), 0).unwrap();
+    let lines: Vec<_> = notes.lines.iter().map(|(k, l)| (*k, l.line)).collect();
+    assert_eq!(lines, vec![(40, 7), (60, 8)]);
+    // fxc's pairs: the statement's line.
+    let notes = spdb::decode(&build_spdb(&self::spec()), 0).unwrap();
+    let lines: Vec<_> = notes.lines.iter().map(|(k, l)| (*k, l.line)).collect();
+    assert_eq!(lines, vec![(40, 10), (60, 10), (88, 3), (108, 12)]);
+}
+
+#[test]
+fn gaps_split_a_range_and_a_register_holding_a_whole_struct_names_it() {
+    // `struct { uint vI; } input` in v0.x: the value itself; the colour's
+    // range with its gap: live 40..40 (none) and 108..112.
+    let mut spec = spec();
+    spec.types.push(field_list(&[(0x75, 0, "vI")]));
+    spec.types.push(structure(0x1006, 4, "VS_INPUT"));
+    spec.symbols = vec![
+        procedure(40, 72, "main"),
+        local(0x1007, 1, "input"),
+        defrange(1, 0, 4, 40, 72, 0),
+        local(0x1004, 0x80, "<main return value>"),
+        defrange_with_gaps(2, (0, 4), (40, 72), &[(4, 20), (30, 8)], 0),
+    ];
+    let notes = spdb::decode(&build_spdb(&spec), 0).unwrap();
+    let found: Vec<_> = notes
+        .locations
+        .iter()
+        .map(|l| (l.variable.as_str(), l.start, l.end))
+        .collect();
+    assert_eq!(
+        found,
+        vec![
+            ("input", 40, 112),
+            ("<main return value>.color.x", 40, 44),
+            ("<main return value>.color.x", 64, 70),
+            ("<main return value>.color.x", 78, 112),
+        ]
     );
 }
 
@@ -286,7 +372,10 @@ fn names_past_the_budget_are_an_error() {
     // the part justifies.
     let long = "n".repeat(60_000);
     let mut spec = spec();
-    spec.types = vec![field_list(&[(0x40, 0, &long)]), structure(0x1000, 4, "L")];
+    spec.types = vec![
+        field_list(&[(0x40, 0, &long), (0x40, 4, "b")]),
+        structure(0x1000, 8, "L"),
+    ];
     spec.symbols = vec![local(0x1001, 0, "v")];
     for _ in 0..400 {
         spec.symbols.push(defrange(0, 0, 4, 40, 4, 0));

@@ -605,6 +605,25 @@ fn runtime_information_block_from_1_8_2502() {
          ; SigOutputVectors[0]: 1\n; SigOutputVectors[1]: 0\n\
          ; SigOutputVectors[2]: 0\n; SigOutputVectors[3]: 0\n;\n"
     );
+    // Development builds print the block from the 4712th commit
+    // (8a677d22c) on: `dxc(private) 1.8.0.4575` prints 1.8.2403's lines.
+    let print = |release: &DxcRelease| {
+        let mut out = String::new();
+        write_runtime_info(&parsed, ShaderKind::Vertex, release, &mut out);
+        out
+    };
+    let dev = |ident: &str| DxcRelease::from_ident(ident, Some((1, 8))).unwrap();
+    let before = print(&dev("dxc(private) 1.8.0.4575 (416fab6b5)"));
+    assert_eq!(
+        before,
+        ";\n; Pipeline Runtime Information: \n;\n; Vertex Shader\n\
+         ; OutputPositionPresent=1\n;\n"
+    );
+    assert_eq!(before, print(&DxcRelease::public(1, 8, 2403)));
+    assert_eq!(
+        print(&dev("dxc(private) 1.8.0.14712 (main, 8a677d22c)")),
+        out
+    );
 }
 
 #[test]

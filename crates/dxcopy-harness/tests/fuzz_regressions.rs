@@ -12,7 +12,7 @@
 
 use dxcopy_harness::DecodeInput;
 use dxcopy_read::decode::decode_part;
-use dxcopy_read::error::{Extent, ValueField};
+use dxcopy_read::pdb::PdbError;
 use dxcopy_read::{Container, Pdb, ReadError, ReadErrorKind};
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -193,14 +193,8 @@ const PDB: &[(&str, ErrorAt)] = &[
         "msf-block-size-100.pdb",
         (
             |k| {
-                matches!(
-                    k,
-                    ReadErrorKind::UnknownValue {
-                        field: ValueField::MsfBlockSize,
-                        value: 100,
-                        ..
-                    }
-                )
+                matches!(k, ReadErrorKind::UnknownValue { .. })
+                    && k.detail() == Some(&PdbError::BlockSize { value: 100 })
             },
             32,
         ),
@@ -217,13 +211,8 @@ const PDB: &[(&str, ErrorAt)] = &[
         "msf-stream-larger-than-file.pdb",
         (
             |k| {
-                matches!(
-                    k,
-                    ReadErrorKind::OutOfBounds {
-                        what: Extent::MsfStream(_),
-                        ..
-                    }
-                )
+                matches!(k, ReadErrorKind::OutOfBounds { .. })
+                    && matches!(k.detail(), Some(PdbError::StreamSize { .. }))
             },
             1028,
         ),

@@ -193,13 +193,8 @@ fn is_over_budget(e: &BitcodeError) -> bool {
 }
 
 fn is_work_limit(e: &ReadError) -> bool {
-    matches!(
-        e.kind,
-        ReadErrorKind::LimitExceeded {
-            what: Limit::WorkBudget(_),
-            ..
-        }
-    )
+    matches!(e.kind, ReadErrorKind::LimitExceeded { .. })
+        && matches!(e.kind.detail(), Some(Limit::WorkBudget { .. }))
 }
 
 #[test]
@@ -318,14 +313,15 @@ fn struct_nesting_past_the_tables_limit_is_an_error_not_a_shorter_table() {
         let e = o.reflection.as_ref().unwrap_err();
         assert_eq!(e.offset, DXIL_BITCODE_OFFSET, "{e}");
         let ReadErrorKind::LimitExceeded {
-            part: Some(part),
-            what: Limit::ConstantBufferTypeDepth,
-            limit: 32,
-            ..
+            part: Some(part), ..
         } = &e.kind
         else {
             panic!("{e}")
         };
+        assert_eq!(
+            e.kind.detail(),
+            Some(&Limit::ConstantBufferTypeDepth { limit: 32 })
+        );
         assert_eq!(part.name, PartName::DXIL);
     });
     // Within the limit the same shape lists and reflects, every level

@@ -31,6 +31,7 @@ const READ: &[Layer] = &[
             "container",
             "record",
             "budget",
+            "detail",
         ],
     },
     Layer {

@@ -1,7 +1,8 @@
 //! Bounds-checked little-endian reads over a byte slice. Every read returns a
 //! [`ReadError`] carrying the absolute file offset instead of panicking.
 
-use crate::error::{ReadError, ReadErrorKind, Result, ValueField};
+use crate::detail::Words;
+use crate::error::{ReadError, ReadErrorKind, Result};
 
 /// A view of `data` that lives at absolute file offset `base`.
 ///
@@ -294,21 +295,10 @@ impl<'data> Cursor<'data> {
         ReadError::new(self.abs(offset), kind)
     }
 
-    /// An [`ReadErrorKind::UnknownValue`] error for `field` at relative `offset`.
-    pub fn unknown_value(
-        &self,
-        offset: u64,
-        field: ValueField,
-        value: impl Into<u64>,
-    ) -> ReadError {
-        self.error(
-            offset,
-            ReadErrorKind::UnknownValue {
-                part: None,
-                field,
-                value: value.into(),
-            },
-        )
+    /// A [`ReadErrorKind::UnknownValue`] error at relative `offset`, in the
+    /// decoder's own `words` (which field, and the value found).
+    pub fn unknown_value(&self, offset: u64, words: impl Words) -> ReadError {
+        self.error(offset, ReadErrorKind::unknown_value(words))
     }
 }
 

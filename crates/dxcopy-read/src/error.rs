@@ -1,5 +1,6 @@
 //! Typed read errors. Every error carries the absolute byte offset it was found at.
 
+use crate::detail::{Detail, Words};
 use crate::name::PartName;
 use std::fmt;
 
@@ -94,54 +95,41 @@ pub enum ReadErrorKind {
     UnknownValue {
         /// The part being decoded, if any.
         part: Option<PartRef>,
-        /// Which field.
-        field: ValueField,
-        /// The raw value found.
-        value: u64,
+        /// The decoder's own words: which field, and the value found.
+        detail: Detail,
     },
     /// A magic number that is not the one the structure needs.
     WrongMagic {
         /// The part being decoded, if any.
         part: Option<PartRef>,
-        /// The magic that was expected.
-        expected: Magic,
+        /// The decoder's own words: the magic that was expected.
+        detail: Detail,
     },
     /// A size or stride is smaller than the record it has to hold.
     TooSmall {
         /// The part being decoded, if any.
         part: Option<PartRef>,
-        /// Which record.
-        record: Record,
-        /// The size or stride found.
-        size: u64,
-        /// The smallest valid size.
-        minimum: u64,
+        /// The decoder's own words: which record, the size found and the
+        /// smallest valid one.
+        detail: Detail,
     },
     /// A range named by the data (an offset, a size) lies outside the bytes it
     /// points into.
     OutOfBounds {
         /// The part being decoded, if any.
         part: Option<PartRef>,
-        /// What the range is.
-        what: Extent,
-        /// Start of the range (an offset, or an index into a table).
-        start: u32,
-        /// Length of the range (bytes or entries).
-        len: u32,
-        /// Size of what it must lie in (bytes or entries).
-        limit: u64,
+        /// The decoder's own words: what the range is, where it lies and
+        /// what it must lie in.
+        detail: Detail,
     },
     /// A stored size or count disagrees with what the data holds or the
     /// format requires.
     SizeMismatch {
         /// The part being decoded, if any.
         part: Option<PartRef>,
-        /// Which size or count.
-        what: Mismatch,
-        /// The value stored in the file.
-        stored: u64,
-        /// The value the data holds or the format requires.
-        actual: u64,
+        /// The decoder's own words: which size or count, as stored and as
+        /// the data holds it.
+        detail: Detail,
     },
     /// A size that is not a multiple of the alignment its format requires.
     Unaligned {
@@ -176,19 +164,16 @@ pub enum ReadErrorKind {
     LimitExceeded {
         /// The part being decoded, if any.
         part: Option<PartRef>,
-        /// What is counted.
-        what: Limit,
-        /// The value found (the limit plus one when counting stops there).
-        value: u64,
-        /// The limit.
-        limit: u64,
+        /// What is counted, and the limit: a [`Limit`] every reader shares,
+        /// or a decoder's own words.
+        detail: Detail,
     },
     /// Something the format requires is absent.
     Missing {
         /// The part being decoded, if any.
         part: Option<PartRef>,
-        /// What is absent.
-        what: MissingItem,
+        /// The decoder's own words: what is absent.
+        detail: Detail,
     },
     /// Compressed data that does not inflate.
     Inflate {
@@ -338,30 +323,13 @@ impl ReadErrorKind {
     fn decode_message(&self, f: &mut fmt::Formatter<'_>) -> Option<fmt::Result> {
         use ReadErrorKind::*;
         Some(match self {
-            UnknownValue { field, value, .. } => field.describe(*value, f),
-            WrongMagic { expected, .. } => f.write_str(match expected {
-                Magic::DxilBitcodeHeader => "bitcode header magic is not 'DXIL'",
-                Magic::Msf => "data does not start with the MSF 7.00 magic",
-            }),
-            TooSmall {
-                record,
-                size,
-                minimum,
-                ..
-            } => record.describe(*size, *minimum, f),
-            OutOfBounds {
-                what,
-                start,
-                len,
-                limit,
-                ..
-            } => what.describe(*start, *len, *limit, f),
-            SizeMismatch {
-                what,
-                stored,
-                actual,
-                ..
-            } => what.describe(*stored, *actual, f),
+            UnknownValue { detail, .. }
+            | WrongMagic { detail, .. }
+            | TooSmall { detail, .. }
+            | OutOfBounds { detail, .. }
+            | SizeMismatch { detail, .. }
+            | LimitExceeded { detail, .. }
+            | Missing { detail, .. } => write!(f, "{detail}"),
             Unaligned {
                 what,
                 value,
@@ -382,13 +350,6 @@ impl ReadErrorKind {
                 "{what} at string table offset {offset} is not NUL-terminated"
             ),
             NotOneString { what, .. } => write!(f, "{what} is not one NUL-terminated string"),
-            LimitExceeded {
-                what, value, limit, ..
-            } => what.describe(*value, *limit, f),
-            Missing { what, .. } => f.write_str(match what {
-                MissingItem::Sm2EndToken => "SM1-3 program has no end token",
-                MissingItem::PdbInfoStream => "PDB has no info stream (stream 1)",
-            }),
             Inflate { message, .. } => {
                 write!(f, "source contents zlib stream is corrupt: {message}")
             }
@@ -397,328 +358,47 @@ impl ReadErrorKind {
     }
 }
 
-/// The field of a [`ReadErrorKind::UnknownValue`] error.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ValueField {
-    /// An SM1-3 program's version token (neither vs nor ps).
-    Sm2VersionToken,
-    /// An SM1-3 instruction opcode this reader has no parameter count for.
-    Sm1Opcode,
-    /// An MSF superblock's block size (512, 1024, 2048 or 4096).
-    MsfBlockSize,
-    /// RTS0's version, in strict decoding.
-    RootSignatureVersion,
-    /// The root signature version a root descriptor is read in (the LLVM
-    /// view knows no 1.2 root descriptor).
-    RootDescriptorVersion,
-    /// The root signature version a descriptor table is read in.
-    DescriptorTableVersion,
-    /// A root parameter's type.
-    RootParameterType,
-    /// A root parameter's shader visibility (LLVM view).
-    ShaderVisibility,
-    /// A static sampler field without a name in LLVM's enumeration (LLVM view).
-    StaticSampler(SamplerField),
-    /// A descriptor range's type (LLVM view).
-    DescriptorRangeType,
-    /// VERS flags (values 4 and up are not valid).
-    CompilerVersionFlags,
-    /// RDAT's version (0x10; anything else is a prerelease layout).
-    RdatVersion,
-    /// An SRCI section's type: unknown, or a second section of one type.
-    SrciSectionType,
-    /// SRCI's contents compression type (0 none, 1 zlib).
-    SrciCompression,
-    /// The source contents compression type in the LLVM view.
-    SourceContentsCompression,
-}
-
-impl ValueField {
-    fn describe(self, value: u64, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use ValueField::*;
-        match self {
-            Sm2VersionToken => write!(f, "SM1-3 version token {value:#010x} is not a vs/ps token"),
-            Sm1Opcode => write!(f, "unknown shader model 1 opcode {value}"),
-            MsfBlockSize => write!(f, "MSF block size {value} is not 512, 1024, 2048 or 4096"),
-            RootSignatureVersion => write!(f, "unsupported root signature version {value}"),
-            RootDescriptorVersion => write!(f, "Invalid Root Signature version: {value}"),
-            DescriptorTableVersion => write!(
-                f,
-                "descriptor table in unsupported root signature version {value}"
-            ),
-            RootParameterType => write!(f, "invalid root parameter type {value}"),
-            ShaderVisibility => write!(f, "invalid shader visibility {value}"),
-            StaticSampler(field) => {
-                write!(f, "Invalid value for static sampler {}", field.name())
-            }
-            DescriptorRangeType => f.write_str("Invalid value for descriptor range type"),
-            CompilerVersionFlags => {
-                f.write_str("Incorrect shader compiler version flags combination")
-            }
-            RdatVersion => write!(
-                f,
-                "RDAT version {value:#x} is not 0x10 (a prerelease layout)"
-            ),
-            SrciSectionType => write!(f, "invalid or repeated SRCI section type {value}"),
-            SrciCompression => write!(f, "unknown SRCI compression type {value}"),
-            SourceContentsCompression => {
-                write!(f, "unknown source contents compression type {value}")
-            }
-        }
-    }
-}
-
-/// The static sampler field of [`ValueField::StaticSampler`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SamplerField {
-    /// Filter.
-    Filter,
-    /// AddressU.
-    AddressU,
-    /// AddressV.
-    AddressV,
-    /// AddressW.
-    AddressW,
-    /// ComparisonFunc.
-    ComparisonFunc,
-    /// BorderColor.
-    BorderColor,
-    /// ShaderVisibility.
-    ShaderVisibility,
-}
-
-impl SamplerField {
-    /// The field's name in messages (LLVM's spelling).
-    pub fn name(self) -> &'static str {
-        match self {
-            SamplerField::Filter => "filter",
-            SamplerField::AddressU => "AddressU",
-            SamplerField::AddressV => "AddressV",
-            SamplerField::AddressW => "AddressW",
-            SamplerField::ComparisonFunc => "ComparisonFunc",
-            SamplerField::BorderColor => "BorderColor",
-            SamplerField::ShaderVisibility => "ShaderVisibility",
-        }
-    }
-}
-
-/// The magic of a [`ReadErrorKind::WrongMagic`] error.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Magic {
-    /// `DXIL` in a program part's bitcode header.
-    DxilBitcodeHeader,
-    /// The MSF 7.00 magic at the start of an SPDB/SDBG part.
-    Msf,
-}
-
-/// The record of a [`ReadErrorKind::TooSmall`] error.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Record {
-    /// PSV0's resource binding stride.
-    Psv0ResourceStride,
-    /// PSV0's signature element stride.
-    Psv0ElementStride,
-    /// An SRCI section header's AlignedSizeInBytes.
-    SrciSection,
-    /// An SRCI source-name entry's size (strict decoding).
-    SrciNameEntry,
-    /// A source-name entry's AlignedSizeInBytes (LLVM view).
-    SourceNameEntry,
-    /// A source-contents entry's AlignedSizeInBytes (LLVM view).
-    SourceContentsEntry,
-    /// An RD11 record size.
-    Rd11(Rd11Record),
-    /// The FileSize of the container in a PDB's stream 5.
-    PdbContainerFileSize,
-}
-
-impl Record {
-    fn describe(self, size: u64, minimum: u64, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use Record::*;
-        match self {
-            Psv0ResourceStride => write!(
-                f,
-                "resource stride {size} is smaller than the {minimum}-byte record"
-            ),
-            Psv0ElementStride => write!(
-                f,
-                "signature element stride {size} is smaller than the {minimum}-byte record"
-            ),
-            SrciSection => write!(
-                f,
-                "section AlignedSizeInBytes {size} is smaller than its header"
-            ),
-            SrciNameEntry => write!(f, "SRCI name entry size {size} is too small"),
-            SourceNameEntry => write!(
-                f,
-                "source name entry AlignedSizeInBytes {size} is smaller than its header"
-            ),
-            SourceContentsEntry => write!(
-                f,
-                "source contents entry AlignedSizeInBytes {size} is smaller than its header"
-            ),
-            Rd11(record) => write!(
-                f,
-                "RD11 {} record size {size} is below the minimum {minimum}",
-                record.name()
-            ),
-            PdbContainerFileSize => write!(
-                f,
-                "container in PDB stream 5 has FileSize {size:#x}, less than its {minimum}-byte header"
-            ),
-        }
-    }
-}
-
-/// The RD11 record of a [`Record::Rd11`] size.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Rd11Record {
-    /// A constant buffer.
-    ConstantBuffer,
-    /// A bound resource.
-    BoundResource,
-    /// A constant buffer variable.
-    Variable,
-    /// A type.
-    Type,
-    /// A struct member.
-    Member,
-}
-
-impl Rd11Record {
-    /// The record's name in messages.
-    pub fn name(self) -> &'static str {
-        match self {
-            Rd11Record::ConstantBuffer => "constant buffer",
-            Rd11Record::BoundResource => "bound resource",
-            Rd11Record::Variable => "variable",
-            Rd11Record::Type => "type",
-            Rd11Record::Member => "member",
-        }
-    }
-}
-
-/// The range of a [`ReadErrorKind::OutOfBounds`] error.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Extent {
-    /// PSV0's pipeline state data (its size prefix against the part).
-    Psv0RuntimeInfo,
-    /// The entry function name's offset in PSV0's string table.
-    Psv0EntryName,
-    /// A signature element's semantic name offset in PSV0's string table.
-    Psv0SemanticName,
-    /// A signature element's rows in PSV0's semantic index table (entries).
-    Psv0SemanticIndices,
-    /// A signature element's semantic name offset against the part.
-    SemanticName,
-    /// SRCI's AlignedSizeInBytes against the part.
-    SrciSize,
-    /// The MSF stream directory's size (at least 4, at most the file).
-    MsfDirectory,
-    /// An MSF stream's size against the file.
-    MsfStream(u32),
-}
-
-impl Extent {
-    fn describe(self, start: u32, len: u32, limit: u64, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use Extent::*;
-        match self {
-            Psv0RuntimeInfo => write!(
-                f,
-                "pipeline state data of {len:#x} bytes extends beyond the {limit}-byte part"
-            ),
-            Psv0EntryName => write!(
-                f,
-                "entry name offset {start} is outside the {limit}-byte string table"
-            ),
-            Psv0SemanticName => write!(
-                f,
-                "semantic name offset {start} is outside the {limit}-byte string table"
-            ),
-            Psv0SemanticIndices => write!(
-                f,
-                "semantic indices {start}..{} are outside the {limit}-entry index table",
-                u64::from(start) + u64::from(len)
-            ),
-            SemanticName => write!(
-                f,
-                "semantic name offset {start:#x} is outside the {limit}-byte part"
-            ),
-            SrciSize => write!(f, "SRCI size {len} exceeds the {limit}-byte part"),
-            MsfDirectory => write!(
-                f,
-                "MSF directory size {len:#x} is not between 4 and the file length {limit:#x}"
-            ),
-            MsfStream(index) => write!(
-                f,
-                "MSF stream {index} claims {len:#x} bytes, more than the whole file ({limit:#x})"
-            ),
-        }
-    }
-}
-
-/// The size or count of a [`ReadErrorKind::SizeMismatch`] error.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Mismatch {
-    /// ILDN's NameLength against the name's real length.
-    DebugNameLength,
-    /// SRCI's SectionCount against the three sections the format has.
-    SrciSectionCount,
-    /// An SRCI section's size against its content.
-    SrciSectionSize,
-    /// SRCI's declared uncompressed size against what the contents inflate to.
-    SrciInflatedSize,
-    /// The LLVM view's declared uncompressed size, when the contents inflate to more.
-    SourceContentsInflatedSize,
-}
-
-impl Mismatch {
-    fn describe(self, stored: u64, actual: u64, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use Mismatch::*;
-        match self {
-            DebugNameLength => write!(
-                f,
-                "debug file name length mismatch: NameLength {stored}, name of {actual} bytes"
-            ),
-            SrciSectionCount => write!(f, "SRCI has {stored} sections, expected {actual}"),
-            SrciSectionSize => write!(
-                f,
-                "SRCI section size {stored} does not match its content ({actual})"
-            ),
-            SrciInflatedSize => f.write_str("SRCI contents decompress to the wrong size"),
-            SourceContentsInflatedSize => write!(
-                f,
-                "source contents inflate to more than the declared {stored} bytes"
-            ),
-        }
-    }
-}
-
-/// The count of a [`ReadErrorKind::LimitExceeded`] error.
+/// The limits every reader shares, carried by
+/// [`ReadErrorKind::LimitExceeded`] (a decoder's own limits are in its words).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Limit {
-    /// Nesting of RDEF type records.
-    RdefTypeDepth,
-    /// RDEF type records read in one part.
-    RdefTypeRecords,
-    /// Instructions of an SM1-3 program.
-    Sm2Instructions,
     /// Nesting of if/loop/switch blocks in a shader program.
-    BlockDepth,
-    /// Declared uncompressed bytes of source contents.
-    SourceContentsSize,
+    BlockDepth {
+        /// The deepest nesting read.
+        limit: u64,
+    },
     /// Work units of one pass over untrusted structure
     /// ([`crate::budget`]): what the structure expands to.
-    WorkBudget(Budgeted),
+    WorkBudget {
+        /// The structure.
+        what: Budgeted,
+        /// The budget.
+        limit: u64,
+    },
     /// Nesting of the struct and array types of a DXIL module's constant
     /// buffers (reflection), or of its types under the data layout.
-    ConstantBufferTypeDepth,
+    ConstantBufferTypeDepth {
+        /// The deepest nesting read.
+        limit: u64,
+    },
+}
+
+impl fmt::Display for Limit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Limit::BlockDepth { limit } => write!(f, "blocks nest deeper than {limit} levels"),
+            Limit::ConstantBufferTypeDepth { limit } => write!(
+                f,
+                "the constant buffers' struct and array types nest deeper than {limit} levels"
+            ),
+            Limit::WorkBudget { what, limit } => write!(
+                f,
+                "{} expands past its work budget of {limit} units (shared or re-used structure)",
+                what.what()
+            ),
+        }
+    }
 }
 
 /// The structure of a [`Limit::WorkBudget`] error.
@@ -743,39 +423,80 @@ impl Budgeted {
     }
 }
 
-impl Limit {
-    fn describe(self, value: u64, limit: u64, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        use Limit::*;
-        match self {
-            RdefTypeDepth => write!(f, "type nesting is deeper than {limit}"),
-            RdefTypeRecords => write!(f, "more than {limit} type records"),
-            Sm2Instructions => f.write_str("SM1-3 program has too many instructions"),
-            BlockDepth => write!(f, "blocks nest deeper than {limit} levels"),
-            SourceContentsSize => write!(
-                f,
-                "source contents declare {value} uncompressed bytes, more than the {limit}-byte limit"
-            ),
-            ConstantBufferTypeDepth => write!(
-                f,
-                "the constant buffers' struct and array types nest deeper than {limit} levels"
-            ),
-            WorkBudget(what) => write!(
-                f,
-                "{} expands past its work budget of {limit} units (shared or re-used structure)",
-                what.what()
-            ),
+/// The decode classes, each in a decoder's own words.
+impl ReadErrorKind {
+    /// [`ReadErrorKind::UnknownValue`] in `words`.
+    pub fn unknown_value(words: impl Words) -> ReadErrorKind {
+        ReadErrorKind::UnknownValue {
+            part: None,
+            detail: Detail::new(words),
         }
     }
-}
 
-/// What is absent, for [`ReadErrorKind::Missing`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum MissingItem {
-    /// The end token of an SM1-3 program.
-    Sm2EndToken,
-    /// A PDB's info stream (stream 1).
-    PdbInfoStream,
+    /// [`ReadErrorKind::WrongMagic`] in `words`.
+    pub fn wrong_magic(words: impl Words) -> ReadErrorKind {
+        ReadErrorKind::WrongMagic {
+            part: None,
+            detail: Detail::new(words),
+        }
+    }
+
+    /// [`ReadErrorKind::TooSmall`] in `words`.
+    pub fn too_small(words: impl Words) -> ReadErrorKind {
+        ReadErrorKind::TooSmall {
+            part: None,
+            detail: Detail::new(words),
+        }
+    }
+
+    /// [`ReadErrorKind::OutOfBounds`] in `words`.
+    pub fn out_of_bounds(words: impl Words) -> ReadErrorKind {
+        ReadErrorKind::OutOfBounds {
+            part: None,
+            detail: Detail::new(words),
+        }
+    }
+
+    /// [`ReadErrorKind::SizeMismatch`] in `words`.
+    pub fn size_mismatch(words: impl Words) -> ReadErrorKind {
+        ReadErrorKind::SizeMismatch {
+            part: None,
+            detail: Detail::new(words),
+        }
+    }
+
+    /// [`ReadErrorKind::LimitExceeded`] in `words` (a [`Limit`], or a
+    /// decoder's own).
+    pub fn limit_exceeded(words: impl Words) -> ReadErrorKind {
+        ReadErrorKind::LimitExceeded {
+            part: None,
+            detail: Detail::new(words),
+        }
+    }
+
+    /// [`ReadErrorKind::Missing`] in `words`.
+    pub fn missing(words: impl Words) -> ReadErrorKind {
+        ReadErrorKind::Missing {
+            part: None,
+            detail: Detail::new(words),
+        }
+    }
+
+    /// The decoder's own words of a decode error, when they are of the
+    /// decoder type `T` (`e.kind.detail::<Rts0Error>()`).
+    pub fn detail<T: Words>(&self) -> Option<&T> {
+        use ReadErrorKind::*;
+        match self {
+            UnknownValue { detail, .. }
+            | WrongMagic { detail, .. }
+            | TooSmall { detail, .. }
+            | OutOfBounds { detail, .. }
+            | SizeMismatch { detail, .. }
+            | LimitExceeded { detail, .. }
+            | Missing { detail, .. } => detail.get(),
+            _ => None,
+        }
+    }
 }
 
 fn part_prefix(f: &mut fmt::Formatter<'_>, part: &Option<PartRef>) -> fmt::Result {
@@ -910,194 +631,39 @@ mod tests {
             name: PartName(*b"PSV0"),
             offset: 0x40,
         };
-        let unknown = |field, value| UnknownValue {
+        // A decoder's own words, as each decode class carries them.
+        #[derive(Debug, Clone, PartialEq)]
+        struct Words(&'static str);
+        impl fmt::Display for Words {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.0)
+            }
+        }
+        let words = |text| Detail::new(Words(text));
+        let detail = || words("the decoder's sentence");
+        let limit = |limit: Limit| LimitExceeded {
             part: None,
-            field,
-            value,
-        };
-        let too_small = |record, size, minimum| TooSmall {
-            part: None,
-            record,
-            size,
-            minimum,
-        };
-        let bounds = |what, start, len, limit| OutOfBounds {
-            part: None,
-            what,
-            start,
-            len,
-            limit,
-        };
-        let mismatch = |what, stored, actual| SizeMismatch {
-            part: None,
-            what,
-            stored,
-            actual,
-        };
-        let limit = |what, value, limit| LimitExceeded {
-            part: None,
-            what,
-            value,
-            limit,
+            detail: Detail::new(limit),
         };
         let rows: Vec<(ReadErrorKind, &str)> = vec![
+            (UnknownValue { part: None, detail: detail() }, "the decoder's sentence"),
+            (WrongMagic { part: None, detail: detail() }, "the decoder's sentence"),
+            (TooSmall { part: None, detail: detail() }, "the decoder's sentence"),
+            (OutOfBounds { part: None, detail: detail() }, "the decoder's sentence"),
+            (SizeMismatch { part: None, detail: detail() }, "the decoder's sentence"),
+            (LimitExceeded { part: None, detail: detail() }, "the decoder's sentence"),
+            (Missing { part: None, detail: detail() }, "the decoder's sentence"),
             (
-                unknown(ValueField::Sm2VersionToken, 0x1234_0200),
-                "SM1-3 version token 0x12340200 is not a vs/ps token",
+                limit(Limit::BlockDepth { limit: 64 }),
+                "blocks nest deeper than 64 levels",
             ),
             (
-                unknown(ValueField::Sm1Opcode, 99),
-                "unknown shader model 1 opcode 99",
+                limit(Limit::ConstantBufferTypeDepth { limit: 32 }),
+                "the constant buffers' struct and array types nest deeper than 32 levels",
             ),
             (
-                unknown(ValueField::MsfBlockSize, 100),
-                "MSF block size 100 is not 512, 1024, 2048 or 4096",
-            ),
-            (
-                unknown(ValueField::RootSignatureVersion, 9),
-                "unsupported root signature version 9",
-            ),
-            (
-                unknown(ValueField::RootDescriptorVersion, 3),
-                "Invalid Root Signature version: 3",
-            ),
-            (
-                unknown(ValueField::DescriptorTableVersion, 7),
-                "descriptor table in unsupported root signature version 7",
-            ),
-            (
-                unknown(ValueField::RootParameterType, 9),
-                "invalid root parameter type 9",
-            ),
-            (
-                unknown(ValueField::ShaderVisibility, 8),
-                "invalid shader visibility 8",
-            ),
-            (
-                unknown(ValueField::StaticSampler(SamplerField::AddressU), 0x99),
-                "Invalid value for static sampler AddressU",
-            ),
-            (
-                unknown(ValueField::DescriptorRangeType, 4),
-                "Invalid value for descriptor range type",
-            ),
-            (
-                unknown(ValueField::CompilerVersionFlags, 4),
-                "Incorrect shader compiler version flags combination",
-            ),
-            (
-                unknown(ValueField::RdatVersion, 0x11),
-                "RDAT version 0x11 is not 0x10 (a prerelease layout)",
-            ),
-            (
-                unknown(ValueField::SrciSectionType, 5),
-                "invalid or repeated SRCI section type 5",
-            ),
-            (
-                unknown(ValueField::SrciCompression, 2),
-                "unknown SRCI compression type 2",
-            ),
-            (
-                unknown(ValueField::SourceContentsCompression, 2),
-                "unknown source contents compression type 2",
-            ),
-            (
-                WrongMagic {
-                    part: None,
-                    expected: Magic::DxilBitcodeHeader,
-                },
-                "bitcode header magic is not 'DXIL'",
-            ),
-            (
-                WrongMagic {
-                    part: None,
-                    expected: Magic::Msf,
-                },
-                "data does not start with the MSF 7.00 magic",
-            ),
-            (
-                too_small(Record::Psv0ResourceStride, 8, 16),
-                "resource stride 8 is smaller than the 16-byte record",
-            ),
-            (
-                too_small(Record::Psv0ElementStride, 12, 16),
-                "signature element stride 12 is smaller than the 16-byte record",
-            ),
-            (
-                too_small(Record::SrciSection, 4, 8),
-                "section AlignedSizeInBytes 4 is smaller than its header",
-            ),
-            (
-                too_small(Record::SrciNameEntry, 4, 16),
-                "SRCI name entry size 4 is too small",
-            ),
-            (
-                too_small(Record::SourceNameEntry, 4, 16),
-                "source name entry AlignedSizeInBytes 4 is smaller than its header",
-            ),
-            (
-                too_small(Record::SourceContentsEntry, 4, 12),
-                "source contents entry AlignedSizeInBytes 4 is smaller than its header",
-            ),
-            (
-                too_small(Record::Rd11(Rd11Record::Variable), 4, 24),
-                "RD11 variable record size 4 is below the minimum 24",
-            ),
-            (
-                too_small(Record::PdbContainerFileSize, 8, 32),
-                "container in PDB stream 5 has FileSize 0x8, less than its 32-byte header",
-            ),
-            (
-                bounds(Extent::Psv0RuntimeInfo, 4, 100, 8),
-                "pipeline state data of 0x64 bytes extends beyond the 8-byte part",
-            ),
-            (
-                bounds(Extent::Psv0SemanticName, 400, 0, 24),
-                "semantic name offset 400 is outside the 24-byte string table",
-            ),
-            (
-                bounds(Extent::Psv0EntryName, 40, 0, 24),
-                "entry name offset 40 is outside the 24-byte string table",
-            ),
-            (
-                bounds(Extent::Psv0SemanticIndices, 1, 2, 2),
-                "semantic indices 1..3 are outside the 2-entry index table",
-            ),
-            (
-                bounds(Extent::SemanticName, 0x80, 0, 64),
-                "semantic name offset 0x80 is outside the 64-byte part",
-            ),
-            (
-                bounds(Extent::SrciSize, 0, 100, 64),
-                "SRCI size 100 exceeds the 64-byte part",
-            ),
-            (
-                bounds(Extent::MsfDirectory, 0, 3, 0x1000),
-                "MSF directory size 0x3 is not between 4 and the file length 0x1000",
-            ),
-            (
-                bounds(Extent::MsfStream(5), 0, 0x7fff_ffff, 0x1000),
-                "MSF stream 5 claims 0x7fffffff bytes, more than the whole file (0x1000)",
-            ),
-            (
-                mismatch(Mismatch::DebugNameLength, 7, 6),
-                "debug file name length mismatch: NameLength 7, name of 6 bytes",
-            ),
-            (
-                mismatch(Mismatch::SrciSectionCount, 2, 3),
-                "SRCI has 2 sections, expected 3",
-            ),
-            (
-                mismatch(Mismatch::SrciSectionSize, 24, 20),
-                "SRCI section size 24 does not match its content (20)",
-            ),
-            (
-                mismatch(Mismatch::SrciInflatedSize, 52, 40),
-                "SRCI contents decompress to the wrong size",
-            ),
-            (
-                mismatch(Mismatch::SourceContentsInflatedSize, 10, 11),
-                "source contents inflate to more than the declared 10 bytes",
+                limit(Limit::WorkBudget { what: Budgeted::ModuleMetadata, limit: 1000 }),
+                "the module's dx.* metadata expands past its work budget of 1000 units (shared or re-used structure)",
             ),
             (
                 Unaligned {
@@ -1132,36 +698,6 @@ mod tests {
                 "SRCI file content is not one NUL-terminated string",
             ),
             (
-                limit(Limit::RdefTypeDepth, 65, 64),
-                "type nesting is deeper than 64",
-            ),
-            (
-                limit(Limit::RdefTypeRecords, 4097, 4096),
-                "more than 4096 type records",
-            ),
-            (
-                limit(Limit::Sm2Instructions, 2, 1),
-                "SM1-3 program has too many instructions",
-            ),
-            (
-                limit(Limit::SourceContentsSize, 300, 200),
-                "source contents declare 300 uncompressed bytes, more than the 200-byte limit",
-            ),
-            (
-                Missing {
-                    part: None,
-                    what: MissingItem::Sm2EndToken,
-                },
-                "SM1-3 program has no end token",
-            ),
-            (
-                Missing {
-                    part: None,
-                    what: MissingItem::PdbInfoStream,
-                },
-                "PDB has no info stream (stream 1)",
-            ),
-            (
                 Inflate {
                     part: None,
                     message: "corrupt deflate stream".into(),
@@ -1169,7 +705,9 @@ mod tests {
                 "source contents zlib stream is corrupt: corrupt deflate stream",
             ),
         ];
+        let mut known = 0;
         for (kind, sentence) in rows {
+            known += usize::from(kind.detail::<Words>().is_some());
             let e = ReadError::new(0x48, kind);
             assert_eq!(e.to_string(), format!("{sentence} (at offset 0x48)"));
             assert_eq!(e.part(), None);
@@ -1183,5 +721,8 @@ mod tests {
             let other = PartRef { index: 3, ..part };
             assert_eq!(e.in_part(other).part(), Some(part));
         }
+        assert_eq!(known, 7);
+        assert_eq!(words("x"), words("x"));
+        assert_ne!(words("x"), Detail::new(Limit::BlockDepth { limit: 1 }));
     }
 }

@@ -75,6 +75,7 @@ pub mod budget;
 pub mod c_header;
 pub mod container;
 pub mod cursor;
+pub mod detail;
 pub mod digest;
 pub mod dxil;
 mod enums;

@@ -43,10 +43,9 @@
 
 use crate::container::HEADER_SIZE;
 use crate::cursor::{le_u32s, Cursor};
-use crate::error::{
-    Extent, MissingItem, MsfBlockOwner, ReadError, ReadErrorKind, Record, Result, ValueField,
-};
+use crate::error::{MsfBlockOwner, ReadError, ReadErrorKind, Result};
 use std::borrow::Cow;
+use std::fmt;
 
 /// The 32-byte MSF 7.00 magic at the start of the superblock.
 pub const MSF_MAGIC: &[u8; 32] = b"Microsoft C/C++ MSF 7.00\r\n\x1aDS\0\0\0";
@@ -173,11 +172,9 @@ impl<'data> Pdb<'data> {
         if !BLOCK_SIZES.contains(&superblock.block_size) {
             return Err(c.error(
                 32,
-                ReadErrorKind::UnknownValue {
-                    part: None,
-                    field: ValueField::MsfBlockSize,
-                    value: u64::from(superblock.block_size),
-                },
+                ReadErrorKind::unknown_value(PdbError::BlockSize {
+                    value: superblock.block_size,
+                }),
             ));
         }
         let block_size = u64::from(superblock.block_size);
@@ -186,13 +183,10 @@ impl<'data> Pdb<'data> {
         if directory_len < 4 || directory_len > file_len {
             return Err(c.error(
                 44,
-                ReadErrorKind::OutOfBounds {
-                    part: None,
-                    what: Extent::MsfDirectory,
-                    start: 0,
+                ReadErrorKind::out_of_bounds(PdbError::DirectorySize {
                     len: superblock.num_directory_bytes,
-                    limit: file_len,
-                },
+                    file_len,
+                }),
             ));
         }
         // The block map: one u32 per directory block.
@@ -237,13 +231,11 @@ impl<'data> Pdb<'data> {
             if u64::from(size) > file_len {
                 return Err(ReadError::new(
                     dir_abs(size_at),
-                    ReadErrorKind::OutOfBounds {
-                        part: None,
-                        what: Extent::MsfStream(index as u32),
-                        start: 0,
+                    ReadErrorKind::out_of_bounds(PdbError::StreamSize {
+                        index: index as u32,
                         len: size,
-                        limit: file_len,
-                    },
+                        file_len,
+                    }),
                 ));
             }
             let block_count = u64::from(size).div_ceil(block_size);
@@ -287,10 +279,7 @@ impl<'data> Pdb<'data> {
         let Some(stream) = self.stream(INFO_STREAM).filter(|s| !s.is_empty()) else {
             return Err(ReadError::new(
                 SUPERBLOCK_SIZE,
-                ReadErrorKind::Missing {
-                    part: None,
-                    what: MissingItem::PdbInfoStream,
-                },
+                ReadErrorKind::missing(PdbError::InfoStreamMissing),
             ));
         };
         let c = Cursor::new(&stream, self.stream_offset(INFO_STREAM).unwrap_or(0));
@@ -401,12 +390,10 @@ impl<'data> Pdb<'data> {
         if file_size < HEADER_SIZE {
             return Err(c.error(
                 24,
-                ReadErrorKind::TooSmall {
-                    part: None,
-                    record: Record::PdbContainerFileSize,
+                ReadErrorKind::too_small(PdbError::ContainerFileSize {
                     size: file_size,
                     minimum: HEADER_SIZE,
-                },
+                }),
             ));
         }
         c.bytes(0, file_size, "container in PDB stream 5 (its FileSize)")?;
@@ -532,10 +519,110 @@ pub fn container_input(data: &[u8]) -> Result<ContainerInput<'_>> {
     })
 }
 
+/// The MSF/PDB reader's errors, in its words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PdbError {
+    /// The data does not start with the MSF 7.00 magic (an SPDB/SDBG part).
+    MsfMagic,
+    /// A block size other than 512, 1024, 2048 or 4096.
+    BlockSize {
+        /// The block size.
+        value: u32,
+    },
+    /// The stream directory's size is under 4 bytes or over the file.
+    DirectorySize {
+        /// NumDirectoryBytes.
+        len: u32,
+        /// The file length.
+        file_len: u64,
+    },
+    /// A stream's size is more than the whole file.
+    StreamSize {
+        /// The stream.
+        index: u32,
+        /// Its size.
+        len: u32,
+        /// The file length.
+        file_len: u64,
+    },
+    /// No info stream (stream 1).
+    InfoStreamMissing,
+    /// The container in stream 5 is shorter than a container header.
+    ContainerFileSize {
+        /// Its FileSize.
+        size: u64,
+        /// The container header's size.
+        minimum: u64,
+    },
+}
+
+impl fmt::Display for PdbError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PdbError::MsfMagic => f.write_str("data does not start with the MSF 7.00 magic"),
+            PdbError::BlockSize { value } => {
+                write!(f, "MSF block size {value} is not 512, 1024, 2048 or 4096")
+            }
+            PdbError::DirectorySize { len, file_len } => write!(
+                f,
+                "MSF directory size {len:#x} is not between 4 and the file length {file_len:#x}"
+            ),
+            PdbError::StreamSize {
+                index,
+                len,
+                file_len,
+            } => write!(
+                f,
+                "MSF stream {index} claims {len:#x} bytes, more than the whole file ({file_len:#x})"
+            ),
+            PdbError::InfoStreamMissing => f.write_str("PDB has no info stream (stream 1)"),
+            PdbError::ContainerFileSize { size, minimum } => write!(
+                f,
+                "container in PDB stream 5 has FileSize {size:#x}, less than its {minimum}-byte header"
+            ),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::testutil::build;
+
+    #[test]
+    fn each_error_says_its_sentence() {
+        use PdbError::*;
+        crate::testutil::errors_say(vec![
+            (MsfMagic, "data does not start with the MSF 7.00 magic"),
+            (
+                BlockSize { value: 100 },
+                "MSF block size 100 is not 512, 1024, 2048 or 4096",
+            ),
+            (
+                DirectorySize {
+                    len: 3,
+                    file_len: 0x1000,
+                },
+                "MSF directory size 0x3 is not between 4 and the file length 0x1000",
+            ),
+            (
+                StreamSize {
+                    index: 5,
+                    len: 0x7fff_ffff,
+                    file_len: 0x1000,
+                },
+                "MSF stream 5 claims 0x7fffffff bytes, more than the whole file (0x1000)",
+            ),
+            (InfoStreamMissing, "PDB has no info stream (stream 1)"),
+            (
+                ContainerFileSize {
+                    size: 8,
+                    minimum: 32,
+                },
+                "container in PDB stream 5 has FileSize 0x8, less than its 32-byte header",
+            ),
+        ]);
+    }
 
     /// Test MSF builder: `streams` get the given block lists; `blocks` is the
     /// number of blocks in the file; the directory goes in `dir_blocks`.
@@ -774,20 +861,18 @@ mod tests {
             let e = parse_err(&set(32, bs));
             assert_eq!(
                 e.kind,
-                ReadErrorKind::UnknownValue {
-                    part: None,
-                    field: ValueField::MsfBlockSize,
-                    value: u64::from(bs),
-                },
+                ReadErrorKind::unknown_value(PdbError::BlockSize { value: bs }),
                 "{e}"
             );
             assert_eq!(e.offset, 32);
         }
         // Directory bigger than the file, or too small for NumStreams.
         for ndb in [0, 3, good.len() as u32 + 1, u32::MAX] {
+            let e = parse_err(&set(44, ndb));
+            assert!(matches!(e.kind, ReadErrorKind::OutOfBounds { .. }));
             assert!(matches!(
-                parse_err(&set(44, ndb)).kind,
-                ReadErrorKind::OutOfBounds { what: Extent::MsfDirectory, len, .. } if len == ndb
+                e.kind.detail(),
+                Some(PdbError::DirectorySize { len, .. }) if *len == ndb
             ));
         }
         // Block map past the end.
@@ -830,13 +915,14 @@ mod tests {
         let dir = 4 * 512;
         // Stream 5 size larger than the file.
         let e = parse_err(&set(dir + 4 + 5 * 4, 0x7fff_ffff));
+        assert!(matches!(e.kind, ReadErrorKind::OutOfBounds { .. }));
         assert!(matches!(
-            e.kind,
-            ReadErrorKind::OutOfBounds {
-                what: Extent::MsfStream(5),
+            e.kind.detail(),
+            Some(PdbError::StreamSize {
+                index: 5,
                 len: 0x7fff_ffff,
                 ..
-            }
+            })
         ));
         assert_eq!(e.offset, (dir + 24) as u64);
         // Stream 5 needs two blocks but the directory ends after one.
@@ -868,11 +954,12 @@ mod tests {
         let bytes = TestMsf::new(6).stream(0, &[], &[]).build();
         assert!(matches!(
             parse_err(&bytes).kind,
-            ReadErrorKind::Missing {
-                what: MissingItem::PdbInfoStream,
-                ..
-            }
+            ReadErrorKind::Missing { .. }
         ));
+        assert_eq!(
+            parse_err(&bytes).kind.detail(),
+            Some(&PdbError::InfoStreamMissing)
+        );
         // Info stream too short.
         let bytes = TestMsf::new(6)
             .stream(0, &[], &[])
@@ -908,14 +995,12 @@ mod tests {
         let e = Pdb::parse(&bytes).unwrap().container_bytes().unwrap_err();
         assert!(
             matches!(
-                e.kind,
-                ReadErrorKind::TooSmall {
-                    record: Record::PdbContainerFileSize,
+                e.kind.detail(),
+                Some(PdbError::ContainerFileSize {
                     size: 8,
                     minimum: 32,
-                    ..
-                }
-            ),
+                })
+            ) && matches!(e.kind, ReadErrorKind::TooSmall { .. }),
             "{e}"
         );
         // Header cut short.
@@ -940,13 +1025,8 @@ mod tests {
         msf.streams[2] = (512 * 9, vec![5; 9], vec![]);
         let e = parse_err(&msf.build());
         assert!(
-            matches!(
-                e.kind,
-                ReadErrorKind::OutOfBounds {
-                    what: Extent::MsfStream(2),
-                    ..
-                }
-            ),
+            matches!(e.kind.detail(), Some(PdbError::StreamSize { index: 2, .. }))
+                && matches!(e.kind, ReadErrorKind::OutOfBounds { .. }),
             "{e}"
         );
     }

@@ -112,7 +112,7 @@ pub fn rules<K: Clone + Into<crate::FindingKind>>(
 
 /// Each decoder rule says its sentence, as a finding of its kind too (a
 /// warning, with the rule's name and type kept).
-pub fn rules_say<T: crate::finding::Rule + Clone + PartialEq>(rows: Vec<(T, &str)>) {
+pub fn rules_say<T: crate::finding::Rule>(rows: Vec<(T, &str)>) {
     assert!(!rows.is_empty());
     for (rule, sentence) in rows {
         assert_eq!(rule.to_string(), sentence);
@@ -122,5 +122,25 @@ pub fn rules_say<T: crate::finding::Rule + Clone + PartialEq>(rows: Vec<(T, &str
         assert_eq!(kind.rule::<T>(), Some(&rule));
         let name = kind.name();
         assert!(!name.is_empty() && format!("{rule:?}").starts_with(&name));
+    }
+}
+
+/// Each of a decoder's errors says its sentence, and a read error of it
+/// names the part and the offset around that sentence.
+pub fn errors_say<T: crate::detail::Words>(rows: Vec<(T, &str)>) {
+    assert!(!rows.is_empty());
+    let part = crate::error::PartRef {
+        index: 2,
+        name: crate::name::PartName(*b"TEST"),
+        offset: 0x40,
+    };
+    for (words, sentence) in rows {
+        assert_eq!(words.to_string(), sentence);
+        let e = crate::ReadError::new(0x48, crate::ReadErrorKind::unknown_value(words.clone()));
+        assert_eq!(e.kind.detail::<T>(), Some(&words));
+        assert_eq!(
+            e.in_part(part).to_string(),
+            format!("part 2 'TEST' at offset 0x40: {sentence} (at offset 0x48)")
+        );
     }
 }

@@ -11,7 +11,7 @@
 use super::Mode;
 use crate::container::Part;
 use crate::cursor::Cursor;
-use crate::error::{Mismatch, ReadErrorKind, Result};
+use crate::error::{ReadErrorKind, Result};
 use crate::finding::{Finding, Rule};
 use std::fmt;
 
@@ -111,12 +111,10 @@ fn decode(c: Cursor<'_>, mode: Mode) -> Result<DebugName<'_>> {
             if !strict {
                 return Err(c.error(
                     DEBUG_NAME_HEADER_SIZE,
-                    ReadErrorKind::SizeMismatch {
-                        part: None,
-                        what: Mismatch::DebugNameLength,
-                        stored: u64::from(name_length),
-                        actual: nul as u64,
-                    },
+                    ReadErrorKind::size_mismatch(DebugNameError::NameLength {
+                        stored: name_length,
+                        actual: nul,
+                    }),
                 ));
             }
             issues.push(Finding::at(
@@ -212,10 +210,45 @@ impl fmt::Display for DebugNameRule {
 
 impl Rule for DebugNameRule {}
 
+/// The ILDN decoder's errors, in its words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DebugNameError {
+    /// A NUL before NameLength bytes (LLVM view).
+    NameLength {
+        /// NameLength.
+        stored: u16,
+        /// Where the name ends.
+        actual: usize,
+    },
+}
+
+impl fmt::Display for DebugNameError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DebugNameError::NameLength { stored, actual } => write!(
+                f,
+                "debug file name length mismatch: NameLength {stored}, name of {actual} bytes"
+            ),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::error::ReadErrorKind;
+
+    #[test]
+    fn each_error_says_its_sentence() {
+        use DebugNameError::*;
+        crate::testutil::errors_say(vec![(
+            NameLength {
+                stored: 7,
+                actual: 6,
+            },
+            "debug file name length mismatch: NameLength 7, name of 6 bytes",
+        )]);
+    }
 
     #[test]
     fn each_rule_has_its_sentence() {

@@ -10,9 +10,10 @@
 use super::Mode;
 use crate::container::Part;
 use crate::cursor::Cursor;
-use crate::error::{Magic, ReadErrorKind, Result};
+use crate::error::{ReadErrorKind, Result};
 use crate::record::Reserved;
 pub(crate) use crate::stage::ShaderKind;
+use std::fmt;
 
 /// Size of the program header (including the bitcode header).
 pub const PROGRAM_HEADER_SIZE: usize = ProgramHeader::SIZE as usize;
@@ -161,10 +162,7 @@ fn decode<'data>(c: Cursor<'data>, mode: Mode, file: Cursor<'data>) -> Result<Pr
     if mode == Mode::Strict && &bitcode_magic != b"DXIL" {
         return Err(c.error(
             8,
-            ReadErrorKind::WrongMagic {
-                part: None,
-                expected: Magic::DxilBitcodeHeader,
-            },
+            ReadErrorKind::wrong_magic(ProgramError::BitcodeHeaderMagic),
         ));
     }
     let start = BITCODE_HEADER_OFFSET + u64::from(bitcode_offset);
@@ -228,10 +226,34 @@ pub fn build_program_data(
     out
 }
 
+/// The program header's errors, in the decoder's words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ProgramError {
+    /// The bitcode header's magic is not `DXIL`.
+    BitcodeHeaderMagic,
+}
+
+impl fmt::Display for ProgramError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProgramError::BitcodeHeaderMagic => f.write_str("bitcode header magic is not 'DXIL'"),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::error::ReadErrorKind;
+
+    #[test]
+    fn each_error_says_its_sentence() {
+        use ProgramError::*;
+        crate::testutil::errors_say(vec![(
+            BitcodeHeaderMagic,
+            "bitcode header magic is not 'DXIL'",
+        )]);
+    }
 
     #[test]
     fn build_then_parse() {
@@ -371,10 +393,11 @@ mod tests {
         data[8] = b'X';
         assert!(matches!(
             Program::parse_data(&data, 0).unwrap_err().kind,
-            ReadErrorKind::WrongMagic {
-                expected: Magic::DxilBitcodeHeader,
-                ..
-            }
+            ReadErrorKind::WrongMagic { .. }
+        ));
+        assert!(matches!(
+            Program::parse_data(&data, 0).unwrap_err().kind.detail(),
+            Some(ProgramError::BitcodeHeaderMagic)
         ));
         assert_eq!(ShaderKind::from_raw(99).to_string(), "Unknown(99)");
         assert_eq!(ShaderKind::from_raw(13).known_name(), Some("Mesh"));

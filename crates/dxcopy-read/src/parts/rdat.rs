@@ -16,7 +16,7 @@
 use crate::container::Part;
 use crate::cursor::{Cursor, Records};
 use crate::enums::{flag_set, open_enum};
-use crate::error::{Result, ValueField};
+use crate::error::Result;
 use crate::finding::{Finding, Rule};
 use std::fmt;
 
@@ -358,7 +358,7 @@ impl<'data> RuntimeData<'data> {
             part_count,
         } = RdatHeader::read(&c, 0)?;
         if version != RDAT_VERSION_10 {
-            return Err(c.unknown_value(0, ValueField::RdatVersion, version));
+            return Err(c.unknown_value(0, RdatError::Version { value: version }));
         }
         let mut out = RuntimeData {
             version,
@@ -839,11 +839,41 @@ impl fmt::Display for RdatRule {
 
 impl Rule for RdatRule {}
 
+/// The RDAT decoder's errors, in its words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RdatError {
+    /// RDAT's version is not 0x10 (anything else is a prerelease layout).
+    Version {
+        /// The version found.
+        value: u32,
+    },
+}
+
+impl fmt::Display for RdatError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RdatError::Version { value } => write!(
+                f,
+                "RDAT version {value:#x} is not 0x10 (a prerelease layout)"
+            ),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::error::ReadErrorKind;
     use crate::fixtures::build_rdat;
+
+    #[test]
+    fn each_error_says_its_sentence() {
+        use RdatError::*;
+        crate::testutil::errors_say(vec![(
+            Version { value: 0x11 },
+            "RDAT version 0x11 is not 0x10 (a prerelease layout)",
+        )]);
+    }
 
     #[test]
     fn each_rule_has_its_sentence() {
@@ -1048,11 +1078,7 @@ mod tests {
         bad[0] = 0x11;
         assert_eq!(
             RuntimeData::parse_data(&bad, 0).unwrap_err().kind,
-            ReadErrorKind::UnknownValue {
-                part: None,
-                field: ValueField::RdatVersion,
-                value: 0x11
-            }
+            ReadErrorKind::unknown_value(RdatError::Version { value: 0x11 })
         );
         let data = build_rdat(&[(4, words(&[100, 44]))]);
         assert!(matches!(

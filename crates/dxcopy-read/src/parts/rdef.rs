@@ -21,7 +21,7 @@
 use crate::container::Part;
 use crate::cursor::Cursor;
 
-use crate::error::{Limit, Rd11Record, ReadErrorKind, Record, Result};
+use crate::error::{ReadErrorKind, Result};
 use crate::finding::{Finding, FindingKind, Rule};
 use std::fmt;
 
@@ -415,24 +415,18 @@ impl<'data> Reader<'data> {
         if depth > MAX_TYPE_DEPTH {
             return Err(self.c.error(
                 u64::from(offset),
-                ReadErrorKind::LimitExceeded {
-                    part: None,
-                    what: Limit::RdefTypeDepth,
-                    value: depth as u64,
+                ReadErrorKind::limit_exceeded(RdefError::TypeDepth {
                     limit: MAX_TYPE_DEPTH as u64,
-                },
+                }),
             ));
         }
         self.type_nodes += 1;
         if self.type_nodes > MAX_TYPE_NODES {
             return Err(self.c.error(
                 u64::from(offset),
-                ReadErrorKind::LimitExceeded {
-                    part: None,
-                    what: Limit::RdefTypeRecords,
-                    value: self.type_nodes as u64,
+                ReadErrorKind::limit_exceeded(RdefError::TypeRecords {
                     limit: MAX_TYPE_NODES as u64,
-                },
+                }),
             ));
         }
         let rec = self
@@ -592,12 +586,11 @@ impl<'data> ResourceDefinitions<'data> {
                 if u64::from(size) < minimum {
                     return Err(r.error(
                         at,
-                        ReadErrorKind::TooSmall {
-                            part: None,
-                            record: Record::Rd11(what),
-                            size: u64::from(size),
+                        ReadErrorKind::too_small(RdefError::Rd11RecordSize {
+                            record: what,
+                            size,
                             minimum,
-                        },
+                        }),
                     ));
                 }
             }
@@ -828,11 +821,98 @@ impl fmt::Display for RdefRule {
 
 impl Rule for RdefRule {}
 
+/// The RDEF decoder's errors, in its words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RdefError {
+    /// An RD11 record size below the record this reader knows.
+    Rd11RecordSize {
+        /// The record.
+        record: Rd11Record,
+        /// The size the RD11 header gives.
+        size: u32,
+        /// The record's size.
+        minimum: u64,
+    },
+    /// Type records nest deeper than [`MAX_TYPE_DEPTH`].
+    TypeDepth {
+        /// The limit.
+        limit: u64,
+    },
+    /// More type records than [`MAX_TYPE_NODES`] in one part.
+    TypeRecords {
+        /// The limit.
+        limit: u64,
+    },
+}
+
+/// The RD11 record of an [`RdefError::Rd11RecordSize`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rd11Record {
+    /// A constant buffer.
+    ConstantBuffer,
+    /// A bound resource.
+    BoundResource,
+    /// A constant buffer variable.
+    Variable,
+    /// A type.
+    Type,
+    /// A struct member.
+    Member,
+}
+
+impl Rd11Record {
+    /// The record's name in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Rd11Record::ConstantBuffer => "constant buffer",
+            Rd11Record::BoundResource => "bound resource",
+            Rd11Record::Variable => "variable",
+            Rd11Record::Type => "type",
+            Rd11Record::Member => "member",
+        }
+    }
+}
+
+impl fmt::Display for RdefError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            RdefError::Rd11RecordSize {
+                record,
+                size,
+                minimum,
+            } => write!(
+                f,
+                "RD11 {} record size {size} is below the minimum {minimum}",
+                record.name()
+            ),
+            RdefError::TypeDepth { limit } => write!(f, "type nesting is deeper than {limit}"),
+            RdefError::TypeRecords { limit } => write!(f, "more than {limit} type records"),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::build::{sample, words};
     use super::*;
     use crate::error::ReadErrorKind;
+
+    #[test]
+    fn each_error_says_its_sentence() {
+        use RdefError::*;
+        crate::testutil::errors_say(vec![
+            (
+                Rd11RecordSize {
+                    record: Rd11Record::Variable,
+                    size: 4,
+                    minimum: 24,
+                },
+                "RD11 variable record size 4 is below the minimum 24",
+            ),
+            (TypeDepth { limit: 64 }, "type nesting is deeper than 64"),
+            (TypeRecords { limit: 4096 }, "more than 4096 type records"),
+        ]);
+    }
 
     #[test]
     fn each_rule_has_its_sentence() {
@@ -924,12 +1004,11 @@ mod tests {
         data[44] = 4;
         assert_eq!(
             ResourceDefinitions::parse_data(&data, 0).unwrap_err().kind,
-            ReadErrorKind::TooSmall {
-                part: None,
-                record: Record::Rd11(Rd11Record::Variable),
+            ReadErrorKind::too_small(RdefError::Rd11RecordSize {
+                record: Rd11Record::Variable,
                 size: 4,
                 minimum: 24
-            }
+            })
         );
 
         // Creator string without NUL, counts past the end, truncated header.
@@ -967,13 +1046,9 @@ mod tests {
         let e = ResourceDefinitions::parse_data(&data, 0).unwrap_err();
         assert!(
             matches!(
-                e.kind,
-                ReadErrorKind::LimitExceeded {
-                    what: Limit::RdefTypeDepth,
-                    limit,
-                    ..
-                } if limit == MAX_TYPE_DEPTH as u64
-            ),
+                e.kind.detail(),
+                Some(RdefError::TypeDepth { limit }) if *limit == MAX_TYPE_DEPTH as u64
+            ) && matches!(e.kind, ReadErrorKind::LimitExceeded { .. }),
             "{e}"
         );
     }

@@ -21,7 +21,8 @@ use super::Mode;
 use crate::container::Part;
 use crate::cursor::Cursor;
 use crate::enums::{flag_set, open_enum};
-use crate::error::{Result, SamplerField, ValueField};
+use crate::error::Result;
+use std::fmt;
 
 /// Size of the RTS0 header.
 pub const HEADER_SIZE: u32 = Rts0Header::SIZE as u32;
@@ -579,7 +580,12 @@ fn decode(c: Cursor<'_>, mode: Mode) -> Result<RootSignature> {
         flags,
     } = Rts0Header::read(&c, 0)?;
     if strict && version.known_name().is_none() {
-        return Err(c.unknown_value(0, ValueField::RootSignatureVersion, version.raw()));
+        return Err(c.unknown_value(
+            0,
+            Rts0Error::Version {
+                value: version.raw(),
+            },
+        ));
     }
 
     // Number of whole records of `size` bytes available for a declared count.
@@ -614,10 +620,15 @@ fn decode(c: Cursor<'_>, mode: Mode) -> Result<RootSignature> {
         } = ParameterHeader::read(&c, at)?;
         let parameter_type = ParameterType::from_raw(raw_type);
         if parameter_type.known_name().is_none() {
-            return Err(c.unknown_value(at, ValueField::RootParameterType, raw_type));
+            return Err(c.unknown_value(at, Rts0Error::ParameterType { value: raw_type }));
         }
         if !strict && visibility.known_name().is_none() {
-            return Err(c.unknown_value(at + 4, ValueField::ShaderVisibility, visibility.raw()));
+            return Err(c.unknown_value(
+                at + 4,
+                Rts0Error::ShaderVisibility {
+                    value: visibility.raw(),
+                },
+            ));
         }
         let payload = decode_payload(
             &c,
@@ -657,47 +668,7 @@ fn decode(c: Cursor<'_>, mode: Mode) -> Result<RootSignature> {
         };
         let sampler = StaticSampler::read_version(&s, 0, sampler_version)?;
         if !strict {
-            // LLVM 22's obj2yaml rejects sampler fields without a name.
-            let checks = [
-                (
-                    SamplerField::Filter,
-                    sampler.filter.known_name(),
-                    sampler.filter.raw(),
-                ),
-                (
-                    SamplerField::AddressU,
-                    sampler.address_u.known_name(),
-                    sampler.address_u.raw(),
-                ),
-                (
-                    SamplerField::AddressV,
-                    sampler.address_v.known_name(),
-                    sampler.address_v.raw(),
-                ),
-                (
-                    SamplerField::AddressW,
-                    sampler.address_w.known_name(),
-                    sampler.address_w.raw(),
-                ),
-                (
-                    SamplerField::ComparisonFunc,
-                    sampler.comparison_func.known_name(),
-                    sampler.comparison_func.raw(),
-                ),
-                (
-                    SamplerField::BorderColor,
-                    sampler.border_color.known_name(),
-                    sampler.border_color.raw(),
-                ),
-                (
-                    SamplerField::ShaderVisibility,
-                    sampler.visibility.known_name(),
-                    sampler.visibility.raw(),
-                ),
-            ];
-            if let Some((field, _, raw)) = checks.iter().find(|(_, name, _)| name.is_none()) {
-                return Err(s.unknown_value(0, ValueField::StaticSampler(*field), *raw));
-            }
+            llvm_named_sampler_fields(&s, &sampler)?;
         }
         static_samplers.push(sampler);
     }
@@ -712,6 +683,59 @@ fn decode(c: Cursor<'_>, mode: Mode) -> Result<RootSignature> {
         parameters,
         static_samplers,
     })
+}
+
+/// LLVM 22's obj2yaml rejects a static sampler field whose value has no
+/// name in its enumeration: the LLVM view's error for the first such field.
+fn llvm_named_sampler_fields(s: &Cursor<'_>, sampler: &StaticSampler) -> Result<()> {
+    // LLVM 22's obj2yaml rejects sampler fields without a name.
+    let checks = [
+        (
+            SamplerField::Filter,
+            sampler.filter.known_name(),
+            sampler.filter.raw(),
+        ),
+        (
+            SamplerField::AddressU,
+            sampler.address_u.known_name(),
+            sampler.address_u.raw(),
+        ),
+        (
+            SamplerField::AddressV,
+            sampler.address_v.known_name(),
+            sampler.address_v.raw(),
+        ),
+        (
+            SamplerField::AddressW,
+            sampler.address_w.known_name(),
+            sampler.address_w.raw(),
+        ),
+        (
+            SamplerField::ComparisonFunc,
+            sampler.comparison_func.known_name(),
+            sampler.comparison_func.raw(),
+        ),
+        (
+            SamplerField::BorderColor,
+            sampler.border_color.known_name(),
+            sampler.border_color.raw(),
+        ),
+        (
+            SamplerField::ShaderVisibility,
+            sampler.visibility.known_name(),
+            sampler.visibility.raw(),
+        ),
+    ];
+    if let Some((field, _, raw)) = checks.iter().find(|(_, name, _)| name.is_none()) {
+        return Err(s.unknown_value(
+            0,
+            Rts0Error::StaticSampler {
+                field: *field,
+                value: *raw,
+            },
+        ));
+    }
+    Ok(())
 }
 
 fn decode_payload(
@@ -741,8 +765,9 @@ fn decode_payload(
                 | (_, RootSignatureVersion::Unknown(_)) => {
                     return Err(c.unknown_value(
                         at,
-                        ValueField::RootDescriptorVersion,
-                        version.raw(),
+                        Rts0Error::RootDescriptorVersion {
+                            value: version.raw(),
+                        },
                     ))
                 }
                 (_, v) => v.root_descriptor_size().unwrap_or(12),
@@ -761,7 +786,12 @@ fn decode_payload(
         }
         ParameterType::DescriptorTable => {
             let range_size = version.descriptor_range_size().ok_or_else(|| {
-                c.unknown_value(at, ValueField::DescriptorTableVersion, version.raw())
+                c.unknown_value(
+                    at,
+                    Rts0Error::DescriptorTableVersion {
+                        value: version.raw(),
+                    },
+                )
             })?;
             let TableHeader {
                 num_ranges,
@@ -807,8 +837,9 @@ fn decode_payload(
                 if !strict && range.range_type.known_name().is_none() {
                     return Err(r.unknown_value(
                         0,
-                        ValueField::DescriptorRangeType,
-                        range.range_type.raw(),
+                        Rts0Error::DescriptorRangeType {
+                            value: range.range_type.raw(),
+                        },
                     ));
                 }
                 ranges.push(range);
@@ -819,7 +850,112 @@ fn decode_payload(
                 ranges,
             }))
         }
-        ParameterType::Unknown(raw) => Err(c.unknown_value(at, ValueField::RootParameterType, raw)),
+        ParameterType::Unknown(raw) => {
+            Err(c.unknown_value(at, Rts0Error::ParameterType { value: raw }))
+        }
+    }
+}
+
+/// The RTS0 decoder's errors, in its words (the LLVM view's words are
+/// LLVM 22's).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Rts0Error {
+    /// RTS0's version, in strict decoding.
+    Version {
+        /// The version found.
+        value: u32,
+    },
+    /// The root signature version a root descriptor is read in (the LLVM
+    /// view knows no 1.2 root descriptor).
+    RootDescriptorVersion {
+        /// The version.
+        value: u32,
+    },
+    /// The root signature version a descriptor table is read in.
+    DescriptorTableVersion {
+        /// The version.
+        value: u32,
+    },
+    /// A root parameter's type.
+    ParameterType {
+        /// The type found.
+        value: u32,
+    },
+    /// A root parameter's shader visibility (LLVM view).
+    ShaderVisibility {
+        /// The visibility found.
+        value: u32,
+    },
+    /// A static sampler field without a name in LLVM's enumeration (LLVM view).
+    StaticSampler {
+        /// The field.
+        field: SamplerField,
+        /// Its value.
+        value: u32,
+    },
+    /// A descriptor range's type (LLVM view).
+    DescriptorRangeType {
+        /// The type found.
+        value: u32,
+    },
+}
+
+impl fmt::Display for Rts0Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Rts0Error::Version { value } => {
+                write!(f, "unsupported root signature version {value}")
+            }
+            Rts0Error::RootDescriptorVersion { value } => {
+                write!(f, "Invalid Root Signature version: {value}")
+            }
+            Rts0Error::DescriptorTableVersion { value } => write!(
+                f,
+                "descriptor table in unsupported root signature version {value}"
+            ),
+            Rts0Error::ParameterType { value } => write!(f, "invalid root parameter type {value}"),
+            Rts0Error::ShaderVisibility { value } => write!(f, "invalid shader visibility {value}"),
+            Rts0Error::StaticSampler { field, .. } => {
+                write!(f, "Invalid value for static sampler {}", field.name())
+            }
+            Rts0Error::DescriptorRangeType { .. } => {
+                f.write_str("Invalid value for descriptor range type")
+            }
+        }
+    }
+}
+
+/// The static sampler field of [`Rts0Error::StaticSampler`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SamplerField {
+    /// Filter.
+    Filter,
+    /// AddressU.
+    AddressU,
+    /// AddressV.
+    AddressV,
+    /// AddressW.
+    AddressW,
+    /// ComparisonFunc.
+    ComparisonFunc,
+    /// BorderColor.
+    BorderColor,
+    /// ShaderVisibility.
+    ShaderVisibility,
+}
+
+impl SamplerField {
+    /// The field's name in messages (LLVM's spelling).
+    pub fn name(self) -> &'static str {
+        match self {
+            SamplerField::Filter => "filter",
+            SamplerField::AddressU => "AddressU",
+            SamplerField::AddressV => "AddressV",
+            SamplerField::AddressW => "AddressW",
+            SamplerField::ComparisonFunc => "ComparisonFunc",
+            SamplerField::BorderColor => "BorderColor",
+            SamplerField::ShaderVisibility => "ShaderVisibility",
+        }
     }
 }
 
@@ -827,6 +963,35 @@ fn decode_payload(
 mod tests {
     use super::*;
     use crate::error::ReadErrorKind;
+
+    #[test]
+    fn each_error_says_its_sentence() {
+        use Rts0Error::*;
+        crate::testutil::errors_say(vec![
+            (Version { value: 9 }, "unsupported root signature version 9"),
+            (
+                RootDescriptorVersion { value: 3 },
+                "Invalid Root Signature version: 3",
+            ),
+            (
+                DescriptorTableVersion { value: 7 },
+                "descriptor table in unsupported root signature version 7",
+            ),
+            (ParameterType { value: 9 }, "invalid root parameter type 9"),
+            (ShaderVisibility { value: 8 }, "invalid shader visibility 8"),
+            (
+                StaticSampler {
+                    field: SamplerField::AddressU,
+                    value: 0x99,
+                },
+                "Invalid value for static sampler AddressU",
+            ),
+            (
+                DescriptorRangeType { value: 4 },
+                "Invalid value for descriptor range type",
+            ),
+        ]);
+    }
 
     enum Param {
         Constants(u32, [u32; 3]),
@@ -1033,18 +1198,18 @@ mod tests {
         type Mutation = fn(&mut Vec<u8>);
         // `None`: a Truncated error; otherwise the field and value an
         // UnknownValue error names.
-        type Expected = Option<(ValueField, u64)>;
+        type Expected = Option<Rts0Error>;
         let rows: &[(&str, Mutation, Expected)] = &[
             ("short header", |d| d.truncate(20), None),
             (
                 "version 0",
                 |d| d[0..4].copy_from_slice(&0u32.to_le_bytes()),
-                Some((ValueField::RootSignatureVersion, 0)),
+                Some(Rts0Error::Version { value: 0 }),
             ),
             (
                 "version 4",
                 |d| d[0..4].copy_from_slice(&4u32.to_le_bytes()),
-                Some((ValueField::RootSignatureVersion, 4)),
+                Some(Rts0Error::Version { value: 4 }),
             ),
             (
                 "parameter headers past end",
@@ -1059,7 +1224,7 @@ mod tests {
             (
                 "bad parameter type",
                 |d| d[24..28].copy_from_slice(&9u32.to_le_bytes()),
-                Some((ValueField::RootParameterType, 9)),
+                Some(Rts0Error::ParameterType { value: 9 }),
             ),
             (
                 "payload past end",
@@ -1085,13 +1250,9 @@ mod tests {
                     matches!(err.kind, ReadErrorKind::Truncated { .. }),
                     "{what}: {err}"
                 ),
-                Some((field, value)) => assert_eq!(
+                Some(words) => assert_eq!(
                     err.kind,
-                    ReadErrorKind::UnknownValue {
-                        part: None,
-                        field: *field,
-                        value: *value
-                    },
+                    ReadErrorKind::unknown_value(words.clone()),
                     "{what}: {err}"
                 ),
             }
@@ -1117,13 +1278,9 @@ mod tests {
         let err = compat(&data).unwrap_err();
         assert!(
             matches!(
-                err.kind,
-                ReadErrorKind::UnknownValue {
-                    field: ValueField::RootDescriptorVersion,
-                    value: 3,
-                    ..
-                }
-            ),
+                err.kind.detail(),
+                Some(Rts0Error::RootDescriptorVersion { value: 3 })
+            ) && matches!(err.kind, ReadErrorKind::UnknownValue { .. }),
             "{err}"
         );
         // A 1.2 signature without root descriptors is fine.
@@ -1171,25 +1328,21 @@ mod tests {
         // Unknown visibility, range type or sampler enumeration is an error for LLVM.
         let mut data = build(2, 0, &params, 0);
         data[28..32].copy_from_slice(&8u32.to_le_bytes());
-        assert!(matches!(
-            compat(&data).unwrap_err().kind,
-            ReadErrorKind::UnknownValue {
-                field: ValueField::ShaderVisibility,
-                value: 8,
-                ..
-            }
-        ));
+        let e = compat(&data).unwrap_err();
+        assert!(matches!(e.kind, ReadErrorKind::UnknownValue { .. }));
+        assert_eq!(
+            e.kind.detail(),
+            Some(&Rts0Error::ShaderVisibility { value: 8 })
+        );
         let mut data = build(2, 0, &table, 0);
         data[44..48].copy_from_slice(&4u32.to_le_bytes());
         assert!(RootSignature::parse_data(&data, 0).is_ok());
-        assert!(matches!(
-            compat(&data).unwrap_err().kind,
-            ReadErrorKind::UnknownValue {
-                field: ValueField::DescriptorRangeType,
-                value: 4,
-                ..
-            }
-        ));
+        let e = compat(&data).unwrap_err();
+        assert!(matches!(e.kind, ReadErrorKind::UnknownValue { .. }));
+        assert_eq!(
+            e.kind.detail(),
+            Some(&Rts0Error::DescriptorRangeType { value: 4 })
+        );
         let sampler_fields = [
             (0usize, SamplerField::Filter),
             (4, SamplerField::AddressU),
@@ -1206,12 +1359,11 @@ mod tests {
             assert!(RootSignature::parse_data(&data, 0).is_ok());
             let err = compat(&data).unwrap_err();
             assert_eq!(
-                err.kind,
-                ReadErrorKind::UnknownValue {
-                    part: err.part(),
-                    field: ValueField::StaticSampler(name),
+                err.kind.detail(),
+                Some(&Rts0Error::StaticSampler {
+                    field: name,
                     value: 0x99
-                },
+                }),
                 "{err}"
             );
         }

@@ -568,12 +568,8 @@ mod tests {
         let e = read_root_signature_file(&bad_version).unwrap_err();
         assert!(
             matches!(
-                e.kind,
-                ReadErrorKind::UnknownValue {
-                    field: crate::error::ValueField::RootSignatureVersion,
-                    value: 9,
-                    ..
-                }
+                e.kind.detail(),
+                Some(crate::rts0::Rts0Error::Version { value: 9 })
             ),
             "{e}"
         );

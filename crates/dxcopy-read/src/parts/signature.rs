@@ -16,9 +16,10 @@
 use crate::container::Part;
 use crate::cursor::Cursor;
 
-use crate::error::{Extent, ReadErrorKind, Result};
+use crate::error::{ReadErrorKind, Result};
 use crate::name::PartName;
 use crate::record::Reserved;
+use std::fmt;
 
 /// Size of the signature part header.
 pub const SIGNATURE_HEADER_SIZE: u64 = 8;
@@ -262,13 +263,10 @@ impl<'data> Signature<'data> {
             let name = if u64::from(name_offset) >= c.len() {
                 return Err(e.error(
                     name_at,
-                    ReadErrorKind::OutOfBounds {
-                        part: None,
-                        what: Extent::SemanticName,
-                        start: name_offset,
-                        len: 0,
-                        limit: c.len(),
-                    },
+                    ReadErrorKind::out_of_bounds(SignatureError::SemanticNameOffset {
+                        offset: name_offset,
+                        part_size: c.len(),
+                    }),
                 ));
             } else {
                 c.cstr(u64::from(name_offset), u64::MAX, "semantic name")?
@@ -349,10 +347,46 @@ impl<'data> Signature<'data> {
     }
 }
 
+/// The signature decoders' errors (ISG1, OSG1, PSG1 and their older forms),
+/// in their words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SignatureError {
+    /// An element's semantic name offset is outside the part.
+    SemanticNameOffset {
+        /// The offset.
+        offset: u32,
+        /// The part size.
+        part_size: u64,
+    },
+}
+
+impl fmt::Display for SignatureError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SignatureError::SemanticNameOffset { offset, part_size } => write!(
+                f,
+                "semantic name offset {offset:#x} is outside the {part_size}-byte part"
+            ),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::error::ReadErrorKind;
+
+    #[test]
+    fn each_error_says_its_sentence() {
+        use SignatureError::*;
+        crate::testutil::errors_say(vec![(
+            SemanticNameOffset {
+                offset: 0x80,
+                part_size: 64,
+            },
+            "semantic name offset 0x80 is outside the 64-byte part",
+        )]);
+    }
 
     /// (stream, name, index, system value, component type, register, mask, rw mask, min precision)
     type ElementRow = (u32, &'static str, u32, u32, u32, u32, u8, u8, u32);

@@ -10,10 +10,12 @@
 
 use crate::container::Part;
 use crate::cursor::Cursor;
-use crate::error::{Magic, ReadError, ReadErrorKind, Result};
+use crate::error::{ReadError, ReadErrorKind, Result};
 use crate::finding::{Finding, Rule};
 use crate::name::PartName;
-use crate::pdb::{is_msf, Pdb, SuperBlock, BLOCK_SIZES, CONTAINER_STREAM, SUPERBLOCK_FIELDS};
+use crate::pdb::{
+    is_msf, Pdb, PdbError, SuperBlock, BLOCK_SIZES, CONTAINER_STREAM, SUPERBLOCK_FIELDS,
+};
 use std::fmt;
 
 /// The superblock of an embedded MSF 7.00 file.
@@ -54,13 +56,7 @@ impl MsfSuperblock {
     pub fn parse_data(data: &[u8], base: u64) -> Result<MsfSuperblock> {
         let c = Cursor::new(data, base);
         if !is_msf(data) {
-            return Err(c.error(
-                0,
-                ReadErrorKind::WrongMagic {
-                    part: None,
-                    expected: Magic::Msf,
-                },
-            ));
+            return Err(c.error(0, ReadErrorKind::wrong_magic(PdbError::MsfMagic)));
         }
         let SuperBlock {
             block_size,
@@ -283,13 +279,8 @@ mod tests {
         assert_eq!(d.size, 3072);
         assert!(d.msf.unwrap().dxc_block_count_quirk);
         let e = DebugBlob::parse_data(PartName::SPDB, b"not a pdb", 0x30).unwrap_err();
-        assert!(matches!(
-            e.kind,
-            ReadErrorKind::WrongMagic {
-                expected: Magic::Msf,
-                ..
-            }
-        ));
+        assert!(matches!(e.kind, ReadErrorKind::WrongMagic { .. }));
+        assert!(matches!(e.kind.detail(), Some(PdbError::MsfMagic)));
         assert_eq!(e.offset, 0x30);
         let e = DebugBlob::parse_data(PartName::SPDB, &msf[..40], 0).unwrap_err();
         assert!(matches!(e.kind, ReadErrorKind::Truncated { .. }));

@@ -11,7 +11,7 @@ use super::Mode;
 use crate::container::Part;
 use crate::cursor::Cursor;
 use crate::enums::flag_set;
-use crate::error::{Result, ValueField};
+use crate::error::Result;
 use crate::finding::{Finding, Rule};
 use std::fmt;
 
@@ -114,7 +114,12 @@ fn decode(c: Cursor<'_>, mode: Mode) -> Result<CompilerVersion<'_>> {
     let mut issues = Vec::new();
     if flags.unknown_bits() != 0 {
         if !strict {
-            return Err(c.unknown_value(4, ValueField::CompilerVersionFlags, flags.bits()));
+            return Err(c.unknown_value(
+                4,
+                VersionError::Flags {
+                    value: flags.bits(),
+                },
+            ));
         }
         issues.push(Finding::at(
             c.abs(4),
@@ -217,11 +222,41 @@ impl fmt::Display for VersionRule {
 
 impl Rule for VersionRule {}
 
+/// The VERS decoder's errors, in its words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum VersionError {
+    /// Flags that are not a valid combination (values 4 and up), in the
+    /// LLVM view.
+    Flags {
+        /// The flags.
+        value: u32,
+    },
+}
+
+impl fmt::Display for VersionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            VersionError::Flags { .. } => {
+                f.write_str("Incorrect shader compiler version flags combination")
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::error::ReadErrorKind;
     use crate::finding::FindingKind;
+
+    #[test]
+    fn each_error_says_its_sentence() {
+        use VersionError::*;
+        crate::testutil::errors_say(vec![(
+            Flags { value: 4 },
+            "Incorrect shader compiler version flags combination",
+        )]);
+    }
 
     #[test]
     fn each_rule_has_its_sentence() {

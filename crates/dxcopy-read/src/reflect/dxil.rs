@@ -316,13 +316,13 @@ pub(super) fn reflect(container: &Container<'_>, r: &mut Reflection) -> Result<(
                 ),
                 CbufferTypesError::TooDeep => crate::ReadError::new(
                     program.bitcode_file_offset,
-                    crate::error::ReadErrorKind::LimitExceeded {
-                        part: Some(dxil.part_ref()),
-                        what: crate::error::Limit::ConstantBufferTypeDepth,
-                        value: u64::from(super::cbuffers::MAX_NESTING) + 1,
-                        limit: u64::from(super::cbuffers::MAX_NESTING),
-                    },
-                ),
+                    crate::error::ReadErrorKind::limit_exceeded(
+                        crate::error::Limit::ConstantBufferTypeDepth {
+                            limit: u64::from(super::cbuffers::MAX_NESTING),
+                        },
+                    ),
+                )
+                .in_part(dxil.part_ref()),
             })?,
         ),
         None => None,

@@ -55,13 +55,12 @@ pub(super) fn over_budget(
 ) -> crate::ReadError {
     crate::ReadError::new(
         offset,
-        crate::error::ReadErrorKind::LimitExceeded {
-            part: Some(part.part_ref()),
-            what: crate::error::Limit::WorkBudget(what),
-            value: limit.saturating_add(1),
+        crate::error::ReadErrorKind::limit_exceeded(crate::error::Limit::WorkBudget {
+            what,
             limit,
-        },
+        }),
     )
+    .in_part(part.part_ref())
 }
 
 /// The module holding reflection: STAT's when it has `dx.version`, else the

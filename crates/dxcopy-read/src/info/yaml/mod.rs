@@ -522,12 +522,9 @@ Parts:           []
             matches!(
                 &r,
                 Err(YamlError::Decode(e)) if matches!(
-                    e.kind,
-                    crate::ReadErrorKind::LimitExceeded {
-                        what: crate::error::Limit::SourceContentsSize,
-                        ..
-                    }
-                )
+                    e.kind.detail(),
+                    Some(crate::source_info::SourceInfoError::ContentsSize { .. })
+                ) && matches!(e.kind, crate::ReadErrorKind::LimitExceeded { .. })
             ),
             "{r:?}"
         );

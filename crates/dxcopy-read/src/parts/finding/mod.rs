@@ -18,9 +18,10 @@
 mod container;
 mod rule;
 
-pub use rule::{DecoderRule, Rule};
+pub use rule::Rule;
 
 use crate::bitcode::BitcodeError;
+use crate::detail::{leading_name, Detail};
 use crate::error::{PartRef, ReadError};
 use crate::fields::hex;
 use crate::name::PartName;
@@ -274,7 +275,7 @@ pub enum FindingKind {
 
     // --- Decoder rules (a decoded part's `issues`) ---
     /// A rule of one decoder's own (its enum, beside its reading code).
-    Rule(DecoderRule),
+    Rule(Detail),
     /// A flags field holds bits that must be zero.
     FlagsSet {
         /// The field, e.g. "section flags".
@@ -316,7 +317,7 @@ impl FindingKind {
     pub fn name(&self) -> String {
         match self {
             FindingKind::Rule(rule) => rule.name(),
-            _ => rule::leading_name(&format!("{self:?}")),
+            _ => leading_name(&format!("{self:?}")),
         }
     }
 
@@ -376,9 +377,9 @@ impl FindingKind {
     }
 }
 
-impl<T: Rule + Clone + PartialEq> From<T> for FindingKind {
+impl<T: Rule> From<T> for FindingKind {
     fn from(rule: T) -> FindingKind {
-        FindingKind::Rule(DecoderRule::new(rule))
+        FindingKind::Rule(Detail::new(rule))
     }
 }
 

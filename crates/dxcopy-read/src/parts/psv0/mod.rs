@@ -25,9 +25,10 @@ use super::Mode;
 use crate::container::Part;
 use crate::cursor::Cursor;
 use crate::enums::{flag_set, open_enum};
-use crate::error::{Extent, ReadErrorKind, Record, Result};
+use crate::error::{ReadErrorKind, Result};
 use crate::program::ShaderKind;
 use crate::signature::ComponentType;
+use std::fmt;
 
 /// Size of a version-0 `RuntimeInfo` record.
 pub const RUNTIME_INFO_V0_SIZE: u32 = RuntimeInfoRecord::size_for(0) as u32;
@@ -768,13 +769,10 @@ fn decode<'data>(c: Cursor<'data>, kind: Option<ShaderKind>, mode: Mode) -> Resu
     let info = c.sub(4, u64::from(size), "PSV0 RuntimeInfo").map_err(|_| {
         c.error(
             0,
-            ReadErrorKind::OutOfBounds {
-                part: None,
-                what: Extent::Psv0RuntimeInfo,
-                start: 4,
+            ReadErrorKind::out_of_bounds(Psv0Error::RuntimeInfoSize {
                 len: size,
-                limit: c.len(),
-            },
+                part_size: c.len(),
+            }),
         )
     })?;
     let min_size = [
@@ -810,12 +808,10 @@ fn decode<'data>(c: Cursor<'data>, kind: Option<ShaderKind>, mode: Mode) -> Resu
         if strict && resource_stride < RESOURCE_V0_SIZE {
             return Err(c.error(
                 stride_at,
-                ReadErrorKind::TooSmall {
-                    part: None,
-                    record: Record::Psv0ResourceStride,
-                    size: u64::from(resource_stride),
-                    minimum: u64::from(RESOURCE_V0_SIZE),
-                },
+                ReadErrorKind::too_small(Psv0Error::ResourceStride {
+                    size: resource_stride,
+                    minimum: RESOURCE_V0_SIZE,
+                }),
             ));
         }
         resources = read_records(
@@ -903,12 +899,10 @@ fn decode<'data>(c: Cursor<'data>, kind: Option<ShaderKind>, mode: Mode) -> Resu
         if strict && stride < ELEMENT_SIZE {
             return Err(c.error(
                 stride_at,
-                ReadErrorKind::TooSmall {
-                    part: None,
-                    record: Record::Psv0ElementStride,
-                    size: u64::from(stride),
-                    minimum: u64::from(ELEMENT_SIZE),
-                },
+                ReadErrorKind::too_small(Psv0Error::ElementStride {
+                    size: stride,
+                    minimum: ELEMENT_SIZE,
+                }),
             ));
         }
         psv.element_stride = stride;
@@ -943,7 +937,9 @@ fn decode<'data>(c: Cursor<'data>, kind: Option<ShaderKind>, mode: Mode) -> Resu
             offset,
             4 + 48,
             mode,
-            ("entry name", Extent::Psv0EntryName),
+            ("entry name", |offset, table_len| {
+                Psv0Error::EntryNameOffset { offset, table_len }
+            }),
         )?);
     }
 
@@ -995,7 +991,7 @@ fn resolve_name<'data>(
     offset: u32,
     at: u64,
     mode: Mode,
-    (what, extent): (&'static str, Extent),
+    (what, outside): (&'static str, fn(u32, u64) -> Psv0Error),
 ) -> Result<&'data [u8]> {
     let rest = table.get(offset as usize..);
     match (mode, rest) {
@@ -1016,13 +1012,7 @@ fn resolve_name<'data>(
         },
         (Mode::Strict, _) => Err(c.error(
             at,
-            ReadErrorKind::OutOfBounds {
-                part: None,
-                what: extent,
-                start: offset,
-                len: 0,
-                limit: table.len() as u64,
-            },
+            ReadErrorKind::out_of_bounds(outside(offset, table.len() as u64)),
         )),
     }
 }
@@ -1043,7 +1033,9 @@ fn decode_element<'data>(
         name_offset,
         at,
         mode,
-        ("semantic name", Extent::Psv0SemanticName),
+        ("semantic name", |offset, table_len| {
+            Psv0Error::SemanticNameOffset { offset, table_len }
+        }),
     )?;
     let start = indices_offset as usize;
     let indices = match index_table.get(start..start.saturating_add(usize::from(rows))) {
@@ -1055,13 +1047,11 @@ fn decode_element<'data>(
         None => {
             return Err(c.error(
                 at + 4,
-                ReadErrorKind::OutOfBounds {
-                    part: None,
-                    what: Extent::Psv0SemanticIndices,
+                ReadErrorKind::out_of_bounds(Psv0Error::SemanticIndices {
                     start: indices_offset,
-                    len: u32::from(rows),
-                    limit: index_table.len() as u64,
-                },
+                    rows: u32::from(rows),
+                    table_len: index_table.len() as u64,
+                }),
             ))
         }
     };
@@ -1082,6 +1072,92 @@ fn decode_element<'data>(
         stream: (r.dynamic_mask_stream >> 4) & 0x3,
         reserved: r.reserved,
     })
+}
+
+/// The PSV0 decoder's errors, in its words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Psv0Error {
+    /// The pipeline state data's size prefix runs past the part.
+    RuntimeInfoSize {
+        /// The size prefix.
+        len: u32,
+        /// The part size.
+        part_size: u64,
+    },
+    /// The entry function name's offset is outside the string table.
+    EntryNameOffset {
+        /// The offset.
+        offset: u32,
+        /// The string table's size.
+        table_len: u64,
+    },
+    /// A signature element's semantic name offset is outside the string
+    /// table.
+    SemanticNameOffset {
+        /// The offset.
+        offset: u32,
+        /// The string table's size.
+        table_len: u64,
+    },
+    /// A signature element's rows are outside the semantic index table.
+    SemanticIndices {
+        /// The element's first entry.
+        start: u32,
+        /// Its rows.
+        rows: u32,
+        /// The entries of the index table.
+        table_len: u64,
+    },
+    /// The resource binding stride is smaller than the version-0 record.
+    ResourceStride {
+        /// The stride.
+        size: u32,
+        /// The record's size.
+        minimum: u32,
+    },
+    /// The signature element stride is smaller than the element record.
+    ElementStride {
+        /// The stride.
+        size: u32,
+        /// The record's size.
+        minimum: u32,
+    },
+}
+
+impl fmt::Display for Psv0Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Psv0Error::RuntimeInfoSize { len, part_size } => write!(
+                f,
+                "pipeline state data of {len:#x} bytes extends beyond the {part_size}-byte part"
+            ),
+            Psv0Error::EntryNameOffset { offset, table_len } => write!(
+                f,
+                "entry name offset {offset} is outside the {table_len}-byte string table"
+            ),
+            Psv0Error::SemanticNameOffset { offset, table_len } => write!(
+                f,
+                "semantic name offset {offset} is outside the {table_len}-byte string table"
+            ),
+            Psv0Error::SemanticIndices {
+                start,
+                rows,
+                table_len,
+            } => write!(
+                f,
+                "semantic indices {start}..{} are outside the {table_len}-entry index table",
+                u64::from(*start) + u64::from(*rows)
+            ),
+            Psv0Error::ResourceStride { size, minimum } => write!(
+                f,
+                "resource stride {size} is smaller than the {minimum}-byte record"
+            ),
+            Psv0Error::ElementStride { size, minimum } => write!(
+                f,
+                "signature element stride {size} is smaller than the {minimum}-byte record"
+            ),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -481,23 +481,21 @@ fn strict_errors() {
         assert!(err.offset >= 0x100, "{what}: {err}");
         use ReadErrorKind::*;
         let expected = match *what {
-            "size past part" => matches!(
-                err.kind,
-                OutOfBounds {
-                    what: Extent::Psv0RuntimeInfo,
-                    len: 100,
-                    ..
-                }
-            ),
-            "resource stride < 16" => matches!(
-                err.kind,
-                TooSmall {
-                    record: Record::Psv0ResourceStride,
-                    size: 8,
-                    minimum: 16,
-                    ..
-                }
-            ),
+            "size past part" => {
+                matches!(err.kind, OutOfBounds { .. })
+                    && matches!(
+                        err.kind.detail(),
+                        Some(Psv0Error::RuntimeInfoSize { len: 100, .. })
+                    )
+            }
+            "resource stride < 16" => {
+                matches!(err.kind, TooSmall { .. })
+                    && err.kind.detail()
+                        == Some(&Psv0Error::ResourceStride {
+                            size: 8,
+                            minimum: 16,
+                        })
+            }
             "string table misaligned" => matches!(
                 err.kind,
                 Unaligned {
@@ -506,23 +504,21 @@ fn strict_errors() {
                     ..
                 }
             ),
-            "element stride < 16" => matches!(
-                err.kind,
-                TooSmall {
-                    record: Record::Psv0ElementStride,
-                    size: 12,
-                    minimum: 16,
-                    ..
-                }
-            ),
-            "name outside table" => matches!(
-                err.kind,
-                OutOfBounds {
-                    what: Extent::Psv0SemanticName,
-                    start: 400,
-                    ..
-                }
-            ),
+            "element stride < 16" => {
+                matches!(err.kind, TooSmall { .. })
+                    && err.kind.detail()
+                        == Some(&Psv0Error::ElementStride {
+                            size: 12,
+                            minimum: 16,
+                        })
+            }
+            "name outside table" => {
+                matches!(err.kind, OutOfBounds { .. })
+                    && matches!(
+                        err.kind.detail(),
+                        Some(Psv0Error::SemanticNameOffset { offset: 400, .. })
+                    )
+            }
             "name without NUL" => matches!(
                 err.kind,
                 NotNulTerminated {
@@ -531,14 +527,13 @@ fn strict_errors() {
                     ..
                 }
             ),
-            "indices outside table" => matches!(
-                err.kind,
-                OutOfBounds {
-                    what: Extent::Psv0SemanticIndices,
-                    start: 1,
-                    ..
-                }
-            ),
+            "indices outside table" => {
+                matches!(err.kind, OutOfBounds { .. })
+                    && matches!(
+                        err.kind.detail(),
+                        Some(Psv0Error::SemanticIndices { start: 1, .. })
+                    )
+            }
             _ => matches!(err.kind, Truncated { .. }),
         };
         assert!(expected, "{what}: {err:?}");
@@ -582,6 +577,56 @@ fn compat_mode_quirks() {
     assert_eq!(part.data_offset() % 4, 1);
     assert!(Psv0::parse(&part, Some(ShaderKind::Pixel)).is_ok());
     assert!(Psv0::parse_llvm_compat(&part, Some(ShaderKind::Pixel)).is_err());
+}
+
+#[test]
+fn each_error_says_its_sentence() {
+    use Psv0Error::*;
+    crate::testutil::errors_say(vec![
+        (
+            RuntimeInfoSize {
+                len: 100,
+                part_size: 8,
+            },
+            "pipeline state data of 0x64 bytes extends beyond the 8-byte part",
+        ),
+        (
+            EntryNameOffset {
+                offset: 40,
+                table_len: 24,
+            },
+            "entry name offset 40 is outside the 24-byte string table",
+        ),
+        (
+            SemanticNameOffset {
+                offset: 400,
+                table_len: 24,
+            },
+            "semantic name offset 400 is outside the 24-byte string table",
+        ),
+        (
+            SemanticIndices {
+                start: 1,
+                rows: 2,
+                table_len: 2,
+            },
+            "semantic indices 1..3 are outside the 2-entry index table",
+        ),
+        (
+            ResourceStride {
+                size: 8,
+                minimum: 16,
+            },
+            "resource stride 8 is smaller than the 16-byte record",
+        ),
+        (
+            ElementStride {
+                size: 12,
+                minimum: 16,
+            },
+            "signature element stride 12 is smaller than the 16-byte record",
+        ),
+    ]);
 }
 
 #[test]

@@ -18,7 +18,7 @@ use super::Mode;
 use crate::container::Part;
 use crate::cursor::Cursor;
 use crate::enums::open_enum;
-use crate::error::{Extent, Limit, Mismatch, ReadErrorKind, Record, Result, ValueField};
+use crate::error::{ReadErrorKind, Result};
 use crate::fields::align4;
 use crate::finding::{Finding, FindingKind, Rule};
 use std::borrow::Cow;
@@ -423,13 +423,10 @@ fn decode(c: Cursor<'_>, mode: Mode) -> Result<SourceInfo<'_>> {
         if !strict {
             return Err(c.error(
                 0,
-                ReadErrorKind::OutOfBounds {
-                    part: None,
-                    what: Extent::SrciSize,
-                    start: 0,
-                    len: aligned_size,
-                    limit: c.len(),
-                },
+                ReadErrorKind::out_of_bounds(SourceInfoError::PartSize {
+                    aligned_size,
+                    part_size: c.len(),
+                }),
             ));
         }
         info.issues.push(Finding::at(
@@ -453,12 +450,9 @@ fn decode(c: Cursor<'_>, mode: Mode) -> Result<SourceInfo<'_>> {
         if !strict {
             return Err(c.error(
                 6,
-                ReadErrorKind::SizeMismatch {
-                    part: None,
-                    what: Mismatch::SrciSectionCount,
-                    stored: u64::from(section_count),
-                    actual: 3,
-                },
+                ReadErrorKind::size_mismatch(SourceInfoError::SectionCount {
+                    stored: section_count,
+                }),
             ));
         }
         info.issues.push(Finding::at(
@@ -482,12 +476,7 @@ fn decode(c: Cursor<'_>, mode: Mode) -> Result<SourceInfo<'_>> {
         if strict && u64::from(section_size) < SECTION_HEADER_SIZE {
             return Err(c.error(
                 section_at,
-                ReadErrorKind::TooSmall {
-                    part: None,
-                    record: Record::SrciSection,
-                    size: u64::from(section_size),
-                    minimum: SECTION_HEADER_SIZE,
-                },
+                ReadErrorKind::too_small(SourceInfoError::SectionTooSmall { size: section_size }),
             ));
         }
         // LLVM reads a section smaller than its header as an empty one.
@@ -520,7 +509,9 @@ fn decode(c: Cursor<'_>, mode: Mode) -> Result<SourceInfo<'_>> {
         };
         if !first_of_its_type {
             if !strict {
-                return Err(c.unknown_value(section_at + 6, ValueField::SrciSectionType, raw));
+                return Err(
+                    c.unknown_value(section_at + 6, SourceInfoError::SectionType { value: raw })
+                );
             }
             let kind = match raw {
                 0..=2 => SourceInfoRule::DuplicateSection {
@@ -553,12 +544,10 @@ fn decode(c: Cursor<'_>, mode: Mode) -> Result<SourceInfo<'_>> {
             if !strict {
                 return Err(c.error(
                     section_at,
-                    ReadErrorKind::SizeMismatch {
-                        part: None,
-                        what: Mismatch::SrciSectionSize,
-                        stored: u64::from(section_size),
+                    ReadErrorKind::size_mismatch(SourceInfoError::SectionSize {
+                        stored: section_size,
                         actual: needed,
-                    },
+                    }),
                 ));
             }
             info.issues.push(Finding::at(
@@ -730,12 +719,10 @@ fn decode_contents<'data>(
                 if !strict {
                     return Err(body.error(
                         CONTENTS_HEADER_SIZE,
-                        ReadErrorKind::SizeMismatch {
-                            part: None,
-                            what: Mismatch::SrciInflatedSize,
-                            stored: u64::from(uncompressed_size),
+                        ReadErrorKind::size_mismatch(SourceInfoError::InflatedSize {
+                            stored: uncompressed_size,
                             actual: inflated.len() as u64,
-                        },
+                        }),
                     ));
                 }
                 issues.push(Finding::at(
@@ -754,11 +741,13 @@ fn decode_contents<'data>(
             })?
         }
         other => {
-            let field = match mode {
-                Mode::Strict => ValueField::SourceContentsCompression,
-                Mode::LlvmCompat => ValueField::SrciCompression,
-            };
-            return Err(body.unknown_value(6, field, other));
+            return Err(body.unknown_value(
+                6,
+                SourceInfoError::Compression {
+                    value: other,
+                    llvm: mode == Mode::LlvmCompat,
+                },
+            ));
         }
     };
     // LLVM counts the plain entries it read, the compressed stream as stated.
@@ -787,12 +776,10 @@ fn inflate(blob: Cursor<'_>, declared: u32) -> Result<Vec<u8>> {
     if declared > MAX_SOURCE_CONTENTS {
         return Err(blob.error(
             0,
-            ReadErrorKind::LimitExceeded {
-                part: None,
-                what: Limit::SourceContentsSize,
-                value: declared,
+            ReadErrorKind::limit_exceeded(SourceInfoError::ContentsSize {
+                declared,
                 limit: MAX_SOURCE_CONTENTS,
-            },
+            }),
         ));
     }
     let mut out = Vec::new();
@@ -809,12 +796,7 @@ fn inflate(blob: Cursor<'_>, declared: u32) -> Result<Vec<u8>> {
     if out.len() as u64 > declared {
         return Err(blob.error(
             0,
-            ReadErrorKind::SizeMismatch {
-                part: None,
-                what: Mismatch::SourceContentsInflatedSize,
-                stored: declared,
-                actual: out.len() as u64,
-            },
+            ReadErrorKind::size_mismatch(SourceInfoError::ContentsInflatedSize { declared }),
         ));
     }
     Ok(out)
@@ -826,8 +808,6 @@ fn inflate(blob: Cursor<'_>, declared: u32) -> Result<Vec<u8>> {
 struct EntryLayout {
     /// Size of the entry's header.
     header_size: u64,
-    /// The record named when the entry is smaller than its header.
-    record: Record,
     /// The name of the entry in the strict view's errors.
     what: &'static str,
     /// The field named by the strict view's finding for flags set.
@@ -840,7 +820,6 @@ struct EntryLayout {
 /// A names entry (`SourceInfo::SourceNamesEntry`).
 const NAME_ENTRY: EntryLayout = EntryLayout {
     header_size: NAME_ENTRY_SIZE,
-    record: Record::SourceNameEntry,
     what: "source name entry",
     flags_field: "source name entry flags",
     llvm: [
@@ -854,7 +833,6 @@ const NAME_ENTRY: EntryLayout = EntryLayout {
 /// A contents entry (`SourceInfo::SourceContentsEntry`).
 const CONTENT_ENTRY: EntryLayout = EntryLayout {
     header_size: CONTENT_ENTRY_SIZE,
-    record: Record::SourceContentsEntry,
     what: "source contents entry",
     flags_field: "source contents entry flags",
     llvm: [
@@ -898,12 +876,10 @@ fn read_entry<'a>(
         if u64::from(aligned_size) < layout.header_size {
             return Err(region.error(
                 at,
-                ReadErrorKind::TooSmall {
-                    part: None,
-                    record: layout.record,
-                    size: u64::from(aligned_size),
-                    minimum: layout.header_size,
-                },
+                ReadErrorKind::too_small(SourceInfoError::EntryTooSmall {
+                    entry: layout.what,
+                    size: aligned_size,
+                }),
             ));
         }
     }
@@ -1017,6 +993,117 @@ fn decode_args(body: Cursor<'_>, mode: Mode) -> Result<(SourceArgs<'_>, u64)> {
         },
         ARGS_HEADER_SIZE + u64::from(size),
     ))
+}
+
+/// The SRCI decoder's errors, in its words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SourceInfoError {
+    /// AlignedSizeInBytes is more than the part (LLVM view).
+    PartSize {
+        /// AlignedSizeInBytes.
+        aligned_size: u32,
+        /// The part size.
+        part_size: u64,
+    },
+    /// SectionCount is not the three sections the format has (LLVM view).
+    SectionCount {
+        /// SectionCount.
+        stored: u16,
+    },
+    /// A section's AlignedSizeInBytes is smaller than its header.
+    SectionTooSmall {
+        /// AlignedSizeInBytes.
+        size: u32,
+    },
+    /// A section type that is unknown, or a second section of one type
+    /// (LLVM view).
+    SectionType {
+        /// The type.
+        value: u16,
+    },
+    /// A section's size does not match its content (LLVM view).
+    SectionSize {
+        /// AlignedSizeInBytes.
+        stored: u32,
+        /// What the content needs.
+        actual: u64,
+    },
+    /// The contents inflate to another size than declared (LLVM view).
+    InflatedSize {
+        /// UncompressedEntriesSizeInBytes.
+        stored: u32,
+        /// Bytes inflated.
+        actual: u64,
+    },
+    /// The contents' compression type is neither 0 (none) nor 1 (zlib),
+    /// in LLVM's words (`llvm` true) or the strict view's.
+    Compression {
+        /// The type.
+        value: u16,
+        /// LLVM's words.
+        llvm: bool,
+    },
+    /// The contents declare more uncompressed bytes than the reader's
+    /// limit.
+    ContentsSize {
+        /// The declared size.
+        declared: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// The contents inflate to more than they declare.
+    ContentsInflatedSize {
+        /// The declared size.
+        declared: u64,
+    },
+    /// A names or contents entry smaller than its header.
+    EntryTooSmall {
+        /// The entry ("source name entry").
+        entry: &'static str,
+        /// Its AlignedSizeInBytes.
+        size: u32,
+    },
+}
+
+impl fmt::Display for SourceInfoError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use SourceInfoError::*;
+        match self {
+            PartSize {
+                aligned_size,
+                part_size,
+            } => write!(f, "SRCI size {aligned_size} exceeds the {part_size}-byte part"),
+            SectionCount { stored } => write!(f, "SRCI has {stored} sections, expected 3"),
+            SectionTooSmall { size } => write!(
+                f,
+                "section AlignedSizeInBytes {size} is smaller than its header"
+            ),
+            SectionType { value } => write!(f, "invalid or repeated SRCI section type {value}"),
+            SectionSize { stored, actual } => write!(
+                f,
+                "SRCI section size {stored} does not match its content ({actual})"
+            ),
+            InflatedSize { .. } => f.write_str("SRCI contents decompress to the wrong size"),
+            Compression { value, llvm: true } => {
+                write!(f, "unknown SRCI compression type {value}")
+            }
+            Compression { value, llvm: false } => {
+                write!(f, "unknown source contents compression type {value}")
+            }
+            ContentsSize { declared, limit } => write!(
+                f,
+                "source contents declare {declared} uncompressed bytes, more than the {limit}-byte limit"
+            ),
+            ContentsInflatedSize { declared } => write!(
+                f,
+                "source contents inflate to more than the declared {declared} bytes"
+            ),
+            EntryTooSmall { entry, size } => write!(
+                f,
+                "{entry} AlignedSizeInBytes {size} is smaller than its header"
+            ),
+        }
+    }
 }
 
 /// The rules the SRCI decoder checks.

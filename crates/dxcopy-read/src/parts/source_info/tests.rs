@@ -51,14 +51,9 @@ fn zip_bomb_and_corrupt_streams_are_errors() {
     let e = SourceInfo::parse_data(&small, 0).unwrap_err();
     assert!(
         matches!(
-            e.kind,
-            ReadErrorKind::SizeMismatch {
-                what: Mismatch::SourceContentsInflatedSize,
-                stored: 10,
-                actual: 11,
-                ..
-            }
-        ),
+            e.kind.detail(),
+            Some(SourceInfoError::ContentsInflatedSize { declared: 10 })
+        ) && matches!(e.kind, ReadErrorKind::SizeMismatch { .. }),
         "{e}"
     );
     // Declared size above the hard cap.
@@ -67,12 +62,10 @@ fn zip_bomb_and_corrupt_streams_are_errors() {
     let e = SourceInfo::parse_data(&huge, 0).unwrap_err();
     assert_eq!(
         e.kind,
-        ReadErrorKind::LimitExceeded {
-            part: None,
-            what: Limit::SourceContentsSize,
-            value: u64::from(u32::MAX),
+        ReadErrorKind::limit_exceeded(SourceInfoError::ContentsSize {
+            declared: u64::from(u32::MAX),
             limit: MAX_SOURCE_CONTENTS
-        },
+        }),
         "{e}"
     );
     // Corrupt stream.
@@ -128,12 +121,7 @@ fn structural_issues() {
     data[args_at..args_at + 4].copy_from_slice(&4u32.to_le_bytes());
     assert_eq!(
         SourceInfo::parse_data(&data, 0).unwrap_err().kind,
-        ReadErrorKind::TooSmall {
-            part: None,
-            record: Record::SrciSection,
-            size: 4,
-            minimum: SECTION_HEADER_SIZE
-        }
+        ReadErrorKind::too_small(SourceInfoError::SectionTooSmall { size: 4 })
     );
 }
 
@@ -148,12 +136,10 @@ fn short_name_entries_fail_at_their_offset() {
     assert_eq!(e.offset, 0x100 + first as u64);
     assert_eq!(
         e.kind,
-        ReadErrorKind::TooSmall {
-            part: None,
-            record: Record::SourceNameEntry,
+        ReadErrorKind::too_small(SourceInfoError::EntryTooSmall {
+            entry: "source name entry",
             size: 8,
-            minimum: NAME_ENTRY_SIZE
-        }
+        })
     );
     // EntriesSizeInBytes 6: the entry's second header word has 2 bytes.
     let mut cut = data.clone();
@@ -769,6 +755,85 @@ fn each_rule_has_its_sentence() {
         (
             SourceTextNul { size: 12 },
             "source text of 12 bytes does not end at its first NUL",
+        ),
+    ]);
+}
+
+#[test]
+fn each_error_says_its_sentence() {
+    use SourceInfoError::*;
+    crate::testutil::errors_say(vec![
+        (
+            PartSize {
+                aligned_size: 100,
+                part_size: 64,
+            },
+            "SRCI size 100 exceeds the 64-byte part",
+        ),
+        (
+            SectionCount { stored: 2 },
+            "SRCI has 2 sections, expected 3",
+        ),
+        (
+            SectionTooSmall { size: 4 },
+            "section AlignedSizeInBytes 4 is smaller than its header",
+        ),
+        (
+            SectionType { value: 5 },
+            "invalid or repeated SRCI section type 5",
+        ),
+        (
+            SectionSize {
+                stored: 24,
+                actual: 20,
+            },
+            "SRCI section size 24 does not match its content (20)",
+        ),
+        (
+            InflatedSize {
+                stored: 52,
+                actual: 40,
+            },
+            "SRCI contents decompress to the wrong size",
+        ),
+        (
+            Compression {
+                value: 2,
+                llvm: true,
+            },
+            "unknown SRCI compression type 2",
+        ),
+        (
+            Compression {
+                value: 2,
+                llvm: false,
+            },
+            "unknown source contents compression type 2",
+        ),
+        (
+            ContentsSize {
+                declared: 300,
+                limit: 200,
+            },
+            "source contents declare 300 uncompressed bytes, more than the 200-byte limit",
+        ),
+        (
+            ContentsInflatedSize { declared: 10 },
+            "source contents inflate to more than the declared 10 bytes",
+        ),
+        (
+            EntryTooSmall {
+                entry: "source name entry",
+                size: 4,
+            },
+            "source name entry AlignedSizeInBytes 4 is smaller than its header",
+        ),
+        (
+            EntryTooSmall {
+                entry: "source contents entry",
+                size: 4,
+            },
+            "source contents entry AlignedSizeInBytes 4 is smaller than its header",
         ),
     ]);
 }

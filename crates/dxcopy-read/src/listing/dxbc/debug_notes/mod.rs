@@ -177,7 +177,7 @@ impl DebugNotes {
     /// With byte-offset positions (SPDB) only the locations that hold at
     /// `first`, the first executable instruction, are initial: a register
     /// that takes a variable later gets its note after the instruction
-    /// that writes it ([`NotePrinter::after`]).
+    /// that writes it (`NotePrinter::after`).
     pub fn initial_locations(&self, first: Option<u32>) -> Vec<InitialRegister<'_>> {
         // (is output, first record naming the register) → the register's
         // components.

@@ -26,13 +26,13 @@
 pub mod opcode;
 
 use crate::cursor::Cursor;
-use crate::error::{Limit, MissingItem, ReadError, ReadErrorKind, Result, ValueField};
+use crate::error::{Limit, ReadError, ReadErrorKind, Result};
 use crate::listing::dxbc::number::{general9, FloatRounding};
 use crate::listing::dxbc::ListingOptions;
 use crate::sm4::MAX_BLOCK_DEPTH;
 use crate::stage::{ShaderKind, TargetType};
 use opcode::{op, Block, Sm1Params};
-use std::fmt::Write;
+use std::fmt::{self, Write};
 
 /// Most instructions decoded from one program (a program cannot hold more
 /// instructions than it has tokens; this bounds the work on hostile input).
@@ -168,11 +168,7 @@ fn read_version(token: u32, at: u64) -> Result<Sm2Version> {
         _ => {
             return Err(ReadError::new(
                 at,
-                ReadErrorKind::UnknownValue {
-                    part: None,
-                    field: ValueField::Sm2VersionToken,
-                    value: u64::from(token),
-                },
+                ReadErrorKind::unknown_value(Sm2Error::VersionToken { value: token }),
             ))
         }
     };
@@ -198,13 +194,7 @@ impl<'data> Sm2Program<'data> {
         let mut p: u64 = 4;
         loop {
             if c.len().saturating_sub(p) < 4 {
-                return Err(c.error(
-                    p,
-                    ReadErrorKind::Missing {
-                        part: None,
-                        what: MissingItem::Sm2EndToken,
-                    },
-                ));
+                return Err(c.error(p, ReadErrorKind::missing(Sm2Error::EndTokenMissing)));
             }
             let token_at = p;
             let token = c.take_u32(&mut p, "SM1-3 instruction token")?;
@@ -228,11 +218,7 @@ impl<'data> Sm2Program<'data> {
                     None => {
                         return Err(c.error(
                             token_at,
-                            ReadErrorKind::UnknownValue {
-                                part: None,
-                                field: ValueField::Sm1Opcode,
-                                value: u64::from(opcode),
-                            },
+                            ReadErrorKind::unknown_value(Sm2Error::Sm1Opcode { value: opcode }),
                         ))
                     }
                 }
@@ -248,24 +234,16 @@ impl<'data> Sm2Program<'data> {
                 if depth > MAX_BLOCK_DEPTH {
                     return Err(c.error(
                         token_at,
-                        ReadErrorKind::LimitExceeded {
-                            part: None,
-                            what: Limit::BlockDepth,
-                            value: depth as u64,
+                        ReadErrorKind::limit_exceeded(Limit::BlockDepth {
                             limit: MAX_BLOCK_DEPTH as u64,
-                        },
+                        }),
                     ));
                 }
             }
             if instructions.len() >= MAX_INSTRUCTIONS {
                 return Err(c.error(
                     token_at,
-                    ReadErrorKind::LimitExceeded {
-                        part: None,
-                        what: Limit::Sm2Instructions,
-                        value: instructions.len() as u64 + 1,
-                        limit: MAX_INSTRUCTIONS as u64,
-                    },
+                    ReadErrorKind::limit_exceeded(Sm2Error::TooManyInstructions),
                 ));
             }
             instructions.push(Sm2Instruction {
@@ -986,10 +964,59 @@ pub(crate) mod build {
     }
 }
 
+/// The SM1-3 decoder's errors, in its words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Sm2Error {
+    /// The version token is neither a vs nor a ps token.
+    VersionToken {
+        /// The token.
+        value: u32,
+    },
+    /// An SM1 opcode this reader has no parameter count for.
+    Sm1Opcode {
+        /// The opcode.
+        value: u16,
+    },
+    /// No end token before the data ends.
+    EndTokenMissing,
+    /// More instructions than [`MAX_INSTRUCTIONS`].
+    TooManyInstructions,
+}
+
+impl fmt::Display for Sm2Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Sm2Error::VersionToken { value } => {
+                write!(f, "SM1-3 version token {value:#010x} is not a vs/ps token")
+            }
+            Sm2Error::Sm1Opcode { value } => write!(f, "unknown shader model 1 opcode {value}"),
+            Sm2Error::EndTokenMissing => f.write_str("SM1-3 program has no end token"),
+            Sm2Error::TooManyInstructions => f.write_str("SM1-3 program has too many instructions"),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::build::{dbug, program};
     use super::*;
+
+    #[test]
+    fn each_error_says_its_sentence() {
+        use Sm2Error::*;
+        crate::testutil::errors_say(vec![
+            (
+                VersionToken { value: 0x1234_0200 },
+                "SM1-3 version token 0x12340200 is not a vs/ps token",
+            ),
+            (Sm1Opcode { value: 99 }, "unknown shader model 1 opcode 99"),
+            (EndTokenMissing, "SM1-3 program has no end token"),
+            (
+                TooManyInstructions,
+                "SM1-3 program has too many instructions",
+            ),
+        ]);
+    }
 
     /// dcl t0; dcl_2d s0; def c0; texld r0, t0, s0; mad_sat r1.xy, r0.x, -c0.yzxw, t0; mov oC0, r0.
     const BODY: [u32; 24] = [
@@ -1158,15 +1185,8 @@ mod tests {
         // The rep past the limit: after the version token and 256 reps.
         assert_eq!(e.offset, 100 + 4 + 8 * MAX_BLOCK_DEPTH as u64);
         assert!(
-            matches!(
-                e.kind,
-                ReadErrorKind::LimitExceeded {
-                    what: Limit::BlockDepth,
-                    value: 257,
-                    limit: 256,
-                    ..
-                }
-            ),
+            matches!(e.kind.detail(), Some(Limit::BlockDepth { limit: 256 }))
+                && matches!(e.kind, ReadErrorKind::LimitExceeded { .. }),
             "{e}"
         );
     }
@@ -1179,13 +1199,8 @@ mod tests {
         let e = Sm2Program::parse(&bytes, 100).unwrap_err();
         assert_eq!(e.offset, 100 + bytes.len() as u64);
         assert!(
-            matches!(
-                e.kind,
-                ReadErrorKind::Missing {
-                    what: MissingItem::Sm2EndToken,
-                    ..
-                }
-            ),
+            matches!(e.kind, ReadErrorKind::Missing { .. })
+                && e.kind.detail() == Some(&Sm2Error::EndTokenMissing),
             "{e}"
         );
         // An instruction whose length runs past the data.
@@ -1218,11 +1233,7 @@ mod tests {
         let e = Sm2Program::parse(&0x1234_0200u32.to_le_bytes(), 0).unwrap_err();
         assert_eq!(
             e.kind,
-            ReadErrorKind::UnknownValue {
-                part: None,
-                field: ValueField::Sm2VersionToken,
-                value: 0x1234_0200,
-            },
+            ReadErrorKind::unknown_value(Sm2Error::VersionToken { value: 0x1234_0200 }),
             "{e}"
         );
         // A DBUG table past the comment.

@@ -43,7 +43,7 @@ pub struct AsmOptions {
     /// its record from the start of the bitcode. Not dxc's: what
     /// `--disasm-offsets` prints for DXIL, where dxc prints nothing.
     /// Printed for a module read with its bodies outlined
-    /// ([`write_outlined_text`]), the one whose records are read again.
+    /// (`write_outlined_text`), the one whose records are read again.
     pub record_offsets: bool,
 }
 

@@ -276,6 +276,26 @@ pub fn parse_manifest(corpus: &Path, text: &str) -> Vec<Row> {
         .collect()
 }
 
+/// Calls `f` with each DXBC file of `rows` whose container parses and has
+/// an SM4/SM5 program (SHDR or SHEX); returns how many there were.
+pub fn each_dxbc_program(rows: &[Row], mut f: impl FnMut(&Row, &Container<'_>)) -> usize {
+    let mut count = 0;
+    for row in rows.iter().filter(|r| r.kind == "dxbc") {
+        let Ok(bytes) = std::fs::read(&row.path) else {
+            continue;
+        };
+        let Ok(container) = Container::parse(&bytes) else {
+            continue;
+        };
+        if dxcopy_read::listing::dxbc::shader_part(&container).is_none() {
+            continue;
+        }
+        f(row, &container);
+        count += 1;
+    }
+    count
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

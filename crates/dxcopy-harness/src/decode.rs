@@ -107,7 +107,7 @@ pub fn disasm_data(data: &[u8], base: u64, sink: &mut crate::Discard) {
             let mut text = String::new();
             // Both roundings, the oldest release's layout with the legacy
             // one, and every D3D_DISASM flag (numbers, offsets, hex) on.
-            let all = DisasmFlags::from_bits(0xfc).unwrap_or_default();
+            let all = DisasmFlags::from_bits(0xf4).unwrap_or_default();
             for (rounding, release, flags) in [
                 (FloatRounding::Current, None, DisasmFlags::default()),
                 (FloatRounding::Legacy, Some(dxbc::FxcRelease::V9_29), all),

@@ -242,8 +242,49 @@ pub fn roundtrip(script: &Script<'_>) -> Result<Option<Vec<u8>>, Violation> {
     let bytes = output.to_vec();
     verify_output(Some(&container), &output, &bytes)?;
     let written = Container::parse(&bytes).map_err(|e| Violation(e.to_string()))?;
+    check_promises(
+        &container,
+        &written,
+        Promises {
+            private,
+            private_removable,
+            added,
+            touched,
+            removes_any,
+        },
+    )?;
+    Ok(Some(bytes))
+}
+
+/// What a script's operations promise of the written container.
+struct Promises<'s> {
+    /// The bytes the script last set PRIV to.
+    private: Option<&'s [u8]>,
+    /// Whether an operation after that could have removed PRIV.
+    private_removable: bool,
+    /// The parts added, with their data.
+    added: Vec<(PartName, &'s [u8])>,
+    /// The names an operation touched.
+    touched: Vec<PartName>,
+    /// Whether a glob or an only-this could have removed any part.
+    removes_any: bool,
+}
+
+/// The written container keeps the script's promises.
+fn check_promises(
+    container: &Container<'_>,
+    written: &Container<'_>,
+    promises: Promises<'_>,
+) -> Result<(), Violation> {
     // HASH upkeep may rewrite HASH; every other untouched name must survive
     // unless a glob or -j could have removed it.
+    let Promises {
+        private,
+        private_removable,
+        added,
+        mut touched,
+        removes_any,
+    } = promises;
     touched.push(PartName::HASH);
     if let Some(data) = private {
         match written.find(PartName::PRIV) {
@@ -291,5 +332,5 @@ pub fn roundtrip(script: &Script<'_>) -> Result<Option<Vec<u8>>, Violation> {
             );
         }
     }
-    Ok(Some(bytes))
+    Ok(())
 }

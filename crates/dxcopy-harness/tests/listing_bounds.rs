@@ -92,7 +92,7 @@ fn numbers_and_offsets_add_a_few_bytes_a_line_to_a_hostile_program() {
     // numbers, offsets and hexadecimal literals add at most a lead of 20
     // bytes a line (a six-digit number, two spaces, `0x%08X: `), never
     // work or memory that grows faster than the program.
-    let all = DisasmFlags::from_bits(0xfc).unwrap();
+    let all = DisasmFlags::from_bits(0xf4).unwrap();
     for (name, shex, lines) in [
         (
             "repeated nesting",

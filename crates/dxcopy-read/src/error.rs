@@ -322,14 +322,10 @@ impl ReadErrorKind {
     /// prefix and the offset suffix), or `None` for the other kinds.
     fn decode_message(&self, f: &mut fmt::Formatter<'_>) -> Option<fmt::Result> {
         use ReadErrorKind::*;
+        if let Some(detail) = self.detail_words() {
+            return Some(write!(f, "{detail}"));
+        }
         Some(match self {
-            UnknownValue { detail, .. }
-            | WrongMagic { detail, .. }
-            | TooSmall { detail, .. }
-            | OutOfBounds { detail, .. }
-            | SizeMismatch { detail, .. }
-            | LimitExceeded { detail, .. }
-            | Missing { detail, .. } => write!(f, "{detail}"),
             Unaligned {
                 what,
                 value,
@@ -485,6 +481,11 @@ impl ReadErrorKind {
     /// The decoder's own words of a decode error, when they are of the
     /// decoder type `T` (`e.kind.detail::<Rts0Error>()`).
     pub fn detail<T: Words>(&self) -> Option<&T> {
+        self.detail_words()?.get()
+    }
+
+    /// The decoder's own words of the classes that carry them.
+    fn detail_words(&self) -> Option<&Detail> {
         use ReadErrorKind::*;
         match self {
             UnknownValue { detail, .. }
@@ -493,7 +494,7 @@ impl ReadErrorKind {
             | OutOfBounds { detail, .. }
             | SizeMismatch { detail, .. }
             | LimitExceeded { detail, .. }
-            | Missing { detail, .. } => detail.get(),
+            | Missing { detail, .. } => Some(detail),
             _ => None,
         }
     }

@@ -13,7 +13,7 @@
 //! The corpus is `$DXCOPY_SHARED/corpus` or `../shared/corpus`; without it
 //! the tests are ignored.
 
-use dxcopy_harness::corpus::manifest_or_skip;
+use dxcopy_harness::corpus::{each_dxbc_program, manifest_or_skip};
 use dxcopy_read::bitcode::{Bitcode, Entry};
 use dxcopy_read::listing::{dxbc, dxil, DisasmFlags};
 use dxcopy_read::{Container, PartName, Program};
@@ -90,16 +90,10 @@ fn numbered_offset_listing_is_the_plain_one_led_by_instruction_starts() {
         offsets: true,
         ..DisasmFlags::default()
     };
-    let (mut listings, mut lines_led) = (0, 0);
-    for row in rows.iter().filter(|r| r.kind == "dxbc") {
-        let bytes = std::fs::read(&row.path).unwrap();
-        let Ok(container) = Container::parse(&bytes) else {
-            continue;
-        };
-        let Some(part) = dxbc::shader_part(&container) else {
-            continue;
-        };
-        let (plain, with) = plain_and(&container, flags);
+    let mut lines_led = 0;
+    let listings = each_dxbc_program(&rows, |row, container| {
+        let part = dxbc::shader_part(container).unwrap();
+        let (plain, with) = plain_and(container, flags);
         let (plain_lines, with_lines): (Vec<&str>, Vec<&str>) =
             (plain.lines().collect(), with.lines().collect());
         assert_eq!(plain_lines.len(), with_lines.len(), "{}", row.rel);
@@ -125,8 +119,7 @@ fn numbered_offset_listing_is_the_plain_one_led_by_instruction_starts() {
         // A token stream cut short by a bad token lists what precedes it.
         assert!(!offsets.is_empty(), "{}", row.rel);
         assert_eq!(offsets, starts[..offsets.len()], "{}", row.rel);
-        listings += 1;
-    }
+    });
     println!("{listings} DXBC listings, {lines_led} lines led by a number and an offset");
     assert!(listings > 0);
 }
@@ -178,22 +171,15 @@ fn hex_literals_have_the_plain_literals_bits() {
         hex: true,
         ..DisasmFlags::default()
     };
-    let (mut listings, mut literals) = (0, 0);
     let split = |line: &str| -> Vec<String> {
         line.split([' ', ',', '(', ')', '{', '}'])
             .filter(|t| !t.is_empty())
             .map(str::to_owned)
             .collect()
     };
-    for row in rows.iter().filter(|r| r.kind == "dxbc") {
-        let bytes = std::fs::read(&row.path).unwrap();
-        let Ok(container) = Container::parse(&bytes) else {
-            continue;
-        };
-        if dxbc::shader_part(&container).is_none() {
-            continue;
-        }
-        let (plain, with) = plain_and(&container, flags);
+    let mut literals = 0;
+    let listings = each_dxbc_program(&rows, |row, container| {
+        let (plain, with) = plain_and(container, flags);
         assert_eq!(plain.lines().count(), with.lines().count(), "{}", row.rel);
         for (p, w) in plain.lines().zip(with.lines()) {
             let (pt, wt) = (split(p), split(w));
@@ -205,8 +191,7 @@ fn hex_literals_have_the_plain_literals_bits() {
                 }
             }
         }
-        listings += 1;
-    }
+    });
     println!("{listings} DXBC listings, {literals} literals printed in hexadecimal differently");
     assert!(listings > 0);
     assert!(literals > 0);

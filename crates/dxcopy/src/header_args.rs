@@ -25,6 +25,28 @@ pub struct ListingArgs {
 }
 
 impl ListingArgs {
+    /// Refuses a listing option (`--disasm-numbers`, …) given where no
+    /// listing is written: without `--listing` and without
+    /// `--output-format=header` (`header_output`: `None` for dxstrip, which
+    /// has no such option).
+    pub fn check_flags_used(&self, header_output: Option<bool>) -> Result<(), String> {
+        let Some(flag) = self.disasm_flags.flags().set().next() else {
+            return Ok(());
+        };
+        match header_output {
+            _ if self.listing => Ok(()),
+            Some(true) => Ok(()),
+            Some(false) => Err(format!(
+                "{} needs a listing to write: --output-format=header, or --listing for a C header input",
+                flag.option()
+            )),
+            None => Err(format!(
+                "{} needs a listing to write: --listing, for a C header input",
+                flag.option()
+            )),
+        }
+    }
+
     /// The header settings these options give (`all_arrays` for dxstrip).
     pub fn header_run(&self, all_arrays: bool) -> HeaderRun {
         HeaderRun {
@@ -109,6 +131,7 @@ impl HeaderArgs {
         let mut run = self.listing.header_run(false);
         run.array = self.array.clone();
         let header = self.output_format == OutputFormat::Header;
+        self.listing.check_flags_used(Some(header))?;
         if !header {
             let given = [
                 ("--array-name", self.array_name.is_some()),

@@ -37,8 +37,9 @@ pub struct DisasmFlags {
     /// `D3D_DISASM_INSTRUCTION_ONLY` (0x40): the program only, without the
     /// comment header.
     pub instruction_only: bool,
-    /// `D3D_DISASM_ENABLE_INSTRUCTION_CYCLE` (0x08): accepted; Microsoft's
-    /// documentation gives it no effect on a listing, and it has none here.
+    /// `D3D_DISASM_ENABLE_INSTRUCTION_CYCLE` (0x08): the cycle of each step
+    /// of a shader trace (`D3DDisassemble11Trace`); a container holds no
+    /// trace, and the listing refuses the flag.
     pub instruction_cycle: bool,
 }
 

@@ -218,44 +218,7 @@ pub(super) fn reflect(container: &Container<'_>, r: &mut Reflection) -> Result<(
         Some(stat) => {
             r.source.statistics.push("STAT");
             r.source.stage.push("STAT");
-            // A shorter (SM4) STAT leaves the later counters 0, as D3DReflect does.
-            let get = |name: &str| Some(stat.get(name).unwrap_or(0));
-            shader.instruction_count = get("InstructionCount");
-            shader.temp_register_count = get("TempRegisterCount");
-            shader.def_count = get("DefCount");
-            shader.dcl_count = get("DclCount");
-            shader.float_instruction_count = get("FloatInstructionCount");
-            shader.int_instruction_count = get("IntInstructionCount");
-            shader.uint_instruction_count = get("UintInstructionCount");
-            shader.static_flow_control_count = get("StaticFlowControlCount");
-            shader.dynamic_flow_control_count = get("DynamicFlowControlCount");
-            shader.macro_instruction_count = get("MacroInstructionCount");
-            shader.temp_array_count = get("TempArrayCount");
-            shader.array_instruction_count = get("ArrayInstructionCount");
-            shader.cut_instruction_count = get("CutInstructionCount");
-            shader.emit_instruction_count = get("EmitInstructionCount");
-            shader.texture_normal_instructions = get("TextureNormalInstructions");
-            shader.texture_load_instructions = get("TextureLoadInstructions");
-            shader.texture_comp_instructions = get("TextureCompInstructions");
-            shader.texture_bias_instructions = get("TextureBiasInstructions");
-            shader.texture_gradient_instructions = get("TextureGradientInstructions");
-            shader.mov_instruction_count = get("MovInstructionCount");
-            shader.movc_instruction_count = get("MovcInstructionCount");
-            shader.conversion_instruction_count = get("ConversionInstructionCount");
-            shader.bitwise_instruction_count = get("BitwiseInstructionCount");
-            shader.input_primitive = get("InputPrimitive").map(Primitive::from_raw);
-            shader.gs_output_topology = get("GSOutputTopology").map(PrimitiveTopology::from_raw);
-            shader.gs_max_output_vertex_count = get("GSMaxOutputVertexCount");
-            shader.is_sample_frequency_shader = get("IsSampleFrequency").map(|v| v != 0);
-            shader.gs_instance_count = get("GSInstanceCount");
-            shader.control_points = get("ControlPoints");
-            shader.hs_output_primitive =
-                get("HSOutputPrimitive").map(TessellatorOutputPrimitive::from_raw);
-            shader.hs_partitioning = get("HSPartitioning").map(TessellatorPartitioning::from_raw);
-            shader.tessellator_domain = get("TessellatorDomain").map(TessellatorDomain::from_raw);
-            shader.barrier_instructions = get("BarrierInstructions");
-            shader.interlocked_instructions = get("InterlockedInstructions");
-            shader.texture_store_instructions = get("TextureStoreInstructions");
+            stat_counters(stat, &mut shader);
         }
         None => {
             r.notes
@@ -294,6 +257,47 @@ pub(super) fn reflect(container: &Container<'_>, r: &mut Reflection) -> Result<(
     shader.min_feature_level = Some(min_feature_level(container, version)?);
     r.shader = Some(shader);
     Ok(())
+}
+
+/// The counters of fxc's STAT part, as D3DReflect reports them: a shorter
+/// (SM4) STAT leaves the later counters 0.
+fn stat_counters(stat: &Statistics, shader: &mut ShaderDesc) {
+    let get = |name: &str| Some(stat.get(name).unwrap_or(0));
+    shader.instruction_count = get("InstructionCount");
+    shader.temp_register_count = get("TempRegisterCount");
+    shader.def_count = get("DefCount");
+    shader.dcl_count = get("DclCount");
+    shader.float_instruction_count = get("FloatInstructionCount");
+    shader.int_instruction_count = get("IntInstructionCount");
+    shader.uint_instruction_count = get("UintInstructionCount");
+    shader.static_flow_control_count = get("StaticFlowControlCount");
+    shader.dynamic_flow_control_count = get("DynamicFlowControlCount");
+    shader.macro_instruction_count = get("MacroInstructionCount");
+    shader.temp_array_count = get("TempArrayCount");
+    shader.array_instruction_count = get("ArrayInstructionCount");
+    shader.cut_instruction_count = get("CutInstructionCount");
+    shader.emit_instruction_count = get("EmitInstructionCount");
+    shader.texture_normal_instructions = get("TextureNormalInstructions");
+    shader.texture_load_instructions = get("TextureLoadInstructions");
+    shader.texture_comp_instructions = get("TextureCompInstructions");
+    shader.texture_bias_instructions = get("TextureBiasInstructions");
+    shader.texture_gradient_instructions = get("TextureGradientInstructions");
+    shader.mov_instruction_count = get("MovInstructionCount");
+    shader.movc_instruction_count = get("MovcInstructionCount");
+    shader.conversion_instruction_count = get("ConversionInstructionCount");
+    shader.bitwise_instruction_count = get("BitwiseInstructionCount");
+    shader.input_primitive = get("InputPrimitive").map(Primitive::from_raw);
+    shader.gs_output_topology = get("GSOutputTopology").map(PrimitiveTopology::from_raw);
+    shader.gs_max_output_vertex_count = get("GSMaxOutputVertexCount");
+    shader.is_sample_frequency_shader = get("IsSampleFrequency").map(|v| v != 0);
+    shader.gs_instance_count = get("GSInstanceCount");
+    shader.control_points = get("ControlPoints");
+    shader.hs_output_primitive = get("HSOutputPrimitive").map(TessellatorOutputPrimitive::from_raw);
+    shader.hs_partitioning = get("HSPartitioning").map(TessellatorPartitioning::from_raw);
+    shader.tessellator_domain = get("TessellatorDomain").map(TessellatorDomain::from_raw);
+    shader.barrier_instructions = get("BarrierInstructions");
+    shader.interlocked_instructions = get("InterlockedInstructions");
+    shader.texture_store_instructions = get("TextureStoreInstructions");
 }
 
 /// fxc stores 0 as the system value of a pixel shader's `SV_Target`,

@@ -167,6 +167,10 @@ pub fn main() {
     opts.strip.apply(&mut cfg);
     cfg.apply_strip_default();
     // A C header named as FILE: every array in it is stripped in place.
+    if let Err(message) = opts.headers.check_flags_used(None) {
+        cli::emit("dxstrip", cli::Severity::Error, &message);
+        cli::exit(1);
+    }
     cfg.headers = opts.headers.header_run(true);
     let progress = progress_bar(opts.files.len(), opts.quiet);
     // Messages go around the bar so it is redrawn below them.

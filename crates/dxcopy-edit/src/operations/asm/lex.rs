@@ -192,34 +192,14 @@ pub(crate) fn tokenize<'a>(
         line_start = false;
         if c.is_ascii_alphabetic() || c == b'_' || c == b'$' {
             let start = i;
-            i += 1;
-            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
-                i += 1;
-            }
+            i = ident_end(bytes, start);
             push(&mut tokens, Tok::Ident(&text[start..i]), spaced);
             spaced = false;
             continue;
         }
         if c.is_ascii_digit() || (c == b'.' && next.is_some_and(|n| n.is_ascii_digit())) {
             let start = i;
-            let hex = c == b'0' && matches!(next, Some(b'x' | b'X'));
-            while i < bytes.len() {
-                let d = bytes[i];
-                if d.is_ascii_alphanumeric() || d == b'.' || d == b'#' {
-                    i += 1;
-                } else if (d == b'+' || d == b'-')
-                    && !hex
-                    && matches!(bytes[i - 1], b'e' | b'E')
-                    && bytes[start..i - 1]
-                        .iter()
-                        .all(|c| c.is_ascii_digit() || *c == b'.')
-                {
-                    // An exponent's sign: `1e-5`.
-                    i += 1;
-                } else {
-                    break;
-                }
-            }
+            i = number_end(bytes, start);
             push(&mut tokens, Tok::Number(&text[start..i]), spaced);
             spaced = false;
             continue;
@@ -244,6 +224,38 @@ pub(crate) fn tokenize<'a>(
         spaced: true,
     });
     Ok(tokens)
+}
+
+/// The end of the identifier that starts at `start` (letters, digits, `_`
+/// after its first character).
+fn ident_end(bytes: &[u8], start: usize) -> usize {
+    let mut i = start + 1;
+    while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+        i += 1;
+    }
+    i
+}
+
+/// The end of the number that starts at `start`: digits, letters (hex,
+/// suffixes), `.`, `#` (`1.#INF`) and an exponent's sign (`1e-5`).
+fn number_end(bytes: &[u8], start: usize) -> usize {
+    let hex = bytes[start] == b'0' && matches!(bytes.get(start + 1), Some(b'x' | b'X'));
+    let mut i = start;
+    while i < bytes.len() {
+        let d = bytes[i];
+        let part_of_number = d.is_ascii_alphanumeric() || d == b'.' || d == b'#';
+        let exponent_sign = (d == b'+' || d == b'-')
+            && !hex
+            && matches!(bytes[i - 1], b'e' | b'E')
+            && bytes[start..i - 1]
+                .iter()
+                .all(|c| c.is_ascii_digit() || *c == b'.');
+        if !(part_of_number || exponent_sign) {
+            break;
+        }
+        i += 1;
+    }
+    i
 }
 
 #[cfg(test)]

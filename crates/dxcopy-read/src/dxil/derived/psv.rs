@@ -12,7 +12,9 @@
 use super::signature::{any_sample_frequency, is_allocated, sig_comp_type};
 use super::{older_than, DeriveError, Facts};
 use crate::dxil::metadata::layout::DataLayout;
-use crate::dxil::metadata::{Resource, ResourceClass, SignatureElement, SHADER_FLAG_VIEW_ID};
+use crate::dxil::metadata::{
+    Resource, ResourceClass, Resources, SignatureElement, SHADER_FLAG_VIEW_ID,
+};
 use crate::psv0::{
     ElementRecord, ResourceFlags, ResourceKind, ResourceRecord, ResourceType, RuntimeInfoRecord,
     SemanticKind,
@@ -370,29 +372,7 @@ pub(crate) fn write_psv(facts: &Facts<'_>) -> Result<Vec<u8>, DeriveError> {
     u32_to(&mut out, RuntimeInfoRecord::size_for(version) as u32);
     info.write_to(&mut out);
 
-    let ordered: Vec<&Resource> = resources
-        .cbuffers
-        .iter()
-        .chain(&resources.samplers)
-        .chain(&resources.srvs)
-        .chain(&resources.uavs)
-        .collect();
-    u32_to(&mut out, ordered.len() as u32);
-    if !ordered.is_empty() {
-        let record_version = if since(2) { 2 } else { 0 };
-        u32_to(&mut out, ResourceRecord::size_for(record_version) as u32);
-        for resource in &ordered {
-            ResourceRecord {
-                resource_type: ResourceType::from_raw(resource_type(resource)),
-                space: resource.space,
-                lower_bound: resource.lower_bound,
-                upper_bound: upper_bound(resource),
-                kind: since(2).then_some(resource.kind),
-                flags: since(2).then_some(ResourceFlags(atomic64(resource) as u32)),
-            }
-            .write_to(&mut out);
-        }
-    }
+    write_resources(resources, since(2), &mut out);
     if version == 0 {
         return Ok(out);
     }
@@ -422,6 +402,36 @@ pub(crate) fn write_psv(facts: &Facts<'_>) -> Result<Vec<u8>, DeriveError> {
         },
     )?;
     Ok(out)
+}
+
+/// PSV0's resource bindings, in dxc's order (CBVs, samplers, SRVs, UAVs):
+/// the count, then the stride and the records when there are any;
+/// `v2` writes the version-2 records (with kind and flags).
+fn write_resources(resources: &Resources, v2: bool, out: &mut Vec<u8>) {
+    let u32_to = |out: &mut Vec<u8>, value: u32| out.extend_from_slice(&value.to_le_bytes());
+    let ordered: Vec<&Resource> = resources
+        .cbuffers
+        .iter()
+        .chain(&resources.samplers)
+        .chain(&resources.srvs)
+        .chain(&resources.uavs)
+        .collect();
+    u32_to(out, ordered.len() as u32);
+    if !ordered.is_empty() {
+        let record_version = if v2 { 2 } else { 0 };
+        u32_to(out, ResourceRecord::size_for(record_version) as u32);
+        for resource in &ordered {
+            ResourceRecord {
+                resource_type: ResourceType::from_raw(resource_type(resource)),
+                space: resource.space,
+                lower_bound: resource.lower_bound,
+                upper_bound: upper_bound(resource),
+                kind: v2.then_some(resource.kind),
+                flags: v2.then_some(ResourceFlags(atomic64(resource) as u32)),
+            }
+            .write_to(out);
+        }
+    }
 }
 
 /// The vector counts that size the ViewID and dependency tables.

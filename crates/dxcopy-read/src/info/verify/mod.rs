@@ -14,9 +14,11 @@
 /// parts against each other, so it sits with the decoders).
 pub use crate::parts::rts0_coverage as root_signature;
 
-use super::Inspection;
+use super::{Inspected, Inspection};
 use crate::container::{DIGEST_FIELD, FILE_SIZE_FIELD};
 use crate::digest::{self, DigestKind};
+use crate::error::PartRef;
+use crate::program::Program;
 use crate::rts0_coverage::{
     check_container, BindingSource, CheckAgainst, ContainerCoverage, NotChecked,
 };
@@ -140,9 +142,67 @@ impl Verification {
 /// Runs every check on an inspected container.
 pub fn verify(insp: &Inspection<'_>) -> Verification {
     let container = &insp.container;
-    let data = container.data();
     let mut checks = Vec::new();
 
+    let (digest_kind, digest_finding) = digest_check(insp);
+    checks.extend(digest_finding);
+
+    let (hash, hash_part) = hash_checks(insp, &mut checks);
+
+    if let Some(info) = &insp.pdb {
+        let guid = info.guid_string();
+        checks.push(match insp.pdb_guid_matches_hash() {
+            Some(true) => Finding::new(FindingKind::PdbGuidMatchesHash { guid }).in_part(hash_part),
+            Some(false) => Finding::new(FindingKind::PdbGuidDiffers { guid }).in_part(hash_part),
+            None => Finding::new(FindingKind::PdbWithoutHash),
+        });
+    }
+
+    // The digest is reported above, with the expected value.
+    checks.extend(container.check_layout());
+
+    let mut decode_errors = 0;
+    for p in &insp.parts {
+        let part = p.part.part_ref();
+        match &p.decoded {
+            Err(e) => {
+                decode_errors += 1;
+                checks.push(
+                    Finding::at(e.offset, FindingKind::Undecodable { error: e.clone() })
+                        .in_part(part),
+                );
+            }
+            Ok(d) => {
+                if let Decoded::Program(program) = d {
+                    program_checks(p, program, &mut checks);
+                }
+                checks.extend(d.issues().into_iter().map(|f| f.clone().in_part(part)));
+            }
+        }
+    }
+    checks.extend(coverage_checks(container, CheckAgainst::Own, "its RTS0"));
+    // Only where the module facts were read (the bitstream is not read at
+    // all under `--no-module-facts`).
+    let module_read = insp.parts.iter().any(|p| {
+        p.part.name == crate::PartName::DXIL && matches!(p.module.as_deref(), Some(Ok(_)))
+    });
+    if module_read {
+        checks.extend(derived_part_checks(container));
+    }
+
+    Verification {
+        digest: digest_kind,
+        hash,
+        decode_errors,
+        checks,
+    }
+}
+
+/// The header digest's kind and, unless it is a valid retail or debug
+/// digest, what `--verify` says of it.
+fn digest_check(insp: &Inspection<'_>) -> (DigestKind, Option<Finding>) {
+    let container = &insp.container;
+    let data = container.data();
     let stored = container.header().digest;
     // One pass over the container tells the kind and, for a mismatch, the
     // digest expected (the sentinels need none).
@@ -152,7 +212,7 @@ pub fn verify(insp: &Inspection<'_>) -> Verification {
     };
     let digest_kind = digest::kind_from_digests(&stored, computed);
     let at_digest = |kind| Some(Finding::at(DIGEST_FIELD, kind));
-    checks.extend(match digest_kind {
+    let finding = match digest_kind {
         DigestKind::Retail | DigestKind::Debug => None,
         DigestKind::Zero => at_digest(FindingKind::DigestZero),
         DigestKind::Bypass => at_digest(FindingKind::DigestBypass),
@@ -171,8 +231,14 @@ pub fn verify(insp: &Inspection<'_>) -> Verification {
                 },
             )),
         },
-    });
+    };
+    (digest_kind, finding)
+}
 
+/// The HASH part's check (the last HASH part's, when there are several)
+/// and that part; its findings go to `checks`.
+fn hash_checks(insp: &Inspection<'_>, checks: &mut Vec<Finding>) -> (HashCheck, Option<PartRef>) {
+    let container = &insp.container;
     let mut hash = HashCheck::Absent;
     let mut hash_part = None;
     for p in &insp.parts {
@@ -210,100 +276,58 @@ pub fn verify(insp: &Inspection<'_>) -> Verification {
             _ => HashCheck::Undecodable,
         };
     }
+    (hash, hash_part)
+}
 
-    if let Some(info) = &insp.pdb {
-        let guid = info.guid_string();
-        checks.push(match insp.pdb_guid_matches_hash() {
-            Some(true) => Finding::new(FindingKind::PdbGuidMatchesHash { guid }).in_part(hash_part),
-            Some(false) => Finding::new(FindingKind::PdbGuidDiffers { guid }).in_part(hash_part),
-            None => Finding::new(FindingKind::PdbWithoutHash),
-        });
+/// The program header's size and magic, and whether its bitstream reads.
+fn program_checks(p: &Inspected<'_>, program: &Program<'_>, checks: &mut Vec<Finding>) {
+    let part = p.part.part_ref();
+    if !program.size_matches(p.part.size()) {
+        checks.push(
+            // The size in words follows the 4-byte version.
+            Finding::at(
+                p.part.data_offset() + 4,
+                FindingKind::ProgramSizeMismatch {
+                    words: program.size_in_words,
+                    part_size: p.part.size(),
+                },
+            )
+            .in_part(part),
+        );
     }
-
-    // The digest is reported above, with the expected value.
-    checks.extend(container.check_layout());
-
-    let mut decode_errors = 0;
-    for p in &insp.parts {
-        let part = p.part.part_ref();
-        match &p.decoded {
-            Err(e) => {
-                decode_errors += 1;
-                checks.push(
-                    Finding::at(e.offset, FindingKind::Undecodable { error: e.clone() })
-                        .in_part(part),
-                );
-            }
-            Ok(d) => {
-                if let Decoded::Program(program) = d {
-                    if !program.size_matches(p.part.size()) {
-                        checks.push(
-                            // The size in words follows the 4-byte version.
-                            Finding::at(
-                                p.part.data_offset() + 4,
-                                FindingKind::ProgramSizeMismatch {
-                                    words: program.size_in_words,
-                                    part_size: p.part.size(),
-                                },
-                            )
-                            .in_part(part),
-                        );
-                    }
-                    if !program.has_bitcode_magic() {
-                        checks.push(
-                            Finding::at(program.bitcode_file_offset, FindingKind::BitcodeMagic)
-                                .in_part(part),
-                        );
-                    }
-                    // The bitstream as the module-facts reader read it (views
-                    // without module facts do not read it); one that reads
-                    // is read as a module too, since what the facts do not
-                    // look at (constants, function bodies) may not read: a
-                    // constant that contains itself, say.
-                    let module_error = match p.module.as_deref() {
-                        // Bitcode without a MODULE block has no facts, and no
-                        // module to read either.
-                        Some(Ok(_)) => crate::dxil::OutlinedModule::parse(program.bitcode)
-                            .err()
-                            .filter(|e| e.kind != crate::bitcode::BitcodeErrorKind::NoModule),
-                        Some(Err(e)) => Some(e.clone()),
-                        None => None,
-                    };
-                    if let Some(e) = &module_error {
-                        let start = program.bitcode_file_offset;
-                        let at = start + e.bit_offset / 8;
-                        checks.push(
-                            Finding::at(
-                                at,
-                                FindingKind::BitstreamUnreadable {
-                                    error: e.clone(),
-                                    at,
-                                    start,
-                                },
-                            )
-                            .in_part(part),
-                        );
-                    }
-                }
-                checks.extend(d.issues().into_iter().map(|f| f.clone().in_part(part)));
-            }
-        }
+    if !program.has_bitcode_magic() {
+        checks.push(
+            Finding::at(program.bitcode_file_offset, FindingKind::BitcodeMagic).in_part(part),
+        );
     }
-    checks.extend(coverage_checks(container, CheckAgainst::Own, "its RTS0"));
-    // Only where the module facts were read (the bitstream is not read at
-    // all under `--no-module-facts`).
-    let module_read = insp.parts.iter().any(|p| {
-        p.part.name == crate::PartName::DXIL && matches!(p.module.as_deref(), Some(Ok(_)))
-    });
-    if module_read {
-        checks.extend(derived_part_checks(container));
-    }
-
-    Verification {
-        digest: digest_kind,
-        hash,
-        decode_errors,
-        checks,
+    // The bitstream as the module-facts reader read it (views
+    // without module facts do not read it); one that reads
+    // is read as a module too, since what the facts do not
+    // look at (constants, function bodies) may not read: a
+    // constant that contains itself, say.
+    let module_error = match p.module.as_deref() {
+        // Bitcode without a MODULE block has no facts, and no
+        // module to read either.
+        Some(Ok(_)) => crate::dxil::OutlinedModule::parse(program.bitcode)
+            .err()
+            .filter(|e| e.kind != crate::bitcode::BitcodeErrorKind::NoModule),
+        Some(Err(e)) => Some(e.clone()),
+        None => None,
+    };
+    if let Some(e) = &module_error {
+        let start = program.bitcode_file_offset;
+        let at = start + e.bit_offset / 8;
+        checks.push(
+            Finding::at(
+                at,
+                FindingKind::BitstreamUnreadable {
+                    error: e.clone(),
+                    at,
+                    start,
+                },
+            )
+            .in_part(part),
+        );
     }
 }
 

@@ -50,6 +50,13 @@ pub enum DisasmError {
     /// debug notes.
     #[error(transparent)]
     DebugInfo(#[from] debug_notes::DebugInfoError),
+    /// `D3D_DISASM_ENABLE_INSTRUCTION_CYCLE`: the cycle of each step comes
+    /// from a shader trace (`D3DDisassemble11Trace`), which a container
+    /// does not hold; `D3DDisassemble` prints nothing for it.
+    #[error(
+        "{0}: the instruction cycles come from a shader trace (D3DDisassemble11Trace), which a container does not hold; a listing has none to print"
+    )]
+    Unsupported(crate::listing::DisasmFlag),
 }
 
 /// The SHDR or SHEX part of `container` (SHEX first), if any.
@@ -155,6 +162,7 @@ fn write_program_with_notes<W: std::fmt::Write>(
     notes: Option<&debug_notes::DebugNotes>,
     out: &mut W,
 ) -> Result<Option<DisasmError>, WriteError<DisasmError>> {
+    check_flags(options).map_err(WriteError::Listing)?;
     let part = shader_part(container).ok_or_else(|| WriteError::Listing(no_program(container)))?;
     let options = &options.for_container(container);
     let wrap = |source| DisasmError::Decode {
@@ -169,6 +177,17 @@ fn write_program_with_notes<W: std::fmt::Write>(
     let cut = sm4::write_streamed_with_notes(&header, instructions, slots, options, notes, out)
         .map_err(|_| WriteError::Write)?;
     Ok(cut.map(wrap))
+}
+
+/// Refuses the flags that print nothing from a container
+/// ([`DisasmError::Unsupported`]).
+fn check_flags(options: &ListingOptions) -> Result<(), DisasmError> {
+    if options.flags.instruction_cycle {
+        return Err(DisasmError::Unsupported(
+            crate::listing::DisasmFlag::InstructionCycle,
+        ));
+    }
+    Ok(())
 }
 
 fn no_program(container: &Container<'_>) -> DisasmError {
@@ -238,6 +257,7 @@ fn write_listing_to<W: std::fmt::Write>(
     out: &mut W,
 ) -> Result<Vec<DisasmError>, WriteError<DisasmError>> {
     // Find the program first so a container without one gets no half listing.
+    check_flags(options).map_err(WriteError::Listing)?;
     shader_part(container).ok_or_else(|| WriteError::Listing(no_program(container)))?;
     let options = &options.for_container(container);
     let mut errors = Vec::new();
@@ -327,6 +347,28 @@ mod tests {
         );
         assert_eq!(l.errors, vec![]);
         assert_eq!(instruction_slots(&c).unwrap(), 7);
+    }
+
+    #[test]
+    fn the_cycle_flag_is_refused() {
+        let shex = le(&[0x50, 3, 62 | (1 << 24)]);
+        let bytes = build(&[(b"SHEX", &shex)]);
+        let c = Container::parse(&bytes).unwrap();
+        let options = ListingOptions {
+            flags: DisasmFlags {
+                instruction_cycle: true,
+                ..DisasmFlags::default()
+            },
+            ..ListingOptions::default()
+        };
+        let cycle = DisasmError::Unsupported(crate::listing::DisasmFlag::InstructionCycle);
+        assert_eq!(listing(&c, "t", &options).unwrap_err(), cycle);
+        let mut text = String::new();
+        assert!(matches!(
+            write_program_listing(&c, &options, &mut text),
+            Err(WriteError::Listing(e)) if e == cycle
+        ));
+        assert_eq!(text, "");
     }
 
     #[test]

@@ -157,7 +157,8 @@ fn dxil_lines_split_into_their_classes() {
 }
 
 /// The spans of any bytes join to those bytes: the markup never drops or
-/// adds text, whatever a hostile file puts in a name.
+/// adds text, whatever a hostile file puts in a name; and only plain text,
+/// comments and quoted spans hold bytes HTML escapes.
 #[test]
 fn spans_join_to_the_line_for_any_bytes() {
     let mut seed = 0x1234_5678_u32;
@@ -166,14 +167,23 @@ fn spans_join_to_the_line_for_any_bytes() {
         let line: Vec<u8> = (0..len)
             .map(|_| {
                 seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
-                b"r0.x l(1) \"%@!;/-+e#<&>\xff\x00cb2 vThreadID"[(seed >> 16) as usize % 38]
+                b"r0.x l(1) \"%@!;/-+e#<&>\xff\x00cb2 vThreadID'"[(seed >> 16) as usize % 39]
             })
             .collect();
         for dialect in [Dialect::Dxbc, Dialect::Dxil] {
             let mut joined = Vec::new();
-            spans(&line, dialect, |_, text| {
+            spans(&line, dialect, |class, text| {
                 assert!(!text.is_empty());
                 joined.extend_from_slice(text);
+                // The HTML writer copies these unescaped.
+                let quoted = text.first() == Some(&b'"') || text.get(1) == Some(&b'"');
+                if !matches!(class, Class::Plain | Class::Comment) && !quoted {
+                    assert!(
+                        !text.iter().any(|b| b"&<>\"'".contains(b)),
+                        "{class:?} {:?}",
+                        String::from_utf8_lossy(text)
+                    );
+                }
             });
             assert_eq!(joined, line);
         }
@@ -252,4 +262,23 @@ fn plain_lines_are_escaped_not_coloured() {
 fn nothing_written_makes_no_page() {
     assert!(page(b"", "t", Dialect::Dxil).is_empty());
     assert!(markup(b"", Style::Html, Dialect::Dxil).is_empty());
+}
+
+/// A hostile listing (a megabyte line of quotes, comment starts and
+/// specials) marks up in one pass to a bounded size: at most six bytes
+/// a byte (`&quot;`) plus the spans' tags, never more work than its length.
+#[test]
+fn hostile_lines_stay_bounded() {
+    let line: Vec<u8> = b"\"<&>'%@!;//-1e+"
+        .iter()
+        .copied()
+        .cycle()
+        .take(1 << 20)
+        .collect();
+    for dialect in [Dialect::Dxbc, Dialect::Dxil] {
+        let html = page(&line, "t", dialect);
+        assert!(html.len() < line.len() * 24, "{}", html.len());
+        let ansi = markup(&line, Style::Ansi, dialect);
+        assert!(ansi.len() < line.len() * 12, "{}", ansi.len());
+    }
 }

@@ -81,7 +81,15 @@ fn push_span(out: &mut Vec<u8>, style: Style, class: Class, text: &[u8]) {
                 out.extend_from_slice(b"<span class=\"");
                 out.extend_from_slice(name);
                 out.extend_from_slice(b"\">");
-                push_escaped(out, text);
+                // Words, numbers and unquoted names are made of bytes that
+                // need no escaping (see `spans`); quoted strings and
+                // names, and comments, may hold any byte.
+                let quoted = text.first() == Some(&b'"') || text.get(1) == Some(&b'"');
+                if class == Class::Comment || quoted {
+                    push_escaped(out, text);
+                } else {
+                    out.extend_from_slice(text);
+                }
                 out.extend_from_slice(b"</span>");
             }
             None => push_escaped(out, text),

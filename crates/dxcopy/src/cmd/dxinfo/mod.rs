@@ -812,6 +812,14 @@ fn show_disasm(
             return Ok(false);
         }
     };
+    // llvm-dis prints its own listing: the D3D_DISASM flags are not applied there.
+    if let Some(flag) = options.flags.set().next() {
+        io.error(&format!(
+            "'{shown}': {} does not go with --disasm-with=llvm-dis (llvm-dis prints the module in its own layout)",
+            flag.option()
+        ));
+        return Ok(false);
+    }
     let Some(tool) = find_llvm_dis(std::env::var_os("LLVM_DIS"), std::env::var_os("PATH")) else {
         io.error(&dxcopy_edit::llvm_dis::DisasmError::NotFound.to_string());
         return Ok(false);

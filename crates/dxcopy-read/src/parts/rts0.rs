@@ -688,43 +688,24 @@ fn decode(c: Cursor<'_>, mode: Mode) -> Result<RootSignature> {
 /// LLVM 22's obj2yaml rejects a static sampler field whose value has no
 /// name in its enumeration: the LLVM view's error for the first such field.
 fn llvm_named_sampler_fields(s: &Cursor<'_>, sampler: &StaticSampler) -> Result<()> {
-    // LLVM 22's obj2yaml rejects sampler fields without a name.
+    // Each field: its name in the error, whether LLVM names its value, the value.
+    macro_rules! field {
+        ($field:ident, $value:ident) => {
+            (
+                SamplerField::$field,
+                sampler.$value.known_name(),
+                sampler.$value.raw(),
+            )
+        };
+    }
     let checks = [
-        (
-            SamplerField::Filter,
-            sampler.filter.known_name(),
-            sampler.filter.raw(),
-        ),
-        (
-            SamplerField::AddressU,
-            sampler.address_u.known_name(),
-            sampler.address_u.raw(),
-        ),
-        (
-            SamplerField::AddressV,
-            sampler.address_v.known_name(),
-            sampler.address_v.raw(),
-        ),
-        (
-            SamplerField::AddressW,
-            sampler.address_w.known_name(),
-            sampler.address_w.raw(),
-        ),
-        (
-            SamplerField::ComparisonFunc,
-            sampler.comparison_func.known_name(),
-            sampler.comparison_func.raw(),
-        ),
-        (
-            SamplerField::BorderColor,
-            sampler.border_color.known_name(),
-            sampler.border_color.raw(),
-        ),
-        (
-            SamplerField::ShaderVisibility,
-            sampler.visibility.known_name(),
-            sampler.visibility.raw(),
-        ),
+        field!(Filter, filter),
+        field!(AddressU, address_u),
+        field!(AddressV, address_v),
+        field!(AddressW, address_w),
+        field!(ComparisonFunc, comparison_func),
+        field!(BorderColor, border_color),
+        field!(ShaderVisibility, visibility),
     ];
     if let Some((field, _, raw)) = checks.iter().find(|(_, name, _)| name.is_none()) {
         return Err(s.unknown_value(
